@@ -1,0 +1,59 @@
+/**
+ * One error type with stable codes. Provider codes become per-provider outcomes; request codes become
+ * HTTP statuses (mapped in http/error-handler.ts) or MCP tool errors (mapped in mcp/).
+ */
+export const ERROR_CODES = {
+  QUERY_INVALID: 400,
+  PROVIDER_UNKNOWN: 400,
+  NOT_FOUND: 404,
+  PROVIDER_TIMEOUT: 504,
+  PROVIDER_HTTP: 502,
+  PROVIDER_AUTH: 502,
+  PROVIDER_RATE_LIMITED: 502,
+  PROVIDER_PARSE: 502,
+  PROVIDER_NETWORK: 502,
+  PROVIDER_UPSTREAM: 502,
+  PROVIDER_NOT_CONFIGURED: 503,
+  INTERNAL: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FedsearchErrorOptions {
+  cause?: unknown;
+  /** How long the upstream asked us to wait, from Retry-After. */
+  retryAfterMs?: number;
+  /** Extra, safe-to-show details (e.g. the invalid fields). */
+  details?: unknown;
+}
+
+export class FedsearchError extends Error {
+  readonly code: ErrorCode;
+  readonly retryAfterMs: number | undefined;
+  readonly details: unknown;
+
+  constructor(code: ErrorCode, message: string, options: FedsearchErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'FedsearchError';
+    this.code = code;
+    this.retryAfterMs = options.retryAfterMs;
+    this.details = options.details;
+  }
+
+  get httpStatus(): number {
+    return ERROR_CODES[this.code];
+  }
+}
+
+/** Thrown by adapters when a body cannot be read as the documented format. */
+export function parseError(message: string, cause?: unknown): FedsearchError {
+  return new FedsearchError('PROVIDER_PARSE', message, { cause });
+}
+
+/** Thrown by adapters when the upstream answered with an error inside a normal-looking body. */
+export function upstreamError(message: string): FedsearchError {
+  return new FedsearchError('PROVIDER_UPSTREAM', message);
+}
+
+export function invalidQuery(message: string, details?: unknown): FedsearchError {
+  return new FedsearchError('QUERY_INVALID', message, { details });
+}

@@ -1,0 +1,22 @@
+import type { SearchKind } from './result.js';
+
+/** The filters a search may carry; each adapter passes on what its API supports. */
+export interface SearchFilters {
+  time_range?: 'day' | 'week' | 'month' | 'year';
+  language?: string;
+  include_domains?: string[];
+  exclude_domains?: string[];
+  safesearch?: 'off' | 'moderate' | 'strict';
+  year_from?: number;
+  year_to?: number;
+  open_access?: boolean;
+}
+
+/** A validated search as the engine sees it, whichever surface (REST, MCP) it came from. */
+export interface SearchQuery {
+  kind: SearchKind;
+  text: string;
+  /** How many results the caller wants; adapters ask their upstream for this many. */
+  limit: number;
+  filters: SearchFilters;
+}

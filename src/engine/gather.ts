@@ -1,0 +1,154 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import { FedsearchError } from '../domain/errors.js';
+import type { ProviderOutcome } from '../domain/outcome.js';
+import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import { redactSecrets } from './redact.js';
+
+/** One provider's part of a fan-out: what it found (possibly nothing) and what happened. */
+export interface ProviderAnswer {
+  provider: Provider;
+  items: ProviderItem[];
+  outcome: ProviderOutcome;
+}
+
+export interface GatherOptions {
+  /** The caller's deadline; each provider gets the smaller of this and its own timeout. */
+  timeoutMs?: number;
+  /** Aborts every provider at once (the client went away). */
+  signal?: AbortSignal;
+}
+
+export interface GatherDependencies {
+  transportFor(provider: Provider): UpstreamTransport;
+  limiterFor(provider: Provider): LimitFunction;
+  secrets(): string[];
+  onOutcome?(answer: ProviderAnswer): void;
+}
+
+class ProviderTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+  }
+}
+
+/** Per-provider concurrency limits, created on first use and kept for the life of the engine. */
+export function createLimiters(): (provider: Provider) => LimitFunction {
+  const limiters = new Map<string, LimitFunction>();
+  return (provider) => {
+    let limiter = limiters.get(provider.name);
+    if (!limiter) {
+      limiter = pLimit(provider.config.concurrency);
+      limiters.set(provider.name, limiter);
+    }
+    return limiter;
+  };
+}
+
+/**
+ * Asks every provider at once. Each runs under its own deadline and abort signal; a late provider is aborted
+ * and reported as `timeout`, a failing one as `error`, and neither holds up the others. Never rejects.
+ */
+export async function gatherResults(
+  providers: Provider[],
+  query: SearchQuery,
+  options: GatherOptions,
+  dependencies: GatherDependencies,
+): Promise<ProviderAnswer[]> {
+  return Promise.all(providers.map((provider) => askProvider(provider, query, options, dependencies)));
+}
+
+async function askProvider(
+  provider: Provider,
+  query: SearchQuery,
+  options: GatherOptions,
+  dependencies: GatherDependencies,
+): Promise<ProviderAnswer> {
+  const missing = provider.missingSettings();
+  if (missing.length > 0) {
+    const outcome: ProviderOutcome = {
+      provider: provider.name,
+      status: 'not_configured',
+      count: 0,
+      latency_ms: 0,
+      message: `set ${missing.join(', ')} to enable`,
+      missing,
+    };
+    return { provider, items: [], outcome };
+  }
+  const timeoutMs = Math.min(provider.config.timeoutMs, options.timeoutMs ?? Number.POSITIVE_INFINITY);
+  const started = performance.now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new ProviderTimeout(timeoutMs)), timeoutMs);
+  const abortFromCaller = (): void => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', abortFromCaller, { once: true });
+  if (options.signal?.aborted) abortFromCaller();
+
+  // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
+  const aborted = new Promise<never>((_, reject) => {
+    const rejectWithReason = (): void => reject(controller.signal.reason);
+    if (controller.signal.aborted) rejectWithReason();
+    else controller.signal.addEventListener('abort', rejectWithReason, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    const work = dependencies.limiterFor(provider)(() => {
+      // Queued behind the concurrency limit past the deadline: do not start at all.
+      if (controller.signal.aborted) throw controller.signal.reason;
+      return provider.search(query, dependencies.transportFor(provider), controller.signal);
+    });
+    work.catch(() => undefined);
+    const items = await Promise.race([work, aborted]);
+    const answer = { provider, items, outcome: okOutcome(provider, items.length, started) };
+    dependencies.onOutcome?.(answer);
+    return answer;
+  } catch (error) {
+    const outcome = failureOutcome(provider, error, started, controller.signal, dependencies.secrets());
+    const answer = { provider, items: [], outcome };
+    dependencies.onOutcome?.(answer);
+    return answer;
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', abortFromCaller);
+    if (!controller.signal.aborted) controller.abort();
+  }
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}
+
+function okOutcome(provider: Provider, count: number, started: number): ProviderOutcome {
+  return { provider: provider.name, status: 'ok', count, latency_ms: elapsed(started) };
+}
+
+function failureOutcome(
+  provider: Provider,
+  error: unknown,
+  started: number,
+  signal: AbortSignal,
+  secrets: string[],
+): ProviderOutcome {
+  const base = { provider: provider.name, count: 0, latency_ms: elapsed(started) };
+  const reason: unknown = signal.aborted ? signal.reason : undefined;
+  if (reason instanceof ProviderTimeout || error instanceof ProviderTimeout) {
+    const timeoutMs = (reason instanceof ProviderTimeout ? reason : (error as ProviderTimeout)).timeoutMs;
+    return { ...base, status: 'timeout', code: 'PROVIDER_TIMEOUT', message: `no answer within ${timeoutMs} ms` };
+  }
+  if (error instanceof FedsearchError) {
+    const outcome: ProviderOutcome = {
+      ...base,
+      status: 'error',
+      code: error.code,
+      message: redactSecrets(error.message, secrets),
+    };
+    if (error.retryAfterMs !== undefined) outcome.retry_after_ms = error.retryAfterMs;
+    return outcome;
+  }
+  if (signal.aborted) {
+    return { ...base, status: 'error', code: 'PROVIDER_NETWORK', message: 'cancelled: the client went away' };
+  }
+  // An adapter bug (a TypeError on an unexpected shape) is this provider's error, never the process's crash.
+  return { ...base, status: 'error', code: 'PROVIDER_PARSE', message: 'the response could not be read' };
+}

@@ -1,0 +1,83 @@
+import type { ProviderItem, ResultSource, ScoreContribution, SearchResult } from '../domain/result.js';
+import { domainOf } from './canonical-url.js';
+import type { MergeGroup, RankedItem } from './merge.js';
+
+/** The k of reciprocal rank fusion: larger k flattens the advantage of top positions. */
+export const DEFAULT_RRF_K = 60;
+
+export interface RankOptions {
+  k?: number;
+  explain?: boolean;
+}
+
+/**
+ * Weighted reciprocal rank fusion: score = Σ over providers of weight / (k + rank). A provider that listed
+ * the same thing twice counts once, at its best rank.
+ */
+export function rankResults(groups: MergeGroup[], options: RankOptions = {}): SearchResult[] {
+  const k = options.k ?? DEFAULT_RRF_K;
+  const ranked = groups.map((group, order) => scoreGroup(group, k, options.explain === true, order));
+  ranked.sort(
+    (a, b) =>
+      b.result.score - a.result.score ||
+      b.result.sources.length - a.result.sources.length ||
+      a.bestRank - b.bestRank ||
+      a.order - b.order,
+  );
+  return ranked.map((entry) => entry.result);
+}
+
+function scoreGroup(group: MergeGroup, k: number, explain: boolean, order: number) {
+  const bestPerProvider = new Map<string, RankedItem>();
+  for (const entry of group) {
+    const current = bestPerProvider.get(entry.provider);
+    if (!current || entry.rank < current.rank) bestPerProvider.set(entry.provider, entry);
+  }
+  const contributions: ScoreContribution[] = [...bestPerProvider.values()]
+    .map((entry) => ({
+      provider: entry.provider,
+      rank: entry.rank,
+      weight: entry.weight,
+      contribution: entry.weight / (k + entry.rank),
+    }))
+    .sort((a, b) => b.contribution - a.contribution || a.rank - b.rank);
+  const score = contributions.reduce((sum, part) => sum + part.contribution, 0);
+  // Members ordered best source first: fields are filled from the best source that has them.
+  const contributionOf = new Map(contributions.map((part) => [part.provider, part.contribution]));
+  const members = [...group].sort(
+    (a, b) => (contributionOf.get(b.provider) ?? 0) - (contributionOf.get(a.provider) ?? 0) || a.rank - b.rank,
+  );
+  const sources: ResultSource[] = contributions.map(({ provider, rank }) => ({ provider, rank }));
+  const fields = combineFields(members.map((member) => member.item));
+  const result: SearchResult = { ...fields, score: round(score), sources };
+  const domain = domainOf(fields.url);
+  if (domain) result.domain = domain;
+  if (explain) result.explain = contributions.map((part) => ({ ...part, contribution: round(part.contribution) }));
+  return { result, order, bestRank: Math.min(...contributions.map((part) => part.rank)) };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}
+
+/**
+ * One item from several: each field from the best source that has it, except the citation count (the
+ * highest any source reports) and the abstract (the longest, since some indexes truncate it).
+ */
+export function combineFields(items: ProviderItem[]): ProviderItem {
+  const [best, ...others] = items;
+  if (!best) throw new Error('cannot combine an empty group');
+  const combined: ProviderItem = { ...best };
+  const record = combined as unknown as Record<string, unknown>;
+  for (const other of others) {
+    for (const [field, value] of Object.entries(other)) {
+      if (value !== undefined && record[field] === undefined) record[field] = value;
+    }
+    if (other.extra) combined.extra = { ...other.extra, ...combined.extra };
+  }
+  const citationCounts = items.map((item) => item.citation_count).filter((count): count is number => count !== undefined);
+  if (citationCounts.length > 0) combined.citation_count = Math.max(...citationCounts);
+  const abstracts = items.map((item) => item.abstract).filter((abstract): abstract is string => abstract !== undefined);
+  if (abstracts.length > 0) combined.abstract = abstracts.reduce((longest, abstract) => (abstract.length > longest.length ? abstract : longest));
+  return combined;
+}

@@ -1,0 +1,43 @@
+/**
+ * Identical concurrent requests share one run. Each caller brings its own abort signal; the shared run is
+ * aborted only when every caller waiting on it has gone away.
+ */
+export class SingleFlight<T> {
+  private readonly inFlight = new Map<string, { promise: Promise<T>; controller: AbortController; waiters: number }>();
+
+  run(key: string, signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    let flight = this.inFlight.get(key);
+    if (!flight) {
+      const controller = new AbortController();
+      const promise = work(controller.signal).finally(() => this.inFlight.delete(key));
+      flight = { promise, controller, waiters: 0 };
+      this.inFlight.set(key, flight);
+    }
+    const shared = flight;
+    shared.waiters += 1;
+    if (!signal) return shared.promise;
+    return new Promise<T>((resolve, reject) => {
+      const leave = (): void => {
+        shared.waiters -= 1;
+        if (shared.waiters === 0) shared.controller.abort(signal.reason);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return leave();
+      signal.addEventListener('abort', leave, { once: true });
+      shared.promise.then(
+        (value) => {
+          signal.removeEventListener('abort', leave);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', leave);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  get size(): number {
+    return this.inFlight.size;
+  }
+}

@@ -1,0 +1,117 @@
+import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { FedsearchError } from '../domain/errors.js';
+import { retryAfterMs } from '../providers/parse-helpers.js';
+import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
+
+const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
+const MAX_DESCRIBED_CHARS = 160;
+
+/** One keep-alive connection pool shared by every provider: sockets are reused across searches. */
+export function createUpstreamAgent(): Agent {
+  return new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64 });
+}
+
+export interface TransportOptions {
+  dispatcher: Dispatcher;
+  maxBytes: number;
+}
+
+/** The transport a provider's requests go through: HTTP errors become typed, per-provider errors. */
+export function createUpstreamTransport(provider: Provider, options: TransportOptions): UpstreamTransport {
+  return {
+    async send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+      const response = await sendRequest(upstream, signal, options);
+      const accepted = upstream.acceptStatuses ?? [];
+      if ((response.status >= 200 && response.status < 300) || accepted.includes(response.status)) return response;
+      throw statusError(response, provider.describeError(response));
+    },
+  };
+}
+
+async function sendRequest(upstream: UpstreamRequest, signal: AbortSignal, options: TransportOptions): Promise<UpstreamResponse> {
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await request(upstream.url, {
+      method: upstream.method ?? 'GET',
+      headers: { 'user-agent': USER_AGENT, ...upstream.headers },
+      body: upstream.body,
+      signal,
+      dispatcher: options.dispatcher,
+    });
+  } catch (error) {
+    throw networkError(error, signal);
+  }
+  const body = await readBody(response, options.maxBytes, signal);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return { status: response.statusCode, headers, body };
+}
+
+async function readBody(response: Dispatcher.ResponseData, maxBytes: number, signal: AbortSignal): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      if (size > maxBytes) {
+        response.body.destroy();
+        throw new FedsearchError('PROVIDER_PARSE', `the body is larger than ${maxBytes} bytes`);
+      }
+      chunks.push(buffer);
+    }
+  } catch (error) {
+    if (error instanceof FedsearchError) throw error;
+    throw networkError(error, signal);
+  }
+  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+}
+
+function statusError(response: UpstreamResponse, described: string | undefined): FedsearchError {
+  const detail = described ? `: ${described.slice(0, MAX_DESCRIBED_CHARS)}` : '';
+  const isHtml = /^\s*</.test(response.body) && /html/i.test(response.headers['content-type'] ?? response.body.slice(0, 200));
+  const page = !described && isHtml ? ' (HTML error page)' : '';
+  if (response.status === 401 || response.status === 403) {
+    return new FedsearchError('PROVIDER_AUTH', `HTTP ${response.status}: credentials rejected${detail}${page}`);
+  }
+  if (response.status === 429) {
+    const wait = retryAfterMs(response.headers['retry-after']);
+    const after = wait === undefined ? '' : ` (retry after ${Math.ceil(wait / 1000)} s)`;
+    return new FedsearchError('PROVIDER_RATE_LIMITED', `HTTP 429: rate limited${after}${detail}`, { retryAfterMs: wait });
+  }
+  return new FedsearchError('PROVIDER_HTTP', `HTTP ${response.status}${detail}${page}`);
+}
+
+const NETWORK_CAUSES: Record<string, string> = {
+  ECONNRESET: 'connection reset',
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  EPIPE: 'connection closed',
+  UND_ERR_SOCKET: 'connection closed by the upstream',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no response headers in time',
+  UND_ERR_BODY_TIMEOUT: 'the body stalled',
+  UND_ERR_INVALID_ARG: 'invalid request',
+};
+
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code in NETWORK_CAUSES) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Maps a transport failure to a typed error; an abort is passed through for the engine to classify. */
+function networkError(error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted) return signal.reason ?? error;
+  if (error instanceof undiciErrors.RequestAbortedError) return error;
+  const code = errorCode(error);
+  const cause = code ? NETWORK_CAUSES[code] : 'request failed';
+  return new FedsearchError('PROVIDER_NETWORK', `network error: ${cause}`, { cause: error });
+}

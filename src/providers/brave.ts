@@ -1,0 +1,71 @@
+import { FedsearchError, parseError } from '../domain/errors.js';
+import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonBody, text } from './parse-helpers.js';
+import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+const FRESHNESS = { day: 'pd', week: 'pw', month: 'pm', year: 'py' } as const;
+
+/**
+ * Brave Search web API: GET /res/v1/web/search, key in X-Subscription-Token.
+ * https://api-dashboard.search.brave.com/app/documentation/web-search/get-started
+ */
+export class BraveProvider extends Provider {
+  static readonly settings: ProviderSettings = {
+    name: 'brave',
+    kind: 'web',
+    description: 'Brave Search web results (independent index).',
+    baseUrl: 'https://api.search.brave.com',
+    credentials: [{ env: 'BRAVE_API_KEY', required: true, secret: true }],
+  };
+  readonly settings = BraveProvider.settings;
+
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const url = this.endpoint('/res/v1/web/search');
+    url.searchParams.set('q', query.text);
+    // Brave serves at most 20 web results per request.
+    url.searchParams.set('count', String(Math.min(query.limit, 20)));
+    const { time_range: timeRange, language, safesearch } = query.filters;
+    if (timeRange) url.searchParams.set('freshness', FRESHNESS[timeRange]);
+    if (language) url.searchParams.set('search_lang', language);
+    if (safesearch) url.searchParams.set('safesearch', safesearch);
+    return {
+      url: url.toString(),
+      headers: { Accept: 'application/json', 'X-Subscription-Token': this.credential('BRAVE_API_KEY') ?? '' },
+    };
+  }
+
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    const body = parseJsonBody(response);
+    if (!isRecord(body)) throw parseError('expected a JSON object');
+    if (body.type === 'ErrorResponse') throw new FedsearchError('PROVIDER_UPSTREAM', this.describeError(response) ?? 'error response');
+    // Web results first, then news and videos sections Brave mixes into a web search.
+    const sections = ['web', 'news', 'videos'].flatMap((section) => {
+      const value = body[section];
+      return isRecord(value) ? asArray(value.results) : [];
+    });
+    return { items: sections.filter(isRecord).map(toItem).filter((item): item is ProviderItem => item !== undefined) };
+  }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    try {
+      const body = JSON.parse(response.body) as unknown;
+      if (isRecord(body) && isRecord(body.error)) return text(body.error.detail) ?? text(body.error.code);
+    } catch {
+      // Not JSON: the status alone will describe it.
+    }
+    return undefined;
+  }
+}
+
+function toItem(result: Record<string, unknown>): ProviderItem | undefined {
+  const url = httpUrl(result.url);
+  if (!url) return undefined;
+  const extraSnippets = asArray(result.extra_snippets).map(text).filter(Boolean);
+  return compact({
+    title: text(result.title) ?? url,
+    url,
+    snippet: text(result.description) ?? (extraSnippets.length > 0 ? extraSnippets.join(' … ') : undefined),
+    published_at: isoDate(result.page_age) ?? isoDate(result.age),
+  });
+}

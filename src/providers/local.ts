@@ -1,0 +1,172 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import MiniSearch from 'minisearch';
+import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import { htmlToText, httpUrl, isRecord, isoDate } from './parse-helpers.js';
+import { Provider, type ProviderSettings } from './provider.js';
+
+const EXTENSIONS = new Set(['.md', '.markdown', '.txt', '.html', '.htm', '.json', '.jsonl']);
+const MAX_FILES = 5000;
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+const SNIPPET_CHARS = 240;
+
+interface LocalDocument {
+  id: number;
+  title: string;
+  url: string;
+  text: string;
+  published_at?: string;
+}
+
+/**
+ * The embedded index: a MiniSearch full-text index over a folder of documents (by default the project's
+ * own docs/), so the service answers on a fresh machine with no keys and no network.
+ */
+export class LocalProvider extends Provider {
+  static readonly settings: ProviderSettings = {
+    name: 'local',
+    kind: 'web',
+    description: 'Embedded full-text index over LOCAL_INDEX_DIR (.md, .txt, .html, .json, .jsonl).',
+    baseUrl: '',
+    credentials: [{ env: 'LOCAL_INDEX_DIR', required: false, secret: false }],
+    weight: 1,
+  };
+  readonly settings = LocalProvider.settings;
+  private index: Promise<{ search: MiniSearch<LocalDocument>; documents: Map<number, LocalDocument> }> | undefined;
+
+  override async search(query: SearchQuery, _transport: unknown, signal: AbortSignal): Promise<ProviderItem[]> {
+    const { search, documents } = await this.loadIndex();
+    signal.throwIfAborted();
+    const hits = search.search(query.text, { prefix: true, fuzzy: 0.2, boost: { title: 2 }, combineWith: 'OR' });
+    return hits.slice(0, query.limit).flatMap((hit) => {
+      const document = documents.get(hit.id as number);
+      if (!document) return [];
+      const item: ProviderItem = {
+        title: document.title,
+        url: document.url,
+        snippet: snippetAround(document.text, hit.terms),
+      };
+      if (document.published_at) item.published_at = document.published_at;
+      return [item];
+    });
+  }
+
+  private loadIndex(): Promise<{ search: MiniSearch<LocalDocument>; documents: Map<number, LocalDocument> }> {
+    this.index ??= buildIndex(this.config.credentials.LOCAL_INDEX_DIR ?? 'docs').catch((error: unknown) => {
+      // A missing folder should be retried on the next search, not remembered forever.
+      this.index = undefined;
+      throw error;
+    });
+    return this.index;
+  }
+}
+
+async function buildIndex(folder: string) {
+  const root = path.resolve(folder);
+  const files = await listFiles(root);
+  const documents = new Map<number, LocalDocument>();
+  for (const file of files) {
+    const raw = await readFile(file, 'utf8');
+    const relative = path.relative(root, file).split(path.sep).join('/');
+    for (const document of documentsFrom(raw, relative, path.extname(file).toLowerCase())) {
+      const id = documents.size + 1;
+      documents.set(id, { ...document, id });
+    }
+  }
+  const search = new MiniSearch<LocalDocument>({ fields: ['title', 'text'], idField: 'id' });
+  search.addAll([...documents.values()]);
+  return { search, documents };
+}
+
+async function listFiles(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const pending = [root];
+  while (pending.length > 0 && found.length < MAX_FILES) {
+    const folder = pending.pop()!;
+    const entries = await readdir(folder, { withFileTypes: true });
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if (entry.isFile() && EXTENSIONS.has(path.extname(entry.name).toLowerCase())) {
+        if ((await stat(full)).size <= MAX_FILE_BYTES) found.push(full);
+      }
+    }
+  }
+  return found.slice(0, MAX_FILES);
+}
+
+type DocumentFields = Omit<LocalDocument, 'id'>;
+
+function documentsFrom(raw: string, relative: string, extension: string): DocumentFields[] {
+  const fileUrl = `local:///${relative}`;
+  switch (extension) {
+    case '.json':
+      return jsonDocuments(parseJson(raw), fileUrl);
+    case '.jsonl':
+      return raw.split('\n').flatMap((line, index) => jsonDocuments(parseJson(line), `${fileUrl}#${index + 1}`));
+    case '.html':
+    case '.htm': {
+      const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(raw)?.[1];
+      const body = raw.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ');
+      return [{ title: title ? htmlToText(title) : relative, url: fileUrl, text: htmlToText(body) }];
+    }
+    case '.md':
+    case '.markdown': {
+      const heading = /^#\s+(.+)$/m.exec(raw)?.[1];
+      return [{ title: heading?.trim() ?? relative, url: fileUrl, text: markdownToText(raw) }];
+    }
+    default:
+      return [{ title: relative, url: fileUrl, text: raw.replace(/\s+/g, ' ').trim() }];
+  }
+}
+
+function parseJson(raw: string): unknown {
+  if (raw.trim() === '') return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON documents: one object or an array of them, with title and text/content/body/snippet, and url when it has one. */
+function jsonDocuments(value: unknown, fallbackUrl: string): DocumentFields[] {
+  const records = Array.isArray(value) ? value : [value];
+  return records.filter(isRecord).flatMap((record, index) => {
+    const body = [record.text, record.content, record.body, record.snippet, record.description].find(
+      (field): field is string => typeof field === 'string' && field.trim() !== '',
+    );
+    const title = typeof record.title === 'string' && record.title.trim() !== '' ? record.title.trim() : undefined;
+    if (!title && !body) return [];
+    const document: DocumentFields = {
+      title: title ?? body!.slice(0, 80),
+      url: httpUrl(record.url) ?? (records.length > 1 ? `${fallbackUrl}#${index + 1}` : fallbackUrl),
+      text: body ? htmlToText(body) : '',
+    };
+    const published = isoDate(record.published_at ?? record.date);
+    if (published) document.published_at = published;
+    return [document];
+  });
+}
+
+function markdownToText(markdown: string): string {
+  return markdown
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[#>*_`|-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A window of the text around the first matched term, so the snippet shows why it matched. */
+function snippetAround(text: string, terms: string[]): string | undefined {
+  if (text === '') return undefined;
+  const lower = text.toLowerCase();
+  const position = terms.map((term) => lower.indexOf(term.toLowerCase())).filter((index) => index >= 0).sort((a, b) => a - b)[0] ?? 0;
+  const start = Math.max(0, position - SNIPPET_CHARS / 3);
+  const window = text.slice(start, start + SNIPPET_CHARS).trim();
+  return `${start > 0 ? '…' : ''}${window}${start + SNIPPET_CHARS < text.length ? '…' : ''}`;
+}

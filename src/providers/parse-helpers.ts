@@ -1,0 +1,181 @@
+import { decode } from 'html-entities';
+import { XMLParser } from 'fast-xml-parser';
+import { parseError } from '../domain/errors.js';
+import type { UpstreamResponse } from './provider.js';
+
+/** Body starts like an HTML page: an error page or a captcha where an API body was expected. */
+function looksLikeHtml(body: string): boolean {
+  return /^\s*(<!doctype html|<html|<head|<body)/i.test(body);
+}
+
+/** Parses a JSON body, turning HTML pages and truncated JSON into clear parse errors. */
+export function parseJsonBody(response: UpstreamResponse): unknown {
+  if (looksLikeHtml(response.body)) throw parseError('expected JSON but the upstream sent an HTML page');
+  if (response.body.trim() === '') throw parseError('expected JSON but the body was empty');
+  try {
+    return JSON.parse(response.body) as unknown;
+  } catch (error) {
+    throw parseError('the JSON body could not be parsed (truncated or malformed)', error);
+  }
+}
+
+const xmlParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  // Keep text as text: ids such as "0123" and years must not turn into numbers.
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  processEntities: true,
+  htmlEntities: true,
+});
+
+/** Parses an XML body (namespaces removed), turning HTML pages and broken XML into clear parse errors. */
+export function parseXmlBody(response: UpstreamResponse): Record<string, unknown> {
+  if (looksLikeHtml(response.body)) throw parseError('expected XML but the upstream sent an HTML page');
+  const body = response.body.trim();
+  if (!body.startsWith('<')) throw parseError('expected XML but the body is not XML');
+  let parsed: unknown;
+  try {
+    parsed = xmlParser.parse(body, true);
+  } catch (error) {
+    throw parseError('the XML body is malformed', error);
+  }
+  if (!isRecord(parsed)) throw parseError('the XML body has no document element');
+  return parsed;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A list that may arrive as one item (XML with a single child) or not at all. */
+export function asArray<T = unknown>(value: unknown): T[] {
+  if (value === undefined || value === null) return [];
+  return (Array.isArray(value) ? value : [value]) as T[];
+}
+
+/** The text of an XML node that may be a string or `{ '#text': … }` with attributes. */
+export function xmlText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  if (isRecord(value) && '#text' in value) return xmlText(value['#text']);
+  return undefined;
+}
+
+/** HTML fragment to plain text: tags dropped, entities decoded, white space folded. */
+export function htmlToText(value: string): string {
+  return decode(value.replace(/<[^>]*>/g, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A non-empty, trimmed string (HTML-stripped), or undefined: missing values are absent, never "". */
+export function text(value: unknown): string | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const cleaned = htmlToText(String(value));
+  return cleaned === '' ? undefined : cleaned;
+}
+
+/** A finite number from a number or numeric string, or undefined. */
+export function numberOrUndefined(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+/** A plausible publication year (1000–2100) from a number or any date-like string. */
+export function yearFrom(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value)) return value >= 1000 && value <= 2100 ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const match = /\b(1\d{3}|20\d{2}|2100)\b/.exec(value);
+  return match ? Number(match[1]) : undefined;
+}
+
+const MONTHS: Record<string, string> = {
+  jan: '01', feb: '02', mar: '03', apr: '04', may: '05', jun: '06',
+  jul: '07', aug: '08', sep: '09', oct: '10', nov: '11', dec: '12',
+};
+
+/**
+ * An ISO 8601 date from what upstreams send: full timestamps, `YYYY-MM-DD`, `YYYY-MM`, `YYYY`, PubMed's
+ * `2018 Jun 19` or `2018 Jun`. Keeps only the precision that was given; undefined when unreadable.
+ */
+export function isoDate(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    // Unix seconds (HN's created_at_i) or milliseconds.
+    const ms = value < 1e12 ? value * 1000 : value;
+    const date = new Date(ms);
+    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  }
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  if (/^\d{4}(-\d{2}(-\d{2})?)?$/.test(trimmed)) return trimmed;
+  const named = /^(\d{4})\s+([A-Za-z]{3})[a-z]*(?:\s+(\d{1,2}))?$/.exec(trimmed);
+  if (named) {
+    const month = MONTHS[named[2]!.toLowerCase()];
+    if (!month) return named[1];
+    return named[3] ? `${named[1]}-${month}-${named[3].padStart(2, '0')}` : `${named[1]}-${month}`;
+  }
+  if (!/\d{4}/.test(trimmed)) return undefined;
+  // A timestamp without an offset is read as UTC, so the answer does not depend on the server's zone.
+  const withZone = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(trimmed) ? `${trimmed}Z` : trimmed;
+  const parsed = new Date(withZone);
+  if (Number.isNaN(parsed.getTime())) return undefined;
+  return parsed.toISOString();
+}
+
+/** A DOI in lower case without resolver prefix (`https://doi.org/`, `doi:`), or undefined. */
+export function normalizeDoi(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const stripped = value
+    .trim()
+    .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
+    .replace(/^doi:\s*/i, '')
+    .toLowerCase();
+  return /^10\.\d{4,9}\/\S+$/.test(stripped) ? stripped : undefined;
+}
+
+/** An arXiv id without version and without URL or `arXiv:` prefix (new `2101.00001` and old `hep-th/9901001`). */
+export function normalizeArxivId(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const stripped = value
+    .trim()
+    .replace(/^https?:\/\/(export\.)?arxiv\.org\/(abs|pdf)\//i, '')
+    .replace(/^arxiv:\s*/i, '')
+    .replace(/\.pdf$/i, '');
+  const match = /^(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?\/\d{7})(v\d+)?$/i.exec(stripped);
+  return match ? match[1]!.toLowerCase() : undefined;
+}
+
+/** A PubMed id (digits only), or undefined. */
+export function normalizePmid(value: unknown): string | undefined {
+  const raw = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  return /^\d{1,9}$/.test(raw) ? raw : undefined;
+}
+
+/** An absolute http(s) URL string, or undefined. */
+export function httpUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Drops undefined fields so results never carry `key: undefined` into JSON or comparisons. */
+export function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+}
+
+/** Parse a Retry-After header (seconds or HTTP date) into milliseconds. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,130 @@
+import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem, SearchKind } from '../domain/result.js';
+
+/** A request an adapter wants sent; the engine sends it (timeouts, abort, errors, timing). */
+export interface UpstreamRequest {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Statuses besides 2xx that the adapter wants to parse itself (e.g. 404 as "no such paper"). */
+  acceptStatuses?: number[];
+}
+
+/** What came back, as the adapter sees it: the body is already read (and bounded) as text. */
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** An adapter either finishes with items or asks for one more request (PubMed: esearch, then efetch). */
+export type ParseOutcome = { items: ProviderItem[] } | { followUp: UpstreamRequest };
+
+/** An environment variable that carries a credential or a required setting for one provider. */
+export interface CredentialSetting {
+  env: string;
+  required: boolean;
+  /** Credentials are redacted everywhere; a plain setting (a URL, an e-mail) need not be. */
+  secret: boolean;
+}
+
+/** Declared, static facts about a provider: the registry turns them into configuration. */
+export interface ProviderSettings {
+  name: string;
+  kind: SearchKind;
+  description: string;
+  /** The real API origin; `<NAME>_BASE_URL` overrides it and the adapter appends the real path. */
+  baseUrl: string;
+  /** A variable that sets the base URL besides `<NAME>_BASE_URL` (SearXNG has no public origin: SEARXNG_URL). */
+  baseUrlEnv?: string;
+  /** Other spellings of the variable prefix (SEMANTIC_SCHOLAR_ besides SEMANTICSCHOLAR_). */
+  envAliases?: string[];
+  credentials: CredentialSetting[];
+  weight?: number;
+  timeoutMs?: number;
+  /** At most this many requests in flight to this upstream from one process. */
+  concurrency?: number;
+}
+
+/** The configuration one provider instance runs with, resolved from settings and environment. */
+export interface ProviderConfig {
+  baseUrl: string;
+  credentials: Record<string, string | undefined>;
+  weight: number;
+  timeoutMs: number;
+  concurrency: number;
+}
+
+/** How a provider reaches the network: given by the engine, so adapters never fetch on their own. */
+export interface UpstreamTransport {
+  send(request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse>;
+}
+
+/** Requests a provider makes for one search at most; a guard against a follow-up loop. */
+const MAX_STEPS = 4;
+
+/**
+ * The base of every adapter. An adapter declares its settings, builds the upstream request from a query and
+ * parses the upstream body; the engine owns network I/O, timeouts, abort, error mapping, logging and timing.
+ * Providers that do not speak HTTP (the embedded `local` index) override `search` instead.
+ */
+export abstract class Provider {
+  abstract readonly settings: ProviderSettings;
+
+  constructor(readonly config: ProviderConfig) {}
+
+  get name(): string {
+    return this.settings.name;
+  }
+
+  get kind(): SearchKind {
+    return this.settings.kind;
+  }
+
+  /** The names of required settings that are not set; empty when the provider can run. */
+  missingSettings(): string[] {
+    return this.settings.credentials
+      .filter((credential) => credential.required && !this.config.credentials[credential.env])
+      .map((credential) => credential.env);
+  }
+
+  /** The base URL with any trailing slash removed, ready for the real API path to be appended. */
+  protected endpoint(path: string): URL {
+    return new URL(this.config.baseUrl.replace(/\/+$/, '') + path);
+  }
+
+  protected credential(env: string): string | undefined {
+    const value = this.config.credentials[env];
+    return value ? value : undefined;
+  }
+
+  buildRequest(_query: SearchQuery): UpstreamRequest {
+    throw new Error(`${this.name} does not build HTTP requests`);
+  }
+
+  parseResponse(_response: UpstreamResponse, _query: SearchQuery): ParseOutcome {
+    throw new Error(`${this.name} does not parse HTTP responses`);
+  }
+
+  /**
+   * A short, safe description of an upstream error body (e.g. Exa's `{"error": "Invalid API key"}`), used
+   * in the provider's outcome message. Return undefined when the body says nothing useful.
+   */
+  describeError(_response: UpstreamResponse): string | undefined {
+    return undefined;
+  }
+
+  async search(query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
+    let request = this.buildRequest(query);
+    for (let step = 1; step <= MAX_STEPS; step += 1) {
+      const response = await transport.send(request, signal);
+      const outcome = this.parseResponse(response, query);
+      if ('items' in outcome) return outcome.items;
+      request = outcome.followUp;
+    }
+    throw new Error(`${this.name} asked for more than ${MAX_STEPS} requests`);
+  }
+}
+
+export type ProviderFactory = (config: ProviderConfig) => Provider;
