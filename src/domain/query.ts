@@ -10,6 +10,8 @@ export interface SearchFilters {
   year_from?: number;
   year_to?: number;
   open_access?: boolean;
+  /** A provider's sub-index, where it has several (github: `repositories` or `code`). */
+  scope?: string;
 }
 
 /** A validated search as the engine sees it, whichever surface (REST, MCP) it came from. */
