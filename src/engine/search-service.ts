@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Logger } from 'pino';
+import type { FastifyBaseLogger as Logger } from 'fastify';
 import { invalidQuery } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';

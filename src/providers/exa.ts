@@ -1,23 +1,96 @@
+import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonBody, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
-// STUB: to be implemented.
+const DAYS = { day: 1, week: 7, month: 30, year: 365 } as const;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Highlights and page text can run to thousands of characters; a snippet is a preview. */
+const MAX_SNIPPET_CHARS = 500;
+
+/**
+ * Exa neural web search: POST /search with a JSON body, key in x-api-key. Exa answers a bad key with 400.
+ * https://docs.exa.ai/reference/search
+ */
 export class ExaProvider extends Provider {
   static readonly settings: ProviderSettings = {
     name: 'exa',
     kind: 'web',
-    description: 'exa',
+    description: 'Exa neural web search: pages found by meaning, with query-relevant highlights.',
     baseUrl: 'https://api.exa.ai',
     credentials: [{ env: 'EXA_API_KEY', required: true, secret: true }],
-    
   };
   readonly settings = ExaProvider.settings;
 
-  override buildRequest(_query: SearchQuery): UpstreamRequest {
-    throw new Error('not implemented');
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const { time_range: timeRange, include_domains: includeDomains, exclude_domains: excludeDomains } = query.filters;
+    const body = compact({
+      query: query.text,
+      type: 'auto',
+      // Exa serves at most 100 results per request.
+      numResults: Math.min(query.limit, 100),
+      contents: { highlights: true },
+      startPublishedDate: timeRange ? new Date(Date.now() - DAYS[timeRange] * DAY_MS).toISOString() : undefined,
+      includeDomains: includeDomains?.length ? includeDomains : undefined,
+      excludeDomains: excludeDomains?.length ? excludeDomains : undefined,
+    });
+    return {
+      url: this.endpoint('/search').toString(),
+      method: 'POST',
+      headers: {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        'x-api-key': this.credential('EXA_API_KEY') ?? '',
+      },
+      body: JSON.stringify(body),
+    };
   }
 
-  override parseResponse(_response: UpstreamResponse): ParseOutcome {
-    throw new Error('not implemented');
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    const body = parseJsonBody(response);
+    if (!isRecord(body)) throw parseError('expected a JSON object');
+    const error = errorMessage(body);
+    if (error) throw upstreamError(error);
+    if (!Array.isArray(body.results)) throw parseError('expected a results list');
+    return { items: body.results.filter(isRecord).map(toItem).filter((item): item is ProviderItem => item !== undefined) };
   }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    try {
+      const body = JSON.parse(response.body) as unknown;
+      return isRecord(body) ? errorMessage(body) : undefined;
+    } catch {
+      // Not JSON: the status alone will describe it.
+      return undefined;
+    }
+  }
+}
+
+/** Exa's error shape is `{"requestId": "…", "error": "x-api-key header is invalid"}`. */
+function errorMessage(body: Record<string, unknown>): string | undefined {
+  return isRecord(body.error) ? text(body.error.message) : text(body.error);
+}
+
+function toItem(result: Record<string, unknown>): ProviderItem | undefined {
+  // `id` is the page URL too; it stands in if `url` is ever missing.
+  const url = httpUrl(result.url) ?? httpUrl(result.id);
+  if (!url) return undefined;
+  const highlights = asArray(result.highlights).map(text).filter(Boolean);
+  const snippet = text(result.summary) ?? (highlights.length > 0 ? highlights.join(' … ') : text(result.text));
+  return compact({
+    // Exa sends null or "" for pages without a title.
+    title: text(result.title) ?? url,
+    url,
+    snippet: snippet === undefined ? undefined : shorten(snippet, MAX_SNIPPET_CHARS),
+    published_at: isoDate(result.publishedDate),
+  });
+}
+
+/** Cuts at the last word break before `max` characters and marks the cut. */
+function shorten(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const cut = value.slice(0, max);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > max / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()} …`;
 }

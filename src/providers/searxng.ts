@@ -1,23 +1,78 @@
+import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonBody, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
-// STUB: to be implemented.
+const SAFESEARCH = { off: '0', moderate: '1', strict: '2' } as const;
+
+/**
+ * A self-hosted SearXNG metasearch instance: GET {SEARXNG_URL}/search?q=…&format=json. The instance must
+ * allow the JSON format (`search.formats` in settings.yml), or it answers 403.
+ * https://docs.searxng.org/dev/search_api.html
+ */
 export class SearxngProvider extends Provider {
   static readonly settings: ProviderSettings = {
     name: 'searxng',
     kind: 'web',
-    description: 'searxng',
+    description: 'A SearXNG metasearch instance (SEARXNG_URL): results merged from the engines it is set up with.',
     baseUrl: '',
     credentials: [{ env: 'SEARXNG_URL', required: true, secret: false }],
     baseUrlEnv: 'SEARXNG_URL',
   };
   readonly settings = SearxngProvider.settings;
 
-  override buildRequest(_query: SearchQuery): UpstreamRequest {
-    throw new Error('not implemented');
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const url = this.endpoint('/search');
+    url.searchParams.set('q', query.text);
+    url.searchParams.set('format', 'json');
+    // SearXNG has no page-size parameter: one page holds what its engines return (about 10–30).
+    url.searchParams.set('pageno', '1');
+    const { time_range: timeRange, language, safesearch } = query.filters;
+    if (timeRange) url.searchParams.set('time_range', timeRange);
+    if (language) url.searchParams.set('language', language);
+    if (safesearch) url.searchParams.set('safesearch', SAFESEARCH[safesearch]);
+    return { url: url.toString(), headers: { Accept: 'application/json' } };
   }
 
-  override parseResponse(_response: UpstreamResponse): ParseOutcome {
-    throw new Error('not implemented');
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    const body = parseJsonBody(response);
+    if (!isRecord(body) || !Array.isArray(body.results)) throw parseError('expected a JSON object with a results list');
+    const items = body.results.filter(isRecord).map(toItem).filter((item): item is ProviderItem => item !== undefined);
+    // Answers and infoboxes are not ranked pages (older versions send answers as bare strings): not items.
+    const failed = unresponsiveEngines(body.unresponsive_engines);
+    if (items.length === 0 && failed.length > 0) throw upstreamError(`no results; engines failed: ${failed.slice(0, 3).join(', ')}`);
+    return { items };
   }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    // SearXNG answers a disabled output format with a bare 403 page.
+    if (response.status === 403) return 'forbidden: format=json may be disabled on this instance (search.formats in settings.yml)';
+    return undefined;
+  }
+}
+
+/** `[["google", "timeout"], …]` in current versions; tolerate bare names too. */
+function unresponsiveEngines(value: unknown): string[] {
+  return asArray(value)
+    .map((entry) => {
+      if (Array.isArray(entry)) {
+        const [engine, reason] = entry.map(text);
+        return engine && reason ? `${engine} (${reason})` : engine;
+      }
+      return text(entry);
+    })
+    .filter((entry): entry is string => entry !== undefined);
+}
+
+function toItem(result: Record<string, unknown>): ProviderItem | undefined {
+  const url = httpUrl(result.url);
+  if (!url) return undefined;
+  return compact({
+    title: text(result.title) ?? url,
+    url,
+    snippet: text(result.content),
+    // null or "" for engines that do not date their results.
+    published_at: isoDate(result.publishedDate),
+  });
 }

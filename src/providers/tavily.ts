@@ -1,23 +1,85 @@
+import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonBody, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
-// STUB: to be implemented.
+/**
+ * Tavily search API: POST /search with a JSON body, key as a Bearer token.
+ * https://docs.tavily.com/documentation/api-reference/endpoint/search
+ */
 export class TavilyProvider extends Provider {
   static readonly settings: ProviderSettings = {
     name: 'tavily',
     kind: 'web',
-    description: 'tavily',
+    description: 'Tavily web search built for AI agents: ranked pages with extracted content.',
     baseUrl: 'https://api.tavily.com',
     credentials: [{ env: 'TAVILY_API_KEY', required: true, secret: true }],
     weight: 1.2,
   };
   readonly settings = TavilyProvider.settings;
 
-  override buildRequest(_query: SearchQuery): UpstreamRequest {
-    throw new Error('not implemented');
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const { time_range: timeRange, include_domains: includeDomains, exclude_domains: excludeDomains } = query.filters;
+    const body = compact({
+      query: query.text,
+      // Tavily serves at most 20 results per request.
+      max_results: Math.min(query.limit, 20),
+      search_depth: 'basic',
+      topic: 'general',
+      time_range: timeRange,
+      include_domains: includeDomains?.length ? includeDomains : undefined,
+      exclude_domains: excludeDomains?.length ? excludeDomains : undefined,
+    });
+    return {
+      url: this.endpoint('/search').toString(),
+      method: 'POST',
+      headers: {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${this.credential('TAVILY_API_KEY') ?? ''}`,
+      },
+      body: JSON.stringify(body),
+    };
   }
 
-  override parseResponse(_response: UpstreamResponse): ParseOutcome {
-    throw new Error('not implemented');
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    const body = parseJsonBody(response);
+    if (!isRecord(body)) throw parseError('expected a JSON object');
+    const error = errorMessage(body);
+    if (error) throw upstreamError(error);
+    if (!Array.isArray(body.results)) throw parseError('expected a results list');
+    return { items: asArray(body.results).filter(isRecord).map(toItem).filter((item): item is ProviderItem => item !== undefined) };
   }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    try {
+      const body = JSON.parse(response.body) as unknown;
+      return isRecord(body) ? errorMessage(body) : undefined;
+    } catch {
+      // Not JSON: the status alone will describe it.
+      return undefined;
+    }
+  }
+}
+
+/** Tavily's FastAPI envelope `{"detail": {"error": "…"}}`, a plain `detail` string, or `{"error": {"message"}}`. */
+function errorMessage(body: Record<string, unknown>): string | undefined {
+  const { detail, error } = body;
+  if (isRecord(detail)) return text(detail.error) ?? text(detail.message);
+  if (typeof detail === 'string') return text(detail);
+  if (isRecord(error)) return text(error.message) ?? text(error.code);
+  return text(error);
+}
+
+function toItem(result: Record<string, unknown>): ProviderItem | undefined {
+  const url = httpUrl(result.url);
+  if (!url) return undefined;
+  return compact({
+    title: text(result.title) ?? url,
+    url,
+    snippet: text(result.content),
+    // Sent for topic "news" only, as an RFC 1123 date ("Wed, 15 May 2024 13:41:03 GMT").
+    published_at: isoDate(result.published_date),
+  });
 }

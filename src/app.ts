@@ -1,0 +1,100 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Dispatcher } from 'undici';
+import type { AppConfig } from './config.js';
+import { createMemoryCache } from './engine/answer-cache.js';
+import { SearchService } from './engine/search-service.js';
+import { createUpstreamAgent } from './engine/upstream-transport.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
+import { registerOperationRoutes } from './http/operation-routes.js';
+import { registerProviderRoutes } from './http/provider-routes.js';
+import { registerSearchRoutes } from './http/search-routes.js';
+import { useZodValidation } from './http/zod-schemas.js';
+import { loggerOptions } from './logger.js';
+import { OPERATIONS } from './operations/registry.js';
+import { createProviders } from './providers/registry.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    searchService: SearchService;
+    readiness: Readiness;
+  }
+}
+
+export interface BuildOptions {
+  /** Share one upstream connection pool across app instances (tests, benchmarks). */
+  dispatcher?: Dispatcher;
+}
+
+export const API_VERSION = '0.1.0';
+
+/** Builds the whole service: plugins, then routes, then MCP. Listening is server.ts's job. */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...loggerOptions(config.LOG_LEVEL),
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 256 * 1024,
+    // Fastify's own Ajv never sees our schemas: validation is zod (http/zod-schemas.ts).
+    ajv: { customOptions: { strict: false } },
+  });
+  const dispatcher = options.dispatcher ?? createUpstreamAgent();
+  const providers = createProviders({
+    env: config.env,
+    defaultTimeoutMs: config.DEFAULT_TIMEOUT_MS,
+    localIndexDir: config.LOCAL_INDEX_DIR,
+  });
+  const search = new SearchService({
+    providers,
+    cache: createMemoryCache({
+      ttlMs: config.CACHE_TTL_SECONDS * 1000,
+      maxEntries: config.CACHE_MAX_ENTRIES,
+      maxBytes: config.CACHE_MAX_BYTES,
+    }),
+    dispatcher,
+    logger: app.log,
+    rrfK: config.RRF_K,
+    maxUpstreamBytes: config.UPSTREAM_MAX_BYTES,
+  });
+  const readiness: Readiness = { ready: false };
+  app.decorate('searchService', search);
+  app.decorate('readiness', readiness);
+
+  useZodValidation(app);
+  registerErrorHandler(app);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'fedsearch',
+        version: API_VERSION,
+        description: 'Parallel federated search: many providers asked at once, one merged and ranked answer.',
+      },
+      tags: [
+        { name: 'search', description: 'Federated search' },
+        { name: 'operations', description: 'Every operation of the registry (also served over MCP)' },
+        { name: 'providers', description: 'Provider catalogue' },
+        { name: 'health', description: 'Liveness and readiness' },
+      ],
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerHealthRoutes(app, readiness);
+  registerProviderRoutes(app, search);
+  registerSearchRoutes(app, search);
+  registerOperationRoutes(app, OPERATIONS, { search, config, operations: () => OPERATIONS });
+
+  app.addHook('onReady', async () => {
+    readiness.ready = true;
+  });
+  app.addHook('preClose', async () => {
+    readiness.ready = false;
+  });
+  app.addHook('onClose', async () => {
+    if (!options.dispatcher) await dispatcher.close();
+  });
+  return app;
+}

@@ -1,0 +1,60 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import { FedsearchError } from '../domain/errors.js';
+
+/**
+ * Maps every error to one JSON shape. Client errors keep their message (it says what was wrong and what is
+ * allowed); 5xx messages are hidden behind a generic sentence and logged with the request id instead.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | FedsearchError | Error, request, reply) => {
+    const status = statusOf(error);
+    const code = error instanceof FedsearchError ? error.code : codeOf(error, status);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code, message: error.message }, 'request rejected');
+    const body: Record<string, unknown> = {
+      statusCode: status,
+      error: STATUS_CODES[status] ?? 'Error',
+      code,
+      message: status >= 500 ? 'internal error; see the server log for this request id' : clientMessage(error),
+    };
+    if (error instanceof FedsearchError && error.details !== undefined && status < 500) body.details = error.details;
+    if (error instanceof FedsearchError && error.retryAfterMs !== undefined) {
+      void reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1000)));
+    }
+    return reply.status(status).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({
+      statusCode: 404,
+      error: 'Not Found',
+      code: 'NOT_FOUND',
+      message: `no route ${request.method} ${request.url.split('?')[0]}; see /docs for the API`,
+    }),
+  );
+}
+
+function statusOf(error: Error): number {
+  if (error instanceof FedsearchError) return error.httpStatus;
+  const status = (error as FastifyError).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+}
+
+function codeOf(error: Error, status: number): string {
+  const fastifyCode = (error as FastifyError).code;
+  if (fastifyCode === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'UNSUPPORTED_MEDIA_TYPE';
+  if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'BODY_TOO_LARGE';
+  if (status === 400) return 'QUERY_INVALID';
+  if (status === 429) return 'RATE_LIMITED';
+  return status >= 500 ? 'INTERNAL' : 'REQUEST_REJECTED';
+}
+
+function clientMessage(error: Error): string {
+  const fastifyCode = (error as FastifyError).code;
+  if (fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+    return 'the body is not valid JSON';
+  }
+  if (fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'the body is empty; send a JSON object';
+  return error.message;
+}

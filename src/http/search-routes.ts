@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { SearchKind } from '../domain/result.js';
+import type { SearchService } from '../engine/search-service.js';
+import { clientGoneSignal } from './request-signal.js';
+import { errorResponseSchema, searchBody, searchQuerystring, searchResponseSchema } from './search-schemas.js';
+import { documented } from './zod-schemas.js';
+
+type SearchInput = { q: string; providers?: string[] | undefined; limit: number; timeout_ms?: number | undefined; explain: boolean };
+
+const ROUTE_KINDS: Array<{ kind: SearchKind; path: string; summary: string }> = [
+  { kind: 'web', path: '/v1/search/web', summary: 'Search the web across providers' },
+  { kind: 'papers', path: '/v1/search/papers', summary: 'Search scholarly papers across providers' },
+];
+
+const DESCRIPTION =
+  'Asks the selected providers in parallel and returns merged, deduplicated results ranked by weighted ' +
+  'reciprocal rank fusion: score = Σ weight(provider) / (k + rank), k = 60 by default. Every provider\'s ' +
+  'outcome is reported (ok, error, timeout, not_configured, skipped) with its latency; a request where every ' +
+  'provider failed is still 200 with results: [].';
+
+export function registerSearchRoutes(app: FastifyInstance, search: SearchService): void {
+  const responses = { 200: searchResponseSchema, 400: errorResponseSchema };
+  for (const { kind, path, summary } of ROUTE_KINDS) {
+    const handle = async (input: SearchInput, reply: Parameters<typeof clientGoneSignal>[0]) =>
+      search.search(
+        { kind, query: input.q, providers: input.providers, limit: input.limit, timeoutMs: input.timeout_ms, explain: input.explain },
+        clientGoneSignal(reply),
+      );
+    app.get(
+      path,
+      { schema: { tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystring, 'query'), response: responses } },
+      async (request, reply) => handle(request.query as SearchInput, reply),
+    );
+    app.post(
+      path,
+      { schema: { tags: ['search'], summary, description: DESCRIPTION, body: documented(searchBody, 'body'), response: responses } },
+      async (request, reply) => handle(request.body as SearchInput, reply),
+    );
+  }
+}

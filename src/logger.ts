@@ -1,0 +1,46 @@
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+
+/** Header and field paths that carry credentials: never written to a log line. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers["x-subscription-token"]',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  '*.apiKey',
+  '*.api_key',
+  '*.token',
+];
+
+/** Query parameters whose values are secrets when a client sends them in a URL. */
+const SECRET_PARAMETERS = /([?&](?:key|api_key|apikey|token|access_token|sessionid)=)[^&]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMETERS, '$1[redacted]');
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Fastify logger and request-id options: pino JSON, the request id on every line, secrets redacted. */
+export function loggerOptions(level: string): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader'> {
+  return {
+    logger: {
+      level,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+          remoteAddress: request.socket?.remoteAddress,
+        }),
+      },
+    },
+    requestIdHeader: 'x-request-id',
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { ProviderDescription } from '../engine/search-service.js';
+import { SEARCH_KINDS } from '../domain/result.js';
+import { defineOperation } from './operation.js';
+
+const listProvidersInput = z.strictObject({
+  kind: z.enum(SEARCH_KINDS).optional().describe('Only providers of this kind.'),
+});
+
+export const listProviders = defineOperation({
+  name: 'list_providers',
+  description: 'List every search provider with its kind, whether it is configured (and what is missing), weight and timeout.',
+  input: listProvidersInput,
+  example: { kind: 'web' },
+  run: async (input, context): Promise<{ providers: ProviderDescription[] }> => ({
+    providers: context.search.describeProviders().filter((provider) => !input.kind || provider.kind === input.kind),
+  }),
+  render: (output) =>
+    output.providers
+      .map(
+        (provider) =>
+          `- ${provider.name} (${provider.kind}): ${provider.configured ? 'configured' : `not configured, set ${provider.missing.join(', ')}`}`,
+      )
+      .join('\n'),
+});
+
+export interface OperationSummary {
+  name: string;
+  description: string;
+  parameters: unknown;
+  example: unknown;
+}
+
+export const listOperations = defineOperation({
+  name: 'list_operations',
+  description: 'List every operation this service offers, with its parameters as JSON Schema and an example.',
+  input: z.strictObject({}),
+  example: {},
+  run: async (_input, context): Promise<{ operations: OperationSummary[] }> => ({
+    operations: context.operations().map((operation) => ({
+      name: operation.name,
+      description: operation.description,
+      parameters: z.toJSONSchema(operation.input, { io: 'input' }),
+      example: operation.example,
+    })),
+  }),
+  render: (output) =>
+    output.operations.map((operation) => `- ${operation.name}: ${operation.description}\n  example: ${JSON.stringify(operation.example)}`).join('\n'),
+});

@@ -1,0 +1,33 @@
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { z } from 'zod';
+import type { AppConfig } from '../config.js';
+import type { SearchService } from '../engine/search-service.js';
+
+/** What an operation may use: the one search service, the configuration, and the caller's signal. */
+export interface OperationContext {
+  search: SearchService;
+  config: AppConfig;
+  operations: () => readonly Operation[];
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+/**
+ * A capability declared once. REST (`POST /v1/ops/<name>`), its OpenAPI entry and the MCP tools are all
+ * derived from this declaration, so a new operation appears everywhere without new wiring.
+ */
+export interface Operation<Schema extends z.ZodObject = z.ZodObject, Output = unknown> {
+  name: string;
+  /** One line for tool lists; the first sentence is what a model reads when choosing. */
+  description: string;
+  input: Schema;
+  example: z.input<Schema>;
+  run(input: z.output<Schema>, context: OperationContext): Promise<Output>;
+  /** A compact text rendering for a model to read (MCP `content`); the JSON goes to structuredContent. */
+  render(output: Output, input: z.output<Schema>): string;
+}
+
+/** Keeps the schema's types flowing into run() and render() while storing operations in one list. */
+export function defineOperation<Schema extends z.ZodObject, Output>(operation: Operation<Schema, Output>): Operation {
+  return operation as unknown as Operation;
+}

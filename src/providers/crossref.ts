@@ -1,0 +1,146 @@
+import { parseError, upstreamError } from '../domain/errors.js';
+import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import { asArray, compact, httpUrl, isRecord, normalizeDoi, numberOrUndefined, parseJsonBody, text } from './parse-helpers.js';
+import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+/** Crossref serves up to 1000 rows; a federated answer never needs more than this. */
+const MAX_ROWS = 100;
+
+/**
+ * Crossref REST API: GET /works?query=&rows= (a list) or GET /works/{doi} (one work), no key; an e-mail in
+ * `mailto` puts requests in the faster "polite" pool. https://api.crossref.org/swagger-ui/index.html
+ */
+export class CrossrefProvider extends Provider {
+  static readonly settings: ProviderSettings = {
+    name: 'crossref',
+    kind: 'papers',
+    description: 'Crossref: metadata of DOI-registered scholarly works.',
+    baseUrl: 'https://api.crossref.org',
+    credentials: [{ env: 'CROSSREF_MAILTO', required: false, secret: false }],
+  };
+  readonly settings = CrossrefProvider.settings;
+
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const url = this.endpoint('/works');
+    url.searchParams.set('query', query.text);
+    url.searchParams.set('rows', String(Math.min(query.limit, MAX_ROWS)));
+    // Crossref has no open-access filter worth the name (has-license is not the same), so open_access is not passed on.
+    const { year_from: yearFrom, year_to: yearTo } = query.filters;
+    const filters = [
+      ...(yearFrom === undefined ? [] : [`from-pub-date:${yearFrom}`]),
+      ...(yearTo === undefined ? [] : [`until-pub-date:${yearTo}`]),
+    ];
+    if (filters.length > 0) url.searchParams.set('filter', filters.join(','));
+    const mailto = this.credential('CROSSREF_MAILTO');
+    if (mailto) url.searchParams.set('mailto', mailto);
+    return { url: url.toString(), headers: { Accept: 'application/json' } };
+  }
+
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    const body = parseJsonBody(response);
+    if (!isRecord(body)) throw parseError('expected a JSON object');
+    if (body.status === 'failed') throw upstreamError(describeBody(body) ?? 'Crossref reported a failure');
+    const message = body.message;
+    if (!isRecord(message)) throw parseError('the body has no message object');
+    // A list (work-list) carries items[]; a lookup by DOI (work) is the work itself.
+    const works = Array.isArray(message.items) ? message.items : body['message-type'] === 'work' || 'DOI' in message ? [message] : undefined;
+    if (!works) throw parseError('the message has neither items nor a work');
+    return { items: works.map((work) => toItem(isRecord(work) ? work : {})) };
+  }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    const body = response.body.trim();
+    try {
+      const parsed = JSON.parse(body) as unknown;
+      return isRecord(parsed) ? describeBody(parsed) : undefined;
+    } catch {
+      // Crossref answers an unknown DOI with a short plain-text line ("Resource not found.").
+      return body.length > 0 && body.length <= 120 && !body.startsWith('<') ? body : undefined;
+    }
+  }
+}
+
+/** Crossref's failure body: {status: "failed", message: [{type, value, message}]} or a plain message string. */
+function describeBody(body: Record<string, unknown>): string | undefined {
+  const first = asArray(body.message)[0];
+  if (isRecord(first)) return text(first.message) ?? text(first.type);
+  return typeof body.message === 'string' ? text(body.message) : undefined;
+}
+
+function toItem(work: Record<string, unknown>): ProviderItem {
+  const doi = normalizeDoi(work.DOI);
+  const venue = firstText(work['container-title']);
+  const date = publicationDate(work);
+  const url =
+    httpUrl(work.URL) ??
+    (doi ? `https://doi.org/${doi}` : undefined) ??
+    (isRecord(work.resource) && isRecord(work.resource.primary) ? httpUrl(work.resource.primary.URL) : undefined);
+  const title = firstText(work.title) ?? firstText(work['original-title']) ?? firstText(work['short-title']) ?? fallbackTitle(venue, doi);
+  const authors = asArray(work.author).filter(isRecord).map(authorName).filter((name): name is string => name !== undefined);
+  const type = text(work.type);
+  return compact({
+    title: title ?? url ?? 'Untitled work',
+    // Every Crossref work has a DOI; the search link only keeps a malformed record visible instead of dropping it.
+    url: url ?? `https://search.crossref.org/search/works?q=${encodeURIComponent(title ?? '')}`,
+    authors: authors.length > 0 ? authors : undefined,
+    year: date.year,
+    published_at: date.iso,
+    venue,
+    abstract: typeof work.abstract === 'string' ? jatsToText(work.abstract) : undefined,
+    doi,
+    pdf_url: pdfLink(work.link),
+    citation_count: numberOrUndefined(work['is-referenced-by-count']),
+    extra: type ? { type } : undefined,
+  });
+}
+
+/** A work without a title (some datasets, components) is still shown: by its journal and DOI. */
+function fallbackTitle(venue: string | undefined, doi: string | undefined): string | undefined {
+  if (venue && doi) return `${venue} (${doi})`;
+  return venue ?? doi;
+}
+
+function firstText(value: unknown): string | undefined {
+  for (const entry of asArray(value)) {
+    const found = text(entry);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function authorName(author: Record<string, unknown>): string | undefined {
+  const personal = [text(author.given), text(author.family)].filter(Boolean).join(' ');
+  return personal !== '' ? personal : text(author.name);
+}
+
+/** The abstract comes as JATS XML (`<jats:p>`, often led by `<jats:title>Abstract</jats:title>`). */
+function jatsToText(abstract: string): string | undefined {
+  return text(abstract.replace(/^\s*<jats:title>\s*(abstract|summary)\s*<\/jats:title>/i, ''));
+}
+
+function pdfLink(links: unknown): string | undefined {
+  for (const link of asArray(links)) {
+    if (isRecord(link) && link['content-type'] === 'application/pdf') {
+      const url = httpUrl(link.URL);
+      if (url) return url;
+    }
+  }
+  return undefined;
+}
+
+/** Crossref dates are `{"date-parts": [[2012, 3, 21]]}`, with month and day optional and `[[null]]` for none. */
+function publicationDate(work: Record<string, unknown>): { iso?: string; year?: number } {
+  for (const field of ['issued', 'published', 'published-print', 'published-online']) {
+    const holder = work[field];
+    if (!isRecord(holder)) continue;
+    const parts = asArray(asArray(holder['date-parts'])[0]).map(numberOrUndefined);
+    const [year, month, day] = parts;
+    if (year === undefined || !Number.isInteger(year) || year < 1000 || year > 2100) continue;
+    const pad = (part: number): string => String(part).padStart(2, '0');
+    if (month === undefined || month < 1 || month > 12) return { iso: String(year), year };
+    if (day === undefined || day < 1 || day > 31) return { iso: `${year}-${pad(month)}`, year };
+    return { iso: `${year}-${pad(month)}-${pad(day)}`, year };
+  }
+  return {};
+}
