@@ -1,23 +1,159 @@
-import type { SearchQuery } from '../domain/query.js';
+import { FedsearchError, invalidQuery, parseError, upstreamError } from '../domain/errors.js';
+import type { SearchFilters, SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import {
+  asArray,
+  compact,
+  httpUrl,
+  isoDate,
+  isRecord,
+  normalizeArxivId,
+  normalizeDoi,
+  parseXmlBody,
+  xmlText,
+  yearFrom,
+} from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
-// STUB: to be implemented.
+/** arXiv serves at most this many entries per request. */
+const MAX_RESULTS = 2000;
+const SNIPPET_CHARS = 300;
+/** Words arXiv's query parser reads as operators, not as search terms. */
+const OPERATORS = new Set(['AND', 'OR', 'ANDNOT', 'NOT', 'TO']);
+
+/**
+ * arXiv API: GET /api/query?search_query=…&start=0&max_results=N, answered with an Atom feed.
+ * https://info.arxiv.org/help/api/user-manual.html
+ */
 export class ArxivProvider extends Provider {
   static readonly settings: ProviderSettings = {
     name: 'arxiv',
     kind: 'papers',
-    description: 'arxiv',
+    description: 'arXiv preprints (physics, mathematics, computer science, biology, finance, statistics) with abstracts and PDF links.',
     baseUrl: 'https://export.arxiv.org',
     credentials: [],
-    
   };
   readonly settings = ArxivProvider.settings;
 
-  override buildRequest(_query: SearchQuery): UpstreamRequest {
-    throw new Error('not implemented');
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const url = this.endpoint('/api/query');
+    url.searchParams.set('search_query', searchQuery(query.text, query.filters));
+    url.searchParams.set('start', '0');
+    url.searchParams.set('max_results', String(Math.min(query.limit, MAX_RESULTS)));
+    return { url: url.toString(), headers: { Accept: 'application/atom+xml' } };
   }
 
-  override parseResponse(_response: UpstreamResponse): ParseOutcome {
-    throw new Error('not implemented');
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    // When throttling, arXiv answers with this bare text instead of a feed.
+    if (/^\s*rate exceeded/i.test(response.body)) throw new FedsearchError('PROVIDER_RATE_LIMITED', 'arXiv: rate exceeded');
+    const document = parseXmlBody(response);
+    const feed = document.feed;
+    if (!isRecord(feed) && feed !== '') throw parseError('expected an Atom feed');
+    // A feed with zero results has no <entry> at all.
+    const entries = isRecord(feed) ? asArray(feed.entry) : [];
+    const failure = entries.find(isErrorEntry);
+    if (failure) throw upstreamError(`arXiv: ${errorSummary(failure) ?? 'error feed'}`);
+    return { items: entries.map(toItem) };
   }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    try {
+      const feed = parseXmlBody(response).feed;
+      const failure = isRecord(feed) ? asArray(feed.entry).find(isErrorEntry) : undefined;
+      return failure ? errorSummary(failure) : undefined;
+    } catch {
+      // Not a feed: a short plain-text body ("Rate exceeded.") still says what happened.
+      const body = response.body.trim();
+      return body !== '' && body.length <= 200 && !body.startsWith('<') ? body : undefined;
+    }
+  }
+}
+
+/**
+ * The user's words as arXiv query clauses ANDed together: quoted text stays a phrase, a word with inner
+ * punctuation (`covid-19`) becomes a phrase of its parts, and characters the query parser treats as syntax
+ * (`:`, `(`, `[`, `"`, …) never reach it.
+ */
+function searchQuery(text: string, filters: SearchFilters): string {
+  const clauses: string[] = [];
+  const unquoted = text.replace(/"([^"]*)"/g, (_match, phrase: string) => {
+    const words = wordsOf(phrase);
+    if (words.length > 0) clauses.push(`all:"${words.join(' ')}"`);
+    return ' ';
+  });
+  for (const token of unquoted.split(/\s+/)) {
+    const words = wordsOf(token);
+    if (words.length === 1 && !OPERATORS.has(words[0]!)) clauses.push(`all:${words[0]}`);
+    else if (words.length > 1) clauses.push(`all:"${words.join(' ')}"`);
+  }
+  if (clauses.length === 0) throw invalidQuery('the query has no words arXiv can search for');
+  const { year_from: yearFromFilter, year_to: yearTo } = filters;
+  if (yearFromFilter !== undefined || yearTo !== undefined) {
+    // arXiv opened in 1991; submittedDate takes YYYYMMDDHHMM bounds in GMT.
+    clauses.push(`submittedDate:[${yearFromFilter ?? 1991}01010000 TO ${yearTo ?? 9999}12312359]`);
+  }
+  return clauses.join(' AND ');
+}
+
+function wordsOf(value: string): string[] {
+  return value.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
+}
+
+/** arXiv reports a bad query as a feed whose only entry has an id under /api/errors. */
+function isErrorEntry(entry: unknown): entry is Record<string, unknown> {
+  return isRecord(entry) && /arxiv\.org\/api\/errors/i.test(xmlText(entry.id) ?? '');
+}
+
+function errorSummary(entry: Record<string, unknown>): string | undefined {
+  return plain(entry.summary) ?? plain(entry.title);
+}
+
+function toItem(entry: unknown): ProviderItem {
+  if (!isRecord(entry)) throw parseError('an arXiv entry is not an element');
+  const links = asArray(entry.link).filter(isRecord);
+  const linkWhere = (test: (link: Record<string, unknown>) => boolean): string | undefined =>
+    httpUrl(links.find(test)?.['@_href']);
+  const arxivId = normalizeArxivId(xmlText(entry.id));
+  const url = (arxivId ? `https://arxiv.org/abs/${arxivId}` : undefined)
+    ?? linkWhere((link) => link['@_rel'] === 'alternate')
+    ?? httpUrl(xmlText(entry.id));
+  if (!url) throw parseError('an arXiv entry has neither an id nor a link');
+  const abstract = plain(entry.summary);
+  const published = xmlText(entry.published);
+  const authors = asArray(entry.author)
+    .map((author) => (isRecord(author) ? plain(author.name) : undefined))
+    .filter((name): name is string => name !== undefined);
+  const primaryCategory = isRecord(entry.primary_category) ? plain(entry.primary_category['@_term']) : undefined;
+  return compact({
+    title: plain(entry.title) ?? url,
+    url,
+    snippet: abstract ? snippetOf(abstract) : undefined,
+    published_at: isoDate(published),
+    authors: authors.length > 0 ? authors : undefined,
+    year: yearFrom(published),
+    venue: plain(entry.journal_ref),
+    abstract,
+    // arxiv:doi may list several DOIs separated by spaces; the first is the article's own.
+    doi: (plain(entry.doi) ?? '').split(' ').map(normalizeDoi).find(Boolean),
+    arxiv_id: arxivId,
+    pdf_url: linkWhere((link) => link['@_title'] === 'pdf' || link['@_type'] === 'application/pdf'),
+    extra: primaryCategory ? { primary_category: primaryCategory } : undefined,
+  });
+}
+
+/**
+ * XML text with white space folded. The XML parser has already decoded entities, so `text()` (which decodes
+ * again and strips anything between `<` and `>`) would eat abstracts such as "p < 0.05 … q > 1".
+ */
+function plain(value: unknown): string | undefined {
+  const raw = xmlText(value);
+  const folded = raw?.replace(/\s+/g, ' ').trim();
+  return folded ? folded : undefined;
+}
+
+function snippetOf(abstract: string): string {
+  if (abstract.length <= SNIPPET_CHARS) return abstract;
+  const cut = abstract.slice(0, SNIPPET_CHARS);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > SNIPPET_CHARS / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }

@@ -57,27 +57,26 @@ export class WikipediaProvider extends Provider {
   }
 
   private toItem(page: Record<string, unknown>): ProviderItem {
-    const title = text(page.title) ?? '';
     const terms = isRecord(page.terms) ? page.terms : {};
     return compact({
-      title,
+      // Pages without a title were filtered out in searchPages.
+      title: text(page.title) ?? String(page.title),
       url: this.articleUrl(String(page.title)),
       // list=search gives an HTML snippet; generator=search gives extracts or Wikidata descriptions.
       snippet: text(page.snippet) ?? text(page.extract) ?? text(asArray(terms.description)[0]) ?? text(page.description),
-      // The time of the last edit, not of publication: kept apart so it never passes for a date published.
-      extra: isoDate(page.timestamp) ? { last_edited: isoDate(page.timestamp)! } : undefined,
+      extra: lastEdited(page.timestamp),
     });
   }
 
   /** The REST page summary (/api/rest_v1/page/summary/…): one page with its own URL. */
   private summaryItem(body: Record<string, unknown>): ProviderItem {
     const desktop = isRecord(body.content_urls) && isRecord(body.content_urls.desktop) ? body.content_urls.desktop : {};
-    const title = text(body.title) ?? '';
+    const url = httpUrl(desktop.page) ?? this.articleUrl(String(body.title ?? ''));
     return compact({
-      title,
-      url: httpUrl(desktop.page) ?? this.articleUrl(title),
+      title: text(body.title) ?? url,
+      url,
       snippet: text(body.extract) ?? text(body.description),
-      extra: isoDate(body.timestamp) ? { last_edited: isoDate(body.timestamp)! } : undefined,
+      extra: lastEdited(body.timestamp),
     });
   }
 
@@ -106,6 +105,12 @@ function searchPages(query: Record<string, unknown>): Record<string, unknown>[] 
     .map((page, order) => ({ page, rank: numberOrUndefined(page.index) ?? Number.POSITIVE_INFINITY, order }))
     .sort((first, second) => first.rank - second.rank || first.order - second.order)
     .map(({ page }) => page);
+}
+
+/** The time of the last edit, not of publication: kept apart so it never passes for a date published. */
+function lastEdited(value: unknown): ProviderItem['extra'] {
+  const timestamp = isoDate(value);
+  return timestamp ? { last_edited: timestamp } : undefined;
 }
 
 function hasTitle(value: unknown): value is Record<string, unknown> {

@@ -1,0 +1,132 @@
+import { FedsearchError, invalidQuery, parseError, upstreamError } from '../domain/errors.js';
+import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import { asArray, compact, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonBody, text } from './parse-helpers.js';
+import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+/** GitHub search pages hold up to 100 items. */
+const MAX_PER_PAGE = 100;
+const SCOPES = ['repositories', 'code'] as const;
+type Scope = (typeof SCOPES)[number];
+
+/**
+ * GitHub REST search: GET /search/repositories (default) or GET /search/code (`scope: code`; GitHub requires
+ * a token for it). Token optional otherwise, sent as a Bearer token. https://docs.github.com/rest/search/search
+ */
+export class GithubProvider extends Provider {
+  static readonly settings: ProviderSettings = {
+    name: 'github',
+    kind: 'code',
+    description: 'GitHub search: repositories, or code with scope=code (needs GITHUB_TOKEN).',
+    baseUrl: 'https://api.github.com',
+    credentials: [{ env: 'GITHUB_TOKEN', required: false, secret: true }],
+  };
+  readonly settings = GithubProvider.settings;
+
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const scope = searchScope(query.filters.scope);
+    const token = this.credential('GITHUB_TOKEN');
+    if (scope === 'code' && !token) throw new FedsearchError('PROVIDER_NOT_CONFIGURED', 'GITHUB_TOKEN is required for code search');
+    const url = this.endpoint(`/search/${scope}`);
+    url.searchParams.set('q', query.text);
+    url.searchParams.set('per_page', String(Math.min(query.limit, MAX_PER_PAGE)));
+    const headers: Record<string, string> = {
+      // The text-match media type adds text_matches[] (the matching fragments) to each code result.
+      Accept: scope === 'code' ? 'application/vnd.github.text-match+json' : 'application/vnd.github+json',
+      'X-GitHub-Api-Version': '2022-11-28',
+    };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    return { url: url.toString(), headers };
+  }
+
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    const body = parseJsonBody(response);
+    if (!isRecord(body)) throw parseError('expected a JSON object');
+    // incomplete_results: true only means the search timed out early; the items found so far are good.
+    if (!Array.isArray(body.items)) {
+      if (body.message !== undefined) throw upstreamError(describeBody(body) ?? 'GitHub reported an error');
+      throw parseError('the body has no items');
+    }
+    return { items: body.items.map((item) => (isRecord(item) ? toItem(item) : toItem({}))) };
+  }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    try {
+      const body = JSON.parse(response.body) as unknown;
+      return isRecord(body) ? describeBody(body) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function searchScope(scope: string | undefined): Scope {
+  if (scope === undefined) return 'repositories';
+  if ((SCOPES as readonly string[]).includes(scope)) return scope as Scope;
+  throw invalidQuery(`github scope must be one of: ${SCOPES.join(', ')}`, { scope });
+}
+
+/** GitHub errors: {message, documentation_url}, with errors[] for validation failures (422). */
+function describeBody(body: Record<string, unknown>): string | undefined {
+  const message = text(body.message);
+  const detail = asArray(body.errors)
+    .map((error) => (isRecord(error) ? text(error.message) ?? text(error.code) : text(error)))
+    .find((found) => found !== undefined);
+  if (message && detail) return `${message}: ${detail}`;
+  return message ?? detail;
+}
+
+/** Code results carry a path and their repository; everything else is read as a repository. */
+function toItem(item: Record<string, unknown>): ProviderItem {
+  return isRecord(item.repository) && typeof item.path === 'string' ? codeItem(item, item.repository) : repositoryItem(item);
+}
+
+function repositoryItem(repository: Record<string, unknown>): ProviderItem {
+  const fullName = plain(repository.full_name) ?? plain(repository.name);
+  const url =
+    httpUrl(repository.html_url) ??
+    (fullName ? `https://github.com/${fullName}` : `https://github.com/search?type=repositories&q=${encodeURIComponent(String(repository.id ?? ''))}`);
+  const extra = compact({
+    stars: numberOrUndefined(repository.stargazers_count),
+    language: plain(repository.language),
+    forks: numberOrUndefined(repository.forks_count) ?? numberOrUndefined(repository.forks),
+  });
+  return compact({
+    title: fullName ?? url,
+    url,
+    snippet: plain(repository.description),
+    published_at: isoDate(repository.pushed_at) ?? isoDate(repository.updated_at),
+    extra: Object.keys(extra).length > 0 ? extra : undefined,
+  });
+}
+
+function codeItem(item: Record<string, unknown>, repository: Record<string, unknown>): ProviderItem {
+  const repositoryName = plain(repository.full_name);
+  const path = plain(item.path);
+  const name = plain(item.name) ?? path;
+  const url =
+    httpUrl(item.html_url) ??
+    (repositoryName && path ? `https://github.com/${repositoryName}/blob/HEAD/${path}` : undefined) ??
+    httpUrl(repository.html_url) ??
+    `https://github.com/search?type=code&q=${encodeURIComponent(name ?? '')}`;
+  const fragments = asArray(item.text_matches)
+    .map((match) => (isRecord(match) ? plain(match.fragment) : undefined))
+    .filter((fragment): fragment is string => fragment !== undefined);
+  const extra = compact({ repository: repositoryName, path });
+  return compact({
+    title: [name, repositoryName && `(${repositoryName})`].filter(Boolean).join(' ') || url,
+    url,
+    snippet: fragments.length > 0 ? fragments.join(' … ') : undefined,
+    extra: Object.keys(extra).length > 0 ? extra : undefined,
+  });
+}
+
+/**
+ * Plain text as GitHub sends it (names, descriptions, code fragments): white space folded, nothing else.
+ * `text()` would strip `<…>` as HTML and turn `List<String> items` into `List items`.
+ */
+function plain(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const folded = value.replace(/\s+/g, ' ').trim();
+  return folded === '' ? undefined : folded;
+}

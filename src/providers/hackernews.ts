@@ -1,0 +1,89 @@
+import { parseError, upstreamError } from '../domain/errors.js';
+import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import { compact, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonBody, text } from './parse-helpers.js';
+import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+/** Algolia serves up to 1000 hits per page; a federated answer never needs more than this. */
+const MAX_HITS = 100;
+const DAY_SECONDS = 24 * 60 * 60;
+const RANGE_DAYS = { day: 1, week: 7, month: 31, year: 366 } as const;
+
+/**
+ * Hacker News search by Algolia: GET /api/v1/search?query=&tags=story, no key. Of the numeric filters only
+ * created_at_i is accepted today (points/num_comments are rejected with a 400). https://hn.algolia.com/api
+ */
+export class HackerNewsProvider extends Provider {
+  static readonly settings: ProviderSettings = {
+    name: 'hackernews',
+    kind: 'web',
+    description: 'Hacker News stories (Algolia HN Search).',
+    baseUrl: 'https://hn.algolia.com',
+    envAliases: ['HACKER_NEWS'],
+    credentials: [],
+  };
+  readonly settings = HackerNewsProvider.settings;
+
+  override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
+    const url = this.endpoint('/api/v1/search');
+    url.searchParams.set('query', query.text);
+    url.searchParams.set('tags', 'story');
+    url.searchParams.set('hitsPerPage', String(Math.min(query.limit, MAX_HITS)));
+    const timeRange = query.filters.time_range;
+    if (timeRange) {
+      const since = Math.floor(now / 1000) - RANGE_DAYS[timeRange] * DAY_SECONDS;
+      url.searchParams.set('numericFilters', `created_at_i>${since}`);
+    }
+    return { url: url.toString(), headers: { Accept: 'application/json' } };
+  }
+
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    const body = parseJsonBody(response);
+    if (!isRecord(body)) throw parseError('expected a JSON object');
+    if (!Array.isArray(body.hits)) {
+      if (body.message !== undefined) throw upstreamError(describeBody(body) ?? 'HN Search reported an error');
+      throw parseError('the body has no hits');
+    }
+    return { items: body.hits.map((hit) => toItem(isRecord(hit) ? hit : {})) };
+  }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    try {
+      const body = JSON.parse(response.body) as unknown;
+      return isRecord(body) ? describeBody(body) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Algolia errors: {message, status} (older: {code, message}). */
+function describeBody(body: Record<string, unknown>): string | undefined {
+  return text(body.message);
+}
+
+function discussionUrl(id: unknown): string | undefined {
+  const digits = typeof id === 'number' ? String(id) : typeof id === 'string' ? id.trim() : '';
+  return /^\d+$/.test(digits) ? `https://news.ycombinator.com/item?id=${digits}` : undefined;
+}
+
+function toItem(hit: Record<string, unknown>): ProviderItem {
+  const hnUrl = discussionUrl(hit.objectID) ?? discussionUrl(hit.story_id);
+  // Ask HN, Show HN without a link and comments have no url of their own: their HN page is the result.
+  const title = text(hit.title) ?? text(hit.story_title);
+  const url = httpUrl(hit.url) ?? hnUrl ?? `https://hn.algolia.com/?query=${encodeURIComponent(title ?? '')}`;
+  const extra = compact({
+    points: numberOrUndefined(hit.points),
+    num_comments: numberOrUndefined(hit.num_comments),
+    author: text(hit.author),
+    hn_url: hnUrl,
+  });
+  return compact({
+    title: title ?? url,
+    url,
+    // story_text is "" on link stories and HTML on text posts; comment_text is HTML.
+    snippet: text(hit.story_text) ?? text(hit.comment_text),
+    published_at: isoDate(hit.created_at) ?? isoDate(numberOrUndefined(hit.created_at_i)),
+    extra: Object.keys(extra).length > 0 ? extra : undefined,
+  });
+}

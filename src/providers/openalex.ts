@@ -1,0 +1,158 @@
+import { parseError, upstreamError } from '../domain/errors.js';
+import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import {
+  asArray,
+  compact,
+  httpUrl,
+  isRecord,
+  isoDate,
+  normalizeArxivId,
+  normalizeDoi,
+  normalizePmid,
+  numberOrUndefined,
+  parseJsonBody,
+  text,
+  yearFrom,
+} from './parse-helpers.js';
+import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+/** OpenAlex pages hold up to 200 works. */
+const MAX_PER_PAGE = 200;
+/** Only the fields the adapter reads: a full work is ~15 KB, mostly references and concepts. */
+const SELECT = [
+  'id',
+  'doi',
+  'title',
+  'display_name',
+  'publication_year',
+  'publication_date',
+  'ids',
+  'type',
+  'authorships',
+  'primary_location',
+  'best_oa_location',
+  'open_access',
+  'cited_by_count',
+  'abstract_inverted_index',
+].join(',');
+
+/**
+ * OpenAlex works API: GET /works?search=&per_page= (a list: meta + results[]) or GET /works/{id} (one work),
+ * no key; an e-mail in `mailto` joins the polite pool. https://docs.openalex.org/api-entities/works
+ */
+export class OpenAlexProvider extends Provider {
+  static readonly settings: ProviderSettings = {
+    name: 'openalex',
+    kind: 'papers',
+    description: 'OpenAlex: open catalogue of scholarly works, with citations and open-access links.',
+    baseUrl: 'https://api.openalex.org',
+    credentials: [{ env: 'OPENALEX_MAILTO', required: false, secret: false }],
+  };
+  readonly settings = OpenAlexProvider.settings;
+
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const url = this.endpoint('/works');
+    url.searchParams.set('search', query.text);
+    url.searchParams.set('per_page', String(Math.min(query.limit, MAX_PER_PAGE)));
+    url.searchParams.set('select', SELECT);
+    const { year_from: from, year_to: to, open_access: openAccess } = query.filters;
+    const filters = [
+      ...(from === undefined ? [] : [`publication_year:>${from - 1}`]),
+      ...(to === undefined ? [] : [`publication_year:<${to + 1}`]),
+      ...(openAccess ? ['is_oa:true'] : []),
+    ];
+    if (filters.length > 0) url.searchParams.set('filter', filters.join(','));
+    const mailto = this.credential('OPENALEX_MAILTO');
+    if (mailto) url.searchParams.set('mailto', mailto);
+    return { url: url.toString(), headers: { Accept: 'application/json' } };
+  }
+
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    const body = parseJsonBody(response);
+    if (!isRecord(body)) throw parseError('expected a JSON object');
+    if (Array.isArray(body.results)) return { items: body.results.map((work) => toItem(isRecord(work) ? work : {})) };
+    if (body.error !== undefined || body.message !== undefined) throw upstreamError(describeBody(body) ?? 'OpenAlex reported an error');
+    // A lookup (GET /works/W…) answers with the work itself.
+    if (typeof body.id === 'string' && /openalex\.org\/W\d+$/i.test(body.id)) return { items: [toItem(body)] };
+    throw parseError('the body has neither results nor a work');
+  }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    try {
+      const body = JSON.parse(response.body) as unknown;
+      return isRecord(body) ? describeBody(body) : undefined;
+    } catch {
+      // The 404 for an unknown work is an HTML page: the status says enough.
+      return undefined;
+    }
+  }
+}
+
+/** OpenAlex errors: {"error": "Invalid query parameters error.", "message": "…"}. */
+function describeBody(body: Record<string, unknown>): string | undefined {
+  return text(body.message) ?? text(body.error);
+}
+
+function toItem(work: Record<string, unknown>): ProviderItem {
+  const ids = isRecord(work.ids) ? work.ids : {};
+  const primary = isRecord(work.primary_location) ? work.primary_location : {};
+  const bestOpen = isRecord(work.best_oa_location) ? work.best_oa_location : {};
+  const openAccess = isRecord(work.open_access) ? work.open_access : {};
+  const doi = normalizeDoi(work.doi) ?? normalizeDoi(ids.doi);
+  const venue = isRecord(primary.source) ? text(primary.source.display_name) : undefined;
+  const openalexId = typeof work.id === 'string' ? /W\d+$/.exec(work.id)?.[0] : undefined;
+  const url =
+    (doi ? `https://doi.org/${doi}` : undefined) ??
+    httpUrl(primary.landing_page_url) ??
+    httpUrl(work.id) ??
+    (openalexId ? `https://openalex.org/${openalexId}` : undefined);
+  const title = text(work.display_name) ?? text(work.title) ?? ([venue, doi ?? openalexId].filter(Boolean).join(' ') || undefined);
+  const authors = asArray(work.authorships)
+    .filter(isRecord)
+    .map((authorship) => (isRecord(authorship.author) ? text(authorship.author.display_name) : undefined) ?? text(authorship.raw_author_name))
+    .filter((name): name is string => name !== undefined);
+  const isOpen = typeof openAccess.is_oa === 'boolean' ? openAccess.is_oa : undefined;
+  const extra = compact({ openalex_id: openalexId, type: text(work.type), open_access: isOpen });
+  return compact({
+    title: title ?? url ?? 'Untitled work',
+    // An OpenAlex work always has an id; the search link only keeps a malformed record visible.
+    url: url ?? `https://openalex.org/works?search=${encodeURIComponent(title ?? '')}`,
+    authors: authors.length > 0 ? authors : undefined,
+    year: yearFrom(work.publication_year) ?? yearFrom(work.publication_date),
+    published_at: isoDate(work.publication_date),
+    venue,
+    abstract: rebuildAbstract(work.abstract_inverted_index),
+    doi,
+    arxiv_id: arxivId(doi, primary.landing_page_url),
+    pmid: typeof ids.pmid === 'string' ? normalizePmid(ids.pmid.replace(/^https?:\/\/pubmed\.ncbi\.nlm\.nih\.gov\//i, '').replace(/\/$/, '')) : undefined,
+    pdf_url: httpUrl(bestOpen.pdf_url) ?? httpUrl(primary.pdf_url) ?? pdfOnly(openAccess.oa_url),
+    citation_count: numberOrUndefined(work.cited_by_count),
+    extra: Object.keys(extra).length > 0 ? extra : undefined,
+  });
+}
+
+/** `oa_url` is often a landing page (arxiv.org/abs/…); only a link that names a PDF is a pdf_url. */
+function pdfOnly(value: unknown): string | undefined {
+  const url = httpUrl(value);
+  return url && /(\.pdf($|[?#])|\/pdf\/)/i.test(url) ? url : undefined;
+}
+
+function arxivId(doi: string | undefined, landingPage: unknown): string | undefined {
+  const fromDoi = doi ? /^10\.48550\/arxiv\.(.+)$/.exec(doi)?.[1] : undefined;
+  return normalizeArxivId(fromDoi) ?? (typeof landingPage === 'string' && /arxiv\.org\//i.test(landingPage) ? normalizeArxivId(landingPage) : undefined);
+}
+
+/** OpenAlex ships abstracts as {word: [positions]}; the text is the words put back in position order. */
+function rebuildAbstract(index: unknown): string | undefined {
+  if (!isRecord(index)) return undefined;
+  const placed: Array<[number, string]> = [];
+  for (const [word, positions] of Object.entries(index)) {
+    for (const position of asArray(positions)) {
+      if (typeof position === 'number' && Number.isInteger(position) && position >= 0) placed.push([position, word]);
+    }
+  }
+  if (placed.length === 0) return undefined;
+  placed.sort((a, b) => a[0] - b[0]);
+  return text(placed.map(([, word]) => word).join(' '));
+}

@@ -1,0 +1,159 @@
+import { FedsearchError, invalidQuery, parseError, upstreamError } from '../domain/errors.js';
+import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import { asArray, compact, isRecord, isoDate, numberOrUndefined, parseJsonBody, text } from './parse-helpers.js';
+import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+/** search.list and videos.list both serve at most 50 items per request. */
+const MAX_RESULTS = 50;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const RANGE_DAYS = { day: 1, week: 7, month: 31, year: 366 } as const;
+const SAFE_SEARCH = { off: 'none', moderate: 'moderate', strict: 'strict' } as const;
+
+/**
+ * YouTube Data API v3: GET /youtube/v3/search (snippets of videos) and GET /youtube/v3/videos (details by id).
+ * The key travels as the `key` query parameter, so request URLs are secret and are never put in messages.
+ * https://developers.google.com/youtube/v3/docs/search/list
+ */
+export class YoutubeProvider extends Provider {
+  static readonly settings: ProviderSettings = {
+    name: 'youtube',
+    kind: 'video',
+    description: 'YouTube videos (YouTube Data API v3).',
+    baseUrl: 'https://www.googleapis.com',
+    credentials: [{ env: 'YOUTUBE_API_KEY', required: true, secret: true }],
+  };
+  readonly settings = YoutubeProvider.settings;
+
+  override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
+    const url = this.endpoint('/youtube/v3/search');
+    url.searchParams.set('part', 'snippet');
+    url.searchParams.set('type', 'video');
+    url.searchParams.set('q', query.text);
+    url.searchParams.set('maxResults', String(Math.min(query.limit, MAX_RESULTS)));
+    const { time_range: timeRange, language, safesearch } = query.filters;
+    if (timeRange) url.searchParams.set('publishedAfter', new Date(now - RANGE_DAYS[timeRange] * DAY_MS).toISOString());
+    if (language) url.searchParams.set('relevanceLanguage', language);
+    if (safesearch) url.searchParams.set('safeSearch', SAFE_SEARCH[safesearch]);
+    url.searchParams.set('key', this.apiKey());
+    return { url: url.toString(), headers: { Accept: 'application/json' } };
+  }
+
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    return { items: listItems(response).map(searchItem) };
+  }
+
+  /** videos.list for up to 50 ids: title, channel, duration, views and publish date of each video. */
+  buildVideosRequest(videoIds: string[]): UpstreamRequest {
+    if (videoIds.length === 0 || videoIds.length > MAX_RESULTS) {
+      throw invalidQuery(`videos.list takes 1 to ${MAX_RESULTS} video ids`, { count: videoIds.length });
+    }
+    const url = this.endpoint('/youtube/v3/videos');
+    url.searchParams.set('part', 'snippet,contentDetails,statistics');
+    url.searchParams.set('id', videoIds.join(','));
+    url.searchParams.set('key', this.apiKey());
+    return { url: url.toString(), headers: { Accept: 'application/json' } };
+  }
+
+  /** Reads a videos.list body; parts that were not asked for (or are hidden, like some counts) stay absent. */
+  parseVideosResponse(response: UpstreamResponse): ProviderItem[] {
+    return listItems(response).map(videoItem);
+  }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    try {
+      const body = JSON.parse(response.body) as unknown;
+      return isRecord(body) ? describeBody(body) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private apiKey(): string {
+    const key = this.credential('YOUTUBE_API_KEY');
+    if (!key) throw new FedsearchError('PROVIDER_NOT_CONFIGURED', 'YOUTUBE_API_KEY is not set');
+    return key;
+  }
+}
+
+/** Google's envelope: {error: {code, message, errors: [{domain, reason, message}]}}; reason first, it is the stable part. */
+function describeBody(body: Record<string, unknown>): string | undefined {
+  if (!isRecord(body.error)) return undefined;
+  const first = asArray(body.error.errors).find(isRecord);
+  const reason = first ? text(first.reason) : undefined;
+  const message = text(body.error.message) ?? (first ? text(first.message) : undefined);
+  if (reason && message) return `${reason}: ${message}`;
+  return reason ?? message;
+}
+
+function listItems(response: UpstreamResponse): Record<string, unknown>[] {
+  const body = parseJsonBody(response);
+  if (!isRecord(body)) throw parseError('expected a JSON object');
+  if (body.error !== undefined) throw upstreamError(describeBody(body) ?? 'YouTube reported an error');
+  if (!Array.isArray(body.items)) throw parseError('the body has no items');
+  return body.items.map((item) => (isRecord(item) ? item : {}));
+}
+
+/** A search result is a video, a channel or a playlist; each has its own page, none is dropped. */
+function searchItem(result: Record<string, unknown>): ProviderItem {
+  const id = isRecord(result.id) ? result.id : {};
+  const snippet = isRecord(result.snippet) ? result.snippet : {};
+  const videoId = idText(id.videoId);
+  const channelId = idText(id.channelId);
+  const playlistId = idText(id.playlistId);
+  const type = videoId ? 'video' : channelId ? 'channel' : playlistId ? 'playlist' : undefined;
+  const url = videoId
+    ? watchUrl(videoId)
+    : channelId
+      ? `https://www.youtube.com/channel/${encodeURIComponent(channelId)}`
+      : playlistId
+        ? `https://www.youtube.com/playlist?list=${encodeURIComponent(playlistId)}`
+        : fallbackUrl(snippet);
+  const extra = compact({ type, channel: text(snippet.channelTitle) });
+  return compact({
+    title: text(snippet.title) ?? url,
+    url,
+    snippet: text(snippet.description),
+    published_at: isoDate(snippet.publishedAt),
+    extra: Object.keys(extra).length > 0 ? extra : undefined,
+  });
+}
+
+function videoItem(video: Record<string, unknown>): ProviderItem {
+  const snippet = isRecord(video.snippet) ? video.snippet : {};
+  const details = isRecord(video.contentDetails) ? video.contentDetails : {};
+  const statistics = isRecord(video.statistics) ? video.statistics : {};
+  const videoId = idText(video.id);
+  const url = videoId ? watchUrl(videoId) : fallbackUrl(snippet);
+  const extra = compact({
+    channel: text(snippet.channelTitle),
+    // ISO 8601 duration as YouTube sends it (PT4M13S); live streams have P0D.
+    duration: text(details.duration),
+    // Counts arrive as decimal strings and are missing when the owner hides them.
+    views: numberOrUndefined(statistics.viewCount),
+    likes: numberOrUndefined(statistics.likeCount),
+    comments: numberOrUndefined(statistics.commentCount),
+  });
+  return compact({
+    title: text(snippet.title) ?? url,
+    url,
+    snippet: text(snippet.description),
+    published_at: isoDate(snippet.publishedAt),
+    extra: Object.keys(extra).length > 0 ? extra : undefined,
+  });
+}
+
+function idText(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[A-Za-z0-9_-]+$/.test(value) ? value : undefined;
+}
+
+function watchUrl(videoId: string): string {
+  return `https://www.youtube.com/watch?v=${videoId}`;
+}
+
+/** An item without a usable id still gets a page: its channel, or a search for its title. */
+function fallbackUrl(snippet: Record<string, unknown>): string {
+  const channelId = idText(snippet.channelId);
+  if (channelId) return `https://www.youtube.com/channel/${channelId}`;
+  return `https://www.youtube.com/results?search_query=${encodeURIComponent(text(snippet.title) ?? '')}`;
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalUrl, domainOf } from '../../src/engine/canonical-url.js';
+
+describe('canonicalUrl', () => {
+  const same = [
+    ['https://www.Example.com/a/', 'http://example.com/a'],
+    ['https://example.com:443/a', 'https://example.com/a'],
+    ['http://example.com:80/a', 'https://example.com/a'],
+    ['https://example.com/a#section', 'https://example.com/a'],
+    ['https://example.com/a?b=2&a=1', 'https://example.com/a?a=1&b=2'],
+    ['https://example.com/a?utm_source=x&utm_medium=y&id=3', 'https://example.com/a?id=3'],
+    ['https://example.com/a?gclid=1&fbclid=2&msclkid=3', 'https://example.com/a'],
+    ['https://EXAMPLE.com', 'https://example.com/'],
+  ];
+  it.each(same)('%s is the same page as %s', (a, b) => {
+    expect(canonicalUrl(a!)).toBe(canonicalUrl(b!));
+  });
+
+  const different = [
+    ['https://example.com/a', 'https://example.com/b'],
+    ['https://example.com/a?id=1', 'https://example.com/a?id=2'],
+    ['https://example.com:8443/a', 'https://example.com/a'],
+    ['https://example.com/A', 'https://example.com/a'],
+    ['https://docs.example.com/a', 'https://example.com/a'],
+  ];
+  it.each(different)('%s is not the same page as %s', (a, b) => {
+    expect(canonicalUrl(a!)).not.toBe(canonicalUrl(b!));
+  });
+
+  it('does not throw on something that is not a URL', () => {
+    expect(canonicalUrl('  Not A URL ')).toBe('not a url');
+  });
+
+  it('gives the domain without www', () => {
+    expect(domainOf('https://www.Example.org/x')).toBe('example.org');
+    expect(domainOf('nonsense')).toBeUndefined();
+  });
+});
