@@ -26,6 +26,8 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** Share one upstream connection pool across app instances (tests, benchmarks). */
   dispatcher?: Dispatcher;
+  /** Where log lines go instead of stdout (tests read them to prove secrets never appear). */
+  logStream?: { write(line: string): void };
 }
 
 export const API_VERSION = '0.1.0';
@@ -33,7 +35,7 @@ export const API_VERSION = '0.1.0';
 /** Builds the whole service: plugins, then routes, then MCP. Listening is server.ts's job. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    ...loggerOptions(config.LOG_LEVEL),
+    ...loggerOptions(config.LOG_LEVEL, options.logStream),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 256 * 1024,
     // Fastify's own Ajv never sees our schemas: validation is zod (http/zod-schemas.ts).

@@ -24,10 +24,11 @@ export function redactUrl(url: string): string {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Fastify logger and request-id options: pino JSON, the request id on every line, secrets redacted. */
-export function loggerOptions(level: string): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader'> {
+export function loggerOptions(level: string, stream?: { write(line: string): void }): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader'> {
   return {
     logger: {
       level,
+      ...(stream ? { stream } : {}),
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: {
         req: (request: FastifyRequest) => ({

@@ -7,7 +7,7 @@ export interface FieldProblem {
   message: string;
 }
 
-function describeIssue(issue: z.core.$ZodIssue, allowed: string[]): FieldProblem {
+function describeIssue(issue: z.core.$ZodIssue, allowed: string[], input: unknown): FieldProblem {
   const field = issue.path.length > 0 ? issue.path.join('.') : '(body)';
   switch (issue.code) {
     case 'unrecognized_keys':
@@ -26,13 +26,23 @@ function describeIssue(issue: z.core.$ZodIssue, allowed: string[]): FieldProblem
       if (issue.origin === 'array') return { field, message: `must have at most ${issue.maximum} item(s)` };
       return { field, message: `must be at most ${issue.maximum}` };
     case 'invalid_type':
-      if (issue.input === undefined) return { field, message: `is required (${issue.expected})` };
+      if (valueAt(input, issue.path) === undefined) return { field, message: `is required (${issue.expected})` };
       return { field, message: `must be ${article(issue.expected)} ${issue.expected}` };
     case 'invalid_value':
       return { field, message: `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}` };
     default:
       return { field, message: issue.message };
   }
+}
+
+/** zod does not echo the input in issues, so whether a field was sent at all is read from the input. */
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let current = input;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
 }
 
 function article(word: string): string {
@@ -48,11 +58,11 @@ function allowedFields(schema: z.ZodType): string[] {
 export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown, what = 'request'): z.infer<Schema> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
-  throw validationError(result.error, schema, what);
+  throw validationError(result.error, schema, what, input);
 }
 
-export function validationError(error: z.ZodError, schema: z.ZodType, what: string): FedsearchError {
-  const problems = error.issues.map((issue) => describeIssue(issue, allowedFields(schema)));
+export function validationError(error: z.ZodError, schema: z.ZodType, what: string, input: unknown): FedsearchError {
+  const problems = error.issues.map((issue) => describeIssue(issue, allowedFields(schema), input));
   const message = `invalid ${what}: ${problems.map((problem) => (problem.field === '(body)' ? problem.message : `${problem.field} ${problem.message}`)).join('; ')}`;
   return invalidQuery(message, problems);
 }

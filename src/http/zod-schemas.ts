@@ -22,9 +22,10 @@ export function useZodValidation(app: FastifyInstance): void {
     const entry = zodBehind.get(schema);
     if (!entry) return () => true;
     return (data: unknown) => {
-      const result = entry.schema.safeParse(data ?? (httpPart === 'body' ? {} : data));
+      const input = data ?? (httpPart === 'body' ? {} : data);
+      const result = entry.schema.safeParse(input);
       if (result.success) return { value: result.data };
-      return { error: validationError(result.error, entry.schema, entry.what) };
+      return { error: validationError(result.error, entry.schema, entry.what, input) };
     };
   });
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

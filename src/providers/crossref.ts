@@ -91,7 +91,7 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     doi,
     pdf_url: pdfLink(work.link),
     citation_count: numberOrUndefined(work['is-referenced-by-count']),
-    extra: type ? { type } : undefined,
+    extra: extraFields({ type }),
   });
 }
 
@@ -143,4 +143,10 @@ function publicationDate(work: Record<string, unknown>): { iso?: string; year?: 
     return { iso: `${year}-${pad(month)}-${pad(day)}`, year };
   }
   return {};
+}
+
+/** Provider extras without the missing ones; undefined when none is left. */
+function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
+  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

@@ -86,7 +86,7 @@ function repositoryItem(repository: Record<string, unknown>): ProviderItem {
   const url =
     httpUrl(repository.html_url) ??
     (fullName ? `https://github.com/${fullName}` : `https://github.com/search?type=repositories&q=${encodeURIComponent(String(repository.id ?? ''))}`);
-  const extra = compact({
+  const extra = extraFields({
     stars: numberOrUndefined(repository.stargazers_count),
     language: plain(repository.language),
     forks: numberOrUndefined(repository.forks_count) ?? numberOrUndefined(repository.forks),
@@ -96,7 +96,7 @@ function repositoryItem(repository: Record<string, unknown>): ProviderItem {
     url,
     snippet: plain(repository.description),
     published_at: isoDate(repository.pushed_at) ?? isoDate(repository.updated_at),
-    extra: Object.keys(extra).length > 0 ? extra : undefined,
+    extra,
   });
 }
 
@@ -112,12 +112,12 @@ function codeItem(item: Record<string, unknown>, repository: Record<string, unkn
   const fragments = asArray(item.text_matches)
     .map((match) => (isRecord(match) ? plain(match.fragment) : undefined))
     .filter((fragment): fragment is string => fragment !== undefined);
-  const extra = compact({ repository: repositoryName, path });
+  const extra = extraFields({ repository: repositoryName, path });
   return compact({
     title: [name, repositoryName && `(${repositoryName})`].filter(Boolean).join(' ') || url,
     url,
     snippet: fragments.length > 0 ? fragments.join(' … ') : undefined,
-    extra: Object.keys(extra).length > 0 ? extra : undefined,
+    extra,
   });
 }
 
@@ -129,4 +129,10 @@ function plain(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const folded = value.replace(/\s+/g, ' ').trim();
   return folded === '' ? undefined : folded;
+}
+
+/** Provider extras without the missing ones; undefined when none is left. */
+function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
+  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

@@ -72,7 +72,7 @@ function toItem(hit: Record<string, unknown>): ProviderItem {
   // Ask HN, Show HN without a link and comments have no url of their own: their HN page is the result.
   const title = text(hit.title) ?? text(hit.story_title);
   const url = httpUrl(hit.url) ?? hnUrl ?? `https://hn.algolia.com/?query=${encodeURIComponent(title ?? '')}`;
-  const extra = compact({
+  const extra = extraFields({
     points: numberOrUndefined(hit.points),
     num_comments: numberOrUndefined(hit.num_comments),
     author: text(hit.author),
@@ -84,6 +84,12 @@ function toItem(hit: Record<string, unknown>): ProviderItem {
     // story_text is "" on link stories and HTML on text posts; comment_text is HTML.
     snippet: text(hit.story_text) ?? text(hit.comment_text),
     published_at: isoDate(hit.created_at) ?? isoDate(numberOrUndefined(hit.created_at_i)),
-    extra: Object.keys(extra).length > 0 ? extra : undefined,
+    extra,
   });
+}
+
+/** Provider extras without the missing ones; undefined when none is left. */
+function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
+  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

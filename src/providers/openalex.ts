@@ -113,7 +113,7 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     .map((authorship) => (isRecord(authorship.author) ? text(authorship.author.display_name) : undefined) ?? text(authorship.raw_author_name))
     .filter((name): name is string => name !== undefined);
   const isOpen = typeof openAccess.is_oa === 'boolean' ? openAccess.is_oa : undefined;
-  const extra = compact({ openalex_id: openalexId, type: text(work.type), open_access: isOpen });
+  const extra = extraFields({ openalex_id: openalexId, type: text(work.type), open_access: isOpen });
   return compact({
     title: title ?? url ?? 'Untitled work',
     // An OpenAlex work always has an id; the search link only keeps a malformed record visible.
@@ -128,7 +128,7 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     pmid: typeof ids.pmid === 'string' ? normalizePmid(ids.pmid.replace(/^https?:\/\/pubmed\.ncbi\.nlm\.nih\.gov\//i, '').replace(/\/$/, '')) : undefined,
     pdf_url: httpUrl(bestOpen.pdf_url) ?? httpUrl(primary.pdf_url) ?? pdfOnly(openAccess.oa_url),
     citation_count: numberOrUndefined(work.cited_by_count),
-    extra: Object.keys(extra).length > 0 ? extra : undefined,
+    extra,
   });
 }
 
@@ -155,4 +155,10 @@ function rebuildAbstract(index: unknown): string | undefined {
   if (placed.length === 0) return undefined;
   placed.sort((a, b) => a[0] - b[0]);
   return text(placed.map(([, word]) => word).join(' '));
+}
+
+/** Provider extras without the missing ones; undefined when none is left. */
+function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
+  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

@@ -1,23 +1,305 @@
+import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import {
+  asArray,
+  compact,
+  isoDate,
+  isRecord,
+  normalizeDoi,
+  normalizePmid,
+  parseXmlBody,
+  xmlText,
+  yearFrom,
+} from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
-// STUB: to be implemented.
+type XmlNode = Record<string, unknown>;
+
+const SNIPPET_CHARS = 300;
+/** Elements whose text may carry inline markup (<i>, <sup>, MathML) that would split it into pieces. */
+const MARKUP_ELEMENTS = /<(ArticleTitle|VernacularTitle|BookTitle|AbstractText)(\s[^>]*?)?(?<!\/)>([\s\S]*?)<\/\1>/g;
+const INLINE_TAG = /<\/?(?:i|b|u|em|strong|sup|sub|sc|span|br|[\w-]+:[\w-]+)(?:\s+[\w:-]+=(?:"[^"]*"|'[^']*'))*\s*\/?>/gi;
+
+/**
+ * NCBI E-utilities, two steps: esearch.fcgi finds PMIDs, efetch.fcgi returns the PubmedArticleSet for them.
+ * https://www.ncbi.nlm.nih.gov/books/NBK25499/
+ */
 export class PubmedProvider extends Provider {
   static readonly settings: ProviderSettings = {
     name: 'pubmed',
     kind: 'papers',
-    description: 'pubmed',
+    description: 'PubMed biomedical literature (MEDLINE, life-science journals) through NCBI E-utilities, with abstracts.',
     baseUrl: 'https://eutils.ncbi.nlm.nih.gov',
-    credentials: [{ env: 'PUBMED_API_KEY', required: false, secret: true }],
-    
+    credentials: [
+      { env: 'PUBMED_API_KEY', required: false, secret: true },
+      // NCBI asks callers to name a contact address; it is sent as `email`, not a secret.
+      { env: 'PUBMED_EMAIL', required: false, secret: false },
+    ],
   };
   readonly settings = PubmedProvider.settings;
 
-  override buildRequest(_query: SearchQuery): UpstreamRequest {
-    throw new Error('not implemented');
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const { year_from: yearFromFilter, year_to: yearTo, open_access: openAccess } = query.filters;
+    const parameters: Record<string, string> = {
+      term: openAccess ? `(${query.text}) AND free full text[sb]` : query.text,
+      retmax: String(query.limit),
+      retmode: 'xml',
+    };
+    if (yearFromFilter !== undefined || yearTo !== undefined) {
+      // mindate and maxdate only work as a pair.
+      Object.assign(parameters, { datetype: 'pdat', mindate: String(yearFromFilter ?? 1800), maxdate: String(yearTo ?? 3000) });
+    }
+    return { url: this.eutilsUrl('/entrez/eutils/esearch.fcgi', parameters), headers: { Accept: 'application/xml' } };
   }
 
-  override parseResponse(_response: UpstreamResponse): ParseOutcome {
-    throw new Error('not implemented');
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    const document = parseXmlBody(withoutInlineMarkup(response));
+    if ('eSearchResult' in document) return this.followSearch(document.eSearchResult);
+    if ('PubmedArticleSet' in document) return { items: articleSetItems(document.PubmedArticleSet) };
+    if ('eSummaryResult' in document) return { items: summaryItems(document.eSummaryResult) };
+    const failure = errorText(document);
+    if (failure) throw upstreamError(`PubMed: ${failure}`);
+    throw parseError('expected an E-utilities answer (eSearchResult, PubmedArticleSet or eSummaryResult)');
   }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    try {
+      const body = JSON.parse(response.body) as unknown;
+      // Rate limiting comes as JSON: {"error":"API rate limit exceeded","count":"11"}.
+      return isRecord(body) ? plain(body.error) : undefined;
+    } catch {
+      // Not JSON: try the XML error shapes.
+    }
+    try {
+      return errorText(parseXmlBody(response));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private followSearch(result: unknown): ParseOutcome {
+    if (!isRecord(result)) return { items: [] };
+    const failure = plain(result.ERROR);
+    if (failure) throw upstreamError(`PubMed: ${failure}`);
+    const ids = isRecord(result.IdList) ? asArray(result.IdList.Id).map((id) => normalizePmid(xmlText(id))) : [];
+    const pmids = ids.filter((id): id is string => id !== undefined);
+    if (pmids.length === 0) return { items: [] };
+    // efetch answers in the order of `id`, which keeps esearch's relevance order.
+    const url = this.eutilsUrl('/entrez/eutils/efetch.fcgi', { id: pmids.join(','), retmode: 'xml' });
+    return { followUp: { url, headers: { Accept: 'application/xml' } } };
+  }
+
+  /** An E-utilities URL: db, the call's own parameters, then tool, and email and api_key when set. */
+  private eutilsUrl(path: string, parameters: Record<string, string>): string {
+    const url = this.endpoint(path);
+    url.searchParams.set('db', 'pubmed');
+    for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+    url.searchParams.set('tool', 'fedsearch');
+    const email = this.credential('PUBMED_EMAIL');
+    if (email) url.searchParams.set('email', email);
+    const apiKey = this.credential('PUBMED_API_KEY');
+    if (apiKey) url.searchParams.set('api_key', apiKey);
+    return url.toString();
+  }
+}
+
+/** Drops inline markup inside titles and abstracts before parsing, so each stays one string in reading order. */
+function withoutInlineMarkup(response: UpstreamResponse): UpstreamResponse {
+  const body = response.body.replace(MARKUP_ELEMENTS, (_match, name: string, attributes: string | undefined, inner: string) =>
+    `<${name}${attributes ?? ''}>${inner.replace(/<[^>]*>/g, '')}</${name}>`);
+  return { ...response, body };
+}
+
+/** The message of an eSearchResult, eSummaryResult or eFetchResult error body. */
+function errorText(document: XmlNode): string | undefined {
+  for (const root of Object.values(document)) {
+    if (isRecord(root) && root.ERROR !== undefined) return asArray(root.ERROR).map(plain).find(Boolean);
+  }
+  return undefined;
+}
+
+function articleSetItems(set: unknown): ProviderItem[] {
+  // An empty <PubmedArticleSet/> parses to "".
+  if (!isRecord(set)) return [];
+  return [
+    ...asArray(set.PubmedArticle).map((article) => articleItem(node(article))),
+    ...asArray(set.PubmedBookArticle).map((article) => bookItem(node(article))),
+  ];
+}
+
+function articleItem(article: XmlNode): ProviderItem {
+  const citation = node(article.MedlineCitation);
+  const details = node(citation.Article);
+  const journal = node(details.Journal);
+  const pubDate = dateOf(node(journal.JournalIssue).PubDate);
+  const articleDate = asArray(details.ArticleDate).map(dateOf).find(Boolean);
+  const ids = articleIds(node(article.PubmedData).ArticleIdList);
+  const doiLocation = asArray(details.ELocationID).find((location) => isRecord(location) && location['@_EIdType'] === 'doi');
+  return paperItem({
+    pmid: normalizePmid(xmlText(citation.PMID)),
+    title: plain(details.ArticleTitle) ?? plain(details.VernacularTitle),
+    abstract: abstractOf(details.Abstract),
+    authors: authorsOf(details.AuthorList),
+    // The issue date is the citation date; an exact electronic date is more precise when the issue has no day.
+    published_at: pubDate && pubDate.length >= 10 ? pubDate : (articleDate ?? pubDate),
+    year: yearFrom(pubDate) ?? yearFrom(articleDate),
+    venue: plain(journal.Title) ?? plain(journal.ISOAbbreviation),
+    doi: normalizeDoi(ids.doi) ?? normalizeDoi(xmlText(doiLocation)),
+    pmcid: ids.pmc,
+  });
+}
+
+/** PubMed also indexes books and chapters (e.g. GeneReviews); esearch returns their PMIDs like any other. */
+function bookItem(article: XmlNode): ProviderItem {
+  const document = node(article.BookDocument);
+  const book = node(document.Book);
+  const pubDate = dateOf(book.PubDate);
+  const ids = articleIds(document.ArticleIdList ?? node(article.PubmedBookData).ArticleIdList);
+  const bookTitle = plain(book.BookTitle);
+  return paperItem({
+    pmid: normalizePmid(xmlText(document.PMID)),
+    title: plain(document.ArticleTitle) ?? bookTitle,
+    abstract: abstractOf(document.Abstract),
+    authors: authorsOf(asArray(document.AuthorList).find((list) => isRecord(list) && list['@_Type'] !== 'editors') ?? book.AuthorList),
+    published_at: pubDate,
+    year: yearFrom(pubDate),
+    venue: plain(document.ArticleTitle) ? bookTitle : plain(node(book.Publisher).PublisherName),
+    doi: normalizeDoi(ids.doi),
+    pmcid: ids.pmc,
+  });
+}
+
+/** eSummaryResult/DocSum: each field is an <Item Name="…">, lists nest further Items. */
+function summaryItems(result: unknown): ProviderItem[] {
+  if (!isRecord(result)) return [];
+  const summaries = asArray(result.DocSum).map(node);
+  const failure = plain(result.ERROR);
+  if (failure && summaries.length === 0) throw upstreamError(`PubMed: ${failure}`);
+  return summaries.map((summary) => {
+    const items = asArray(summary.Item).filter(isRecord);
+    const field = (name: string): XmlNode | undefined => items.find((item) => item['@_Name'] === name);
+    const value = (name: string): string | undefined => plain(field(name));
+    const listed = (name: string): string[] => asArray(field(name)?.Item).map(plain).filter((entry): entry is string => entry !== undefined);
+    const ids = Object.fromEntries(asArray(field('ArticleIds')?.Item).filter(isRecord).map((item) => [item['@_Name'], plain(item)]));
+    const pubDate = isoDate(value('PubDate')) ?? stringYear(value('PubDate'));
+    const title = value('Title');
+    return paperItem({
+      pmid: normalizePmid(xmlText(summary.Id)),
+      // esummary escapes the title's markup, so it arrives as text like "<i>Drosophila</i>".
+      title: title?.replace(INLINE_TAG, '').replace(/\s+/g, ' ').trim() || undefined,
+      authors: listed('AuthorList'),
+      published_at: pubDate,
+      year: yearFrom(value('PubDate')),
+      venue: value('FullJournalName') ?? value('Source'),
+      doi: normalizeDoi(value('DOI')) ?? normalizeDoi(ids.doi),
+      pmcid: ids.pmc,
+    });
+  });
+}
+
+interface PaperFields {
+  pmid?: string;
+  title?: string;
+  abstract?: string;
+  authors?: string[];
+  published_at?: string;
+  year?: number;
+  venue?: string;
+  doi?: string;
+  pmcid?: string;
+}
+
+function paperItem(fields: PaperFields): ProviderItem {
+  const url = fields.pmid ? `https://pubmed.ncbi.nlm.nih.gov/${fields.pmid}/` : fields.doi ? `https://doi.org/${fields.doi}` : undefined;
+  if (!url) throw parseError('a PubMed record has neither a PMID nor a DOI');
+  return compact({
+    title: fields.title ?? url,
+    url,
+    snippet: fields.abstract ? snippetOf(fields.abstract) : undefined,
+    published_at: fields.published_at,
+    authors: fields.authors && fields.authors.length > 0 ? fields.authors : undefined,
+    year: fields.year,
+    venue: fields.venue,
+    abstract: fields.abstract,
+    doi: fields.doi,
+    pmid: fields.pmid,
+    // A PMC id means a free full text exists; its PDF address is not in the record, so none is made up.
+    extra: fields.pmcid ? { pmcid: fields.pmcid } : undefined,
+  });
+}
+
+/** ArticleId values by IdType (doi, pmc, pubmed, pii, …). */
+function articleIds(list: unknown): Record<string, string | undefined> {
+  const ids: Record<string, string | undefined> = {};
+  for (const id of asArray(node(list).ArticleId)) {
+    const type = isRecord(id) ? xmlText(id['@_IdType']) : undefined;
+    if (type && !ids[type]) ids[type] = plain(id);
+  }
+  return ids;
+}
+
+/** Structured abstracts come as several AbstractText elements with a Label each. */
+function abstractOf(abstract: unknown): string | undefined {
+  const parts = asArray(node(abstract).AbstractText)
+    .map((part) => {
+      const body = plain(part);
+      const label = isRecord(part) ? plain(part['@_Label']) : undefined;
+      return body && label ? `${label}: ${body}` : body;
+    })
+    .filter(Boolean);
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+function authorsOf(list: unknown): string[] {
+  return asArray(node(list).Author)
+    .map((author) => {
+      const person = node(author);
+      const collective = plain(person.CollectiveName);
+      if (collective) return collective;
+      const lastName = plain(person.LastName);
+      const given = plain(person.ForeName) ?? plain(person.Initials);
+      return lastName && given ? `${given} ${lastName}` : lastName;
+    })
+    .filter((name): name is string => name !== undefined);
+}
+
+/** PubDate/ArticleDate: Year, Month (number or "Jun"), Day, or a free-form MedlineDate ("1998 Dec-1999 Jan"). */
+function dateOf(value: unknown): string | undefined {
+  const date = node(value);
+  const year = plain(date.Year);
+  if (!year) {
+    const medline = plain(date.MedlineDate);
+    return isoDate(medline) ?? stringYear(medline);
+  }
+  const month = plain(date.Month);
+  const day = plain(date.Day);
+  const numericMonth = month && /^\d{1,2}$/.test(month) ? month.padStart(2, '0') : undefined;
+  if (numericMonth) return isoDate(day ? `${year}-${numericMonth}-${day.padStart(2, '0')}` : `${year}-${numericMonth}`) ?? year;
+  return isoDate([year, month, day].filter(Boolean).join(' ')) ?? isoDate(year) ?? stringYear(year);
+}
+
+function stringYear(value: string | undefined): string | undefined {
+  const year = yearFrom(value);
+  return year === undefined ? undefined : String(year);
+}
+
+function node(value: unknown): XmlNode {
+  return isRecord(value) ? value : {};
+}
+
+/**
+ * XML text with white space folded. The XML parser has already decoded entities, so `text()` (which decodes
+ * again and strips anything between `<` and `>`) would eat abstracts such as "P < 0.001 … > 2".
+ */
+function plain(value: unknown): string | undefined {
+  const folded = xmlText(value)?.replace(/\s+/g, ' ').trim();
+  return folded ? folded : undefined;
+}
+
+function snippetOf(abstract: string): string {
+  if (abstract.length <= SNIPPET_CHARS) return abstract;
+  const cut = abstract.slice(0, SNIPPET_CHARS);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > SNIPPET_CHARS / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }

@@ -1,23 +1,145 @@
+import { decode } from 'html-entities';
+import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import {
+  asArray,
+  compact,
+  httpUrl,
+  isoDate,
+  isRecord,
+  normalizeArxivId,
+  normalizeDoi,
+  normalizePmid,
+  numberOrUndefined,
+  parseJsonBody,
+  yearFrom,
+} from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
-// STUB: to be implemented.
+/** The relevance search serves at most 100 papers per request. */
+const MAX_LIMIT = 100;
+const SNIPPET_CHARS = 300;
+const FIELDS = [
+  'title', 'url', 'abstract', 'authors', 'year', 'venue', 'publicationVenue', 'publicationDate',
+  'externalIds', 'citationCount', 'openAccessPdf', 'journal',
+].join(',');
+/** Markup some abstracts carry (JATS from Crossref, <i>, <sup>); a bare "<" as in "p<0.05" is left alone. */
+const INLINE_TAG = /<\/?(?:i|b|u|em|strong|sup|sub|sc|span|p|br|div|[\w-]+:[\w-]+)(?:\s+[\w:-]+=(?:"[^"]*"|'[^']*'))*\s*\/?>/gi;
+
+/**
+ * Semantic Scholar Academic Graph API: GET /graph/v1/paper/search (relevance search), key in x-api-key
+ * (optional; without it requests share the public rate limit).
+ * https://api.semanticscholar.org/api-docs/graph#tag/Paper-Data/operation/get_graph_paper_relevance_search
+ */
 export class SemanticScholarProvider extends Provider {
   static readonly settings: ProviderSettings = {
     name: 'semanticscholar',
     kind: 'papers',
-    description: 'semanticscholar',
+    description: 'Semantic Scholar papers across all fields, with citation counts, identifiers and open-access PDF links.',
     baseUrl: 'https://api.semanticscholar.org',
     credentials: [{ env: 'SEMANTIC_SCHOLAR_API_KEY', required: false, secret: true }],
     envAliases: ['SEMANTIC_SCHOLAR'],
   };
   readonly settings = SemanticScholarProvider.settings;
 
-  override buildRequest(_query: SearchQuery): UpstreamRequest {
-    throw new Error('not implemented');
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const url = this.endpoint('/graph/v1/paper/search');
+    // The search has no query syntax, and a hyphenated term matches nothing (documented): use spaces.
+    url.searchParams.set('query', query.text.replace(/-/g, ' ').replace(/\s+/g, ' ').trim());
+    url.searchParams.set('limit', String(Math.min(query.limit, MAX_LIMIT)));
+    url.searchParams.set('fields', FIELDS);
+    const { year_from: yearFromFilter, year_to: yearTo, open_access: openAccess } = query.filters;
+    // `year` takes 2019, 2016-2020, 2010- or -2015.
+    if (yearFromFilter !== undefined || yearTo !== undefined) {
+      url.searchParams.set('year', yearFromFilter === yearTo ? String(yearFromFilter) : `${yearFromFilter ?? ''}-${yearTo ?? ''}`);
+    }
+    // openAccessPdf is a flag that takes no value.
+    const address = openAccess ? `${url.toString()}&openAccessPdf` : url.toString();
+    const apiKey = this.credential('SEMANTIC_SCHOLAR_API_KEY');
+    return { url: address, headers: { Accept: 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) } };
   }
 
-  override parseResponse(_response: UpstreamResponse): ParseOutcome {
-    throw new Error('not implemented');
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    const body = parseJsonBody(response);
+    if (!isRecord(body)) throw parseError('expected a JSON object');
+    // GET /graph/v1/paper/{id} answers with the paper itself rather than a page of papers.
+    if (typeof body.paperId === 'string') return { items: [toItem(body)] };
+    const failure = errorMessage(body);
+    if (failure && body.data === undefined) throw upstreamError(`Semantic Scholar: ${failure}`);
+    // An empty search answers {"total": 0, "offset": 0} with no data at all.
+    if (body.data !== undefined && !Array.isArray(body.data)) throw parseError('expected data to be a list of papers');
+    return { items: asArray(body.data).map(toItem) };
   }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    try {
+      const body = JSON.parse(response.body) as unknown;
+      return isRecord(body) ? errorMessage(body) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Errors come as {"error": "…"} (400, 404) or {"message": "…"} (403, 429, gateway errors). */
+function errorMessage(body: Record<string, unknown>): string | undefined {
+  return clean(body.error) ?? clean(body.message);
+}
+
+function toItem(paper: unknown): ProviderItem {
+  if (!isRecord(paper)) throw parseError('a Semantic Scholar paper is not an object');
+  const ids = isRecord(paper.externalIds) ? paper.externalIds : {};
+  const doi = normalizeDoi(ids.DOI);
+  const arxivId = normalizeArxivId(ids.ArXiv);
+  const paperId = typeof paper.paperId === 'string' && paper.paperId !== '' ? paper.paperId : undefined;
+  const url = httpUrl(paper.url)
+    ?? (paperId ? `https://www.semanticscholar.org/paper/${encodeURIComponent(paperId)}` : undefined)
+    ?? (doi ? `https://doi.org/${doi}` : undefined)
+    ?? (arxivId ? `https://arxiv.org/abs/${arxivId}` : undefined);
+  if (!url) throw parseError('a Semantic Scholar paper has neither an id nor a url');
+  const abstract = clean(paper.abstract);
+  const year = yearFrom(paper.year) ?? yearFrom(paper.publicationDate);
+  const authors = asArray(paper.authors)
+    .map((author) => (isRecord(author) ? clean(author.name) : undefined))
+    .filter((name): name is string => name !== undefined);
+  const openAccessPdf = isRecord(paper.openAccessPdf) ? paper.openAccessPdf : {};
+  const citations = numberOrUndefined(paper.citationCount);
+  return compact({
+    title: clean(paper.title) ?? url,
+    url,
+    snippet: abstract ? snippetOf(abstract) : undefined,
+    // Without a publication date the year is the precision there is (ISO 8601 allows "2021").
+    published_at: isoDate(paper.publicationDate) ?? (year === undefined ? undefined : String(year)),
+    authors: authors.length > 0 ? authors : undefined,
+    year,
+    venue: clean(paper.venue) ?? nameOf(paper.publicationVenue) ?? nameOf(paper.journal),
+    abstract,
+    doi,
+    arxiv_id: arxivId,
+    pmid: normalizePmid(ids.PubMed),
+    pdf_url: httpUrl(openAccessPdf.url),
+    citation_count: citations !== undefined && citations >= 0 ? Math.trunc(citations) : undefined,
+  });
+}
+
+function nameOf(value: unknown): string | undefined {
+  return isRecord(value) ? clean(value.name) : undefined;
+}
+
+/**
+ * A trimmed string without markup, or undefined. Unlike `text()` this strips only tag-shaped markup, so
+ * "p<0.05 and q>1" in an abstract survives.
+ */
+function clean(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const cleaned = decode(value.replace(INLINE_TAG, (tag) => (/^<\/?(p|br|div)\b/i.test(tag) ? ' ' : ''))).replace(/\s+/g, ' ').trim();
+  return cleaned === '' ? undefined : cleaned;
+}
+
+function snippetOf(abstract: string): string {
+  if (abstract.length <= SNIPPET_CHARS) return abstract;
+  const cut = abstract.slice(0, SNIPPET_CHARS);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > SNIPPET_CHARS / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }

@@ -109,13 +109,13 @@ function searchItem(result: Record<string, unknown>): ProviderItem {
       : playlistId
         ? `https://www.youtube.com/playlist?list=${encodeURIComponent(playlistId)}`
         : fallbackUrl(snippet);
-  const extra = compact({ type, channel: text(snippet.channelTitle) });
+  const extra = extraFields({ type, channel: text(snippet.channelTitle) });
   return compact({
     title: text(snippet.title) ?? url,
     url,
     snippet: text(snippet.description),
     published_at: isoDate(snippet.publishedAt),
-    extra: Object.keys(extra).length > 0 ? extra : undefined,
+    extra,
   });
 }
 
@@ -125,7 +125,7 @@ function videoItem(video: Record<string, unknown>): ProviderItem {
   const statistics = isRecord(video.statistics) ? video.statistics : {};
   const videoId = idText(video.id);
   const url = videoId ? watchUrl(videoId) : fallbackUrl(snippet);
-  const extra = compact({
+  const extra = extraFields({
     channel: text(snippet.channelTitle),
     // ISO 8601 duration as YouTube sends it (PT4M13S); live streams have P0D.
     duration: text(details.duration),
@@ -139,7 +139,7 @@ function videoItem(video: Record<string, unknown>): ProviderItem {
     url,
     snippet: text(snippet.description),
     published_at: isoDate(snippet.publishedAt),
-    extra: Object.keys(extra).length > 0 ? extra : undefined,
+    extra,
   });
 }
 
@@ -156,4 +156,10 @@ function fallbackUrl(snippet: Record<string, unknown>): string {
   const channelId = idText(snippet.channelId);
   if (channelId) return `https://www.youtube.com/channel/${channelId}`;
   return `https://www.youtube.com/results?search_query=${encodeURIComponent(text(snippet.title) ?? '')}`;
+}
+
+/** Provider extras without the missing ones; undefined when none is left. */
+function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
+  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

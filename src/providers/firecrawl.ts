@@ -1,0 +1,191 @@
+import { FedsearchError, parseError, upstreamError } from '../domain/errors.js';
+import type { SearchQuery } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import { asArray, compact, httpUrl, isRecord, isoDate, parseJsonBody, text } from './parse-helpers.js';
+import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+/** Firecrawl returns at most 100 results per source. */
+const MAX_LIMIT = 100;
+/** Google-style time filters Firecrawl passes on (`tbs`). */
+const TBS = { day: 'qdr:d', week: 'qdr:w', month: 'qdr:m', year: 'qdr:y' } as const;
+/** v2 groups results by source; each group is read, in this order. */
+const SOURCES = ['web', 'news', 'images'] as const;
+/** How much of a result's markdown stands in for a missing description. */
+const SNIPPET_CHARS = 300;
+
+/** One scraped page, as `parseScrapeResponse` hands it back. */
+export interface ScrapedPage {
+  markdown: string;
+  url: string;
+  title?: string;
+  description?: string;
+  language?: string;
+  published?: string;
+}
+
+/**
+ * Firecrawl: POST /v2/search (web search, optionally scraped) and POST /v2/scrape (one page as markdown),
+ * key as a Bearer token. https://docs.firecrawl.dev/api-reference/endpoint/search
+ */
+export class FirecrawlProvider extends Provider {
+  static readonly settings: ProviderSettings = {
+    name: 'firecrawl',
+    kind: 'content',
+    description: 'Firecrawl web search and page scraping to markdown.',
+    baseUrl: 'https://api.firecrawl.dev',
+    credentials: [{ env: 'FIRECRAWL_API_KEY', required: true, secret: true }],
+    // Searches that scrape their results take seconds, not milliseconds.
+    timeoutMs: 15_000,
+  };
+  readonly settings = FirecrawlProvider.settings;
+
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const body: Record<string, unknown> = { query: query.text, limit: Math.min(query.limit, MAX_LIMIT) };
+    if (query.filters.time_range) body.tbs = TBS[query.filters.time_range];
+    return this.post('/v2/search', body);
+  }
+
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
+    const data = successData(response);
+    // v2: {web: [], news: [], images: []}; v1: a flat array of web results.
+    const groups: Array<[string, unknown[]]> = Array.isArray(data)
+      ? [['web', data]]
+      : isRecord(data)
+        ? SOURCES.map((source): [string, unknown[]] => [source, asArray(data[source])])
+        : [];
+    if (groups.length === 0) throw parseError('the body has no data');
+    return {
+      items: groups.flatMap(([source, results]) =>
+        results.map((result, index) => toItem(isRecord(result) ? result : {}, source, index)),
+      ),
+    };
+  }
+
+  /** POST /v2/scrape for one page's main content as markdown. */
+  buildScrapeRequest(pageUrl: string): UpstreamRequest {
+    return this.post('/v2/scrape', { url: pageUrl, formats: ['markdown'], onlyMainContent: true });
+  }
+
+  /** Reads a scrape body (v2, and v1 as in the docs); `requestedUrl` stands in when the metadata has no URL. */
+  parseScrapeResponse(response: UpstreamResponse, requestedUrl?: string): ScrapedPage {
+    const data = successData(response);
+    if (!isRecord(data)) throw parseError('the scrape body has no data object');
+    if (typeof data.markdown !== 'string') throw parseError('the scrape body has no markdown');
+    const markdown = data.markdown.trim();
+    if (markdown === '') throw upstreamError('the page has no main content to convert');
+    const metadata = isRecord(data.metadata) ? data.metadata : {};
+    const url = metadataUrl(metadata) ?? httpUrl(requestedUrl);
+    if (!url) throw parseError('the scrape body names no page URL');
+    return compact({
+      markdown,
+      url,
+      title: metadataText(metadata, 'title', 'ogTitle', 'og:title'),
+      description: metadataText(metadata, 'description', 'ogDescription', 'og:description'),
+      language: metadataText(metadata, 'language'),
+      published: published(metadata),
+    });
+  }
+
+  override describeError(response: UpstreamResponse): string | undefined {
+    try {
+      const body = JSON.parse(response.body) as unknown;
+      return isRecord(body) ? describeBody(body) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private post(path: string, body: Record<string, unknown>): UpstreamRequest {
+    const key = this.credential('FIRECRAWL_API_KEY');
+    if (!key) throw new FedsearchError('PROVIDER_NOT_CONFIGURED', 'FIRECRAWL_API_KEY is not set');
+    return {
+      url: this.endpoint(path).toString(),
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    };
+  }
+}
+
+/** Firecrawl's envelope: {success: false, error, details?}; details may be an object and is left out. */
+function describeBody(body: Record<string, unknown>): string | undefined {
+  return text(body.error) ?? text(body.message);
+}
+
+/** The `data` of a successful envelope; `success: false` in a 200 is an upstream error. */
+function successData(response: UpstreamResponse): unknown {
+  const body = parseJsonBody(response);
+  if (!isRecord(body)) throw parseError('expected a JSON object');
+  if (body.success === false || (body.data === undefined && body.error !== undefined)) {
+    throw upstreamError(describeBody(body) ?? 'Firecrawl reported a failure');
+  }
+  return body.data;
+}
+
+function toItem(result: Record<string, unknown>, source: string, index: number): ProviderItem {
+  const metadata = isRecord(result.metadata) ? result.metadata : {};
+  const imageUrl = httpUrl(result.imageUrl);
+  const url = httpUrl(result.url) ?? metadataUrl(metadata) ?? imageUrl;
+  // A search result is its URL: without one there is nothing to show, and dropping it quietly would hide the fault.
+  if (!url) throw parseError(`${source} result ${index + 1} has no URL`);
+  const markdown = typeof result.markdown === 'string' ? text(result.markdown.slice(0, SNIPPET_CHARS * 2)) : undefined;
+  const extra = extraFields({
+    source,
+    category: text(result.category),
+    image_url: source === 'images' ? imageUrl : undefined,
+    language: metadataText(metadata, 'language'),
+  });
+  return compact({
+    title: text(result.title) ?? metadataText(metadata, 'title', 'ogTitle', 'og:title') ?? url,
+    url,
+    snippet:
+      text(result.description) ??
+      text(result.snippet) ??
+      metadataText(metadata, 'description', 'ogDescription', 'og:description') ??
+      (markdown ? shorten(markdown) : undefined),
+    published_at: isoDate(result.date) ?? published(metadata),
+    extra,
+  });
+}
+
+function shorten(value: string): string {
+  return value.length <= SNIPPET_CHARS ? value : `${value.slice(0, SNIPPET_CHARS - 1).trimEnd()}…`;
+}
+
+/** Metadata values are strings, or arrays when a page repeats a meta tag; the first text wins. */
+function metadataText(metadata: Record<string, unknown>, ...keys: string[]): string | undefined {
+  for (const key of keys) {
+    for (const value of asArray(metadata[key])) {
+      const found = text(value);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The final URL after redirects (`url`), else the one asked for (`sourceURL`), else the page's own claim. */
+function metadataUrl(metadata: Record<string, unknown>): string | undefined {
+  for (const key of ['url', 'sourceURL', 'ogUrl', 'og:url']) {
+    for (const value of asArray(metadata[key])) {
+      const found = httpUrl(value);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function published(metadata: Record<string, unknown>): string | undefined {
+  for (const key of ['publishedTime', 'article:published_time', 'og:published_time', 'datePublished', 'dcterms.created']) {
+    for (const value of asArray(metadata[key])) {
+      const found = isoDate(value);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Provider extras without the missing ones; undefined when none is left. */
+function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
+  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  return present.length > 0 ? Object.fromEntries(present) : undefined;
+}

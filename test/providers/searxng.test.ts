@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { isRecord } from '../../src/providers/parse-helpers.js';
+import { SearxngProvider } from '../../src/providers/searxng.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { describeSharedFixtures } from '../support/shared-fixtures.js';
+
+const fixture = readFileSync(new URL('../fixtures/searxng/search.json', import.meta.url), 'utf8');
+const allFailed = readFileSync(new URL('../fixtures/searxng/all-engines-failed.json', import.meta.url), 'utf8');
+
+describe('searxng adapter', () => {
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+  });
+  afterAll(() => upstream.stop());
+
+  it('calls {SEARXNG_URL}/search with format=json and the filters SearXNG knows, and parses every result', async () => {
+    upstream.json('GET /searxng/search', fixture);
+    const provider = makeProvider(SearxngProvider, { SEARXNG_URL: `${upstream.origin}/searxng/` });
+    const query = makeQuery('rank fusion', 'web', 5, { time_range: 'month', language: 'fr', safesearch: 'strict', include_domains: ['example.org'] });
+    const items = await runProvider(provider, query);
+    const request = upstream.requestsTo('/searxng/search').at(-1)!;
+    expect(request.method).toBe('GET');
+    expect(Object.fromEntries(request.url.searchParams)).toEqual({
+      q: 'rank fusion',
+      format: 'json',
+      pageno: '1',
+      time_range: 'month',
+      language: 'fr',
+      safesearch: '2',
+    });
+    expect(items).toEqual([
+      {
+        title: 'Reciprocal rank fusion & metasearch',
+        url: 'https://example.org/rrf',
+        snippet: 'How RRF merges lists.',
+        published_at: '2024-01-15T00:00:00.000Z',
+      },
+      { title: 'Fusion in practice', url: 'https://docs.example.com/fusion' },
+      { title: 'Metasearch engines today', url: 'https://news.example.net/metasearch', snippet: 'A short history.' },
+    ]);
+  });
+
+  it('maps each safesearch level to 0, 1 and 2', () => {
+    const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local:8080' });
+    const levels = (['off', 'moderate', 'strict'] as const).map(
+      (safesearch) => new URL(provider.buildRequest(makeQuery('q', 'web', 10, { safesearch })).url).searchParams.get('safesearch'),
+    );
+    expect(levels).toEqual(['0', '1', '2']);
+    expect(provider.buildRequest(makeQuery('q')).url).toBe('http://searx.local:8080/search?q=q&format=json&pageno=1');
+  });
+
+  it('reports a missing SEARXNG_URL as not configured', () => {
+    expect(makeProvider(SearxngProvider, {}).missingSettings()).toEqual(['SEARXNG_URL']);
+    expect(makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' }).missingSettings()).toEqual([]);
+  });
+
+  it('turns "no results because every engine failed" into an error naming the engines', () => {
+    const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' });
+    expect(() => provider.parseResponse(response(allFailed), makeQuery('q'))).toThrow(FedsearchError);
+    expect(() => provider.parseResponse(response(allFailed), makeQuery('q'))).toThrow('google (CAPTCHA), duckduckgo (timeout)');
+    const empty = JSON.stringify({ query: 'q', results: [], unresponsive_engines: [] });
+    expect(provider.parseResponse(response(empty), makeQuery('q'))).toEqual({ items: [] });
+  });
+
+  it('explains a 403 (JSON format disabled) through the real transport', async () => {
+    upstream.on('GET /searxng-locked/search', { kind: 'respond', status: 403, headers: { 'content-type': 'text/html' }, body: '<html><body>Forbidden</body></html>' });
+    const provider = makeProvider(SearxngProvider, { SEARXNG_URL: `${upstream.origin}/searxng-locked` });
+    const failure = await runProvider(provider, makeQuery('q')).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(FedsearchError);
+    expect((failure as FedsearchError).message).toContain('format=json');
+    expect(provider.describeError(response('<html>Bad gateway</html>', 502))).toBeUndefined();
+  });
+
+  it('rejects an HTML page that arrives with 200 as a parse error', () => {
+    const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' });
+    const page = response('<!DOCTYPE html><html><body>results</body></html>');
+    expect(() => provider.parseResponse(page, makeQuery('q'))).toThrow(expect.objectContaining({ name: 'FedsearchError', code: 'PROVIDER_PARSE' }));
+  });
+});
+
+describeSharedFixtures('searxng', (fixtures) => {
+  for (const fixture of fixtures) {
+    it(`${fixture.file}: every result is parsed with title and url`, () => {
+      const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' });
+      const body = JSON.parse(fixture.body) as Record<string, unknown>;
+      expect(fixture.status).toBeLessThan(400);
+      const outcome = provider.parseResponse(response(fixture.body, fixture.status), makeQuery('q'));
+      const results = Array.isArray(body.results) ? body.results.filter(isRecord) : [];
+      expect('items' in outcome && outcome.items.length).toBe(results.length);
+      const items = 'items' in outcome ? outcome.items : [];
+      for (const [index, item] of items.entries()) {
+        expect(item.title.length).toBeGreaterThan(0);
+        expect(item.url).toMatch(/^https?:\/\//);
+        expect(item.snippet === undefined || item.snippet.length > 0).toBe(true);
+        // A null or "" publishedDate leaves the date out; a real one becomes ISO 8601.
+        const published = results[index]!.publishedDate;
+        if (typeof published === 'string' && published !== '') expect(item.published_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+        else expect(item).not.toHaveProperty('published_at');
+      }
+    });
+  }
+});

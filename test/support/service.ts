@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { PROVIDER_CLASSES } from '../../src/providers/registry.js';
+
+export interface RunningService {
+  app: FastifyInstance;
+  origin: string;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+const sharedAgent = new Agent({ keepAliveTimeout: 1000 });
+
+/**
+ * Points every HTTP provider at `<origin>/<name>` of a fake upstream, so nothing leaves the machine:
+ * an unrouted provider gets the fake server's 404 and reports an error.
+ */
+export function providerEnv(origin: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const ProviderType of PROVIDER_CLASSES) {
+    const { name, baseUrlEnv } = ProviderType.settings;
+    if (name === 'local') continue;
+    env[`${name.toUpperCase()}_BASE_URL`] = `${origin}/${name}`;
+    if (baseUrlEnv) env[baseUrlEnv] = `${origin}/${name}`;
+  }
+  return env;
+}
+
+/** Starts the real service on a loopback port with the given environment; logs are captured. */
+export async function startService(env: Record<string, string>): Promise<RunningService> {
+  const logs: string[] = [];
+  const config = loadConfig({ LOG_LEVEL: 'info', ...env, PORT: '0', HOST: '127.0.0.1' });
+  const app = await buildApp(config, { dispatcher: sharedAgent, logStream: { write: (line) => void logs.push(line) } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, origin: `http://127.0.0.1:${port}`, logs, stop: () => app.close() };
+}
