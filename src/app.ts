@@ -13,6 +13,7 @@ import { registerProviderRoutes } from './http/provider-routes.js';
 import { registerSearchRoutes } from './http/search-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { loggerOptions } from './logger.js';
+import { registerMcp } from './mcp/register.js';
 import { OPERATIONS } from './operations/registry.js';
 import { createProviders } from './providers/registry.js';
 
@@ -87,7 +88,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerHealthRoutes(app, readiness);
   registerProviderRoutes(app, search);
   registerSearchRoutes(app, search);
-  registerOperationRoutes(app, OPERATIONS, { search, config, operations: () => OPERATIONS });
+  const operationContext = { search, config, operations: () => OPERATIONS };
+  registerOperationRoutes(app, OPERATIONS, operationContext);
+  await registerMcp(app, { config, operations: OPERATIONS, context: operationContext });
 
   app.addHook('onReady', async () => {
     readiness.ready = true;

@@ -114,9 +114,13 @@ function authorName(author: Record<string, unknown>): string | undefined {
   return personal !== '' ? personal : text(author.name);
 }
 
-/** The abstract comes as JATS XML (`<jats:p>`, often led by `<jats:title>Abstract</jats:title>`). */
+/**
+ * The abstract comes as JATS XML (`<jats:p>`, often led by `<jats:title>Abstract</jats:title>`): the heading
+ * goes, and block elements become spaces so paragraphs do not run together.
+ */
 function jatsToText(abstract: string): string | undefined {
-  return text(abstract.replace(/^\s*<jats:title>\s*(abstract|summary)\s*<\/jats:title>/i, ''));
+  const withoutHeading = abstract.replace(/^\s*<jats:title>\s*(abstract|summary)\s*<\/jats:title>/i, '');
+  return text(withoutHeading.replace(/<\/?(jats:)?(p|sec|title|list|list-item)\b[^>]*>/gi, ' '));
 }
 
 function pdfLink(links: unknown): string | undefined {
