@@ -76,13 +76,8 @@ export class ArxivProvider extends Provider {
  */
 function searchQuery(text: string, filters: SearchFilters): string {
   const clauses: string[] = [];
-  const unquoted = text.replace(/"([^"]*)"/g, (_match, phrase: string) => {
-    const words = wordsOf(phrase);
-    if (words.length > 0) clauses.push(`all:"${words.join(' ')}"`);
-    return ' ';
-  });
-  for (const token of unquoted.split(/\s+/)) {
-    const words = wordsOf(token);
+  for (const [, phrase, token] of text.matchAll(/"([^"]*)"?|([^\s"]+)/g)) {
+    const words = wordsOf(phrase ?? token ?? '');
     if (words.length === 1 && !OPERATORS.has(words[0]!)) clauses.push(`all:${words[0]}`);
     else if (words.length > 1) clauses.push(`all:"${words.join(' ')}"`);
   }
@@ -96,7 +91,7 @@ function searchQuery(text: string, filters: SearchFilters): string {
 }
 
 function wordsOf(value: string): string[] {
-  return value.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
+  return value.split(/[^\p{L}\p{M}\p{N}]+/u).filter((word) => word !== '');
 }
 
 /** arXiv reports a bad query as a feed whose only entry has an id under /api/errors. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { providerEnv, startService, type RunningService } from '../support/service.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 
 const BRAVE_KEY = 'brave-secret-key-0123456789';
 
@@ -25,9 +25,9 @@ describe('search API', () => {
     await upstream.stop();
   });
 
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${service.origin}${path}`, { headers });
+  const get = (path: string, headers: Record<string, string> = {}) => request(service.origin, path, { headers });
   const post = (path: string, body: unknown) =>
-    fetch(`${service.origin}${path}`, {
+    request(service.origin, path, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: typeof body === 'string' ? body : JSON.stringify(body),

@@ -38,3 +38,11 @@ export async function startService(env: Record<string, string>): Promise<Running
   const { port } = app.server.address() as AddressInfo;
   return { app, origin: `http://127.0.0.1:${port}`, logs, stop: () => app.close() };
 }
+
+/** fetch's Response, with json() typed loosely: tests assert on the shape themselves. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JsonResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+
+export function request(origin: string, path: string, init: RequestInit = {}): Promise<JsonResponse> {
+  return fetch(`${origin}${path}`, init) as Promise<JsonResponse>;
+}

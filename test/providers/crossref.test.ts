@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { CrossrefProvider } from '../../src/providers/crossref.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { describeSharedFixtures } from '../support/shared-fixtures.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/crossref/${name}`, import.meta.url), 'utf8');
+
+describe('crossref adapter', () => {
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+  });
+  afterAll(() => upstream.stop());
+
+  it('calls /works with query, rows, year filter and mailto, and parses every work', async () => {
+    upstream.json('GET /crossref/works', fixture('works-query.json'));
+    const provider = makeProvider(CrossrefProvider, {
+      CROSSREF_MAILTO: 'team@example.org',
+      CROSSREF_BASE_URL: `${upstream.origin}/crossref`,
+    });
+    const items = await runProvider(provider, makeQuery('rank fusion', 'papers', 3, { year_from: 2018, year_to: 2020 }));
+    const request = upstream.requestsTo('/crossref/works').at(-1)!;
+    expect(request.method).toBe('GET');
+    expect(request.url.searchParams.get('query')).toBe('rank fusion');
+    expect(request.url.searchParams.get('rows')).toBe('3');
+    expect(request.url.searchParams.get('filter')).toBe('from-pub-date:2018,until-pub-date:2020');
+    expect(request.url.searchParams.get('mailto')).toBe('team@example.org');
+    expect(request.headers.authorization).toBeUndefined();
+    expect(items).toEqual([
+      {
+        title: 'Rank fusion for federated search',
+        url: 'http://dx.doi.org/10.1234/fedsearch.2019.001',
+        authors: ['Ada Lovelace', 'Fusion Working Group'],
+        year: 2019,
+        published_at: '2019-06-03',
+        venue: 'Journal of Search',
+        abstract: 'We fuse & rank many lists.',
+        doi: '10.1234/fedsearch.2019.001',
+        pdf_url: 'https://publisher.example/pdf/1.pdf',
+        citation_count: 42,
+        extra: { type: 'journal-article' },
+      },
+      {
+        // No title: shown by its container and DOI rather than dropped.
+        title: 'Search Data Archive (10.5555/dataset.77)',
+        url: 'https://doi.org/10.5555/dataset.77',
+        year: 2021,
+        published_at: '2021',
+        venue: 'Search Data Archive',
+        doi: '10.5555/dataset.77',
+        citation_count: 0,
+        extra: { type: 'dataset' },
+      },
+      {
+        title: 'A preprint without an issue date',
+        url: 'https://doi.org/10.5555/preprint.9',
+        year: 2020,
+        published_at: '2020-02',
+        doi: '10.5555/preprint.9',
+        extra: { type: 'posted-content' },
+      },
+    ]);
+  });
+
+  it('sends neither mailto nor filter when they are not set', async () => {
+    upstream.json('GET /crossref/works', fixture('works-query.json'));
+    const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });
+    await runProvider(provider, makeQuery('rank fusion', 'papers', 250));
+    const request = upstream.requestsTo('/crossref/works').at(-1)!;
+    expect(request.url.searchParams.has('mailto')).toBe(false);
+    expect(request.url.searchParams.has('filter')).toBe(false);
+    expect(request.url.searchParams.get('rows')).toBe('100');
+  });
+
+  it('reads a single-work body (GET /works/{doi})', () => {
+    const provider = makeProvider(CrossrefProvider);
+    const outcome = provider.parseResponse(response(fixture('work.json')), makeQuery('x', 'papers'));
+    expect(outcome).toEqual({
+      items: [
+        {
+          title: 'One work by DOI',
+          url: 'https://doi.org/10.1234/single.5',
+          authors: ['Grace Hopper'],
+          year: 2001,
+          published_at: '2001-12-09',
+          doi: '10.1234/single.5',
+          extra: { type: 'book-chapter' },
+        },
+      ],
+    });
+  });
+
+  it('needs no setting to run', () => {
+    expect(makeProvider(CrossrefProvider).missingSettings()).toEqual([]);
+  });
+
+  it('describes error bodies briefly and throws on a failure body', () => {
+    const provider = makeProvider(CrossrefProvider);
+    const failure = fixture('error-validation.json');
+    expect(provider.describeError(response(failure, 400))).toBe('This route does not support bogus');
+    expect(provider.describeError(response('Resource not found.', 404))).toBe('Resource not found.');
+    expect(provider.describeError(response('<html><body>Bad gateway</body></html>', 502))).toBeUndefined();
+    expect(() => provider.parseResponse(response(failure), makeQuery('x', 'papers'))).toThrow(FedsearchError);
+  });
+});
+
+describeSharedFixtures('crossref', (fixtures) => {
+  const provider = makeProvider(CrossrefProvider);
+  for (const shared of fixtures) {
+    if (shared.status >= 200 && shared.status < 300) {
+      it(`${shared.file}: every work is parsed with title, url and DOI`, () => {
+        const message = (JSON.parse(shared.body) as { message: { items?: Array<{ DOI?: string }>; DOI?: string } }).message;
+        const works = message.items ?? [message];
+        const outcome = provider.parseResponse(response(shared.body, shared.status), makeQuery('q', 'papers'));
+        const items = 'items' in outcome ? outcome.items : [];
+        expect(items).toHaveLength(works.length);
+        items.forEach((item, index) => {
+          expect(item.title.length).toBeGreaterThan(0);
+          expect(item.url).toMatch(/^https?:\/\//);
+          if (works[index]!.DOI) expect(item.doi).toBe(works[index]!.DOI!.toLowerCase());
+          for (const value of Object.values(item)) expect(value).not.toBe('');
+        });
+      });
+    } else {
+      it(`${shared.file}: the error body is described or rejected as a FedsearchError`, () => {
+        const described = provider.describeError(response(shared.body, shared.status));
+        expect(described === undefined || (described.length > 0 && described.length <= 160)).toBe(true);
+        expect(() => provider.parseResponse(response(shared.body, shared.status), makeQuery('q', 'papers'))).toThrow(FedsearchError);
+      });
+    }
+  }
+});
