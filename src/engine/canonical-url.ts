@@ -26,12 +26,29 @@ export function canonicalUrl(value: string): string {
   // URL already lower-cases the host and drops the scheme's default port.
   const host = url.hostname.replace(/^www\./, '');
   const port = url.port ? `:${url.port}` : '';
-  const path = url.pathname.replace(/\/+$/, '');
+  const path = samePercentEncoding(url.pathname).replace(/\/+$/, '');
   const parameters = [...url.searchParams.entries()]
     .filter(([name]) => !isTracking(name))
     .sort(([nameA, valueA], [nameB, valueB]) => (nameA === nameB ? valueA.localeCompare(valueB) : nameA.localeCompare(nameB)));
   const search = parameters.length > 0 ? `?${new URLSearchParams(parameters).toString()}` : '';
   return `${host}${port}${path}${search}`;
+}
+
+/** `%3A` and `:`, `%27` and `'`, `%C3%A9` and `é` name the same path: decode, then encode one way. */
+function samePercentEncoding(pathname: string): string {
+  return pathname
+    .split('/')
+    .map((segment) => {
+      try {
+        // Sub-delimiters are legal raw in a path segment; keep them raw so both spellings meet.
+        return encodeURIComponent(decodeURIComponent(segment)).replace(/%(3A|40|21|24|26|27|28|29|2A|2B|2C|3B|3D)/gi, (escape) =>
+          decodeURIComponent(escape),
+        );
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
 }
 
 /** The host a result lives on, without `www.`, for display and domain filters. */

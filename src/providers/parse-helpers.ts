@@ -66,7 +66,8 @@ export function xmlText(value: unknown): string | undefined {
 
 /** HTML fragment to plain text: tags dropped, entities decoded, white space folded. */
 export function htmlToText(value: string): string {
-  return decode(value.replace(/<[^>]*>/g, ''))
+  // Only things shaped like tags or comments go: "a < b and c > d" in plain text survives.
+  return decode(value.replace(/<!--[\s\S]*?-->|<\/?[A-Za-z][^<>]*>/g, ''))
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -110,8 +111,8 @@ export function isoDate(value: unknown): string | undefined {
     return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
   }
   if (typeof value !== 'string') return undefined;
-  const trimmed = value.trim();
-  if (/^\d{4}(-\d{2}(-\d{2})?)?$/.test(trimmed)) return trimmed;
+  const trimmed = value.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})/, '$1T$2');
+  if (/^\d{4}(-\d{2}(-\d{2})?)?$/.test(trimmed)) return validCalendarDate(trimmed) ? trimmed : undefined;
   const named = /^(\d{4})\s+([A-Za-z]{3})[a-z]*(?:\s+(\d{1,2}))?$/.exec(trimmed);
   if (named) {
     const month = MONTHS[named[2]!.toLowerCase()];
@@ -124,6 +125,21 @@ export function isoDate(value: unknown): string | undefined {
   const parsed = new Date(withZone);
   if (Number.isNaN(parsed.getTime())) return undefined;
   return parsed.toISOString();
+}
+
+function validCalendarDate(value: string): boolean {
+  const [year, month = 1, day = 1] = value.split('-').map(Number) as [number, number?, number?];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The JSON in a body, or undefined when it is not JSON: for describing error bodies that may be anything. */
+export function tryParseJson(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A DOI in lower case without resolver prefix (`https://doi.org/`, `doi:`), or undefined. */

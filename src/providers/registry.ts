@@ -71,8 +71,11 @@ export function resolveProviderConfig(settings: ProviderSettings, options: Regis
   const baseUrlNames = [...withSuffix('BASE_URL'), ...(settings.baseUrlEnv ? [settings.baseUrlEnv] : [])];
   const credentials: Record<string, string | undefined> = {};
   for (const credential of settings.credentials) credentials[credential.env] = env[credential.env]?.trim() || undefined;
+  const baseUrl = firstSet(env, baseUrlNames)?.value;
+  // A provider with no public origin (SearXNG) is configured by whichever of its base URL variables is set.
+  if (settings.baseUrlEnv && baseUrl) credentials[settings.baseUrlEnv] = baseUrl;
   return {
-    baseUrl: firstSet(env, baseUrlNames)?.value ?? settings.baseUrl,
+    baseUrl: baseUrl ?? settings.baseUrl,
     credentials,
     weight: numberSetting(env, withSuffix('WEIGHT'), settings.weight ?? DEFAULTS.weight, { min: 0, max: 100 }),
     timeoutMs: numberSetting(

@@ -36,3 +36,17 @@ describe('canonicalUrl', () => {
     expect(domainOf('nonsense')).toBeUndefined();
   });
 });
+
+describe('canonicalUrl percent-encoding', () => {
+  it.each([
+    ['https://en.wikipedia.org/wiki/Fermat%27s_Last_Theorem', "https://en.wikipedia.org/wiki/Fermat's_Last_Theorem"],
+    ['https://en.wikipedia.org/wiki/Help%3AContents', 'https://en.wikipedia.org/wiki/Help:Contents'],
+    ['https://zh.wikipedia.org/wiki/%E4%BD%95', 'https://zh.wikipedia.org/wiki/何'],
+  ])('%s is the same page as %s', (a, b) => {
+    expect(canonicalUrl(a)).toBe(canonicalUrl(b));
+  });
+
+  it('keeps an encoded slash inside a segment apart from a real one', () => {
+    expect(canonicalUrl('https://example.com/a%2Fb')).not.toBe(canonicalUrl('https://example.com/a/b'));
+  });
+});
