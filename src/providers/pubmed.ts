@@ -80,7 +80,7 @@ export class PubmedProvider extends Provider {
 
   private followSearch(result: unknown): ParseOutcome {
     if (!isRecord(result)) return { items: [] };
-    const failure = plain(result.ERROR);
+    const failure = firstError(result);
     if (failure) throw upstreamError(`PubMed: ${failure}`);
     const ids = isRecord(result.IdList) ? asArray(result.IdList.Id).map((id) => normalizePmid(xmlText(id))) : [];
     const pmids = ids.filter((id): id is string => id !== undefined);
@@ -114,9 +114,14 @@ function withoutInlineMarkup(response: UpstreamResponse): UpstreamResponse {
 /** The message of an eSearchResult, eSummaryResult or eFetchResult error body. */
 function errorText(document: XmlNode): string | undefined {
   for (const root of Object.values(document)) {
-    if (isRecord(root) && root.ERROR !== undefined) return asArray(root.ERROR).map(plain).find(Boolean);
+    const failure = isRecord(root) ? firstError(root) : undefined;
+    if (failure) return failure;
   }
   return undefined;
+}
+
+function firstError(root: XmlNode): string | undefined {
+  return asArray(root.ERROR).map(plain).find(Boolean);
 }
 
 function articleSetItems(set: unknown): ProviderItem[] {
@@ -174,7 +179,7 @@ function bookItem(article: XmlNode): ProviderItem {
 function summaryItems(result: unknown): ProviderItem[] {
   if (!isRecord(result)) return [];
   const summaries = asArray(result.DocSum).map(node);
-  const failure = plain(result.ERROR);
+  const failure = firstError(result);
   if (failure && summaries.length === 0) throw upstreamError(`PubMed: ${failure}`);
   return summaries.map((summary) => {
     const items = asArray(summary.Item).filter(isRecord);
@@ -198,17 +203,8 @@ function summaryItems(result: unknown): ProviderItem[] {
   });
 }
 
-interface PaperFields {
-  pmid?: string;
-  title?: string;
-  abstract?: string;
-  authors?: string[];
-  published_at?: string;
-  year?: number;
-  venue?: string;
-  doi?: string;
-  pmcid?: string;
-}
+/** What one record says, before the URL and snippet are derived from it. */
+type PaperFields = Omit<ProviderItem, 'title' | 'url' | 'snippet' | 'extra'> & { title?: string; pmcid?: string };
 
 function paperItem(fields: PaperFields): ProviderItem {
   const url = fields.pmid ? `https://pubmed.ncbi.nlm.nih.gov/${fields.pmid}/` : fields.doi ? `https://doi.org/${fields.doi}` : undefined;

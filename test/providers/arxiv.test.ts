@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { ArxivProvider } from '../../src/providers/arxiv.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { describeSharedFixtures } from '../support/shared-fixtures.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/arxiv/${name}`, import.meta.url), 'utf8');
+const searchFeed = fixture('search.xml');
+const errorFeed = fixture('error.xml');
+const emptyFeed = '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>arXiv Query</title></feed>';
+
+function atom(body: string, status = 200) {
+  return { kind: 'respond' as const, status, headers: { 'content-type': 'application/atom+xml; charset=utf-8' }, body };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<FedsearchError> {
+  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  expect(error).toBeInstanceOf(FedsearchError);
+  return error as FedsearchError;
+}
+
+describe('arxiv adapter', () => {
+  let upstream: FakeUpstream;
+  let provider: ReturnType<typeof makeProvider>;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    provider = makeProvider(ArxivProvider, { ARXIV_BASE_URL: `${upstream.origin}/arxiv` });
+  });
+  afterAll(() => upstream.stop());
+
+  it('calls /api/query with a search_query built from the words and parses every entry', async () => {
+    upstream.on('GET /arxiv/api/query', atom(searchFeed));
+    const items = await runProvider(provider, makeQuery('rank fusion', 'papers', 5));
+    const request = upstream.requestsTo('/arxiv/api/query').at(-1)!;
+    expect(request.url.searchParams.get('search_query')).toBe('all:rank AND all:fusion');
+    expect(request.url.searchParams.get('start')).toBe('0');
+    expect(request.url.searchParams.get('max_results')).toBe('5');
+    expect(items).toEqual([
+      {
+        title: 'Fusing Ranked Lists & Friends',
+        url: 'https://arxiv.org/abs/2301.01234',
+        snippet: 'We fuse ranked lists. Gains hold where p < 0.05 and recall > 0.9.',
+        published_at: '2023-01-03T18:00:00.000Z',
+        authors: ['Ada Lovelace', 'Alan Turing'],
+        year: 2023,
+        venue: 'J. Fusion 12 (2023) 1-10',
+        abstract: 'We fuse ranked lists. Gains hold where p < 0.05 and recall > 0.9.',
+        doi: '10.1234/jfus.2023.001',
+        arxiv_id: '2301.01234',
+        pdf_url: 'https://arxiv.org/pdf/2301.01234v2',
+        extra: { primary_category: 'cs.IR' },
+      },
+      {
+        title: 'An Old-Style Preprint',
+        url: 'https://arxiv.org/abs/hep-th/9901001',
+        snippet: 'Strings, briefly.',
+        published_at: '1999-01-01T00:00:00.000Z',
+        authors: ['Ed Witten'],
+        year: 1999,
+        abstract: 'Strings, briefly.',
+        arxiv_id: 'hep-th/9901001',
+      },
+    ]);
+  });
+
+  it('keeps quoted phrases, turns punctuated words into phrases and never passes query syntax through', () => {
+    const request = provider.buildRequest(makeQuery('"error correction" covid-19 AND ti:(qubit) [x]', 'papers', 3));
+    expect(new URL(request.url).searchParams.get('search_query')).toBe(
+      'all:"error correction" AND all:"covid 19" AND all:"ti qubit" AND all:x',
+    );
+  });
+
+  it('passes a year range on as a submittedDate range and ignores open_access (arXiv is all open)', () => {
+    const bounded = provider.buildRequest(makeQuery('qubit', 'papers', 3, { year_from: 2019, year_to: 2021, open_access: true }));
+    expect(new URL(bounded.url).searchParams.get('search_query')).toBe('all:qubit AND submittedDate:[201901010000 TO 202112312359]');
+    const open = provider.buildRequest(makeQuery('qubit', 'papers', 3, { year_to: 2000 }));
+    expect(new URL(open.url).searchParams.get('search_query')).toBe('all:qubit AND submittedDate:[199101010000 TO 200012312359]');
+  });
+
+  it('rejects a query with no searchable words instead of sending an empty search_query', () => {
+    expect(() => provider.buildRequest(makeQuery('"" :: AND', 'papers'))).toThrow(expect.objectContaining({ code: 'QUERY_INVALID' }));
+  });
+
+  it('reads a feed without entries as no results', async () => {
+    upstream.on('GET /arxiv/api/query', atom(emptyFeed));
+    expect(await runProvider(provider, makeQuery('nothing here', 'papers'))).toEqual([]);
+  });
+
+  it('throws an upstream error for an error feed that arrives with HTTP 200', async () => {
+    upstream.on('GET /arxiv/api/query', atom(errorFeed));
+    const error = await rejection(runProvider(provider, makeQuery('bad', 'papers')));
+    expect(error.code).toBe('PROVIDER_UPSTREAM');
+    expect(error.message).toBe('arXiv: incorrect id format for 1234.1234v1');
+  });
+
+  it('describes an error feed sent with HTTP 400 in the provider error', async () => {
+    expect(provider.describeError(response(errorFeed, 400))).toBe('incorrect id format for 1234.1234v1');
+    upstream.on('GET /arxiv/api/query', atom(errorFeed, 400));
+    const error = await rejection(runProvider(provider, makeQuery('bad', 'papers')));
+    expect(error.code).toBe('PROVIDER_HTTP');
+    expect(error.message).toContain('incorrect id format for 1234.1234v1');
+  });
+
+  it('reports throttling text as rate limiting', () => {
+    expect(() => provider.parseResponse(response('Rate exceeded.'), makeQuery('q', 'papers'))).toThrow(
+      expect.objectContaining({ code: 'PROVIDER_RATE_LIMITED' }),
+    );
+    expect(provider.describeError(response('Rate exceeded.', 503))).toBe('Rate exceeded.');
+  });
+
+  it('turns malformed XML and an HTML page into parse errors', async () => {
+    upstream.on('GET /arxiv/api/query', atom('<feed><entry><id>http://arxiv.org/abs/2301.01234v1</id></feed>'));
+    expect((await rejection(runProvider(provider, makeQuery('q', 'papers')))).code).toBe('PROVIDER_PARSE');
+    upstream.on('GET /arxiv/api/query', { kind: 'respond', headers: { 'content-type': 'text/html' }, body: '<!DOCTYPE html><html><body>Maintenance</body></html>' });
+    expect((await rejection(runProvider(provider, makeQuery('q', 'papers')))).code).toBe('PROVIDER_PARSE');
+  });
+});
+
+describeSharedFixtures('arxiv', (fixtures) => {
+  for (const fixture of fixtures) {
+    it(`${fixture.file}: every entry becomes an item with title, abs url and arXiv id`, () => {
+      const provider = makeProvider(ArxivProvider);
+      const outcome = provider.parseResponse(response(fixture.body, fixture.status), makeQuery('q', 'papers'));
+      const entries = fixture.body.match(/<entry>[\s\S]*?<\/entry>/g) ?? [];
+      expect('items' in outcome).toBe(true);
+      const items = 'items' in outcome ? outcome.items : [];
+      expect(items).toHaveLength(entries.length);
+      items.forEach((item, index) => {
+        const entry = entries[index]!;
+        expect(item.title.length).toBeGreaterThan(0);
+        expect(item.title).not.toMatch(/\s{2}|\n/);
+        expect(item.url).toMatch(/^https:\/\/arxiv\.org\/abs\//);
+        expect(entry).toContain(`<id>http://arxiv.org/abs/${item.arxiv_id}v`);
+        expect(item.abstract?.length).toBeGreaterThan(0);
+        expect(item.authors?.length).toBe((entry.match(/<author>/g) ?? []).length);
+        expect(item.published_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+        const doi = /<arxiv:doi>([^<]+)<\/arxiv:doi>/.exec(entry)?.[1];
+        expect(item.doi).toBe(doi?.toLowerCase());
+        expect(item.pdf_url === undefined).toBe(!entry.includes('title="pdf"'));
+      });
+    });
+  }
+});

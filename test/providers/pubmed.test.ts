@@ -1,0 +1,238 @@
+import { readFileSync } from 'node:fs';
+import { decode } from 'html-entities';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import type { ProviderItem } from '../../src/domain/result.js';
+import { PubmedProvider } from '../../src/providers/pubmed.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { describeSharedFixtures } from '../support/shared-fixtures.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/pubmed/${name}`, import.meta.url), 'utf8');
+const ESEARCH = '/pubmed/entrez/eutils/esearch.fcgi';
+const EFETCH = '/pubmed/entrez/eutils/efetch.fcgi';
+
+function xml(body: string, status = 200) {
+  return { kind: 'respond' as const, status, headers: { 'content-type': 'text/xml; charset=UTF-8' }, body };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<FedsearchError> {
+  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  expect(error).toBeInstanceOf(FedsearchError);
+  return error as FedsearchError;
+}
+
+const expectedArticles: ProviderItem[] = [
+  {
+    title: 'Rank fusion in vivo: a trial.',
+    url: 'https://pubmed.ncbi.nlm.nih.gov/31000002/',
+    snippet: 'BACKGROUND: Lists were fused. RESULTS: Recall rose (I2 = 0%, P < 0.01).',
+    published_at: '2019-03-05',
+    authors: ['Marie Curie', 'L Pasteur', 'Fusion Trial Group'],
+    year: 2019,
+    venue: 'Journal of Fusion Medicine',
+    abstract: 'BACKGROUND: Lists were fused. RESULTS: Recall rose (I2 = 0%, P < 0.01).',
+    doi: '10.5555/jfm.2019.007',
+    pmid: '31000002',
+    extra: { pmcid: 'PMC6400001' },
+  },
+  {
+    title: 'An old study without abstract.',
+    url: 'https://pubmed.ncbi.nlm.nih.gov/31000001/',
+    published_at: '1998',
+    year: 1998,
+    venue: 'Archives of Old Studies',
+    pmid: '31000001',
+  },
+];
+
+describe('pubmed adapter', () => {
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+  });
+  afterAll(() => upstream.stop());
+
+  it('runs esearch then efetch for the found PMIDs, in esearch order, and parses every article', async () => {
+    upstream.on(`GET ${ESEARCH}`, xml(fixture('esearch.xml'))).on(`GET ${EFETCH}`, xml(fixture('efetch.xml')));
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    const before = upstream.requests.length;
+    const items = await runProvider(provider, makeQuery('rank fusion', 'papers', 2));
+    expect(upstream.requests.slice(before).map((request) => request.path)).toEqual([ESEARCH, EFETCH]);
+    const search = upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams;
+    expect(Object.fromEntries(search)).toEqual({ db: 'pubmed', term: 'rank fusion', retmax: '2', retmode: 'xml', tool: 'fedsearch' });
+    const fetch = upstream.requestsTo(EFETCH).at(-1)!.url.searchParams;
+    expect(Object.fromEntries(fetch)).toEqual({ db: 'pubmed', id: '31000002,31000001', retmode: 'xml', tool: 'fedsearch' });
+    expect(items).toEqual(expectedArticles);
+  });
+
+  it('sends email and api_key on both steps only when they are configured', async () => {
+    upstream.on(`GET ${ESEARCH}`, xml(fixture('esearch.xml'))).on(`GET ${EFETCH}`, xml(fixture('efetch.xml')));
+    const provider = makeProvider(PubmedProvider, {
+      PUBMED_BASE_URL: `${upstream.origin}/pubmed`,
+      PUBMED_API_KEY: 'ncbi-key-1234',
+      PUBMED_EMAIL: 'ops@example.org',
+    });
+    await runProvider(provider, makeQuery('rank fusion', 'papers', 2));
+    for (const path of [ESEARCH, EFETCH]) {
+      const parameters = upstream.requestsTo(path).at(-1)!.url.searchParams;
+      expect(parameters.get('api_key')).toBe('ncbi-key-1234');
+      expect(parameters.get('email')).toBe('ops@example.org');
+      expect(parameters.get('tool')).toBe('fedsearch');
+    }
+    expect(provider.missingSettings()).toEqual([]);
+    expect(PubmedProvider.settings.credentials.find((credential) => credential.env === 'PUBMED_EMAIL')).toEqual({
+      env: 'PUBMED_EMAIL',
+      required: false,
+      secret: false,
+    });
+  });
+
+  it('passes a year range as publication dates and open_access as the free full text filter', () => {
+    const provider = makeProvider(PubmedProvider);
+    const ranged = new URL(provider.buildRequest(makeQuery('crispr', 'papers', 5, { year_from: 2015, year_to: 2020 })).url).searchParams;
+    expect([ranged.get('datetype'), ranged.get('mindate'), ranged.get('maxdate')]).toEqual(['pdat', '2015', '2020']);
+    const open = new URL(provider.buildRequest(makeQuery('crispr', 'papers', 5, { year_from: 2015, open_access: true })).url).searchParams;
+    expect([open.get('mindate'), open.get('maxdate')]).toEqual(['2015', '3000']);
+    expect(open.get('term')).toBe('(crispr) AND free full text[sb]');
+    const plain = new URL(provider.buildRequest(makeQuery('crispr', 'papers', 5)).url).searchParams;
+    expect(plain.has('mindate') || plain.has('datetype')).toBe(false);
+  });
+
+  it('stops after esearch when nothing is found', async () => {
+    const empty = '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><IdList/></eSearchResult>';
+    upstream.on(`GET ${ESEARCH}`, xml(empty));
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    const fetchesBefore = upstream.requestsTo(EFETCH).length;
+    expect(await runProvider(provider, makeQuery('zzzz', 'papers'))).toEqual([]);
+    expect(upstream.requestsTo(EFETCH).length).toBe(fetchesBefore);
+  });
+
+  it('parses an esummary body too', () => {
+    const outcome = makeProvider(PubmedProvider).parseResponse(response(fixture('esummary.xml')), makeQuery('q', 'papers'));
+    expect(outcome).toEqual({
+      items: [
+        {
+          title: 'Rank fusion in vivo: a trial.',
+          url: 'https://pubmed.ncbi.nlm.nih.gov/31000002/',
+          published_at: '2019-03-05',
+          authors: ['Curie M', 'Pasteur L'],
+          year: 2019,
+          venue: 'Journal of fusion medicine',
+          doi: '10.5555/jfm.2019.007',
+          pmid: '31000002',
+          extra: { pmcid: 'PMC6400001' },
+        },
+        {
+          title: 'An old study without abstract.',
+          url: 'https://pubmed.ncbi.nlm.nih.gov/31000001/',
+          published_at: '1998',
+          year: 1998,
+          venue: 'Arch Old Stud',
+          pmid: '31000001',
+        },
+      ],
+    });
+  });
+
+  it('keeps book records (PubmedBookArticle) that esearch also returns', () => {
+    const body = `<PubmedArticleSet><PubmedBookArticle><BookDocument><PMID Version="1">20301295</PMID>
+      <ArticleIdList><ArticleId IdType="bookaccession">NBK1116</ArticleId></ArticleIdList>
+      <Book><Publisher><PublisherName>University of Washington, Seattle</PublisherName></Publisher>
+      <BookTitle book="gene">GeneReviews<sup>®</sup></BookTitle><PubDate><Year>1993</Year></PubDate></Book>
+      <ArticleTitle book="gene" part="cf">Cystic Fibrosis</ArticleTitle>
+      <AuthorList Type="authors"><Author><LastName>Ong</LastName><ForeName>Thida</ForeName></Author></AuthorList>
+      <Abstract><AbstractText Label="CLINICAL CHARACTERISTICS">CF affects the lungs.</AbstractText></Abstract>
+      </BookDocument></PubmedBookArticle></PubmedArticleSet>`;
+    expect(makeProvider(PubmedProvider).parseResponse(response(body), makeQuery('q', 'papers'))).toEqual({
+      items: [
+        {
+          title: 'Cystic Fibrosis',
+          url: 'https://pubmed.ncbi.nlm.nih.gov/20301295/',
+          snippet: 'CLINICAL CHARACTERISTICS: CF affects the lungs.',
+          published_at: '1993',
+          authors: ['Thida Ong'],
+          year: 1993,
+          venue: 'GeneReviews®',
+          abstract: 'CLINICAL CHARACTERISTICS: CF affects the lungs.',
+          pmid: '20301295',
+        },
+      ],
+    });
+  });
+
+  it('throws an upstream error for an esearch ERROR body sent with HTTP 200, and describes it', async () => {
+    upstream.on(`GET ${ESEARCH}`, xml(fixture('esearch-error.xml')));
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    const error = await rejection(runProvider(provider, makeQuery('x', 'papers')));
+    expect(error.code).toBe('PROVIDER_UPSTREAM');
+    expect(error.message).toBe('PubMed: Empty term and query_key - nothing todo');
+    expect(provider.describeError(response(fixture('esearch-error.xml'), 400))).toBe('Empty term and query_key - nothing todo');
+  });
+
+  it('describes the JSON rate-limit body NCBI sends with 429', async () => {
+    const body = '{"error":"API rate limit exceeded","api-key":"203.0.113.9","count":"11","limit":"10"}';
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    expect(provider.describeError(response(body, 429))).toBe('API rate limit exceeded');
+    upstream.json(`GET ${ESEARCH}`, body, 429);
+    const error = await rejection(runProvider(provider, makeQuery('x', 'papers')));
+    expect(error.code).toBe('PROVIDER_RATE_LIMITED');
+    expect(error.message).toContain('API rate limit exceeded');
+  });
+
+  it('turns malformed XML and an HTML page from efetch into parse errors', async () => {
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    upstream.on(`GET ${ESEARCH}`, xml(fixture('esearch.xml')));
+    upstream.on(`GET ${EFETCH}`, xml('<PubmedArticleSet><PubmedArticle><MedlineCitation></PubmedArticleSet>'));
+    expect((await rejection(runProvider(provider, makeQuery('q', 'papers')))).code).toBe('PROVIDER_PARSE');
+    upstream.on(`GET ${EFETCH}`, { kind: 'respond', headers: { 'content-type': 'text/html' }, body: '<html><head><title>Bad Gateway</title></head></html>' });
+    expect((await rejection(runProvider(provider, makeQuery('q', 'papers')))).code).toBe('PROVIDER_PARSE');
+  });
+});
+
+describeSharedFixtures('pubmed', (fixtures) => {
+  for (const fixture of fixtures) {
+    it(`${fixture.file}: is read as a follow-up, items or an upstream error, never a TypeError`, () => {
+      const provider = makeProvider(PubmedProvider);
+      const parse = () => provider.parseResponse(response(fixture.body, fixture.status), makeQuery('q', 'papers'));
+      if (/<ERROR>/.test(fixture.body)) {
+        expect(parse).toThrow(FedsearchError);
+        expect(provider.describeError(response(fixture.body, fixture.status))).toBe(/<ERROR>([^<]+)<\/ERROR>/.exec(fixture.body)![1]);
+        return;
+      }
+      const outcome = parse();
+      if (fixture.body.includes('<eSearchResult>')) {
+        const ids = [...fixture.body.matchAll(/<Id>(\d+)<\/Id>/g)].map((match) => match[1]);
+        if (ids.length === 0) {
+          expect(outcome).toEqual({ items: [] });
+          return;
+        }
+        expect('followUp' in outcome).toBe(true);
+        const followUp = new URL('followUp' in outcome ? outcome.followUp.url : 'http://missing');
+        expect(followUp.pathname).toBe('/entrez/eutils/efetch.fcgi');
+        expect(followUp.searchParams.get('id')).toBe(ids.join(','));
+        return;
+      }
+      const records = [...fixture.body.matchAll(/<(PubmedArticle|PubmedBookArticle)>[\s\S]*?<\/\1>/g)].map((match) => match[0]);
+      expect(records.length).toBeGreaterThan(0);
+      const items = 'items' in outcome ? outcome.items : [];
+      expect(items).toHaveLength(records.length);
+      items.forEach((item, index) => {
+        const record = records[index]!;
+        expect(item.title.length).toBeGreaterThan(0);
+        expect(item.title).not.toMatch(/[<>]/);
+        expect(item.pmid).toBe(/<PMID[^>]*>(\d+)<\/PMID>/.exec(record)![1]);
+        expect(item.url).toBe(`https://pubmed.ncbi.nlm.nih.gov/${item.pmid}/`);
+        const doi = /<ArticleId IdType="doi">([^<]+)<\/ArticleId>/.exec(record.replace(/<ReferenceList>[\s\S]*<\/ReferenceList>/, ''))?.[1];
+        expect(item.doi).toBe(doi?.toLowerCase());
+        expect(item.year).toBeGreaterThan(1800);
+        // Inline markup (<b>, <i>, <sup>) must not cut an abstract into pieces: every part arrives whole.
+        const parts = [...record.matchAll(/<AbstractText[^>]*>([\s\S]*?)<\/AbstractText>/g)].map((match) =>
+          decode(match[1]!.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim(),
+        );
+        for (const part of parts) expect(item.abstract).toContain(part);
+        expect(item.abstract === undefined).toBe(parts.length === 0);
+      });
+    });
+  }
+});

@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { isRecord } from '../../src/providers/parse-helpers.js';
+import { SemanticScholarProvider } from '../../src/providers/semanticscholar.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { describeSharedFixtures } from '../support/shared-fixtures.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/semanticscholar/${name}`, import.meta.url), 'utf8');
+const SEARCH = '/s2/graph/v1/paper/search';
+const FIELDS = 'title,url,abstract,authors,year,venue,publicationVenue,publicationDate,externalIds,citationCount,openAccessPdf,journal';
+
+async function rejection(promise: Promise<unknown>): Promise<FedsearchError> {
+  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  expect(error).toBeInstanceOf(FedsearchError);
+  return error as FedsearchError;
+}
+
+describe('semanticscholar adapter', () => {
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+  });
+  afterAll(() => upstream.stop());
+
+  it('calls /graph/v1/paper/search without a key header when no key is set and parses every paper', async () => {
+    upstream.json(`GET ${SEARCH}`, fixture('search.json'));
+    const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+    const items = await runProvider(provider, makeQuery('rank fusion', 'papers', 2));
+    const request = upstream.requestsTo(SEARCH).at(-1)!;
+    expect(Object.fromEntries(request.url.searchParams)).toEqual({ query: 'rank fusion', limit: '2', fields: FIELDS });
+    expect(request.headers['x-api-key']).toBeUndefined();
+    expect(items).toEqual([
+      {
+        title: 'Reciprocal Rank Fusion Revisited',
+        url: 'https://www.semanticscholar.org/paper/aaaa000000000000000000000000000000000001',
+        snippet: 'We revisit RRF. Effects held for p<0.05 and k>60 & beyond.',
+        published_at: '2021-07-11',
+        authors: ['Gordon Cormack', 'Charles Clarke'],
+        year: 2021,
+        venue: 'International ACM SIGIR Conference',
+        abstract: 'We revisit RRF. Effects held for p<0.05 and k>60 & beyond.',
+        doi: '10.1145/abc.123',
+        arxiv_id: '2105.00001',
+        pmid: '34000001',
+        pdf_url: 'https://arxiv.org/pdf/2105.00001.pdf',
+        citation_count: 42,
+      },
+      {
+        title: 'A Paper Without Extras',
+        url: 'https://www.semanticscholar.org/paper/bbbb000000000000000000000000000000000002',
+        published_at: '2019',
+        year: 2019,
+        citation_count: 0,
+      },
+    ]);
+  });
+
+  it('sends x-api-key when configured, also through the SEMANTIC_SCHOLAR_ alias for the base URL', async () => {
+    upstream.json(`GET ${SEARCH}`, fixture('search.json'));
+    const provider = makeProvider(SemanticScholarProvider, {
+      SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2`,
+      SEMANTIC_SCHOLAR_API_KEY: 's2-key-5678',
+    });
+    await runProvider(provider, makeQuery('rank fusion', 'papers', 2));
+    expect(upstream.requestsTo(SEARCH).at(-1)!.headers['x-api-key']).toBe('s2-key-5678');
+    expect(provider.missingSettings()).toEqual([]);
+  });
+
+  it('passes year and openAccessPdf filters natively, caps the limit and unhyphenates the query', () => {
+    const provider = makeProvider(SemanticScholarProvider);
+    const url = new URL(provider.buildRequest(makeQuery('self-attention nets', 'papers', 500, { year_from: 2016, year_to: 2020, open_access: true })).url);
+    expect(url.searchParams.get('query')).toBe('self attention nets');
+    expect(url.searchParams.get('limit')).toBe('100');
+    expect(url.searchParams.get('year')).toBe('2016-2020');
+    expect(url.search.endsWith('&openAccessPdf')).toBe(true);
+    const single = new URL(provider.buildRequest(makeQuery('x', 'papers', 5, { year_from: 2020, year_to: 2020 })).url);
+    expect(single.searchParams.get('year')).toBe('2020');
+    const openEnded = new URL(provider.buildRequest(makeQuery('x', 'papers', 5, { year_to: 2015 })).url);
+    expect(openEnded.searchParams.get('year')).toBe('-2015');
+    expect(openEnded.searchParams.has('openAccessPdf')).toBe(false);
+  });
+
+  it('reads a single-paper body (GET /graph/v1/paper/{id}) as one item', () => {
+    const outcome = makeProvider(SemanticScholarProvider).parseResponse(response(fixture('paper.json')), makeQuery('q', 'papers'));
+    expect(outcome).toEqual({
+      items: [
+        {
+          title: 'Computing Machinery and Intelligence',
+          url: 'https://www.semanticscholar.org/paper/cccc000000000000000000000000000000000003',
+          published_at: '1950-10-01',
+          authors: ['A. Turing'],
+          year: 1950,
+          venue: 'Mind',
+          doi: '10.1093/mind/lix.236.433',
+          citation_count: 9000,
+        },
+      ],
+    });
+  });
+
+  it('reads an empty search without data as no results', async () => {
+    upstream.json(`GET ${SEARCH}`, { total: 0, offset: 0 });
+    const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+    expect(await runProvider(provider, makeQuery('n0 r3sult', 'papers'))).toEqual([]);
+  });
+
+  it('throws an upstream error for an error body sent with HTTP 200, and describes error bodies', async () => {
+    upstream.json(`GET ${SEARCH}`, { message: 'Internal Server Error' });
+    const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+    const error = await rejection(runProvider(provider, makeQuery('q', 'papers')));
+    expect(error.code).toBe('PROVIDER_UPSTREAM');
+    expect(error.message).toBe('Semantic Scholar: Internal Server Error');
+    expect(provider.describeError(response('{"error":"Unrecognized or unsupported fields: [tldr]"}', 400))).toBe(
+      'Unrecognized or unsupported fields: [tldr]',
+    );
+    expect(provider.describeError(response('<html>502</html>', 502))).toBeUndefined();
+  });
+
+  it('puts the described message of a 429 into the rate-limit error', async () => {
+    upstream.json(`GET ${SEARCH}`, { message: 'Too Many Requests. Please wait and try again or apply for a key.' }, 429);
+    const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+    const error = await rejection(runProvider(provider, makeQuery('q', 'papers')));
+    expect(error.code).toBe('PROVIDER_RATE_LIMITED');
+    expect(error.message).toContain('Too Many Requests');
+  });
+
+  it('turns truncated JSON and an HTML page into parse errors', async () => {
+    const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+    upstream.json(`GET ${SEARCH}`, '{"total": 2, "data": [{"paperId": "a", "title": "Cut');
+    expect((await rejection(runProvider(provider, makeQuery('q', 'papers')))).code).toBe('PROVIDER_PARSE');
+    upstream.on(`GET ${SEARCH}`, { kind: 'respond', headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><body>Gateway</body></html>' });
+    expect((await rejection(runProvider(provider, makeQuery('q', 'papers')))).code).toBe('PROVIDER_PARSE');
+  });
+});
+
+describeSharedFixtures('semanticscholar', (fixtures) => {
+  for (const fixture of fixtures) {
+    it(`${fixture.file}: every paper is parsed, or the error body throws and is described`, () => {
+      const provider = makeProvider(SemanticScholarProvider);
+      const body = JSON.parse(fixture.body) as Record<string, unknown>;
+      const parse = () => provider.parseResponse(response(fixture.body, fixture.status), makeQuery('q', 'papers'));
+      if (fixture.status >= 400 || typeof body.error === 'string') {
+        expect(parse).toThrow(FedsearchError);
+        expect(provider.describeError(response(fixture.body, fixture.status))).toBe(body.error ?? body.message);
+        return;
+      }
+      const papers = Array.isArray(body.data) ? body.data.filter(isRecord) : [];
+      const outcome = parse();
+      const items = 'items' in outcome ? outcome.items : [];
+      expect(items).toHaveLength(papers.length);
+      items.forEach((item, index) => {
+        const paper = papers[index]!;
+        const ids = (isRecord(paper.externalIds) ? paper.externalIds : {}) as Record<string, unknown>;
+        expect(item.title.length).toBeGreaterThan(0);
+        expect(item.url).toMatch(/^https?:\/\//);
+        expect(item.doi).toBe(typeof ids.DOI === 'string' ? ids.DOI.toLowerCase() : undefined);
+        expect(item.arxiv_id).toBe(ids.ArXiv);
+        expect(item.pmid).toBe(ids.PubMed);
+        expect(item.citation_count).toBe(paper.citationCount ?? undefined);
+        const pdf = isRecord(paper.openAccessPdf) && paper.openAccessPdf.url ? String(paper.openAccessPdf.url) : undefined;
+        // Addresses come back normalised: a space in a repository's PDF path is sent as %20.
+        expect(item.pdf_url).toBe(pdf === undefined ? undefined : new URL(pdf).toString());
+        expect(item.authors?.length ?? 0).toBe(Array.isArray(paper.authors) ? paper.authors.length : 0);
+        expect(item.abstract === undefined).toBe(!paper.abstract);
+        expect(item.year).toBe(paper.year ?? undefined);
+      });
+    });
+  }
+});
