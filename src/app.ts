@@ -59,6 +59,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     logger: app.log,
     rrfK: config.RRF_K,
     maxUpstreamBytes: config.UPSTREAM_MAX_BYTES,
+    breaker: {
+      failureThreshold: config.BREAKER_FAILURES,
+      cooldownMs: config.BREAKER_COOLDOWN_MS,
+      maxCooldownMs: Math.max(config.BREAKER_MAX_COOLDOWN_MS, config.BREAKER_COOLDOWN_MS),
+    },
   });
   const readiness: Readiness = { ready: false };
   app.decorate('searchService', search);

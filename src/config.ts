@@ -20,6 +20,9 @@ const configSchema = z.object({
   DEFAULT_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
   /** Largest upstream body read per request; a larger one is a provider error, not a crash. */
   UPSTREAM_MAX_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).default(30_000),
+  BREAKER_MAX_COOLDOWN_MS: z.coerce.number().int().min(100).default(600_000),
   LOCAL_INDEX_DIR: z.string().min(1).default(path.join(projectRoot, 'docs')),
   TRUST_PROXY: booleanFromEnv.default(false),
   MCP_ENABLED: booleanFromEnv.default(true),

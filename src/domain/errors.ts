@@ -14,7 +14,15 @@ export const ERROR_CODES = {
   PROVIDER_NETWORK: 502,
   PROVIDER_UPSTREAM: 502,
   PROVIDER_NOT_CONFIGURED: 503,
+  PROVIDER_SUSPENDED: 503,
+  REQUEST_CANCELLED: 499,
   INTERNAL: 500,
+  /** fetch_url / paper_read: the URL's scheme or resolved address is not allowed. */
+  FETCH_FORBIDDEN: 400,
+  FETCH_FAILED: 502,
+  FETCH_TIMEOUT: 504,
+  FETCH_TOO_LARGE: 413,
+  FETCH_UNSUPPORTED_TYPE: 415,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -22,6 +30,8 @@ export interface FedsearchErrorOptions {
   cause?: unknown;
   /** How long the upstream asked us to wait, from Retry-After. */
   retryAfterMs?: number;
+  /** The upstream HTTP status, when the error came from one. */
+  upstreamStatus?: number;
   /** Extra, safe-to-show details (e.g. the invalid fields). */
   details?: unknown;
 }
@@ -30,6 +40,7 @@ export class FedsearchError extends Error {
   readonly code: ErrorCode;
   readonly retryAfterMs: number | undefined;
   readonly details: unknown;
+  readonly upstreamStatus: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: FedsearchErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -37,6 +48,7 @@ export class FedsearchError extends Error {
     this.code = code;
     this.retryAfterMs = options.retryAfterMs;
     this.details = options.details;
+    this.upstreamStatus = options.upstreamStatus;
   }
 
   get httpStatus(): number {

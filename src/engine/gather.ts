@@ -4,7 +4,9 @@ import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import type { Admission } from './provider-health.js';
 import { redactSecrets } from './redact.js';
+import { withOneRetry } from './upstream-transport.js';
 
 /** One provider's part of a fan-out: what it found (possibly nothing) and what happened. */
 export interface ProviderAnswer {
@@ -24,6 +26,8 @@ export interface GatherDependencies {
   transportFor(provider: Provider): UpstreamTransport;
   limiterFor(provider: Provider): LimitFunction;
   secrets(): string[];
+  /** The circuit breaker's word on whether this provider may be called now. */
+  admit?(provider: Provider): Admission;
   onOutcome?(answer: ProviderAnswer): void;
 }
 
@@ -77,6 +81,21 @@ async function askProvider(
     };
     return { provider, items: [], outcome };
   }
+  const admission = dependencies.admit?.(provider) ?? { allowed: true };
+  if (!admission.allowed) {
+    const outcome: ProviderOutcome = {
+      provider: provider.name,
+      status: 'suspended',
+      code: 'PROVIDER_SUSPENDED',
+      count: 0,
+      latency_ms: 0,
+      message: admission.reason,
+      retry_after_ms: Math.max(0, Math.round(admission.retryAfterMs)),
+    };
+    const answer = { provider, items: [], outcome };
+    dependencies.onOutcome?.(answer);
+    return answer;
+  }
   const timeoutMs = Math.min(provider.config.timeoutMs, options.timeoutMs ?? Number.POSITIVE_INFINITY);
   const started = performance.now();
   const controller = new AbortController();
@@ -96,7 +115,8 @@ async function askProvider(
     const work = dependencies.limiterFor(provider)(() => {
       // Queued behind the concurrency limit past the deadline: do not start at all.
       if (controller.signal.aborted) throw controller.signal.reason;
-      return provider.search(query, dependencies.transportFor(provider), controller.signal);
+      const transport = withOneRetry(dependencies.transportFor(provider), started + timeoutMs);
+      return provider.search(query, transport, controller.signal);
     });
     work.catch(() => undefined);
     const items = await Promise.race([work, aborted]);
@@ -147,7 +167,7 @@ function failureOutcome(
     return outcome;
   }
   if (signal.aborted) {
-    return { ...base, status: 'error', code: 'PROVIDER_NETWORK', message: 'cancelled: the client went away' };
+    return { ...base, status: 'error', code: 'REQUEST_CANCELLED', message: 'cancelled: the client went away' };
   }
   // An adapter bug (a TypeError on an unexpected shape) is this provider's error, never the process's crash.
   return { ...base, status: 'error', code: 'PROVIDER_PARSE', message: 'the response could not be read' };

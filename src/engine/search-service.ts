@@ -8,6 +8,7 @@ import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import { secretValues } from '../providers/registry.js';
 import type { AnswerCache } from './answer-cache.js';
 import { createLimiters, gatherResults, type ProviderAnswer } from './gather.js';
+import { ProviderHealth, type BreakerOptions, type HealthSnapshot } from './provider-health.js';
 import { groupResults, type RankedItem } from './merge.js';
 import { rankResults } from './rank.js';
 import { SingleFlight } from './single-flight.js';
@@ -46,6 +47,7 @@ export interface SearchServiceOptions {
   logger: Logger;
   rrfK: number;
   maxUpstreamBytes: number;
+  breaker: BreakerOptions;
   /** Called after each provider answers: metrics, circuit breakers. */
   onProviderAnswer?(answer: ProviderAnswer): void;
 }
@@ -59,6 +61,8 @@ export interface ProviderDescription {
   missing: string[];
   weight: number;
   timeout_ms: number;
+  /** Circuit state, recent latency percentiles, success rate and last error. */
+  health: HealthSnapshot;
 }
 
 /** The one search() that REST and MCP both call: select, gather, merge, rank, cache. */
@@ -69,10 +73,12 @@ export class SearchService {
   private readonly limiterFor = createLimiters();
   private readonly flights = new SingleFlight<CachedAnswer>();
   private readonly secrets: string[];
+  private readonly health: Map<string, ProviderHealth>;
 
   constructor(private readonly options: SearchServiceOptions) {
     this.providers = options.providers;
     this.byName = new Map(this.providers.map((provider) => [provider.name, provider]));
+    this.health = new Map(this.providers.map((provider) => [provider.name, new ProviderHealth(options.breaker)]));
     this.secrets = secretValues(this.providers);
   }
 
@@ -91,6 +97,7 @@ export class SearchService {
         missing,
         weight: provider.config.weight,
         timeout_ms: provider.config.timeoutMs,
+        health: this.healthOf(provider).snapshot(),
       };
     });
   }
@@ -165,6 +172,7 @@ export class SearchService {
         transportFor: (provider) => this.transportFor(provider),
         limiterFor: this.limiterFor,
         secrets: () => this.secrets,
+        admit: (provider) => this.healthOf(provider).admit(),
         onOutcome: (answer) => this.reportOutcome(answer),
       },
     );
@@ -187,8 +195,18 @@ export class SearchService {
     return outcome;
   }
 
+  private healthOf(provider: Provider): ProviderHealth {
+    return this.health.get(provider.name)!;
+  }
+
+  /** Each provider's circuit state, for metrics. */
+  circuitStates(): Array<{ provider: string; state: HealthSnapshot['state'] }> {
+    return this.providers.map((provider) => ({ provider: provider.name, state: this.healthOf(provider).state }));
+  }
+
   private reportOutcome(answer: ProviderAnswer): void {
     const { outcome } = answer;
+    this.healthOf(answer.provider).record(outcome);
     const level = outcome.status === 'ok' ? 'debug' : 'info';
     this.options.logger[level]({ provider: outcome }, `provider ${outcome.provider}: ${outcome.status}`);
     this.options.onProviderAnswer?.(answer);

@@ -74,14 +74,19 @@ function statusError(response: UpstreamResponse, described: string | undefined):
   const isHtml = /^\s*</.test(response.body) && /html/i.test(response.headers['content-type'] ?? response.body.slice(0, 200));
   const page = !described && isHtml ? ' (HTML error page)' : '';
   if (response.status === 401 || response.status === 403) {
-    return new FedsearchError('PROVIDER_AUTH', `HTTP ${response.status}: credentials rejected${detail}${page}`);
+    return new FedsearchError('PROVIDER_AUTH', `HTTP ${response.status}: credentials rejected${detail}${page}`, {
+      upstreamStatus: response.status,
+    });
   }
   if (response.status === 429) {
     const wait = retryAfterMs(response.headers['retry-after']);
     const after = wait === undefined ? '' : ` (retry after ${Math.ceil(wait / 1000)} s)`;
-    return new FedsearchError('PROVIDER_RATE_LIMITED', `HTTP 429: rate limited${after}${detail}`, { retryAfterMs: wait });
+    return new FedsearchError('PROVIDER_RATE_LIMITED', `HTTP 429: rate limited${after}${detail}`, {
+      retryAfterMs: wait,
+      upstreamStatus: 429,
+    });
   }
-  return new FedsearchError('PROVIDER_HTTP', `HTTP ${response.status}${detail}${page}`);
+  return new FedsearchError('PROVIDER_HTTP', `HTTP ${response.status}${detail}${page}`, { upstreamStatus: response.status });
 }
 
 const NETWORK_CAUSES: Record<string, string> = {
@@ -113,5 +118,36 @@ function networkError(error: unknown, signal: AbortSignal): unknown {
   if (error instanceof undiciErrors.RequestAbortedError) return error;
   const code = errorCode(error);
   const cause = code ? NETWORK_CAUSES[code] : 'request failed';
-  return new FedsearchError('PROVIDER_NETWORK', `network error: ${cause}`, { cause: error });
+  return new FedsearchError('PROVIDER_NETWORK', `network error: ${cause}`, { cause: error, details: { networkCode: code } });
+}
+
+const RETRYABLE_STATUSES = new Set([502, 503]);
+const RETRYABLE_NETWORK = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
+
+/** A failure worth one more try: the connection was reset or the upstream's gateway said 502/503. */
+export function isRetryable(error: unknown): boolean {
+  if (!(error instanceof FedsearchError)) return false;
+  if (error.code === 'PROVIDER_HTTP') return error.upstreamStatus !== undefined && RETRYABLE_STATUSES.has(error.upstreamStatus);
+  if (error.code !== 'PROVIDER_NETWORK') return false;
+  const networkCode = (error.details as { networkCode?: string } | undefined)?.networkCode;
+  return networkCode !== undefined && RETRYABLE_NETWORK.has(networkCode);
+}
+
+/**
+ * Retries a request once after a reset, 502 or 503, but only when the time left before the deadline is at
+ * least what the failed attempt took: a retry never runs past the deadline (the abort would cut it anyway).
+ */
+export function withOneRetry(transport: UpstreamTransport, deadlineAt: number): UpstreamTransport {
+  return {
+    async send(upstream, signal) {
+      const started = performance.now();
+      try {
+        return await transport.send(upstream, signal);
+      } catch (error) {
+        const took = performance.now() - started;
+        if (signal.aborted || !isRetryable(error) || deadlineAt - performance.now() < took) throw error;
+        return transport.send(upstream, signal);
+      }
+    },
+  };
 }

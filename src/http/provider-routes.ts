@@ -16,6 +16,19 @@ const providerListSchema = {
           missing: { type: 'array', items: { type: 'string' } },
           weight: { type: 'number' },
           timeout_ms: { type: 'integer' },
+          health: {
+            type: 'object',
+            properties: {
+              state: { type: 'string', enum: ['closed', 'open', 'half-open'] },
+              consecutive_failures: { type: 'integer' },
+              retry_after_ms: { type: 'integer' },
+              success_rate: { type: 'number', nullable: true },
+              latency_p50_ms: { type: 'number', nullable: true },
+              latency_p95_ms: { type: 'number', nullable: true },
+              recent_calls: { type: 'integer' },
+              last_error: { type: 'object', properties: { message: { type: 'string' }, at: { type: 'string' } } },
+            },
+          },
         },
       },
     },
@@ -28,7 +41,7 @@ export function registerProviderRoutes(app: FastifyInstance, search: SearchServi
     {
       schema: {
         tags: ['providers'],
-        summary: 'Every provider: kind, configured or not (and which variable is missing), weight, timeout',
+        summary: 'Every provider: kind, configured or not (and which variable is missing), weight, timeout, circuit state and recent health',
         response: { 200: providerListSchema },
       },
     },

@@ -1,0 +1,142 @@
+import type { ProviderOutcome } from '../domain/outcome.js';
+
+export type CircuitState = 'closed' | 'open' | 'half-open';
+
+export interface BreakerOptions {
+  /** Consecutive failures that open the circuit. */
+  failureThreshold: number;
+  /** First suspension; each failed probe doubles it, up to maxCooldownMs. */
+  cooldownMs: number;
+  maxCooldownMs: number;
+  now?: () => number;
+}
+
+export type Admission = { allowed: true } | { allowed: false; retryAfterMs: number; reason: string };
+
+export interface HealthSnapshot {
+  state: CircuitState;
+  consecutive_failures: number;
+  retry_after_ms?: number;
+  success_rate: number | null;
+  latency_p50_ms: number | null;
+  latency_p95_ms: number | null;
+  recent_calls: number;
+  last_error?: { message: string; at: string };
+}
+
+/** How many recent calls the percentiles and success rate are computed over. */
+const WINDOW = 100;
+
+function percentile(sorted: number[], fraction: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+}
+
+/**
+ * One provider's circuit breaker and recent health. After `failureThreshold` consecutive failures the
+ * provider is suspended for a cooldown that grows with each failed probe; once it has passed, one call is let
+ * through as a probe (half-open). An upstream's own Retry-After suspends it for exactly that long. Unlike a
+ * library breaker, it can say how long a suspension has left, which every answer reports as retry_after_ms.
+ */
+export class ProviderHealth {
+  private consecutiveFailures = 0;
+  private openUntil = 0;
+  private cooldownMs: number;
+  private probing = false;
+  private opened = false;
+  private readonly recent: Array<{ ok: boolean; latencyMs: number }> = [];
+  private lastError: { message: string; at: string } | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly options: BreakerOptions) {
+    this.cooldownMs = options.cooldownMs;
+    this.now = options.now ?? Date.now;
+  }
+
+  get state(): CircuitState {
+    if (!this.opened) return 'closed';
+    return this.now() < this.openUntil ? 'open' : 'half-open';
+  }
+
+  /** Whether a call may go to the upstream now. In half-open, only one probe at a time. */
+  admit(): Admission {
+    const state = this.state;
+    if (state === 'closed') return { allowed: true };
+    if (state === 'open') {
+      return { allowed: false, retryAfterMs: this.openUntil - this.now(), reason: this.suspensionReason() };
+    }
+    if (this.probing) return { allowed: false, retryAfterMs: 1000, reason: 'suspended: a probe request is in flight' };
+    this.probing = true;
+    return { allowed: true };
+  }
+
+  /** Records what a call did; outcomes that say nothing about the upstream (cancelled, skipped) are ignored. */
+  record(outcome: ProviderOutcome): void {
+    if (outcome.status === 'ok') return this.recordSuccess(outcome.latency_ms);
+    if (outcome.status !== 'error' && outcome.status !== 'timeout') return;
+    if (outcome.code === 'REQUEST_CANCELLED') {
+      this.probing = false;
+      return;
+    }
+    this.recordFailure(outcome);
+  }
+
+  private recordSuccess(latencyMs: number): void {
+    this.remember(true, latencyMs);
+    this.consecutiveFailures = 0;
+    this.opened = false;
+    this.probing = false;
+    this.cooldownMs = this.options.cooldownMs;
+  }
+
+  private recordFailure(outcome: ProviderOutcome): void {
+    this.remember(false, outcome.latency_ms);
+    this.lastError = { message: outcome.message ?? outcome.status, at: new Date(this.now()).toISOString() };
+    this.consecutiveFailures += 1;
+    const wasProbe = this.probing;
+    this.probing = false;
+    if (outcome.retry_after_ms !== undefined && outcome.retry_after_ms > 0) {
+      // The upstream said how long to wait: believe it.
+      this.open(outcome.retry_after_ms);
+      return;
+    }
+    if (wasProbe) {
+      this.cooldownMs = Math.min(this.cooldownMs * 2, this.options.maxCooldownMs);
+      this.open(this.cooldownMs);
+    } else if (this.consecutiveFailures >= this.options.failureThreshold) {
+      this.open(this.cooldownMs);
+    }
+  }
+
+  private open(durationMs: number): void {
+    this.opened = true;
+    this.openUntil = this.now() + durationMs;
+  }
+
+  private suspensionReason(): string {
+    return this.consecutiveFailures >= this.options.failureThreshold
+      ? `suspended after ${this.consecutiveFailures} consecutive failures`
+      : 'suspended: the upstream asked to wait (Retry-After)';
+  }
+
+  private remember(ok: boolean, latencyMs: number): void {
+    this.recent.push({ ok, latencyMs });
+    if (this.recent.length > WINDOW) this.recent.shift();
+  }
+
+  snapshot(): HealthSnapshot {
+    const latencies = this.recent.map((call) => call.latencyMs).sort((a, b) => a - b);
+    const state = this.state;
+    const snapshot: HealthSnapshot = {
+      state,
+      consecutive_failures: this.consecutiveFailures,
+      success_rate: this.recent.length === 0 ? null : this.recent.filter((call) => call.ok).length / this.recent.length,
+      latency_p50_ms: percentile(latencies, 0.5),
+      latency_p95_ms: percentile(latencies, 0.95),
+      recent_calls: this.recent.length,
+    };
+    if (state === 'open') snapshot.retry_after_ms = this.openUntil - this.now();
+    if (this.lastError) snapshot.last_error = this.lastError;
+    return snapshot;
+  }
+}

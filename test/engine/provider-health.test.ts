@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { ProviderOutcome } from '../../src/domain/outcome.js';
+import { ProviderHealth } from '../../src/engine/provider-health.js';
+
+function clock(start = 1_000_000) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+}
+
+const failure = (extra: Partial<ProviderOutcome> = {}): ProviderOutcome => ({
+  provider: 'p',
+  status: 'error',
+  count: 0,
+  latency_ms: 20,
+  code: 'PROVIDER_HTTP',
+  message: 'HTTP 500',
+  ...extra,
+});
+const success = (latency = 10): ProviderOutcome => ({ provider: 'p', status: 'ok', count: 3, latency_ms: latency });
+
+describe('ProviderHealth', () => {
+  it('opens after N consecutive failures, probes once after the cooldown, and closes on success', () => {
+    const time = clock();
+    const health = new ProviderHealth({ failureThreshold: 3, cooldownMs: 1000, maxCooldownMs: 8000, now: time.now });
+    health.record(failure());
+    health.record(failure());
+    expect(health.admit()).toEqual({ allowed: true });
+    health.record(failure());
+    expect(health.state).toBe('open');
+    expect(health.admit()).toMatchObject({ allowed: false, retryAfterMs: 1000, reason: 'suspended after 3 consecutive failures' });
+    time.advance(1000);
+    expect(health.state).toBe('half-open');
+    expect(health.admit()).toEqual({ allowed: true });
+    // Only one probe at a time.
+    expect(health.admit().allowed).toBe(false);
+    health.record(success());
+    expect(health.state).toBe('closed');
+    expect(health.admit()).toEqual({ allowed: true });
+  });
+
+  it('doubles the cooldown after each failed probe, up to the maximum', () => {
+    const time = clock();
+    const health = new ProviderHealth({ failureThreshold: 1, cooldownMs: 1000, maxCooldownMs: 3000, now: time.now });
+    health.record(failure());
+    const pauses: number[] = [];
+    for (let probe = 0; probe < 3; probe += 1) {
+      const admission = health.admit();
+      if (admission.allowed) throw new Error('expected suspension');
+      pauses.push(admission.retryAfterMs);
+      time.advance(admission.retryAfterMs);
+      expect(health.admit().allowed).toBe(true);
+      health.record(failure());
+    }
+    expect(pauses).toEqual([1000, 2000, 3000]);
+  });
+
+  it('suspends for exactly the Retry-After an upstream sends', () => {
+    const time = clock();
+    const health = new ProviderHealth({ failureThreshold: 5, cooldownMs: 1000, maxCooldownMs: 8000, now: time.now });
+    health.record(failure({ code: 'PROVIDER_RATE_LIMITED', retry_after_ms: 7000 }));
+    expect(health.admit()).toMatchObject({ allowed: false, retryAfterMs: 7000 });
+    expect(health.snapshot()).toMatchObject({ state: 'open', retry_after_ms: 7000 });
+  });
+
+  it('ignores cancelled calls and reports percentiles, success rate and the last error', () => {
+    const time = clock();
+    const health = new ProviderHealth({ failureThreshold: 2, cooldownMs: 1000, maxCooldownMs: 8000, now: time.now });
+    health.record(failure({ code: 'REQUEST_CANCELLED' }));
+    health.record(failure({ code: 'REQUEST_CANCELLED' }));
+    expect(health.state).toBe('closed');
+    for (const latency of [10, 20, 30, 40]) health.record(success(latency));
+    health.record(failure({ latency_ms: 100, message: 'HTTP 502' }));
+    expect(health.snapshot()).toEqual({
+      state: 'closed',
+      consecutive_failures: 1,
+      success_rate: 0.8,
+      latency_p50_ms: 30,
+      latency_p95_ms: 100,
+      recent_calls: 5,
+      last_error: { message: 'HTTP 502', at: new Date(1_000_000).toISOString() },
+    });
+  });
+});

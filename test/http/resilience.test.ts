@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+const BRAVE_PATH = '/brave/res/v1/web/search';
+const braveBody = JSON.stringify({ type: 'search', web: { results: [{ title: 'Up again', url: 'https://brave.example/up' }] } });
+
+describe('upstream resilience', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let query = 0;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    service = await startService({
+      ...providerEnv(upstream.origin),
+      BRAVE_API_KEY: 'k-123456',
+      CACHE_TTL_SECONDS: '0',
+      BREAKER_FAILURES: '3',
+      BREAKER_COOLDOWN_MS: '300',
+      LOG_LEVEL: 'silent',
+    });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  const braveSearch = async () => {
+    query += 1;
+    const body = await (await request(service.origin, `/v1/search/web?q=resilience+${query}&providers=brave`)).json();
+    return body.providers[0];
+  };
+  const braveHealth = async () => {
+    const body = await (await request(service.origin, '/v1/providers')).json();
+    return body.providers.find((provider: { name: string }) => provider.name === 'brave').health;
+  };
+
+  it('suspends a provider after consecutive failures, reports when it will retry, and recovers after a probe', async () => {
+    upstream.json(BRAVE_PATH, { error: 'down' }, 500);
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await braveSearch()).status).toBe('error');
+    const before = upstream.requestsTo(BRAVE_PATH).length;
+    const suspended = await braveSearch();
+    expect(suspended).toMatchObject({ status: 'suspended', code: 'PROVIDER_SUSPENDED', message: 'suspended after 3 consecutive failures' });
+    expect(suspended.retry_after_ms).toBeGreaterThan(0);
+    expect(suspended.retry_after_ms).toBeLessThanOrEqual(300);
+    expect(upstream.requestsTo(BRAVE_PATH).length).toBe(before);
+    expect(await braveHealth()).toMatchObject({ state: 'open', consecutive_failures: 3, last_error: { message: 'HTTP 500' } });
+
+    upstream.json(BRAVE_PATH, braveBody);
+    await expect.poll(async () => (await braveHealth()).state, { timeout: 5000 }).toBe('half-open');
+    expect(await braveSearch()).toMatchObject({ status: 'ok', count: 1 });
+    expect(await braveHealth()).toMatchObject({ state: 'closed', consecutive_failures: 0 });
+  });
+
+  it('suspends a provider for as long as its 429 Retry-After asks', async () => {
+    upstream.json(BRAVE_PATH, { error: 'slow down' }, 429, { 'retry-after': '30' });
+    expect(await braveSearch()).toMatchObject({ status: 'error', code: 'PROVIDER_RATE_LIMITED', retry_after_ms: 30_000 });
+    const suspended = await braveSearch();
+    expect(suspended.status).toBe('suspended');
+    expect(suspended.retry_after_ms).toBeGreaterThan(25_000);
+    expect(suspended.message).toContain('Retry-After');
+  });
+});
+
+describe('one retry within the deadline', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'k-123456', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  const flaky = (first: 'reset' | 503 | 502 | 500) => {
+    let calls = 0;
+    upstream.on(BRAVE_PATH, {
+      kind: 'handler',
+      handle: (recorded, response) => {
+        calls += 1;
+        if (calls > 1) return void response.writeHead(200, { 'content-type': 'application/json' }).end(braveBody);
+        if (first === 'reset') return void response.socket?.destroy();
+        response.writeHead(first, { 'content-type': 'application/json' }).end('{"error":"gateway"}');
+      },
+    });
+    return () => calls;
+  };
+
+  it.each(['reset', 503, 502] as const)('retries once after %s and answers', async (first) => {
+    const calls = flaky(first);
+    const body = await (await request(service.origin, `/v1/search/web?q=retry+${first}&providers=brave`)).json();
+    expect(body.providers[0]).toMatchObject({ status: 'ok', count: 1 });
+    expect(calls()).toBe(2);
+  });
+
+  it('does not retry a 500', async () => {
+    const calls = flaky(500);
+    const body = await (await request(service.origin, '/v1/search/web?q=no+retry&providers=brave')).json();
+    expect(body.providers[0]).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: 'HTTP 500' });
+    expect(calls()).toBe(1);
+  });
+
+  it('does not retry when the time left is shorter than the failed attempt took', async () => {
+    let calls = 0;
+    upstream.on(BRAVE_PATH, {
+      kind: 'handler',
+      handle: (_recorded, response) => {
+        calls += 1;
+        setTimeout(() => response.writeHead(503).end(), 200);
+      },
+    });
+    const body = await (await request(service.origin, '/v1/search/web?q=late+retry&providers=brave&timeout_ms=300')).json();
+    expect(['error', 'timeout']).toContain(body.providers[0].status);
+    expect(calls).toBe(1);
+  });
+});
