@@ -47,13 +47,13 @@ export class FirecrawlProvider extends Provider {
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     const data = successData(response);
-    // v2: {web: [], news: [], images: []}; v1: a flat array of web results.
+    if (!Array.isArray(data) && !isRecord(data)) throw parseError('the body has no data');
+    // v2: {web: [], news: [], images: []}; v1: a flat array of web results; a scrape body: one document.
     const groups: Array<[string, unknown[]]> = Array.isArray(data)
       ? [['web', data]]
-      : isRecord(data)
+      : SOURCES.some((source) => source in data) || !('markdown' in data || 'metadata' in data)
         ? SOURCES.map((source): [string, unknown[]] => [source, asArray(data[source])])
-        : [];
-    if (groups.length === 0) throw parseError('the body has no data');
+        : [['web', [data]]];
     return {
       items: groups.flatMap(([source, results]) =>
         results.map((result, index) => toItem(isRecord(result) ? result : {}, source, index)),

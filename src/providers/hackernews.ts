@@ -67,6 +67,11 @@ function discussionUrl(id: unknown): string | undefined {
   return /^\d+$/.test(digits) ? `https://news.ycombinator.com/item?id=${digits}` : undefined;
 }
 
+/** HN text is HTML with bare `<p>` between paragraphs; they become spaces so the words do not run together. */
+function htmlSnippet(value: unknown): string | undefined {
+  return typeof value === 'string' ? text(value.replace(/<\/?(p|br)\b[^>]*>/gi, ' ')) : undefined;
+}
+
 function toItem(hit: Record<string, unknown>): ProviderItem {
   const hnUrl = discussionUrl(hit.objectID) ?? discussionUrl(hit.story_id);
   // Ask HN, Show HN without a link and comments have no url of their own: their HN page is the result.
@@ -82,7 +87,7 @@ function toItem(hit: Record<string, unknown>): ProviderItem {
     title: title ?? url,
     url,
     // story_text is "" on link stories and HTML on text posts; comment_text is HTML.
-    snippet: text(hit.story_text) ?? text(hit.comment_text),
+    snippet: htmlSnippet(hit.story_text) ?? htmlSnippet(hit.comment_text),
     published_at: isoDate(hit.created_at) ?? isoDate(numberOrUndefined(hit.created_at_i)),
     extra,
   });

@@ -107,7 +107,7 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     httpUrl(primary.landing_page_url) ??
     httpUrl(work.id) ??
     (openalexId ? `https://openalex.org/${openalexId}` : undefined);
-  const title = text(work.display_name) ?? text(work.title) ?? ([venue, doi ?? openalexId].filter(Boolean).join(' ') || undefined);
+  const title = text(work.display_name) ?? text(work.title) ?? fallbackTitle(venue, doi, openalexId);
   const authors = asArray(work.authorships)
     .filter(isRecord)
     .map((authorship) => (isRecord(authorship.author) ? text(authorship.author.display_name) : undefined) ?? text(authorship.raw_author_name))
@@ -132,6 +132,12 @@ function toItem(work: Record<string, unknown>): ProviderItem {
   });
 }
 
+/** A work without a title (some datasets, paratext) is still shown: by its venue and DOI, or its OpenAlex id. */
+function fallbackTitle(venue: string | undefined, doi: string | undefined, openalexId: string | undefined): string | undefined {
+  if (venue && doi) return `${venue} (${doi})`;
+  return venue ?? doi ?? (openalexId ? `OpenAlex work ${openalexId}` : undefined);
+}
+
 /** `oa_url` is often a landing page (arxiv.org/abs/…); only a link that names a PDF is a pdf_url. */
 function pdfOnly(value: unknown): string | undefined {
   const url = httpUrl(value);
@@ -154,7 +160,8 @@ function rebuildAbstract(index: unknown): string | undefined {
   }
   if (placed.length === 0) return undefined;
   placed.sort((a, b) => a[0] - b[0]);
-  return text(placed.map(([, word]) => word).join(' '));
+  // Abstracts indexed from publisher pages often begin with their own heading word.
+  return text(placed.map(([, word]) => word).join(' ').replace(/^abstract[.:]?\s+/i, ''));
 }
 
 /** Provider extras without the missing ones; undefined when none is left. */

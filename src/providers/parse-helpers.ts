@@ -66,8 +66,14 @@ export function xmlText(value: unknown): string | undefined {
 
 /** HTML fragment to plain text: tags dropped, entities decoded, white space folded. */
 export function htmlToText(value: string): string {
-  // Only things shaped like tags or comments go: "a < b and c > d" in plain text survives.
-  return decode(value.replace(/<!--[\s\S]*?-->|<\/?[A-Za-z][^<>]*>/g, ''))
+  // Only things shaped like tags or comments go: "a < b and c > d" in plain text survives. Block tags
+  // become spaces so paragraphs do not run together; inline tags vanish so "foo<b>bar</b>" stays one word.
+  return decode(
+    value
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .replace(/<\/?(p|br|div|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote|jats:p|jats:sec|jats:title)\b[^<>]*>/gi, ' ')
+      .replace(/<\/?[A-Za-z][\w:-]*(\s[^<>]*)?\/?>/g, ''),
+  )
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -1,13 +1,19 @@
 import type { Provider, ProviderConfig, ProviderSettings } from './provider.js';
 import { ArxivProvider } from './arxiv.js';
 import { BraveProvider } from './brave.js';
+import { CrossrefProvider } from './crossref.js';
 import { ExaProvider } from './exa.js';
+import { FirecrawlProvider } from './firecrawl.js';
+import { GithubProvider } from './github.js';
+import { HackerNewsProvider } from './hackernews.js';
 import { LocalProvider } from './local.js';
+import { OpenAlexProvider } from './openalex.js';
 import { PubmedProvider } from './pubmed.js';
 import { SearxngProvider } from './searxng.js';
 import { SemanticScholarProvider } from './semanticscholar.js';
 import { TavilyProvider } from './tavily.js';
 import { WikipediaProvider } from './wikipedia.js';
+import { YoutubeProvider } from './youtube.js';
 
 interface ProviderClass {
   readonly settings: ProviderSettings;
@@ -22,9 +28,15 @@ export const PROVIDER_CLASSES: readonly ProviderClass[] = [
   SearxngProvider,
   ExaProvider,
   WikipediaProvider,
+  HackerNewsProvider,
   ArxivProvider,
   PubmedProvider,
   SemanticScholarProvider,
+  CrossrefProvider,
+  OpenAlexProvider,
+  GithubProvider,
+  YoutubeProvider,
+  FirecrawlProvider,
 ];
 
 const DEFAULTS = { weight: 1, timeoutMs: 5000, concurrency: 8 };

@@ -41,7 +41,7 @@ describe('search API', () => {
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.results.length).toBeLessThanOrEqual(5);
     const providers = Object.fromEntries(body.providers.map((outcome: { provider: string }) => [outcome.provider, outcome]));
-    expect(Object.keys(providers).sort()).toEqual(['brave', 'exa', 'local', 'searxng', 'tavily', 'wikipedia']);
+    expect(Object.keys(providers).sort()).toEqual(['brave', 'exa', 'hackernews', 'local', 'searxng', 'tavily', 'wikipedia']);
     expect(providers.local).toMatchObject({ status: 'ok' });
     expect(providers.brave).toMatchObject({ status: 'ok', count: 2 });
     expect(providers.tavily).toMatchObject({ status: 'not_configured', missing: ['TAVILY_API_KEY'] });

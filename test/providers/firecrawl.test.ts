@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
+import { FirecrawlProvider } from '../../src/providers/firecrawl.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { describeSharedFixtures } from '../support/shared-fixtures.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/firecrawl/${name}`, import.meta.url), 'utf8');
+const KEY = 'fc-test-key-5678';
+
+describe('firecrawl adapter', () => {
+  let upstream: FakeUpstream;
+  const agent = new Agent({ keepAliveTimeout: 1000 });
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+  });
+  afterAll(async () => {
+    await upstream.stop();
+    await agent.close();
+  });
+  const provider = (): FirecrawlProvider =>
+    makeProvider(FirecrawlProvider, { FIRECRAWL_API_KEY: KEY, FIRECRAWL_BASE_URL: `${upstream.origin}/firecrawl` }) as FirecrawlProvider;
+
+  it('posts the search as JSON with the Bearer key and reads web, news and images', async () => {
+    upstream.json('POST /firecrawl/v2/search', fixture('search-v2.json'));
+    const items = await runProvider(provider(), makeQuery('firecrawl', 'content', 5, { time_range: 'week' }));
+    const request = upstream.requestsTo('/firecrawl/v2/search').at(-1)!;
+    expect(request.method).toBe('POST');
+    expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(request.body)).toEqual({ query: 'firecrawl', limit: 5, tbs: 'qdr:w' });
+    expect(items).toEqual([
+      {
+        title: 'Firecrawl docs',
+        url: 'https://docs.firecrawl.example/',
+        snippet: 'Docs & guides.',
+        extra: { source: 'web' },
+      },
+      {
+        // Empty title and no description: the page's own title and the start of its markdown stand in.
+        title: 'Repository page',
+        url: 'https://github.com/firecrawl-example/firecrawl',
+        snippet: '# Firecrawl Turn websites into markdown.',
+        extra: { source: 'web', category: 'github', language: 'en' },
+      },
+      {
+        title: 'Firecrawl raises a round',
+        url: 'https://news.example/firecrawl',
+        snippet: 'Funding news.',
+        published_at: '2024-05-01',
+        extra: { source: 'news' },
+      },
+      {
+        // "3 hours ago" is not a date: published_at stays absent.
+        title: 'Firecrawl ships v2',
+        url: 'https://news.example/v2',
+        snippet: 'Release news.',
+        extra: { source: 'news' },
+      },
+      {
+        title: 'Firecrawl logo',
+        url: 'https://firecrawl.example/brand',
+        extra: { source: 'images', image_url: 'https://cdn.firecrawl.example/logo.png' },
+      },
+    ]);
+  });
+
+  it('reads the v1 search shape (data as an array) and caps the limit', () => {
+    const firecrawl = provider();
+    expect(firecrawl.parseResponse(response(fixture('search-v1.json')))).toEqual({
+      items: [{ title: 'Firecrawl', url: 'https://firecrawl.example/', snippet: 'Web data for AI.', extra: { source: 'web' } }],
+    });
+    const body = JSON.parse(firecrawl.buildRequest(makeQuery('x', 'content', 400)).body!) as Record<string, unknown>;
+    expect(body).toEqual({ query: 'x', limit: 100 });
+  });
+
+  it('builds and parses a scrape of one page', async () => {
+    upstream.json('POST /firecrawl/v2/scrape', fixture('scrape-v2.json'));
+    const firecrawl = provider();
+    const transport = createUpstreamTransport(firecrawl, { dispatcher: agent, maxBytes: 1024 * 1024 });
+    const answer = await transport.send(firecrawl.buildScrapeRequest('https://example.com'), AbortSignal.timeout(10_000));
+    const request = upstream.requestsTo('/firecrawl/v2/scrape').at(-1)!;
+    expect(request.method).toBe('POST');
+    expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(JSON.parse(request.body)).toEqual({ url: 'https://example.com', formats: ['markdown'], onlyMainContent: true });
+    expect(firecrawl.parseScrapeResponse(answer, 'https://example.com')).toEqual({
+      markdown: '# Example page\n\nSome text.',
+      url: 'https://www.example.com/',
+      title: 'Example page',
+      description: 'An example.',
+      language: 'en',
+      published: '2024-03-01T10:00:00.000Z',
+    });
+    const noMarkdown = JSON.stringify({ success: true, data: { metadata: { url: 'https://example.com/' } } });
+    expect(() => firecrawl.parseScrapeResponse(response(noMarkdown))).toThrow(FedsearchError);
+  });
+
+  it('reports the missing key and refuses to build a request without it', () => {
+    const unconfigured = makeProvider(FirecrawlProvider) as FirecrawlProvider;
+    expect(unconfigured.missingSettings()).toEqual(['FIRECRAWL_API_KEY']);
+    expect(() => unconfigured.buildRequest(makeQuery('x', 'content'))).toThrow(/FIRECRAWL_API_KEY/);
+    expect(() => unconfigured.buildScrapeRequest('https://example.com')).toThrow(/FIRECRAWL_API_KEY/);
+  });
+
+  it('describes the error envelope by its error, and throws on success:false in a 200', () => {
+    const firecrawl = provider();
+    const error = fixture('error-402.json');
+    expect(firecrawl.describeError(response(error, 402))).toBe('Payment Required: Insufficient credits to perform this request.');
+    expect(() => firecrawl.parseResponse(response(error))).toThrow(FedsearchError);
+    expect(() => firecrawl.parseScrapeResponse(response(error))).toThrow(FedsearchError);
+    const noUrl = JSON.stringify({ success: true, data: { web: [{ title: 'No link' }] } });
+    expect(() => firecrawl.parseResponse(response(noUrl))).toThrow(/web result 1 has no URL/);
+  });
+});
+
+describeSharedFixtures('firecrawl', (fixtures) => {
+  const firecrawl = makeProvider(FirecrawlProvider, { FIRECRAWL_API_KEY: 'k' }) as FirecrawlProvider;
+  for (const shared of fixtures) {
+    if (shared.status >= 200 && shared.status < 300) {
+      it(`${shared.file}: every result is parsed with title and url`, () => {
+        const data = (JSON.parse(shared.body) as { data: unknown }).data;
+        const isScrape = !Array.isArray(data) && typeof (data as { markdown?: unknown }).markdown === 'string';
+        const expected = Array.isArray(data)
+          ? data.length
+          : isScrape
+            ? 1
+            : ['web', 'news', 'images'].reduce((sum, source) => sum + ((data as Record<string, unknown[] | undefined>)[source]?.length ?? 0), 0);
+        const outcome = firecrawl.parseResponse(response(shared.body, shared.status));
+        const items = 'items' in outcome ? outcome.items : [];
+        expect(expected).toBeGreaterThan(0);
+        expect(items).toHaveLength(expected);
+        for (const item of items) {
+          expect(item.title.length).toBeGreaterThan(0);
+          expect(item.url).toMatch(/^https?:\/\//);
+          expect(item.snippet === undefined || item.snippet.length > 0).toBe(true);
+        }
+        if (isScrape) {
+          const page = firecrawl.parseScrapeResponse(response(shared.body, shared.status));
+          expect(page.markdown.length).toBeGreaterThan(0);
+          expect(page.url).toMatch(/^https?:\/\//);
+          expect(page.title?.length).toBeGreaterThan(0);
+        }
+      });
+    } else {
+      it(`${shared.file}: the error body is described by its error`, () => {
+        expect(firecrawl.describeError(response(shared.body, shared.status))).toBe('Unauthorized: Invalid token');
+        expect(() => firecrawl.parseResponse(response(shared.body, shared.status))).toThrow(FedsearchError);
+      });
+    }
+  }
+});

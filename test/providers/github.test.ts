@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { GithubProvider } from '../../src/providers/github.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { describeSharedFixtures } from '../support/shared-fixtures.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/github/${name}`, import.meta.url), 'utf8');
+
+describe('github adapter', () => {
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+  });
+  afterAll(() => upstream.stop());
+
+  it('searches repositories by default, without a token, and parses every repository', async () => {
+    upstream.json('GET /github/search/repositories', fixture('search-repositories.json'));
+    const provider = makeProvider(GithubProvider, { GITHUB_BASE_URL: `${upstream.origin}/github` });
+    const items = await runProvider(provider, makeQuery('rank fusion', 'code', 2));
+    const request = upstream.requestsTo('/github/search/repositories').at(-1)!;
+    expect(request.method).toBe('GET');
+    expect(request.url.searchParams.get('q')).toBe('rank fusion');
+    expect(request.url.searchParams.get('per_page')).toBe('2');
+    expect(request.headers.accept).toBe('application/vnd.github+json');
+    expect(request.headers['x-github-api-version']).toBe('2022-11-28');
+    expect(request.headers.authorization).toBeUndefined();
+    expect(items).toEqual([
+      {
+        title: 'octo/fusion',
+        url: 'https://github.com/octo/fusion',
+        // Plain text kept as sent: "<50" is not an HTML tag.
+        snippet: 'Reciprocal rank fusion in <50 lines',
+        published_at: '2024-03-30T08:15:00.000Z',
+        extra: { stars: 1234, language: 'TypeScript', forks: 56 },
+      },
+      {
+        title: 'octo/empty',
+        url: 'https://github.com/octo/empty',
+        published_at: '2019-07-08T09:10:11.000Z',
+        extra: { stars: 0, forks: 0 },
+      },
+    ]);
+  });
+
+  it('sends the token as a Bearer header', async () => {
+    upstream.json('GET /github/search/repositories', fixture('search-repositories.json'));
+    const provider = makeProvider(GithubProvider, { GITHUB_TOKEN: 'ghp_test1234', GITHUB_BASE_URL: `${upstream.origin}/github` });
+    await runProvider(provider, makeQuery('fusion', 'code', 500, { scope: 'repositories' }));
+    const request = upstream.requestsTo('/github/search/repositories').at(-1)!;
+    expect(request.headers.authorization).toBe('Bearer ghp_test1234');
+    expect(request.url.searchParams.get('per_page')).toBe('100');
+  });
+
+  it('searches code with scope=code and the text-match media type, and parses every file', async () => {
+    upstream.json('GET /github/search/code', fixture('search-code.json'));
+    const provider = makeProvider(GithubProvider, { GITHUB_TOKEN: 'ghp_test1234', GITHUB_BASE_URL: `${upstream.origin}/github` });
+    const items = await runProvider(provider, makeQuery('fuse', 'code', 5, { scope: 'code' }));
+    const request = upstream.requestsTo('/github/search/code').at(-1)!;
+    expect(request.url.searchParams.get('q')).toBe('fuse');
+    expect(request.url.searchParams.get('per_page')).toBe('5');
+    expect(request.headers.accept).toBe('application/vnd.github.text-match+json');
+    expect(request.headers.authorization).toBe('Bearer ghp_test1234');
+    expect(items).toEqual([
+      {
+        title: 'rank.ts (octo/fusion)',
+        url: 'https://github.com/octo/fusion/blob/abc123/src/engine/rank.ts',
+        snippet: 'export function fuse(lists: Array<Item[]>) { return rrf(lists); … const k = 60; // fuse constant',
+        extra: { repository: 'octo/fusion', path: 'src/engine/rank.ts' },
+      },
+      {
+        title: 'README.md (octo/other)',
+        url: 'https://github.com/octo/other/blob/def456/README.md',
+        extra: { repository: 'octo/other', path: 'README.md' },
+      },
+    ]);
+  });
+
+  it('refuses code search without a token, and unknown scopes', () => {
+    const provider = makeProvider(GithubProvider);
+    expect(provider.missingSettings()).toEqual([]);
+    let notConfigured: unknown;
+    try {
+      provider.buildRequest(makeQuery('fuse', 'code', 5, { scope: 'code' }));
+    } catch (error) {
+      notConfigured = error;
+    }
+    expect(notConfigured).toBeInstanceOf(FedsearchError);
+    expect((notConfigured as FedsearchError).code).toBe('PROVIDER_NOT_CONFIGURED');
+    expect((notConfigured as FedsearchError).message).toBe('GITHUB_TOKEN is required for code search');
+    expect(() => provider.buildRequest(makeQuery('fuse', 'code', 5, { scope: 'issues' }))).toThrow(/scope must be one of/);
+  });
+
+  it('describes error bodies by their message and throws on an error in a 200', () => {
+    const provider = makeProvider(GithubProvider);
+    expect(provider.describeError(response(fixture('error-401.json'), 401))).toBe('Bad credentials');
+    expect(provider.describeError(response(fixture('error-422.json'), 422))).toBe(
+      'Validation Failed: The search contains only logical operators (AND / OR / NOT) without any search terms.',
+    );
+    expect(provider.describeError(response('upstream connect error', 503))).toBeUndefined();
+    expect(() => provider.parseResponse(response(fixture('error-401.json')), makeQuery('x', 'code'))).toThrow(FedsearchError);
+  });
+});
+
+describeSharedFixtures('github', (fixtures) => {
+  const provider = makeProvider(GithubProvider, { GITHUB_TOKEN: 'k' });
+  for (const shared of fixtures) {
+    if (shared.status >= 200 && shared.status < 300) {
+      it(`${shared.file}: every result is parsed with title and url`, () => {
+        const expected = (JSON.parse(shared.body) as { items: unknown[] }).items.length;
+        const outcome = provider.parseResponse(response(shared.body, shared.status), makeQuery('q', 'code'));
+        const items = 'items' in outcome ? outcome.items : [];
+        expect(expected).toBeGreaterThan(0);
+        expect(items).toHaveLength(expected);
+        for (const item of items) {
+          expect(item.title.length).toBeGreaterThan(0);
+          expect(item.url).toMatch(/^https:\/\/github\.com\//);
+          expect(item.snippet === undefined || item.snippet.length > 0).toBe(true);
+        }
+      });
+    } else {
+      it(`${shared.file}: the error body is described or rejected as a FedsearchError`, () => {
+        const described = provider.describeError(response(shared.body, shared.status));
+        expect(described).toBe('Bad credentials');
+        expect(() => provider.parseResponse(response(shared.body, shared.status), makeQuery('q', 'code'))).toThrow(FedsearchError);
+      });
+    }
+  }
+});

@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { HackerNewsProvider } from '../../src/providers/hackernews.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { describeSharedFixtures } from '../support/shared-fixtures.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/hackernews/${name}`, import.meta.url), 'utf8');
+
+describe('hackernews adapter', () => {
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+  });
+  afterAll(() => upstream.stop());
+
+  it('searches stories with a created_at_i filter and parses every hit', async () => {
+    upstream.json('GET /hn/api/v1/search', fixture('search.json'));
+    // The HACKER_NEWS_ prefix is an alias of HACKERNEWS_.
+    const provider = makeProvider(HackerNewsProvider, { HACKER_NEWS_BASE_URL: `${upstream.origin}/hn` });
+    const before = Math.floor(Date.now() / 1000);
+    const items = await runProvider(provider, makeQuery('search', 'web', 3, { time_range: 'day' }));
+    const after = Math.floor(Date.now() / 1000);
+    const request = upstream.requestsTo('/hn/api/v1/search').at(-1)!;
+    expect(request.method).toBe('GET');
+    expect(request.url.searchParams.get('query')).toBe('search');
+    expect(request.url.searchParams.get('tags')).toBe('story');
+    expect(request.url.searchParams.get('hitsPerPage')).toBe('3');
+    const filter = /^created_at_i>(\d+)$/.exec(request.url.searchParams.get('numericFilters') ?? '');
+    expect(filter).not.toBeNull();
+    expect(Number(filter![1])).toBeGreaterThanOrEqual(before - 86_400);
+    expect(Number(filter![1])).toBeLessThanOrEqual(after - 86_400);
+    expect(items).toEqual([
+      {
+        title: 'Show HN: A federated search service',
+        url: 'https://fedsearch.example/launch',
+        published_at: '2024-05-01T12:00:00.000Z',
+        extra: { points: 250, num_comments: 12, author: 'ada', hn_url: 'https://news.ycombinator.com/item?id=101' },
+      },
+      {
+        // An Ask HN has no link of its own: its discussion page is the result.
+        title: 'Ask HN: Search tools?',
+        url: 'https://news.ycombinator.com/item?id=200',
+        snippet: 'What do you use for "search"? Asking for a friend.',
+        published_at: '2024-04-02T08:30:00.000Z',
+        extra: { points: 3, num_comments: 0, author: 'grace', hn_url: 'https://news.ycombinator.com/item?id=200' },
+      },
+      {
+        title: 'Ask HN: Search tools?',
+        url: 'https://news.ycombinator.com/item?id=203',
+        snippet: 'Grep, mostly.',
+        published_at: '2024-04-02T09:00:00.000Z',
+        extra: { author: 'linus', hn_url: 'https://news.ycombinator.com/item?id=203' },
+      },
+    ]);
+  });
+
+  it('sends no numeric filter without a time range, and caps the page size', async () => {
+    upstream.json('GET /hn/api/v1/search', fixture('search.json'));
+    const provider = makeProvider(HackerNewsProvider, { HACKERNEWS_BASE_URL: `${upstream.origin}/hn` });
+    await runProvider(provider, makeQuery('search', 'web', 500));
+    const request = upstream.requestsTo('/hn/api/v1/search').at(-1)!;
+    expect(request.url.searchParams.has('numericFilters')).toBe(false);
+    expect(request.url.searchParams.get('hitsPerPage')).toBe('100');
+  });
+
+  it('needs no setting to run', () => {
+    expect(makeProvider(HackerNewsProvider).missingSettings()).toEqual([]);
+  });
+
+  it('describes an error body by its message and throws on an error in a 200', () => {
+    const provider = makeProvider(HackerNewsProvider);
+    const error = fixture('error-400.json');
+    expect(provider.describeError(response(error, 400))).toBe(
+      'invalid numeric attribute(num_comments), attribute not specified in numericAttributesForFiltering setting',
+    );
+    expect(provider.describeError(response('Bad Gateway', 502))).toBeUndefined();
+    expect(() => provider.parseResponse(response(error), makeQuery('x'))).toThrow(FedsearchError);
+  });
+});
+
+describeSharedFixtures('hackernews', (fixtures) => {
+  const provider = makeProvider(HackerNewsProvider);
+  for (const shared of fixtures) {
+    if (shared.status >= 200 && shared.status < 300) {
+      it(`${shared.file}: every hit is parsed with title and url`, () => {
+        const hits = (JSON.parse(shared.body) as { hits: Array<{ url?: string | null }> }).hits;
+        const outcome = provider.parseResponse(response(shared.body, shared.status), makeQuery('q'));
+        const items = 'items' in outcome ? outcome.items : [];
+        expect(hits.length).toBeGreaterThan(0);
+        expect(items).toHaveLength(hits.length);
+        items.forEach((item, index) => {
+          expect(item.title.length).toBeGreaterThan(0);
+          expect(item.url).toMatch(/^https?:\/\//);
+          // story_text is "" on link stories: absent, never an empty snippet.
+          expect(item.snippet === undefined || item.snippet.length > 0).toBe(true);
+          if (hits[index]!.url) expect(item.url).toBe(new URL(hits[index]!.url!).toString());
+        });
+      });
+    } else {
+      it(`${shared.file}: the error body is described by its message`, () => {
+        expect(provider.describeError(response(shared.body, shared.status))).toMatch(/^invalid numeric attribute\(points\)/);
+        expect(() => provider.parseResponse(response(shared.body, shared.status), makeQuery('q'))).toThrow(FedsearchError);
+      });
+    }
+  }
+});

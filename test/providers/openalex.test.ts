@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { OpenAlexProvider } from '../../src/providers/openalex.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { describeSharedFixtures } from '../support/shared-fixtures.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/openalex/${name}`, import.meta.url), 'utf8');
+
+describe('openalex adapter', () => {
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+  });
+  afterAll(() => upstream.stop());
+
+  it('calls /works with search, per_page, filters and mailto, and parses every work', async () => {
+    upstream.json('GET /openalex/works', fixture('works-search.json'));
+    const provider = makeProvider(OpenAlexProvider, {
+      OPENALEX_MAILTO: 'team@example.org',
+      OPENALEX_BASE_URL: `${upstream.origin}/openalex`,
+    });
+    const query = makeQuery('rank fusion', 'papers', 3, { year_from: 2020, year_to: 2023, open_access: true });
+    const items = await runProvider(provider, query);
+    const request = upstream.requestsTo('/openalex/works').at(-1)!;
+    expect(request.method).toBe('GET');
+    expect(request.url.searchParams.get('search')).toBe('rank fusion');
+    expect(request.url.searchParams.get('per_page')).toBe('3');
+    expect(request.url.searchParams.get('filter')).toBe('publication_year:>2019,publication_year:<2024,is_oa:true');
+    expect(request.url.searchParams.get('mailto')).toBe('team@example.org');
+    expect(request.url.searchParams.get('select')?.split(',')).toContain('abstract_inverted_index');
+    expect(items).toEqual([
+      {
+        title: 'Rank fusion at scale',
+        url: 'https://doi.org/10.1234/fusion.2022.7',
+        authors: ['Ada Lovelace', 'Charles Babbage'],
+        year: 2022,
+        published_at: '2022-03-14',
+        venue: 'Journal of Fusion',
+        abstract: 'Rank fusion beats single rankers, and fusion is cheap.',
+        doi: '10.1234/fusion.2022.7',
+        pmid: '35000001',
+        pdf_url: 'https://repository.example/fusion-oa.pdf',
+        citation_count: 17,
+        extra: { openalex_id: 'W1000000001', type: 'article', open_access: true },
+      },
+      {
+        // oa_url is the arXiv landing page, not a PDF: no pdf_url rather than a wrong one.
+        title: 'A preprint about fusion',
+        url: 'https://doi.org/10.48550/arxiv.2304.05376',
+        year: 2023,
+        published_at: '2023-01-01',
+        venue: 'arXiv (Cornell University)',
+        doi: '10.48550/arxiv.2304.05376',
+        arxiv_id: '2304.05376',
+        citation_count: 0,
+        extra: { openalex_id: 'W1000000002', type: 'preprint', open_access: true },
+      },
+      {
+        title: 'OpenAlex work W1000000003',
+        url: 'https://openalex.org/W1000000003',
+        citation_count: 0,
+        extra: { openalex_id: 'W1000000003', type: 'dataset', open_access: false },
+      },
+    ]);
+  });
+
+  it('sends neither mailto nor filter when they are not set', async () => {
+    upstream.json('GET /openalex/works', fixture('works-search.json'));
+    const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+    await runProvider(provider, makeQuery('rank fusion', 'papers', 10));
+    const request = upstream.requestsTo('/openalex/works').at(-1)!;
+    expect(request.url.searchParams.has('mailto')).toBe(false);
+    expect(request.url.searchParams.has('filter')).toBe(false);
+  });
+
+  it('reads a single-work body (GET /works/{id})', () => {
+    const outcome = makeProvider(OpenAlexProvider).parseResponse(response(fixture('work.json')), makeQuery('x', 'papers'));
+    expect(outcome).toEqual({
+      items: [
+        {
+          title: 'One work by id',
+          url: 'https://doi.org/10.5555/one.work',
+          authors: ['Grace Hopper'],
+          year: 1999,
+          published_at: '1999-10-01',
+          // The heading word OpenAlex indexed with the abstract is not part of it.
+          abstract: 'One short abstract.',
+          doi: '10.5555/one.work',
+          citation_count: 3,
+          extra: { openalex_id: 'W2000000009', type: 'book', open_access: false },
+        },
+      ],
+    });
+  });
+
+  it('needs no setting to run', () => {
+    expect(makeProvider(OpenAlexProvider).missingSettings()).toEqual([]);
+  });
+
+  it('describes a JSON error body, stays silent on the HTML 404 page, and throws on an error in a 200', () => {
+    const provider = makeProvider(OpenAlexProvider);
+    const error = fixture('error-400.json');
+    expect(provider.describeError(response(error, 400))).toBe(
+      'per_pag is not a valid parameter. Valid parameters are: per_page, page, search, filter, select.',
+    );
+    expect(provider.describeError(response('<!doctype html><html><title>404 Not Found</title></html>', 404))).toBeUndefined();
+    expect(() => provider.parseResponse(response(error), makeQuery('x', 'papers'))).toThrow(FedsearchError);
+  });
+});
+
+describeSharedFixtures('openalex', (fixtures) => {
+  const provider = makeProvider(OpenAlexProvider);
+  for (const shared of fixtures) {
+    if (shared.status >= 200 && shared.status < 300) {
+      it(`${shared.file}: every work is parsed with title, url and its DOI`, () => {
+        const body = JSON.parse(shared.body) as { results?: Array<{ doi?: string | null }> };
+        const works = body.results ?? [body as { doi?: string | null }];
+        const outcome = provider.parseResponse(response(shared.body, shared.status), makeQuery('q', 'papers'));
+        const items = 'items' in outcome ? outcome.items : [];
+        expect(items).toHaveLength(works.length);
+        items.forEach((item, index) => {
+          expect(item.title.length).toBeGreaterThan(0);
+          expect(item.url).toMatch(/^https?:\/\//);
+          const doi = works[index]!.doi;
+          if (doi) expect(item.doi).toBe(doi.replace('https://doi.org/', '').toLowerCase());
+          for (const value of Object.values(item)) expect(value).not.toBe('');
+        });
+      });
+    } else {
+      it(`${shared.file}: the error body is described or rejected as a FedsearchError`, () => {
+        const described = provider.describeError(response(shared.body, shared.status));
+        expect(described === undefined || (described.length > 0 && described.length <= 160)).toBe(true);
+        expect(() => provider.parseResponse(response(shared.body, shared.status), makeQuery('q', 'papers'))).toThrow(FedsearchError);
+      });
+    }
+  }
+});

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
+import { YoutubeProvider } from '../../src/providers/youtube.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { describeSharedFixtures } from '../support/shared-fixtures.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/youtube/${name}`, import.meta.url), 'utf8');
+const KEY = 'AIzaTestKey-0123456789';
+
+describe('youtube adapter', () => {
+  let upstream: FakeUpstream;
+  const agent = new Agent({ keepAliveTimeout: 1000 });
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+  });
+  afterAll(async () => {
+    await upstream.stop();
+    await agent.close();
+  });
+  const provider = (): YoutubeProvider =>
+    makeProvider(YoutubeProvider, { YOUTUBE_API_KEY: KEY, YOUTUBE_BASE_URL: `${upstream.origin}/youtube` }) as YoutubeProvider;
+
+  it('calls search.list with the key as a parameter and keeps videos, channels and playlists', async () => {
+    upstream.json('GET /youtube/youtube/v3/search', fixture('search.json'));
+    const before = Date.now();
+    const items = await runProvider(provider(), makeQuery('surf', 'video', 3, { time_range: 'week', language: 'en', safesearch: 'off' }));
+    const after = Date.now();
+    const request = upstream.requestsTo('/youtube/youtube/v3/search').at(-1)!;
+    const params = request.url.searchParams;
+    expect(request.method).toBe('GET');
+    expect(params.get('part')).toBe('snippet');
+    expect(params.get('type')).toBe('video');
+    expect(params.get('q')).toBe('surf');
+    expect(params.get('maxResults')).toBe('3');
+    expect(params.get('key')).toBe(KEY);
+    expect(params.get('relevanceLanguage')).toBe('en');
+    expect(params.get('safeSearch')).toBe('none');
+    const publishedAfter = Date.parse(params.get('publishedAfter')!);
+    const week = 7 * 24 * 60 * 60 * 1000;
+    expect(publishedAfter).toBeGreaterThanOrEqual(before - week);
+    expect(publishedAfter).toBeLessThanOrEqual(after - week);
+    expect(request.headers.authorization).toBeUndefined();
+    expect(items).toEqual([
+      {
+        title: "Rock & Roll's best <3",
+        url: 'https://www.youtube.com/watch?v=abcDEF12345',
+        snippet: 'A video about music.',
+        published_at: '2024-01-02T03:04:05.000Z',
+        extra: { type: 'video', channel: 'Music Channel' },
+      },
+      {
+        title: 'Surf Channel',
+        url: 'https://www.youtube.com/channel/UCsurf000000000000000002',
+        published_at: '2015-06-07T08:09:10.000Z',
+        extra: { type: 'channel', channel: 'Surf Channel' },
+      },
+      {
+        title: 'Best waves',
+        url: 'https://www.youtube.com/playlist?list=PLwaves0001',
+        snippet: 'A playlist.',
+        published_at: '2020-10-11T12:13:14.000Z',
+        extra: { type: 'playlist', channel: 'Surf Channel' },
+      },
+    ]);
+  });
+
+  it('asks for at most 50 results', () => {
+    const url = new URL(provider().buildRequest(makeQuery('surf', 'video', 80)).url);
+    expect(url.searchParams.get('maxResults')).toBe('50');
+    expect(url.searchParams.has('publishedAfter')).toBe(false);
+  });
+
+  it('builds and parses videos.list: duration, views and publish date; hidden counts stay absent', async () => {
+    upstream.json('GET /youtube/youtube/v3/videos', fixture('videos.json'));
+    const youtube = provider();
+    const transport = createUpstreamTransport(youtube, { dispatcher: agent, maxBytes: 1024 * 1024 });
+    const answer = await transport.send(youtube.buildVideosRequest(['abcDEF12345', 'xyz_-789012']), AbortSignal.timeout(10_000));
+    const request = upstream.requestsTo('/youtube/youtube/v3/videos').at(-1)!;
+    expect(request.url.searchParams.get('part')).toBe('snippet,contentDetails,statistics');
+    expect(request.url.searchParams.get('id')).toBe('abcDEF12345,xyz_-789012');
+    expect(request.url.searchParams.get('key')).toBe(KEY);
+    expect(youtube.parseVideosResponse(answer)).toEqual([
+      {
+        title: 'Rock & Roll',
+        url: 'https://www.youtube.com/watch?v=abcDEF12345',
+        snippet: 'The full description.',
+        published_at: '2024-01-02T03:04:05.000Z',
+        extra: { channel: 'Music Channel', duration: 'PT4M13S', views: 12345, likes: 67 },
+      },
+      {
+        title: 'Snippet only',
+        url: 'https://www.youtube.com/watch?v=xyz_-789012',
+        published_at: '2023-05-06T07:08:09.000Z',
+        extra: { channel: 'Other' },
+      },
+    ]);
+    expect(() => youtube.buildVideosRequest([])).toThrow(FedsearchError);
+    expect(() => youtube.buildVideosRequest(Array.from({ length: 51 }, (_, index) => `id${index}`))).toThrow(FedsearchError);
+  });
+
+  it('reports the missing key and refuses to build a request without it', () => {
+    const unconfigured = makeProvider(YoutubeProvider);
+    expect(unconfigured.missingSettings()).toEqual(['YOUTUBE_API_KEY']);
+    expect(() => unconfigured.buildRequest(makeQuery('surf', 'video'))).toThrow(/YOUTUBE_API_KEY/);
+  });
+
+  it('describes the error envelope by reason and message, never with the key-bearing URL', async () => {
+    const youtube = provider();
+    expect(youtube.describeError(response(fixture('error-403-quota.json'), 403))).toBe(
+      'quotaExceeded: The request cannot be completed because you have exceeded your quota.',
+    );
+    expect(() => youtube.parseResponse(response(fixture('error-403-quota.json')))).toThrow(FedsearchError);
+    upstream.json('GET /youtube/youtube/v3/search', fixture('error-403-quota.json'), 403);
+    const failure = await runProvider(youtube, makeQuery('surf', 'video')).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(FedsearchError);
+    expect((failure as FedsearchError).message).toContain('quotaExceeded');
+    expect((failure as FedsearchError).message).not.toContain(KEY);
+  });
+});
+
+describeSharedFixtures('youtube', (fixtures) => {
+  const youtube = makeProvider(YoutubeProvider, { YOUTUBE_API_KEY: 'k' }) as YoutubeProvider;
+  for (const shared of fixtures) {
+    if (shared.status >= 200 && shared.status < 300) {
+      it(`${shared.file}: every item is parsed with title and url`, () => {
+        const body = JSON.parse(shared.body) as { kind: string; items: unknown[] };
+        const items =
+          body.kind === 'youtube#videoListResponse'
+            ? youtube.parseVideosResponse(response(shared.body, shared.status))
+            : (youtube.parseResponse(response(shared.body, shared.status)) as { items: unknown[] }).items;
+        expect(body.items.length).toBeGreaterThan(0);
+        expect(items).toHaveLength(body.items.length);
+        for (const item of items as Array<{ title: string; url: string; extra?: Record<string, unknown> }>) {
+          expect(item.title.length).toBeGreaterThan(0);
+          expect(item.url).toMatch(/^https:\/\/www\.youtube\.com\/(watch\?v=|channel\/|playlist\?list=)/);
+          // The recorded videos body has no statistics or contentDetails parts: nothing is invented for them.
+          if (body.kind === 'youtube#videoListResponse') expect(item.extra?.views).toBeUndefined();
+        }
+      });
+    } else {
+      it(`${shared.file}: the error body is described by its reason`, () => {
+        expect(youtube.describeError(response(shared.body, shared.status))).toBe('keyInvalid: Bad Request');
+        expect(() => youtube.parseResponse(response(shared.body, shared.status))).toThrow(FedsearchError);
+      });
+    }
+  }
+});
