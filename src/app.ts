@@ -6,9 +6,11 @@ import type { AppConfig } from './config.js';
 import { createMemoryCache } from './engine/answer-cache.js';
 import { SearchService } from './engine/search-service.js';
 import { createUpstreamAgent } from './engine/upstream-transport.js';
+import { loadApiKeys, registerAccessControl } from './http/access-control.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
 import { registerOperationRoutes } from './http/operation-routes.js';
+import { registerProtection } from './http/protection.js';
 import { registerProviderRoutes } from './http/provider-routes.js';
 import { registerSearchRoutes } from './http/search-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
@@ -16,6 +18,7 @@ import { loggerOptions } from './logger.js';
 import { registerMcp } from './mcp/register.js';
 import { OPERATIONS } from './operations/registry.js';
 import { createProviders } from './providers/registry.js';
+import { createRedisClient } from './redis-client.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,7 +41,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const app = Fastify({
     ...loggerOptions(config.LOG_LEVEL, options.logStream),
     trustProxy: config.TRUST_PROXY,
-    bodyLimit: 256 * 1024,
+    bodyLimit: config.BODY_LIMIT_BYTES,
     // Fastify's own Ajv never sees our schemas: validation is zod (http/zod-schemas.ts).
     ajv: { customOptions: { strict: false } },
   });
@@ -71,6 +74,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   useZodValidation(app);
   registerErrorHandler(app);
+  // Access first: the rate limiter counts per API key, which access control identifies.
+  registerAccessControl(app, loadApiKeys(config.API_KEYS, config.API_KEYS_FILE));
+  const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits') : undefined;
+  await registerProtection(app, config, rateLimitRedis);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.0.3',
@@ -105,6 +112,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   app.addHook('onClose', async () => {
     if (!options.dispatcher) await dispatcher.close();
+    rateLimitRedis?.disconnect();
   });
   return app;
 }

@@ -32,7 +32,8 @@ export function providerEnv(origin: string): Record<string, string> {
 /** Starts the real service on a loopback port with the given environment; logs are captured. */
 export async function startService(env: Record<string, string>): Promise<RunningService> {
   const logs: string[] = [];
-  const config = loadConfig({ LOG_LEVEL: 'info', ...env, PORT: '0', HOST: '127.0.0.1' });
+  // Tests send bursts from one address: the rate limit is tested on its own, with its own limit.
+  const config = loadConfig({ LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000', ...env, PORT: '0', HOST: '127.0.0.1' });
   const app = await buildApp(config, { dispatcher: sharedAgent, logStream: { write: (line) => void logs.push(line) } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

@@ -1,0 +1,77 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { listFromEnv } from '../config.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A short, non-reversible id of the caller's API key: for rate limits and logs, never the key. */
+    apiKeyId?: string;
+  }
+}
+
+/** Paths anyone may reach: probes, the metrics route (it has its own token) and the API's documentation. */
+export function isOpenPath(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return path === '/healthz' || path === '/readyz' || path === '/metrics' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** Equal-length digests compared in constant time, against every key, so timing says nothing about which. */
+export function matchesAnyKey(candidate: string, keyDigests: Buffer[]): boolean {
+  const candidateDigest = digest(candidate);
+  let matched = false;
+  for (const keyDigest of keyDigests) matched = timingSafeEqual(candidateDigest, keyDigest) || matched;
+  return matched;
+}
+
+/** Keys from API_KEYS (comma list) and API_KEYS_FILE (one per line, `#` comments). */
+export function loadApiKeys(apiKeys: string | undefined, apiKeysFile: string | undefined): string[] {
+  const fromFile = apiKeysFile
+    ? readFileSync(apiKeysFile, 'utf8')
+        .split('\n')
+        .map((line) => line.replace(/#.*/, '').trim())
+        .filter((line) => line !== '')
+    : [];
+  return [...listFromEnv(apiKeys), ...fromFile];
+}
+
+function presentedKey(request: FastifyRequest): string | undefined {
+  const authorization = request.headers.authorization;
+  if (typeof authorization === 'string') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match) return match[1];
+  }
+  const header = request.headers['x-api-key'];
+  return typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
+}
+
+/**
+ * When keys are configured, every REST and MCP request needs `Authorization: Bearer <key>` or `X-API-Key`;
+ * otherwise a 401 with WWW-Authenticate. Probes and docs stay open.
+ */
+export function registerAccessControl(app: FastifyInstance, keys: string[]): void {
+  const keyDigests = keys.map(digest);
+  app.addHook('onRequest', async (request, reply) => {
+    const key = presentedKey(request);
+    if (key && keyDigests.length > 0 && matchesAnyKey(key, keyDigests)) {
+      request.apiKeyId = digest(key).toString('hex').slice(0, 12);
+      return;
+    }
+    if (keyDigests.length === 0 || request.method === 'OPTIONS' || isOpenPath(request.url)) return;
+    return reply
+      .code(401)
+      .header('www-authenticate', 'Bearer realm="fedsearch"')
+      .send({
+        statusCode: 401,
+        error: 'Unauthorized',
+        code: 'UNAUTHORIZED',
+        message: key
+          ? 'the API key is not valid'
+          : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>',
+      });
+  });
+}

@@ -1,0 +1,48 @@
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyUnderPressure from '@fastify/under-pressure';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { listFromEnv, type AppConfig } from '../config.js';
+import { isOpenPath } from './access-control.js';
+
+/**
+ * Headers, CORS, rate limits and load shedding. Rate limits count per API key (per IP without keys) and are
+ * shared across replicas through Redis when one is configured; if Redis fails, requests pass (skipOnError)
+ * rather than every caller getting an error.
+ */
+export async function registerProtection(app: FastifyInstance, config: AppConfig, redis: Redis | undefined): Promise<void> {
+  // The API serves JSON and the Swagger UI page; a strict CSP would break the UI's inline bootstrap.
+  await app.register(fastifyHelmet, { contentSecurityPolicy: false });
+
+  const origins = listFromEnv(config.CORS_ORIGINS);
+  await app.register(fastifyCors, {
+    origin: origins.includes('*') ? true : origins.length > 0 ? origins : false,
+    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'],
+    exposedHeaders: ['mcp-session-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+  });
+
+  await app.register(fastifyRateLimit, {
+    max: config.RATE_LIMIT_MAX,
+    timeWindow: config.RATE_LIMIT_WINDOW_MS,
+    keyGenerator: (request) => (request.apiKeyId ? `key:${request.apiKeyId}` : `ip:${request.ip}`),
+    allowList: (request) => isOpenPath(request.url),
+    ...(redis ? { redis, nameSpace: 'fedsearch-rate-limit-', skipOnError: true } : {}),
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: context.statusCode,
+      error: 'Too Many Requests',
+      code: 'RATE_LIMITED',
+      message: `rate limit exceeded: at most ${context.max} requests per ${Math.round(config.RATE_LIMIT_WINDOW_MS / 1000)} s; retry in ${context.after}`,
+    }),
+  });
+
+  await app.register(fastifyUnderPressure, {
+    maxEventLoopDelay: config.PRESSURE_MAX_EVENT_LOOP_DELAY_MS,
+    maxHeapUsedBytes: config.PRESSURE_MAX_HEAP_BYTES,
+    maxRssBytes: config.PRESSURE_MAX_RSS_BYTES,
+    retryAfter: 10,
+    exposeStatusRoute: false,
+  });
+}

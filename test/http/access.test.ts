@@ -1,0 +1,105 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request, startService, type RunningService } from '../support/service.js';
+
+const KEY = 'fs-live-key-aaaaaaaaaaaaaaaa';
+const FILE_KEY = 'fs-file-key-bbbbbbbbbbbbbbbb';
+
+describe('API keys', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-keys-'));
+    const keysFile = path.join(folder, 'keys');
+    writeFileSync(keysFile, `# one key per line\n${FILE_KEY}\n`);
+    service = await startService({ API_KEYS: `${KEY},other-key-cccccccc`, API_KEYS_FILE: keysFile });
+  });
+  afterAll(() => service.stop());
+
+  const search = (headers: Record<string, string>) => request(service.origin, '/v1/search/web?q=provider&providers=local', { headers });
+
+  it('refuses a request without a key with 401 and WWW-Authenticate', async () => {
+    const response = await search({});
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="fedsearch"');
+    expect((await response.json()).message).toContain('Authorization: Bearer <key>');
+  });
+
+  it('refuses a wrong key', async () => {
+    const response = await search({ authorization: 'Bearer not-the-key' });
+    expect(response.status).toBe(401);
+    expect((await response.json()).message).toBe('the API key is not valid');
+  });
+
+  it('accepts a key as Bearer, as X-API-Key, and from the keys file', async () => {
+    expect((await search({ authorization: `Bearer ${KEY}` })).status).toBe(200);
+    expect((await search({ 'x-api-key': KEY })).status).toBe(200);
+    expect((await search({ authorization: `Bearer ${FILE_KEY}` })).status).toBe(200);
+  });
+
+  it('guards the operation routes and both MCP transports too', async () => {
+    const operation = await request(service.origin, '/v1/ops/list_providers', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(operation.status).toBe(401);
+    expect((await request(service.origin, '/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect((await request(service.origin, '/sse')).status).toBe(401);
+  });
+
+  it('keeps health probes and docs open', async () => {
+    expect((await request(service.origin, '/healthz')).status).toBe(200);
+    expect((await request(service.origin, '/readyz')).status).toBe(200);
+    expect((await request(service.origin, '/openapi.json')).status).toBe(200);
+  });
+
+  it('never logs a key', () => {
+    const logs = service.logs.join('\n');
+    expect(logs).not.toContain(KEY);
+    expect(logs).not.toContain(FILE_KEY);
+  });
+});
+
+describe('rate limits and protective headers', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', API_KEYS: `${KEY},${FILE_KEY}`, CORS_ORIGINS: 'https://app.example' });
+  });
+  afterAll(() => service.stop());
+
+  const search = (key: string) => request(service.origin, '/v1/search/web?q=provider&providers=local', { headers: { 'x-api-key': key } });
+
+  it('allows RATE_LIMIT_MAX requests per key per window, then 429 with Retry-After', async () => {
+    const statuses = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) statuses.push((await search(KEY)).status);
+    expect(statuses).toEqual([200, 200, 200]);
+    const limited = await search(KEY);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = await limited.json();
+    expect(body).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+    expect(body.message).toContain('at most 3 requests per 60 s');
+    // Another key has its own budget; probes are never limited.
+    expect((await search(FILE_KEY)).status).toBe(200);
+    expect((await request(service.origin, '/healthz')).status).toBe(200);
+  });
+
+  it('sends helmet headers and CORS for the configured origin only', async () => {
+    const allowed = await request(service.origin, '/healthz', { headers: { origin: 'https://app.example' } });
+    expect(allowed.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    const other = await request(service.origin, '/healthz', { headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('rejects a body over the size limit with 413', async () => {
+    const response = await request(service.origin, '/v1/search/web', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': FILE_KEY },
+      body: JSON.stringify({ q: 'x'.repeat(300 * 1024) }),
+    });
+    expect(response.status).toBe(413);
+  });
+});
