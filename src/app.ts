@@ -107,8 +107,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('onReady', async () => {
     readiness.ready = true;
   });
+  let closing = false;
   app.addHook('preClose', async () => {
     readiness.ready = false;
+    closing = true;
+  });
+  // While closing, answers still in flight end their keep-alive connection, so close() need not wait
+  // for idle sockets to time out.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
   });
   app.addHook('onClose', async () => {
     if (!options.dispatcher) await dispatcher.close();

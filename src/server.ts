@@ -1,7 +1,10 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
-/** Listens, and closes with grace on SIGTERM / SIGINT: stop accepting, finish in-flight requests, exit 0. */
+/**
+ * Listens, and on SIGTERM / SIGINT closes with grace: readiness turns false, no new connections are
+ * accepted, in-flight searches finish (for at most SHUTDOWN_GRACE_MS), MCP sessions close, then exit 0.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
@@ -9,9 +12,17 @@ async function main(): Promise<void> {
   const close = (signal: string): void => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down');
+    const deadline = setTimeout(() => {
+      app.log.warn('grace period over; exiting with requests still open');
+      process.exit(0);
+    }, config.SHUTDOWN_GRACE_MS);
+    deadline.unref();
     app.close().then(
-      () => process.exit(0),
+      () => {
+        app.log.info('closed');
+        process.exit(0);
+      },
       (error: unknown) => {
         app.log.error({ err: error }, 'shutdown failed');
         process.exit(1);
