@@ -61,6 +61,12 @@ export interface UpstreamTransport {
   send(request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse>;
 }
 
+/** A paper identifier a caller can look up: DOI (lower case), arXiv id (no version), PMID, Semantic Scholar id. */
+export interface PaperIdentifier {
+  type: 'doi' | 'arxiv' | 'pmid' | 's2';
+  value: string;
+}
+
 /** Requests a provider makes for one search at most; a guard against a follow-up loop. */
 const MAX_STEPS = 4;
 
@@ -115,8 +121,28 @@ export abstract class Provider {
     return undefined;
   }
 
+  /**
+   * The request that looks one paper up by identifier, or undefined when this provider cannot look up that
+   * kind of identifier. A lookup request usually accepts 404 (parseResponse then returns no items).
+   */
+  buildLookupRequest(_identifier: PaperIdentifier): UpstreamRequest | undefined {
+    return undefined;
+  }
+
   async search(query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
-    let request = this.buildRequest(query);
+    return this.run(this.buildRequest(query), query, transport, signal);
+  }
+
+  /** Looks one paper up; the engine calls this only when buildLookupRequest gave a request. */
+  async lookup(identifier: PaperIdentifier, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
+    const request = this.buildLookupRequest(identifier);
+    if (!request) return [];
+    const query: SearchQuery = { kind: this.kind, text: identifier.value, limit: 1, filters: {} };
+    return this.run(request, query, transport, signal);
+  }
+
+  private async run(first: UpstreamRequest, query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
+    let request = first;
     for (let step = 1; step <= MAX_STEPS; step += 1) {
       const response = await transport.send(request, signal);
       const outcome = this.parseResponse(response, query);
