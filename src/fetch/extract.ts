@@ -1,0 +1,116 @@
+import { invalidQuery } from '../domain/errors.js';
+import type { DocumentKind } from './content-type.js';
+import { extractHtml } from './extract-html.js';
+import { extractPdfText } from './extract-pdf.js';
+
+export interface ExtractedLink {
+  text: string;
+  url: string;
+}
+
+/** What fetch_url returns about a page, before paging. */
+export interface ExtractedDocument {
+  title: string;
+  byline?: string;
+  published_at?: string;
+  markdown: string;
+  links: ExtractedLink[];
+  content_type: string;
+}
+
+/** The parts of a fetched document extraction reads; safeFetch's FetchedDocument has them all. */
+export interface ExtractionInput {
+  finalUrl: string;
+  contentType: string;
+  charset?: string | undefined;
+  kind: DocumentKind;
+  body: Buffer;
+}
+
+export interface TextPage {
+  text: string;
+  offset: number;
+  /** Where the next page starts, or null when this page reaches the end. */
+  next_offset: number | null;
+  total_chars: number;
+}
+
+/** Turns a fetched body into Markdown and metadata by its kind: HTML, plain text, JSON, XML or PDF. */
+export async function extractDocument(input: ExtractionInput): Promise<ExtractedDocument> {
+  const { finalUrl: url, contentType, kind } = input;
+  if (kind === 'pdf') {
+    const pdf = await extractPdfText(input.body);
+    return {
+      title: pdf.title ?? titleFromUrl(url),
+      ...(pdf.author ? { byline: pdf.author } : {}),
+      ...(pdf.created ? { published_at: pdf.created } : {}),
+      markdown: pdf.text,
+      links: [],
+      content_type: contentType,
+    };
+  }
+  const text = decodeBody(input.body, input.charset, kind === 'html');
+  if (kind === 'html') return extractHtml(text, url, contentType);
+  const markdown = kind === 'json' ? fenced(prettyJson(text), 'json') : kind === 'xml' ? fenced(text.trim(), 'xml') : text;
+  return { title: titleFromUrl(url), markdown, links: [], content_type: contentType };
+}
+
+/**
+ * One page of a long text, `maxChars` UTF-16 units from `offset`, never splitting a surrogate pair, so
+ * `next_offset` can be passed straight back as the next call's `offset`.
+ */
+export function pageText(text: string, offset: number, maxChars: number): TextPage {
+  if (!Number.isInteger(offset) || offset < 0) throw invalidQuery(`offset must be a whole number ≥ 0, not ${offset}`);
+  if (!Number.isInteger(maxChars) || maxChars < 1) throw invalidQuery(`max_chars must be a whole number ≥ 1, not ${maxChars}`);
+  const total = text.length;
+  const start = Math.min(offset, total);
+  let end = Math.min(start + maxChars, total);
+  if (end < total && end > start + 1 && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+  return { text: text.slice(start, end), offset: start, next_offset: end < total ? end : null, total_chars: total };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Decodes with the declared charset, else (for HTML) a <meta> charset in the first kilobyte, else UTF-8. */
+function decodeBody(body: Buffer, declared: string | undefined, isHtml: boolean): string {
+  const label = declared ?? (isHtml ? metaCharset(body) : undefined) ?? 'utf-8';
+  try {
+    return new TextDecoder(label).decode(body);
+  } catch {
+    // An unknown charset label: UTF-8 is the best guess left.
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+function metaCharset(body: Buffer): string | undefined {
+  const head = body.subarray(0, 1024).toString('latin1');
+  return /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1];
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text.trim();
+  }
+}
+
+/** A Markdown code block whose fence is longer than any backtick run inside it. */
+function fenced(text: string, language: string): string {
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+function titleFromUrl(url: string): string {
+  const parsed = new URL(url);
+  const last = parsed.pathname.split('/').filter((segment) => segment !== '').pop();
+  if (!last) return parsed.hostname;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * A one-page PDF with real text objects and an Info dictionary, written by hand with a correct xref table,
+ * so PDF tests need no fixture file and no PDF writer.
+ */
+export function minimalPdf(options: { lines: string[]; title?: string; author?: string; created?: string }): Buffer {
+  const escape = (text: string): string => text.replace(/[\\()]/g, (character) => `\\${character}`);
+  const content = `BT /F1 14 Tf 72 720 Td 20 TL ${options.lines.map((line) => `(${escape(line)}) Tj T*`).join(' ')} ET`;
+  const info = [
+    options.title ? `/Title (${escape(options.title)})` : '',
+    options.author ? `/Author (${escape(options.author)})` : '',
+    options.created ? `/CreationDate (${options.created})` : '',
+  ].join(' ');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    `<< ${info} >>`,
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, index) => {
+    offsets.push(pdf.length);
+    pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  const entries = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${entries}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
