@@ -14,6 +14,9 @@ export interface SearchFilters {
   scope?: string;
 }
 
+/** Filters a provider can be asked to apply upstream; declared per adapter in its settings. */
+export type FilterName = Exclude<keyof SearchFilters, 'scope'>;
+
 /** A validated search as the engine sees it, whichever surface (REST, MCP) it came from. */
 export interface SearchQuery {
   kind: SearchKind;

@@ -4,6 +4,7 @@ import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import { applyPostFilters, unsupportedFilters } from './filters.js';
 import type { Admission } from './provider-health.js';
 import { redactSecrets } from './redact.js';
 import { withOneRetry } from './upstream-transport.js';
@@ -81,6 +82,17 @@ async function askProvider(
     };
     return { provider, items: [], outcome };
   }
+  const unsupported = unsupportedFilters(query.filters, provider.settings.filters ?? []);
+  if (unsupported.length > 0) {
+    const outcome: ProviderOutcome = {
+      provider: provider.name,
+      status: 'skipped',
+      count: 0,
+      latency_ms: 0,
+      message: `cannot filter by ${unsupported.join(', ')}`,
+    };
+    return { provider, items: [], outcome };
+  }
   const admission = dependencies.admit?.(provider) ?? { allowed: true };
   if (!admission.allowed) {
     const outcome: ProviderOutcome = {
@@ -119,7 +131,7 @@ async function askProvider(
       return provider.search(query, transport, controller.signal);
     });
     work.catch(() => undefined);
-    const items = await Promise.race([work, aborted]);
+    const items = applyPostFilters(await Promise.race([work, aborted]), query.filters, provider.settings.filters ?? []);
     const answer = { provider, items, outcome: okOutcome(provider, items.length, started) };
     dependencies.onOutcome?.(answer);
     return answer;

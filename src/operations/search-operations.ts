@@ -1,41 +1,53 @@
 import { z } from 'zod';
+import type { SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
 import type { SearchResponse } from '../engine/search-service.js';
-import { defineOperation, type Operation } from './operation.js';
+import { defineOperation, type OperationContext } from './operation.js';
 import { renderSearch } from './render.js';
-import { searchParams } from './search-params.js';
+import { paperFilterParams, searchParams, webFilterParams, yearsInOrder } from './search-params.js';
 
-const webSearchInput = z.strictObject({ ...searchParams });
-const paperSearchInput = z.strictObject({ ...searchParams });
+const webSearchInput = z.strictObject({ ...searchParams, ...webFilterParams });
+const paperSearchInput = z
+  .strictObject({ ...searchParams, ...paperFilterParams })
+  .refine(yearsInOrder, { message: 'year_from must not be after year_to', path: ['year_from'] });
 
-function searchOperation(kind: SearchKind) {
-  return async (input: z.output<typeof webSearchInput>, context: Parameters<Operation['run']>[1]): Promise<SearchResponse> =>
-    context.search.search(
-      {
-        kind,
-        query: input.query,
-        providers: input.providers,
-        limit: input.max_results,
-        timeoutMs: input.timeout_ms,
-      },
-      context.signal,
-    );
+/** The fields of an operation's input that are search filters, as the engine takes them. */
+export function filtersOf(input: Record<string, unknown>): SearchFilters {
+  const names = [...Object.keys(webFilterParams), ...Object.keys(paperFilterParams), 'scope'];
+  return Object.fromEntries(names.filter((name) => input[name] !== undefined).map((name) => [name, input[name]])) as SearchFilters;
+}
+
+/** Runs one search of a kind through the shared service: the body of every search-shaped operation. */
+export function runSearch(
+  kind: SearchKind,
+  input: { query: string; providers?: string[] | undefined; max_results: number; timeout_ms?: number | undefined },
+  context: OperationContext,
+  filters: SearchFilters = filtersOf(input),
+): Promise<SearchResponse> {
+  return context.search.search(
+    { kind, query: input.query, providers: input.providers, limit: input.max_results, timeoutMs: input.timeout_ms, filters },
+    context.signal,
+  );
 }
 
 export const webSearch = defineOperation({
   name: 'web_search',
-  description: 'Search the web across every configured web provider at once; merged, deduplicated, ranked results with sources.',
+  description:
+    'Search the web across every configured web provider at once; merged, deduplicated, ranked results with sources. ' +
+    'Filters: time_range, language, include_domains, exclude_domains, safesearch.',
   input: webSearchInput,
   example: { query: 'reciprocal rank fusion', max_results: 5 },
-  run: searchOperation('web'),
+  run: (input, context) => runSearch('web', input, context),
   render: (output) => renderSearch(output),
 });
 
 export const paperSearch = defineOperation({
   name: 'paper_search',
-  description: 'Search scholarly papers (arXiv, PubMed, Semantic Scholar, …) at once; merged by DOI, arXiv id, PMID or title.',
+  description:
+    'Search scholarly papers (arXiv, PubMed, Semantic Scholar, Crossref, OpenAlex) at once; merged by DOI, arXiv id, PMID or title. ' +
+    'Filters: year_from, year_to, open_access.',
   input: paperSearchInput,
-  example: { query: 'attention is all you need', max_results: 5 },
-  run: searchOperation('papers'),
+  example: { query: 'attention is all you need', max_results: 5, year_from: 2017 },
+  run: (input, context) => runSearch('papers', input, context),
   render: (output) => renderSearch(output),
 });

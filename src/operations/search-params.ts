@@ -18,3 +18,36 @@ export const searchParams = {
     .optional()
     .describe('Deadline in milliseconds (100–30000); late providers are reported as timeout.'),
 };
+
+const domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,63}(\/\S*)?$/, 'must be a domain such as example.com');
+
+export const timeRange = z.enum(['day', 'week', 'month', 'year']).optional().describe('Only results published within this period.');
+
+/** Web filters: each provider applies what its API supports; the engine applies or refuses the rest. */
+export const webFilterParams = {
+  time_range: timeRange,
+  language: z
+    .string()
+    .regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'must be a language code such as en or pt-BR')
+    .optional()
+    .describe('Language code (en, de, pt-BR); providers that cannot filter by language are skipped.'),
+  include_domains: z.array(domain).min(1).max(20).optional().describe('Only results from these domains (and their subdomains).'),
+  exclude_domains: z.array(domain).min(1).max(20).optional().describe('No results from these domains.'),
+  safesearch: z.enum(['off', 'moderate', 'strict']).optional().describe('Adult-content filtering; providers without it are skipped.'),
+};
+
+/** Paper filters. */
+export const paperFilterParams = {
+  year_from: z.number().int().min(1000).max(2100).optional().describe('Published in or after this year.'),
+  year_to: z.number().int().min(1000).max(2100).optional().describe('Published in or before this year.'),
+  open_access: z.boolean().optional().describe('Only open-access papers; providers that cannot tell are skipped.'),
+};
+
+/** year_from after year_to can match nothing: say so rather than answer with nothing. */
+export function yearsInOrder(input: { year_from?: number | undefined; year_to?: number | undefined }): boolean {
+  return input.year_from === undefined || input.year_to === undefined || input.year_from <= input.year_to;
+}

@@ -17,6 +17,7 @@ export class BraveProvider extends Provider {
     description: 'Brave Search web results (independent index).',
     baseUrl: 'https://api.search.brave.com',
     credentials: [{ env: 'BRAVE_API_KEY', required: true, secret: true }],
+    filters: ['time_range', 'language', 'safesearch'],
   };
   readonly settings = BraveProvider.settings;
 

@@ -20,6 +20,7 @@ export class ExaProvider extends Provider {
     description: 'Exa neural web search: pages found by meaning, with query-relevant highlights.',
     baseUrl: 'https://api.exa.ai',
     credentials: [{ env: 'EXA_API_KEY', required: true, secret: true }],
+    filters: ['time_range', 'include_domains', 'exclude_domains'],
   };
   readonly settings = ExaProvider.settings;
 

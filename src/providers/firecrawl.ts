@@ -34,6 +34,7 @@ export class FirecrawlProvider extends Provider {
     description: 'Firecrawl web search and page scraping to markdown.',
     baseUrl: 'https://api.firecrawl.dev',
     credentials: [{ env: 'FIRECRAWL_API_KEY', required: true, secret: true }],
+    filters: ['time_range'],
     // Searches that scrape their results take seconds, not milliseconds.
     timeoutMs: 15_000,
   };

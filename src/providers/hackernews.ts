@@ -21,6 +21,7 @@ export class HackerNewsProvider extends Provider {
     baseUrl: 'https://hn.algolia.com',
     envAliases: ['HACKER_NEWS'],
     credentials: [],
+    filters: ['time_range'],
   };
   readonly settings = HackerNewsProvider.settings;
 

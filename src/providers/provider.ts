@@ -1,4 +1,4 @@
-import type { SearchQuery } from '../domain/query.js';
+import type { FilterName, SearchQuery } from '../domain/query.js';
 import type { ProviderItem, SearchKind } from '../domain/result.js';
 
 /** A request an adapter wants sent; the engine sends it (timeouts, abort, errors, timing). */
@@ -41,6 +41,8 @@ export interface ProviderSettings {
   /** Other spellings of the variable prefix (SEMANTIC_SCHOLAR_ besides SEMANTICSCHOLAR_). */
   envAliases?: string[];
   credentials: CredentialSetting[];
+  /** Filters the adapter passes on to its API; the engine applies or refuses the rest. */
+  filters?: FilterName[];
   weight?: number;
   timeoutMs?: number;
   /** At most this many requests in flight to this upstream from one process. */

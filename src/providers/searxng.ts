@@ -18,6 +18,7 @@ export class SearxngProvider extends Provider {
     description: 'A SearXNG metasearch instance (SEARXNG_URL): results merged from the engines it is set up with.',
     baseUrl: '',
     credentials: [{ env: 'SEARXNG_URL', required: true, secret: false }],
+    filters: ['time_range', 'language', 'safesearch'],
     baseUrlEnv: 'SEARXNG_URL',
   };
   readonly settings = SearxngProvider.settings;

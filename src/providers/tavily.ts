@@ -15,6 +15,7 @@ export class TavilyProvider extends Provider {
     description: 'Tavily web search built for AI agents: ranked pages with extracted content.',
     baseUrl: 'https://api.tavily.com',
     credentials: [{ env: 'TAVILY_API_KEY', required: true, secret: true }],
+    filters: ['time_range', 'include_domains', 'exclude_domains'],
     weight: 1.2,
   };
   readonly settings = TavilyProvider.settings;

@@ -22,6 +22,7 @@ export class YoutubeProvider extends Provider {
     description: 'YouTube videos (YouTube Data API v3).',
     baseUrl: 'https://www.googleapis.com',
     credentials: [{ env: 'YOUTUBE_API_KEY', required: true, secret: true }],
+    filters: ['time_range', 'language', 'safesearch'],
   };
   readonly settings = YoutubeProvider.settings;
 

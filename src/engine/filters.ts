@@ -1,0 +1,64 @@
+import type { FilterName, SearchFilters } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
+import { yearFrom } from '../providers/parse-helpers.js';
+import { domainOf } from './canonical-url.js';
+
+/** Filters the engine can apply to parsed results when the upstream could not. */
+const POST_FILTERABLE: ReadonlySet<FilterName> = new Set(['include_domains', 'exclude_domains', 'time_range', 'year_from', 'year_to']);
+
+const RANGE_DAYS = { day: 1, week: 7, month: 31, year: 366 } as const;
+const DAY_MS = 86_400_000;
+
+/** The filters a request actually sets (empty lists and undefined do not count). */
+export function requestedFilters(filters: SearchFilters): FilterName[] {
+  return (Object.keys(filters) as Array<keyof SearchFilters>).filter((name): name is FilterName => {
+    if (name === 'scope') return false;
+    const value = filters[name];
+    return value !== undefined && !(Array.isArray(value) && value.length === 0);
+  });
+}
+
+/** Requested filters this provider can neither apply upstream nor the engine afterwards: it must be skipped. */
+export function unsupportedFilters(filters: SearchFilters, native: readonly FilterName[]): FilterName[] {
+  return requestedFilters(filters).filter((name) => !native.includes(name) && !POST_FILTERABLE.has(name));
+}
+
+function matchesDomain(url: string, domains: string[]): boolean {
+  const host = domainOf(url);
+  if (!host) return false;
+  return domains.some((domain) => {
+    const wanted = domain.toLowerCase().replace(/^www\./, '');
+    return host === wanted || host.endsWith(`.${wanted}`);
+  });
+}
+
+/**
+ * Applies, after parsing, the requested filters the provider did not apply upstream. An item that lacks the
+ * data a filter needs (no date for a time range) cannot be shown to match and is left out.
+ */
+export function applyPostFilters(items: ProviderItem[], filters: SearchFilters, native: readonly FilterName[], now = Date.now()): ProviderItem[] {
+  const pending = requestedFilters(filters).filter((name) => !native.includes(name) && POST_FILTERABLE.has(name));
+  if (pending.length === 0) return items;
+  return items.filter((item) =>
+    pending.every((name) => {
+      switch (name) {
+        case 'include_domains':
+          return matchesDomain(item.url, filters.include_domains ?? []);
+        case 'exclude_domains':
+          return !matchesDomain(item.url, filters.exclude_domains ?? []);
+        case 'time_range': {
+          const published = item.published_at ? Date.parse(item.published_at) : Number.NaN;
+          return !Number.isNaN(published) && published >= now - RANGE_DAYS[filters.time_range!] * DAY_MS;
+        }
+        case 'year_from':
+        case 'year_to': {
+          const year = item.year ?? yearFrom(item.published_at);
+          if (year === undefined) return false;
+          return name === 'year_from' ? year >= filters.year_from! : year <= filters.year_to!;
+        }
+        default:
+          return true;
+      }
+    }),
+  );
+}
