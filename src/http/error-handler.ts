@@ -4,19 +4,21 @@ import { FedsearchError } from '../domain/errors.js';
 
 /**
  * Maps every error to one JSON shape. Client errors keep their message (it says what was wrong and what is
- * allowed); 5xx messages are hidden behind a generic sentence and logged with the request id instead.
+ * allowed), and so do our own upstream errors (written by us, secrets redacted: "the page answered HTTP 404");
+ * any other 5xx message is hidden behind a generic sentence and logged with the request id instead.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | FedsearchError | Error, request, reply) => {
     const status = statusOf(error);
     const code = error instanceof FedsearchError ? error.code : codeOf(error, status);
+    const showMessage = status < 500 || (error instanceof FedsearchError && code !== 'INTERNAL');
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code, message: error.message }, 'request rejected');
     const body: Record<string, unknown> = {
       statusCode: status,
       error: STATUS_CODES[status] ?? 'Error',
       code,
-      message: status >= 500 ? 'internal error; see the server log for this request id' : clientMessage(error),
+      message: showMessage ? clientMessage(error) : 'internal error; see the server log for this request id',
     };
     if (error instanceof FedsearchError && error.details !== undefined && status < 500) body.details = error.details;
     if (error instanceof FedsearchError && error.retryAfterMs !== undefined) {
