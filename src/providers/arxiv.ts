@@ -13,16 +13,26 @@ import {
   xmlText,
   yearFrom,
 } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import {
+  Provider,
+  type PaperIdentifier,
+  type ParseOutcome,
+  type ProviderSettings,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './provider.js';
 
 /** arXiv serves at most this many entries per request. */
 const MAX_RESULTS = 2000;
 const SNIPPET_CHARS = 300;
+/** The DOIs arXiv registers (with DataCite) for its own papers: 10.48550/arXiv.<id>. */
+const ARXIV_DOI = /^10\.48550\/arxiv\.(.+)$/i;
 /** Words arXiv's query parser reads as operators, not as search terms. */
 const OPERATORS = new Set(['AND', 'OR', 'ANDNOT', 'NOT', 'TO']);
 
 /**
- * arXiv API: GET /api/query?search_query=…&start=0&max_results=N, answered with an Atom feed.
+ * arXiv API: GET /api/query?search_query=…&start=0&max_results=N (search) or ?id_list=<id>&max_results=1 (one
+ * paper), answered with an Atom feed.
  * https://info.arxiv.org/help/api/user-manual.html
  */
 export class ArxivProvider extends Provider {
@@ -40,6 +50,22 @@ export class ArxivProvider extends Provider {
     url.searchParams.set('search_query', searchQuery(query.text, query.filters));
     url.searchParams.set('start', '0');
     url.searchParams.set('max_results', String(Math.min(query.limit, MAX_RESULTS)));
+    return { url: url.toString(), headers: { Accept: 'application/atom+xml' } };
+  }
+
+  /**
+   * An arXiv id (or an arXiv DOI) as `id_list`: the feed then holds that one paper, or no entry for an
+   * unknown id. Other DOIs are not looked up: `search_query=doi:` misses papers whose DOI arXiv lacks.
+   */
+  override buildLookupRequest(identifier: PaperIdentifier): UpstreamRequest | undefined {
+    const id =
+      identifier.type === 'arxiv' ? normalizeArxivId(identifier.value)
+      : identifier.type === 'doi' ? normalizeArxivId(ARXIV_DOI.exec(identifier.value)?.[1])
+      : undefined;
+    if (!id) return undefined;
+    const url = this.endpoint('/api/query');
+    url.searchParams.set('id_list', id);
+    url.searchParams.set('max_results', '1');
     return { url: url.toString(), headers: { Accept: 'application/atom+xml' } };
   }
 

@@ -2,7 +2,14 @@ import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { asArray, compact, httpUrl, isRecord, normalizeDoi, numberOrUndefined, parseJsonBody, text } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import {
+  Provider,
+  type PaperIdentifier,
+  type ParseOutcome,
+  type ProviderSettings,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './provider.js';
 
 /** Crossref serves up to 1000 rows; a federated answer never needs more than this. */
 const MAX_ROWS = 100;
@@ -37,7 +44,23 @@ export class CrossrefProvider extends Provider {
     return { url: url.toString(), headers: { Accept: 'application/json' } };
   }
 
+  /**
+   * GET /works/{doi}, answered with the work or a plain-text 404 ("Resource not found."), also for DOIs that
+   * another agency registered (arXiv's are DataCite's). Crossref knows works by DOI only.
+   */
+  override buildLookupRequest(identifier: PaperIdentifier): UpstreamRequest | undefined {
+    const doi = identifier.type === 'doi' ? normalizeDoi(identifier.value) : undefined;
+    if (!doi) return undefined;
+    // The DOI's own slashes stay; reserved characters in it (`#`, `?`, `;`, `<`) must not end the path.
+    const url = this.endpoint(`/works/${doi.split('/').map(encodeURIComponent).join('/')}`);
+    const mailto = this.credential('CROSSREF_MAILTO');
+    if (mailto) url.searchParams.set('mailto', mailto);
+    return { url: url.toString(), headers: { Accept: 'application/json' }, acceptStatuses: [404] };
+  }
+
   override parseResponse(response: UpstreamResponse): ParseOutcome {
+    // Only a lookup accepts 404: no such DOI in Crossref.
+    if (response.status === 404) return { items: [] };
     const body = parseJsonBody(response);
     if (!isRecord(body)) throw parseError('expected a JSON object');
     if (body.status === 'failed') throw upstreamError(describeBody(body) ?? 'Crossref reported a failure');

@@ -15,7 +15,14 @@ import {
   text,
   yearFrom,
 } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import {
+  Provider,
+  type PaperIdentifier,
+  type ParseOutcome,
+  type ProviderSettings,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './provider.js';
 
 /** OpenAlex pages hold up to 200 works. */
 const MAX_PER_PAGE = 200;
@@ -68,7 +75,23 @@ export class OpenAlexProvider extends Provider {
     return { url: url.toString(), headers: { Accept: 'application/json' } };
   }
 
+  /** GET /works/doi:<doi> or /works/pmid:<pmid>; an unknown id answers 404 with an HTML page. */
+  override buildLookupRequest(identifier: PaperIdentifier): UpstreamRequest | undefined {
+    const externalId =
+      identifier.type === 'doi' ? prefixed('doi', normalizeDoi(identifier.value))
+      : identifier.type === 'pmid' ? prefixed('pmid', normalizePmid(identifier.value))
+      : undefined;
+    if (!externalId) return undefined;
+    const url = this.endpoint(`/works/${externalId}`);
+    url.searchParams.set('select', SELECT);
+    const mailto = this.credential('OPENALEX_MAILTO');
+    if (mailto) url.searchParams.set('mailto', mailto);
+    return { url: url.toString(), headers: { Accept: 'application/json' }, acceptStatuses: [404] };
+  }
+
   override parseResponse(response: UpstreamResponse): ParseOutcome {
+    // Only a lookup accepts 404: no such work in OpenAlex.
+    if (response.status === 404) return { items: [] };
     const body = parseJsonBody(response);
     if (!isRecord(body)) throw parseError('expected a JSON object');
     if (Array.isArray(body.results)) return { items: body.results.map((work) => toItem(isRecord(work) ? work : {})) };
@@ -87,6 +110,11 @@ export class OpenAlexProvider extends Provider {
       return undefined;
     }
   }
+}
+
+/** An external id in OpenAlex's short form, percent-encoded part by part with the DOI's slashes kept. */
+function prefixed(prefix: string, id: string | undefined): string | undefined {
+  return id === undefined ? undefined : `${prefix}:${id.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /** OpenAlex errors: {"error": "Invalid query parameters error.", "message": "…"}. */

@@ -12,7 +12,14 @@ import {
   xmlText,
   yearFrom,
 } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import {
+  Provider,
+  type PaperIdentifier,
+  type ParseOutcome,
+  type ProviderSettings,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './provider.js';
 
 type XmlNode = Record<string, unknown>;
 
@@ -51,6 +58,20 @@ export class PubmedProvider extends Provider {
       Object.assign(parameters, { datetype: 'pdat', mindate: String(yearFromFilter ?? 1800), maxdate: String(yearTo ?? 3000) });
     }
     return { url: this.eutilsUrl('/entrez/eutils/esearch.fcgi', parameters), headers: { Accept: 'application/xml' } };
+  }
+
+  /**
+   * A PMID goes straight to efetch (an unknown one answers an empty PubmedArticleSet); a DOI is searched in
+   * the [doi] field first, and the usual follow-up fetches the PMID found. arXiv and S2 ids are not in PubMed.
+   */
+  override buildLookupRequest(identifier: PaperIdentifier): UpstreamRequest | undefined {
+    const pmid = identifier.type === 'pmid' ? normalizePmid(identifier.value) : undefined;
+    const doi = identifier.type === 'doi' ? normalizeDoi(identifier.value) : undefined;
+    const url =
+      pmid ? this.eutilsUrl('/entrez/eutils/efetch.fcgi', { id: pmid, retmode: 'xml' })
+      : doi ? this.eutilsUrl('/entrez/eutils/esearch.fcgi', { term: `${doi}[doi]`, retmax: '1', retmode: 'xml' })
+      : undefined;
+    return url ? { url, headers: { Accept: 'application/xml' } } : undefined;
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {

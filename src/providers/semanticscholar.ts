@@ -15,7 +15,14 @@ import {
   parseJsonBody,
   yearFrom,
 } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import {
+  Provider,
+  type PaperIdentifier,
+  type ParseOutcome,
+  type ProviderSettings,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './provider.js';
 
 /** The relevance search serves at most 100 papers per request. */
 const MAX_LIMIT = 100;
@@ -28,9 +35,9 @@ const FIELDS = [
 const INLINE_TAG = /<\/?(?:i|b|u|em|strong|sup|sub|sc|span|p|br|div|[\w-]+:[\w-]+)(?:\s+[\w:-]+=(?:"[^"]*"|'[^']*'))*\s*\/?>/gi;
 
 /**
- * Semantic Scholar Academic Graph API: GET /graph/v1/paper/search (relevance search), key in x-api-key
- * (optional; without it requests share the public rate limit).
- * https://api.semanticscholar.org/api-docs/graph#tag/Paper-Data/operation/get_graph_paper_relevance_search
+ * Semantic Scholar Academic Graph API: GET /graph/v1/paper/search (relevance search) and GET
+ * /graph/v1/paper/{paper_id} (one paper), key in x-api-key (optional; without it requests share the public
+ * rate limit). https://api.semanticscholar.org/api-docs/graph#tag/Paper-Data
  */
 export class SemanticScholarProvider extends Provider {
   static readonly settings: ProviderSettings = {
@@ -56,11 +63,21 @@ export class SemanticScholarProvider extends Provider {
     }
     // openAccessPdf is a flag that takes no value.
     const address = openAccess ? `${url.toString()}&openAccessPdf` : url.toString();
-    const apiKey = this.credential('SEMANTIC_SCHOLAR_API_KEY');
-    return { url: address, headers: { Accept: 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) } };
+    return { url: address, headers: this.headers() };
+  }
+
+  /** GET /graph/v1/paper/{paper_id}: an unknown id answers 404 {"error": "Paper with id … not found"}. */
+  override buildLookupRequest(identifier: PaperIdentifier): UpstreamRequest | undefined {
+    const paperId = paperIdOf(identifier);
+    if (!paperId) return undefined;
+    const url = this.endpoint(`/graph/v1/paper/${paperId}`);
+    url.searchParams.set('fields', FIELDS);
+    return { url: url.toString(), headers: this.headers(), acceptStatuses: [404] };
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
+    // Only a lookup accepts 404: the paper is not in the graph.
+    if (response.status === 404) return { items: [] };
     const body = parseJsonBody(response);
     if (!isRecord(body)) throw parseError('expected a JSON object');
     // GET /graph/v1/paper/{id} answers with the paper itself rather than a page of papers.
@@ -80,6 +97,34 @@ export class SemanticScholarProvider extends Provider {
       return undefined;
     }
   }
+
+  private headers(): Record<string, string> {
+    const apiKey = this.credential('SEMANTIC_SCHOLAR_API_KEY');
+    return { Accept: 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) };
+  }
+}
+
+/**
+ * The paper_id path part: DOI:<doi>, ARXIV:<id>, PMID:<pmid>, or for a Semantic Scholar id the 40-hex paperId
+ * or CorpusId:<n>.
+ */
+function paperIdOf(identifier: PaperIdentifier): string | undefined {
+  const value = identifier.value.trim();
+  switch (identifier.type) {
+    case 'doi':
+      return prefixed('DOI', normalizeDoi(value));
+    case 'arxiv':
+      return prefixed('ARXIV', normalizeArxivId(value));
+    case 'pmid':
+      return prefixed('PMID', normalizePmid(value));
+    case 's2':
+      return /^[0-9a-f]{40}$/i.test(value) ? value.toLowerCase() : prefixed('CorpusId', /^(?:corpusid:\s*)?(\d+)$/i.exec(value)?.[1]);
+  }
+}
+
+/** The id percent-encoded part by part with its slashes kept: the API reads DOI:10.1093/mind/lix.236.433 as is. */
+function prefixed(prefix: string, id: string | undefined): string | undefined {
+  return id === undefined ? undefined : `${prefix}:${id.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /** Errors come as {"error": "…"} (400, 404) or {"message": "…"} (403, 429, gateway errors). */

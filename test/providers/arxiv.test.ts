@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { getGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
+import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import { ArxivProvider } from '../../src/providers/arxiv.js';
+import type { PaperIdentifier, Provider } from '../../src/providers/provider.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
@@ -10,6 +13,19 @@ const fixture = (name: string): string => readFileSync(new URL(`../fixtures/arxi
 const searchFeed = fixture('search.xml');
 const errorFeed = fixture('error.xml');
 const emptyFeed = '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>arXiv Query</title></feed>';
+
+/** What arXiv answers for an id_list naming no paper: HTTP 200, totalResults 0, no entry. */
+const noSuchIdFeed = `<?xml version='1.0' encoding='UTF-8'?>
+<feed xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" xmlns="http://www.w3.org/2005/Atom">
+  <title>arXiv Query: search_query=&amp;id_list=0000.0000&amp;start=0&amp;max_results=1</title>
+  <opensearch:totalResults>0</opensearch:totalResults>
+</feed>`;
+
+/** Runs one lookup through the real transport against the loopback server. */
+function runLookup(provider: Provider, identifier: PaperIdentifier) {
+  const transport = createUpstreamTransport(provider, { dispatcher: getGlobalDispatcher(), maxBytes: 1024 * 1024 });
+  return provider.lookup(identifier, transport, AbortSignal.timeout(10_000));
+}
 
 function atom(body: string, status = 200) {
   return { kind: 'respond' as const, status, headers: { 'content-type': 'application/atom+xml; charset=utf-8' }, body };
@@ -116,9 +132,82 @@ describe('arxiv adapter', () => {
     upstream.on('GET /arxiv/api/query', { kind: 'respond', headers: { 'content-type': 'text/html' }, body: '<!DOCTYPE html><html><body>Maintenance</body></html>' });
     expect((await rejection(runProvider(provider, makeQuery('q', 'papers')))).code).toBe('PROVIDER_PARSE');
   });
+
+  describe('lookup', () => {
+    const idList = (identifier: PaperIdentifier): string | null | undefined => {
+      const request = provider.buildLookupRequest(identifier);
+      return request && new URL(request.url).searchParams.get('id_list');
+    };
+
+    it('asks /api/query for the id as id_list with max_results=1 and parses the one entry', async () => {
+      upstream.on('GET /arxiv/api/query', atom(fixture('lookup-2401.00007.xml')));
+      const items = await runLookup(provider, { type: 'arxiv', value: '2401.00007' });
+      const request = upstream.requestsTo('/arxiv/api/query').at(-1)!;
+      expect(Object.fromEntries(request.url.searchParams)).toEqual({ id_list: '2401.00007', max_results: '1' });
+      expect(items).toEqual([
+        {
+          title: 'Looking Papers Up by Identifier',
+          url: 'https://arxiv.org/abs/2401.00007',
+          snippet: 'One paper, found by its id.',
+          published_at: '2024-01-02T09:00:00.000Z',
+          authors: ['Grace Hopper'],
+          year: 2024,
+          abstract: 'One paper, found by its id.',
+          doi: '10.5555/lookup.2020.3',
+          arxiv_id: '2401.00007',
+          pdf_url: 'https://arxiv.org/pdf/2401.00007v3',
+          extra: { primary_category: 'cs.DL' },
+        },
+      ]);
+    });
+
+    it('looks up the paper, not one version, and keeps old-style ids whole', () => {
+      expect(idList({ type: 'arxiv', value: '2401.00007v3' })).toBe('2401.00007');
+      expect(idList({ type: 'arxiv', value: 'arXiv:2401.00007v1' })).toBe('2401.00007');
+      expect(idList({ type: 'arxiv', value: 'hep-th/9901001' })).toBe('hep-th/9901001');
+      expect(idList({ type: 'arxiv', value: 'not an id' })).toBeUndefined();
+    });
+
+    it('looks an arXiv DOI up by its arXiv id', async () => {
+      upstream.on('GET /arxiv/api/query', atom(fixture('lookup-2401.00007.xml')));
+      const items = await runLookup(provider, { type: 'doi', value: '10.48550/arxiv.2401.00007' });
+      expect(upstream.requestsTo('/arxiv/api/query').at(-1)!.url.searchParams.get('id_list')).toBe('2401.00007');
+      expect(items.map((item) => item.arxiv_id)).toEqual(['2401.00007']);
+      expect(idList({ type: 'doi', value: '10.48550/arxiv.hep-th/9901001' })).toBe('hep-th/9901001');
+    });
+
+    it('builds no request for other DOIs, PMIDs or Semantic Scholar ids', () => {
+      expect(provider.buildLookupRequest({ type: 'doi', value: '10.5555/lookup.2020.3' })).toBeUndefined();
+      expect(provider.buildLookupRequest({ type: 'pmid', value: '32000003' })).toBeUndefined();
+      expect(provider.buildLookupRequest({ type: 's2', value: 'dddd000000000000000000000000000000000004' })).toBeUndefined();
+    });
+
+    it('finds nothing for an unknown id, which arXiv answers with an empty feed and HTTP 200', async () => {
+      upstream.on('GET /arxiv/api/query', atom(noSuchIdFeed));
+      expect(await runLookup(provider, { type: 'arxiv', value: '0000.0000' })).toEqual([]);
+    });
+  });
 });
 
 describeSharedFixtures('arxiv', (fixtures) => {
+  // Bodies recorded for ?id_list=<id> are lookup answers: that one paper, or no entry for an unknown id.
+  for (const fixture of fixtures) {
+    const id = /[?&]id_list=([^&\s]+)/.exec(fixture.request)?.[1];
+    if (!id) continue;
+    it(`${fixture.file}: answers the lookup of ${id} with that paper or with nothing`, () => {
+      const provider = makeProvider(ArxivProvider);
+      const request = provider.buildLookupRequest({ type: 'arxiv', value: id });
+      expect(new URL(request!.url).searchParams.get('id_list')).toBe(id);
+      const outcome = provider.parseResponse(response(fixture.body, fixture.status), makeQuery(id, 'papers', 1));
+      const items = 'items' in outcome ? outcome.items : [];
+      expect(items).toHaveLength(Number(/<opensearch:totalResults>(\d+)</.exec(fixture.body)![1]));
+      for (const item of items) {
+        expect(item.arxiv_id).toBe(id);
+        expect(item.url).toBe(`https://arxiv.org/abs/${id}`);
+        expect(item.title.length).toBeGreaterThan(0);
+      }
+    });
+  }
   for (const fixture of fixtures) {
     it(`${fixture.file}: every entry becomes an item with title, abs url and arXiv id`, () => {
       const provider = makeProvider(ArxivProvider);

@@ -1,12 +1,21 @@
 import { readFileSync } from 'node:fs';
+import { getGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
+import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import { CrossrefProvider } from '../../src/providers/crossref.js';
+import type { PaperIdentifier, Provider } from '../../src/providers/provider.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/crossref/${name}`, import.meta.url), 'utf8');
+
+/** Runs one lookup through the real transport against the loopback server. */
+function runLookup(provider: Provider, identifier: PaperIdentifier) {
+  const transport = createUpstreamTransport(provider, { dispatcher: getGlobalDispatcher(), maxBytes: 1024 * 1024 });
+  return provider.lookup(identifier, transport, AbortSignal.timeout(10_000));
+}
 
 describe('crossref adapter', () => {
   let upstream: FakeUpstream;
@@ -105,12 +114,97 @@ describe('crossref adapter', () => {
     expect(provider.describeError(response('<html><body>Bad gateway</body></html>', 502))).toBeUndefined();
     expect(() => provider.parseResponse(response(failure), makeQuery('x', 'papers'))).toThrow(FedsearchError);
   });
+
+  describe('lookup', () => {
+    it('gets /works/{doi} with mailto and parses the one work', async () => {
+      upstream.json('GET /crossref/works/10.5555/lookup.2020.3', fixture('work-lookup.json'));
+      const provider = makeProvider(CrossrefProvider, {
+        CROSSREF_MAILTO: 'team@example.org',
+        CROSSREF_BASE_URL: `${upstream.origin}/crossref`,
+      });
+      const items = await runLookup(provider, { type: 'doi', value: '10.5555/lookup.2020.3' });
+      const request = upstream.requestsTo('/crossref/works/10.5555/lookup.2020.3').at(-1)!;
+      expect(request.method).toBe('GET');
+      expect(Object.fromEntries(request.url.searchParams)).toEqual({ mailto: 'team@example.org' });
+      expect(items).toEqual([
+        {
+          title: 'Looking papers up by identifier',
+          url: 'https://doi.org/10.5555/lookup.2020.3',
+          authors: ['Grace Hopper'],
+          year: 2020,
+          published_at: '2020-07-14',
+          venue: 'Journal of Lookups',
+          doi: '10.5555/lookup.2020.3',
+          citation_count: 12,
+          extra: { type: 'journal-article' },
+        },
+      ]);
+    });
+
+    it('keeps the slashes of a DOI in the path and percent-encodes its reserved characters', async () => {
+      const doi = '10.1002/(sici)1097-4636(199706)35:4<437::aid-jbm4>3.0.co;2-x';
+      const path = '/crossref/works/10.1002/(sici)1097-4636(199706)35%3A4%3C437%3A%3Aaid-jbm4%3E3.0.co%3B2-x';
+      upstream.json(`GET ${path}`, fixture('work-lookup.json'));
+      const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });
+      expect(await runLookup(provider, { type: 'doi', value: doi })).toHaveLength(1);
+      const request = upstream.requestsTo(path).at(-1)!;
+      expect(request.url.search).toBe('');
+      expect(decodeURIComponent(request.path.slice('/crossref/works/'.length))).toBe(doi);
+      // A '#' or '?' in a DOI must not end the path.
+      const url = new URL(provider.buildLookupRequest({ type: 'doi', value: '10.5555/a#b?c' })!.url);
+      expect([url.pathname, url.search, url.hash]).toEqual(['/crossref/works/10.5555/a%23b%3Fc', '', '']);
+    });
+
+    it('reads the plain-text 404 for an unknown DOI as no result', async () => {
+      upstream.on('GET /crossref/works/10.5555/none', {
+        kind: 'respond',
+        status: 404,
+        headers: { 'content-type': 'text/plain' },
+        body: 'Resource not found.',
+      });
+      const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });
+      expect(await runLookup(provider, { type: 'doi', value: '10.5555/none' })).toEqual([]);
+      expect(upstream.requestsTo('/crossref/works/10.5555/none')).toHaveLength(1);
+    });
+
+    it('builds no request for arXiv ids, PMIDs or Semantic Scholar ids', () => {
+      const provider = makeProvider(CrossrefProvider);
+      expect(provider.buildLookupRequest({ type: 'arxiv', value: '2401.00007' })).toBeUndefined();
+      expect(provider.buildLookupRequest({ type: 'pmid', value: '32000003' })).toBeUndefined();
+      expect(provider.buildLookupRequest({ type: 's2', value: 'dddd000000000000000000000000000000000004' })).toBeUndefined();
+    });
+  });
 });
 
 describeSharedFixtures('crossref', (fixtures) => {
   const provider = makeProvider(CrossrefProvider);
+  // A body recorded for GET /works/<doi> answers a DOI lookup: the work, or a 404 for a DOI Crossref lacks.
   for (const shared of fixtures) {
-    if (shared.status >= 200 && shared.status < 300) {
+    const recorded = /^GET (\S+)/.exec(shared.request)?.[1];
+    const path = recorded ? new URL(recorded).pathname : '';
+    const doi = /^\/works\/(10\..+)$/.exec(path)?.[1];
+    if (!doi) continue;
+    it(`${shared.file}: answers the lookup of DOI ${doi} (HTTP ${shared.status}) with that work or nothing`, () => {
+      const request = provider.buildLookupRequest({ type: 'doi', value: doi })!;
+      expect(new URL(request.url).pathname).toBe(path);
+      expect(request.acceptStatuses).toContain(404);
+      const outcome = provider.parseResponse(response(shared.body, shared.status), makeQuery(doi, 'papers', 1));
+      const items = 'items' in outcome ? outcome.items : [];
+      expect(items).toHaveLength(shared.status === 404 ? 0 : 1);
+      for (const item of items) {
+        expect(item.doi).toBe(doi.toLowerCase());
+        expect(item.title.length).toBeGreaterThan(0);
+        expect(item.url).toMatch(/^https?:\/\//);
+      }
+    });
+  }
+  for (const shared of fixtures) {
+    if (shared.status === 404) {
+      it(`${shared.file}: outside a lookup the 404 body is described for the HTTP error`, () => {
+        const described = provider.describeError(response(shared.body, shared.status));
+        expect(described).toBe(shared.body.trim());
+      });
+    } else if (shared.status >= 200 && shared.status < 300) {
       it(`${shared.file}: every work is parsed with title, url and DOI`, () => {
         const message = (JSON.parse(shared.body) as { message: { items?: Array<{ DOI?: string }>; DOI?: string } }).message;
         const works = message.items ?? [message];

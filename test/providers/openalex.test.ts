@@ -1,12 +1,21 @@
 import { readFileSync } from 'node:fs';
+import { getGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
+import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import { OpenAlexProvider } from '../../src/providers/openalex.js';
+import type { PaperIdentifier, Provider } from '../../src/providers/provider.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/openalex/${name}`, import.meta.url), 'utf8');
+
+/** Runs one lookup through the real transport against the loopback server. */
+function runLookup(provider: Provider, identifier: PaperIdentifier) {
+  const transport = createUpstreamTransport(provider, { dispatcher: getGlobalDispatcher(), maxBytes: 1024 * 1024 });
+  return provider.lookup(identifier, transport, AbortSignal.timeout(10_000));
+}
 
 describe('openalex adapter', () => {
   let upstream: FakeUpstream;
@@ -108,11 +117,94 @@ describe('openalex adapter', () => {
     expect(provider.describeError(response('<!doctype html><html><title>404 Not Found</title></html>', 404))).toBeUndefined();
     expect(() => provider.parseResponse(response(error), makeQuery('x', 'papers'))).toThrow(FedsearchError);
   });
+
+  describe('lookup', () => {
+    const lookedUp = {
+      title: 'Looking papers up by identifier',
+      url: 'https://doi.org/10.5555/lookup.2020.3',
+      authors: ['Grace Hopper'],
+      year: 2020,
+      published_at: '2020-07-14',
+      venue: 'Journal of Lookups',
+      abstract: 'One paper, found by its id.',
+      doi: '10.5555/lookup.2020.3',
+      pmid: '32000003',
+      citation_count: 12,
+      extra: { openalex_id: 'W3000000004', type: 'article', open_access: false },
+    };
+
+    it('gets /works/doi:<doi> with select and mailto and parses the one work', async () => {
+      const path = '/openalex/works/doi:10.5555/lookup.2020.3';
+      upstream.json(`GET ${path}`, fixture('work-lookup.json'));
+      const provider = makeProvider(OpenAlexProvider, {
+        OPENALEX_MAILTO: 'team@example.org',
+        OPENALEX_BASE_URL: `${upstream.origin}/openalex`,
+      });
+      const items = await runLookup(provider, { type: 'doi', value: '10.5555/lookup.2020.3' });
+      const request = upstream.requestsTo(path).at(-1)!;
+      expect(request.method).toBe('GET');
+      expect(request.url.searchParams.get('mailto')).toBe('team@example.org');
+      expect(request.url.searchParams.get('select')?.split(',')).toEqual(expect.arrayContaining(['id', 'doi', 'ids', 'abstract_inverted_index']));
+      expect(items).toEqual([lookedUp]);
+    });
+
+    it('gets /works/pmid:<pmid> for a PubMed id', async () => {
+      const path = '/openalex/works/pmid:32000003';
+      upstream.json(`GET ${path}`, fixture('work-lookup.json'));
+      const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+      expect(await runLookup(provider, { type: 'pmid', value: '32000003' })).toEqual([lookedUp]);
+      expect(upstream.requestsTo(path).at(-1)!.url.searchParams.has('mailto')).toBe(false);
+    });
+
+    it('reads the HTML 404 page for an unknown id as no result', async () => {
+      upstream.on('GET /openalex/works/doi:10.5555/none', {
+        kind: 'respond',
+        status: 404,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+        body: '<!doctype html>\n<html lang=en>\n<title>404 Not Found</title>\n<h1>Not Found</h1>\n',
+      });
+      const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+      expect(await runLookup(provider, { type: 'doi', value: '10.5555/none' })).toEqual([]);
+      expect(upstream.requestsTo('/openalex/works/doi:10.5555/none')).toHaveLength(1);
+    });
+
+    it('percent-encodes reserved characters of a DOI, keeping its slashes', () => {
+      const url = new URL(makeProvider(OpenAlexProvider).buildLookupRequest({ type: 'doi', value: '10.5555/a#b?c' })!.url);
+      expect([url.pathname, url.hash]).toEqual(['/works/doi:10.5555/a%23b%3Fc', '']);
+    });
+
+    it('builds no request for arXiv or Semantic Scholar ids', () => {
+      const provider = makeProvider(OpenAlexProvider);
+      expect(provider.buildLookupRequest({ type: 'arxiv', value: '2401.00007' })).toBeUndefined();
+      expect(provider.buildLookupRequest({ type: 's2', value: 'dddd000000000000000000000000000000000004' })).toBeUndefined();
+    });
+  });
 });
 
 describeSharedFixtures('openalex', (fixtures) => {
   const provider = makeProvider(OpenAlexProvider);
+  // A body recorded for GET /works/https://doi.org/<doi> answers a DOI lookup (sent as /works/doi:<doi>).
   for (const shared of fixtures) {
+    const recorded = /^GET (\S+)/.exec(shared.request)?.[1];
+    const path = recorded ? decodeURIComponent(new URL(recorded).pathname) : '';
+    const doi = /^\/works\/(?:https:\/\/doi\.org\/|doi:)(10\..+)$/.exec(path)?.[1];
+    if (!doi) continue;
+    it(`${shared.file}: answers the lookup of DOI ${doi} (HTTP ${shared.status}) with that work or nothing`, () => {
+      const request = provider.buildLookupRequest({ type: 'doi', value: doi })!;
+      expect(new URL(request.url).pathname).toBe(`/works/doi:${doi}`);
+      expect(request.acceptStatuses).toContain(404);
+      const outcome = provider.parseResponse(response(shared.body, shared.status), makeQuery(doi, 'papers', 1));
+      const items = 'items' in outcome ? outcome.items : [];
+      expect(items).toHaveLength(shared.status === 404 ? 0 : 1);
+      for (const item of items) {
+        expect(item.doi).toBe(doi.toLowerCase());
+        expect(item.title.length).toBeGreaterThan(0);
+        expect(item.url).toMatch(/^https?:\/\//);
+      }
+    });
+  }
+  for (const shared of fixtures) {
+    if (shared.status === 404) continue;
     if (shared.status >= 200 && shared.status < 300) {
       it(`${shared.file}: every work is parsed with title, url and its DOI`, () => {
         const body = JSON.parse(shared.body) as { results?: Array<{ doi?: string | null }> };

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { decode } from 'html-entities';
+import { getGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import type { ProviderItem } from '../../src/domain/result.js';
+import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
+import type { PaperIdentifier, Provider } from '../../src/providers/provider.js';
 import { PubmedProvider } from '../../src/providers/pubmed.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
@@ -14,6 +17,12 @@ const EFETCH = '/pubmed/entrez/eutils/efetch.fcgi';
 
 function xml(body: string, status = 200) {
   return { kind: 'respond' as const, status, headers: { 'content-type': 'text/xml; charset=UTF-8' }, body };
+}
+
+/** Runs one lookup through the real transport against the loopback server. */
+function runLookup(provider: Provider, identifier: PaperIdentifier) {
+  const transport = createUpstreamTransport(provider, { dispatcher: getGlobalDispatcher(), maxBytes: 1024 * 1024 });
+  return provider.lookup(identifier, transport, AbortSignal.timeout(10_000));
 }
 
 async function rejection(promise: Promise<unknown>): Promise<FedsearchError> {
@@ -188,9 +197,101 @@ describe('pubmed adapter', () => {
     upstream.on(`GET ${EFETCH}`, { kind: 'respond', headers: { 'content-type': 'text/html' }, body: '<html><head><title>Bad Gateway</title></head></html>' });
     expect((await rejection(runProvider(provider, makeQuery('q', 'papers')))).code).toBe('PROVIDER_PARSE');
   });
+
+  describe('lookup', () => {
+    const lookedUp: ProviderItem = {
+      title: 'Looking papers up by identifier.',
+      url: 'https://pubmed.ncbi.nlm.nih.gov/32000003/',
+      snippet: 'One paper, found by its id.',
+      published_at: '2020-07-14',
+      authors: ['Grace Hopper'],
+      year: 2020,
+      venue: 'Journal of Lookups',
+      abstract: 'One paper, found by its id.',
+      doi: '10.5555/lookup.2020.3',
+      pmid: '32000003',
+    };
+
+    it('fetches a PMID straight from efetch, without a search, and parses the one article', async () => {
+      upstream.on(`GET ${EFETCH}`, xml(fixture('efetch-lookup.xml')));
+      const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+      const before = upstream.requests.length;
+      const items = await runLookup(provider, { type: 'pmid', value: '32000003' });
+      expect(upstream.requests.slice(before).map((request) => request.path)).toEqual([EFETCH]);
+      const fetch = upstream.requestsTo(EFETCH).at(-1)!.url.searchParams;
+      expect(Object.fromEntries(fetch)).toEqual({ db: 'pubmed', id: '32000003', retmode: 'xml', tool: 'fedsearch' });
+      expect(items).toEqual([lookedUp]);
+    });
+
+    it('searches a DOI in the [doi] field, then fetches the PMID found, with email and api_key when set', async () => {
+      upstream.on(`GET ${ESEARCH}`, xml(fixture('esearch-doi.xml'))).on(`GET ${EFETCH}`, xml(fixture('efetch-lookup.xml')));
+      const provider = makeProvider(PubmedProvider, {
+        PUBMED_BASE_URL: `${upstream.origin}/pubmed`,
+        PUBMED_API_KEY: 'ncbi-key-1234',
+        PUBMED_EMAIL: 'ops@example.org',
+      });
+      const before = upstream.requests.length;
+      const items = await runLookup(provider, { type: 'doi', value: '10.5555/lookup.2020.3' });
+      expect(upstream.requests.slice(before).map((request) => request.path)).toEqual([ESEARCH, EFETCH]);
+      const credentials = { tool: 'fedsearch', email: 'ops@example.org', api_key: 'ncbi-key-1234' };
+      expect(Object.fromEntries(upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams)).toEqual({
+        db: 'pubmed', term: '10.5555/lookup.2020.3[doi]', retmax: '1', retmode: 'xml', ...credentials,
+      });
+      expect(Object.fromEntries(upstream.requestsTo(EFETCH).at(-1)!.url.searchParams)).toEqual({
+        db: 'pubmed', id: '32000003', retmode: 'xml', ...credentials,
+      });
+      expect(items).toEqual([lookedUp]);
+    });
+
+    it('finds nothing for an unknown PMID, which efetch answers with an empty PubmedArticleSet', async () => {
+      // The body NCBI sent for a PMID it does not have (PathwayCommons/semantic-search#100).
+      const empty = `<?xml version="1.0" ?>
+<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January 2019//EN" "https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_190101.dtd">
+<PubmedArticleSet></PubmedArticleSet>`;
+      upstream.on(`GET ${EFETCH}`, xml(empty));
+      const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+      expect(await runLookup(provider, { type: 'pmid', value: '99999999' })).toEqual([]);
+    });
+
+    it('finds nothing for an unknown DOI and then fetches nothing', async () => {
+      const none = `<?xml version="1.0" encoding="UTF-8" ?>
+<eSearchResult><Count>0</Count><RetMax>0</RetMax><RetStart>0</RetStart><IdList/><TranslationSet/>
+<QueryTranslation>(10.5555/none[doi])</QueryTranslation><ErrorList><PhraseNotFound>10.5555/none[doi]</PhraseNotFound></ErrorList>
+<WarningList><OutputMessage>No items found.</OutputMessage></WarningList></eSearchResult>`;
+      upstream.on(`GET ${ESEARCH}`, xml(none));
+      const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+      const fetchesBefore = upstream.requestsTo(EFETCH).length;
+      expect(await runLookup(provider, { type: 'doi', value: '10.5555/none' })).toEqual([]);
+      expect(upstream.requestsTo(EFETCH).length).toBe(fetchesBefore);
+    });
+
+    it('builds no request for arXiv or Semantic Scholar ids, nor for a PMID that is not one', () => {
+      const provider = makeProvider(PubmedProvider);
+      expect(provider.buildLookupRequest({ type: 'arxiv', value: '2401.00007' })).toBeUndefined();
+      expect(provider.buildLookupRequest({ type: 's2', value: 'dddd000000000000000000000000000000000004' })).toBeUndefined();
+      expect(provider.buildLookupRequest({ type: 'pmid', value: 'PMC6400001' })).toBeUndefined();
+    });
+  });
 });
 
 describeSharedFixtures('pubmed', (fixtures) => {
+  // An efetch recorded for one id is what a PMID lookup gets back.
+  for (const fixture of fixtures) {
+    const pmid = /efetch\.fcgi.*[?&\s]id=(\d+)(?:[&\]\s]|$)/.exec(fixture.request)?.[1];
+    if (!pmid) continue;
+    it(`${fixture.file}: answers the lookup of PMID ${pmid} with exactly that article`, () => {
+      const provider = makeProvider(PubmedProvider);
+      const request = new URL(provider.buildLookupRequest({ type: 'pmid', value: pmid })!.url);
+      expect(request.pathname).toBe('/entrez/eutils/efetch.fcgi');
+      expect(request.searchParams.get('id')).toBe(pmid);
+      const outcome = provider.parseResponse(response(fixture.body, fixture.status), makeQuery(pmid, 'papers', 1));
+      const items = 'items' in outcome ? outcome.items : [];
+      expect(items).toHaveLength(1);
+      expect(items[0]!.pmid).toBe(pmid);
+      expect(items[0]!.url).toBe(`https://pubmed.ncbi.nlm.nih.gov/${pmid}/`);
+      expect(items[0]!.title.length).toBeGreaterThan(0);
+    });
+  }
   for (const fixture of fixtures) {
     it(`${fixture.file}: is read as a follow-up, items or an upstream error, never a TypeError`, () => {
       const provider = makeProvider(PubmedProvider);

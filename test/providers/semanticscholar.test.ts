@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { getGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
+import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import { isRecord } from '../../src/providers/parse-helpers.js';
+import type { PaperIdentifier, Provider } from '../../src/providers/provider.js';
 import { SemanticScholarProvider } from '../../src/providers/semanticscholar.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
@@ -10,6 +13,12 @@ import { describeSharedFixtures } from '../support/shared-fixtures.js';
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/semanticscholar/${name}`, import.meta.url), 'utf8');
 const SEARCH = '/s2/graph/v1/paper/search';
 const FIELDS = 'title,url,abstract,authors,year,venue,publicationVenue,publicationDate,externalIds,citationCount,openAccessPdf,journal';
+
+/** Runs one lookup through the real transport against the loopback server. */
+function runLookup(provider: Provider, identifier: PaperIdentifier) {
+  const transport = createUpstreamTransport(provider, { dispatcher: getGlobalDispatcher(), maxBytes: 1024 * 1024 });
+  return provider.lookup(identifier, transport, AbortSignal.timeout(10_000));
+}
 
 async function rejection(promise: Promise<unknown>): Promise<FedsearchError> {
   const error = await promise.then(() => undefined, (reason: unknown) => reason);
@@ -133,10 +142,104 @@ describe('semanticscholar adapter', () => {
     upstream.on(`GET ${SEARCH}`, { kind: 'respond', headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><body>Gateway</body></html>' });
     expect((await rejection(runProvider(provider, makeQuery('q', 'papers')))).code).toBe('PROVIDER_PARSE');
   });
+
+  describe('lookup', () => {
+    const PAPER = '/s2/graph/v1/paper';
+    const pathOf = (identifier: PaperIdentifier): string | undefined => {
+      const request = makeProvider(SemanticScholarProvider).buildLookupRequest(identifier);
+      return request && new URL(request.url).pathname;
+    };
+
+    it('gets /graph/v1/paper/{paper_id} with the search fields for every identifier type and parses the one paper', async () => {
+      const provider = makeProvider(SemanticScholarProvider, {
+        SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2`,
+        SEMANTIC_SCHOLAR_API_KEY: 's2-key-5678',
+      });
+      const cases: Array<[PaperIdentifier, string]> = [
+        [{ type: 'doi', value: '10.5555/lookup.2020.3' }, 'DOI:10.5555/lookup.2020.3'],
+        [{ type: 'arxiv', value: '2401.00007' }, 'ARXIV:2401.00007'],
+        [{ type: 'pmid', value: '32000003' }, 'PMID:32000003'],
+        [{ type: 's2', value: 'dddd000000000000000000000000000000000004' }, 'dddd000000000000000000000000000000000004'],
+        [{ type: 's2', value: 'CorpusId:215416146' }, 'CorpusId:215416146'],
+      ];
+      for (const [identifier, paperId] of cases) {
+        upstream.json(`GET ${PAPER}/${paperId}`, fixture('paper-lookup.json'));
+        const items = await runLookup(provider, identifier);
+        const request = upstream.requestsTo(`${PAPER}/${paperId}`).at(-1)!;
+        expect(Object.fromEntries(request.url.searchParams)).toEqual({ fields: FIELDS });
+        expect(request.headers['x-api-key']).toBe('s2-key-5678');
+        expect(items).toEqual([
+          {
+            title: 'Looking Papers Up by Identifier',
+            url: 'https://www.semanticscholar.org/paper/dddd000000000000000000000000000000000004',
+            snippet: 'One paper, found by its id.',
+            published_at: '2020-07-14',
+            authors: ['Grace Hopper'],
+            year: 2020,
+            venue: 'Journal of Lookups',
+            abstract: 'One paper, found by its id.',
+            doi: '10.5555/lookup.2020.3',
+            arxiv_id: '2401.00007',
+            pmid: '32000003',
+            pdf_url: 'https://arxiv.org/pdf/2401.00007',
+            citation_count: 12,
+          },
+        ]);
+      }
+    });
+
+    it('keeps the slashes of a DOI or old-style arXiv id and percent-encodes reserved characters', () => {
+      expect(pathOf({ type: 'doi', value: '10.1002/(sici)1097-4636(199706)35:4<437::aid-jbm4>3.0.co;2-x' })).toBe(
+        '/graph/v1/paper/DOI:10.1002/(sici)1097-4636(199706)35%3A4%3C437%3A%3Aaid-jbm4%3E3.0.co%3B2-x',
+      );
+      expect(pathOf({ type: 'arxiv', value: 'hep-th/9901001v2' })).toBe('/graph/v1/paper/ARXIV:hep-th/9901001');
+      expect(pathOf({ type: 's2', value: '215416146' })).toBe('/graph/v1/paper/CorpusId:215416146');
+    });
+
+    it('reads the 404 for an unknown paper as no result, but still reports other errors', async () => {
+      const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+      upstream.json(`GET ${PAPER}/DOI:10.5555/none`, { error: 'Paper with id DOI:10.5555/none not found' }, 404);
+      expect(await runLookup(provider, { type: 'doi', value: '10.5555/none' })).toEqual([]);
+      upstream.json(`GET ${PAPER}/DOI:10.5555/none`, { error: 'Unrecognized or unsupported fields: [tldr]' }, 400);
+      const error = await rejection(runLookup(provider, { type: 'doi', value: '10.5555/none' }));
+      expect(error.code).toBe('PROVIDER_HTTP');
+      expect(error.message).toContain('Unrecognized or unsupported fields');
+    });
+
+    it('builds no request for a value that is not an id of its type', () => {
+      expect(pathOf({ type: 's2', value: 'not-a-paper-id' })).toBeUndefined();
+      expect(pathOf({ type: 'pmid', value: 'PMC6400001' })).toBeUndefined();
+      expect(pathOf({ type: 'doi', value: 'no doi' })).toBeUndefined();
+    });
+  });
 });
 
 describeSharedFixtures('semanticscholar', (fixtures) => {
+  // A body recorded for GET /graph/v1/paper/DOI:<doi> answers a DOI lookup: a 404 there means "no such paper".
   for (const fixture of fixtures) {
+    const recorded = /^GET (\S+)/.exec(fixture.request)?.[1];
+    const path = recorded ? new URL(recorded).pathname : '';
+    const doi = /^\/graph\/v1\/paper\/DOI:(.+)$/.exec(path)?.[1];
+    if (!doi) continue;
+    it(`${fixture.file}: answers the lookup of DOI ${doi} (HTTP ${fixture.status}) with that paper or nothing`, () => {
+      const provider = makeProvider(SemanticScholarProvider);
+      const request = provider.buildLookupRequest({ type: 'doi', value: doi })!;
+      expect(new URL(request.url).pathname).toBe(path);
+      expect(request.acceptStatuses).toContain(404);
+      const outcome = provider.parseResponse(response(fixture.body, fixture.status), makeQuery(doi, 'papers', 1));
+      const items = 'items' in outcome ? outcome.items : [];
+      expect(items).toHaveLength(fixture.status === 404 ? 0 : 1);
+      // Outside a lookup the same 404 is an HTTP error, described by its message.
+      if (fixture.status === 404) expect(provider.describeError(response(fixture.body, 404))).toBe((JSON.parse(fixture.body) as { error: string }).error);
+      for (const item of items) {
+        expect(item.doi).toBe(doi.toLowerCase());
+        expect(item.title.length).toBeGreaterThan(0);
+        expect(item.url).toMatch(/^https?:\/\//);
+      }
+    });
+  }
+  for (const fixture of fixtures) {
+    if (fixture.status === 404) continue;
     it(`${fixture.file}: every paper is parsed, or the error body throws and is described`, () => {
       const provider = makeProvider(SemanticScholarProvider);
       const body = JSON.parse(fixture.body) as Record<string, unknown>;
