@@ -10,6 +10,7 @@ import { loadApiKeys, registerAccessControl } from './http/access-control.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
 import { registerOperationRoutes } from './http/operation-routes.js';
+import { registerPaperRoutes } from './http/paper-routes.js';
 import { registerProtection } from './http/protection.js';
 import { registerProviderRoutes } from './http/provider-routes.js';
 import { registerSearchRoutes } from './http/search-routes.js';
@@ -102,6 +103,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerSearchRoutes(app, search);
   const operationContext = { search, config, operations: () => OPERATIONS };
   registerOperationRoutes(app, OPERATIONS, operationContext);
+  registerPaperRoutes(app, operationContext);
   await registerMcp(app, { config, operations: OPERATIONS, context: operationContext });
 
   app.addHook('onReady', async () => {

@@ -21,6 +21,8 @@ export interface GatherOptions {
   timeoutMs?: number;
   /** Aborts every provider at once (the client went away). */
   signal?: AbortSignal;
+  /** What to ask each provider; a search by default (a paper lookup by identifier, for instance). */
+  task?: (provider: Provider, transport: UpstreamTransport, signal: AbortSignal) => Promise<ProviderItem[]>;
 }
 
 export interface GatherDependencies {
@@ -128,7 +130,7 @@ async function askProvider(
       // Queued behind the concurrency limit past the deadline: do not start at all.
       if (controller.signal.aborted) throw controller.signal.reason;
       const transport = withOneRetry(dependencies.transportFor(provider), started + timeoutMs);
-      return provider.search(query, transport, controller.signal);
+      return options.task ? options.task(provider, transport, controller.signal) : provider.search(query, transport, controller.signal);
     });
     work.catch(() => undefined);
     const items = applyPostFilters(await Promise.race([work, aborted]), query.filters, provider.settings.filters ?? []);

@@ -1,18 +1,18 @@
 import type { Dispatcher } from 'undici';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { invalidQuery } from '../domain/errors.js';
+import { FedsearchError, invalidQuery } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { SearchKind, SearchResult } from '../domain/result.js';
-import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import type { PaperIdentifier, Provider, UpstreamTransport } from '../providers/provider.js';
 import { secretValues } from '../providers/registry.js';
 import type { AnswerCache } from './answer-cache.js';
-import { createLimiters, gatherResults, type ProviderAnswer } from './gather.js';
+import { createLimiters, gatherResults, type GatherDependencies, type ProviderAnswer } from './gather.js';
 import { ProviderHealth, type BreakerOptions, type HealthSnapshot } from './provider-health.js';
 import { groupResults, type RankedItem } from './merge.js';
 import { rankResults } from './rank.js';
 import { SingleFlight } from './single-flight.js';
-import { createUpstreamTransport } from './upstream-transport.js';
+import { createUpstreamTransport, withOneRetry } from './upstream-transport.js';
 
 /** A search as REST and MCP both hand it to the service, already validated for shape. */
 export interface SearchRequest {
@@ -102,6 +102,16 @@ export class SearchService {
     });
   }
 
+  isConfigured(name: string): boolean {
+    const provider = this.byName.get(name);
+    return provider !== undefined && provider.missingSettings().length === 0;
+  }
+
+  /** A provider's configured base URL, without a trailing slash (e.g. to build arXiv PDF links). */
+  baseUrlOf(name: string): string | undefined {
+    return this.byName.get(name)?.config.baseUrl.replace(/\/+$/, '');
+  }
+
   providerNames(kind?: SearchKind): string[] {
     return this.providers.filter((provider) => !kind || provider.kind === kind).map((provider) => provider.name);
   }
@@ -157,6 +167,82 @@ export class SearchService {
     }
   }
 
+  /**
+   * Looks one paper up by identifier at every paper provider that can, at once, and merges what they found
+   * into one record with every source. Providers that cannot look up that kind of identifier are skipped.
+   */
+  async lookupPaper(
+    identifier: PaperIdentifier,
+    options: { timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<{ result: SearchResult | undefined; providers: ProviderOutcome[] }> {
+    const paperProviders = this.providers.filter((provider) => provider.kind === 'papers');
+    const able = paperProviders.filter((provider) => provider.buildLookupRequest(identifier) !== undefined);
+    const query: SearchQuery = { kind: 'papers', text: identifier.value, limit: 1, filters: {} };
+    const answers = await gatherResults(
+      able,
+      query,
+      { timeoutMs: options.timeoutMs, signal: options.signal, task: (provider, transport, signal) => provider.lookup(identifier, transport, signal) },
+      this.gatherDependencies(),
+    );
+    const skipped: ProviderOutcome[] = paperProviders
+      .filter((provider) => !able.includes(provider))
+      .map((provider) => ({
+        provider: provider.name,
+        status: 'skipped',
+        count: 0,
+        latency_ms: 0,
+        message: `cannot look up ${identifier.type} identifiers`,
+      }));
+    const [result] = rankResults(groupResults('papers', this.rankedEntries(answers)), { k: this.options.rrfK });
+    return { result, providers: [...answers.map((answer) => answer.outcome), ...skipped] };
+  }
+
+  /**
+   * Runs one piece of work against one provider under its timeout (or the caller's, if shorter), with the
+   * same transport, retry and error mapping as a search: video details, page scraping, transcripts.
+   */
+  async callProvider<T>(
+    provider: Provider | string,
+    work: (provider: Provider, transport: UpstreamTransport, signal: AbortSignal) => Promise<T>,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<T> {
+    const target = typeof provider === 'string' ? this.byName.get(provider) : provider;
+    if (!target) throw new FedsearchError('INTERNAL', `no provider named ${String(provider)}`);
+    const missing = target.missingSettings();
+    if (missing.length > 0) {
+      throw new FedsearchError('PROVIDER_NOT_CONFIGURED', `${target.name} is not configured: set ${missing.join(', ')}`);
+    }
+    const timeoutMs = Math.min(target.config.timeoutMs, options.timeoutMs ?? Number.POSITIVE_INFINITY);
+    const signals = [AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])];
+    const signal = AbortSignal.any(signals);
+    try {
+      return await work(target, withOneRetry(this.transportFor(target), performance.now() + timeoutMs), signal);
+    } catch (error) {
+      if (error instanceof FedsearchError) throw error;
+      if (signal.aborted && !options.signal?.aborted) {
+        throw new FedsearchError('PROVIDER_TIMEOUT', `${target.name} gave no answer within ${timeoutMs} ms`);
+      }
+      if (options.signal?.aborted) throw new FedsearchError('REQUEST_CANCELLED', 'cancelled: the client went away');
+      throw new FedsearchError('PROVIDER_PARSE', `${target.name}'s response could not be read`, { cause: error });
+    }
+  }
+
+  private gatherDependencies(): GatherDependencies {
+    return {
+      transportFor: (provider) => this.transportFor(provider),
+      limiterFor: this.limiterFor,
+      secrets: () => this.secrets,
+      admit: (provider) => this.healthOf(provider).admit(),
+      onOutcome: (answer) => this.reportOutcome(answer),
+    };
+  }
+
+  private rankedEntries(answers: ProviderAnswer[]): RankedItem[] {
+    return answers.flatMap((answer) =>
+      answer.items.map((item, index) => ({ provider: answer.provider.name, rank: index + 1, weight: answer.provider.config.weight, item })),
+    );
+  }
+
   private async gatherAndRank(
     query: SearchQuery,
     providers: Provider[],
@@ -164,27 +250,8 @@ export class SearchService {
     key: string,
     signal: AbortSignal,
   ): Promise<CachedAnswer> {
-    const answers = await gatherResults(
-      providers,
-      query,
-      { timeoutMs: request.timeoutMs, signal },
-      {
-        transportFor: (provider) => this.transportFor(provider),
-        limiterFor: this.limiterFor,
-        secrets: () => this.secrets,
-        admit: (provider) => this.healthOf(provider).admit(),
-        onOutcome: (answer) => this.reportOutcome(answer),
-      },
-    );
-    const entries: RankedItem[] = answers.flatMap((answer) =>
-      answer.items.map((item, index) => ({
-        provider: answer.provider.name,
-        rank: index + 1,
-        weight: answer.provider.config.weight,
-        item,
-      })),
-    );
-    const results = rankResults(groupResults(query.kind, entries), { k: this.options.rrfK, explain: true });
+    const answers = await gatherResults(providers, query, { timeoutMs: request.timeoutMs, signal }, this.gatherDependencies());
+    const results = rankResults(groupResults(query.kind, this.rankedEntries(answers)), { k: this.options.rrfK, explain: true });
     const outcome: CachedAnswer = { results, providers: answers.map((answer) => answer.outcome) };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {

@@ -4,6 +4,7 @@ import type { SearchKind } from '../domain/result.js';
 import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type OperationContext } from './operation.js';
 import { renderSearch } from './render.js';
+import { routeProviders, type ProviderRouting } from './routing.js';
 import { paperFilterParams, searchParams, webFilterParams, yearsInOrder } from './search-params.js';
 
 const webSearchInput = z.strictObject({ ...searchParams, ...webFilterParams });
@@ -17,17 +18,28 @@ export function filtersOf(input: Record<string, unknown>): SearchFilters {
   return Object.fromEntries(names.filter((name) => input[name] !== undefined).map((name) => [name, input[name]])) as SearchFilters;
 }
 
+/** A search answer, with the provider choice explained when the caller asked for `providers: "auto"`. */
+export type RoutedSearchResponse = SearchResponse & { routing?: ProviderRouting };
+
 /** Runs one search of a kind through the shared service: the body of every search-shaped operation. */
-export function runSearch(
+export async function runSearch(
   kind: SearchKind,
-  input: { query: string; providers?: string[] | undefined; max_results: number; timeout_ms?: number | undefined },
+  input: { query: string; providers?: string[] | 'auto' | undefined; max_results: number; timeout_ms?: number | undefined },
   context: OperationContext,
   filters: SearchFilters = filtersOf(input),
-): Promise<SearchResponse> {
-  return context.search.search(
-    { kind, query: input.query, providers: input.providers, limit: input.max_results, timeoutMs: input.timeout_ms, filters },
+): Promise<RoutedSearchResponse> {
+  const routing = input.providers === 'auto' ? routeProviders(kind, input.query, context.search) : undefined;
+  const providers = routing ? routing.providers : (input.providers as string[] | undefined);
+  const response = await context.search.search(
+    { kind, query: input.query, providers, limit: input.max_results, timeoutMs: input.timeout_ms, filters },
     context.signal,
   );
+  return routing ? { ...response, routing } : response;
+}
+
+function renderRouted(output: RoutedSearchResponse): string {
+  const routing = output.routing ? `Providers chosen: ${output.routing.providers.join(', ')} (${output.routing.reasons.join('; ')})\n\n` : '';
+  return routing + renderSearch(output);
 }
 
 export const webSearch = defineOperation({
@@ -38,7 +50,7 @@ export const webSearch = defineOperation({
   input: webSearchInput,
   example: { query: 'reciprocal rank fusion', max_results: 5 },
   run: (input, context) => runSearch('web', input, context),
-  render: (output) => renderSearch(output),
+  render: (output) => renderRouted(output),
 });
 
 export const paperSearch = defineOperation({
@@ -49,5 +61,5 @@ export const paperSearch = defineOperation({
   input: paperSearchInput,
   example: { query: 'attention is all you need', max_results: 5, year_from: 2017 },
   run: (input, context) => runSearch('papers', input, context),
-  render: (output) => renderSearch(output),
+  render: (output) => renderRouted(output),
 });

@@ -4,11 +4,9 @@ import { z } from 'zod';
 export const searchParams = {
   query: z.string().trim().min(1).max(500).describe('What to search for (1–500 characters).'),
   providers: z
-    .array(z.string().trim().min(1))
-    .min(1)
-    .max(20)
+    .union([z.array(z.string().trim().min(1)).min(1).max(20), z.literal('auto')])
     .optional()
-    .describe('Provider names to ask (see list_providers); default: every configured provider of the kind.'),
+    .describe('Provider names to ask (see list_providers), or "auto" to choose by the query; default: every configured provider of the kind.'),
   max_results: z.number().int().min(1).max(50).default(10).describe('How many merged results to return (1–50, default 10).'),
   timeout_ms: z
     .number()

@@ -42,6 +42,7 @@ export class ArxivProvider extends Provider {
     description: 'arXiv preprints (physics, mathematics, computer science, biology, finance, statistics) with abstracts and PDF links.',
     baseUrl: 'https://export.arxiv.org',
     credentials: [],
+    filters: ['year_from', 'year_to', 'open_access'],
   };
   readonly settings = ArxivProvider.settings;
 

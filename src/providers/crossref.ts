@@ -25,6 +25,7 @@ export class CrossrefProvider extends Provider {
     description: 'Crossref: metadata of DOI-registered scholarly works.',
     baseUrl: 'https://api.crossref.org',
     credentials: [{ env: 'CROSSREF_MAILTO', required: false, secret: false }],
+    filters: ['year_from', 'year_to'],
   };
   readonly settings = CrossrefProvider.settings;
 

@@ -55,6 +55,7 @@ export class OpenAlexProvider extends Provider {
     description: 'OpenAlex: open catalogue of scholarly works, with citations and open-access links.',
     baseUrl: 'https://api.openalex.org',
     credentials: [{ env: 'OPENALEX_MAILTO', required: false, secret: false }],
+    filters: ['year_from', 'year_to', 'open_access'],
   };
   readonly settings = OpenAlexProvider.settings;
 

@@ -43,6 +43,7 @@ export class PubmedProvider extends Provider {
       // NCBI asks callers to name a contact address; it is sent as `email`, not a secret.
       { env: 'PUBMED_EMAIL', required: false, secret: false },
     ],
+    filters: ['year_from', 'year_to', 'open_access'],
   };
   readonly settings = PubmedProvider.settings;
 

@@ -46,6 +46,7 @@ export class SemanticScholarProvider extends Provider {
     description: 'Semantic Scholar papers across all fields, with citation counts, identifiers and open-access PDF links.',
     baseUrl: 'https://api.semanticscholar.org',
     credentials: [{ env: 'SEMANTIC_SCHOLAR_API_KEY', required: false, secret: true }],
+    filters: ['year_from', 'year_to', 'open_access'],
     envAliases: ['SEMANTIC_SCHOLAR'],
   };
   readonly settings = SemanticScholarProvider.settings;

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { FedsearchError } from '../domain/errors.js';
+import type { OperationContext } from '../operations/operation.js';
+import { downloadPaper } from '../operations/paper-operations.js';
+import { clientGoneSignal } from './request-signal.js';
+import { errorResponseSchema } from './search-schemas.js';
+import { documented } from './zod-schemas.js';
+
+const downloadQuery = z
+  .strictObject({
+    id: z.string().trim().min(1).max(300).optional().describe('DOI, arXiv id, PMID or Semantic Scholar id.'),
+    url: z.string().trim().url().optional().describe('A PDF URL, instead of an identifier.'),
+  })
+  .refine((input) => (input.id === undefined) !== (input.url === undefined), { message: 'give exactly one of id or url', path: ['id'] });
+
+function fileName(id: string | undefined, url: string): string {
+  const base = (id ?? new URL(url).pathname.split('/').pop() ?? 'paper').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
+  return base.toLowerCase().endsWith('.pdf') ? base : `${base}.pdf`;
+}
+
+/** `GET /v1/papers/download`: the paper's PDF itself (the paper_read operation returns its text instead). */
+export function registerPaperRoutes(app: FastifyInstance, context: Omit<OperationContext, 'signal' | 'logger'>): void {
+  app.get(
+    '/v1/papers/download',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: "Download a paper's PDF by identifier (its open-access location or arXiv) or by URL",
+        querystring: documented(downloadQuery, 'query'),
+        produces: ['application/pdf'],
+        response: { 200: { type: 'string', format: 'binary' }, 400: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const input = request.query as z.output<typeof downloadQuery>;
+      const { document } = await downloadPaper(input, { ...context, signal: clientGoneSignal(reply), logger: request.log });
+      if (document.kind !== 'pdf') {
+        throw new FedsearchError('FETCH_UNSUPPORTED_TYPE', `the paper's location answered ${document.contentType}, not a PDF; use paper_read for its text`);
+      }
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${fileName(input.id, document.finalUrl)}"`)
+        .send(document.body);
+    },
+  );
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { FedsearchError } from '../domain/errors.js';
+import { parseInput } from '../domain/validation.js';
+import { defineOperation, type OperationContext } from './operation.js';
+import { analyseQuery, type QuerySignals } from './query-analysis.js';
+
+/** One step of a plan: which operation, with which parameters, and why. */
+export interface PlannedStep {
+  operation: string;
+  params: Record<string, unknown>;
+  score: number;
+  reason: string;
+}
+
+export interface ResearchSection {
+  operation: string;
+  reason: string;
+  output?: unknown;
+  /** The operation's own text rendering of its output, as a model would read it. */
+  text?: string;
+  error?: string;
+}
+
+export interface ResearchAnswer {
+  query: string;
+  depth: number;
+  plan: PlannedStep[];
+  sections: ResearchSection[];
+}
+
+/** A step is planned only when its score reaches this; web search is always a candidate at 0.5. */
+export const PLAN_THRESHOLD = 0.35;
+const WEB_BASELINE = 0.5;
+
+/**
+ * Chooses operations by documented scores: a link scores 1.0 for fetch_url (and the video operations for a
+ * YouTube link), a paper identifier 1.0 for paper_details (and 0.6 for paper_read), and each topic's score
+ * (0.35 per matching word, at most 1) for its operation: papers → paper_search, code → github_search, video →
+ * youtube_search, discussion → reddit_search, news → hackernews_search; web_search is always a candidate at
+ * 0.5, plus the news score (with time_range week when news words appear). Depth n runs the n + 1 best steps
+ * with 2 + 3n results each.
+ */
+export function planResearch(query: string, depth: number, configured: (provider: string) => boolean, signals: QuerySignals = analyseQuery(query)): PlannedStep[] {
+  const maxResults = Math.min(50, 2 + 3 * depth);
+  const text = query.replace(/\bhttps?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim() || query;
+  const words = (topic: keyof QuerySignals['reasons']) => signals.reasons[topic].join(', ');
+  const steps: PlannedStep[] = [];
+  for (const url of signals.urls.filter((candidate) => !signals.youtubeUrls.includes(candidate)).slice(0, 3)) {
+    steps.push({ operation: 'fetch_url', params: { url, max_chars: 4000 * depth }, score: 1, reason: `the query links to ${url}` });
+  }
+  if (signals.youtubeUrls.length > 0 && configured('youtube')) {
+    steps.push({ operation: 'youtube_video_details', params: { ids: signals.youtubeUrls.slice(0, 10) }, score: 1, reason: 'the query links to YouTube videos' });
+  }
+  for (const url of signals.youtubeUrls.slice(0, 2)) {
+    steps.push({ operation: 'youtube_transcript', params: { video: url }, score: 0.9, reason: `the captions of ${url}` });
+  }
+  for (const id of signals.paperIds.slice(0, 3)) {
+    steps.push({ operation: 'paper_details', params: { id }, score: 1, reason: `the query names the paper ${id}` });
+    steps.push({ operation: 'paper_read', params: { id, max_chars: 4000 * depth }, score: 0.6, reason: `the full text of ${id}` });
+  }
+  const topicSteps: Array<[keyof QuerySignals['scores'], string, string | undefined]> = [
+    ['papers', 'paper_search', undefined],
+    ['biomedical', 'paper_search', undefined],
+    ['code', 'github_search', 'github'],
+    ['video', 'youtube_search', 'youtube'],
+    ['discussion', 'reddit_search', undefined],
+    ['news', 'hackernews_search', undefined],
+  ];
+  for (const [topic, operation, provider] of topicSteps) {
+    const score = signals.scores[topic];
+    if (score < PLAN_THRESHOLD || (provider && !configured(provider)) || steps.some((step) => step.operation === operation)) continue;
+    steps.push({ operation, params: { query: text, max_results: maxResults }, score, reason: `${topic} words: ${words(topic)}` });
+  }
+  const newsScore = signals.scores.news;
+  steps.push({
+    operation: 'web_search',
+    params: { query: text, max_results: maxResults, ...(newsScore >= PLAN_THRESHOLD ? { time_range: 'week' } : {}) },
+    score: Math.min(1, WEB_BASELINE + newsScore / 2),
+    reason: newsScore >= PLAN_THRESHOLD ? `general web search, recent (news words: ${words('news')})` : 'general web search',
+  });
+  return steps
+    .filter((step) => step.score >= PLAN_THRESHOLD)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, depth + 1);
+}
+
+async function runStep(step: PlannedStep, context: OperationContext): Promise<ResearchSection> {
+  const operation = context.operations().find((candidate) => candidate.name === step.operation);
+  if (!operation) return { operation: step.operation, reason: step.reason, error: 'no such operation' };
+  try {
+    const params = parseInput(operation.input, step.params, `${step.operation} parameters`);
+    const output = await operation.run(params, context);
+    return { operation: step.operation, reason: step.reason, output, text: operation.render(output, params) };
+  } catch (error) {
+    // One failed step (a page that refuses, a paper nobody knows) never sinks the others.
+    const message = error instanceof FedsearchError ? error.message : 'failed';
+    return { operation: step.operation, reason: step.reason, error: message };
+  }
+}
+
+export const autoResearch = defineOperation({
+  name: 'auto_research',
+  description:
+    'Research a question automatically: analyses it (links, YouTube videos, DOIs/arXiv ids/PMIDs, code, news, paper and discussion words), ' +
+    'plans operations by documented scores, runs them in parallel and returns each result with the plan and its reasons.',
+  input: z.strictObject({
+    query: z.string().trim().min(1).max(1000).describe('The question or topic, with any links or identifiers.'),
+    depth: z.number().int().min(1).max(5).default(2).describe('1–5: how many operations to run (depth + 1) and how many results each.'),
+  }),
+  example: { query: 'latest research on retrieval augmented generation 2026', depth: 2 },
+  run: async (input, context): Promise<ResearchAnswer> => {
+    const plan = planResearch(input.query, input.depth, (provider) => context.search.isConfigured(provider));
+    const sections = await Promise.all(plan.map((step) => runStep(step, context)));
+    return { query: input.query, depth: input.depth, plan, sections };
+  },
+  render: (output) => {
+    const planLines = output.plan.map((step, index) => `${index + 1}. ${step.operation} (score ${step.score.toFixed(2)}): ${step.reason}`);
+    const budget = Math.floor(18_000 / Math.max(1, output.sections.length));
+    const sections = output.sections.map((section) => {
+      const heading = `## ${section.operation} — ${section.reason}`;
+      if (section.error) return `${heading}\nfailed: ${section.error}`;
+      const body = section.text ?? '';
+      return `${heading}\n${body.length > budget ? `${body.slice(0, budget)}…` : body}`;
+    });
+    return `Plan for "${output.query}" (depth ${output.depth}):\n${planLines.join('\n')}\n\n${sections.join('\n\n')}`;
+  },
+});

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { FedsearchError } from '../domain/errors.js';
+import { extractDocument, pageText, type ExtractedLink, type TextPage } from '../fetch/extract.js';
+import { readFetchSettings } from '../fetch/fetch-settings.js';
+import { safeFetch } from '../fetch/safe-fetch.js';
+import { FirecrawlProvider } from '../providers/firecrawl.js';
+import { defineOperation, type OperationContext } from './operation.js';
+
+/** Links returned with a page at most: enough to navigate, not enough to drown a model. */
+const MAX_LINKS = 100;
+
+const fetchInput = z.strictObject({
+  url: z.string().trim().url().max(2000).describe('The http(s) page to read.'),
+  max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters of Markdown to return (500–100000, default 20000).'),
+  offset: z.number().int().min(0).default(0).describe('Character offset to start from (for paging).'),
+  engine: z
+    .enum(['auto', 'direct', 'firecrawl'])
+    .default('auto')
+    .describe('direct: fetch here; firecrawl: scrape through Firecrawl (needs FIRECRAWL_API_KEY); auto: direct, then Firecrawl if that fails and it is configured.'),
+  timeout_ms: z.number().int().min(100).max(30_000).optional().describe('Deadline in milliseconds (100–30000).'),
+});
+
+export interface FetchedPage extends TextPage {
+  url: string;
+  final_url: string;
+  engine: 'direct' | 'firecrawl';
+  title?: string;
+  byline?: string;
+  published_at?: string;
+  content_type: string;
+  links: ExtractedLink[];
+}
+
+async function fetchDirect(input: z.output<typeof fetchInput>, context: OperationContext): Promise<FetchedPage> {
+  const settings = readFetchSettings(context.config.env);
+  const timeoutMs = Math.min(settings.timeoutMs, input.timeout_ms ?? Number.POSITIVE_INFINITY);
+  const document = await safeFetch(input.url, { ...settings, timeoutMs, signal: context.signal });
+  const extracted = await extractDocument(document);
+  const page: FetchedPage = {
+    url: input.url,
+    final_url: document.finalUrl,
+    engine: 'direct',
+    content_type: extracted.content_type,
+    links: extracted.links.slice(0, MAX_LINKS),
+    ...pageText(extracted.markdown, input.offset, input.max_chars),
+  };
+  if (extracted.title) page.title = extracted.title;
+  if (extracted.byline) page.byline = extracted.byline;
+  if (extracted.published_at) page.published_at = extracted.published_at;
+  return page;
+}
+
+async function fetchThroughFirecrawl(input: z.output<typeof fetchInput>, context: OperationContext): Promise<FetchedPage> {
+  if (!/^https?:\/\//i.test(input.url)) throw new FedsearchError('QUERY_INVALID', 'url: only http and https URLs can be fetched');
+  const scraped = await context.search.callProvider(
+    'firecrawl',
+    async (provider, transport, signal) => {
+      const firecrawl = provider as FirecrawlProvider;
+      return firecrawl.parseScrapeResponse(await transport.send(firecrawl.buildScrapeRequest(input.url), signal), input.url);
+    },
+    { timeoutMs: input.timeout_ms, signal: context.signal },
+  );
+  const page: FetchedPage = {
+    url: input.url,
+    final_url: scraped.url,
+    engine: 'firecrawl',
+    content_type: 'text/markdown',
+    links: [],
+    ...pageText(scraped.markdown, input.offset, input.max_chars),
+  };
+  if (scraped.title) page.title = scraped.title;
+  if (scraped.published) page.published_at = scraped.published;
+  return page;
+}
+
+export const fetchUrl = defineOperation({
+  name: 'fetch_url',
+  description:
+    'Fetch a web page (HTML, text, JSON or PDF) and return its main content as Markdown with title, byline, date and links, paged by offset. ' +
+    'Internal and private addresses are refused.',
+  input: fetchInput,
+  example: { url: 'https://en.wikipedia.org/wiki/Metasearch_engine', max_chars: 4000 },
+  run: async (input, context) => {
+    if (input.engine === 'firecrawl') return fetchThroughFirecrawl(input, context);
+    try {
+      return await fetchDirect(input, context);
+    } catch (error) {
+      // A page that failed to load here (blocked, timed out) may still load through Firecrawl; a refused
+      // address or type is never retried elsewhere.
+      const retryable = error instanceof FedsearchError && (error.code === 'FETCH_FAILED' || error.code === 'FETCH_TIMEOUT');
+      if (input.engine !== 'auto' || !retryable || !context.search.isConfigured('firecrawl')) throw error;
+      return fetchThroughFirecrawl(input, context);
+    }
+  },
+  render: (output) => {
+    const header = [output.title ?? output.final_url, output.final_url, output.byline, output.published_at].filter(Boolean).join('\n');
+    const paging =
+      `(characters ${output.offset}–${output.offset + output.text.length} of ${output.total_chars}` +
+      `${output.next_offset === null ? '' : `; continue with offset ${output.next_offset}`})`;
+    return `${header}\n${paging}\n\n${output.text}`;
+  },
+});

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { FedsearchError } from '../domain/errors.js';
+import type { ProviderOutcome } from '../domain/outcome.js';
+import type { SearchResult } from '../domain/result.js';
+import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
+import { readFetchSettings } from '../fetch/fetch-settings.js';
+import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
+import { defineOperation, type OperationContext } from './operation.js';
+import { parsePaperIdentifier } from './paper-identifier.js';
+import { renderSearch } from './render.js';
+
+const paperId = z.string().trim().min(1).max(300).describe('DOI, arXiv id (any version), PMID or Semantic Scholar id, or a link to one.');
+const timeoutMs = z.number().int().min(100).max(30_000).optional().describe('Deadline in milliseconds (100–30000).');
+
+export interface PaperDetails {
+  id: string;
+  identifier: { type: string; value: string };
+  paper: SearchResult;
+  providers: ProviderOutcome[];
+}
+
+/** One merged record for an identifier, from every paper provider that knows it; 404 when none does. */
+export async function findPaper(id: string, context: OperationContext, timeout?: number): Promise<PaperDetails> {
+  const identifier = parsePaperIdentifier(id);
+  const { result, providers } = await context.search.lookupPaper(identifier, { timeoutMs: timeout, signal: context.signal });
+  if (!result) {
+    const tried = providers.filter((provider) => provider.status !== 'skipped').map((provider) => `${provider.provider}: ${provider.status}`);
+    throw new FedsearchError('NOT_FOUND', `no provider knows ${identifier.type} ${identifier.value} (${tried.join(', ') || 'none could look it up'})`, {
+      details: { providers },
+    });
+  }
+  return { id, identifier, paper: result, providers };
+}
+
+export const paperDetails = defineOperation({
+  name: 'paper_details',
+  description: 'Look a paper up by DOI, arXiv id, PMID or Semantic Scholar id across every paper provider at once; one merged record with every source.',
+  input: z.strictObject({ id: paperId, timeout_ms: timeoutMs }),
+  example: { id: '10.1038/nature14539' },
+  run: (input, context) => findPaper(input.id, context, input.timeout_ms),
+  render: (output) =>
+    renderSearch({ query: output.id, kind: 'papers', results: [output.paper], providers: output.providers, took_ms: 0, cached: false }) +
+    (output.paper.abstract ? `\n\nAbstract: ${output.paper.abstract}` : ''),
+});
+
+/** Where a paper's full text can be fetched: its open PDF, or arXiv's PDF for an arXiv paper. */
+function pdfLocation(paper: SearchResult, context: OperationContext): string | undefined {
+  if (paper.pdf_url) return paper.pdf_url;
+  if (!paper.arxiv_id) return undefined;
+  const arxivBase = context.search.baseUrlOf('arxiv');
+  return arxivBase ? `${arxivBase}/pdf/${paper.arxiv_id}` : undefined;
+}
+
+/** Downloads a paper's PDF (by identifier or URL) through the safe fetcher. */
+export async function downloadPaper(
+  input: { id?: string | undefined; url?: string | undefined; timeout_ms?: number | undefined },
+  context: OperationContext,
+): Promise<{ document: FetchedDocument; paper?: SearchResult }> {
+  let location = input.url;
+  let paper: SearchResult | undefined;
+  if (!location) {
+    paper = (await findPaper(input.id!, context, input.timeout_ms)).paper;
+    location = pdfLocation(paper, context);
+    if (!location) throw new FedsearchError('NOT_FOUND', `no open PDF is known for ${input.id}; try fetch_url on ${paper.url}`);
+  }
+  const settings = readFetchSettings(context.config.env);
+  const document = await safeFetch(location, { ...settings, signal: context.signal });
+  return paper ? { document, paper } : { document };
+}
+
+const readInput = z
+  .strictObject({
+    id: paperId.optional(),
+    url: z.string().trim().url().optional().describe('A PDF (or paper page) URL to read instead of an identifier.'),
+    offset: z.number().int().min(0).default(0).describe('Character offset to start from (for paging).'),
+    max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters to return (500–100000, default 20000).'),
+    timeout_ms: timeoutMs,
+  })
+  .refine((input) => (input.id === undefined) !== (input.url === undefined), { message: 'give exactly one of id or url', path: ['id'] });
+
+export interface PaperText extends TextPage {
+  url: string;
+  title?: string;
+  content_type: string;
+  paper?: SearchResult;
+}
+
+export const paperRead = defineOperation({
+  name: 'paper_read',
+  description: "Read a paper's full text: downloads its PDF (open-access location or arXiv) and returns the text, paged by offset.",
+  input: readInput,
+  example: { id: 'arXiv:1706.03762', max_chars: 5000 },
+  run: async (input, context): Promise<PaperText> => {
+    const { document, paper } = await downloadPaper(input, context);
+    const extracted = await extractDocument(document);
+    const page = pageText(extracted.markdown, input.offset, input.max_chars);
+    const output: PaperText = { url: document.finalUrl, content_type: extracted.content_type, ...page };
+    const title = extracted.title ?? paper?.title;
+    if (title) output.title = title;
+    if (paper) output.paper = paper;
+    return output;
+  },
+  render: (output) =>
+    `${output.title ?? output.url}\n${output.url}\n(characters ${output.offset}–${output.offset + output.text.length} of ${output.total_chars}` +
+    `${output.next_offset === null ? '' : `; continue with offset ${output.next_offset}`})\n\n${output.text}`,
+});

@@ -1,0 +1,54 @@
+import { normalizeArxivId, normalizeDoi } from '../providers/parse-helpers.js';
+
+/**
+ * What a query looks like, from plain patterns and word lists: links, identifiers, and words that say
+ * "code", "news", "papers", "video" or "discussion". Each signal carries a score in [0, 1] and the words
+ * that raised it, so a plan can say why it chose what it chose.
+ */
+export interface QuerySignals {
+  urls: string[];
+  youtubeUrls: string[];
+  paperIds: string[];
+  scores: Record<Topic, number>;
+  reasons: Record<Topic, string[]>;
+}
+
+export type Topic = 'code' | 'news' | 'papers' | 'biomedical' | 'video' | 'discussion' | 'definition';
+
+const WORDS: Record<Topic, RegExp> = {
+  code: /\b(github|gitlab|repo|repository|repositories|library|libraries|package|npm|pypi|pip|crate|cargo|sdk|api|function|class|method|compile[rs]?|bug|stack ?trace|exception|typeerror|segfault|typescript|javascript|python|rust|golang|java|kotlin|swift|c\+\+|regex|docker|kubernetes|framework|open[- ]source|source code)\b/gi,
+  news: /\b(news|latest|today|yesterday|this (week|month|year)|breaking|announced|announces|launch(ed|es)?|release[ds]?|update[ds]?|recent(ly)?|current|now|20(2[4-9]|3\d))\b/gi,
+  papers: /\b(paper|papers|study|studies|research|arxiv|journal|preprint|peer[- ]reviewed|meta[- ]analysis|systematic review|survey|citations?|et al|abstract|theorem|proof|dataset|benchmark|doi|pubmed)\b/gi,
+  biomedical: /\b(clinical|trial|patients?|disease|cancer|tumou?r|gene|genes|genome|protein|drug|dose|therapy|vaccine|virus|bacteria|covid|diabetes|cardio\w*|neuro\w*|medicine|medical|pharmac\w*|syndrome|rna|dna)\b/gi,
+  video: /\b(video|videos|youtube|tutorial|watch|talk|lecture|keynote|webinar|podcast|vlog)\b/gi,
+  discussion: /\b(reddit|opinions?|experiences?|recommendations?|recommend|reviews?|forum|thoughts|anyone|should i|vs\.?|versus|worth it)\b/gi,
+  definition: /^(what|who|when|where) (is|are|was|were)\b|\b(definition|meaning|history of|biography)\b/gi,
+};
+
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+/gi;
+const DOI_PATTERN = /\b10\.\d{4,9}\/[^\s"'<>]+/g;
+const ARXIV_PATTERN = /\b(?:arxiv:\s*)?(\d{4}\.\d{4,5}(?:v\d+)?)\b/gi;
+const PMID_PATTERN = /\bpmid:?\s*(\d{1,9})\b/gi;
+
+/** Each matching word raises its topic by 0.35, up to 1. */
+const PER_HIT = 0.35;
+
+export function analyseQuery(query: string): QuerySignals {
+  const urls = [...query.matchAll(URL_PATTERN)].map((match) => match[0].replace(/[).,;]+$/, ''));
+  const youtubeUrls = urls.filter((url) => /^https?:\/\/((www|m)\.)?(youtube\.com|youtu\.be)\//i.test(url));
+  const withoutUrls = query.replace(URL_PATTERN, ' ');
+  const paperIds = [
+    ...[...withoutUrls.matchAll(DOI_PATTERN)].map((match) => normalizeDoi(match[0].replace(/[).,;]+$/, ''))),
+    ...[...withoutUrls.matchAll(ARXIV_PATTERN)].map((match) => normalizeArxivId(match[1]) && `arXiv:${match[1]}`),
+    ...[...withoutUrls.matchAll(PMID_PATTERN)].map((match) => `PMID:${match[1]}`),
+    ...urls.filter((url) => /doi\.org\/|arxiv\.org\/(abs|pdf)\/|pubmed\.ncbi\.nlm\.nih\.gov\/\d/i.test(url)),
+  ].filter((id): id is string => typeof id === 'string' && id !== '');
+  const scores = {} as Record<Topic, number>;
+  const reasons = {} as Record<Topic, string[]>;
+  for (const topic of Object.keys(WORDS) as Topic[]) {
+    const hits = [...new Set([...withoutUrls.matchAll(WORDS[topic])].map((match) => match[0].toLowerCase()))];
+    scores[topic] = Math.min(1, hits.length * PER_HIT);
+    reasons[topic] = hits;
+  }
+  return { urls, youtubeUrls, paperIds: [...new Set(paperIds)], scores, reasons };
+}

@@ -1,0 +1,20 @@
+import type { SearchResponse } from '../engine/search-service.js';
+import { MAX_RENDERED_CHARS, renderSearch } from './render.js';
+
+/** Several searches answered together (company research, auto research): titled, each with its reason. */
+export interface SearchSection {
+  title: string;
+  reason?: string;
+  response: SearchResponse;
+}
+
+/** Sections one after the other, each given an equal share of the character budget. */
+export function renderSections(sections: SearchSection[], preface = ''): string {
+  const budget = Math.floor((MAX_RENDERED_CHARS - preface.length) / Math.max(1, sections.length)) - 100;
+  const parts = sections.map((section) => {
+    const heading = `## ${section.title}${section.reason ? `\n(${section.reason})` : ''}`;
+    const body = renderSearch(section.response);
+    return `${heading}\n${body.length > budget ? `${body.slice(0, budget)}…` : body}`;
+  });
+  return `${preface}${parts.join('\n\n')}`;
+}

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { FedsearchError, invalidQuery } from '../domain/errors.js';
+import type { ProviderItem } from '../domain/result.js';
+import type { YoutubeProvider } from '../providers/youtube.js';
+import { YoutubeTranscriptProvider, type CaptionTrack, type TranscriptLine } from '../providers/youtube-transcript.js';
+import { resolveProviderConfig } from '../providers/registry.js';
+import { defineOperation, type OperationContext } from './operation.js';
+
+const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
+
+/** A video id from an id or any usual YouTube link (watch, youtu.be, shorts, embed, live). */
+export function parseVideoId(input: string): string {
+  const value = input.trim();
+  if (VIDEO_ID.test(value)) return value;
+  try {
+    const url = new URL(value);
+    const host = url.hostname.replace(/^(www|m|music)\./, '');
+    const candidate =
+      host === 'youtu.be'
+        ? url.pathname.slice(1).split('/')[0]
+        : host === 'youtube.com' || host === 'youtube-nocookie.com'
+          ? (url.searchParams.get('v') ?? /^\/(?:shorts|embed|live|v)\/([^/?#]+)/.exec(url.pathname)?.[1])
+          : undefined;
+    if (candidate && VIDEO_ID.test(candidate)) return candidate;
+  } catch {
+    // Not a URL: fall through to the message below.
+  }
+  throw invalidQuery(`"${value.slice(0, 100)}" is not a YouTube video id (11 characters) or a YouTube video link`);
+}
+
+const timeoutMs = z.number().int().min(100).max(30_000).optional().describe('Deadline in milliseconds (100–30000).');
+
+export const youtubeVideoDetails = defineOperation({
+  name: 'youtube_video_details',
+  description: 'Details of YouTube videos by id or link: title, channel, duration, views, publish date.',
+  input: z.strictObject({
+    ids: z.array(z.string().trim().min(1).max(300)).min(1).max(50).describe('Video ids or links (1–50).'),
+    timeout_ms: timeoutMs,
+  }),
+  example: { ids: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ'] },
+  run: async (input, context): Promise<{ videos: ProviderItem[]; not_found: string[] }> => {
+    const ids = [...new Set(input.ids.map(parseVideoId))];
+    const videos = await context.search.callProvider(
+      'youtube',
+      async (provider, transport, signal) => {
+        const youtube = provider as YoutubeProvider;
+        return youtube.parseVideosResponse(await transport.send(youtube.buildVideosRequest(ids), signal));
+      },
+      { timeoutMs: input.timeout_ms, signal: context.signal },
+    );
+    const found = new Set(videos.map((video) => parseVideoIdOrUndefined(video.url)));
+    return { videos, not_found: ids.filter((id) => !found.has(id)) };
+  },
+  render: (output) =>
+    [
+      ...output.videos.map((video, index) => {
+        const facts = ['channel', 'duration', 'views']
+          .map((field) => (video.extra?.[field] !== undefined ? `${field}: ${String(video.extra[field])}` : undefined))
+          .filter(Boolean);
+        return `${index + 1}. ${video.title}\n   ${video.url}\n   ${[video.published_at, ...facts].filter(Boolean).join(' · ')}`;
+      }),
+      ...(output.not_found.length > 0 ? [`Not found: ${output.not_found.join(', ')}`] : []),
+    ].join('\n'),
+});
+
+function parseVideoIdOrUndefined(url: string): string | undefined {
+  try {
+    return parseVideoId(url);
+  } catch {
+    return undefined;
+  }
+}
+
+const transcriptProviders = new WeakMap<object, YoutubeTranscriptProvider>();
+
+function transcriptProvider(context: OperationContext): YoutubeTranscriptProvider {
+  let provider = transcriptProviders.get(context.config);
+  if (!provider) {
+    provider = new YoutubeTranscriptProvider(resolveProviderConfig(YoutubeTranscriptProvider.settings, { env: context.config.env }));
+    transcriptProviders.set(context.config, provider);
+  }
+  return provider;
+}
+
+/** The requested language's written captions, else its automatic ones, else English, else the first track. */
+function chooseTrack(tracks: CaptionTrack[], language: string): CaptionTrack | undefined {
+  const wanted = language.toLowerCase();
+  const matches = (track: CaptionTrack, code: string) => track.language.toLowerCase() === code || track.language.toLowerCase().startsWith(`${code}-`);
+  return (
+    tracks.find((track) => matches(track, wanted) && !track.automatic) ??
+    tracks.find((track) => matches(track, wanted)) ??
+    tracks.find((track) => matches(track, 'en')) ??
+    tracks[0]
+  );
+}
+
+export interface Transcript {
+  video_id: string;
+  language: string;
+  automatic: boolean;
+  available_languages: string[];
+  text: string;
+  /** Where the text starts and how long it runs, in seconds: the first line of every minute, to cite a moment. */
+  timestamps: Array<{ start: number; text: string }>;
+}
+
+function minuteMarks(lines: TranscriptLine[]): Array<{ start: number; text: string }> {
+  const marks: Array<{ start: number; text: string }> = [];
+  for (const entry of lines) {
+    if (marks.length === 0 || entry.start >= marks[marks.length - 1]!.start + 60) marks.push({ start: entry.start, text: entry.text });
+  }
+  return marks;
+}
+
+export const youtubeTranscript = defineOperation({
+  name: 'youtube_transcript',
+  description: "A YouTube video's captions as text, in the language asked for when the video has it.",
+  input: z.strictObject({
+    video: z.string().trim().min(1).max(300).describe('Video id or link.'),
+    language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'must be a language code such as en or pt-BR').default('en'),
+    timeout_ms: timeoutMs,
+  }),
+  example: { video: 'dQw4w9WgXcQ', language: 'en' },
+  run: async (input, context): Promise<Transcript> => {
+    const videoId = parseVideoId(input.video);
+    return context.search.callProvider(
+      transcriptProvider(context),
+      async (provider, transport, signal) => {
+        const youtube = provider as YoutubeTranscriptProvider;
+        const tracks = youtube.parseCaptionTracks(await transport.send(youtube.buildWatchRequest(videoId), signal));
+        const track = chooseTrack(tracks, input.language);
+        if (!track) throw new FedsearchError('NOT_FOUND', `video ${videoId} has no captions`);
+        const lines = youtube.parseTranscript(await transport.send(youtube.buildTrackRequest(track), signal));
+        return {
+          video_id: videoId,
+          language: track.language,
+          automatic: track.automatic,
+          available_languages: tracks.map((candidate) => candidate.language),
+          text: lines.map((entry) => entry.text).join(' '),
+          timestamps: minuteMarks(lines),
+        };
+      },
+      { timeoutMs: input.timeout_ms, signal: context.signal },
+    );
+  },
+  render: (output) =>
+    `Transcript of ${output.video_id} (${output.language}${output.automatic ? ', automatic' : ''}; available: ${output.available_languages.join(', ')}):\n\n` +
+    (output.text.length > 18_000 ? `${output.text.slice(0, 18_000)}… (cut; the JSON has all of it)` : output.text),
+});

@@ -1,0 +1,135 @@
+import { parseError, upstreamError } from '../domain/errors.js';
+import { asArray, htmlToText, isRecord, numberOrUndefined, parseXmlBody, xmlText } from './parse-helpers.js';
+import { Provider, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+export interface CaptionTrack {
+  url: string;
+  language: string;
+  name: string;
+  /** Speech recognition ("asr") rather than captions someone wrote. */
+  automatic: boolean;
+}
+
+export interface TranscriptLine {
+  start: number;
+  duration?: number;
+  text: string;
+}
+
+/**
+ * A video's captions, read the way YouTube's own player reads them: the watch page lists caption tracks
+ * (the Data API's captions.download needs OAuth as the video's owner), and each track's timed text is XML.
+ * Not a search provider: the youtube_transcript operation calls it directly.
+ */
+export class YoutubeTranscriptProvider extends Provider {
+  static readonly settings: ProviderSettings = {
+    name: 'youtube_web',
+    kind: 'video',
+    description: "YouTube watch pages and timed text, for a video's captions.",
+    baseUrl: 'https://www.youtube.com',
+    credentials: [],
+  };
+  readonly settings = YoutubeTranscriptProvider.settings;
+
+  buildWatchRequest(videoId: string): UpstreamRequest {
+    const url = this.endpoint('/watch');
+    url.searchParams.set('v', videoId);
+    url.searchParams.set('hl', 'en');
+    return { url: url.toString(), headers: { 'Accept-Language': 'en', Accept: 'text/html' } };
+  }
+
+  parseCaptionTracks(response: UpstreamResponse): CaptionTrack[] {
+    const player = playerResponse(response.body);
+    const status = isRecord(player.playabilityStatus) ? player.playabilityStatus : {};
+    if (typeof status.status === 'string' && status.status !== 'OK') {
+      throw upstreamError(`the video is not playable: ${htmlToText(String(status.reason ?? status.status))}`);
+    }
+    const captions = isRecord(player.captions) ? player.captions.playerCaptionsTracklistRenderer : undefined;
+    const tracks = isRecord(captions) ? asArray(captions.captionTracks) : [];
+    return tracks.filter(isRecord).flatMap((track) => {
+      if (typeof track.baseUrl !== 'string' || typeof track.languageCode !== 'string') return [];
+      return [
+        {
+          url: this.sameOriginUrl(track.baseUrl),
+          language: track.languageCode,
+          name: trackName(track.name) ?? track.languageCode,
+          automatic: track.kind === 'asr',
+        },
+      ];
+    });
+  }
+
+  buildTrackRequest(track: CaptionTrack): UpstreamRequest {
+    return { url: track.url, headers: { Accept: 'text/xml' } };
+  }
+
+  /** Reads both timed-text formats: `<transcript><text start dur>` and srv3's `<timedtext><body><p t d>`. */
+  parseTranscript(response: UpstreamResponse): TranscriptLine[] {
+    if (response.body.trim() === '') throw upstreamError('the caption track is empty');
+    const document = parseXmlBody(response);
+    if (isRecord(document.transcript)) {
+      return asArray(document.transcript.text).flatMap((node) =>
+        line(isRecord(node) ? numberOrUndefined(node['@_start']) : 0, isRecord(node) ? numberOrUndefined(node['@_dur']) : undefined, xmlText(node)),
+      );
+    }
+    const body = isRecord(document.timedtext) && isRecord(document.timedtext.body) ? document.timedtext.body : undefined;
+    if (!body) throw parseError('the caption track is not timed text');
+    return asArray(body.p).flatMap((node) => {
+      if (!isRecord(node)) return line(0, undefined, xmlText(node));
+      const words = node.s === undefined ? xmlText(node) : asArray(node.s).map(xmlText).join('');
+      const start = numberOrUndefined(node['@_t']);
+      const duration = numberOrUndefined(node['@_d']);
+      return line(start === undefined ? undefined : start / 1000, duration === undefined ? undefined : duration / 1000, words);
+    });
+  }
+
+  /** Caption URLs come from a page body: only ever follow them to the configured YouTube origin. */
+  private sameOriginUrl(candidate: string): string {
+    const base = new URL(this.config.baseUrl);
+    const url = new URL(candidate, base);
+    if (url.origin !== base.origin) throw upstreamError('a caption track points outside YouTube');
+    return url.toString();
+  }
+}
+
+function line(start: number | undefined, duration: number | undefined, raw: string | undefined): TranscriptLine[] {
+  const text = raw === undefined ? '' : htmlToText(raw);
+  if (text === '') return [];
+  const entry: TranscriptLine = { start: start ?? 0, text };
+  if (duration !== undefined) entry.duration = duration;
+  return [entry];
+}
+
+function trackName(name: unknown): string | undefined {
+  if (!isRecord(name)) return undefined;
+  if (typeof name.simpleText === 'string') return name.simpleText;
+  const runs = asArray(name.runs).filter(isRecord).map((run) => run.text);
+  return runs.length > 0 ? runs.join('') : undefined;
+}
+
+/** The `ytInitialPlayerResponse = {…};` object of a watch page, found by matching braces outside strings. */
+function playerResponse(html: string): Record<string, unknown> {
+  const marker = /ytInitialPlayerResponse\s*=\s*\{/.exec(html);
+  if (!marker) throw parseError('the watch page has no player response (consent page or changed layout)');
+  const start = marker.index + marker[0].length - 1;
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < html.length; index += 1) {
+    const character = html[index];
+    if (inString) {
+      if (character === '\\') index += 1;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '{') depth += 1;
+    else if (character === '}' && --depth === 0) {
+      try {
+        const parsed = JSON.parse(html.slice(start, index + 1)) as unknown;
+        if (isRecord(parsed)) return parsed;
+      } catch (error) {
+        throw parseError('the player response is not valid JSON', error);
+      }
+      break;
+    }
+  }
+  throw parseError('the player response is cut short');
+}

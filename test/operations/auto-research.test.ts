@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { planResearch } from '../../src/operations/auto-research.js';
+import { analyseQuery } from '../../src/operations/query-analysis.js';
+
+const everythingConfigured = () => true;
+
+describe('query analysis', () => {
+  it('finds links, YouTube links and paper identifiers', () => {
+    const signals = analyseQuery('compare https://example.com/post and https://youtu.be/dQw4w9WgXcQ with 10.1038/nature14539, arXiv:1706.03762 and PMID 29915538');
+    expect(signals.urls).toEqual(['https://example.com/post', 'https://youtu.be/dQw4w9WgXcQ']);
+    expect(signals.youtubeUrls).toEqual(['https://youtu.be/dQw4w9WgXcQ']);
+    expect(signals.paperIds).toEqual(['10.1038/nature14539', 'arXiv:1706.03762', 'PMID:29915538']);
+  });
+
+  it('scores topics by their words, 0.35 a word up to 1', () => {
+    const signals = analyseQuery('clinical trial of a cancer drug: latest papers');
+    expect(signals.scores.biomedical).toBe(1);
+    expect(signals.reasons.biomedical).toEqual(['clinical', 'trial', 'cancer', 'drug']);
+    expect(signals.scores.papers).toBeCloseTo(0.35);
+    expect(signals.scores.news).toBeCloseTo(0.35);
+    expect(signals.scores.code).toBe(0);
+  });
+});
+
+describe('planResearch', () => {
+  it('reads a linked page and a named paper before searching, with reasons', () => {
+    const plan = planResearch('what does 10.1038/nature14539 say, see https://example.com/review', 3, everythingConfigured);
+    expect(plan.map((step) => step.operation)).toEqual(['fetch_url', 'paper_details', 'paper_read', 'web_search']);
+    expect(plan[0]).toMatchObject({ params: { url: 'https://example.com/review' }, score: 1, reason: 'the query links to https://example.com/review' });
+    expect(plan[1]).toMatchObject({ params: { id: '10.1038/nature14539' } });
+  });
+
+  it('chooses code, news and paper operations by their words, and web search with a time range for news', () => {
+    const plan = planResearch('latest news on the rust tokio library release', 4, everythingConfigured);
+    const operations = plan.map((step) => step.operation);
+    expect(operations).toContain('github_search');
+    expect(operations).toContain('hackernews_search');
+    const web = plan.find((step) => step.operation === 'web_search')!;
+    expect(web.params).toMatchObject({ time_range: 'week', max_results: 14 });
+  });
+
+  it('runs depth + 1 steps at most, and leaves out operations whose provider is not configured', () => {
+    const plan = planResearch('python library for pdf parsing video tutorial paper', 1, (provider) => provider !== 'youtube');
+    expect(plan).toHaveLength(2);
+    expect(plan.map((step) => step.operation)).not.toContain('youtube_search');
+    expect(plan[0]!.score).toBeGreaterThanOrEqual(plan[1]!.score);
+  });
+
+  it('falls back to a plain web search when nothing stands out', () => {
+    expect(planResearch('sourdough hydration', 2, everythingConfigured)).toEqual([
+      { operation: 'web_search', params: { query: 'sourdough hydration', max_results: 8 }, score: 0.5, reason: 'general web search' },
+    ]);
+  });
+});

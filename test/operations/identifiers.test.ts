@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { parsePaperIdentifier } from '../../src/operations/paper-identifier.js';
+import { parseVideoId } from '../../src/operations/video-operations.js';
+
+describe('parsePaperIdentifier', () => {
+  it.each([
+    ['10.1038/NATURE14539', { type: 'doi', value: '10.1038/nature14539' }],
+    ['doi:10.1038/nature14539', { type: 'doi', value: '10.1038/nature14539' }],
+    ['https://doi.org/10.1038/nature14539', { type: 'doi', value: '10.1038/nature14539' }],
+    ['10.48550/arXiv.1706.03762', { type: 'arxiv', value: '1706.03762' }],
+    ['1706.03762v5', { type: 'arxiv', value: '1706.03762' }],
+    ['arXiv:1706.03762', { type: 'arxiv', value: '1706.03762' }],
+    ['https://arxiv.org/abs/1706.03762v2', { type: 'arxiv', value: '1706.03762' }],
+    ['https://arxiv.org/pdf/1706.03762.pdf', { type: 'arxiv', value: '1706.03762' }],
+    ['hep-th/9901001', { type: 'arxiv', value: 'hep-th/9901001' }],
+    ['29915538', { type: 'pmid', value: '29915538' }],
+    ['PMID: 29915538', { type: 'pmid', value: '29915538' }],
+    ['https://pubmed.ncbi.nlm.nih.gov/29915538/', { type: 'pmid', value: '29915538' }],
+    ['204e3073870fae3d05bcbc2f6a8e263d9b72e776', { type: 's2', value: '204e3073870fae3d05bcbc2f6a8e263d9b72e776' }],
+    ['https://www.semanticscholar.org/paper/Attention-is-All-you-Need/204e3073870fae3d05bcbc2f6a8e263d9b72e776', { type: 's2', value: '204e3073870fae3d05bcbc2f6a8e263d9b72e776' }],
+    ['CorpusId:13756489', { type: 's2', value: 'CorpusId:13756489' }],
+  ])('%s is %j', (input, expected) => {
+    expect(parsePaperIdentifier(input)).toEqual(expected);
+  });
+
+  it('names what it accepts when the input is not an identifier', () => {
+    expect(() => parsePaperIdentifier('attention is all you need')).toThrow(FedsearchError);
+    expect(() => parsePaperIdentifier('attention')).toThrow(/use a DOI .*arXiv id .*PMID .*Semantic Scholar id/);
+  });
+});
+
+describe('parseVideoId', () => {
+  it.each([
+    ['dQw4w9WgXcQ', 'dQw4w9WgXcQ'],
+    ['https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s', 'dQw4w9WgXcQ'],
+    ['https://youtu.be/dQw4w9WgXcQ?si=abc', 'dQw4w9WgXcQ'],
+    ['https://m.youtube.com/shorts/dQw4w9WgXcQ', 'dQw4w9WgXcQ'],
+    ['https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ', 'dQw4w9WgXcQ'],
+  ])('%s is %s', (input, expected) => {
+    expect(parseVideoId(input)).toBe(expected);
+  });
+
+  it.each(['https://vimeo.com/123', 'too-short', 'https://www.youtube.com/watch?v=bad'])('refuses %s', (input) => {
+    expect(() => parseVideoId(input)).toThrow(/not a YouTube video id/);
+  });
+});
