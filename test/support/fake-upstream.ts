@@ -44,7 +44,7 @@ export class FakeUpstream {
     return `http://127.0.0.1:${port}`;
   }
 
-  /** Route key: "GET /path", "/path" for any method, or "*" for every path not otherwise routed. */
+  /** Route key: "GET /path", "/path" for any method, "/prefix/*" for a subtree, or "*" for every path not otherwise routed. */
   on(route: string, behaviour: Behaviour): this {
     this.routes.set(route, behaviour);
     return this;
@@ -69,6 +69,13 @@ export class FakeUpstream {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /** "/prefix/*" routes answer every path below the prefix (the longest prefix wins). */
+  private prefixRoute(path: string): Behaviour | undefined {
+    const matches = [...this.routes.keys()].filter((key) => key.endsWith('/*') && path.startsWith(key.slice(0, -1)));
+    const longest = matches.sort((a, b) => b.length - a.length)[0];
+    return longest ? this.routes.get(longest) : undefined;
+  }
+
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -81,7 +88,8 @@ export class FakeUpstream {
       body: Buffer.concat(chunks).toString('utf8'),
     };
     this.requests.push(recorded);
-    const behaviour = this.routes.get(`${recorded.method} ${recorded.path}`) ?? this.routes.get(recorded.path) ?? this.routes.get('*');
+    const behaviour =
+      this.routes.get(`${recorded.method} ${recorded.path}`) ?? this.routes.get(recorded.path) ?? this.prefixRoute(recorded.path) ?? this.routes.get('*');
     if (!behaviour) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('no such route in the fake upstream');
       return;
