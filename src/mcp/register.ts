@@ -1,12 +1,54 @@
 import type { FastifyInstance } from 'fastify';
+import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AppConfig } from '../config.js';
 import type { Operation, OperationContext } from '../operations/operation.js';
+import { createHostGuard } from './host-guard.js';
+import { createMcpServer } from './mcp-server.js';
+import { SessionStore } from './session-store.js';
+import { readMcpSettings, type McpTimings } from './settings.js';
+import { registerSseRoutes } from './sse-transport-routes.js';
+import { registerStreamableRoutes } from './streamable-routes.js';
+import { buildTools } from './tools.js';
 
 export interface McpOptions {
   config: AppConfig;
   operations: readonly Operation[];
   context: Omit<OperationContext, 'signal' | 'logger'>;
+  /** Heartbeat and idle timings; default from MCP_HEARTBEAT_MS / MCP_SESSION_IDLE_MS, then 20 s / 15 min. */
+  timings?: McpTimings;
 }
 
-// STUB: the MCP endpoint (SSE + Streamable HTTP) is registered here.
-export async function registerMcp(_app: FastifyInstance, _options: McpOptions): Promise<void> {}
+interface McpStores {
+  sse: SessionStore<SSEServerTransport>;
+  streamable: SessionStore<StreamableHTTPServerTransport>;
+}
+
+const storesOf = new WeakMap<FastifyInstance, McpStores>();
+
+/** How many sessions are open per transport (Streamable HTTP in stateless mode: exchanges in flight). */
+export function mcpSessionCounts(app: FastifyInstance): { sse: number; streamable: number } {
+  const stores = storesOf.get(app);
+  return { sse: stores?.sse.size ?? 0, streamable: stores?.streamable.size ?? 0 };
+}
+
+/** The MCP endpoint: legacy SSE on /sse + /messages, Streamable HTTP on /mcp, tools derived from the operations. */
+export async function registerMcp(app: FastifyInstance, options: McpOptions): Promise<void> {
+  if (!options.config.MCP_ENABLED) return;
+  const settings = readMcpSettings(options.config, options.timings);
+  const tools = buildTools(options.operations, settings.tools);
+  const routeOptions = {
+    settings,
+    guard: createHostGuard(settings),
+    createServer: (sessionId: string) =>
+      createMcpServer({ tools, context: options.context, logger: app.log.child({ mcpSession: sessionId }) }),
+  };
+  const stores: McpStores = { sse: new SessionStore(), streamable: new SessionStore() };
+  storesOf.set(app, stores);
+  registerSseRoutes(app, stores.sse, routeOptions);
+  registerStreamableRoutes(app, stores.streamable, routeOptions);
+  // Open streams would hold app.close() until their clients leave: end every session first.
+  app.addHook('preClose', async () => {
+    await Promise.all([stores.sse.closeAll(), stores.streamable.closeAll()]);
+  });
+}

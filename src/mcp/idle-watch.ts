@@ -1,0 +1,50 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Streamable HTTP has no connection to lose: a client that vanished without DELETE just stops sending.
+ * A session counts its open HTTP exchanges (a GET stream included) and calls onIdle once none has been
+ * open for idleMs.
+ */
+export class IdleWatch {
+  private open = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly onIdle: () => void,
+  ) {
+    this.arm();
+  }
+
+  /** Counts one exchange as activity until its response closes. */
+  track(response: ServerResponse): void {
+    if (this.stopped) return;
+    this.open += 1;
+    this.disarm();
+    response.once('close', () => {
+      this.open -= 1;
+      if (this.open === 0) this.arm();
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.disarm();
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    this.disarm();
+    this.timer = setTimeout(() => {
+      this.stop();
+      this.onIdle();
+    }, this.idleMs);
+    this.timer.unref();
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

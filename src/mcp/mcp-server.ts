@@ -1,0 +1,36 @@
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { API_VERSION } from '../app.js';
+import type { OperationContext } from '../operations/operation.js';
+import { callTool, errorResult } from './tool-calls.js';
+import type { ToolBinding } from './tools.js';
+
+export interface McpServerOptions {
+  tools: readonly ToolBinding[];
+  context: Omit<OperationContext, 'signal' | 'logger'>;
+  /** The session's logger; each call adds its tool and request id. */
+  logger: Logger;
+}
+
+/**
+ * One MCP server per session, knowing nothing of its transport. tools/list and tools/call are answered
+ * from the tool bindings directly, so arguments are validated by each operation's own schema and its
+ * messages (not the SDK's generic ones) reach the model.
+ */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  const byName = new Map(options.tools.map((binding) => [binding.definition.name, binding]));
+  const mcp = new McpServer(
+    { name: 'fedsearch', version: API_VERSION },
+    { instructions: 'Federated search over many providers at once. Each tool lists its parameters; list_operations gives them as JSON Schema with an example.' },
+  );
+  mcp.server.registerCapabilities({ tools: {} });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: options.tools.map((binding) => binding.definition) }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const binding = byName.get(request.params.name);
+    if (!binding) return errorResult(`unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(', ')}`);
+    const logger = options.logger.child({ tool: request.params.name, mcpRequestId: extra.requestId });
+    return callTool(binding, request.params.arguments ?? {}, { ...options.context, signal: extra.signal, logger });
+  });
+  return mcp;
+}

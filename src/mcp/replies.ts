@@ -1,0 +1,45 @@
+import type { FastifyReply } from 'fastify';
+import type { ServerResponse } from 'node:http';
+
+/** The JSON-RPC error codes the SDK's transports use over HTTP. */
+export const SESSION_NOT_FOUND = -32001;
+export const TRANSPORT_ERROR = -32000;
+const INTERNAL_ERROR = -32603;
+
+function errorBody(code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/** An MCP HTTP error is a JSON-RPC error body: what MCP clients parse, with a message a person can act on. */
+export function sendMcpError(
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  options: { code?: number; headers?: Record<string, string> } = {},
+): FastifyReply {
+  return reply
+    .status(status)
+    .headers({ 'content-type': 'application/json; charset=utf-8', ...options.headers })
+    .send(errorBody(options.code ?? TRANSPORT_ERROR, message));
+}
+
+/**
+ * Hands the raw response to an SDK transport: Fastify stops managing it (its JSON body is already parsed and
+ * passed on), proxies are told not to buffer, and a failure still ends the response instead of leaving it open.
+ */
+export async function handOver(reply: FastifyReply, serve: (response: ServerResponse) => Promise<void>): Promise<void> {
+  reply.hijack();
+  reply.raw.setHeader('X-Accel-Buffering', 'no');
+  try {
+    await serve(reply.raw);
+  } catch (error) {
+    reply.log.error({ err: error }, 'MCP transport failed');
+    if (reply.raw.headersSent) {
+      reply.raw.end();
+      return;
+    }
+    reply.raw
+      .writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
+      .end(errorBody(INTERNAL_ERROR, 'internal error; see the server log for this request id'));
+  }
+}

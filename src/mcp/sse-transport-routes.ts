@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
+import type { TransportRouteOptions } from './route-options.js';
+import { McpSession, type SessionStore } from './session-store.js';
+
+export const SSE_PATH = '/sse';
+export const MESSAGES_PATH = '/messages';
+
+/**
+ * Legacy HTTP+SSE (protocol 2024-11-05): GET /sse holds the stream the server answers on, POST
+ * /messages?sessionId=… carries what the client says. The session lives exactly as long as the stream.
+ */
+export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<SSEServerTransport>, options: TransportRouteOptions): void {
+  const routeOptions = { schema: { hide: true }, onRequest: options.guard };
+
+  app.get(SSE_PATH, { ...routeOptions, exposeHeadRoute: false }, (request, reply) =>
+    handOver(reply, async (response) => {
+      const transport = new SSEServerTransport(MESSAGES_PATH, response);
+      const session = new McpSession(transport.sessionId, options.createServer(transport.sessionId), transport);
+      transport.onclose = () => void session.close();
+      sessions.add(session);
+      await session.server.connect(transport);
+      // A comment line every heartbeatMs: proxies that cut silent streams see traffic, clients ignore it.
+      const heartbeat = setInterval(() => response.write(': ping\n\n'), options.settings.heartbeatMs);
+      heartbeat.unref();
+      session.onClose(() => clearInterval(heartbeat));
+      session.endWith(response);
+      request.log.info({ mcpSession: session.id }, 'MCP SSE session opened');
+      session.onClose(() => request.log.info({ mcpSession: session.id }, 'MCP SSE session closed'));
+    }),
+  );
+
+  app.post(MESSAGES_PATH, routeOptions, (request, reply) => {
+    const { sessionId } = request.query as { sessionId?: unknown };
+    if (typeof sessionId !== 'string' || sessionId === '') {
+      return sendMcpError(reply, 400, `Bad Request: the sessionId query parameter is required; open a session with GET ${SSE_PATH}`);
+    }
+    const session = sessions.get(sessionId);
+    if (!session) {
+      return sendMcpError(reply, 404, `Session not found: no open SSE session "${sessionId}"; open a new one with GET ${SSE_PATH}`, {
+        code: SESSION_NOT_FOUND,
+      });
+    }
+    return handOver(reply, (response) => session.transport.handlePostMessage(request.raw, response, request.body));
+  });
+}

@@ -1,0 +1,131 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
+import type { TransportRouteOptions } from './route-options.js';
+import { McpSession, type SessionStore } from './session-store.js';
+
+export const MCP_PATH = '/mcp';
+
+type StreamableSession = McpSession<StreamableHTTPServerTransport>;
+
+function sessionIdOf(request: FastifyRequest): string | undefined {
+  const value = request.headers['mcp-session-id'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function isInitialization(body: unknown): boolean {
+  return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+}
+
+/**
+ * A client that drops a POST's response stream will never read the answers it asked for there: its
+ * requests count as cancelled, as if it had sent notifications/cancelled, so their searches stop too.
+ */
+function cancelWhenDropped(transport: StreamableHTTPServerTransport, body: unknown, response: ServerResponse): void {
+  const requestIds = (Array.isArray(body) ? body : [body]).filter(isJSONRPCRequest).map((message) => message.id);
+  if (requestIds.length === 0) return;
+  response.once('close', () => {
+    if (response.writableFinished) return;
+    for (const requestId of requestIds) {
+      transport.onmessage?.({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId, reason: 'the client closed the connection' },
+      });
+    }
+  });
+}
+
+function serve(session: StreamableSession, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return handOver(reply, async (response) => {
+    session.track(response);
+    cancelWhenDropped(session.transport, request.body, response);
+    await session.transport.handleRequest(request.raw, response, request.body);
+  });
+}
+
+function sessionNotFound(reply: FastifyReply, sessionId: string): FastifyReply {
+  return sendMcpError(reply, 404, `Session not found: "${sessionId}" is unknown or has ended; send a new initialize request`, {
+    code: SESSION_NOT_FOUND,
+  });
+}
+
+/** Streamable HTTP with sessions: POST initialize opens one, Mcp-Session-Id names it after that. */
+function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<StreamableHTTPServerTransport>, options: TransportRouteOptions): void {
+  const routeOptions = { schema: { hide: true }, onRequest: options.guard };
+
+  const openSession = async (request: FastifyRequest): Promise<StreamableSession> => {
+    const id = randomUUID();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      keepAliveMs: options.settings.heartbeatMs,
+      onsessioninitialized: (): void => {
+        sessions.add(session);
+        request.log.info({ mcpSession: id }, 'MCP Streamable HTTP session opened');
+        session.onClose(() => request.log.info({ mcpSession: id }, 'MCP Streamable HTTP session closed'));
+      },
+    });
+    const session: StreamableSession = new McpSession(id, options.createServer(id), transport, { idleMs: options.settings.sessionIdleMs });
+    transport.onclose = () => void session.close();
+    await session.server.connect(transport);
+    return session;
+  };
+
+  app.post(MCP_PATH, routeOptions, async (request, reply) => {
+    const sessionId = sessionIdOf(request);
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      return session ? serve(session, request, reply) : sessionNotFound(reply, sessionId);
+    }
+    if (!isInitialization(request.body)) {
+      return sendMcpError(reply, 400, 'Bad Request: Mcp-Session-Id header is required; start a session with an initialize request');
+    }
+    const session = await openSession(request);
+    // An initialize the transport refused (wrong Accept header, bad version) opened nothing to keep.
+    reply.raw.once('close', () => {
+      if (sessions.get(session.id) !== session) void session.close();
+    });
+    return serve(session, request, reply);
+  });
+
+  const existingSession = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const sessionId = sessionIdOf(request);
+    if (sessionId === undefined) return sendMcpError(reply, 400, 'Bad Request: Mcp-Session-Id header is required');
+    const session = sessions.get(sessionId);
+    return session ? serve(session, request, reply) : sessionNotFound(reply, sessionId);
+  };
+  app.get(MCP_PATH, { ...routeOptions, exposeHeadRoute: false }, existingSession);
+  app.delete(MCP_PATH, routeOptions, existingSession);
+}
+
+/** MCP_STATELESS: every POST gets a fresh server and transport, closed with its response; no sessions to share between replicas. */
+function registerStatelessRoutes(app: FastifyInstance, exchanges: SessionStore<StreamableHTTPServerTransport>, options: TransportRouteOptions): void {
+  const routeOptions = { schema: { hide: true }, onRequest: options.guard };
+
+  app.post(MCP_PATH, routeOptions, (request, reply) =>
+    handOver(reply, async (response) => {
+      const id = randomUUID();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, keepAliveMs: options.settings.heartbeatMs });
+      const exchange = new McpSession(id, options.createServer(id), transport);
+      exchanges.add(exchange);
+      await exchange.server.connect(transport);
+      exchange.endWith(response);
+      await transport.handleRequest(request.raw, response, request.body);
+    }),
+  );
+
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply): Promise<unknown> =>
+    sendMcpError(reply, 405, 'Method Not Allowed: this server is stateless (MCP_STATELESS=true), so it has no streams or sessions; use POST', {
+      headers: { allow: 'POST' },
+    });
+  app.get(MCP_PATH, { ...routeOptions, exposeHeadRoute: false }, notAllowed);
+  app.delete(MCP_PATH, routeOptions, notAllowed);
+}
+
+export function registerStreamableRoutes(app: FastifyInstance, sessions: SessionStore<StreamableHTTPServerTransport>, options: TransportRouteOptions): void {
+  if (options.settings.stateless) registerStatelessRoutes(app, sessions, options);
+  else registerStatefulRoutes(app, sessions, options);
+}

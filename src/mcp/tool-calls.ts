@@ -1,0 +1,56 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { FedsearchError } from '../domain/errors.js';
+import { parseInput } from '../domain/validation.js';
+import type { Operation, OperationContext } from '../operations/operation.js';
+import { MAX_RENDERED_CHARS } from '../operations/render.js';
+import type { ToolBinding } from './tools.js';
+
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** render() bounds search answers already; this keeps any other operation's text inside the same budget. */
+function bounded(text: string): string {
+  return text.length <= MAX_RENDERED_CHARS ? text : `${text.slice(0, MAX_RENDERED_CHARS - 40).trimEnd()}\n(cut to keep this answer short)`;
+}
+
+function asStructuredContent(output: unknown): Record<string, unknown> {
+  return typeof output === 'object' && output !== null && !Array.isArray(output) ? (output as Record<string, unknown>) : { result: output };
+}
+
+/**
+ * The one place errors become MCP tool results. A caller's mistake keeps its message and is shown how to
+ * call the operation; anything else is logged and answered with a generic sentence, never a stack trace.
+ */
+function describeFailure(error: unknown, operation: Operation, binding: ToolBinding, context: OperationContext): string {
+  if (error instanceof FedsearchError && error.httpStatus < 500) {
+    const callerMistake = error.code === 'QUERY_INVALID' || error.code === 'PROVIDER_UNKNOWN';
+    return callerMistake ? `${error.message}\n${binding.usage(operation)}` : error.message;
+  }
+  // Nobody reads this answer (the SDK drops it); a client that went away is not a server failure.
+  if (context.signal.aborted) return `${operation.name} was cancelled`;
+  context.logger.error({ err: error, operation: operation.name }, 'MCP tool call failed');
+  return `${operation.name} failed with an internal error; see the server log`;
+}
+
+/** Runs one tool call: route to an operation, validate with its own schema, run, render text and JSON. */
+export async function callTool(binding: ToolBinding, args: Record<string, unknown>, context: OperationContext): Promise<CallToolResult> {
+  const route = binding.route(args);
+  if ('problem' in route) return errorResult(route.problem);
+  const { operation } = route;
+  const started = performance.now();
+  const result = await runOperation(operation, route.params, context).catch((error: unknown) =>
+    errorResult(describeFailure(error, operation, binding, context)),
+  );
+  context.logger.info({ operation: operation.name, isError: result.isError === true, ms: Math.round(performance.now() - started) }, 'MCP tool call');
+  return result;
+}
+
+async function runOperation(operation: Operation, params: unknown, context: OperationContext): Promise<CallToolResult> {
+  const input = parseInput(operation.input, params, `${operation.name} parameters`);
+  const output = await operation.run(input, context);
+  return {
+    content: [{ type: 'text', text: bounded(operation.render(output, input)) }],
+    structuredContent: asStructuredContent(output),
+  };
+}

@@ -1,0 +1,118 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Operation } from '../operations/operation.js';
+
+export type ToolMode = 'compact' | 'split';
+
+/** Which operation a tool call means, with the params to validate against that operation's schema. */
+export type ToolRoute = { operation: Operation; params: unknown } | { problem: string };
+
+/** One tool as a client lists it, and how its calls reach an operation. */
+export interface ToolBinding {
+  definition: Tool;
+  route(args: Record<string, unknown>): ToolRoute;
+  /** How to call an operation through this tool: its parameters and its example, shaped for this tool. */
+  usage(operation: Operation): string;
+}
+
+export const COMPACT_TOOL = 'research';
+
+interface JsonSchema {
+  type?: string;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  [keyword: string]: unknown;
+}
+
+/** The parameters as JSON Schema, as a caller sends them (defaults make a field optional). */
+function parameterSchema(operation: Operation): JsonSchema & { type: 'object' } {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(operation.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return { ...schema, type: 'object' };
+}
+
+function describeType(schema: JsonSchema): string {
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) return alternatives.map(describeType).join('|');
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join('|');
+  if (schema.type === 'array') return `${describeType(schema.items ?? {})}[]`;
+  return typeof schema.type === 'string' ? schema.type : 'any';
+}
+
+/** "query: string, providers?: string[], …": one line a model can read, optional fields marked. */
+function parameterLine(operation: Operation): string {
+  const schema = parameterSchema(operation);
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {})
+    .map(([name, field]) => `${name}${required.has(name) ? '' : '?'}: ${describeType(field)}`)
+    .join(', ');
+}
+
+/** "web_search(query: string, …)" */
+function signature(operation: Operation): string {
+  return `${operation.name}(${parameterLine(operation)})`;
+}
+
+function compactTool(operations: readonly Operation[]): ToolBinding {
+  const names = operations.map((operation) => operation.name);
+  const signatureOf = new Map(operations.map((operation) => [operation, signature(operation)]));
+  const first = operations[0];
+  const usage = (operation: Operation): string =>
+    `Parameters of ${signatureOf.get(operation)}\nExample: ${JSON.stringify({ operation: operation.name, params: operation.example })}`;
+  const description = [
+    'Federated search: many providers asked at once, one merged and ranked answer. Pick an operation and pass its parameters in `params`:',
+    ...operations.map((operation) => `- ${signatureOf.get(operation)}: ${operation.description}`),
+    first ? `Example: ${JSON.stringify({ operation: first.name, params: first.example })}` : '',
+  ].join('\n');
+  return {
+    definition: {
+      name: COMPACT_TOOL,
+      description,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          operation: { type: 'string', enum: names, description: 'Which operation to run.' },
+          params: { type: 'object', additionalProperties: true, default: {}, description: "The operation's parameters (see the list above)." },
+        },
+        required: ['operation'],
+        additionalProperties: false,
+      },
+    },
+    route: (args) => {
+      const { operation: name, params, ...extra } = args;
+      const operation = operations.find((candidate) => candidate.name === name);
+      if (!operation) {
+        const given = name === undefined ? 'no operation given' : `unknown operation ${JSON.stringify(name)}`;
+        return { problem: `${given}; operations:\n${operations.map((entry) => `- ${signatureOf.get(entry)}`).join('\n')}` };
+      }
+      const stray = Object.keys(extra);
+      if (stray.length > 0) {
+        return { problem: `${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} not a field of ${COMPACT_TOOL}; put ${operation.name}'s parameters inside params\n${usage(operation)}` };
+      }
+      if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
+        return { problem: `params must be an object\n${usage(operation)}` };
+      }
+      return { operation, params: params ?? {} };
+    },
+    usage,
+  };
+}
+
+function splitTool(operation: Operation): ToolBinding {
+  const usage = `Parameters of ${signature(operation)}\nExample: ${JSON.stringify(operation.example)}`;
+  return {
+    definition: { name: operation.name, description: operation.description, inputSchema: parameterSchema(operation) },
+    route: (args) => ({ operation, params: args }),
+    usage: () => usage,
+  };
+}
+
+/** The tools a client sees: one `research` tool over every operation, or one tool per operation. */
+export function buildTools(operations: readonly Operation[], mode: ToolMode): ToolBinding[] {
+  return mode === 'compact' ? [compactTool(operations)] : operations.map(splitTool);
+}

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpSessionCounts } from '../../src/mcp/register.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { braveBody, callTool, connect, LIST_TOOLS_MESSAGE, MCP_POST_HEADERS, rawRequest, streamableSessionId, TRANSPORT_KINDS } from './mcp-client.js';
+
+const INITIALIZE_MESSAGE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+});
+
+describe('MCP_ENABLED=false', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ MCP_ENABLED: 'false', LOG_LEVEL: 'warn' });
+  });
+  afterAll(() => service.stop());
+
+  it.each([
+    ['GET', '/sse'],
+    ['POST', '/messages?sessionId=any'],
+    ['POST', '/mcp'],
+    ['GET', '/mcp'],
+    ['DELETE', '/mcp'],
+  ])('%s %s is a 404 while REST still answers', async (method, path) => {
+    const response = await rawRequest(service.origin, path, method === 'POST' ? { method, headers: MCP_POST_HEADERS, body: INITIALIZE_MESSAGE } : { method });
+    expect(response.status).toBe(404);
+    expect(JSON.parse(response.body)).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await request(service.origin, '/healthz')).status).toBe(200);
+  });
+});
+
+describe('MCP_STATELESS=true', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json('/brave/res/v1/web/search', JSON.parse(braveBody('https://brave.example/stateless')));
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-test-key-0123456789', MCP_STATELESS: 'true', LOG_LEVEL: 'warn' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('serves tools/list and tools/call over Streamable HTTP with a fresh server per POST', async () => {
+    const connected = await connect(service.origin, 'streamable');
+    try {
+      expect(streamableSessionId(connected)).toBeUndefined();
+      expect((await connected.client.listTools()).tools.map((tool) => tool.name)).toEqual(['research']);
+      const result = await callTool(connected.client, 'research', { operation: 'web_search', params: { query: 'provider', providers: ['brave'] } });
+      expect((result.structuredContent as { results: Array<{ url: string }> }).results.map((entry) => entry.url)).toEqual(['https://brave.example/stateless']);
+      const invalid = await callTool(connected.client, 'research', { operation: 'web_search', params: {} });
+      expect(invalid.isError).toBe(true);
+      expect(invalid.content).toEqual([{ type: 'text', text: expect.stringContaining('query is required') }]);
+    } finally {
+      await connected.close();
+    }
+    await expect.poll(() => mcpSessionCounts(service.app).streamable).toBe(0);
+  });
+
+  it('answers any POST without a session id, and refuses GET and DELETE with 405', async () => {
+    const listed = await rawRequest(service.origin, '/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: LIST_TOOLS_MESSAGE });
+    expect(listed.status).toBe(200);
+    expect(listed.headers['mcp-session-id']).toBeUndefined();
+    expect(listed.body).toContain('"name":"research"');
+    for (const method of ['GET', 'DELETE']) {
+      const refused = await rawRequest(service.origin, '/mcp', { method, headers: { accept: 'text/event-stream' } });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.allow).toBe('POST');
+      expect(JSON.parse(refused.body).error.message).toContain('stateless');
+    }
+    await expect.poll(() => mcpSessionCounts(service.app).streamable).toBe(0);
+  });
+});
+
+describe('MCP_ALLOWED_HOSTS and MCP_ALLOWED_ORIGINS', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({
+      MCP_ALLOWED_HOSTS: '127.0.0.1, mcp.example.com:8443',
+      MCP_ALLOWED_ORIGINS: 'https://app.example.com',
+      LOG_LEVEL: 'silent',
+    });
+  });
+  afterAll(() => service.stop());
+
+  it.each(TRANSPORT_KINDS)('lets a client on an allowed host in over %s', async (kind) => {
+    const connected = await connect(service.origin, kind);
+    expect((await connected.client.listTools()).tools).toHaveLength(1);
+    await connected.leave();
+  });
+
+  it.each([
+    ['/mcp', 'evil.example'],
+    ['/mcp', 'mcp.example.com:9999'],
+    ['/sse', 'localhost'],
+    ['/messages?sessionId=x', 'evil.example:80'],
+  ])('refuses %s with Host %s: 403 with a message naming it', async (path, host) => {
+    const response = await rawRequest(service.origin, path, {
+      method: path === '/sse' ? 'GET' : 'POST',
+      headers: { ...MCP_POST_HEADERS, host },
+      body: path === '/sse' ? undefined : INITIALIZE_MESSAGE,
+    });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body).error.message).toBe(`Forbidden: host "${host}" is not allowed to use the MCP endpoint (see MCP_ALLOWED_HOSTS)`);
+  });
+
+  it('refuses a page from another origin and admits the allowed one', async () => {
+    const refused = await rawRequest(service.origin, '/mcp', {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, origin: 'https://evil.example' },
+      body: INITIALIZE_MESSAGE,
+    });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body).error.message).toContain('origin "https://evil.example" is not allowed');
+    const admitted = await rawRequest(service.origin, '/mcp', {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, host: 'mcp.example.com:8443', origin: 'https://app.example.com' },
+      body: LIST_TOOLS_MESSAGE,
+    });
+    expect(admitted.status).toBe(400);
+    expect(JSON.parse(admitted.body).error.message).toContain('Mcp-Session-Id header is required');
+  });
+
+  it('guards only the MCP routes', async () => {
+    const health = await rawRequest(service.origin, '/healthz', { headers: { host: 'evil.example' } });
+    expect(health.status).toBe(200);
+  });
+});

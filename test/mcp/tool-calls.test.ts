@@ -1,0 +1,107 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { callTool } from '../../src/mcp/tool-calls.js';
+import { buildTools } from '../../src/mcp/tools.js';
+import { defineOperation, type Operation, type OperationContext } from '../../src/operations/operation.js';
+
+function probe(run: (input: { n: number }, context: OperationContext) => Promise<unknown>, render = (output: unknown) => JSON.stringify(output)): Operation {
+  return defineOperation({
+    name: 'probe',
+    description: 'A test operation.',
+    input: z.strictObject({ n: z.number().int().min(1) }),
+    example: { n: 1 },
+    run,
+    render,
+  });
+}
+
+function contextWith() {
+  const logger = { info: vi.fn(), error: vi.fn() };
+  const context = { signal: new AbortController().signal, logger: logger as unknown as FastifyBaseLogger } as OperationContext;
+  return { context, logger };
+}
+
+async function call(operation: Operation, params: unknown) {
+  const { context, logger } = contextWith();
+  const [binding] = buildTools([operation], 'compact');
+  return { result: await callTool(binding!, { operation: 'probe', params }, context), logger, context };
+}
+
+describe('MCP tool calls', () => {
+  it('hands the operation the caller\'s signal and logger, and logs the call', async () => {
+    let seen: OperationContext | undefined;
+    const { result, logger, context } = await call(
+      probe(async (input, operationContext) => {
+        seen = operationContext;
+        return { doubled: input.n * 2 };
+      }),
+      { n: 2 },
+    );
+    expect(result).toEqual({ content: [{ type: 'text', text: '{"doubled":4}' }], structuredContent: { doubled: 4 } });
+    expect(seen!.signal).toBe(context.signal);
+    expect(seen!.logger).toBe(context.logger);
+    expect(logger.info).toHaveBeenCalledWith(expect.objectContaining({ operation: 'probe', isError: false }), 'MCP tool call');
+  });
+
+  it('hides unexpected errors and 5xx errors behind a generic sentence and logs them', async () => {
+    for (const error of [new Error('boom at /srv/secret/path'), new FedsearchError('PROVIDER_HTTP', 'upstream said 500 with key=abc')]) {
+      const { result, logger } = await call(
+        probe(async () => {
+          throw error;
+        }),
+        { n: 1 },
+      );
+      expect(result).toEqual({ content: [{ type: 'text', text: 'probe failed with an internal error; see the server log' }], isError: true });
+      expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ err: error }), 'MCP tool call failed');
+    }
+  });
+
+  it('answers a call its client cancelled without logging an error', async () => {
+    const controller = new AbortController();
+    const { context, logger } = contextWith();
+    const [binding] = buildTools(
+      [
+        probe(async () => {
+          controller.abort(new Error('the client closed the connection'));
+          throw controller.signal.reason;
+        }),
+      ],
+      'compact',
+    );
+    const result = await callTool(binding!, { operation: 'probe', params: { n: 1 } }, { ...context, signal: controller.signal });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'probe was cancelled' }], isError: true });
+    expect(logger.error).not.toHaveBeenCalled();
+  });
+
+  it('keeps the message of a client error', async () => {
+    const { result } = await call(
+      probe(async () => {
+        throw new FedsearchError('NOT_FOUND', 'no provider knows doi 10.1/x');
+      }),
+      { n: 1 },
+    );
+    expect(result).toEqual({ content: [{ type: 'text', text: 'no provider knows doi 10.1/x' }], isError: true });
+  });
+
+  it('bounds the text to 20,000 characters and wraps a non-object output for structuredContent', async () => {
+    const { result } = await call(
+      probe(
+        async () => ['a', 'b'],
+        () => 'x'.repeat(50_000),
+      ),
+      { n: 1 },
+    );
+    const text = (result.content[0] as { text: string }).text;
+    expect(text.length).toBeLessThanOrEqual(20_000);
+    expect(text).toMatch(/\(cut to keep this answer short\)$/);
+    expect(result.structuredContent).toEqual({ result: ['a', 'b'] });
+  });
+
+  it('rejects params that are not an object', async () => {
+    const { result } = await call(probe(async () => ({})), 'n=1');
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toBe('params must be an object\nParameters of probe(n: integer)\nExample: {"operation":"probe","params":{"n":1}}');
+  });
+});
