@@ -35,7 +35,7 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
 }
 
-export const API_VERSION = '0.1.0';
+import { API_VERSION } from './version.js';
 
 /** Builds the whole service: plugins, then routes, then MCP. Listening is server.ts's job. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {

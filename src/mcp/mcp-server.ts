@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { API_VERSION } from '../app.js';
+import { API_VERSION } from '../version.js';
 import type { OperationContext } from '../operations/operation.js';
 import { callTool, errorResult } from './tool-calls.js';
 import type { ToolBinding } from './tools.js';
