@@ -20,6 +20,7 @@ import { registerMcp } from './mcp/register.js';
 import { OPERATIONS } from './operations/registry.js';
 import { createProviders } from './providers/registry.js';
 import { createRedisClient } from './redis-client.js';
+import { API_VERSION } from './version.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,7 +36,6 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
 }
 
-import { API_VERSION } from './version.js';
 
 /** Builds the whole service: plugins, then routes, then MCP. Listening is server.ts's job. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
