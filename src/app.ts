@@ -4,9 +4,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import { createMemoryCache } from './engine/answer-cache.js';
-import { SearchService } from './engine/search-service.js';
+import { createRedisCache } from './engine/redis-cache.js';
+import { SearchService, type CachedAnswer } from './engine/search-service.js';
 import { createUpstreamAgent } from './engine/upstream-transport.js';
 import { loadApiKeys, registerAccessControl } from './http/access-control.js';
+import { handleClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
 import { registerOperationRoutes } from './http/operation-routes.js';
@@ -17,6 +19,7 @@ import { registerSearchRoutes } from './http/search-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { loggerOptions } from './logger.js';
 import { registerMcp } from './mcp/register.js';
+import { createMetrics, registerMetricsRoute } from './observability/metrics.js';
 import { OPERATIONS } from './operations/registry.js';
 import { createProviders } from './providers/registry.js';
 import { createRedisClient } from './redis-client.js';
@@ -43,6 +46,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...loggerOptions(config.LOG_LEVEL, options.logStream),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
+    clientErrorHandler: handleClientError,
     // Fastify's own Ajv never sees our schemas: validation is zod (http/zod-schemas.ts).
     ajv: { customOptions: { strict: false } },
   });
@@ -52,13 +56,25 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     defaultTimeoutMs: config.DEFAULT_TIMEOUT_MS,
     localIndexDir: config.LOCAL_INDEX_DIR,
   });
+  const localCache = createMemoryCache<CachedAnswer>({
+    ttlMs: config.CACHE_TTL_SECONDS * 1000,
+    maxEntries: config.CACHE_MAX_ENTRIES,
+    maxBytes: config.CACHE_MAX_BYTES,
+  });
+  // With Redis, replicas share answers; the local LRU stays in front and carries on alone if Redis goes away.
+  const sharedCache = config.REDIS_URL
+    ? createRedisCache<CachedAnswer>({ url: config.REDIS_URL, ttlMs: config.CACHE_TTL_SECONDS * 1000, logger: app.log, front: localCache })
+    : undefined;
+  const metrics = createMetrics();
   const search = new SearchService({
     providers,
-    cache: createMemoryCache({
-      ttlMs: config.CACHE_TTL_SECONDS * 1000,
-      maxEntries: config.CACHE_MAX_ENTRIES,
-      maxBytes: config.CACHE_MAX_BYTES,
-    }),
+    cache: sharedCache ?? localCache,
+    onProviderAnswer: (answer, circuit) => {
+      metrics.recordProviderAnswer(answer);
+      metrics.setCircuitState(answer.provider.name, circuit);
+    },
+    onCacheLookup: (hit) => metrics.recordCache(hit),
+    onSearchStarted: () => metrics.searchStarted(),
     dispatcher,
     logger: app.log,
     rrfK: config.RRF_K,
@@ -99,6 +115,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerHealthRoutes(app, readiness);
+  registerMetricsRoute(app, metrics, { token: config.METRICS_TOKEN });
   registerProviderRoutes(app, search);
   registerSearchRoutes(app, search);
   const operationContext = { search, config, operations: () => OPERATIONS };
@@ -122,6 +139,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('onClose', async () => {
     if (!options.dispatcher) await dispatcher.close();
     rateLimitRedis?.disconnect();
+    await sharedCache?.close();
   });
   return app;
 }

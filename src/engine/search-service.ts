@@ -35,7 +35,7 @@ export interface SearchResponse {
 }
 
 /** What the cache keeps: the whole ranked list with score explanations, trimmed per request on the way out. */
-interface CachedAnswer {
+export interface CachedAnswer {
   results: SearchResult[];
   providers: ProviderOutcome[];
 }
@@ -48,8 +48,12 @@ export interface SearchServiceOptions {
   rrfK: number;
   maxUpstreamBytes: number;
   breaker: BreakerOptions;
-  /** Called after each provider answers: metrics, circuit breakers. */
-  onProviderAnswer?(answer: ProviderAnswer): void;
+  /** Called after each provider answers (metrics). */
+  onProviderAnswer?(answer: ProviderAnswer, circuit: HealthSnapshot['state']): void;
+  /** Called for every cache lookup (metrics). */
+  onCacheLookup?(hit: boolean): void;
+  /** Called when a fan-out starts; the returned function when it ends (metrics: searches in flight). */
+  onSearchStarted?(): () => void;
 }
 
 /** Public description of one provider, for /v1/providers and list_providers. */
@@ -146,6 +150,7 @@ export class SearchService {
     };
     const key = cacheKey(query, providers, request.timeoutMs);
     const cached = await this.readCache(key);
+    this.options.onCacheLookup?.(cached !== undefined);
     const answer =
       cached ?? (await this.flights.run(key, signal, (sharedSignal) => this.gatherAndRank(query, providers, request, key, sharedSignal)));
     return {
@@ -250,7 +255,13 @@ export class SearchService {
     key: string,
     signal: AbortSignal,
   ): Promise<CachedAnswer> {
-    const answers = await gatherResults(providers, query, { timeoutMs: request.timeoutMs, signal }, this.gatherDependencies());
+    const finished = this.options.onSearchStarted?.();
+    let answers: ProviderAnswer[];
+    try {
+      answers = await gatherResults(providers, query, { timeoutMs: request.timeoutMs, signal }, this.gatherDependencies());
+    } finally {
+      finished?.();
+    }
     const results = rankResults(groupResults(query.kind, this.rankedEntries(answers)), { k: this.options.rrfK, explain: true });
     const outcome: CachedAnswer = { results, providers: answers.map((answer) => answer.outcome) };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
@@ -273,10 +284,11 @@ export class SearchService {
 
   private reportOutcome(answer: ProviderAnswer): void {
     const { outcome } = answer;
-    this.healthOf(answer.provider).record(outcome);
+    const health = this.healthOf(answer.provider);
+    health.record(outcome);
     const level = outcome.status === 'ok' ? 'debug' : 'info';
     this.options.logger[level]({ provider: outcome }, `provider ${outcome.provider}: ${outcome.status}`);
-    this.options.onProviderAnswer?.(answer);
+    this.options.onProviderAnswer?.(answer, health.state);
   }
 
   private transportFor(provider: Provider): UpstreamTransport {

@@ -103,3 +103,26 @@ describe('rate limits and protective headers', () => {
     expect(response.status).toBe(413);
   });
 });
+
+describe('requests the HTTP parser rejects', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ LOG_LEVEL: 'silent' });
+  });
+  afterAll(() => service.stop());
+
+  it('answers a malformed request line with the JSON error shape and closes the connection', async () => {
+    const { connect } = await import('node:net');
+    const { port } = new URL(service.origin);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /v1/search/web?q=\u00ff\u0001 HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request/);
+    expect(raw).toContain('Connection: close');
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 400, code: 'QUERY_INVALID' });
+  });
+});

@@ -1,0 +1,128 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ProviderStatus } from '../domain/outcome.js';
+import type { ProviderAnswer } from '../engine/gather.js';
+
+export type CircuitState = 'closed' | 'open' | 'half-open';
+
+/** Gauge values for a breaker: the higher, the less the provider is being asked. */
+const CIRCUIT_STATE_VALUES: Record<CircuitState, number> = { closed: 0, 'half-open': 1, open: 2 };
+
+const NOT_ASKED = new Set<ProviderStatus>(['not_configured', 'skipped', 'suspended']);
+
+/** Provider latencies run from tens of milliseconds to the 30 s deadline ceiling. */
+const LATENCY_BUCKETS_SECONDS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
+
+export interface Metrics {
+  /** This app's own registry: several apps in one process (tests, benchmarks) never share series. */
+  registry: Registry;
+  recordProviderAnswer(answer: ProviderAnswer): void;
+  recordCache(hit: boolean): void;
+  /** Counts a search as in flight; call the returned function once when it ends (a second call does nothing). */
+  searchStarted(): () => void;
+  setCircuitState(provider: string, state: CircuitState): void;
+  /** The Prometheus text exposition of every metric. */
+  render(): Promise<string>;
+}
+
+/** Prometheus metrics for one app instance: provider latency and outcomes, cache, in-flight searches, breakers. */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const providerLatency = new Histogram({
+    name: 'fedsearch_provider_latency_seconds',
+    help: 'Time from asking a provider to its answer, error or timeout.',
+    labelNames: ['provider', 'status'] as const,
+    buckets: LATENCY_BUCKETS_SECONDS,
+    registers: [registry],
+  });
+  const providerOutcomes = new Counter({
+    name: 'fedsearch_provider_outcomes_total',
+    help: 'Provider answers by outcome (ok, error, timeout, not_configured, skipped, suspended).',
+    labelNames: ['provider', 'status'] as const,
+    registers: [registry],
+  });
+  const cacheHits = new Counter({
+    name: 'fedsearch_cache_hits_total',
+    help: 'Searches answered from the answer cache.',
+    registers: [registry],
+  });
+  const cacheMisses = new Counter({
+    name: 'fedsearch_cache_misses_total',
+    help: 'Searches that had to ask the providers.',
+    registers: [registry],
+  });
+  const inFlight = new Gauge({
+    name: 'fedsearch_searches_in_flight',
+    help: 'Searches being answered right now.',
+    registers: [registry],
+  });
+  const circuitState = new Gauge({
+    name: 'fedsearch_provider_circuit_state',
+    help: 'Circuit breaker state per provider: 0 closed, 1 half-open, 2 open.',
+    labelNames: ['provider'] as const,
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    recordProviderAnswer({ outcome }) {
+      const labels = { provider: outcome.provider, status: outcome.status };
+      providerOutcomes.inc(labels);
+      // A provider that was never asked (unconfigured, skipped, suspended by its breaker) has no latency worth a bucket.
+      if (!NOT_ASKED.has(outcome.status)) {
+        providerLatency.observe(labels, outcome.latency_ms / 1000);
+      }
+    },
+    recordCache(hit) {
+      (hit ? cacheHits : cacheMisses).inc();
+    },
+    searchStarted() {
+      inFlight.inc();
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        inFlight.dec();
+      };
+    },
+    setCircuitState(provider, state) {
+      circuitState.set({ provider }, CIRCUIT_STATE_VALUES[state]);
+    },
+    render: () => registry.metrics(),
+  };
+}
+
+export interface MetricsRouteOptions {
+  /** When set, scrapers must send `Authorization: Bearer <token>` (METRICS_TOKEN). */
+  token?: string;
+}
+
+/** GET /metrics in Prometheus text format, kept out of the OpenAPI document. */
+export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, options: MetricsRouteOptions = {}): void {
+  const expected = options.token ? digest(options.token) : undefined;
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (expected && !bearerMatches(request.headers.authorization, expected)) {
+      return reply
+        .status(401)
+        .header('www-authenticate', 'Bearer realm="metrics"')
+        .send({ statusCode: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message: 'send Authorization: Bearer <METRICS_TOKEN>' });
+    }
+    const body = await metrics.render();
+    return reply.header('content-type', metrics.registry.contentType).send(body);
+  });
+}
+
+/** Compares SHA-256 digests, so neither the token's content nor its length leaks through timing. */
+function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
+  const given = digest(match?.[1] ?? '');
+  // Always compare, even without a token, so a missing header takes as long as a wrong one.
+  return timingSafeEqual(given, expected) && match !== null;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}

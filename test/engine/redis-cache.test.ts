@@ -1,0 +1,229 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { createMemoryCache, type AnswerCache } from '../../src/engine/answer-cache.js';
+import { createRedisCache, type RedisCache } from '../../src/engine/redis-cache.js';
+import { describeWithRedis, freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
+
+interface Answer {
+  results: Array<{ url: string }>;
+}
+
+interface LogLine {
+  level: number;
+  msg: string;
+}
+
+const WARN = 40;
+const DEBUG = 20;
+
+function answer(url: string): Answer {
+  return { results: [{ url }] };
+}
+
+/** A logger whose lines the test can read. */
+function captureLogs(): { logger: FastifyBaseLogger; lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const logger: FastifyBaseLogger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+  return { logger, lines };
+}
+
+function memoryFront(): AnswerCache<Answer> {
+  return createMemoryCache<Answer>({ ttlMs: 60_000, maxEntries: 100, maxBytes: 1024 * 1024 });
+}
+
+/** Polls `check` until it holds, at most `timeoutMs`: for things that happen on Redis' or the OS's clock. */
+async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describeWithRedis('Redis answer cache', () => {
+  let server: RedisServer;
+  let raw: Redis;
+  const opened: Array<RedisCache<Answer>> = [];
+  let prefixCounter = 0;
+
+  function open(overrides: { url?: string; ttlMs?: number; keyPrefix?: string; front?: AnswerCache<Answer> } = {}) {
+    const { logger, lines } = captureLogs();
+    const front = overrides.front ?? memoryFront();
+    const cache = createRedisCache<Answer>({
+      url: overrides.url ?? server.url,
+      ttlMs: overrides.ttlMs ?? 60_000,
+      keyPrefix: overrides.keyPrefix ?? `test:${prefixCounter}:`,
+      logger,
+      front,
+      commandTimeoutMs: 200,
+    });
+    opened.push(cache);
+    return { cache, front, lines };
+  }
+
+  /** A cache whose connection is up: the first command of a fresh client must not race its handshake. */
+  async function openConnected(overrides: Parameters<typeof open>[0] = {}, inspector: Redis = raw) {
+    const opened = open(overrides);
+    const probeUrl = `https://probe.example/${Math.random()}`;
+    await eventually(async () => {
+      await opened.cache.set(probeUrl, answer(probeUrl));
+      const keys = await inspector.keys(`${overrides.keyPrefix ?? `test:${prefixCounter}:`}*`);
+      const values = keys.length > 0 ? await inspector.mget(keys) : [];
+      return values.some((value) => value?.includes(probeUrl));
+    });
+    return opened;
+  }
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+    raw = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  });
+  afterEach(async () => {
+    prefixCounter += 1;
+    await Promise.all(opened.splice(0).map((cache) => cache.close()));
+  });
+  afterAll(async () => {
+    raw?.disconnect();
+    await server?.stop();
+  });
+
+  it('lets two replicas sharing one Redis see each other\'s answers, and fills the reader\'s local cache', async () => {
+    const replicaA = await openConnected();
+    const replicaB = await openConnected();
+    await replicaA.cache.set('["web","rust async"]', answer('https://a.example/'));
+
+    expect(await replicaB.front.get('["web","rust async"]')).toBeUndefined();
+    expect(await replicaB.cache.get('["web","rust async"]')).toEqual(answer('https://a.example/'));
+    expect(await replicaB.front.get('["web","rust async"]')).toEqual(answer('https://a.example/'));
+
+    await replicaB.cache.set('["papers","graph"]', answer('https://b.example/'));
+    expect(await replicaA.cache.get('["papers","graph"]')).toEqual(answer('https://b.example/'));
+    expect(await replicaA.cache.get('["web","never stored"]')).toBeUndefined();
+  });
+
+  it('stores answers as JSON under the prefix with a PX expiry, and Redis forgets them after it', async () => {
+    const prefix = `ttl:${prefixCounter}:`;
+    const writer = await openConnected({ ttlMs: 400, keyPrefix: prefix });
+    await writer.cache.set('short-lived', answer('https://ttl.example/'));
+    const keys = await raw.keys(`${prefix}*`);
+    const values = await Promise.all(keys.map((key) => raw.get(key)));
+    expect(values).toContain(JSON.stringify(answer('https://ttl.example/')));
+    for (const key of keys) {
+      const remaining = await raw.pttl(key);
+      expect(remaining).toBeGreaterThan(0);
+      expect(remaining).toBeLessThanOrEqual(400);
+    }
+
+    // A replica with an empty local cache sees it while it lives, and not after.
+    const reader = await openConnected({ ttlMs: 400, keyPrefix: prefix, front: createMemoryCache<Answer>({ ttlMs: 1, maxEntries: 10, maxBytes: 4096 }) });
+    expect(await reader.cache.get('short-lived')).toEqual(answer('https://ttl.example/'));
+    await eventually(async () => (await raw.keys(`${prefix}*`)).length === 0, 5000);
+    expect(await reader.cache.get('short-lived')).toBeUndefined();
+  });
+
+  it('caches nothing in Redis when the TTL is 0', async () => {
+    const prefix = `zero:${prefixCounter}:`;
+    const { cache } = open({ ttlMs: 0, keyPrefix: prefix, front: createMemoryCache<Answer>({ ttlMs: 0, maxEntries: 10, maxBytes: 4096 }) });
+    await cache.set('anything', answer('https://zero.example/'));
+    expect(await raw.keys(`${prefix}*`)).toEqual([]);
+    expect(await cache.get('anything')).toBeUndefined();
+  });
+
+  it('treats an entry that is not JSON as a miss', async () => {
+    const prefix = `garbage:${prefixCounter}:`;
+    const { cache } = await openConnected({ keyPrefix: prefix });
+    await cache.set('mangled', answer('https://mangled.example/'));
+    const keys = await raw.keys(`${prefix}*`);
+    for (const key of keys) await raw.set(key, '{not json');
+    const { cache: fresh } = await openConnected({ keyPrefix: prefix });
+    expect(await fresh.get('mangled')).toBeUndefined();
+  });
+
+  it('never waits on a Redis that is not there, and warns once', async () => {
+    const nobody = await freePort();
+    const { cache, lines } = open({ url: `redis://127.0.0.1:${nobody}` });
+    await eventually(() => lines.some((line) => line.level === WARN));
+    const started = performance.now();
+    for (let index = 0; index < 50; index += 1) {
+      await cache.set(`key-${index}`, answer(`https://local.example/${index}`));
+      expect(await cache.get(`key-${index}`)).toEqual(answer(`https://local.example/${index}`));
+      expect(await cache.get(`missing-${index}`)).toBeUndefined();
+    }
+    // 150 calls; any one waiting for a connect or command timeout (200 ms and more) would blow this.
+    expect(performance.now() - started).toBeLessThan(2000);
+    // Reconnect attempts keep failing (logged at debug), yet the outage is one warning.
+    await eventually(() => lines.filter((line) => line.level === DEBUG).length >= 3);
+    expect(lines.filter((line) => line.level === WARN)).toHaveLength(1);
+    expect(lines.find((line) => line.level === WARN)?.msg).toMatch(/Redis.*unavailable.*local cache/);
+  });
+
+  it('keeps answering from the local cache when Redis dies mid-way, warns once, and shares again once it is back', async () => {
+    const own = await startRedisServer();
+    const ownRaw = new Redis(own.url, { maxRetriesPerRequest: 1 });
+    try {
+      const replicaA = await openConnected({ url: own.url, keyPrefix: 'outage:' }, ownRaw);
+      const replicaB = await openConnected({ url: own.url, keyPrefix: 'outage:' }, ownRaw);
+      ownRaw.disconnect();
+      await replicaA.cache.set('before', answer('https://before.example/'));
+      expect(await replicaB.cache.get('before')).toEqual(answer('https://before.example/'));
+
+      await own.kill();
+      for (let index = 0; index < 30; index += 1) {
+        await replicaA.cache.set(`during-${index}`, answer(`https://during.example/${index}`));
+        expect(await replicaA.cache.get(`during-${index}`)).toEqual(answer(`https://during.example/${index}`));
+      }
+      expect(await replicaA.cache.get('before')).toEqual(answer('https://before.example/'));
+      expect(await replicaB.cache.get('during-0')).toBeUndefined();
+      await eventually(() => replicaA.lines.filter((line) => line.level === DEBUG).length >= 3);
+      await eventually(() => replicaB.lines.some((line) => line.level === WARN));
+      expect(replicaA.lines.filter((line) => line.level === WARN)).toHaveLength(1);
+      expect(replicaB.lines.filter((line) => line.level === WARN)).toHaveLength(1);
+
+      const revived = await startRedisServer({ port: own.port });
+      try {
+        await eventually(async () => {
+          await replicaA.cache.set('after', answer('https://after.example/'));
+          return (await replicaB.cache.get('after')) !== undefined;
+        });
+        expect(await replicaB.cache.get('after')).toEqual(answer('https://after.example/'));
+        expect(replicaA.lines.some((line) => line.msg.includes('is back'))).toBe(true);
+        expect(replicaA.lines.filter((line) => line.level === WARN)).toHaveLength(1);
+      } finally {
+        await Promise.all(opened.splice(0).map((cache) => cache.close()));
+        await revived.stop();
+      }
+    } finally {
+      ownRaw.disconnect();
+      await own.stop();
+    }
+  });
+
+  it('answers from the local cache when Redis is slow, without waiting past the command timeout', async () => {
+    const { cache, lines } = await openConnected({ keyPrefix: 'slow:' });
+    // Every client but this one is stalled for 3 s: commands from the cache hang until their timeout.
+    await raw.call('CLIENT', 'PAUSE', '3000', 'ALL');
+    try {
+      const started = performance.now();
+      expect(await cache.get('slow-miss')).toBeUndefined();
+      await cache.set('slow-write', answer('https://slow.example/'));
+      expect(await cache.get('slow-write')).toEqual(answer('https://slow.example/'));
+      for (let index = 0; index < 20; index += 1) expect(await cache.get(`slow-${index}`)).toBeUndefined();
+      // One command pays the 200 ms timeout; the rest skip Redis while it is paused.
+      expect(performance.now() - started).toBeLessThan(1500);
+      expect(lines.filter((line) => line.level === WARN)).toHaveLength(1);
+      expect(lines.find((line) => line.level === WARN)).toMatchObject({ reason: expect.stringMatching(/timed out/i) });
+    } finally {
+      await raw.call('CLIENT', 'UNPAUSE');
+    }
+  });
+
+  it('never writes the Redis password to a log line', async () => {
+    const nobody = await freePort();
+    const { lines } = open({ url: `redis://:sekret-password-123@127.0.0.1:${nobody}` });
+    await eventually(() => lines.some((line) => line.level === WARN));
+    expect(JSON.stringify(lines)).not.toContain('sekret-password-123');
+    expect(JSON.stringify(lines)).toContain(`127.0.0.1:${nobody}`);
+  });
+});

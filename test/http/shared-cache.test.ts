@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { describeWithRedis } from '../support/redis-server.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+const BRAVE_PATH = '/brave/res/v1/web/search';
+
+describeWithRedis('two replicas sharing one Redis', () => {
+  let redis: RedisServer;
+  let upstream: FakeUpstream;
+  let replicaA: RunningService;
+  let replicaB: RunningService;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    upstream = await startFakeUpstream();
+    upstream.json(BRAVE_PATH, { web: { results: [{ title: 'Shared', url: 'https://shared.example/' }] } });
+    const env = { ...providerEnv(upstream.origin), BRAVE_API_KEY: 'k-123456', REDIS_URL: redis.url };
+    replicaA = await startService(env);
+    replicaB = await startService(env);
+  });
+  afterAll(async () => {
+    await replicaA.stop();
+    await replicaB.stop();
+    await upstream.stop();
+    await redis.stop();
+  });
+
+  it('serves an answer one replica found from the other, without asking the provider again', async () => {
+    const first = await (await request(replicaA.origin, '/v1/search/web?q=shared+cache&providers=brave')).json();
+    const calls = upstream.requestsTo(BRAVE_PATH).length;
+    const second = await (await request(replicaB.origin, '/v1/search/web?q=shared+cache&providers=brave')).json();
+    expect(first.cached).toBe(false);
+    expect(second.cached).toBe(true);
+    expect(second.results).toEqual(first.results);
+    expect(upstream.requestsTo(BRAVE_PATH).length).toBe(calls);
+  });
+
+  it('keeps answering, from the local cache and the providers, when Redis goes down', async () => {
+    await redis.kill();
+    const response = await request(replicaA.origin, '/v1/search/web?q=redis+is+down&providers=brave');
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.providers[0]).toMatchObject({ status: 'ok', count: 1 });
+    const again = await (await request(replicaA.origin, '/v1/search/web?q=redis+is+down&providers=brave')).json();
+    expect(again.cached).toBe(true);
+    await expect.poll(() => replicaA.logs.some((line) => line.includes('unavailable'))).toBe(true);
+  });
+});
+
+describeWithRedis('rate limits shared through Redis', () => {
+  let redis: RedisServer;
+  let replicaA: RunningService;
+  let replicaB: RunningService;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', LOG_LEVEL: 'silent' };
+    replicaA = await startService(env);
+    replicaB = await startService(env);
+  });
+  afterAll(async () => {
+    await replicaA.stop();
+    await replicaB.stop();
+    await redis.stop();
+  });
+
+  it('counts one caller across replicas', async () => {
+    const path = '/v1/search/web?q=provider&providers=local';
+    const statuses = [
+      (await request(replicaA.origin, path)).status,
+      (await request(replicaB.origin, path)).status,
+      (await request(replicaA.origin, path)).status,
+    ];
+    expect(statuses).toEqual([200, 200, 200]);
+    const limited = await request(replicaB.origin, path);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).not.toBeNull();
+  });
+});

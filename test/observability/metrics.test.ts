@@ -1,0 +1,135 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProviderOutcome } from '../../src/domain/outcome.js';
+import type { ProviderAnswer } from '../../src/engine/gather.js';
+import { createMetrics, registerMetricsRoute, type Metrics } from '../../src/observability/metrics.js';
+import { TestProvider } from '../support/test-provider.js';
+
+function providerAnswer(outcome: Omit<ProviderOutcome, 'count'> & { count?: number }): ProviderAnswer {
+  return { provider: new TestProvider(outcome.provider, 'http://127.0.0.1:9'), items: [], outcome: { count: 0, ...outcome } };
+}
+
+/** The value of one sample line, e.g. `name{a="b"} 3`, or undefined when the series is absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((entry) => entry.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('metrics', () => {
+  const apps: FastifyInstance[] = [];
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((app) => app.close()));
+  });
+
+  async function appWith(metrics: Metrics, token?: string): Promise<FastifyInstance> {
+    const app = Fastify();
+    registerMetricsRoute(app, metrics, token === undefined ? {} : { token });
+    await app.ready();
+    apps.push(app);
+    return app;
+  }
+
+  it('exposes provider latency and outcomes, cache hits and misses, in-flight searches and circuit states', async () => {
+    const metrics = createMetrics();
+    metrics.recordProviderAnswer(providerAnswer({ provider: 'brave', status: 'ok', count: 3, latency_ms: 120 }));
+    metrics.recordProviderAnswer(providerAnswer({ provider: 'brave', status: 'ok', count: 2, latency_ms: 80 }));
+    metrics.recordProviderAnswer(providerAnswer({ provider: 'exa', status: 'timeout', latency_ms: 800, code: 'PROVIDER_TIMEOUT' }));
+    metrics.recordProviderAnswer(providerAnswer({ provider: 'tavily', status: 'not_configured', latency_ms: 0 }));
+    metrics.recordProviderAnswer(providerAnswer({ provider: 'searxng', status: 'suspended', latency_ms: 0, retry_after_ms: 30_000 }));
+    metrics.recordCache(true);
+    metrics.recordCache(true);
+    metrics.recordCache(false);
+    const first = metrics.searchStarted();
+    metrics.searchStarted();
+    first();
+    first();
+    metrics.setCircuitState('exa', 'open');
+    metrics.setCircuitState('brave', 'half-open');
+    metrics.setCircuitState('searxng', 'half-open');
+    metrics.setCircuitState('searxng', 'closed');
+
+    const response = await (await appWith(metrics)).inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = response.body;
+
+    expect(sample(text, 'fedsearch_provider_outcomes_total{provider="brave",status="ok"}')).toBe(2);
+    expect(sample(text, 'fedsearch_provider_outcomes_total{provider="exa",status="timeout"}')).toBe(1);
+    expect(sample(text, 'fedsearch_provider_outcomes_total{provider="tavily",status="not_configured"}')).toBe(1);
+    expect(sample(text, 'fedsearch_provider_latency_seconds_count{provider="brave",status="ok"}')).toBe(2);
+    expect(sample(text, 'fedsearch_provider_latency_seconds_sum{provider="brave",status="ok"}')).toBeCloseTo(0.2, 6);
+    expect(sample(text, 'fedsearch_provider_latency_seconds_bucket{le="0.1",provider="brave",status="ok"}')).toBe(1);
+    expect(sample(text, 'fedsearch_provider_latency_seconds_bucket{le="1",provider="exa",status="timeout"}')).toBe(1);
+    expect(sample(text, 'fedsearch_provider_outcomes_total{provider="searxng",status="suspended"}')).toBe(1);
+    // A provider never asked has no latency to report.
+    expect(text).not.toContain('fedsearch_provider_latency_seconds_count{provider="tavily"');
+    expect(text).not.toContain('fedsearch_provider_latency_seconds_count{provider="searxng"');
+
+    expect(sample(text, 'fedsearch_cache_hits_total')).toBe(2);
+    expect(sample(text, 'fedsearch_cache_misses_total')).toBe(1);
+    expect(sample(text, 'fedsearch_searches_in_flight')).toBe(1);
+    expect(sample(text, 'fedsearch_provider_circuit_state{provider="exa"}')).toBe(2);
+    expect(sample(text, 'fedsearch_provider_circuit_state{provider="brave"}')).toBe(1);
+    expect(sample(text, 'fedsearch_provider_circuit_state{provider="searxng"}')).toBe(0);
+
+    // Default process metrics come along.
+    expect(text).toContain('# TYPE process_cpu_user_seconds_total counter');
+    expect(text).toContain('nodejs_heap_size_used_bytes');
+  });
+
+  it('keeps each app\'s series apart, so several apps live in one process', async () => {
+    const one = createMetrics();
+    const two = createMetrics();
+    one.recordCache(true);
+    one.recordProviderAnswer(providerAnswer({ provider: 'brave', status: 'error', latency_ms: 15, code: 'PROVIDER_HTTP' }));
+    const textOne = await one.render();
+    const textTwo = await two.render();
+    expect(sample(textOne, 'fedsearch_cache_hits_total')).toBe(1);
+    expect(sample(textTwo, 'fedsearch_cache_hits_total')).toBe(0);
+    expect(textOne).toContain('fedsearch_provider_outcomes_total{provider="brave",status="error"} 1');
+    expect(textTwo).not.toContain('provider="brave"');
+  });
+
+  describe('with METRICS_TOKEN set', () => {
+    const token = 'metrics-token-0123456789';
+
+    it.each([
+      ['no Authorization header', undefined],
+      ['a wrong token', 'Bearer not-the-token'],
+      ['a longer token with the right start', `Bearer ${token}x`],
+      ['the token under another scheme', `Basic ${token}`],
+      ['the bare token', token],
+      ['an empty bearer', 'Bearer '],
+    ])('answers %s with 401 and a WWW-Authenticate challenge', async (_case, authorization) => {
+      const metrics = createMetrics();
+      const app = await appWith(metrics, token);
+      const response = await app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: authorization === undefined ? {} : { authorization },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+      expect(response.json()).toMatchObject({ statusCode: 401, code: 'UNAUTHORIZED' });
+      expect(response.body).not.toContain('fedsearch_');
+    });
+
+    it('serves the metrics to a scraper with the right bearer token, whatever the scheme\'s case', async () => {
+      const metrics = createMetrics();
+      metrics.recordCache(false);
+      const app = await appWith(metrics, token);
+      for (const authorization of [`Bearer ${token}`, `bearer ${token}`]) {
+        const response = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization } });
+        expect(response.statusCode).toBe(200);
+        expect(sample(response.body, 'fedsearch_cache_misses_total')).toBe(1);
+      }
+    });
+  });
+
+  it('is open without a token', async () => {
+    const response = await (await appWith(createMetrics())).inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['www-authenticate']).toBeUndefined();
+    expect(response.body).toContain('# HELP fedsearch_searches_in_flight');
+  });
+});
