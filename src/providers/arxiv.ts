@@ -10,6 +10,8 @@ import {
   normalizeArxivId,
   normalizeDoi,
   parseXmlBody,
+  plainXmlText,
+  snippetOf,
   xmlText,
   yearFrom,
 } from './parse-helpers.js';
@@ -24,7 +26,6 @@ import {
 
 /** arXiv serves at most this many entries per request. */
 const MAX_RESULTS = 2000;
-const SNIPPET_CHARS = 300;
 /** The DOIs arXiv registers (with DataCite) for its own papers: 10.48550/arXiv.<id>. */
 const ARXIV_DOI = /^10\.48550\/arxiv\.(.+)$/i;
 /** Words arXiv's query parser reads as operators, not as search terms. */
@@ -127,7 +128,7 @@ function isErrorEntry(entry: unknown): entry is Record<string, unknown> {
 }
 
 function errorSummary(entry: Record<string, unknown>): string | undefined {
-  return plain(entry.summary) ?? plain(entry.title);
+  return plainXmlText(entry.summary) ?? plainXmlText(entry.title);
 }
 
 function toItem(entry: unknown): ProviderItem {
@@ -140,42 +141,25 @@ function toItem(entry: unknown): ProviderItem {
     ?? linkWhere((link) => link['@_rel'] === 'alternate')
     ?? httpUrl(xmlText(entry.id));
   if (!url) throw parseError('an arXiv entry has neither an id nor a link');
-  const abstract = plain(entry.summary);
+  const abstract = plainXmlText(entry.summary);
   const published = xmlText(entry.published);
   const authors = asArray(entry.author)
-    .map((author) => (isRecord(author) ? plain(author.name) : undefined))
+    .map((author) => (isRecord(author) ? plainXmlText(author.name) : undefined))
     .filter((name): name is string => name !== undefined);
-  const primaryCategory = isRecord(entry.primary_category) ? plain(entry.primary_category['@_term']) : undefined;
+  const primaryCategory = isRecord(entry.primary_category) ? plainXmlText(entry.primary_category['@_term']) : undefined;
   return compact({
-    title: plain(entry.title) ?? url,
+    title: plainXmlText(entry.title) ?? url,
     url,
     snippet: abstract ? snippetOf(abstract) : undefined,
     published_at: isoDate(published),
     authors: authors.length > 0 ? authors : undefined,
     year: yearFrom(published),
-    venue: plain(entry.journal_ref),
+    venue: plainXmlText(entry.journal_ref),
     abstract,
     // arxiv:doi may list several DOIs separated by spaces; the first is the article's own.
-    doi: (plain(entry.doi) ?? '').split(' ').map(normalizeDoi).find(Boolean),
+    doi: (plainXmlText(entry.doi) ?? '').split(' ').map(normalizeDoi).find(Boolean),
     arxiv_id: arxivId,
     pdf_url: linkWhere((link) => link['@_title'] === 'pdf' || link['@_type'] === 'application/pdf'),
     extra: primaryCategory ? { primary_category: primaryCategory } : undefined,
   });
-}
-
-/**
- * XML text with white space folded. The XML parser has already decoded entities, so `text()` (which decodes
- * again and strips anything between `<` and `>`) would eat abstracts such as "p < 0.05 … q > 1".
- */
-function plain(value: unknown): string | undefined {
-  const raw = xmlText(value);
-  const folded = raw?.replace(/\s+/g, ' ').trim();
-  return folded ? folded : undefined;
-}
-
-function snippetOf(abstract: string): string {
-  if (abstract.length <= SNIPPET_CHARS) return abstract;
-  const cut = abstract.slice(0, SNIPPET_CHARS);
-  const lastSpace = cut.lastIndexOf(' ');
-  return `${(lastSpace > SNIPPET_CHARS / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }

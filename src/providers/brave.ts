@@ -1,7 +1,7 @@
-import { FedsearchError, parseError } from '../domain/errors.js';
+import { FedsearchError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonBody, text } from './parse-helpers.js';
+import { asArray, compact, describeJsonError, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 const FRESHNESS = { day: 'pd', week: 'pw', month: 'pm', year: 'py' } as const;
@@ -37,8 +37,7 @@ export class BraveProvider extends Provider {
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
-    const body = parseJsonBody(response);
-    if (!isRecord(body)) throw parseError('expected a JSON object');
+    const body = parseJsonObject(response);
     if (body.type === 'ErrorResponse') throw new FedsearchError('PROVIDER_UPSTREAM', this.describeError(response) ?? 'error response');
     // Web results first, then news and videos sections Brave mixes into a web search.
     const sections = ['web', 'news', 'videos'].flatMap((section) => {
@@ -49,14 +48,13 @@ export class BraveProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    try {
-      const body = JSON.parse(response.body) as unknown;
-      if (isRecord(body) && isRecord(body.error)) return text(body.error.detail) ?? text(body.error.code);
-    } catch {
-      // Not JSON: the status alone will describe it.
-    }
-    return undefined;
+    return describeJsonError(response, errorMessage);
   }
+}
+
+/** Brave's error shape is `{"type": "ErrorResponse", "error": {"code": "…", "detail": "…"}}`. */
+function errorMessage(body: Record<string, unknown>): string | undefined {
+  return isRecord(body.error) ? text(body.error.detail) ?? text(body.error.code) : undefined;
 }
 
 function toItem(result: Record<string, unknown>): ProviderItem | undefined {

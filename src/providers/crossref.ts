@@ -1,7 +1,19 @@
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, httpUrl, isRecord, normalizeDoi, numberOrUndefined, parseJsonBody, text } from './parse-helpers.js';
+import {
+  asArray,
+  compact,
+  encodePathSegments,
+  extraFields,
+  httpUrl,
+  isRecord,
+  normalizeDoi,
+  numberOrUndefined,
+  parseJsonObject,
+  text,
+  tryParseJson,
+} from './parse-helpers.js';
 import {
   Provider,
   type PaperIdentifier,
@@ -53,7 +65,7 @@ export class CrossrefProvider extends Provider {
     const doi = identifier.type === 'doi' ? normalizeDoi(identifier.value) : undefined;
     if (!doi) return undefined;
     // The DOI's own slashes stay; reserved characters in it (`#`, `?`, `;`, `<`) must not end the path.
-    const url = this.endpoint(`/works/${doi.split('/').map(encodeURIComponent).join('/')}`);
+    const url = this.endpoint(`/works/${encodePathSegments(doi)}`);
     const mailto = this.credential('CROSSREF_MAILTO');
     if (mailto) url.searchParams.set('mailto', mailto);
     return { url: url.toString(), headers: { Accept: 'application/json' }, acceptStatuses: [404] };
@@ -62,8 +74,7 @@ export class CrossrefProvider extends Provider {
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     // Only a lookup accepts 404: no such DOI in Crossref.
     if (response.status === 404) return { items: [] };
-    const body = parseJsonBody(response);
-    if (!isRecord(body)) throw parseError('expected a JSON object');
+    const body = parseJsonObject(response);
     if (body.status === 'failed') throw upstreamError(describeBody(body) ?? 'Crossref reported a failure');
     const message = body.message;
     if (!isRecord(message)) throw parseError('the body has no message object');
@@ -75,13 +86,10 @@ export class CrossrefProvider extends Provider {
 
   override describeError(response: UpstreamResponse): string | undefined {
     const body = response.body.trim();
-    try {
-      const parsed = JSON.parse(body) as unknown;
-      return isRecord(parsed) ? describeBody(parsed) : undefined;
-    } catch {
-      // Crossref answers an unknown DOI with a short plain-text line ("Resource not found.").
-      return body.length > 0 && body.length <= 120 && !body.startsWith('<') ? body : undefined;
-    }
+    const parsed = tryParseJson(body);
+    // Crossref answers an unknown DOI with a short plain-text line ("Resource not found."), not with JSON.
+    if (parsed === undefined) return body.length > 0 && body.length <= 120 && !body.startsWith('<') ? body : undefined;
+    return isRecord(parsed) ? describeBody(parsed) : undefined;
   }
 }
 
@@ -171,10 +179,4 @@ function publicationDate(work: Record<string, unknown>): { iso?: string; year?: 
     return { iso: `${year}-${pad(month)}-${pad(day)}`, year };
   }
   return {};
-}
-
-/** Provider extras without the missing ones; undefined when none is left. */
-function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
-  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
-  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

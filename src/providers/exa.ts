@@ -1,7 +1,7 @@
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonBody, text } from './parse-helpers.js';
+import { asArray, compact, describeJsonError, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 const DAYS = { day: 1, week: 7, month: 30, year: 365 } as const;
@@ -49,8 +49,7 @@ export class ExaProvider extends Provider {
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
-    const body = parseJsonBody(response);
-    if (!isRecord(body)) throw parseError('expected a JSON object');
+    const body = parseJsonObject(response);
     const error = errorMessage(body);
     if (error) throw upstreamError(error);
     if (!Array.isArray(body.results)) throw parseError('expected a results list');
@@ -58,13 +57,7 @@ export class ExaProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    try {
-      const body = JSON.parse(response.body) as unknown;
-      return isRecord(body) ? errorMessage(body) : undefined;
-    } catch {
-      // Not JSON: the status alone will describe it.
-      return undefined;
-    }
+    return describeJsonError(response, errorMessage);
   }
 }
 
@@ -88,7 +81,10 @@ function toItem(result: Record<string, unknown>): ProviderItem | undefined {
   });
 }
 
-/** Cuts at the last word break before `max` characters and marks the cut. */
+/**
+ * Cuts at the last word break before `max` characters and marks the cut. Not the shared `snippetOf`: Exa's
+ * previews run to 500 characters, and the spaced " …" matches the " … " that joins its highlights.
+ */
 function shorten(value: string, max: number): string {
   if (value.length <= max) return value;
   const cut = value.slice(0, max);

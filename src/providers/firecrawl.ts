@@ -1,7 +1,7 @@
 import { FedsearchError, parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, httpUrl, isRecord, isoDate, parseJsonBody, text } from './parse-helpers.js';
+import { asArray, compact, describeJsonError, extraFields, httpUrl, isRecord, isoDate, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /** Firecrawl returns at most 100 results per source. */
@@ -88,12 +88,7 @@ export class FirecrawlProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    try {
-      const body = JSON.parse(response.body) as unknown;
-      return isRecord(body) ? describeBody(body) : undefined;
-    } catch {
-      return undefined;
-    }
+    return describeJsonError(response, describeBody);
   }
 
   private post(path: string, body: Record<string, unknown>): UpstreamRequest {
@@ -115,8 +110,7 @@ function describeBody(body: Record<string, unknown>): string | undefined {
 
 /** The `data` of a successful envelope; `success: false` in a 200 is an upstream error. */
 function successData(response: UpstreamResponse): unknown {
-  const body = parseJsonBody(response);
-  if (!isRecord(body)) throw parseError('expected a JSON object');
+  const body = parseJsonObject(response);
   if (body.success === false || (body.data === undefined && body.error !== undefined)) {
     throw upstreamError(describeBody(body) ?? 'Firecrawl reported a failure');
   }
@@ -183,10 +177,4 @@ function published(metadata: Record<string, unknown>): string | undefined {
     }
   }
   return undefined;
-}
-
-/** Provider extras without the missing ones; undefined when none is left. */
-function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
-  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
-  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

@@ -1,7 +1,7 @@
 import { FedsearchError, invalidQuery, parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonBody, text } from './parse-helpers.js';
+import { asArray, compact, describeJsonError, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /** GitHub search pages hold up to 100 items. */
@@ -40,8 +40,7 @@ export class GithubProvider extends Provider {
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
-    const body = parseJsonBody(response);
-    if (!isRecord(body)) throw parseError('expected a JSON object');
+    const body = parseJsonObject(response);
     // incomplete_results: true only means the search timed out early; the items found so far are good.
     if (!Array.isArray(body.items)) {
       if (body.message !== undefined) throw upstreamError(describeBody(body) ?? 'GitHub reported an error');
@@ -51,12 +50,7 @@ export class GithubProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    try {
-      const body = JSON.parse(response.body) as unknown;
-      return isRecord(body) ? describeBody(body) : undefined;
-    } catch {
-      return undefined;
-    }
+    return describeJsonError(response, describeBody);
   }
 }
 
@@ -123,16 +117,11 @@ function codeItem(item: Record<string, unknown>, repository: Record<string, unkn
 
 /**
  * Plain text as GitHub sends it (names, descriptions, code fragments): white space folded, nothing else.
- * `text()` would strip `<…>` as HTML and turn `List<String> items` into `List items`.
+ * `text()` would strip `<…>` as HTML and turn `List<String> items` into `List items`. Not the shared
+ * `plainXmlText`: that also reads numbers and XML nodes, and a JSON field that is not a string is dropped here.
  */
 function plain(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const folded = value.replace(/\s+/g, ' ').trim();
   return folded === '' ? undefined : folded;
-}
-
-/** Provider extras without the missing ones; undefined when none is left. */
-function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
-  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
-  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

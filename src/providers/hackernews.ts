@@ -1,7 +1,7 @@
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { compact, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonBody, text } from './parse-helpers.js';
+import { compact, describeJsonError, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /** Algolia serves up to 1000 hits per page; a federated answer never needs more than this. */
@@ -39,8 +39,7 @@ export class HackerNewsProvider extends Provider {
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
-    const body = parseJsonBody(response);
-    if (!isRecord(body)) throw parseError('expected a JSON object');
+    const body = parseJsonObject(response);
     if (!Array.isArray(body.hits)) {
       if (body.message !== undefined) throw upstreamError(describeBody(body) ?? 'HN Search reported an error');
       throw parseError('the body has no hits');
@@ -49,12 +48,7 @@ export class HackerNewsProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    try {
-      const body = JSON.parse(response.body) as unknown;
-      return isRecord(body) ? describeBody(body) : undefined;
-    } catch {
-      return undefined;
-    }
+    return describeJsonError(response, describeBody);
   }
 }
 
@@ -92,10 +86,4 @@ function toItem(hit: Record<string, unknown>): ProviderItem {
     published_at: isoDate(hit.created_at) ?? isoDate(numberOrUndefined(hit.created_at_i)),
     extra,
   });
-}
-
-/** Provider extras without the missing ones; undefined when none is left. */
-function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
-  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
-  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

@@ -4,6 +4,9 @@ import type { ProviderItem } from '../domain/result.js';
 import {
   asArray,
   compact,
+  describeJsonError,
+  encodePathSegments,
+  extraFields,
   httpUrl,
   isRecord,
   isoDate,
@@ -11,7 +14,7 @@ import {
   normalizeDoi,
   normalizePmid,
   numberOrUndefined,
-  parseJsonBody,
+  parseJsonObject,
   text,
   yearFrom,
 } from './parse-helpers.js';
@@ -93,8 +96,7 @@ export class OpenAlexProvider extends Provider {
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     // Only a lookup accepts 404: no such work in OpenAlex.
     if (response.status === 404) return { items: [] };
-    const body = parseJsonBody(response);
-    if (!isRecord(body)) throw parseError('expected a JSON object');
+    const body = parseJsonObject(response);
     if (Array.isArray(body.results)) return { items: body.results.map((work) => toItem(isRecord(work) ? work : {})) };
     if (body.error !== undefined || body.message !== undefined) throw upstreamError(describeBody(body) ?? 'OpenAlex reported an error');
     // A lookup (GET /works/W…) answers with the work itself.
@@ -103,19 +105,14 @@ export class OpenAlexProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    try {
-      const body = JSON.parse(response.body) as unknown;
-      return isRecord(body) ? describeBody(body) : undefined;
-    } catch {
-      // The 404 for an unknown work is an HTML page: the status says enough.
-      return undefined;
-    }
+    // The 404 for an unknown work is an HTML page: the status says enough.
+    return describeJsonError(response, describeBody);
   }
 }
 
 /** An external id in OpenAlex's short form, percent-encoded part by part with the DOI's slashes kept. */
 function prefixed(prefix: string, id: string | undefined): string | undefined {
-  return id === undefined ? undefined : `${prefix}:${id.split('/').map(encodeURIComponent).join('/')}`;
+  return id === undefined ? undefined : `${prefix}:${encodePathSegments(id)}`;
 }
 
 /** OpenAlex errors: {"error": "Invalid query parameters error.", "message": "…"}. */
@@ -191,10 +188,4 @@ function rebuildAbstract(index: unknown): string | undefined {
   placed.sort((a, b) => a[0] - b[0]);
   // Abstracts indexed from publisher pages often begin with their own heading word.
   return text(placed.map(([, word]) => word).join(' ').replace(/^abstract[.:]?\s+/i, ''));
-}
-
-/** Provider extras without the missing ones; undefined when none is left. */
-function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
-  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
-  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

@@ -1,6 +1,7 @@
 import { decode } from 'html-entities';
 import { XMLParser } from 'fast-xml-parser';
 import { parseError } from '../domain/errors.js';
+import type { ProviderItem } from '../domain/result.js';
 import type { UpstreamResponse } from './provider.js';
 
 /** Body starts like an HTML page: an error page or a captcha where an API body was expected. */
@@ -17,6 +18,13 @@ export function parseJsonBody(response: UpstreamResponse): unknown {
   } catch (error) {
     throw parseError('the JSON body could not be parsed (truncated or malformed)', error);
   }
+}
+
+/** Parses a JSON body that must be an object, as every JSON API answer read here is. */
+export function parseJsonObject(response: UpstreamResponse): Record<string, unknown> {
+  const body = parseJsonBody(response);
+  if (!isRecord(body)) throw parseError('expected a JSON object');
+  return body;
 }
 
 const xmlParser = new XMLParser({
@@ -64,6 +72,15 @@ export function xmlText(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * XML text with white space folded, or undefined. The XML parser has already decoded entities, so `text()`
+ * (which decodes again and strips anything between `<` and `>`) would eat abstracts such as "p < 0.05 … q > 1".
+ */
+export function plainXmlText(value: unknown): string | undefined {
+  const folded = xmlText(value)?.replace(/\s+/g, ' ').trim();
+  return folded ? folded : undefined;
+}
+
 /** HTML fragment to plain text: tags dropped, entities decoded, white space folded. */
 export function htmlToText(value: string): string {
   // Only things shaped like tags or comments go: "a < b and c > d" in plain text survives. Block tags
@@ -83,6 +100,16 @@ export function text(value: unknown): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const cleaned = htmlToText(String(value));
   return cleaned === '' ? undefined : cleaned;
+}
+
+const SNIPPET_CHARS = 300;
+
+/** An abstract shortened for a snippet: cut at the last word break in its first 300 characters, marked with "…". */
+export function snippetOf(abstract: string): string {
+  if (abstract.length <= SNIPPET_CHARS) return abstract;
+  const cut = abstract.slice(0, SNIPPET_CHARS);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > SNIPPET_CHARS / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }
 
 /** A finite number from a number or numeric string, or undefined. */
@@ -148,6 +175,18 @@ export function tryParseJson(body: string): unknown {
   }
 }
 
+/**
+ * What an error body says, as `read` finds it in a JSON object; undefined when the body is not a JSON object
+ * (an HTML error page, plain text): the status alone will describe it then.
+ */
+export function describeJsonError(
+  response: UpstreamResponse,
+  read: (body: Record<string, unknown>) => string | undefined,
+): string | undefined {
+  const body = tryParseJson(response.body);
+  return isRecord(body) ? read(body) : undefined;
+}
+
 /** A DOI in lower case without resolver prefix (`https://doi.org/`, `doi:`), or undefined. */
 export function normalizeDoi(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -177,6 +216,11 @@ export function normalizePmid(value: unknown): string | undefined {
   return /^\d{1,9}$/.test(raw) ? raw : undefined;
 }
 
+/** An id as a URL path: each `/`-separated part percent-encoded, the slashes kept (`10.1000/a#1` → `10.1000/a%231`). */
+export function encodePathSegments(id: string): string {
+  return id.split('/').map(encodeURIComponent).join('/');
+}
+
 /** An absolute http(s) URL string, or undefined. */
 export function httpUrl(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -191,6 +235,12 @@ export function httpUrl(value: unknown): string | undefined {
 /** Drops undefined fields so results never carry `key: undefined` into JSON or comparisons. */
 export function compact<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+}
+
+/** Provider extras without the missing ones; undefined when none is left. */
+export function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
+  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }
 
 /** Parse a Retry-After header (seconds or HTTP date) into milliseconds. */

@@ -4,11 +4,14 @@ import type { ProviderItem } from '../domain/result.js';
 import {
   asArray,
   compact,
+  describeJsonError,
   isoDate,
   isRecord,
   normalizeDoi,
   normalizePmid,
   parseXmlBody,
+  plainXmlText,
+  snippetOf,
   xmlText,
   yearFrom,
 } from './parse-helpers.js';
@@ -23,7 +26,6 @@ import {
 
 type XmlNode = Record<string, unknown>;
 
-const SNIPPET_CHARS = 300;
 /** Elements whose text may carry inline markup (<i>, <sup>, MathML) that would split it into pieces. */
 const MARKUP_ELEMENTS = /<(ArticleTitle|VernacularTitle|BookTitle|AbstractText)(\s[^>]*?)?(?<!\/)>([\s\S]*?)<\/\1>/g;
 const INLINE_TAG = /<\/?(?:i|b|u|em|strong|sup|sub|sc|span|br|[\w-]+:[\w-]+)(?:\s+[\w:-]+=(?:"[^"]*"|'[^']*'))*\s*\/?>/gi;
@@ -86,18 +88,9 @@ export class PubmedProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    try {
-      const body = JSON.parse(response.body) as unknown;
-      // Rate limiting comes as JSON: {"error":"API rate limit exceeded","count":"11"}.
-      return isRecord(body) ? plain(body.error) : undefined;
-    } catch {
-      // Not JSON: try the XML error shapes.
-    }
-    try {
-      return errorText(parseXmlBody(response));
-    } catch {
-      return undefined;
-    }
+    // Rate limiting comes as JSON: {"error":"API rate limit exceeded","count":"11"}; other errors as XML
+    // (a JSON body never starts with `<`, so it never reads as XML).
+    return describeJsonError(response, (body) => plainXmlText(body.error)) ?? xmlErrorText(response);
   }
 
   private followSearch(result: unknown): ParseOutcome {
@@ -133,6 +126,15 @@ function withoutInlineMarkup(response: UpstreamResponse): UpstreamResponse {
   return { ...response, body };
 }
 
+/** The message of an XML error body, or undefined when the body is not XML. */
+function xmlErrorText(response: UpstreamResponse): string | undefined {
+  try {
+    return errorText(parseXmlBody(response));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The message of an eSearchResult, eSummaryResult or eFetchResult error body. */
 function errorText(document: XmlNode): string | undefined {
   for (const root of Object.values(document)) {
@@ -143,7 +145,7 @@ function errorText(document: XmlNode): string | undefined {
 }
 
 function firstError(root: XmlNode): string | undefined {
-  return asArray(root.ERROR).map(plain).find(Boolean);
+  return asArray(root.ERROR).map(plainXmlText).find(Boolean);
 }
 
 function articleSetItems(set: unknown): ProviderItem[] {
@@ -165,13 +167,13 @@ function articleItem(article: XmlNode): ProviderItem {
   const doiLocation = asArray(details.ELocationID).find((location) => isRecord(location) && location['@_EIdType'] === 'doi');
   return paperItem({
     pmid: normalizePmid(xmlText(citation.PMID)),
-    title: plain(details.ArticleTitle) ?? plain(details.VernacularTitle),
+    title: plainXmlText(details.ArticleTitle) ?? plainXmlText(details.VernacularTitle),
     abstract: abstractOf(details.Abstract),
     authors: authorsOf(details.AuthorList),
     // The issue date is the citation date; an exact electronic date is more precise when the issue has no day.
     published_at: pubDate && pubDate.length >= 10 ? pubDate : (articleDate ?? pubDate),
     year: yearFrom(pubDate) ?? yearFrom(articleDate),
-    venue: plain(journal.Title) ?? plain(journal.ISOAbbreviation),
+    venue: plainXmlText(journal.Title) ?? plainXmlText(journal.ISOAbbreviation),
     doi: normalizeDoi(ids.doi) ?? normalizeDoi(xmlText(doiLocation)),
     pmcid: ids.pmc,
   });
@@ -183,15 +185,15 @@ function bookItem(article: XmlNode): ProviderItem {
   const book = node(document.Book);
   const pubDate = dateOf(book.PubDate);
   const ids = articleIds(document.ArticleIdList ?? node(article.PubmedBookData).ArticleIdList);
-  const bookTitle = plain(book.BookTitle);
+  const bookTitle = plainXmlText(book.BookTitle);
   return paperItem({
     pmid: normalizePmid(xmlText(document.PMID)),
-    title: plain(document.ArticleTitle) ?? bookTitle,
+    title: plainXmlText(document.ArticleTitle) ?? bookTitle,
     abstract: abstractOf(document.Abstract),
     authors: authorsOf(asArray(document.AuthorList).find((list) => isRecord(list) && list['@_Type'] !== 'editors') ?? book.AuthorList),
     published_at: pubDate,
     year: yearFrom(pubDate),
-    venue: plain(document.ArticleTitle) ? bookTitle : plain(node(book.Publisher).PublisherName),
+    venue: plainXmlText(document.ArticleTitle) ? bookTitle : plainXmlText(node(book.Publisher).PublisherName),
     doi: normalizeDoi(ids.doi),
     pmcid: ids.pmc,
   });
@@ -206,9 +208,9 @@ function summaryItems(result: unknown): ProviderItem[] {
   return summaries.map((summary) => {
     const items = asArray(summary.Item).filter(isRecord);
     const field = (name: string): XmlNode | undefined => items.find((item) => item['@_Name'] === name);
-    const value = (name: string): string | undefined => plain(field(name));
-    const listed = (name: string): string[] => asArray(field(name)?.Item).map(plain).filter((entry): entry is string => entry !== undefined);
-    const ids = Object.fromEntries(asArray(field('ArticleIds')?.Item).filter(isRecord).map((item) => [item['@_Name'], plain(item)]));
+    const value = (name: string): string | undefined => plainXmlText(field(name));
+    const listed = (name: string): string[] => asArray(field(name)?.Item).map(plainXmlText).filter((entry): entry is string => entry !== undefined);
+    const ids = Object.fromEntries(asArray(field('ArticleIds')?.Item).filter(isRecord).map((item) => [item['@_Name'], plainXmlText(item)]));
     const pubDate = isoDate(value('PubDate')) ?? stringYear(value('PubDate'));
     const title = value('Title');
     return paperItem({
@@ -252,7 +254,7 @@ function articleIds(list: unknown): Record<string, string | undefined> {
   const ids: Record<string, string | undefined> = {};
   for (const id of asArray(node(list).ArticleId)) {
     const type = isRecord(id) ? xmlText(id['@_IdType']) : undefined;
-    if (type && !ids[type]) ids[type] = plain(id);
+    if (type && !ids[type]) ids[type] = plainXmlText(id);
   }
   return ids;
 }
@@ -261,8 +263,8 @@ function articleIds(list: unknown): Record<string, string | undefined> {
 function abstractOf(abstract: unknown): string | undefined {
   const parts = asArray(node(abstract).AbstractText)
     .map((part) => {
-      const body = plain(part);
-      const label = isRecord(part) ? plain(part['@_Label']) : undefined;
+      const body = plainXmlText(part);
+      const label = isRecord(part) ? plainXmlText(part['@_Label']) : undefined;
       return body && label ? `${label}: ${body}` : body;
     })
     .filter(Boolean);
@@ -273,10 +275,10 @@ function authorsOf(list: unknown): string[] {
   return asArray(node(list).Author)
     .map((author) => {
       const person = node(author);
-      const collective = plain(person.CollectiveName);
+      const collective = plainXmlText(person.CollectiveName);
       if (collective) return collective;
-      const lastName = plain(person.LastName);
-      const given = plain(person.ForeName) ?? plain(person.Initials);
+      const lastName = plainXmlText(person.LastName);
+      const given = plainXmlText(person.ForeName) ?? plainXmlText(person.Initials);
       return lastName && given ? `${given} ${lastName}` : lastName;
     })
     .filter((name): name is string => name !== undefined);
@@ -285,13 +287,13 @@ function authorsOf(list: unknown): string[] {
 /** PubDate/ArticleDate: Year, Month (number or "Jun"), Day, or a free-form MedlineDate ("1998 Dec-1999 Jan"). */
 function dateOf(value: unknown): string | undefined {
   const date = node(value);
-  const year = plain(date.Year);
+  const year = plainXmlText(date.Year);
   if (!year) {
-    const medline = plain(date.MedlineDate);
+    const medline = plainXmlText(date.MedlineDate);
     return isoDate(medline) ?? stringYear(medline);
   }
-  const month = plain(date.Month);
-  const day = plain(date.Day);
+  const month = plainXmlText(date.Month);
+  const day = plainXmlText(date.Day);
   const numericMonth = month && /^\d{1,2}$/.test(month) ? month.padStart(2, '0') : undefined;
   if (numericMonth) return isoDate(day ? `${year}-${numericMonth}-${day.padStart(2, '0')}` : `${year}-${numericMonth}`) ?? year;
   return isoDate([year, month, day].filter(Boolean).join(' ')) ?? isoDate(year) ?? stringYear(year);
@@ -304,20 +306,4 @@ function stringYear(value: string | undefined): string | undefined {
 
 function node(value: unknown): XmlNode {
   return isRecord(value) ? value : {};
-}
-
-/**
- * XML text with white space folded. The XML parser has already decoded entities, so `text()` (which decodes
- * again and strips anything between `<` and `>`) would eat abstracts such as "P < 0.001 … > 2".
- */
-function plain(value: unknown): string | undefined {
-  const folded = xmlText(value)?.replace(/\s+/g, ' ').trim();
-  return folded ? folded : undefined;
-}
-
-function snippetOf(abstract: string): string {
-  if (abstract.length <= SNIPPET_CHARS) return abstract;
-  const cut = abstract.slice(0, SNIPPET_CHARS);
-  const lastSpace = cut.lastIndexOf(' ');
-  return `${(lastSpace > SNIPPET_CHARS / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }

@@ -5,6 +5,8 @@ import type { ProviderItem } from '../domain/result.js';
 import {
   asArray,
   compact,
+  describeJsonError,
+  encodePathSegments,
   httpUrl,
   isoDate,
   isRecord,
@@ -12,7 +14,8 @@ import {
   normalizeDoi,
   normalizePmid,
   numberOrUndefined,
-  parseJsonBody,
+  parseJsonObject,
+  snippetOf,
   yearFrom,
 } from './parse-helpers.js';
 import {
@@ -26,7 +29,6 @@ import {
 
 /** The relevance search serves at most 100 papers per request. */
 const MAX_LIMIT = 100;
-const SNIPPET_CHARS = 300;
 const FIELDS = [
   'title', 'url', 'abstract', 'authors', 'year', 'venue', 'publicationVenue', 'publicationDate',
   'externalIds', 'citationCount', 'openAccessPdf', 'journal',
@@ -79,8 +81,7 @@ export class SemanticScholarProvider extends Provider {
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     // Only a lookup accepts 404: the paper is not in the graph.
     if (response.status === 404) return { items: [] };
-    const body = parseJsonBody(response);
-    if (!isRecord(body)) throw parseError('expected a JSON object');
+    const body = parseJsonObject(response);
     // GET /graph/v1/paper/{id} answers with the paper itself rather than a page of papers.
     if (typeof body.paperId === 'string') return { items: [toItem(body)] };
     const failure = errorMessage(body);
@@ -91,12 +92,7 @@ export class SemanticScholarProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    try {
-      const body = JSON.parse(response.body) as unknown;
-      return isRecord(body) ? errorMessage(body) : undefined;
-    } catch {
-      return undefined;
-    }
+    return describeJsonError(response, errorMessage);
   }
 
   private headers(): Record<string, string> {
@@ -125,7 +121,7 @@ function paperIdOf(identifier: PaperIdentifier): string | undefined {
 
 /** The id percent-encoded part by part with its slashes kept: the API reads DOI:10.1093/mind/lix.236.433 as is. */
 function prefixed(prefix: string, id: string | undefined): string | undefined {
-  return id === undefined ? undefined : `${prefix}:${id.split('/').map(encodeURIComponent).join('/')}`;
+  return id === undefined ? undefined : `${prefix}:${encodePathSegments(id)}`;
 }
 
 /** Errors come as {"error": "…"} (400, 404) or {"message": "…"} (403, 429, gateway errors). */
@@ -175,17 +171,11 @@ function nameOf(value: unknown): string | undefined {
 
 /**
  * A trimmed string without markup, or undefined. Unlike `text()` this strips only tag-shaped markup, so
- * "p<0.05 and q>1" in an abstract survives.
+ * "p<0.05 and q>1" in an abstract survives. Not the shared `plainXmlText`: S2 sends JSON whose strings still
+ * carry markup and entities, which must go.
  */
 function clean(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const cleaned = decode(value.replace(INLINE_TAG, (tag) => (/^<\/?(p|br|div)\b/i.test(tag) ? ' ' : ''))).replace(/\s+/g, ' ').trim();
   return cleaned === '' ? undefined : cleaned;
-}
-
-function snippetOf(abstract: string): string {
-  if (abstract.length <= SNIPPET_CHARS) return abstract;
-  const cut = abstract.slice(0, SNIPPET_CHARS);
-  const lastSpace = cut.lastIndexOf(' ');
-  return `${(lastSpace > SNIPPET_CHARS / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }

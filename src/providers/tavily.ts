@@ -1,7 +1,7 @@
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonBody, text } from './parse-helpers.js';
+import { asArray, compact, describeJsonError, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /**
@@ -45,8 +45,7 @@ export class TavilyProvider extends Provider {
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
-    const body = parseJsonBody(response);
-    if (!isRecord(body)) throw parseError('expected a JSON object');
+    const body = parseJsonObject(response);
     const error = errorMessage(body);
     if (error) throw upstreamError(error);
     if (!Array.isArray(body.results)) throw parseError('expected a results list');
@@ -54,13 +53,7 @@ export class TavilyProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    try {
-      const body = JSON.parse(response.body) as unknown;
-      return isRecord(body) ? errorMessage(body) : undefined;
-    } catch {
-      // Not JSON: the status alone will describe it.
-      return undefined;
-    }
+    return describeJsonError(response, errorMessage);
   }
 }
 

@@ -1,7 +1,7 @@
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, httpUrl, isoDate, isRecord, numberOrUndefined, parseJsonBody, text } from './parse-helpers.js';
+import { asArray, compact, describeJsonError, httpUrl, isoDate, isRecord, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /**
@@ -35,8 +35,7 @@ export class WikipediaProvider extends Provider {
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
-    const body = parseJsonBody(response);
-    if (!isRecord(body)) throw parseError('expected a JSON object');
+    const body = parseJsonObject(response);
     const error = errorMessage(body);
     if (error) throw upstreamError(error);
     if (isRecord(body.content_urls)) return { items: [this.summaryItem(body)] };
@@ -47,13 +46,8 @@ export class WikipediaProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    try {
-      const body = JSON.parse(response.body) as unknown;
-      return isRecord(body) ? errorMessage(body) : undefined;
-    } catch {
-      // Not JSON (a Varnish or rate-limit page): the status alone will describe it.
-      return undefined;
-    }
+    // A Varnish or rate-limit page is not JSON: the status alone will describe it.
+    return describeJsonError(response, errorMessage);
   }
 
   private toItem(page: Record<string, unknown>): ProviderItem {

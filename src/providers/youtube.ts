@@ -1,7 +1,7 @@
 import { FedsearchError, invalidQuery, parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, isRecord, isoDate, numberOrUndefined, parseJsonBody, text } from './parse-helpers.js';
+import { asArray, compact, describeJsonError, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /** search.list and videos.list both serve at most 50 items per request. */
@@ -62,12 +62,7 @@ export class YoutubeProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    try {
-      const body = JSON.parse(response.body) as unknown;
-      return isRecord(body) ? describeBody(body) : undefined;
-    } catch {
-      return undefined;
-    }
+    return describeJsonError(response, describeBody);
   }
 
   private apiKey(): string {
@@ -88,8 +83,7 @@ function describeBody(body: Record<string, unknown>): string | undefined {
 }
 
 function listItems(response: UpstreamResponse): Record<string, unknown>[] {
-  const body = parseJsonBody(response);
-  if (!isRecord(body)) throw parseError('expected a JSON object');
+  const body = parseJsonObject(response);
   if (body.error !== undefined) throw upstreamError(describeBody(body) ?? 'YouTube reported an error');
   if (!Array.isArray(body.items)) throw parseError('the body has no items');
   return body.items.map((item) => (isRecord(item) ? item : {}));
@@ -157,10 +151,4 @@ function fallbackUrl(snippet: Record<string, unknown>): string {
   const channelId = idText(snippet.channelId);
   if (channelId) return `https://www.youtube.com/channel/${channelId}`;
   return `https://www.youtube.com/results?search_query=${encodeURIComponent(text(snippet.title) ?? '')}`;
-}
-
-/** Provider extras without the missing ones; undefined when none is left. */
-function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
-  const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
-  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

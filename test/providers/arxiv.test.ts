@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { getGlobalDispatcher } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FedsearchError } from '../../src/domain/errors.js';
-import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ArxivProvider } from '../../src/providers/arxiv.js';
-import type { PaperIdentifier, Provider } from '../../src/providers/provider.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import type { PaperIdentifier } from '../../src/providers/provider.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, rejection, response, runLookup, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/arxiv/${name}`, import.meta.url), 'utf8');
@@ -21,30 +18,16 @@ const noSuchIdFeed = `<?xml version='1.0' encoding='UTF-8'?>
   <opensearch:totalResults>0</opensearch:totalResults>
 </feed>`;
 
-/** Runs one lookup through the real transport against the loopback server. */
-function runLookup(provider: Provider, identifier: PaperIdentifier) {
-  const transport = createUpstreamTransport(provider, { dispatcher: getGlobalDispatcher(), maxBytes: 1024 * 1024 });
-  return provider.lookup(identifier, transport, AbortSignal.timeout(10_000));
-}
-
 function atom(body: string, status = 200) {
   return { kind: 'respond' as const, status, headers: { 'content-type': 'application/atom+xml; charset=utf-8' }, body };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<FedsearchError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
-  expect(error).toBeInstanceOf(FedsearchError);
-  return error as FedsearchError;
-}
-
 describe('arxiv adapter', () => {
-  let upstream: FakeUpstream;
+  const upstream = useFakeUpstream();
   let provider: ReturnType<typeof makeProvider>;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
+  beforeAll(() => {
     provider = makeProvider(ArxivProvider, { ARXIV_BASE_URL: `${upstream.origin}/arxiv` });
   });
-  afterAll(() => upstream.stop());
 
   it('calls /api/query with a search_query built from the words and parses every entry', async () => {
     upstream.on('GET /arxiv/api/query', atom(searchFeed));

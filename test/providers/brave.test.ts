@@ -1,20 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import { BraveProvider } from '../../src/providers/brave.js';
 import { isRecord } from '../../src/providers/parse-helpers.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
 const fixture = readFileSync(new URL('../fixtures/brave/web-search.json', import.meta.url), 'utf8');
 
 describe('brave adapter', () => {
-  let upstream: FakeUpstream;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-  });
-  afterAll(() => upstream.stop());
+  const upstream = useFakeUpstream();
 
   it('calls the real path with the key header and parses every item', async () => {
     upstream.json('GET /brave/res/v1/web/search', fixture);

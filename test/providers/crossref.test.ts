@@ -1,28 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { getGlobalDispatcher } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
-import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import { CrossrefProvider } from '../../src/providers/crossref.js';
-import type { PaperIdentifier, Provider } from '../../src/providers/provider.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runLookup, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/crossref/${name}`, import.meta.url), 'utf8');
 
-/** Runs one lookup through the real transport against the loopback server. */
-function runLookup(provider: Provider, identifier: PaperIdentifier) {
-  const transport = createUpstreamTransport(provider, { dispatcher: getGlobalDispatcher(), maxBytes: 1024 * 1024 });
-  return provider.lookup(identifier, transport, AbortSignal.timeout(10_000));
-}
-
 describe('crossref adapter', () => {
-  let upstream: FakeUpstream;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-  });
-  afterAll(() => upstream.stop());
+  const upstream = useFakeUpstream();
 
   it('calls /works with query, rows, year filter and mailto, and parses every work', async () => {
     upstream.json('GET /crossref/works', fixture('works-query.json'));

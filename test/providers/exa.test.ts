@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import { ExaProvider } from '../../src/providers/exa.js';
 import { isRecord } from '../../src/providers/parse-helpers.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
@@ -12,11 +12,7 @@ const errorFixture = readFileSync(new URL('../fixtures/exa/error-400.json', impo
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('exa adapter', () => {
-  let upstream: FakeUpstream;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-  });
-  afterAll(() => upstream.stop());
+  const upstream = useFakeUpstream();
 
   it('posts the query to /search with x-api-key and parses every result', async () => {
     upstream.json('POST /exa/search', fixture);

@@ -1,26 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { Agent } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
-import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import { FirecrawlProvider } from '../../src/providers/firecrawl.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider, transportFor } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/firecrawl/${name}`, import.meta.url), 'utf8');
 const KEY = 'fc-test-key-5678';
 
 describe('firecrawl adapter', () => {
-  let upstream: FakeUpstream;
-  const agent = new Agent({ keepAliveTimeout: 1000 });
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-  });
-  afterAll(async () => {
-    await upstream.stop();
-    await agent.close();
-  });
+  const upstream = useFakeUpstream();
   const provider = (): FirecrawlProvider =>
     makeProvider(FirecrawlProvider, { FIRECRAWL_API_KEY: KEY, FIRECRAWL_BASE_URL: `${upstream.origin}/firecrawl` }) as FirecrawlProvider;
 
@@ -80,7 +70,7 @@ describe('firecrawl adapter', () => {
   it('builds and parses a scrape of one page', async () => {
     upstream.json('POST /firecrawl/v2/scrape', fixture('scrape-v2.json'));
     const firecrawl = provider();
-    const transport = createUpstreamTransport(firecrawl, { dispatcher: agent, maxBytes: 1024 * 1024 });
+    const transport = transportFor(firecrawl);
     const answer = await transport.send(firecrawl.buildScrapeRequest('https://example.com'), AbortSignal.timeout(10_000));
     const request = upstream.requestsTo('/firecrawl/v2/scrape').at(-1)!;
     expect(request.method).toBe('POST');

@@ -1,19 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import { HackerNewsProvider } from '../../src/providers/hackernews.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/hackernews/${name}`, import.meta.url), 'utf8');
 
 describe('hackernews adapter', () => {
-  let upstream: FakeUpstream;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-  });
-  afterAll(() => upstream.stop());
+  const upstream = useFakeUpstream();
 
   it('searches stories with a created_at_i filter and parses every hit', async () => {
     upstream.json('GET /hn/api/v1/search', fixture('search.json'));

@@ -1,5 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToText, isoDate, normalizeArxivId, normalizeDoi, normalizePmid, retryAfterMs, yearFrom } from '../../src/providers/parse-helpers.js';
+import {
+  describeJsonError,
+  encodePathSegments,
+  extraFields,
+  htmlToText,
+  isoDate,
+  normalizeArxivId,
+  normalizeDoi,
+  normalizePmid,
+  parseJsonObject,
+  plainXmlText,
+  retryAfterMs,
+  snippetOf,
+  text,
+  yearFrom,
+} from '../../src/providers/parse-helpers.js';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { response } from '../support/run-provider.js';
 
 describe('parse helpers', () => {
   it('reads the date forms upstreams send, in UTC whatever the server zone', () => {
@@ -30,6 +47,68 @@ describe('parse helpers', () => {
     expect(normalizePmid('PMC123')).toBeUndefined();
     expect(yearFrom('published 2019-03-01')).toBe(2019);
     expect(yearFrom(999)).toBeUndefined();
+  });
+
+  it('parses a JSON object body and rejects any other body as a parse error', () => {
+    expect(parseJsonObject(response('{"results": []}'))).toEqual({ results: [] });
+    for (const body of ['[]', '"text"', 'null', '{"cut": ', '', '<!doctype html><html></html>']) {
+      const error = (() => {
+        try {
+          parseJsonObject(response(body));
+        } catch (thrown) {
+          return thrown;
+        }
+        return undefined;
+      })();
+      expect(error, body).toBeInstanceOf(FedsearchError);
+      expect((error as FedsearchError).code, body).toBe('PROVIDER_PARSE');
+    }
+    expect(() => parseJsonObject(response('[1]'))).toThrow('expected a JSON object');
+  });
+
+  it('describes an error body only when it is a JSON object, with the reader given', () => {
+    const message = (body: Record<string, unknown>): string | undefined => text(body.message);
+    expect(describeJsonError(response('{"message": "bad key"}', 401), message)).toBe('bad key');
+    expect(describeJsonError(response('{"other": 1}', 400), message)).toBeUndefined();
+    expect(describeJsonError(response('["message"]', 400), () => 'read')).toBeUndefined();
+    expect(describeJsonError(response('<html><body>Bad gateway</body></html>', 502), () => 'read')).toBeUndefined();
+    expect(describeJsonError(response('', 500), () => 'read')).toBeUndefined();
+  });
+
+  it('keeps only the provider extras that are present, and none at all when none is', () => {
+    expect(extraFields({ stars: 0, language: undefined, open_access: false, type: 'article' })).toEqual({
+      stars: 0,
+      open_access: false,
+      type: 'article',
+    });
+    expect(extraFields({ language: undefined })).toBeUndefined();
+    expect(extraFields({})).toBeUndefined();
+  });
+
+  it('folds the white space of XML text without touching comparison signs', () => {
+    expect(plainXmlText('  p < 0.05\n   and  q > 1 ')).toBe('p < 0.05 and q > 1');
+    expect(plainXmlText({ '#text': ' Rank\tfusion ', '@_lang': 'en' })).toBe('Rank fusion');
+    expect(plainXmlText(2019)).toBe('2019');
+    expect(plainXmlText('  \n ')).toBeUndefined();
+    expect(plainXmlText({ '@_term': 'cs.IR' })).toBeUndefined();
+    expect(plainXmlText(undefined)).toBeUndefined();
+  });
+
+  it('shortens an abstract to a snippet at a word break, marked with an ellipsis', () => {
+    expect(snippetOf('Short abstract.')).toBe('Short abstract.');
+    const exactly300 = 'a'.repeat(300);
+    expect(snippetOf(exactly300)).toBe(exactly300);
+    const words = Array.from({ length: 40 }, () => 'abcdefghi').join(' ');
+    // 399 characters: the cut falls after the 30th word (299 characters), at the space before the next.
+    expect(snippetOf(words)).toBe(`${Array.from({ length: 30 }, () => 'abcdefghi').join(' ')}…`);
+    // No word break in the second half of the first 300 characters: a hard cut.
+    expect(snippetOf(`${'a'.repeat(100)} ${'b'.repeat(400)}`)).toBe(`${'a'.repeat(100)} ${'b'.repeat(199)}…`);
+  });
+
+  it('percent-encodes an id for a URL path part by part, keeping its slashes', () => {
+    expect(encodePathSegments('10.1093/mind/lix.236.433')).toBe('10.1093/mind/lix.236.433');
+    expect(encodePathSegments('10.1002/(sici)1097-4571#x?y;z<1>')).toBe('10.1002/(sici)1097-4571%23x%3Fy%3Bz%3C1%3E');
+    expect(encodePathSegments('hep-th/9901001')).toBe('hep-th/9901001');
   });
 
   it('reads Retry-After as seconds or an HTTP date', () => {

@@ -1,14 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { decode } from 'html-entities';
-import { getGlobalDispatcher } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import type { ProviderItem } from '../../src/domain/result.js';
-import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
-import type { PaperIdentifier, Provider } from '../../src/providers/provider.js';
 import { PubmedProvider } from '../../src/providers/pubmed.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, rejection, response, runLookup, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/pubmed/${name}`, import.meta.url), 'utf8');
@@ -17,18 +14,6 @@ const EFETCH = '/pubmed/entrez/eutils/efetch.fcgi';
 
 function xml(body: string, status = 200) {
   return { kind: 'respond' as const, status, headers: { 'content-type': 'text/xml; charset=UTF-8' }, body };
-}
-
-/** Runs one lookup through the real transport against the loopback server. */
-function runLookup(provider: Provider, identifier: PaperIdentifier) {
-  const transport = createUpstreamTransport(provider, { dispatcher: getGlobalDispatcher(), maxBytes: 1024 * 1024 });
-  return provider.lookup(identifier, transport, AbortSignal.timeout(10_000));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<FedsearchError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
-  expect(error).toBeInstanceOf(FedsearchError);
-  return error as FedsearchError;
 }
 
 const expectedArticles: ProviderItem[] = [
@@ -56,11 +41,7 @@ const expectedArticles: ProviderItem[] = [
 ];
 
 describe('pubmed adapter', () => {
-  let upstream: FakeUpstream;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-  });
-  afterAll(() => upstream.stop());
+  const upstream = useFakeUpstream();
 
   it('runs esearch then efetch for the found PMIDs, in esearch order, and parses every article', async () => {
     upstream.on(`GET ${ESEARCH}`, xml(fixture('esearch.xml'))).on(`GET ${EFETCH}`, xml(fixture('efetch.xml')));

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import { isRecord } from '../../src/providers/parse-helpers.js';
 import { SearxngProvider } from '../../src/providers/searxng.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
@@ -11,11 +11,7 @@ const fixture = readFileSync(new URL('../fixtures/searxng/search.json', import.m
 const allFailed = readFileSync(new URL('../fixtures/searxng/all-engines-failed.json', import.meta.url), 'utf8');
 
 describe('searxng adapter', () => {
-  let upstream: FakeUpstream;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-  });
-  afterAll(() => upstream.stop());
+  const upstream = useFakeUpstream();
 
   it('calls {SEARXNG_URL}/search with format=json and the filters SearXNG knows, and parses every result', async () => {
     upstream.json('GET /searxng/search', fixture);

@@ -1,37 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { getGlobalDispatcher } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
-import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import { isRecord } from '../../src/providers/parse-helpers.js';
-import type { PaperIdentifier, Provider } from '../../src/providers/provider.js';
+import type { PaperIdentifier } from '../../src/providers/provider.js';
 import { SemanticScholarProvider } from '../../src/providers/semanticscholar.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, rejection, response, runLookup, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/semanticscholar/${name}`, import.meta.url), 'utf8');
 const SEARCH = '/s2/graph/v1/paper/search';
 const FIELDS = 'title,url,abstract,authors,year,venue,publicationVenue,publicationDate,externalIds,citationCount,openAccessPdf,journal';
 
-/** Runs one lookup through the real transport against the loopback server. */
-function runLookup(provider: Provider, identifier: PaperIdentifier) {
-  const transport = createUpstreamTransport(provider, { dispatcher: getGlobalDispatcher(), maxBytes: 1024 * 1024 });
-  return provider.lookup(identifier, transport, AbortSignal.timeout(10_000));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<FedsearchError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
-  expect(error).toBeInstanceOf(FedsearchError);
-  return error as FedsearchError;
-}
-
 describe('semanticscholar adapter', () => {
-  let upstream: FakeUpstream;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-  });
-  afterAll(() => upstream.stop());
+  const upstream = useFakeUpstream();
 
   it('calls /graph/v1/paper/search without a key header when no key is set and parses every paper', async () => {
     upstream.json(`GET ${SEARCH}`, fixture('search.json'));

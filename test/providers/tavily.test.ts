@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import { isRecord } from '../../src/providers/parse-helpers.js';
 import { TavilyProvider } from '../../src/providers/tavily.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
@@ -11,11 +11,7 @@ const fixture = readFileSync(new URL('../fixtures/tavily/search.json', import.me
 const errorFixture = readFileSync(new URL('../fixtures/tavily/error-401.json', import.meta.url), 'utf8');
 
 describe('tavily adapter', () => {
-  let upstream: FakeUpstream;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-  });
-  afterAll(() => upstream.stop());
+  const upstream = useFakeUpstream();
 
   it('posts the query to /search with the bearer key and parses every result', async () => {
     upstream.json('POST /tavily/search', fixture);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import { isRecord } from '../../src/providers/parse-helpers.js';
 import { WikipediaProvider } from '../../src/providers/wikipedia.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
@@ -13,11 +13,7 @@ const generatorSearch = read('generator-search.json');
 const errorBody = read('error.json');
 
 describe('wikipedia adapter', () => {
-  let upstream: FakeUpstream;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-  });
-  afterAll(() => upstream.stop());
+  const upstream = useFakeUpstream();
 
   it('calls /w/api.php list=search without a key and builds article URLs from the base URL', async () => {
     upstream.json('GET /wikipedia/w/api.php', listSearch);

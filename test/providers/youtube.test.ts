@@ -1,26 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { Agent } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
-import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import { YoutubeProvider } from '../../src/providers/youtube.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
+import { makeProvider, makeQuery, response, runProvider, transportFor } from '../support/run-provider.js';
 import { describeSharedFixtures } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/youtube/${name}`, import.meta.url), 'utf8');
 const KEY = 'AIzaTestKey-0123456789';
 
 describe('youtube adapter', () => {
-  let upstream: FakeUpstream;
-  const agent = new Agent({ keepAliveTimeout: 1000 });
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-  });
-  afterAll(async () => {
-    await upstream.stop();
-    await agent.close();
-  });
+  const upstream = useFakeUpstream();
   const provider = (): YoutubeProvider =>
     makeProvider(YoutubeProvider, { YOUTUBE_API_KEY: KEY, YOUTUBE_BASE_URL: `${upstream.origin}/youtube` }) as YoutubeProvider;
 
@@ -77,7 +67,7 @@ describe('youtube adapter', () => {
   it('builds and parses videos.list: duration, views and publish date; hidden counts stay absent', async () => {
     upstream.json('GET /youtube/youtube/v3/videos', fixture('videos.json'));
     const youtube = provider();
-    const transport = createUpstreamTransport(youtube, { dispatcher: agent, maxBytes: 1024 * 1024 });
+    const transport = transportFor(youtube);
     const answer = await transport.send(youtube.buildVideosRequest(['abcDEF12345', 'xyz_-789012']), AbortSignal.timeout(10_000));
     const request = upstream.requestsTo('/youtube/youtube/v3/videos').at(-1)!;
     expect(request.url.searchParams.get('part')).toBe('snippet,contentDetails,statistics');

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 /** What the fake upstream does for one route. */
 export type Behaviour =
@@ -126,4 +127,17 @@ export class FakeUpstream {
 
 export async function startFakeUpstream(): Promise<FakeUpstream> {
   return new FakeUpstream().start();
+}
+
+/**
+ * A fake upstream for the enclosing describe block: started before its tests, stopped after them. Its origin
+ * is known once the tests run, not while they are being declared.
+ */
+export function useFakeUpstream(): FakeUpstream {
+  const upstream = new FakeUpstream();
+  beforeAll(async () => {
+    await upstream.start();
+  });
+  afterAll(() => upstream.stop());
+  return upstream;
 }
