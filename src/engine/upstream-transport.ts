@@ -46,7 +46,7 @@ async function sendRequest(upstream: UpstreamRequest, signal: AbortSignal, optio
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return { status: response.statusCode, headers, body };
+  return { url: upstream.url, status: response.statusCode, headers, body };
 }
 
 async function readBody(response: Dispatcher.ResponseData, maxBytes: number, signal: AbortSignal): Promise<string> {

@@ -13,6 +13,8 @@ export interface UpstreamRequest {
 
 /** What came back, as the adapter sees it: the body is already read (and bounded) as text. */
 export interface UpstreamResponse {
+  /** The URL that answered. */
+  url?: string;
   status: number;
   headers: Record<string, string>;
   body: string;

@@ -5,6 +5,7 @@ import {
   asArray,
   compact,
   describeJsonError,
+  parseJsonObject,
   isoDate,
   isRecord,
   normalizeDoi,
@@ -23,6 +24,7 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from './provider.js';
+import { readJsonAnswer } from './pubmed-json.js';
 
 type XmlNode = Record<string, unknown>;
 
@@ -70,14 +72,18 @@ export class PubmedProvider extends Provider {
   override buildLookupRequest(identifier: PaperIdentifier): UpstreamRequest | undefined {
     const pmid = identifier.type === 'pmid' ? normalizePmid(identifier.value) : undefined;
     const doi = identifier.type === 'doi' ? normalizeDoi(identifier.value) : undefined;
-    const url =
-      pmid ? this.eutilsUrl('/entrez/eutils/efetch.fcgi', { id: pmid, retmode: 'xml' })
-      : doi ? this.eutilsUrl('/entrez/eutils/esearch.fcgi', { term: `${doi}[doi]`, retmax: '1', retmode: 'xml' })
-      : undefined;
-    return url ? { url, headers: { Accept: 'application/xml' } } : undefined;
+    if (pmid) return this.fetchRequest([pmid]);
+    if (!doi) return undefined;
+    const url = this.eutilsUrl('/entrez/eutils/esearch.fcgi', { term: `${doi}[doi]`, retmax: '1', retmode: 'xml' });
+    return { url, headers: { Accept: 'application/xml' } };
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
+    // efetch missing (a mirror or proxy that only serves esummary): ask esummary for the same ids.
+    if (response.status === 404 && response.url?.includes('/efetch.fcgi')) {
+      return { followUp: { url: response.url.replace('/efetch.fcgi', '/esummary.fcgi'), headers: { Accept: 'application/xml' } } };
+    }
+    if (/^\s*[{[]/.test(response.body)) return this.parseJsonAnswer(response);
     const document = parseXmlBody(withoutInlineMarkup(response));
     if ('eSearchResult' in document) return this.followSearch(document.eSearchResult);
     if ('PubmedArticleSet' in document) return { items: articleSetItems(document.PubmedArticleSet) };
@@ -93,6 +99,20 @@ export class PubmedProvider extends Provider {
     return describeJsonError(response, (body) => plainXmlText(body.error)) ?? xmlErrorText(response);
   }
 
+  /** The same two steps when E-utilities answered in JSON (retmode=json). */
+  private parseJsonAnswer(response: UpstreamResponse): ParseOutcome {
+    const answer = readJsonAnswer(parseJsonObject(response));
+    if (!answer) throw parseError('expected an E-utilities JSON answer (esearchresult or result)');
+    if ('summaries' in answer) return { items: answer.summaries.map((summary) => paperItem(summary)) };
+    if (answer.pmids.length === 0) return { items: [] };
+    return { followUp: this.fetchRequest(answer.pmids) };
+  }
+
+  private fetchRequest(pmids: string[]): UpstreamRequest {
+    const url = this.eutilsUrl('/entrez/eutils/efetch.fcgi', { id: pmids.join(','), retmode: 'xml' });
+    return { url, headers: { Accept: 'application/xml' }, acceptStatuses: [404] };
+  }
+
   private followSearch(result: unknown): ParseOutcome {
     if (!isRecord(result)) return { items: [] };
     const failure = firstError(result);
@@ -101,8 +121,7 @@ export class PubmedProvider extends Provider {
     const pmids = ids.filter((id): id is string => id !== undefined);
     if (pmids.length === 0) return { items: [] };
     // efetch answers in the order of `id`, which keeps esearch's relevance order.
-    const url = this.eutilsUrl('/entrez/eutils/efetch.fcgi', { id: pmids.join(','), retmode: 'xml' });
-    return { followUp: { url, headers: { Accept: 'application/xml' } } };
+    return { followUp: this.fetchRequest(pmids) };
   }
 
   /** An E-utilities URL: db, the call's own parameters, then tool, and email and api_key when set. */

@@ -318,3 +318,51 @@ describeSharedFixtures('pubmed', (fixtures) => {
     });
   }
 });
+
+describe('pubmed JSON answers and esummary fallback', () => {
+  const upstream = useFakeUpstream();
+  const provider = () => makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+  const ESUMMARY = '/pubmed/entrez/eutils/esummary.fcgi';
+
+  it('follows a JSON esearch and reads a JSON esummary, falling back to esummary when efetch is missing', async () => {
+    upstream.json(ESEARCH, fixture('esearch.json'));
+    upstream.json(EFETCH, { error: 'no such route' }, 404);
+    upstream.json(ESUMMARY, fixture('esummary.json'));
+    const items = await runProvider(provider(), makeQuery('metasearch', 'papers', 2));
+    expect(upstream.requestsTo(EFETCH).at(-1)!.url.searchParams.get('id')).toBe('31000001,31000002');
+    expect(upstream.requestsTo(ESUMMARY).at(-1)!.url.searchParams.get('id')).toBe('31000001,31000002');
+    expect(items).toEqual([
+      {
+        title: 'Merging search results in medicine.',
+        url: 'https://pubmed.ncbi.nlm.nih.gov/31000001/',
+        published_at: '2019-03-05',
+        authors: ['Lovelace A', 'Babbage C'],
+        year: 2019,
+        venue: 'Journal of medical search',
+        doi: '10.5555/jms.2019.1',
+        pmid: '31000001',
+      },
+      {
+        title: 'A second record without a DOI.',
+        url: 'https://pubmed.ncbi.nlm.nih.gov/31000002/',
+        published_at: '2020-01-01',
+        year: 2020,
+        venue: 'Search Rev',
+        pmid: '31000002',
+      },
+    ]);
+  });
+
+  it('reports a JSON error body as an upstream error', () => {
+    expect(() => provider().parseResponse(response(JSON.stringify({ error: 'API rate limit exceeded' })), makeQuery('x', 'papers'))).toThrow(
+      'PubMed: API rate limit exceeded',
+    );
+  });
+
+  it('answers an empty JSON esearch with no items and no second request', async () => {
+    upstream.json(ESEARCH, { esearchresult: { count: '0', idlist: [] } });
+    const before = upstream.requestsTo(EFETCH).length;
+    expect(await runProvider(provider(), makeQuery('nothing', 'papers'))).toEqual([]);
+    expect(upstream.requestsTo(EFETCH).length).toBe(before);
+  });
+});
