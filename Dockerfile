@@ -1,0 +1,36 @@
+# fedsearch: build with every dependency, run with production dependencies only, as a non-root user.
+# scripts/docker-smoke.sh reproduces these steps where no Docker engine runs; keep the two in step.
+
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+# ---- build: compile TypeScript, then drop dev dependencies ----
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# Manifests first, so the dependency layer is reused while only sources change.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund \
+ && npm cache clean --force
+
+# ---- runtime: compiled code, production node_modules, the default local index ----
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    PORT=8080 \
+    HOST=0.0.0.0
+WORKDIR /app
+# Owned by root and only readable by the service user: the running process cannot rewrite its own code.
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# docs/ is the embedded `local` provider's default index (LOCAL_INDEX_DIR); mount another folder to replace it.
+COPY docs ./docs
+USER node
+EXPOSE 8080
+# Slim images have no curl: Node's own fetch probes the liveness route.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((response) => process.exit(response.ok ? 0 : 1), () => process.exit(1))"]
+# node itself is PID 1 and handles SIGTERM (src/server.ts closes with grace); no shell in between.
+CMD ["node", "dist/server.js"]

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Reproduces the Dockerfile where no Docker engine runs, and proves the production install serves:
+#   build stage:   npm ci, npm run build, npm prune --omit=dev   (in a clean copy of the build inputs)
+#   runtime stage: only package.json, node_modules, dist/ and docs/, no provider keys, no dev dependencies
+# then starts `node dist/server.js` and queries it. Keep the copied paths in step with the Dockerfile.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/fedsearch-smoke.XXXXXX")"
+SERVER_PID=""
+
+cleanup() {
+  if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+step() { printf '\n==> %s\n' "$*"; }
+fail() {
+  printf 'docker-smoke: FAILED: %s\n' "$*" >&2
+  if [[ -f "$WORK/server.log" ]]; then
+    printf -- '--- server log (last 40 lines) ---\n' >&2
+    tail -n 40 "$WORK/server.log" >&2
+  fi
+  exit 1
+}
+
+BUILD="$WORK/build"
+RUNTIME="$WORK/runtime"
+mkdir -p "$BUILD" "$RUNTIME"
+
+step "build stage: copy the build inputs (as the Dockerfile's COPY lines)"
+for input in package.json package-lock.json tsconfig.json tsconfig.build.json src; do
+  [[ -e "$ROOT/$input" ]] || fail "missing build input $input"
+  cp -R "$ROOT/$input" "$BUILD/"
+done
+
+step "build stage: npm ci"
+(cd "$BUILD" && npm ci --no-audit --no-fund --prefer-offline --loglevel=error)
+
+step "build stage: npm run build"
+(cd "$BUILD" && npm run build --silent)
+
+step "build stage: npm prune --omit=dev"
+(cd "$BUILD" && npm prune --omit=dev --no-audit --no-fund --loglevel=error)
+for dev_only in typescript vitest tsx autocannon; do
+  [[ ! -e "$BUILD/node_modules/$dev_only" ]] || fail "dev dependency $dev_only survived the prune"
+done
+
+step "runtime stage: package.json, node_modules, dist/, docs/ only"
+cp -R "$BUILD/package.json" "$BUILD/node_modules" "$BUILD/dist" "$RUNTIME/"
+cp -R "$ROOT/docs" "$RUNTIME/docs"
+
+PORT="$(node -e "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); });")"
+ORIGIN="http://127.0.0.1:$PORT"
+
+step "start: node dist/server.js on $ORIGIN (NODE_ENV=production, no provider keys)"
+# env -i: nothing from this shell (keys, SEARXNG_URL, …) reaches the server, as in a fresh container.
+(
+  cd "$RUNTIME"
+  exec env -i PATH="$PATH" HOME="$WORK" NODE_ENV=production PORT="$PORT" HOST=127.0.0.1 LOG_LEVEL=warn \
+    node dist/server.js
+) >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+
+# One Node helper for every check: GET a path, print the body, fail on a non-2xx status or a broken assertion.
+check() {
+  local path="$1" assertion="$2"
+  ORIGIN="$ORIGIN" CHECK_PATH="$path" ASSERTION="$assertion" node --input-type=module -e '
+    const response = await fetch(process.env.ORIGIN + process.env.CHECK_PATH, { signal: AbortSignal.timeout(15000) });
+    const body = await response.json();
+    if (!response.ok) throw new Error(`HTTP ${response.status}: ${JSON.stringify(body)}`);
+    const assert = new Function("body", process.env.ASSERTION);
+    const summary = await assert(body);
+    console.log(`ok  GET ${process.env.CHECK_PATH}${summary ? ` — ${summary}` : ""}`);
+  '
+}
+
+step "wait for /healthz (at most 20 s)"
+ORIGIN="$ORIGIN" SERVER_PID="$SERVER_PID" node --input-type=module -e '
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    try { process.kill(Number(process.env.SERVER_PID), 0); } catch { console.error("the server exited during start-up"); process.exit(1); }
+    try {
+      const response = await fetch(process.env.ORIGIN + "/healthz", { signal: AbortSignal.timeout(2000) });
+      if (response.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) { console.error("no answer on /healthz within 20 s"); process.exit(1); }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+' || fail "the server did not become healthy"
+
+step "query the production server"
+check /healthz 'if (body.status !== "ok") throw new Error("healthz: " + JSON.stringify(body));' || fail "/healthz"
+check /readyz 'if (body.status !== "ready") throw new Error("readyz: " + JSON.stringify(body));' || fail "/readyz"
+check /openapi.json '
+  if (!String(body.openapi).startsWith("3.")) throw new Error("not an OpenAPI 3 document");
+  for (const path of ["/v1/search/web", "/v1/search/papers", "/v1/providers"]) {
+    if (!body.paths?.[path]) throw new Error("openapi.json lacks " + path);
+  }
+  return Object.keys(body.paths).length + " paths";
+' || fail "/openapi.json"
+
+# Web providers as the service lists them; the search must report a status for every one of them.
+WEB_PROVIDERS="$(ORIGIN="$ORIGIN" node --input-type=module -e '
+  const response = await fetch(process.env.ORIGIN + "/v1/providers", { signal: AbortSignal.timeout(10000) });
+  if (!response.ok) throw new Error("HTTP " + response.status);
+  const { providers } = await response.json();
+  console.log(providers.filter((provider) => provider.kind === "web").map((provider) => provider.name).sort().join(","));
+')" || fail "/v1/providers"
+[[ "$WEB_PROVIDERS" == *local* ]] || fail "/v1/providers does not list local among web providers ($WEB_PROVIDERS)"
+
+# timeout_ms keeps it fast when a keyless provider (wikipedia) points at an unreachable internet.
+WEB_PROVIDERS="$WEB_PROVIDERS" check '/v1/search/web?q=provider&timeout_ms=3000' '
+  const expected = process.env.WEB_PROVIDERS.split(",");
+  const reported = body.providers.map((outcome) => outcome.provider).sort();
+  if (reported.join(",") !== expected.join(",")) throw new Error(`providers ${reported} != ${expected}`);
+  const local = body.providers.find((outcome) => outcome.provider === "local");
+  if (local.status !== "ok" || local.count < 1) throw new Error("local: " + JSON.stringify(local));
+  if (body.results.length < 1) throw new Error("no results");
+  const sources = new Set(body.results.flatMap((result) => result.sources.map((source) => source.provider)));
+  if (!sources.has("local")) throw new Error("no result from local");
+  for (const outcome of body.providers) {
+    if (!["ok", "error", "timeout", "not_configured", "skipped"].includes(outcome.status)) throw new Error("bad status " + outcome.status);
+  }
+  return body.results.length + " results; " + body.providers.map((o) => o.provider + "=" + o.status).join(" ");
+' || fail "/v1/search/web"
+
+step "stop the server"
+kill "$SERVER_PID"
+wait "$SERVER_PID" 2>/dev/null && status=0 || status=$?
+SERVER_PID=""
+[[ "$status" -eq 0 ]] || fail "the server did not exit cleanly on SIGTERM (exit $status)"
+
+printf '\ndocker-smoke: OK (the production install builds, starts, and answers from local with no keys)\n'
