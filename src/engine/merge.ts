@@ -93,11 +93,13 @@ export function groupPapers(entries: RankedItem[]): MergeGroup[] {
     if (title === '') return;
     for (const blockKey of titleBlocks(title)) {
       const members = blocks.get(blockKey) ?? [];
-      let comparisons = 0;
-      for (const other of members) {
-        if (comparisons >= MAX_COMPARISONS_PER_TITLE) break;
-        if (sets.find(other) === sets.find(index)) continue;
-        comparisons += 1;
+      let joined = false;
+      // Every member looked at counts, so a crowded block costs at most MAX_COMPARISONS_PER_TITLE per title.
+      for (const other of members.slice(0, MAX_COMPARISONS_PER_TITLE)) {
+        if (sets.find(other) === sets.find(index)) {
+          joined = true;
+          continue;
+        }
         const otherItem = entries[other]!.item;
         if (
           yearsCompatible(entry.item.year, otherItem.year) &&
@@ -105,9 +107,11 @@ export function groupPapers(entries: RankedItem[]): MergeGroup[] {
           titlesSimilar(title, titles[other]!)
         ) {
           sets.union(other, index);
+          joined = true;
         }
       }
-      members.push(index);
+      // A block keeps one member per work: a title that joined a work already in it adds nothing to compare.
+      if (!joined) members.push(index);
       blocks.set(blockKey, members);
     }
   });

@@ -120,3 +120,17 @@ describe('weighted reciprocal rank fusion', () => {
     expect(result!.sources).toEqual([{ provider: 'brave', rank: 1 }]);
   });
 });
+
+describe('paper merge on crowded blocks', () => {
+  it('merges many copies of one title into one result and keeps a different work in the same block apart', () => {
+    const copies = Array.from({ length: 500 }, (_, index) => ({
+      provider: `p${index}`,
+      rank: 1,
+      weight: 1,
+      item: { title: 'Deep Residual Learning for Image Recognition', url: `https://copy.example/${index}`, year: 2016 },
+    }));
+    const other = { provider: 'other', rank: 1, weight: 1, item: { title: 'Deep Residual Learning for Speech', url: 'https://other.example/', year: 2016 } };
+    const groups = groupResults('papers', [...copies, other]);
+    expect(groups.map((group) => group.length).sort((a, b) => a - b)).toEqual([1, 500]);
+  });
+});
