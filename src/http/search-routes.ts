@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SearchKind } from '../domain/result.js';
 import type { SearchService } from '../engine/search-service.js';
+import { routeProviders } from '../operations/routing.js';
 import { clientGoneSignal } from './request-signal.js';
 import { errorResponseSchema, searchBody, searchQuerystring, searchResponseSchema } from './search-schemas.js';
 import { documented } from './zod-schemas.js';
@@ -21,11 +22,22 @@ const DESCRIPTION =
 export function registerSearchRoutes(app: FastifyInstance, search: SearchService): void {
   const responses = { 200: searchResponseSchema, 400: errorResponseSchema };
   for (const { kind, path, summary } of ROUTE_KINDS) {
-    const handle = async (input: SearchInput, reply: Parameters<typeof clientGoneSignal>[0]) =>
-      search.search(
-        { kind, query: input.q, providers: input.providers, limit: input.limit, timeoutMs: input.timeout_ms, explain: input.explain },
+    const handle = async (input: SearchInput, reply: Parameters<typeof clientGoneSignal>[0]) => {
+      // providers=auto: choose by the query, and say which and why.
+      const routing = input.providers?.length === 1 && input.providers[0] === 'auto' ? routeProviders(kind, input.q, search) : undefined;
+      const answer = await search.search(
+        {
+          kind,
+          query: input.q,
+          providers: routing ? routing.providers : input.providers,
+          limit: input.limit,
+          timeoutMs: input.timeout_ms,
+          explain: input.explain,
+        },
         clientGoneSignal(reply),
       );
+      return routing ? { ...answer, routing } : answer;
+    };
     app.get(
       path,
       { schema: { tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystring, 'query'), response: responses } },

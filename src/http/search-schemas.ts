@@ -14,7 +14,7 @@ const booleanText = z.enum(['true', 'false', '1', '0']).transform((value) => val
 /** `GET /v1/search/{kind}`: everything arrives as text and is coerced here. */
 export const searchQuerystring = z.strictObject({
   q: query,
-  providers: commaList.optional().describe('Comma-separated provider names (see /v1/providers); default: all of the kind.'),
+  providers: commaList.optional().describe('Comma-separated provider names (see /v1/providers), or "auto" to choose by the query; default: all of the kind.'),
   limit: z.coerce.number().pipe(limit).default(10),
   timeout_ms: z.coerce.number().pipe(timeout).optional(),
   explain: booleanText.default(false).describe('true adds each result\'s per-provider score contributions.'),
@@ -26,7 +26,7 @@ export const searchBody = z.strictObject({
   providers: z
     .union([z.array(z.string().trim().min(1)).min(1).max(20), commaList])
     .optional()
-    .describe('Provider names, as an array or a comma-separated string.'),
+    .describe('Provider names, as an array or a comma-separated string, or "auto" to choose by the query.'),
   limit: limit.default(10),
   timeout_ms: timeout.optional(),
   explain: z.boolean().default(false),
@@ -98,6 +98,11 @@ export const searchResponseSchema = {
     providers: { type: 'array', items: providerOutcome },
     took_ms: { type: 'integer' },
     cached: { type: 'boolean' },
+    routing: {
+      type: 'object',
+      description: 'With providers=auto: the providers chosen and why.',
+      properties: { providers: { type: 'array', items: { type: 'string' } }, reasons: { type: 'array', items: { type: 'string' } } },
+    },
   },
 } as const;
 

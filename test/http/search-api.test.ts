@@ -171,3 +171,18 @@ describe('search API', () => {
     expect((await missing.json()).code).toBe('NOT_FOUND');
   });
 });
+
+describe('providers=auto on the search routes', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ LOG_LEVEL: 'silent', WIKIPEDIA_BASE_URL: 'http://127.0.0.1:9/wikipedia' });
+  });
+  afterAll(() => service.stop());
+
+  it('chooses providers by the query and says why', async () => {
+    const body = await (await request(service.origin, '/v1/search/web?q=what+is+a+provider&providers=auto')).json();
+    expect(body.routing.providers).toEqual(['wikipedia', 'local']);
+    expect(body.routing.reasons[0]).toMatch(/^definition query/);
+    expect(body.providers.map((outcome: { provider: string }) => outcome.provider).sort()).toEqual(['local', 'wikipedia']);
+  });
+});
