@@ -108,6 +108,20 @@ describe('search API', () => {
     upstream.json('/brave/res/v1/web/search', braveBody('https://brave.example/1', 'https://brave.example/2'));
   });
 
+  it('aborts the upstream requests of a client that disconnects', async () => {
+    upstream.on('/brave/res/v1/web/search', { kind: 'hang' });
+    const abortedBefore = upstream.abortedPaths.length;
+    const client = new AbortController();
+    const pending = fetch(`${service.origin}/v1/search/web?q=gone+away&providers=brave&timeout_ms=30000`, { signal: client.signal }).catch(
+      (error: unknown) => error,
+    );
+    await expect.poll(() => upstream.requestsTo('/brave/res/v1/web/search').some((r) => r.url.searchParams.get('q') === 'gone away')).toBe(true);
+    client.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    await expect.poll(() => upstream.abortedPaths.slice(abortedBefore)).toContain('/brave/res/v1/web/search');
+    upstream.json('/brave/res/v1/web/search', braveBody('https://brave.example/1', 'https://brave.example/2'));
+  });
+
   it.each([
     ['/v1/search/web', 'q is required'],
     ['/v1/search/web?q=', 'q must not be empty'],
