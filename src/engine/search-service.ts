@@ -11,6 +11,7 @@ import { createLimiters, gatherResults, type GatherDependencies, type ProviderAn
 import { ProviderHealth, type BreakerOptions, type HealthSnapshot } from './provider-health.js';
 import { groupResults, type RankedItem } from './merge.js';
 import { rankResults } from './rank.js';
+import { redactSecrets } from './redact.js';
 import { SingleFlight } from './single-flight.js';
 import { createUpstreamTransport, withOneRetry } from './upstream-transport.js';
 
@@ -223,7 +224,15 @@ export class SearchService {
     try {
       return await work(target, withOneRetry(this.transportFor(target), performance.now() + timeoutMs), signal);
     } catch (error) {
-      if (error instanceof FedsearchError) throw error;
+      if (error instanceof FedsearchError) {
+        // Upstream-described messages are shown to callers: the same redaction as per-provider outcomes.
+        throw new FedsearchError(error.code, redactSecrets(error.message, this.secrets), {
+          cause: error,
+          retryAfterMs: error.retryAfterMs,
+          upstreamStatus: error.upstreamStatus,
+          details: error.details,
+        });
+      }
       if (signal.aborted && !options.signal?.aborted) {
         throw new FedsearchError('PROVIDER_TIMEOUT', `${target.name} gave no answer within ${timeoutMs} ms`);
       }

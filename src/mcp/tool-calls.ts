@@ -20,10 +20,11 @@ function asStructuredContent(output: unknown): Record<string, unknown> {
 
 /**
  * The one place errors become MCP tool results. A caller's mistake keeps its message and is shown how to
- * call the operation; anything else is logged and answered with a generic sentence, never a stack trace.
+ * call the operation; our own typed errors (a provider not configured, a page that answered 404) keep their
+ * message, as on REST; anything else is logged and answered with a generic sentence, never a stack trace.
  */
 function describeFailure(error: unknown, operation: Operation, binding: ToolBinding, context: OperationContext): string {
-  if (error instanceof FedsearchError && error.httpStatus < 500) {
+  if (error instanceof FedsearchError && error.code !== 'INTERNAL') {
     const callerMistake = error.code === 'QUERY_INVALID' || error.code === 'PROVIDER_UNKNOWN';
     return callerMistake ? `${error.message}\n${binding.usage(operation)}` : error.message;
   }

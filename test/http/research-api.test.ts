@@ -267,3 +267,37 @@ describe('paper reading and download', () => {
     expect(bytes.equals(pdf)).toBe(true);
   });
 });
+
+describe('errors of direct provider calls', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  const KEY = 'yt-secret-key-0123456789';
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    // An upstream that echoes the key back in its error message.
+    upstream.json('/youtube/youtube/v3/videos', { error: { code: 400, message: `API key ${KEY} not valid`, errors: [{ reason: 'keyInvalid' }] } }, 400);
+    service = await startService({ ...providerEnv(upstream.origin), YOUTUBE_API_KEY: KEY, LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('say what failed without ever echoing a key', async () => {
+    const response = await call(service, 'youtube_video_details', { ids: ['abcDEF12345'] });
+    expect(response.status).toBe(502);
+    const body = await response.json();
+    expect(body.code).toBe('PROVIDER_HTTP');
+    expect(body.message).toMatch(/^HTTP 400/);
+    expect(JSON.stringify(body)).not.toContain(KEY);
+  });
+
+  it('name the missing setting of a provider that is not configured', async () => {
+    const other = await startService({ ...providerEnv(upstream.origin), LOG_LEVEL: 'silent' });
+    const response = await call(other, 'youtube_video_details', { ids: ['abcDEF12345'] });
+    await other.stop();
+    expect(response.status).toBe(503);
+    expect((await response.json()).message).toBe('youtube is not configured: set YOUTUBE_API_KEY');
+  });
+});

@@ -45,8 +45,8 @@ describe('MCP tool calls', () => {
     expect(logger.info).toHaveBeenCalledWith(expect.objectContaining({ operation: 'probe', isError: false }), 'MCP tool call');
   });
 
-  it('hides unexpected errors and 5xx errors behind a generic sentence and logs them', async () => {
-    for (const error of [new Error('boom at /srv/secret/path'), new FedsearchError('PROVIDER_HTTP', 'upstream said 500 with key=abc')]) {
+  it('hides unexpected errors behind a generic sentence and logs them', async () => {
+    for (const error of [new Error('boom at /srv/secret/path'), new FedsearchError('INTERNAL', 'invariant broken at /srv/secret/path')]) {
       const { result, logger } = await call(
         probe(async () => {
           throw error;
@@ -56,6 +56,17 @@ describe('MCP tool calls', () => {
       expect(result).toEqual({ content: [{ type: 'text', text: 'probe failed with an internal error; see the server log' }], isError: true });
       expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ err: error }), 'MCP tool call failed');
     }
+  });
+
+  it('keeps the message of our own upstream errors, as REST does', async () => {
+    const { result, logger } = await call(
+      probe(async () => {
+        throw new FedsearchError('PROVIDER_NOT_CONFIGURED', 'youtube is not configured: set YOUTUBE_API_KEY');
+      }),
+      { n: 1 },
+    );
+    expect(result).toEqual({ content: [{ type: 'text', text: 'youtube is not configured: set YOUTUBE_API_KEY' }], isError: true });
+    expect(logger.error).not.toHaveBeenCalled();
   });
 
   it('answers a call its client cancelled without logging an error', async () => {
