@@ -3,9 +3,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
-import { createMemoryCache } from './engine/answer-cache.js';
-import { createRedisCache } from './engine/redis-cache.js';
-import { SearchService, type CachedAnswer } from './engine/search-service.js';
+import type { SearchService } from './engine/search-service.js';
 import { createUpstreamAgent } from './engine/upstream-transport.js';
 import { loadApiKeys, registerAccessControl } from './http/access-control.js';
 import { handleClientError } from './http/client-error.js';
@@ -20,8 +18,8 @@ import { useZodValidation } from './http/zod-schemas.js';
 import { loggerOptions } from './logger.js';
 import { registerMcp } from './mcp/register.js';
 import { createMetrics, registerMetricsRoute } from './observability/metrics.js';
+import { createSearchService } from './search-setup.js';
 import { OPERATIONS } from './operations/registry.js';
-import { createProviders } from './providers/registry.js';
 import { createRedisClient } from './redis-client.js';
 import { API_VERSION } from './version.js';
 
@@ -39,7 +37,6 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
 }
 
-
 /** Builds the whole service: plugins, then routes, then MCP. Listening is server.ts's job. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -51,40 +48,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ajv: { customOptions: { strict: false } },
   });
   const dispatcher = options.dispatcher ?? createUpstreamAgent();
-  const providers = createProviders({
-    env: config.env,
-    defaultTimeoutMs: config.DEFAULT_TIMEOUT_MS,
-    localIndexDir: config.LOCAL_INDEX_DIR,
-  });
-  const localCache = createMemoryCache<CachedAnswer>({
-    ttlMs: config.CACHE_TTL_SECONDS * 1000,
-    maxEntries: config.CACHE_MAX_ENTRIES,
-    maxBytes: config.CACHE_MAX_BYTES,
-  });
-  // With Redis, replicas share answers; the local LRU stays in front and carries on alone if Redis goes away.
-  const sharedCache = config.REDIS_URL
-    ? createRedisCache<CachedAnswer>({ url: config.REDIS_URL, ttlMs: config.CACHE_TTL_SECONDS * 1000, logger: app.log, front: localCache })
-    : undefined;
   const metrics = createMetrics();
-  const search = new SearchService({
-    providers,
-    cache: sharedCache ?? localCache,
-    onProviderAnswer: (answer, circuit) => {
-      metrics.recordProviderAnswer(answer);
-      metrics.setCircuitState(answer.provider.name, circuit);
-    },
-    onCacheLookup: (hit) => metrics.recordCache(hit),
-    onSearchStarted: () => metrics.searchStarted(),
-    dispatcher,
-    logger: app.log,
-    rrfK: config.RRF_K,
-    maxUpstreamBytes: config.UPSTREAM_MAX_BYTES,
-    breaker: {
-      failureThreshold: config.BREAKER_FAILURES,
-      cooldownMs: config.BREAKER_COOLDOWN_MS,
-      maxCooldownMs: Math.max(config.BREAKER_MAX_COOLDOWN_MS, config.BREAKER_COOLDOWN_MS),
-    },
-  });
+  const { search, close: closeSearch } = createSearchService(config, { logger: app.log, dispatcher, metrics });
   const readiness: Readiness = { ready: false };
   app.decorate('searchService', search);
   app.decorate('readiness', readiness);
@@ -139,7 +104,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('onClose', async () => {
     if (!options.dispatcher) await dispatcher.close();
     rateLimitRedis?.disconnect();
-    await sharedCache?.close();
+    await closeSearch();
   });
   return app;
 }

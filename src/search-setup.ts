@@ -1,0 +1,52 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Dispatcher } from 'undici';
+import type { AppConfig } from './config.js';
+import { createMemoryCache } from './engine/answer-cache.js';
+import { createRedisCache } from './engine/redis-cache.js';
+import { SearchService, type CachedAnswer } from './engine/search-service.js';
+import type { Metrics } from './observability/metrics.js';
+import { createProviders } from './providers/registry.js';
+
+export interface SearchSetup {
+  logger: FastifyBaseLogger;
+  dispatcher: Dispatcher;
+  metrics: Metrics;
+}
+
+/** The search service as configured: providers from the environment, caches, metrics hooks, breakers. */
+export function createSearchService(config: AppConfig, { logger, dispatcher, metrics }: SearchSetup): { search: SearchService; close(): Promise<void> } {
+  const providers = createProviders({
+    env: config.env,
+    defaultTimeoutMs: config.DEFAULT_TIMEOUT_MS,
+    localIndexDir: config.LOCAL_INDEX_DIR,
+  });
+  const localCache = createMemoryCache<CachedAnswer>({
+    ttlMs: config.CACHE_TTL_SECONDS * 1000,
+    maxEntries: config.CACHE_MAX_ENTRIES,
+    maxBytes: config.CACHE_MAX_BYTES,
+  });
+  // With Redis, replicas share answers; the local LRU stays in front and carries on alone if Redis goes away.
+  const sharedCache = config.REDIS_URL
+    ? createRedisCache<CachedAnswer>({ url: config.REDIS_URL, ttlMs: config.CACHE_TTL_SECONDS * 1000, logger, front: localCache })
+    : undefined;
+  const search = new SearchService({
+    providers,
+    cache: sharedCache ?? localCache,
+    onProviderAnswer: (answer, circuit) => {
+      metrics.recordProviderAnswer(answer);
+      metrics.setCircuitState(answer.provider.name, circuit);
+    },
+    onCacheLookup: (hit) => metrics.recordCache(hit),
+    onSearchStarted: () => metrics.searchStarted(),
+    dispatcher,
+    logger,
+    rrfK: config.RRF_K,
+    maxUpstreamBytes: config.UPSTREAM_MAX_BYTES,
+    breaker: {
+      failureThreshold: config.BREAKER_FAILURES,
+      cooldownMs: config.BREAKER_COOLDOWN_MS,
+      maxCooldownMs: Math.max(config.BREAKER_MAX_COOLDOWN_MS, config.BREAKER_COOLDOWN_MS),
+    },
+  });
+  return { search, close: async () => sharedCache?.close() };
+}
