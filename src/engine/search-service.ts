@@ -24,6 +24,8 @@ export interface SearchRequest {
   timeoutMs?: number;
   explain?: boolean;
   filters?: SearchFilters;
+  /** The caller's request-scoped logger, so provider lines carry its request id. */
+  logger?: Logger;
 }
 
 export interface SearchResponse {
@@ -179,7 +181,7 @@ export class SearchService {
    */
   async lookupPaper(
     identifier: PaperIdentifier,
-    options: { timeoutMs?: number; signal?: AbortSignal },
+    options: { timeoutMs?: number; signal?: AbortSignal; logger?: Logger },
   ): Promise<{ result: SearchResult | undefined; providers: ProviderOutcome[] }> {
     const paperProviders = this.providers.filter((provider) => provider.kind === 'papers');
     const able = paperProviders.filter((provider) => provider.buildLookupRequest(identifier) !== undefined);
@@ -188,7 +190,7 @@ export class SearchService {
       able,
       query,
       { timeoutMs: options.timeoutMs, signal: options.signal, task: (provider, transport, signal) => provider.lookup(identifier, transport, signal) },
-      this.gatherDependencies(),
+      this.gatherDependencies(options.logger),
     );
     const skipped: ProviderOutcome[] = paperProviders
       .filter((provider) => !able.includes(provider))
@@ -241,13 +243,13 @@ export class SearchService {
     }
   }
 
-  private gatherDependencies(): GatherDependencies {
+  private gatherDependencies(logger: Logger = this.options.logger): GatherDependencies {
     return {
       transportFor: (provider) => this.transportFor(provider),
       limiterFor: this.limiterFor,
       secrets: () => this.secrets,
       admit: (provider) => this.healthOf(provider).admit(),
-      onOutcome: (answer) => this.reportOutcome(answer),
+      onOutcome: (answer) => this.reportOutcome(answer, logger),
     };
   }
 
@@ -267,7 +269,7 @@ export class SearchService {
     const finished = this.options.onSearchStarted?.();
     let answers: ProviderAnswer[];
     try {
-      answers = await gatherResults(providers, query, { timeoutMs: request.timeoutMs, signal }, this.gatherDependencies());
+      answers = await gatherResults(providers, query, { timeoutMs: request.timeoutMs, signal }, this.gatherDependencies(request.logger));
     } finally {
       finished?.();
     }
@@ -291,12 +293,12 @@ export class SearchService {
     return this.providers.map((provider) => ({ provider: provider.name, state: this.healthOf(provider).state }));
   }
 
-  private reportOutcome(answer: ProviderAnswer): void {
+  private reportOutcome(answer: ProviderAnswer, logger: Logger): void {
     const { outcome } = answer;
     const health = this.healthOf(answer.provider);
     health.record(outcome);
     const level = outcome.status === 'ok' ? 'debug' : 'info';
-    this.options.logger[level]({ provider: outcome }, `provider ${outcome.provider}: ${outcome.status}`);
+    logger[level]({ provider: outcome }, `provider ${outcome.provider}: ${outcome.status}`);
     this.options.onProviderAnswer?.(answer, health.state);
   }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchKind } from '../domain/result.js';
 import type { SearchService } from '../engine/search-service.js';
 import { routeProviders } from '../operations/routing.js';
@@ -22,7 +22,7 @@ const DESCRIPTION =
 export function registerSearchRoutes(app: FastifyInstance, search: SearchService): void {
   const responses = { 200: searchResponseSchema, 400: errorResponseSchema };
   for (const { kind, path, summary } of ROUTE_KINDS) {
-    const handle = async (input: SearchInput, reply: Parameters<typeof clientGoneSignal>[0]) => {
+    const handle = async (input: SearchInput, request: FastifyRequest, reply: FastifyReply) => {
       // providers=auto: choose by the query, and say which and why.
       const routing = input.providers?.length === 1 && input.providers[0] === 'auto' ? routeProviders(kind, input.q, search) : undefined;
       const answer = await search.search(
@@ -33,6 +33,7 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
           limit: input.limit,
           timeoutMs: input.timeout_ms,
           explain: input.explain,
+          logger: request.log,
         },
         clientGoneSignal(reply),
       );
@@ -41,12 +42,12 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
     app.get(
       path,
       { schema: { tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystring, 'query'), response: responses } },
-      async (request, reply) => handle(request.query as SearchInput, reply),
+      async (request, reply) => handle(request.query as SearchInput, request, reply),
     );
     app.post(
       path,
       { schema: { tags: ['search'], summary, description: DESCRIPTION, body: documented(searchBody, 'body'), response: responses } },
-      async (request, reply) => handle(request.body as SearchInput, reply),
+      async (request, reply) => handle(request.body as SearchInput, request, reply),
     );
   }
 }

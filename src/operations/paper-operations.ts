@@ -22,7 +22,7 @@ export interface PaperDetails {
 /** One merged record for an identifier, from every paper provider that knows it; 404 when none does. */
 export async function findPaper(id: string, context: OperationContext, timeout?: number): Promise<PaperDetails> {
   const identifier = parsePaperIdentifier(id);
-  const { result, providers } = await context.search.lookupPaper(identifier, { timeoutMs: timeout, signal: context.signal });
+  const { result, providers } = await context.search.lookupPaper(identifier, { timeoutMs: timeout, signal: context.signal, logger: context.logger });
   if (!result) {
     const tried = providers.filter((provider) => provider.status !== 'skipped').map((provider) => `${provider.provider}: ${provider.status}`);
     throw new FedsearchError('NOT_FOUND', `no provider knows ${identifier.type} ${identifier.value} (${tried.join(', ') || 'none could look it up'})`, {

@@ -31,7 +31,7 @@ export async function runSearch(
   const routing = input.providers === 'auto' ? routeProviders(kind, input.query, context.search) : undefined;
   const providers = routing ? routing.providers : (input.providers as string[] | undefined);
   const response = await context.search.search(
-    { kind, query: input.query, providers, limit: input.max_results, timeoutMs: input.timeout_ms, filters },
+    { kind, query: input.query, providers, limit: input.max_results, timeoutMs: input.timeout_ms, filters, logger: context.logger },
     context.signal,
   );
   return routing ? { ...response, routing } : response;

@@ -163,6 +163,10 @@ describe('search API', () => {
     // Every request's lines carry its id.
     const lines = service.logs.map((line) => JSON.parse(line)).filter((line) => line.req);
     expect(lines.every((line) => typeof line.reqId === 'string')).toBe(true);
+    // So do the lines each provider's outcome writes during a search.
+    const providerLines = service.logs.map((line) => JSON.parse(line)).filter((line) => line.provider);
+    expect(providerLines.length).toBeGreaterThan(0);
+    expect(providerLines.every((line) => typeof line.reqId === 'string')).toBe(true);
   });
 
   it('lists every provider with kind, configuration, weight and timeout', async () => {
