@@ -126,3 +126,18 @@ describe('requests the HTTP parser rejects', () => {
     expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 400, code: 'QUERY_INVALID' });
   });
 });
+
+describe('load shedding', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    // A heap ceiling every process exceeds: the service is "under pressure" from its first sample on.
+    service = await startService({ PRESSURE_MAX_HEAP_BYTES: '1', LOG_LEVEL: 'silent' });
+  });
+  afterAll(() => service.stop());
+
+  it('answers 503 with Retry-After instead of slowing everyone down', async () => {
+    await expect.poll(async () => (await request(service.origin, '/v1/providers')).status, { timeout: 10_000 }).toBe(503);
+    const response = await request(service.origin, '/v1/providers');
+    expect(response.headers.get('retry-after')).toBe('10');
+  });
+});
