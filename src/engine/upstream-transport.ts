@@ -1,6 +1,7 @@
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { FedsearchError } from '../domain/errors.js';
 import { retryAfterMs } from '../providers/parse-helpers.js';
+import { readBodyCapped } from './read-body.js';
 import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
 
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
@@ -41,32 +42,16 @@ async function sendRequest(upstream: UpstreamRequest, signal: AbortSignal, optio
   } catch (error) {
     throw networkError(error, signal);
   }
-  const body = await readBody(response, options.maxBytes, signal);
+  const bytes = await readBodyCapped(response, options.maxBytes, {
+    tooLarge: () => new FedsearchError('PROVIDER_PARSE', `the body is larger than ${options.maxBytes} bytes`),
+    failed: (error) => networkError(error, signal),
+  });
+  const body = new TextDecoder('utf-8').decode(bytes);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return { url: upstream.url, status: response.statusCode, headers, body };
-}
-
-async function readBody(response: Dispatcher.ResponseData, maxBytes: number, signal: AbortSignal): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of response.body) {
-      const buffer = chunk as Buffer;
-      size += buffer.length;
-      if (size > maxBytes) {
-        response.body.destroy();
-        throw new FedsearchError('PROVIDER_PARSE', `the body is larger than ${maxBytes} bytes`);
-      }
-      chunks.push(buffer);
-    }
-  } catch (error) {
-    if (error instanceof FedsearchError) throw error;
-    throw networkError(error, signal);
-  }
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
 }
 
 function statusError(response: UpstreamResponse, described: string | undefined): FedsearchError {

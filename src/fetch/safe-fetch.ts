@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { request, type Dispatcher } from 'undici';
 import { FedsearchError } from '../domain/errors.js';
+import { discardBody, readBodyCapped } from '../engine/read-body.js';
 import { forbiddenAddressReason, literalAddress } from './address-policy.js';
 import { createPinnedAgent, networkFailure, type ResolvedAddress } from './pinned-agent.js';
 import { ALLOWED_CONTENT_TYPES, kindOfMediaType, parseContentType, sniffKind, type DocumentKind } from './content-type.js';
@@ -188,25 +189,28 @@ async function readHop(url: URL, response: Dispatcher.ResponseData, settings: Ho
   const status = response.statusCode;
   const location = headerValue(response.headers.location);
   if (REDIRECT_STATUSES.has(status) && location) {
-    discard(response);
+    discardBody(response);
     return { kind: 'redirect', location };
   }
   if (status < 200 || status >= 300) {
-    discard(response);
+    discardBody(response);
     throw new FedsearchError('FETCH_FAILED', `${url.href} answered HTTP ${status}`, { details: { status } });
   }
   const declared = parseContentType(headerValue(response.headers['content-type']));
   const declaredKind = declared ? kindOfMediaType(declared.essence) : 'sniff';
   if (declared && declaredKind === undefined) {
-    discard(response);
+    discardBody(response);
     throw unsupportedType(url, declared.essence);
   }
   const length = Number(headerValue(response.headers['content-length']));
   if (Number.isFinite(length) && length > settings.maxBytes) {
-    discard(response);
+    discardBody(response);
     throw tooLarge(url, settings.maxBytes, `it declares ${length} bytes`);
   }
-  const body = await readCapped(url, response, settings.maxBytes, signal);
+  const body = await readBodyCapped(response, settings.maxBytes, {
+    tooLarge: () => tooLarge(url, settings.maxBytes, 'reading stopped there'),
+    failed: (error) => networkFailure(error, url, signal),
+  });
   let kind = declaredKind;
   let contentType = declared?.essence;
   if (kind === 'sniff') {
@@ -220,32 +224,6 @@ async function readHop(url: URL, response: Dispatcher.ResponseData, settings: Ho
     kind: 'document',
     document: { finalUrl: url.href, status, contentType: contentType ?? 'text/plain', charset: declared?.charset, kind: kind ?? 'text', body },
   };
-}
-
-async function readCapped(url: URL, response: Dispatcher.ResponseData, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of response.body) {
-      const buffer = chunk as Buffer;
-      size += buffer.length;
-      if (size > maxBytes) {
-        discard(response);
-        throw tooLarge(url, maxBytes, 'reading stopped there');
-      }
-      chunks.push(buffer);
-    }
-  } catch (error) {
-    if (error instanceof FedsearchError) throw error;
-    throw networkFailure(error, url, signal);
-  }
-  return Buffer.concat(chunks);
-}
-
-/** Drops a body we will not read; undici reports the resulting abort as an 'error' nobody else listens to. */
-function discard(response: Dispatcher.ResponseData): void {
-  response.body.on('error', () => undefined);
-  response.body.destroy();
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
