@@ -74,38 +74,18 @@ async function askProvider(
 ): Promise<ProviderAnswer> {
   const missing = provider.missingSettings();
   if (missing.length > 0) {
-    const outcome: ProviderOutcome = {
-      provider: provider.name,
-      status: 'not_configured',
-      count: 0,
-      latency_ms: 0,
-      message: `set ${missing.join(', ')} to enable`,
-      missing,
-    };
-    return { provider, items: [], outcome };
+    return { provider, items: [], outcome: notAsked(provider, 'not_configured', `set ${missing.join(', ')} to enable`, { missing }) };
   }
   const unsupported = unsupportedFilters(query.filters, provider.settings.filters ?? []);
   if (unsupported.length > 0) {
-    const outcome: ProviderOutcome = {
-      provider: provider.name,
-      status: 'skipped',
-      count: 0,
-      latency_ms: 0,
-      message: `cannot filter by ${unsupported.join(', ')}`,
-    };
-    return { provider, items: [], outcome };
+    return { provider, items: [], outcome: notAsked(provider, 'skipped', `cannot filter by ${unsupported.join(', ')}`) };
   }
   const admission = dependencies.admit?.(provider) ?? { allowed: true };
   if (!admission.allowed) {
-    const outcome: ProviderOutcome = {
-      provider: provider.name,
-      status: 'suspended',
+    const outcome = notAsked(provider, 'suspended', admission.reason, {
       code: 'PROVIDER_SUSPENDED',
-      count: 0,
-      latency_ms: 0,
-      message: admission.reason,
       retry_after_ms: Math.max(0, Math.round(admission.retryAfterMs)),
-    };
+    });
     const answer = { provider, items: [], outcome };
     dependencies.onOutcome?.(answer);
     return answer;
@@ -147,6 +127,16 @@ async function askProvider(
     options.signal?.removeEventListener('abort', abortFromCaller);
     if (!controller.signal.aborted) controller.abort();
   }
+}
+
+/** The outcome of a provider that was not asked at all (not configured, skipped, suspended). */
+export function notAsked(
+  provider: Provider,
+  status: 'not_configured' | 'skipped' | 'suspended',
+  message: string,
+  extra: Partial<ProviderOutcome> = {},
+): ProviderOutcome {
+  return { provider: provider.name, status, count: 0, latency_ms: 0, message, ...extra };
 }
 
 function elapsed(started: number): number {

@@ -7,7 +7,7 @@ import type { SearchKind, SearchResult } from '../domain/result.js';
 import type { PaperIdentifier, Provider, UpstreamTransport } from '../providers/provider.js';
 import { secretValues } from '../providers/registry.js';
 import type { AnswerCache } from './answer-cache.js';
-import { createLimiters, gatherResults, type GatherDependencies, type ProviderAnswer } from './gather.js';
+import { createLimiters, gatherResults, notAsked, type GatherDependencies, type ProviderAnswer } from './gather.js';
 import { ProviderHealth, type BreakerOptions, type HealthSnapshot } from './provider-health.js';
 import { groupResults, type RankedItem } from './merge.js';
 import { rankResults } from './rank.js';
@@ -192,15 +192,9 @@ export class SearchService {
       { timeoutMs: options.timeoutMs, signal: options.signal, task: (provider, transport, signal) => provider.lookup(identifier, transport, signal) },
       this.gatherDependencies(options.logger),
     );
-    const skipped: ProviderOutcome[] = paperProviders
+    const skipped = paperProviders
       .filter((provider) => !able.includes(provider))
-      .map((provider) => ({
-        provider: provider.name,
-        status: 'skipped',
-        count: 0,
-        latency_ms: 0,
-        message: `cannot look up ${identifier.type} identifiers`,
-      }));
+      .map((provider) => notAsked(provider, 'skipped', `cannot look up ${identifier.type} identifiers`));
     const [result] = rankResults(groupResults('papers', this.rankedEntries(answers)), { k: this.options.rrfK });
     return { result, providers: [...answers.map((answer) => answer.outcome), ...skipped] };
   }
