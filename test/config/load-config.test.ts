@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +46,14 @@ describe('loadConfig with no variables', () => {
     for (const ProviderType of PROVIDER_CLASSES) expect(config.providers[ProviderType.settings.name]).toBeDefined();
     expect(config.providers.youtube_web).toBeDefined();
     expect(config).not.toHaveProperty('env');
+  });
+
+  it('is the only reader of the environment: every other module takes the validated configuration', () => {
+    const sourceRoot = path.resolve('src');
+    const readers = readdirSync(sourceRoot, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => readFileSync(path.join(sourceRoot, file), 'utf8').includes('process.env'));
+    expect(readers).toEqual(['config.ts']);
   });
 
   it('is frozen, sections included', () => {
