@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import type { SearchService } from './engine/search-service.js';
 import { createUpstreamAgent } from './engine/upstream-transport.js';
-import { loadApiKeys, registerAccessControl } from './http/access-control.js';
+import { registerAccessControl } from './http/access-control.js';
 import { handleClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
@@ -57,7 +57,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   useZodValidation(app);
   registerErrorHandler(app);
   // Access first: the rate limiter counts per API key, which access control identifies.
-  registerAccessControl(app, loadApiKeys(config.API_KEYS, config.API_KEYS_FILE));
+  registerAccessControl(app, config.apiKeys);
   const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits') : undefined;
   await registerProtection(app, config, rateLimitRedis);
   await app.register(fastifySwagger, {

@@ -1,67 +1,135 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { apiKeyFile, apiKeyList } from './config/api-keys.js';
+import {
+  absoluteUrl,
+  booleanFlag,
+  decimalNumber,
+  describeProblems,
+  listenHost,
+  oneOf,
+  readableFolder,
+  text,
+  wholeNumber,
+} from './config/env-values.js';
+import { fetchSettingsFrom, fetchVariableShape, type FetchSettings } from './fetch/fetch-settings.js';
+import { mcpSettingsFrom, mcpTimingVariableShape, type McpSettings } from './mcp/settings.js';
+import { providerConfigFrom, providerVariableShape } from './providers/provider-config.js';
+import { CONFIGURED_PROVIDER_SETTINGS, type ProviderConfigs } from './providers/registry.js';
+
+export { listFromEnv } from './config/env-values.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const booleanFromEnv = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const booleanFromEnv = booleanFlag();
 
-/** Every service-wide setting, read once from the environment and validated; provider settings live in providers/registry.ts. */
-const configSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
-  CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(1000),
-  CACHE_MAX_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
-  RRF_K: z.coerce.number().min(0).default(60),
-  DEFAULT_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
+/** Every service-wide setting; fetch, MCP timing and provider variables join them in configSchema below. */
+const serviceShape = {
+  PORT: wholeNumber(0, 65535).default(8080),
+  HOST: listenHost().default('0.0.0.0'),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CACHE_TTL_SECONDS: wholeNumber(0, 86_400).default(300),
+  CACHE_MAX_ENTRIES: wholeNumber(1).default(1000),
+  CACHE_MAX_BYTES: wholeNumber(1024).default(50 * 1024 * 1024),
+  RRF_K: decimalNumber(0).default(60),
+  DEFAULT_TIMEOUT_MS: wholeNumber(100, 30_000).default(5000),
   /** Largest upstream body read per request; a larger one is a provider error, not a crash. */
-  UPSTREAM_MAX_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
-  BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
-  BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).default(30_000),
-  BREAKER_MAX_COOLDOWN_MS: z.coerce.number().int().min(100).default(600_000),
-  LOCAL_INDEX_DIR: z.string().min(1).default(path.join(projectRoot, 'docs')),
+  UPSTREAM_MAX_BYTES: wholeNumber(1024).default(8 * 1024 * 1024),
+  BREAKER_FAILURES: wholeNumber(1, 1000).default(5),
+  BREAKER_COOLDOWN_MS: wholeNumber(100).default(30_000),
+  BREAKER_MAX_COOLDOWN_MS: wholeNumber(100).default(600_000),
+  // Checked only when set: the default ships with the project (and the Docker image).
+  LOCAL_INDEX_DIR: readableFolder().default(path.join(projectRoot, 'docs')),
   TRUST_PROXY: booleanFromEnv.default(false),
   /** Comma list of accepted API keys; when set (here or in API_KEYS_FILE) REST and MCP require one. */
-  API_KEYS: z.string().optional(),
-  API_KEYS_FILE: z.string().optional(),
-  METRICS_TOKEN: z.string().min(8).optional(),
-  RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(120),
-  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
+  API_KEYS: apiKeyList().optional(),
+  API_KEYS_FILE: apiKeyFile().optional(),
+  METRICS_TOKEN: text(8, { secret: true }).optional(),
+  RATE_LIMIT_MAX: wholeNumber(1).default(120),
+  RATE_LIMIT_WINDOW_MS: wholeNumber(100).default(60_000),
   CORS_ORIGINS: z.string().optional(),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(256 * 1024),
-  PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
-  PRESSURE_MAX_HEAP_BYTES: z.coerce.number().int().min(0).default(0),
-  PRESSURE_MAX_RSS_BYTES: z.coerce.number().int().min(0).default(0),
-  REDIS_URL: z.string().url().optional(),
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  BODY_LIMIT_BYTES: wholeNumber(1024, 10 * 1024 * 1024).default(256 * 1024),
+  PRESSURE_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0).default(1000),
+  PRESSURE_MAX_HEAP_BYTES: wholeNumber(0).default(0),
+  PRESSURE_MAX_RSS_BYTES: wholeNumber(0).default(0),
+  REDIS_URL: absoluteUrl(['redis', 'rediss']).optional(),
+  SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000).default(10_000),
   MCP_ENABLED: booleanFromEnv.default(true),
   MCP_STATELESS: booleanFromEnv.default(false),
-  MCP_TOOLS: z.enum(['compact', 'split']).default('compact'),
+  MCP_TOOLS: oneOf(['compact', 'split']).default('compact'),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
-});
+};
 
-export type AppConfig = z.infer<typeof configSchema> & { env: Record<string, string | undefined> };
+// LOCAL_INDEX_DIR is both the local provider's setting and a service setting: the service's check wins.
+const providerShape = Object.fromEntries(
+  Object.entries(providerVariableShape(CONFIGURED_PROVIDER_SETTINGS)).filter(([name]) => !(name in serviceShape)),
+);
 
-/** Reads and validates the configuration; a bad value stops start-up with a message naming the variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const parsed = configSchema.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
+const configSchema = z
+  .object({
+    ...serviceShape,
+    ...fetchVariableShape,
+    ...mcpTimingVariableShape,
+    ...providerShape,
+  })
+  .superRefine(
+    (values, context) => {
+      if (values.BREAKER_COOLDOWN_MS > values.BREAKER_MAX_COOLDOWN_MS) {
+        context.addIssue({
+          code: 'custom',
+          path: ['BREAKER_COOLDOWN_MS'],
+          message: `expected at most BREAKER_MAX_COOLDOWN_MS (${values.BREAKER_MAX_COOLDOWN_MS}), got ${values.BREAKER_COOLDOWN_MS}`,
+        });
+      }
+    },
+    // Compared only when both values are themselves valid; other problems are still all reported.
+    { when: (payload) => !payload.issues.some((issue) => String(issue.path?.[0]).startsWith('BREAKER_')) },
+  );
+
+type ServiceValues = z.output<z.ZodObject<typeof serviceShape>>;
+
+/** The service settings under their variable names, plus one section each for fetch, MCP, API keys and providers. */
+export type AppConfig = Readonly<
+  Omit<ServiceValues, 'API_KEYS' | 'API_KEYS_FILE'> & {
+    fetch: Readonly<FetchSettings>;
+    mcp: Readonly<McpSettings>;
+    /** Every accepted key from API_KEYS and API_KEYS_FILE; empty when the service is open. */
+    apiKeys: readonly string[];
+    /** Each provider's validated settings by provider name (`<NAME>_BASE_URL`, `_WEIGHT`, … and credentials). */
+    providers: ProviderConfigs;
   }
-  return { ...parsed.data, env };
+>;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
-/** Comma-separated list from the environment, trimmed, empties dropped. */
-export function listFromEnv(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
+/**
+ * Reads and validates the whole configuration once, at start-up; every bad value is reported in one
+ * message naming the variable and what is allowed. Nothing reads the environment after this.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  // An empty variable counts as unset, as `KEY=` in compose files and .env files means.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) throw new Error(`Invalid configuration: ${describeProblems(parsed.error.issues)}`);
+  const values = parsed.data;
+  const service = Object.fromEntries(Object.keys(serviceShape).map((name) => [name, (values as Record<string, unknown>)[name]])) as ServiceValues;
+  const { API_KEYS: listedKeys, API_KEYS_FILE: fileKeys, ...serviceSettings } = service;
+  const providerDefaults = { timeoutMs: values.DEFAULT_TIMEOUT_MS };
+  return deepFreeze({
+    ...serviceSettings,
+    fetch: fetchSettingsFrom(values),
+    mcp: mcpSettingsFrom(values),
+    apiKeys: [...(listedKeys ?? []), ...(fileKeys ?? [])],
+    providers: Object.fromEntries(
+      CONFIGURED_PROVIDER_SETTINGS.map((settings) => [settings.name, providerConfigFrom(settings, values, providerDefaults)]),
+    ),
+  });
 }

@@ -13,13 +13,9 @@ export interface SearchSetup {
   metrics: Metrics;
 }
 
-/** The search service as configured: providers from the environment, caches, metrics hooks, breakers. */
+/** The search service as configured: providers from the validated configuration, caches, metrics hooks, breakers. */
 export function createSearchService(config: AppConfig, { logger, dispatcher, metrics }: SearchSetup): { search: SearchService; close(): Promise<void> } {
-  const providers = createProviders({
-    env: config.env,
-    defaultTimeoutMs: config.DEFAULT_TIMEOUT_MS,
-    localIndexDir: config.LOCAL_INDEX_DIR,
-  });
+  const providers = createProviders(config.providers);
   const localCache = createMemoryCache<CachedAnswer>({
     ttlMs: config.CACHE_TTL_SECONDS * 1000,
     maxEntries: config.CACHE_MAX_ENTRIES,
@@ -45,7 +41,7 @@ export function createSearchService(config: AppConfig, { logger, dispatcher, met
     breaker: {
       failureThreshold: config.BREAKER_FAILURES,
       cooldownMs: config.BREAKER_COOLDOWN_MS,
-      maxCooldownMs: Math.max(config.BREAKER_MAX_COOLDOWN_MS, config.BREAKER_COOLDOWN_MS),
+      maxCooldownMs: config.BREAKER_MAX_COOLDOWN_MS,
     },
   });
   return { search, close: async () => sharedCache?.close() };

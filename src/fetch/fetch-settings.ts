@@ -1,30 +1,23 @@
-import { z } from 'zod';
+import type { AppConfig } from '../config.js';
+import { booleanFlag, wholeNumber } from '../config/env-values.js';
 import { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS, type SafeFetchOptions } from './safe-fetch.js';
 
-const booleanFromEnv = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
-const fetchSettingsSchema = z.object({
+/** The FETCH_* variables, validated with the rest of the configuration at start-up. */
+export const fetchVariableShape = {
   /** Lets fetch_url and paper_read reach loopback and private addresses: tests and private deployments only. */
-  FETCH_ALLOW_PRIVATE: booleanFromEnv.default(false),
-  FETCH_MAX_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_FETCH_MAX_BYTES),
-  FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_FETCH_TIMEOUT_MS),
-});
+  FETCH_ALLOW_PRIVATE: booleanFlag().default(false),
+  FETCH_MAX_BYTES: wholeNumber(1024).default(DEFAULT_FETCH_MAX_BYTES),
+  FETCH_TIMEOUT_MS: wholeNumber(100, 120_000).default(DEFAULT_FETCH_TIMEOUT_MS),
+};
 
 export type FetchSettings = Required<Pick<SafeFetchOptions, 'allowPrivate' | 'maxBytes' | 'timeoutMs'>>;
 
-/** The fetch settings from the environment, validated; a bad value throws with the variable's name. */
-export function readFetchSettings(env: Record<string, string | undefined> = process.env): FetchSettings {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const parsed = fetchSettingsSchema.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
-  }
-  return {
-    allowPrivate: parsed.data.FETCH_ALLOW_PRIVATE,
-    maxBytes: parsed.data.FETCH_MAX_BYTES,
-    timeoutMs: parsed.data.FETCH_TIMEOUT_MS,
-  };
+/** The `fetch` section built from validated values. */
+export function fetchSettingsFrom(values: { FETCH_ALLOW_PRIVATE: boolean; FETCH_MAX_BYTES: number; FETCH_TIMEOUT_MS: number }): FetchSettings {
+  return { allowPrivate: values.FETCH_ALLOW_PRIVATE, maxBytes: values.FETCH_MAX_BYTES, timeoutMs: values.FETCH_TIMEOUT_MS };
+}
+
+/** The fetch settings of a loaded configuration: validated at start-up, never read from the environment here. */
+export function readFetchSettings(config: Pick<AppConfig, 'fetch'>): FetchSettings {
+  return config.fetch;
 }

@@ -1,7 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { listFromEnv } from '../config.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,17 +26,6 @@ export function matchesAnyKey(candidate: string, keyDigests: Buffer[]): boolean 
   return matched;
 }
 
-/** Keys from API_KEYS (comma list) and API_KEYS_FILE (one per line, `#` comments). */
-export function loadApiKeys(apiKeys: string | undefined, apiKeysFile: string | undefined): string[] {
-  const fromFile = apiKeysFile
-    ? readFileSync(apiKeysFile, 'utf8')
-        .split('\n')
-        .map((line) => line.replace(/#.*/, '').trim())
-        .filter((line) => line !== '')
-    : [];
-  return [...listFromEnv(apiKeys), ...fromFile];
-}
-
 function presentedKey(request: FastifyRequest): string | undefined {
   const authorization = request.headers.authorization;
   if (typeof authorization === 'string') {
@@ -53,7 +40,7 @@ function presentedKey(request: FastifyRequest): string | undefined {
  * When keys are configured, every REST and MCP request needs `Authorization: Bearer <key>` or `X-API-Key`;
  * otherwise a 401 with WWW-Authenticate. Probes and docs stay open.
  */
-export function registerAccessControl(app: FastifyInstance, keys: string[]): void {
+export function registerAccessControl(app: FastifyInstance, keys: readonly string[]): void {
   const keyDigests = keys.map(digest);
   app.addHook('onRequest', async (request, reply) => {
     const key = presentedKey(request);

@@ -1,7 +1,7 @@
-import { z } from 'zod';
-import { listFromEnv, type AppConfig } from '../config.js';
+import type { AppConfig } from '../config.js';
+import { listFromEnv, wholeNumber } from '../config/env-values.js';
 
-/** How the MCP endpoint behaves, from the validated config plus two timings read here. */
+/** How the MCP endpoint behaves: the `mcp` section of the configuration. */
 export interface McpSettings {
   stateless: boolean;
   tools: 'compact' | 'split';
@@ -18,27 +18,40 @@ export interface McpTimings {
   sessionIdleMs?: number;
 }
 
-// Tuning knobs only tests and unusual proxies need, so they stay out of the main config schema.
-const timingsSchema = z.object({
-  MCP_HEARTBEAT_MS: z.coerce.number().int().min(10).max(300_000).default(20_000),
-  MCP_SESSION_IDLE_MS: z.coerce.number().int().min(100).max(86_400_000).default(15 * 60_000),
-});
+/** Tuning knobs only tests and unusual proxies need; validated with the rest of the configuration. */
+export const mcpTimingVariableShape = {
+  MCP_HEARTBEAT_MS: wholeNumber(10, 300_000).default(20_000),
+  MCP_SESSION_IDLE_MS: wholeNumber(100, 86_400_000).default(15 * 60_000),
+};
 
-export function readMcpSettings(config: AppConfig, overrides: McpTimings = {}): McpSettings {
-  const present = Object.fromEntries(
-    Object.entries(config.env).filter(([name, value]) => name in timingsSchema.shape && value !== undefined && value !== ''),
-  );
-  const parsed = timingsSchema.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
-  }
+interface McpValues {
+  MCP_STATELESS: boolean;
+  MCP_TOOLS: 'compact' | 'split';
+  MCP_ALLOWED_HOSTS?: string | undefined;
+  MCP_ALLOWED_ORIGINS?: string | undefined;
+  MCP_HEARTBEAT_MS: number;
+  MCP_SESSION_IDLE_MS: number;
+}
+
+/** The `mcp` section built from validated values. */
+export function mcpSettingsFrom(values: McpValues): McpSettings {
   return {
-    stateless: config.MCP_STATELESS,
-    tools: config.MCP_TOOLS,
-    allowedHosts: listFromEnv(config.MCP_ALLOWED_HOSTS),
-    allowedOrigins: listFromEnv(config.MCP_ALLOWED_ORIGINS),
-    heartbeatMs: overrides.heartbeatMs ?? parsed.data.MCP_HEARTBEAT_MS,
-    sessionIdleMs: overrides.sessionIdleMs ?? parsed.data.MCP_SESSION_IDLE_MS,
+    stateless: values.MCP_STATELESS,
+    tools: values.MCP_TOOLS,
+    allowedHosts: listFromEnv(values.MCP_ALLOWED_HOSTS),
+    allowedOrigins: listFromEnv(values.MCP_ALLOWED_ORIGINS),
+    heartbeatMs: values.MCP_HEARTBEAT_MS,
+    sessionIdleMs: values.MCP_SESSION_IDLE_MS,
+  };
+}
+
+/** The MCP settings of a loaded configuration, with timings a test may shorten. */
+export function readMcpSettings(config: Pick<AppConfig, 'mcp'>, overrides: McpTimings = {}): McpSettings {
+  return {
+    ...config.mcp,
+    allowedHosts: [...config.mcp.allowedHosts],
+    allowedOrigins: [...config.mcp.allowedOrigins],
+    heartbeatMs: overrides.heartbeatMs ?? config.mcp.heartbeatMs,
+    sessionIdleMs: overrides.sessionIdleMs ?? config.mcp.sessionIdleMs,
   };
 }

@@ -32,7 +32,7 @@ export interface FetchedPage extends TextPage {
 }
 
 async function fetchDirect(input: z.output<typeof fetchInput>, context: OperationContext): Promise<FetchedPage> {
-  const settings = readFetchSettings(context.config.env);
+  const settings = readFetchSettings(context.config);
   const timeoutMs = Math.min(settings.timeoutMs, input.timeout_ms ?? Number.POSITIVE_INFINITY);
   const document = await safeFetch(input.url, { ...settings, timeoutMs, signal: context.signal });
   const extracted = await extractDocument(document);

@@ -63,7 +63,7 @@ export async function downloadPaper(
     location = pdfLocation(paper, context);
     if (!location) throw new FedsearchError('NOT_FOUND', `no open PDF is known for ${input.id}; try fetch_url on ${paper.url}`);
   }
-  const settings = readFetchSettings(context.config.env);
+  const settings = readFetchSettings(context.config);
   const document = await safeFetch(location, { ...settings, signal: context.signal });
   return paper ? { document, paper } : { document };
 }

@@ -76,7 +76,7 @@ const transcriptProviders = new WeakMap<object, YoutubeTranscriptProvider>();
 function transcriptProvider(context: OperationContext): YoutubeTranscriptProvider {
   let provider = transcriptProviders.get(context.config);
   if (!provider) {
-    provider = new YoutubeTranscriptProvider(resolveProviderConfig(YoutubeTranscriptProvider.settings, { env: context.config.env }));
+    provider = new YoutubeTranscriptProvider(resolveProviderConfig(YoutubeTranscriptProvider.settings, context.config.providers));
     transcriptProviders.set(context.config, provider);
   }
   return provider;

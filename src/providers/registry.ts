@@ -14,6 +14,7 @@ import { SemanticScholarProvider } from './semanticscholar.js';
 import { TavilyProvider } from './tavily.js';
 import { WikipediaProvider } from './wikipedia.js';
 import { YoutubeProvider } from './youtube.js';
+import { YoutubeTranscriptProvider } from './youtube-transcript.js';
 
 interface ProviderClass {
   readonly settings: ProviderSettings;
@@ -39,76 +40,31 @@ export const PROVIDER_CLASSES: readonly ProviderClass[] = [
   FirecrawlProvider,
 ];
 
-const DEFAULTS = { weight: 1, timeoutMs: 5000, concurrency: 8 };
+/**
+ * The captions source: built by the video operations, not listed with the search providers, but
+ * configured like them (YOUTUBE_WEB_BASE_URL, YOUTUBE_WEB_TIMEOUT_MS).
+ */
+const SIDE_PROVIDER_SETTINGS: readonly ProviderSettings[] = [YoutubeTranscriptProvider.settings];
 
-export interface RegistryOptions {
-  env: Record<string, string | undefined>;
-  defaultTimeoutMs?: number;
-  /** Settings for providers that are not driven by HTTP (the local index folder). */
-  localIndexDir?: string;
+/** The declared settings of every provider the configuration covers, keyed later by provider name. */
+export const CONFIGURED_PROVIDER_SETTINGS: readonly ProviderSettings[] = [
+  ...PROVIDER_CLASSES.map((ProviderType) => ProviderType.settings),
+  ...SIDE_PROVIDER_SETTINGS,
+];
+
+/** The validated configuration of every provider, by provider name (AppConfig's `providers` section). */
+export type ProviderConfigs = Readonly<Record<string, ProviderConfig>>;
+
+/** One provider's validated configuration from the `providers` section of the configuration. */
+export function resolveProviderConfig(settings: ProviderSettings, providers: ProviderConfigs): ProviderConfig {
+  const config = providers[settings.name];
+  if (!config) throw new Error(`no configuration for provider ${settings.name}: is it in CONFIGURED_PROVIDER_SETTINGS?`);
+  return config;
 }
 
-function envPrefixes(settings: ProviderSettings): string[] {
-  return [settings.name.toUpperCase().replace(/[^A-Z0-9]/g, '_'), ...(settings.envAliases ?? [])];
-}
-
-function firstSet(env: Record<string, string | undefined>, names: string[]): { name: string; value: string } | undefined {
-  for (const name of names) {
-    const value = env[name]?.trim();
-    if (value) return { name, value };
-  }
-  return undefined;
-}
-
-function numberSetting(
-  env: Record<string, string | undefined>,
-  names: string[],
-  fallback: number,
-  range: { min: number; max: number },
-): number {
-  const found = firstSet(env, names);
-  if (!found) return fallback;
-  const value = Number(found.value);
-  if (!Number.isFinite(value) || value < range.min || value > range.max) {
-    throw new Error(`Invalid configuration: ${found.name} must be a number from ${range.min} to ${range.max}, got "${found.value}"`);
-  }
-  return value;
-}
-
-/** Resolves one provider's configuration from its declared settings and the environment. */
-export function resolveProviderConfig(settings: ProviderSettings, options: RegistryOptions): ProviderConfig {
-  const { env } = options;
-  const prefixes = envPrefixes(settings);
-  const withSuffix = (suffix: string): string[] => prefixes.map((prefix) => `${prefix}_${suffix}`);
-  const baseUrlNames = [...withSuffix('BASE_URL'), ...(settings.baseUrlEnv ? [settings.baseUrlEnv] : [])];
-  const credentials: Record<string, string | undefined> = {};
-  for (const credential of settings.credentials) credentials[credential.env] = env[credential.env]?.trim() || undefined;
-  const baseUrl = firstSet(env, baseUrlNames)?.value;
-  // A provider with no public origin (SearXNG) is configured by whichever of its base URL variables is set.
-  if (settings.baseUrlEnv && baseUrl) credentials[settings.baseUrlEnv] = baseUrl;
-  return {
-    baseUrl: baseUrl ?? settings.baseUrl,
-    credentials,
-    weight: numberSetting(env, withSuffix('WEIGHT'), settings.weight ?? DEFAULTS.weight, { min: 0, max: 100 }),
-    timeoutMs: numberSetting(
-      env,
-      withSuffix('TIMEOUT_MS'),
-      settings.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULTS.timeoutMs,
-      { min: 100, max: 60_000 },
-    ),
-    concurrency: numberSetting(env, withSuffix('CONCURRENCY'), settings.concurrency ?? DEFAULTS.concurrency, { min: 1, max: 256 }),
-  };
-}
-
-/** Builds every provider from the environment; a provider missing a required setting is built too and reports itself not configured. */
-export function createProviders(options: RegistryOptions): Provider[] {
-  return PROVIDER_CLASSES.map((ProviderType) => {
-    const config = resolveProviderConfig(ProviderType.settings, options);
-    if (ProviderType === (LocalProvider as ProviderClass) && options.localIndexDir) {
-      config.credentials.LOCAL_INDEX_DIR = options.localIndexDir;
-    }
-    return new ProviderType(config);
-  });
+/** Builds every provider from its validated configuration; one missing a required setting is built too and reports itself not configured. */
+export function createProviders(providers: ProviderConfigs): Provider[] {
+  return PROVIDER_CLASSES.map((ProviderType) => new ProviderType(resolveProviderConfig(ProviderType.settings, providers)));
 }
 
 /** Every configured secret value, so logs and messages can redact them wherever they appear. */

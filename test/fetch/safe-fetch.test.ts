@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FedsearchError, type ErrorCode } from '../../src/domain/errors.js';
-import { readFetchSettings } from '../../src/fetch/fetch-settings.js';
+import { loadConfig } from '../../src/config.js';
 import { safeFetch, type HostResolver } from '../../src/fetch/safe-fetch.js';
 import { LoopbackSite } from './loopback-site.js';
 import { minimalPdf } from './minimal-pdf.js';
@@ -215,14 +215,14 @@ describe('safeFetch with private addresses allowed (FETCH_ALLOW_PRIVATE=true)', 
   });
 });
 
-describe('readFetchSettings', () => {
+describe('the fetch settings', () => {
   it('reads FETCH_ALLOW_PRIVATE, FETCH_MAX_BYTES and FETCH_TIMEOUT_MS, refusing private by default', () => {
-    expect(readFetchSettings({})).toEqual({ allowPrivate: false, maxBytes: 10 * 1024 * 1024, timeoutMs: 20_000 });
-    expect(readFetchSettings({ FETCH_ALLOW_PRIVATE: 'true', FETCH_MAX_BYTES: '2048', FETCH_TIMEOUT_MS: '500' })).toEqual({
+    expect(loadConfig({}).fetch).toEqual({ allowPrivate: false, maxBytes: 10 * 1024 * 1024, timeoutMs: 20_000 });
+    expect(loadConfig({ FETCH_ALLOW_PRIVATE: 'true', FETCH_MAX_BYTES: '2048', FETCH_TIMEOUT_MS: '500' }).fetch).toEqual({
       allowPrivate: true,
       maxBytes: 2048,
       timeoutMs: 500,
     });
-    expect(() => readFetchSettings({ FETCH_ALLOW_PRIVATE: 'maybe' })).toThrow(/FETCH_ALLOW_PRIVATE/);
+    expect(() => loadConfig({ FETCH_ALLOW_PRIVATE: 'maybe' })).toThrow(/FETCH_ALLOW_PRIVATE/);
   });
 });

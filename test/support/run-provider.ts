@@ -12,7 +12,7 @@ import type {
   UpstreamResponse,
   UpstreamTransport,
 } from '../../src/providers/provider.js';
-import { resolveProviderConfig } from '../../src/providers/registry.js';
+import { readProviderConfig } from '../../src/providers/provider-config.js';
 
 interface ProviderClass {
   readonly settings: ProviderSettings;
@@ -21,7 +21,7 @@ interface ProviderClass {
 
 /** Builds a provider as the registry would, from an environment given by the test. */
 export function makeProvider(ProviderType: ProviderClass, env: Record<string, string | undefined> = {}): Provider {
-  return new ProviderType(resolveProviderConfig(ProviderType.settings, { env }));
+  return new ProviderType(readProviderConfig(ProviderType.settings, env));
 }
 
 export function makeQuery(text: string, kind: SearchKind = 'web', limit = 10, filters: SearchFilters = {}): SearchQuery {

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { listFromEnv } from './env-values.js';
+
+/**
+ * The API key sources. A source that is set but holds no key refuses start-up: read as "no keys", it would
+ * silently turn authentication off for a deployment that meant to turn it on.
+ */
+
+/** API_KEYS: a comma list of keys. Keys are secrets, so messages never repeat the value. */
+export function apiKeyList() {
+  return z.string().transform((raw, context) => {
+    const keys = listFromEnv(raw);
+    if (keys.length === 0) {
+      context.addIssue({ code: 'custom', message: 'expected a comma list of keys, got none (unset it to run without keys)' });
+      return z.NEVER;
+    }
+    return keys;
+  });
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a folder';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** API_KEYS_FILE: a readable file with one key a line; `#` starts a comment. Read once, at start-up. */
+export function apiKeyFile() {
+  return z.string().transform((raw, context) => {
+    const file = path.resolve(raw.trim());
+    let content: string;
+    try {
+      content = readFileSync(file, 'utf8');
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: `expected a readable file of keys, cannot read ${file}: ${reason(error)}` });
+      return z.NEVER;
+    }
+    const keys = content
+      .split('\n')
+      .map((line) => line.replace(/#.*/, '').trim())
+      .filter((line) => line !== '');
+    if (keys.length === 0) {
+      context.addIssue({ code: 'custom', message: `expected one key a line, but ${file} holds none (unset it to run without keys)` });
+      return z.NEVER;
+    }
+    return keys;
+  });
+}

@@ -1,0 +1,136 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { isIP } from 'node:net';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Schemas for one environment variable each. Every refusal says what is allowed and what was given, so the
+ * start-up message ("FETCH_MAX_BYTES: expected a whole number ≥ 1024, got "abc"") is enough to fix it.
+ * A secret's value is never repeated in a message: it would end up in the logs.
+ */
+
+type Options = {
+  /** Never repeat the value (keys, tokens). */
+  secret?: boolean;
+  /** How to show the value in a message, e.g. a URL without its password. */
+  show?: (raw: string) => string;
+};
+
+function refusal(allowed: string, raw: string, options: Options = {}): string {
+  if (options.secret) return `expected ${allowed} (value not shown)`;
+  const visible = options.show ? options.show(raw) : raw;
+  const shown = visible.length > 80 ? `${visible.slice(0, 80)}…` : visible;
+  return `expected ${allowed}, got ${JSON.stringify(shown)}`;
+}
+
+/** A string variable turned into T by `convert`, which returns undefined when the value is not allowed. */
+export function envValue<T>(allowed: string, convert: (raw: string) => T | undefined, options: Options = {}) {
+  return z.string().transform((raw, context): T => {
+    const value = convert(raw);
+    if (value === undefined) {
+      context.addIssue({ code: 'custom', message: refusal(allowed, raw, options) });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+function range(min: number, max: number | undefined): string {
+  return max === undefined ? `≥ ${min}` : `from ${min} to ${max}`;
+}
+
+/** A whole number within bounds; `1e3` is accepted as it always was. */
+export function wholeNumber(min: number, max?: number) {
+  return envValue(`a whole number ${range(min, max)}`, (raw) => {
+    const value = raw.trim() === '' ? Number.NaN : Number(raw);
+    return Number.isSafeInteger(value) && value >= min && (max === undefined || value <= max) ? value : undefined;
+  });
+}
+
+/** Any finite number within bounds (weights, the RRF k). */
+export function decimalNumber(min: number, max?: number) {
+  return envValue(`a number ${range(min, max)}`, (raw) => {
+    const value = raw.trim() === '' ? Number.NaN : Number(raw);
+    return Number.isFinite(value) && value >= min && (max === undefined || value <= max) ? value : undefined;
+  });
+}
+
+const TRUE_WORDS = ['true', '1', 'yes'];
+const FALSE_WORDS = ['false', '0', 'no'];
+
+export function booleanFlag() {
+  return envValue(`one of ${[...TRUE_WORDS, ...FALSE_WORDS].join(', ')}`, (raw) => {
+    const word = raw.trim().toLowerCase();
+    return TRUE_WORDS.includes(word) ? true : FALSE_WORDS.includes(word) ? false : undefined;
+  });
+}
+
+export function oneOf<const Choices extends readonly [string, ...string[]]>(choices: Choices) {
+  return envValue(`one of ${choices.join(', ')}`, (raw) => choices.find((choice): choice is Choices[number] => choice === raw.trim()));
+}
+
+// user:password@ in a URL (redis://:secret@host) must not reach the logs through a start-up message.
+function withoutUserInfo(raw: string): string {
+  return raw.replace(/\/\/[^/@\s]*@/, '//…@');
+}
+
+/** An absolute URL with one of the given schemes, kept as written (trimmed) so adapters append paths to it. */
+export function absoluteUrl(schemes: readonly string[] = ['http', 'https']) {
+  const allowed = `an absolute ${schemes.join(' or ')} URL (${schemes[0]}://host…)`;
+  const convert = (raw: string) => {
+    const text = raw.trim();
+    try {
+      const url = new URL(text);
+      return schemes.includes(url.protocol.slice(0, -1)) && url.hostname !== '' ? text : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return envValue(allowed, convert, { show: withoutUserInfo });
+}
+
+// RFC 1123 host names: letters, digits and hyphens per label, and a last label that is not all digits
+// (so 999.1.1.1 is a bad address, not a name to look up).
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** An address to listen on: an IPv4 or IPv6 address, or a host name. */
+export function listenHost() {
+  return envValue('an IPv4 address (0.0.0.0), an IPv6 address (::) or a host name', (raw) => {
+    const text = raw.trim();
+    if (isIP(text) !== 0) return text;
+    const lastLabel = text.split('.').pop() ?? '';
+    return HOST_NAME.test(text) && !/^\d+$/.test(lastLabel) ? text : undefined;
+  });
+}
+
+/** A folder that exists and this process can list and read, resolved to an absolute path. */
+export function readableFolder() {
+  return envValue('an existing folder this process can read', (raw) => {
+    const folder = path.resolve(raw.trim());
+    try {
+      if (!statSync(folder).isDirectory()) return undefined;
+      accessSync(folder, constants.R_OK | constants.X_OK);
+      return folder;
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+/** Free text of at least `minLength` characters; secrets are never echoed back. */
+export function text(minLength = 1, options: Options = {}) {
+  return envValue(`at least ${minLength} character${minLength === 1 ? '' : 's'}`, (raw) => (raw.length >= minLength ? raw : undefined), options);
+}
+
+/** zod's issues as one line: `NAME: what is allowed; NAME: …`. */
+export function describeProblems(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+}
+
+/** Comma-separated list from the environment, trimmed, empties dropped. */
+export function listFromEnv(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}

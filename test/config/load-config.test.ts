@@ -1,0 +1,178 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { readMcpSettings } from '../../src/mcp/settings.js';
+import { PROVIDER_CLASSES } from '../../src/providers/registry.js';
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'fedsearch-config-'));
+
+function writeScratch(name: string, content: string): string {
+  const file = path.join(scratch, name);
+  writeFileSync(file, content);
+  return file;
+}
+
+/** The start-up message for one environment; fails the test when the configuration is accepted. */
+function refusal(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig with no variables', () => {
+  it('starts from the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ PORT: 8080, HOST: '0.0.0.0', DEFAULT_TIMEOUT_MS: 5000, BREAKER_COOLDOWN_MS: 30_000, BREAKER_MAX_COOLDOWN_MS: 600_000 });
+    expect(config.fetch).toEqual({ allowPrivate: false, maxBytes: 10 * 1024 * 1024, timeoutMs: 20_000 });
+    expect(config.mcp).toEqual({ stateless: false, tools: 'compact', allowedHosts: [], allowedOrigins: [], heartbeatMs: 20_000, sessionIdleMs: 900_000 });
+    expect(config.apiKeys).toEqual([]);
+    expect(config.providers.brave).toEqual({
+      baseUrl: 'https://api.search.brave.com',
+      credentials: { BRAVE_API_KEY: undefined },
+      weight: 1,
+      timeoutMs: 5000,
+      concurrency: 8,
+    });
+    expect(config.providers.local!.credentials.LOCAL_INDEX_DIR).toBe(path.resolve('docs'));
+  });
+
+  it('has a section for every provider, and no copy of the environment to read later', () => {
+    const config = loadConfig({});
+    for (const ProviderType of PROVIDER_CLASSES) expect(config.providers[ProviderType.settings.name]).toBeDefined();
+    expect(config.providers.youtube_web).toBeDefined();
+    expect(config).not.toHaveProperty('env');
+  });
+
+  it('is the only reader of the environment: every other module takes the validated configuration', () => {
+    const sourceRoot = path.resolve('src');
+    const readers = readdirSync(sourceRoot, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => readFileSync(path.join(sourceRoot, file), 'utf8').includes('process.env'));
+    expect(readers).toEqual(['config.ts']);
+  });
+
+  it('is frozen, sections included', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.fetch)).toBe(true);
+    expect(Object.isFrozen(config.providers.brave!.credentials)).toBe(true);
+  });
+
+  it('treats an empty variable as unset, as compose files write it', () => {
+    expect(loadConfig({ API_KEYS: '', FETCH_MAX_BYTES: '', BRAVE_WEIGHT: '' })).toMatchObject({ apiKeys: [], fetch: { maxBytes: 10 * 1024 * 1024 } });
+  });
+});
+
+describe('loadConfig with valid values', () => {
+  it('reads the fetch, MCP and service sections', () => {
+    const config = loadConfig({
+      FETCH_ALLOW_PRIVATE: 'yes',
+      FETCH_MAX_BYTES: '2048',
+      FETCH_TIMEOUT_MS: '500',
+      MCP_TOOLS: 'split',
+      MCP_HEARTBEAT_MS: '50',
+      MCP_ALLOWED_HOSTS: 'a.example, b.example',
+      HOST: '::1',
+      REDIS_URL: 'rediss://cache.example:6380',
+    });
+    expect(config.fetch).toEqual({ allowPrivate: true, maxBytes: 2048, timeoutMs: 500 });
+    expect(config.mcp).toMatchObject({ tools: 'split', heartbeatMs: 50, allowedHosts: ['a.example', 'b.example'] });
+    expect(readMcpSettings(config, { sessionIdleMs: 300 })).toMatchObject({ heartbeatMs: 50, sessionIdleMs: 300 });
+    expect(config).toMatchObject({ HOST: '::1', REDIS_URL: 'rediss://cache.example:6380' });
+  });
+
+  it('reads each provider from its variables, aliases and the default timeout', () => {
+    const config = loadConfig({
+      DEFAULT_TIMEOUT_MS: '3000',
+      BRAVE_BASE_URL: ' http://127.0.0.1:9000/brave ',
+      BRAVE_WEIGHT: '1.5',
+      BRAVE_CONCURRENCY: '2',
+      BRAVE_API_KEY: 'brave-key-123',
+      HACKER_NEWS_TIMEOUT_MS: '700',
+      SEARXNG_URL: 'http://searx.example:8888',
+    });
+    expect(config.providers.brave).toEqual({
+      baseUrl: 'http://127.0.0.1:9000/brave',
+      credentials: { BRAVE_API_KEY: 'brave-key-123' },
+      weight: 1.5,
+      timeoutMs: 3000,
+      concurrency: 2,
+    });
+    expect(config.providers.hackernews!.timeoutMs).toBe(700);
+    expect(config.providers.searxng).toMatchObject({ baseUrl: 'http://searx.example:8888', credentials: { SEARXNG_URL: 'http://searx.example:8888' } });
+    expect(config.providers.youtube_web!.timeoutMs).toBe(3000);
+  });
+
+  it('collects keys from API_KEYS and API_KEYS_FILE', () => {
+    const file = writeScratch('keys.txt', '# operators\nfile-key-aaaaaaaa\n\nfile-key-bbbbbbbb # ci\n');
+    expect(loadConfig({ API_KEYS: 'listed-key-1, listed-key-2', API_KEYS_FILE: file }).apiKeys).toEqual([
+      'listed-key-1',
+      'listed-key-2',
+      'file-key-aaaaaaaa',
+      'file-key-bbbbbbbb',
+    ]);
+  });
+
+  it('accepts a readable LOCAL_INDEX_DIR and hands it to the local provider', () => {
+    expect(loadConfig({ LOCAL_INDEX_DIR: scratch }).providers.local!.credentials.LOCAL_INDEX_DIR).toBe(scratch);
+  });
+});
+
+describe('loadConfig refuses a bad value, naming the variable and what is allowed', () => {
+  const emptyFile = writeScratch('empty-keys.txt', '# no keys yet\n\n');
+  const plainFile = writeScratch('not-a-folder.txt', 'hello');
+  const missingFile = path.join(scratch, 'no-such-keys.txt');
+
+  it.each([
+    // Issue 11 item 4: the fetch settings were read at first use, so these started and every fetch answered 500.
+    [{ FETCH_MAX_BYTES: 'abc' }, 'FETCH_MAX_BYTES: expected a whole number ≥ 1024, got "abc"'],
+    [{ FETCH_TIMEOUT_MS: 'abc' }, 'FETCH_TIMEOUT_MS: expected a whole number from 100 to 120000, got "abc"'],
+    [{ FETCH_ALLOW_PRIVATE: 'maybe' }, 'FETCH_ALLOW_PRIVATE: expected one of true, 1, yes, false, 0, no, got "maybe"'],
+    // Item 5: provider settings that started silently and made every search report PROVIDER_PARSE.
+    [{ BRAVE_BASE_URL: 'api.search.brave.com' }, 'BRAVE_BASE_URL: expected an absolute http or https URL'],
+    [{ WIKIPEDIA_BASE_URL: 'ftp://de.wikipedia.org' }, 'WIKIPEDIA_BASE_URL: expected an absolute http or https URL'],
+    [{ SEARXNG_URL: 'searxng:8080' }, 'SEARXNG_URL: expected an absolute http or https URL'],
+    [{ BRAVE_CONCURRENCY: '2.5' }, 'BRAVE_CONCURRENCY: expected a whole number from 1 to 256, got "2.5"'],
+    [{ HACKER_NEWS_CONCURRENCY: '0' }, 'HACKER_NEWS_CONCURRENCY: expected a whole number from 1 to 256, got "0"'],
+    [{ BRAVE_WEIGHT: 'abc' }, 'BRAVE_WEIGHT: expected a number from 0 to 100, got "abc"'],
+    [{ ARXIV_TIMEOUT_MS: '50' }, 'ARXIV_TIMEOUT_MS: expected a whole number from 100 to 60000, got "50"'],
+    [{ LOCAL_INDEX_DIR: path.join(scratch, 'no-such-folder') }, 'LOCAL_INDEX_DIR: expected an existing folder this process can read'],
+    [{ LOCAL_INDEX_DIR: plainFile }, 'LOCAL_INDEX_DIR: expected an existing folder this process can read'],
+    // The MCP settings.
+    [{ MCP_TOOLS: 'bogus' }, 'MCP_TOOLS: expected one of compact, split, got "bogus"'],
+    [{ MCP_HEARTBEAT_MS: 'abc' }, 'MCP_HEARTBEAT_MS: expected a whole number from 10 to 300000, got "abc"'],
+    // Item 9: a key source that is set but holds no key turned authentication off.
+    [{ API_KEYS: ',' }, 'API_KEYS: expected a comma list of keys, got none'],
+    [{ API_KEYS: ' ' }, 'API_KEYS: expected a comma list of keys, got none'],
+    [{ API_KEYS_FILE: emptyFile }, `API_KEYS_FILE: expected one key a line, but ${emptyFile} holds none`],
+    [{ API_KEYS_FILE: missingFile }, `API_KEYS_FILE: expected a readable file of keys, cannot read ${missingFile}: no such file`],
+    [{ API_KEYS_FILE: scratch }, `API_KEYS_FILE: expected a readable file of keys, cannot read ${scratch}: it is a folder`],
+    // Item 13: values that failed later with a bare system error, or were accepted.
+    [{ HOST: '999.1.1.1' }, 'HOST: expected an IPv4 address (0.0.0.0), an IPv6 address (::) or a host name, got "999.1.1.1"'],
+    [{ REDIS_URL: 'http://redis:6379' }, 'REDIS_URL: expected an absolute redis or rediss URL (redis://host…), got "http://redis:6379"'],
+    [{ BREAKER_COOLDOWN_MS: '700000' }, 'BREAKER_COOLDOWN_MS: expected at most BREAKER_MAX_COOLDOWN_MS (600000), got 700000'],
+    [{ BREAKER_COOLDOWN_MS: '5000', BREAKER_MAX_COOLDOWN_MS: '1000' }, 'BREAKER_COOLDOWN_MS: expected at most BREAKER_MAX_COOLDOWN_MS (1000), got 5000'],
+  ])('%j', (env, expected) => {
+    const message = refusal(env);
+    expect(message.startsWith('Invalid configuration: ')).toBe(true);
+    expect(message).toContain(expected);
+  });
+
+  it('reports every problem at once', () => {
+    const message = refusal({ FETCH_MAX_BYTES: 'abc', BRAVE_WEIGHT: 'abc', MCP_TOOLS: 'bogus', BREAKER_COOLDOWN_MS: '700000' });
+    for (const name of ['FETCH_MAX_BYTES', 'BRAVE_WEIGHT', 'MCP_TOOLS', 'BREAKER_COOLDOWN_MS']) expect(message).toContain(`${name}: expected`);
+  });
+
+  it('never repeats a secret it refuses', () => {
+    const message = refusal({ METRICS_TOKEN: 'short', REDIS_URL: 'http://:hunter2-password@redis:6379' });
+    expect(message).toContain('METRICS_TOKEN: expected at least 8 characters');
+    expect(message).toContain('REDIS_URL: expected an absolute redis or rediss URL');
+    expect(message).not.toContain('short');
+    expect(message).not.toContain('hunter2-password');
+  });
+});

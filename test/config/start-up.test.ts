@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+
+/** Runs the real server with only the given variables (plus PATH) until it listens or exits. */
+async function runServer(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(tsx, [path.join(root, 'src', 'server.ts')], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    // Listening means the configuration was accepted: stop it, the test only asks whether it starts.
+    if (output.includes('Server listening at')) child.kill('SIGTERM');
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, output };
+}
+
+describe('server start-up', () => {
+  it('starts with no variables besides where to listen', async () => {
+    const { code, output } = await runServer({});
+    expect(output).toContain('Server listening at http://127.0.0.1:');
+    expect(code).toBe(0);
+  });
+
+  it.each([
+    [{ FETCH_MAX_BYTES: 'abc' }, 'FETCH_MAX_BYTES: expected a whole number'],
+    [{ API_KEYS_FILE: '/nonexistent/keys.txt' }, 'API_KEYS_FILE: expected a readable file of keys, cannot read /nonexistent/keys.txt'],
+    [{ HOST: '999.1.1.1' }, 'HOST: expected an IPv4 address'],
+  ])('refuses %j, exiting non-zero with the variable named', async (env, expected) => {
+    const { code, output } = await runServer(env);
+    expect(code).not.toBe(0);
+    expect(output).toContain('Invalid configuration: ');
+    expect(output).toContain(expected);
+    expect(output).not.toContain('Server listening');
+  });
+});
