@@ -48,7 +48,8 @@ export interface RegistryOptions {
   localIndexDir?: string;
 }
 
-function envPrefixes(settings: ProviderSettings): string[] {
+/** The prefixes of a provider's variables (`SEMANTICSCHOLAR`, then aliases such as `SEMANTIC_SCHOLAR`). */
+export function envPrefixes(settings: ProviderSettings): string[] {
   return [settings.name.toUpperCase().replace(/[^A-Z0-9]/g, '_'), ...(settings.envAliases ?? [])];
 }
 
