@@ -5,13 +5,14 @@ import { readFetchSettings, type FetchSettings } from '../fetch/fetch-settings.j
 import { checkFetchTarget } from '../fetch/fetch-target.js';
 import { safeFetch } from '../fetch/safe-fetch.js';
 import { FirecrawlProvider } from '../providers/firecrawl.js';
+import { isLocalLink, readLocalDocument } from './local-documents.js';
 import { defineOperation, type OperationContext } from './operation.js';
 
 /** Links returned with a page at most: enough to navigate, not enough to drown a model. */
 const MAX_LINKS = 100;
 
 const fetchInput = z.strictObject({
-  url: z.string().trim().url().max(2000).describe('The http(s) page to read.'),
+  url: z.string().trim().url().max(2000).describe('The http(s) page to read, or a local:/// link from a search result (a document in the embedded index).'),
   max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters of Markdown to return (500–100000, default 20000).'),
   offset: z.number().int().min(0).default(0).describe('Character offset to start from (for paging).'),
   engine: z
@@ -26,7 +27,7 @@ export type FetchInput = z.output<typeof fetchInput>;
 export interface FetchedPage extends TextPage {
   url: string;
   final_url: string;
-  engine: 'direct' | 'firecrawl';
+  engine: 'direct' | 'firecrawl' | 'local';
   title?: string;
   byline?: string;
   published_at?: string;
@@ -104,10 +105,11 @@ export const fetchUrl = defineOperation({
   name: 'fetch_url',
   description:
     'Fetch a web page (HTML, text, JSON or PDF) and return its main content as Markdown with title, byline, date and links, paged by offset. ' +
-    'Internal and private addresses are refused, whichever engine fetches.',
+    'Internal and private addresses are refused, whichever engine fetches. local:/// links from search results are read from the embedded index.',
   input: fetchInput,
   example: { url: 'https://en.wikipedia.org/wiki/Metasearch_engine', max_chars: 4000 },
   run: async (input, context) => {
+    if (isLocalLink(input.url)) return readLocalDocument(input, context);
     if (input.engine === 'firecrawl') return fetchThroughFirecrawl(input, context);
     try {
       return await fetchDirect(input, context);

@@ -42,6 +42,16 @@ describe('a provider with weight 0', () => {
     expect(upstream.requests.filter((recorded) => recorded.path.startsWith('/wikipedia/'))).toEqual([]);
   });
 
+  it("does not serve the embedded index's documents through fetch_url either", async () => {
+    const response = await request(service.origin, '/v1/ops/fetch_url', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'local:///ranking.md' }),
+    });
+    expect(response.status).toBe(404);
+    expect((await response.json()).message).toBe('the embedded index is turned off: LOCAL_WEIGHT=0, so local:///ranking.md cannot be read');
+  });
+
   it('stays off when a search names it', async () => {
     const body = await (await request(service.origin, '/v1/search/web?q=provider&providers=local')).json();
     expect(body.results).toEqual([]);
