@@ -4,6 +4,7 @@ import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import { variablePrefixes } from '../providers/provider-config.js';
 import { applyPostFilters, unsupportedFilters } from './filters.js';
 import type { Admission } from './provider-health.js';
 import { redactSecrets } from './redact.js';
@@ -72,6 +73,8 @@ async function askProvider(
   options: GatherOptions,
   dependencies: GatherDependencies,
 ): Promise<ProviderAnswer> {
+  const off = turnedOff(provider);
+  if (off) return { provider, items: [], outcome: notAsked(provider, 'skipped', off) };
   const missing = provider.missingSettings();
   if (missing.length > 0) {
     return { provider, items: [], outcome: notAsked(provider, 'not_configured', `set ${missing.join(', ')} to enable`, { missing }) };
@@ -127,6 +130,15 @@ async function askProvider(
     options.signal?.removeEventListener('abort', abortFromCaller);
     if (!controller.signal.aborted) controller.abort();
   }
+}
+
+/**
+ * Why a provider is off, or undefined when it is on. Weight 0 means off rather than "ranked last": its
+ * results would still fill a list that has room, so the only way to keep them out is not to ask.
+ */
+export function turnedOff(provider: Provider): string | undefined {
+  if (provider.config.weight !== 0) return undefined;
+  return `turned off: ${variablePrefixes(provider.settings)[0]}_WEIGHT=0`;
 }
 
 /** The outcome of a provider that was not asked at all (not configured, skipped, suspended). */

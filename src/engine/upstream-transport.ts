@@ -21,7 +21,7 @@ export interface TransportOptions {
 export function createUpstreamTransport(provider: Provider, options: TransportOptions): UpstreamTransport {
   return {
     async send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
-      const response = await sendRequest(upstream, signal, options);
+      const response = await sendRequest(upstream, signal, options, provider);
       const accepted = upstream.acceptStatuses ?? [];
       if ((response.status >= 200 && response.status < 300) || accepted.includes(response.status)) return response;
       throw statusError(response, provider.describeError(response));
@@ -29,7 +29,12 @@ export function createUpstreamTransport(provider: Provider, options: TransportOp
   };
 }
 
-async function sendRequest(upstream: UpstreamRequest, signal: AbortSignal, options: TransportOptions): Promise<UpstreamResponse> {
+async function sendRequest(
+  upstream: UpstreamRequest,
+  signal: AbortSignal,
+  options: TransportOptions,
+  provider: Provider,
+): Promise<UpstreamResponse> {
   let response: Dispatcher.ResponseData;
   try {
     response = await request(upstream.url, {
@@ -40,11 +45,11 @@ async function sendRequest(upstream: UpstreamRequest, signal: AbortSignal, optio
       dispatcher: options.dispatcher,
     });
   } catch (error) {
-    throw networkError(error, signal);
+    throw networkError(error, signal, provider, upstream.url);
   }
   const bytes = await readBodyCapped(response, options.maxBytes, {
     tooLarge: () => new FedsearchError('PROVIDER_PARSE', `the body is larger than ${options.maxBytes} bytes`),
-    failed: (error) => networkError(error, signal),
+    failed: (error) => networkError(error, signal, provider, upstream.url),
   });
   const body = new TextDecoder('utf-8').decode(bytes);
   const headers: Record<string, string> = {};
@@ -97,13 +102,25 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Maps a transport failure to a typed error; an abort is passed through for the engine to classify. */
-function networkError(error: unknown, signal: AbortSignal): unknown {
+/**
+ * Maps a transport failure to a typed error naming the provider and the host it tried ("youtube_web
+ * (www.youtube.com): host not found"), so an operation's 502 says which upstream failed. Only the host:
+ * paths and query strings can carry keys. An abort is passed through for the engine to classify.
+ */
+function networkError(error: unknown, signal: AbortSignal, provider: Provider, url: string): unknown {
   if (signal.aborted) return signal.reason ?? error;
   if (error instanceof undiciErrors.RequestAbortedError) return error;
   const code = errorCode(error);
   const cause = code ? NETWORK_CAUSES[code] : 'request failed';
-  return new FedsearchError('PROVIDER_NETWORK', `network error: ${cause}`, { cause: error, details: { networkCode: code } });
+  return new FedsearchError('PROVIDER_NETWORK', `${provider.name} (${hostOf(url)}): ${cause}`, { cause: error, details: { networkCode: code } });
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || 'no host';
+  } catch {
+    return 'an invalid URL';
+  }
 }
 
 const RETRYABLE_STATUSES = new Set([502, 503]);

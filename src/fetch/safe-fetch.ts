@@ -1,23 +1,18 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { request, type Dispatcher } from 'undici';
 import { FedsearchError } from '../domain/errors.js';
 import { discardBody, readBodyCapped } from '../engine/read-body.js';
-import { forbiddenAddressReason, literalAddress } from './address-policy.js';
+import { checkFetchTarget, type HostResolver, type TargetPolicy } from './fetch-target.js';
 import { createPinnedAgent, networkFailure, type ResolvedAddress } from './pinned-agent.js';
 import { ALLOWED_CONTENT_TYPES, kindOfMediaType, parseContentType, sniffKind, type DocumentKind } from './content-type.js';
 
 export const DEFAULT_FETCH_MAX_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_FETCH_TIMEOUT_MS = 20_000;
 export const MAX_REDIRECTS = 5;
-export type { ResolvedAddress };
+export type { HostResolver, ResolvedAddress };
 
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 const ACCEPT = 'text/html,application/xhtml+xml,application/json;q=0.9,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.1';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-/** Resolves a DNS name to every address it has; the default is the system resolver (dns.lookup, all). */
-export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export interface SafeFetchOptions {
   /** Largest body read (FETCH_MAX_BYTES); a larger one fails with FETCH_TOO_LARGE. */
@@ -48,9 +43,6 @@ export interface FetchedDocument {
 
 interface HopSettings {
   maxBytes: number;
-  allowPrivate: boolean;
-  allowPrivateHosts: ReadonlySet<string>;
-  resolveHost: HostResolver;
   headers: Record<string, string>;
 }
 
@@ -58,8 +50,8 @@ type Hop = { kind: 'redirect'; location: string } | { kind: 'document'; document
 
 /**
  * Fetches an arbitrary http(s) URL on behalf of a user without letting it reach this machine or its network:
- * every hop's host is resolved here, refused if any of its addresses is forbidden, and the connection is
- * made to exactly the addresses that were checked. Redirects are followed by hand (at most 5), each
+ * every hop passes checkFetchTarget (its host resolved here, refused if any of its addresses is forbidden),
+ * and the connection is made to exactly the addresses that were checked. Redirects are followed by hand (at most 5), each
  * re-checked; the body is capped in size, the whole fetch in time, and only text-like types and PDF pass.
  */
 export async function safeFetch(input: string | URL, options: SafeFetchOptions = {}): Promise<FetchedDocument> {
@@ -67,29 +59,25 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
-  const settings: HopSettings = {
-    maxBytes: options.maxBytes ?? DEFAULT_FETCH_MAX_BYTES,
-    allowPrivate: options.allowPrivate ?? false,
-    allowPrivateHosts: new Set(options.allowPrivateHosts ?? []),
-    resolveHost: options.lookup ?? resolveWithSystem,
-    headers: options.headers ?? {},
-  };
-  let url = parseTarget(String(input));
+  const settings: HopSettings = { maxBytes: options.maxBytes ?? DEFAULT_FETCH_MAX_BYTES, headers: options.headers ?? {} };
+  const policy: TargetPolicy = { allowPrivate: options.allowPrivate, allowPrivateHosts: options.allowPrivateHosts, lookup: options.lookup, signal };
+  let next: string | URL = input;
   const redirects: string[] = [];
   try {
     for (;;) {
-      const addresses = await resolveAllowedAddresses(url, settings, signal);
-      const hop = await fetchHop(url, addresses, settings, signal);
+      const checked = await checkFetchTarget(next, policy);
+      const url = checked.url;
+      const hop = await fetchHop(url, checked.addresses, settings, signal);
       if (hop.kind === 'document') return { ...hop.document, redirects };
       if (redirects.length >= MAX_REDIRECTS) {
         throw new FedsearchError('FETCH_FAILED', `too many redirects: more than ${MAX_REDIRECTS} starting at ${redirects[0]}`);
       }
       redirects.push(url.href);
-      url = redirectTarget(hop.location, url);
+      next = redirectTarget(hop.location, url);
     }
   } catch (error) {
     if (timeout.signal.aborted && !options.signal?.aborted) {
-      throw new FedsearchError('FETCH_TIMEOUT', `fetching ${url.href} took longer than ${timeoutMs} ms`, { cause: error });
+      throw new FedsearchError('FETCH_TIMEOUT', `fetching ${String(next)} took longer than ${timeoutMs} ms`, { cause: error });
     }
     if (options.signal?.aborted) throw options.signal.reason ?? error;
     throw error;
@@ -98,71 +86,12 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
   }
 }
 
-async function resolveWithSystem(hostname: string): Promise<ResolvedAddress[]> {
-  return dnsLookup(hostname, { all: true, verbatim: true });
-}
-
-function parseTarget(input: string): URL {
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    throw new FedsearchError('QUERY_INVALID', `not a valid absolute URL: ${input.slice(0, 200)}`);
-  }
-  checkScheme(url);
-  return url;
-}
-
 function redirectTarget(location: string, from: URL): URL {
-  let url: URL;
   try {
-    url = new URL(location, from);
+    return new URL(location, from);
   } catch {
     throw new FedsearchError('FETCH_FAILED', `${from.href} redirected to an invalid URL: ${location.slice(0, 200)}`);
   }
-  checkScheme(url);
-  return url;
-}
-
-function checkScheme(url: URL): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FedsearchError('FETCH_FORBIDDEN', `refused: only http and https URLs are fetched, not ${url.protocol}`);
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new FedsearchError('FETCH_FORBIDDEN', 'refused: URLs with a user name or password are not fetched');
-  }
-}
-
-/**
- * The WHATWG URL parser has already turned decimal, octal, hex and short IPv4 spellings (2130706433,
- * 0x7f.1, 127.1) into dotted form and IPv6 into its compressed form, so a literal is checked as it will be
- * dialled. A name is resolved once here and refused if ANY of its addresses is forbidden: connecting to
- * "the first allowed one" would let a name that mixes public and private answers through.
- */
-async function resolveAllowedAddresses(url: URL, settings: HopSettings, signal: AbortSignal): Promise<ResolvedAddress[]> {
-  const host = url.hostname;
-  const exempt = settings.allowPrivate || settings.allowPrivateHosts.has(host);
-  const literal = literalAddress(host);
-  if (literal !== undefined) {
-    const reason = exempt ? undefined : forbiddenAddressReason(literal);
-    if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${literal} is ${reason}`);
-    return [{ address: literal, family: isIP(literal) }];
-  }
-  let addresses: ResolvedAddress[];
-  try {
-    addresses = await untilAborted(settings.resolveHost(host), signal);
-  } catch (error) {
-    if (signal.aborted) throw error;
-    const code = (error as { code?: unknown }).code;
-    const why = code === 'ENOTFOUND' ? 'no such host' : typeof code === 'string' ? code : 'lookup failed';
-    throw new FedsearchError('FETCH_FAILED', `could not resolve ${host}: ${why}`, { cause: error });
-  }
-  if (addresses.length === 0) throw new FedsearchError('FETCH_FAILED', `could not resolve ${host}: no addresses`);
-  for (const { address } of addresses) {
-    const reason = exempt ? undefined : forbiddenAddressReason(address);
-    if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${host} resolves to ${address}, ${reason}`);
-  }
-  return addresses;
 }
 
 async function fetchHop(url: URL, addresses: ResolvedAddress[], settings: HopSettings, signal: AbortSignal): Promise<Hop> {
@@ -239,19 +168,4 @@ function unsupportedType(url: URL, type: string): FedsearchError {
 
 function tooLarge(url: URL, maxBytes: number, detail: string): FedsearchError {
   return new FedsearchError('FETCH_TOO_LARGE', `${url.href} is larger than the ${maxBytes}-byte limit (FETCH_MAX_BYTES); ${detail}`);
-}
-
-/** DNS lookups cannot be cancelled; this stops waiting for one when the fetch is aborted. */
-async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([promise, aborted]);
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
 }

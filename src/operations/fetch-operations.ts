@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import { FedsearchError } from '../domain/errors.js';
 import { extractDocument, pageText, type ExtractedLink, type TextPage } from '../fetch/extract.js';
-import { readFetchSettings } from '../fetch/fetch-settings.js';
+import { readFetchSettings, type FetchSettings } from '../fetch/fetch-settings.js';
+import { checkFetchTarget } from '../fetch/fetch-target.js';
 import { safeFetch } from '../fetch/safe-fetch.js';
 import { FirecrawlProvider } from '../providers/firecrawl.js';
+import { isLocalLink, readLocalDocument } from './local-documents.js';
 import { defineOperation, type OperationContext } from './operation.js';
 
 /** Links returned with a page at most: enough to navigate, not enough to drown a model. */
 const MAX_LINKS = 100;
 
 const fetchInput = z.strictObject({
-  url: z.string().trim().url().max(2000).describe('The http(s) page to read.'),
+  url: z.string().trim().url().max(2000).describe('The http(s) page to read, or a local:/// link from a search result (a document in the embedded index).'),
   max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters of Markdown to return (500–100000, default 20000).'),
   offset: z.number().int().min(0).default(0).describe('Character offset to start from (for paging).'),
   engine: z
@@ -20,10 +22,12 @@ const fetchInput = z.strictObject({
   timeout_ms: z.number().int().min(100).max(30_000).optional().describe('Deadline in milliseconds (100–30000).'),
 });
 
+export type FetchInput = z.output<typeof fetchInput>;
+
 export interface FetchedPage extends TextPage {
   url: string;
   final_url: string;
-  engine: 'direct' | 'firecrawl';
+  engine: 'direct' | 'firecrawl' | 'local';
   title?: string;
   byline?: string;
   published_at?: string;
@@ -31,9 +35,13 @@ export interface FetchedPage extends TextPage {
   links: ExtractedLink[];
 }
 
-async function fetchDirect(input: z.output<typeof fetchInput>, context: OperationContext): Promise<FetchedPage> {
+function fetchTimeoutMs(settings: FetchSettings, input: FetchInput): number {
+  return Math.min(settings.timeoutMs, input.timeout_ms ?? Number.POSITIVE_INFINITY);
+}
+
+async function fetchDirect(input: FetchInput, context: OperationContext): Promise<FetchedPage> {
   const settings = readFetchSettings(context.config);
-  const timeoutMs = Math.min(settings.timeoutMs, input.timeout_ms ?? Number.POSITIVE_INFINITY);
+  const timeoutMs = fetchTimeoutMs(settings, input);
   const document = await safeFetch(input.url, { ...settings, timeoutMs, signal: context.signal });
   const extracted = await extractDocument(document);
   const page: FetchedPage = {
@@ -50,13 +58,33 @@ async function fetchDirect(input: z.output<typeof fetchInput>, context: Operatio
   return page;
 }
 
-async function fetchThroughFirecrawl(input: z.output<typeof fetchInput>, context: OperationContext): Promise<FetchedPage> {
-  if (!/^https?:\/\//i.test(input.url)) throw new FedsearchError('QUERY_INVALID', 'url: only http and https URLs can be fetched');
+/**
+ * The same address rules as a direct fetch, checked here before Firecrawl hears of the URL: Firecrawl
+ * fetches from wherever it runs (a self-hosted one from this network), so it must not become a way to
+ * reach what our own fetcher refuses. It is given the URL as checked (WHATWG-normalised), not as typed.
+ */
+async function checkedForFirecrawl(input: FetchInput, context: OperationContext): Promise<string> {
+  const settings = readFetchSettings(context.config);
+  const timeoutMs = fetchTimeoutMs(settings, input);
+  const deadline = AbortSignal.timeout(timeoutMs);
+  try {
+    const target = await checkFetchTarget(input.url, { allowPrivate: settings.allowPrivate, signal: AbortSignal.any([context.signal, deadline]) });
+    return target.url.href;
+  } catch (error) {
+    if (deadline.aborted && !context.signal.aborted) {
+      throw new FedsearchError('FETCH_TIMEOUT', `resolving the host of ${input.url} took longer than ${timeoutMs} ms`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function fetchThroughFirecrawl(input: FetchInput, context: OperationContext): Promise<FetchedPage> {
+  const checkedUrl = await checkedForFirecrawl(input, context);
   const scraped = await context.search.callProvider(
     'firecrawl',
     async (provider, transport, signal) => {
       const firecrawl = provider as FirecrawlProvider;
-      return firecrawl.parseScrapeResponse(await transport.send(firecrawl.buildScrapeRequest(input.url), signal), input.url);
+      return firecrawl.parseScrapeResponse(await transport.send(firecrawl.buildScrapeRequest(checkedUrl), signal), checkedUrl);
     },
     { timeoutMs: input.timeout_ms, signal: context.signal },
   );
@@ -77,16 +105,18 @@ export const fetchUrl = defineOperation({
   name: 'fetch_url',
   description:
     'Fetch a web page (HTML, text, JSON or PDF) and return its main content as Markdown with title, byline, date and links, paged by offset. ' +
-    'Internal and private addresses are refused.',
+    'Internal and private addresses are refused, whichever engine fetches. local:/// links from search results are read from the embedded index.',
   input: fetchInput,
   example: { url: 'https://en.wikipedia.org/wiki/Metasearch_engine', max_chars: 4000 },
   run: async (input, context) => {
+    if (isLocalLink(input.url)) return readLocalDocument(input, context);
     if (input.engine === 'firecrawl') return fetchThroughFirecrawl(input, context);
     try {
       return await fetchDirect(input, context);
     } catch (error) {
       // A page that failed to load here (blocked, timed out) may still load through Firecrawl; a refused
-      // address or type is never retried elsewhere.
+      // address or type is never retried elsewhere, and Firecrawl only gets a URL that passes the same check
+      // (so a name that does not resolve here is not handed on either).
       const retryable = error instanceof FedsearchError && (error.code === 'FETCH_FAILED' || error.code === 'FETCH_TIMEOUT');
       if (input.engine !== 'auto' || !retryable || !context.search.isConfigured('firecrawl')) throw error;
       return fetchThroughFirecrawl(input, context);

@@ -17,7 +17,30 @@ interface LocalDocument {
   url: string;
   text: string;
   published_at?: string;
+  /** The file a whole-file document was read from, to serve its source rather than the flattened text. */
+  file?: string;
+  /** How the source reads: text/markdown, text/html or text/plain. */
+  mediaType: string;
 }
+
+/** One indexed document as fetch_url serves it: its source, not the whitespace-flattened text that was indexed. */
+export interface LocalSource {
+  url: string;
+  title: string;
+  published_at?: string;
+  mediaType: string;
+  body: string;
+}
+
+interface LocalIndex {
+  search: MiniSearch<LocalDocument>;
+  documents: Map<number, LocalDocument>;
+  /** Documents by their local:/// link, normalised as a URL (so "a b.md" and "a%20b.md" meet). */
+  byLink: Map<string, LocalDocument>;
+}
+
+/** The scheme of the links this index gives its documents. */
+export const LOCAL_LINK_SCHEME = 'local:';
 
 /**
  * The embedded index: a MiniSearch full-text index over a folder of documents (by default the project's
@@ -33,7 +56,7 @@ export class LocalProvider extends Provider {
     weight: 1,
   };
   readonly settings = LocalProvider.settings;
-  private index: Promise<{ search: MiniSearch<LocalDocument>; documents: Map<number, LocalDocument> }> | undefined;
+  private index: Promise<LocalIndex> | undefined;
 
   override async search(query: SearchQuery, _transport: unknown, signal: AbortSignal): Promise<ProviderItem[]> {
     const { search, documents } = await this.loadIndex();
@@ -52,7 +75,31 @@ export class LocalProvider extends Provider {
     });
   }
 
-  private loadIndex(): Promise<{ search: MiniSearch<LocalDocument>; documents: Map<number, LocalDocument> }> {
+  /**
+   * The document a local:/// link names, or undefined when the index has none by that link. Only links the
+   * index made itself are looked up, so a link can never name a file outside LOCAL_INDEX_DIR.
+   */
+  async readDocument(link: string, signal: AbortSignal): Promise<LocalSource | undefined> {
+    const { byLink } = await this.loadIndex();
+    signal.throwIfAborted();
+    const document = byLink.get(normalisedLink(link));
+    if (!document) return undefined;
+    let body = document.text;
+    if (document.file) {
+      try {
+        body = await readFile(document.file, { encoding: 'utf8', signal });
+      } catch (error) {
+        // Removed since the index was built: the index no longer has it either, as far as a reader can tell.
+        if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    }
+    const source: LocalSource = { url: document.url, title: document.title, mediaType: document.mediaType, body };
+    if (document.published_at) source.published_at = document.published_at;
+    return source;
+  }
+
+  private loadIndex(): Promise<LocalIndex> {
     this.index ??= buildIndex(this.config.credentials.LOCAL_INDEX_DIR ?? 'docs').catch((error: unknown) => {
       // A missing folder should be retried on the next search, not remembered forever.
       this.index = undefined;
@@ -62,21 +109,32 @@ export class LocalProvider extends Provider {
   }
 }
 
-async function buildIndex(folder: string) {
+async function buildIndex(folder: string): Promise<LocalIndex> {
   const root = path.resolve(folder);
   const files = await listFiles(root);
   const documents = new Map<number, LocalDocument>();
+  const byLink = new Map<string, LocalDocument>();
   for (const file of files) {
     const raw = await readFile(file, 'utf8');
     const relative = path.relative(root, file).split(path.sep).join('/');
-    for (const document of documentsFrom(raw, relative, path.extname(file).toLowerCase())) {
-      const id = documents.size + 1;
-      documents.set(id, { ...document, id });
+    for (const fields of documentsFrom(raw, relative, file)) {
+      const document: LocalDocument = { ...fields, id: documents.size + 1 };
+      documents.set(document.id, document);
+      const link = normalisedLink(document.url);
+      if (link.startsWith(LOCAL_LINK_SCHEME) && !byLink.has(link)) byLink.set(link, document);
     }
   }
   const search = new MiniSearch<LocalDocument>({ fields: ['title', 'text'], idField: 'id' });
   search.addAll([...documents.values()]);
-  return { search, documents };
+  return { search, documents, byLink };
+}
+
+function normalisedLink(link: string): string {
+  try {
+    return new URL(link).href;
+  } catch {
+    return link;
+  }
 }
 
 async function listFiles(root: string): Promise<string[]> {
@@ -99,9 +157,10 @@ async function listFiles(root: string): Promise<string[]> {
 
 type DocumentFields = Omit<LocalDocument, 'id'>;
 
-function documentsFrom(raw: string, relative: string, extension: string): DocumentFields[] {
+/** A whole file (Markdown, HTML, text) is one document served from its source; JSON gives one per record. */
+function documentsFrom(raw: string, relative: string, file: string): DocumentFields[] {
   const fileUrl = `local:///${relative}`;
-  switch (extension) {
+  switch (path.extname(file).toLowerCase()) {
     case '.json':
       return jsonDocuments(parseJson(raw), fileUrl);
     case '.jsonl':
@@ -110,15 +169,15 @@ function documentsFrom(raw: string, relative: string, extension: string): Docume
     case '.htm': {
       const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(raw)?.[1];
       const body = raw.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ');
-      return [{ title: title ? htmlToText(title) : relative, url: fileUrl, text: htmlToText(body) }];
+      return [{ title: title ? htmlToText(title) : relative, url: fileUrl, text: htmlToText(body), file, mediaType: 'text/html' }];
     }
     case '.md':
     case '.markdown': {
       const heading = /^#\s+(.+)$/m.exec(raw)?.[1];
-      return [{ title: heading?.trim() ?? relative, url: fileUrl, text: markdownToText(raw) }];
+      return [{ title: heading?.trim() ?? relative, url: fileUrl, text: markdownToText(raw), file, mediaType: 'text/markdown' }];
     }
     default:
-      return [{ title: relative, url: fileUrl, text: raw.replace(/\s+/g, ' ').trim() }];
+      return [{ title: relative, url: fileUrl, text: raw.replace(/\s+/g, ' ').trim(), file, mediaType: 'text/plain' }];
   }
 }
 
@@ -144,6 +203,7 @@ function jsonDocuments(value: unknown, fallbackUrl: string): DocumentFields[] {
       title: title ?? body!.slice(0, 80),
       url: httpUrl(record.url) ?? (records.length > 1 ? `${fallbackUrl}#${index + 1}` : fallbackUrl),
       text: body ? htmlToText(body) : '',
+      mediaType: 'text/plain',
     };
     const published = isoDate(record.published_at ?? record.date);
     if (published) document.published_at = published;

@@ -14,10 +14,14 @@ async function runServer(env: Record<string, string>): Promise<{ code: number | 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let stopping = false;
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
-    // Listening means the configuration was accepted: stop it, the test only asks whether it starts.
-    if (output.includes('Server listening at')) child.kill('SIGTERM');
+    // Listening means the configuration was accepted: stop it (once), the test only asks whether it starts.
+    if (!stopping && output.includes('Server listening at')) {
+      stopping = true;
+      child.kill('SIGTERM');
+    }
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);

@@ -148,10 +148,11 @@ describe('research operations over loopback providers', () => {
   });
 
   it('fetch_url with engine firecrawl scrapes through Firecrawl', async () => {
-    const page = await (await call(safeService, 'fetch_url', { url: 'https://www.example.com/', engine: 'firecrawl' })).json();
+    // A public address literal: a DNS name would have to resolve here first, and tests do not use DNS.
+    const page = await (await call(safeService, 'fetch_url', { url: 'https://93.184.215.14/', engine: 'firecrawl' })).json();
     expect(page).toMatchObject({ engine: 'firecrawl', title: 'Example page', text: '# Example page\n\nSome text.' });
     const sent = upstream.requestsTo('/firecrawl/v2/scrape').at(-1)!;
-    expect(JSON.parse(sent.body)).toMatchObject({ url: 'https://www.example.com/' });
+    expect(JSON.parse(sent.body)).toMatchObject({ url: 'https://93.184.215.14/' });
     expect(sent.headers.authorization).toBe('Bearer fc-key-1234567890');
   });
 

@@ -1,0 +1,108 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { FedsearchError } from '../domain/errors.js';
+import { forbiddenAddressReason, literalAddress } from './address-policy.js';
+import type { ResolvedAddress } from './pinned-agent.js';
+
+/** Resolves a DNS name to every address it has; the default is the system resolver (dns.lookup, all). */
+export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export interface TargetPolicy {
+  /** Skips the address policy for every host (FETCH_ALLOW_PRIVATE=true): for tests and private deployments. */
+  allowPrivate?: boolean;
+  /** Skips the address policy for these exact URL hostnames only. */
+  allowPrivateHosts?: readonly string[];
+  /** Replaces the system resolver, e.g. in tests; every address it returns is checked like any other. */
+  lookup?: HostResolver;
+  signal?: AbortSignal;
+}
+
+/** A URL that passed the policy, with the addresses its host had when it was checked. */
+export interface CheckedTarget {
+  url: URL;
+  addresses: ResolvedAddress[];
+}
+
+/**
+ * The one gate in front of every fetch engine: the direct fetcher calls it for each hop, and a URL is only
+ * handed to Firecrawl (which fetches from wherever it runs, possibly this network) after it passed here.
+ * Only http(s) without credentials; a literal address or every address a name resolves to must be public.
+ * A name that does not resolve here is refused too: what it would reach cannot be checked, so no engine
+ * gets it. FETCH_ALLOW_PRIVATE (`allowPrivate`) is the only way around the address rules.
+ */
+export async function checkFetchTarget(input: string | URL, policy: TargetPolicy = {}): Promise<CheckedTarget> {
+  const url = typeof input === 'string' ? parseTarget(input) : input;
+  checkScheme(url);
+  const addresses = await resolveAllowedAddresses(url, policy);
+  return { url, addresses };
+}
+
+function parseTarget(input: string): URL {
+  try {
+    return new URL(input);
+  } catch {
+    throw new FedsearchError('QUERY_INVALID', `not a valid absolute URL: ${input.slice(0, 200)}`);
+  }
+}
+
+function checkScheme(url: URL): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new FedsearchError('FETCH_FORBIDDEN', `refused: only http and https URLs are fetched, not ${url.protocol}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new FedsearchError('FETCH_FORBIDDEN', 'refused: URLs with a user name or password are not fetched');
+  }
+}
+
+/**
+ * The WHATWG URL parser has already turned decimal, octal, hex and short IPv4 spellings (2130706433,
+ * 0x7f.1, 127.1) into dotted form and IPv6 into its compressed form, so a literal is checked as it will be
+ * dialled. A name is resolved once here and refused if ANY of its addresses is forbidden: connecting to
+ * "the first allowed one" would let a name that mixes public and private answers through.
+ */
+async function resolveAllowedAddresses(url: URL, policy: TargetPolicy): Promise<ResolvedAddress[]> {
+  const host = url.hostname;
+  const exempt = policy.allowPrivate === true || (policy.allowPrivateHosts?.includes(host) ?? false);
+  const literal = literalAddress(host);
+  if (literal !== undefined) {
+    const reason = exempt ? undefined : forbiddenAddressReason(literal);
+    if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${literal} is ${reason}`);
+    return [{ address: literal, family: isIP(literal) }];
+  }
+  const signal = policy.signal;
+  let addresses: ResolvedAddress[];
+  try {
+    addresses = await untilAborted((policy.lookup ?? resolveWithSystem)(host), signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const code = (error as { code?: unknown }).code;
+    const why = code === 'ENOTFOUND' ? 'no such host' : typeof code === 'string' ? code : 'lookup failed';
+    throw new FedsearchError('FETCH_FAILED', `could not resolve ${host}: ${why}`, { cause: error });
+  }
+  if (addresses.length === 0) throw new FedsearchError('FETCH_FAILED', `could not resolve ${host}: no addresses`);
+  for (const { address } of addresses) {
+    const reason = exempt ? undefined : forbiddenAddressReason(address);
+    if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${host} resolves to ${address}, ${reason}`);
+  }
+  return addresses;
+}
+
+async function resolveWithSystem(hostname: string): Promise<ResolvedAddress[]> {
+  return dnsLookup(hostname, { all: true, verbatim: true });
+}
+
+/** DNS lookups cannot be cancelled; this stops waiting for one when the fetch is aborted. */
+async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([promise, aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}

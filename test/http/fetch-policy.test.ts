@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+const scrapeBody = readFileSync(new URL('../fixtures/firecrawl/scrape-v2.json', import.meta.url), 'utf8');
+const SCRAPE = '/firecrawl/v2/scrape';
+
+function fetchUrl(service: RunningService, body: Record<string, unknown>) {
+  return request(service.origin, '/v1/ops/fetch_url', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/**
+ * Firecrawl fetches from wherever it runs (a self-hosted one from this very network), so the address rules
+ * of the direct fetcher must hold before a URL is handed to it: every spelling of a forbidden address is
+ * refused here, and the fake Firecrawl never hears of it.
+ */
+describe('fetch_url applies the address policy before any engine', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let permissive: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeBody });
+    upstream.on('/site/broken', { kind: 'respond', status: 500, body: 'down' });
+    const env = { ...providerEnv(upstream.origin), FIRECRAWL_API_KEY: 'fc-key-1234567890', LOG_LEVEL: 'silent' };
+    service = await startService(env);
+    permissive = await startService({ ...env, FETCH_ALLOW_PRIVATE: 'true' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await permissive.stop();
+    await upstream.stop();
+  });
+
+  const forbidden: Array<[string, RegExp]> = [
+    ['http://127.0.0.1:6379/', /loopback/],
+    ['http://[::1]/', /loopback/],
+    ['http://169.254.169.254/latest/meta-data/iam/', /metadata/],
+    ['http://10.1.2.3/admin', /private/],
+    ['http://192.168.0.1/', /private/],
+    ['http://2130706433/', /loopback/], // decimal 127.0.0.1
+    ['http://0x7f000001/', /loopback/], // hex
+    ['http://0x7f.1/', /loopback/], // hex, short form
+    ['http://127.1/', /loopback/], // short form
+    ['http://0251.0376.0251.0376/', /metadata/], // octal 169.254.169.254
+    ['http://[::ffff:127.0.0.1]/', /loopback/], // IPv4-mapped IPv6
+    ['http://[::ffff:a9fe:a9fe]/', /metadata/], // IPv4-mapped metadata address, in hex
+    ['http://localhost:6379/', /localhost resolves to .*loopback/], // a name resolving to loopback
+  ];
+
+  for (const engine of ['firecrawl', 'auto'] as const) {
+    it(`refuses every spelling of a forbidden address with engine ${engine}, and Firecrawl gets no request`, async () => {
+      const before = upstream.requestsTo(SCRAPE).length;
+      for (const [url, reason] of forbidden) {
+        const response = await fetchUrl(service, { url, engine });
+        const body = await response.json();
+        expect({ url, status: response.status, code: body.code }).toEqual({ url, status: 400, code: 'FETCH_FORBIDDEN' });
+        expect(body.message).toMatch(reason);
+      }
+      expect(upstream.requestsTo(SCRAPE).length).toBe(before);
+    });
+  }
+
+  it('does not hand a name that does not resolve here to Firecrawl, in either mode', async () => {
+    const before = upstream.requestsTo(SCRAPE).length;
+    for (const engine of ['auto', 'firecrawl']) {
+      const response = await fetchUrl(service, { url: 'http://no-such-host.invalid/page', engine });
+      const body = await response.json();
+      expect(response.status).toBe(502);
+      expect(body).toMatchObject({ code: 'FETCH_FAILED' });
+      expect(body.message).toMatch(/could not resolve no-such-host\.invalid/);
+    }
+    expect(upstream.requestsTo(SCRAPE).length).toBe(before);
+  });
+
+  it('hands a public address to Firecrawl as the URL that was checked', async () => {
+    // 1572395042 is 93.184.216.34 in decimal: Firecrawl gets the normalised form, the one that was checked.
+    const response = await fetchUrl(service, { url: 'http://1572395042/page?q=1', engine: 'firecrawl' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ engine: 'firecrawl', title: 'Example page' });
+    const sent = upstream.requestsTo(SCRAPE).at(-1)!;
+    expect(JSON.parse(sent.body)).toMatchObject({ url: 'http://93.184.216.34/page?q=1' });
+  });
+
+  it('lets FETCH_ALLOW_PRIVATE through to Firecrawl, and auto still falls back to it', async () => {
+    const before = upstream.requestsTo(SCRAPE).length;
+    const direct = await fetchUrl(permissive, { url: 'http://127.0.0.1:6379/', engine: 'firecrawl' });
+    expect(direct.status).toBe(200);
+    const fallback = await fetchUrl(permissive, { url: `${upstream.origin}/site/broken`, engine: 'auto' });
+    expect(await fallback.json()).toMatchObject({ engine: 'firecrawl' });
+    const sent = upstream.requestsTo(SCRAPE).slice(before).map((recorded) => JSON.parse(recorded.body).url);
+    expect(sent).toEqual(['http://127.0.0.1:6379/', `${upstream.origin}/site/broken`]);
+  });
+});
