@@ -4,6 +4,7 @@ import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import { OutboundRateLimited } from '../rate-limit/outbound-limiter.js';
 import { applyPostFilters, unsupportedFilters } from './filters.js';
 import type { Admission } from './provider-health.js';
 import { redactSecrets } from './redact.js';
@@ -31,6 +32,11 @@ export interface GatherDependencies {
   secrets(): string[];
   /** The circuit breaker's word on whether this provider may be called now. */
   admit?(provider: Provider): Admission;
+  /**
+   * Waits for this provider's next outbound request slot while `deadline` (performance.now() time) allows;
+   * throws OutboundRateLimited when the slot lies past it. Every request takes one: follow-ups and retries too.
+   */
+  rateLimit?(provider: Provider, deadline: number, signal: AbortSignal): Promise<void>;
   onOutcome?(answer: ProviderAnswer): void;
 }
 
@@ -106,10 +112,15 @@ async function askProvider(
   });
   aborted.catch(() => undefined);
   try {
+    const deadline = started + timeoutMs;
+    const takeSlot = dependencies.rateLimit && ((signal: AbortSignal) => dependencies.rateLimit!(provider, deadline, signal));
+    // The first request's slot is taken before the concurrency limit: a request that may not go never holds a place there.
+    if (takeSlot) await Promise.race([takeSlot(controller.signal), aborted]);
     const work = dependencies.limiterFor(provider)(() => {
       // Queued behind the concurrency limit past the deadline: do not start at all.
       if (controller.signal.aborted) throw controller.signal.reason;
-      const transport = withOneRetry(dependencies.transportFor(provider), started + timeoutMs);
+      const sender = dependencies.transportFor(provider);
+      const transport = withOneRetry(takeSlot ? slotPerFollowUp(sender, takeSlot) : sender, deadline);
       return options.task ? options.task(provider, transport, controller.signal) : provider.search(query, transport, controller.signal);
     });
     work.catch(() => undefined);
@@ -127,6 +138,18 @@ async function askProvider(
     options.signal?.removeEventListener('abort', abortFromCaller);
     if (!controller.signal.aborted) controller.abort();
   }
+}
+
+/** The first request uses the slot askProvider took; each later one (a follow-up, a retry) takes its own. */
+function slotPerFollowUp(transport: UpstreamTransport, takeSlot: (signal: AbortSignal) => Promise<void>): UpstreamTransport {
+  let firstSlotUnused = true;
+  return {
+    async send(request, signal) {
+      if (!firstSlotUnused) await takeSlot(signal);
+      firstSlotUnused = false;
+      return transport.send(request, signal);
+    },
+  };
 }
 
 /** The outcome of a provider that was not asked at all (not configured, skipped, suspended). */
@@ -159,6 +182,9 @@ function failureOutcome(
   if (reason instanceof ProviderTimeout || error instanceof ProviderTimeout) {
     const timeoutMs = (reason instanceof ProviderTimeout ? reason : (error as ProviderTimeout)).timeoutMs;
     return { ...base, status: 'timeout', code: 'PROVIDER_TIMEOUT', message: `no answer within ${timeoutMs} ms` };
+  }
+  if (error instanceof OutboundRateLimited) {
+    return { ...base, status: 'rate_limited', code: error.code, message: error.message, retry_after_ms: error.retryAfterMs };
   }
   if (error instanceof FedsearchError) {
     const outcome: ProviderOutcome = {

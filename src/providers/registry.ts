@@ -1,4 +1,5 @@
 import type { Provider, ProviderConfig, ProviderSettings } from './provider.js';
+import { resolveRateLimit } from '../rate-limit/rate-limit-setting.js';
 import { ArxivProvider } from './arxiv.js';
 import { BraveProvider } from './brave.js';
 import { CrossrefProvider } from './crossref.js';
@@ -97,6 +98,7 @@ export function resolveProviderConfig(settings: ProviderSettings, options: Regis
       { min: 100, max: 60_000 },
     ),
     concurrency: numberSetting(env, withSuffix('CONCURRENCY'), settings.concurrency ?? DEFAULTS.concurrency, { min: 1, max: 256 }),
+    rateLimit: resolveRateLimit(env, withSuffix('RATE_LIMIT'), settings.rateLimit, credentials),
   };
 }
 
