@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchQuery } from '../../src/domain/query.js';
 import { createLimiters, gatherResults, type GatherDependencies } from '../../src/engine/gather.js';
 import { ProviderHealth } from '../../src/engine/provider-health.js';
 import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
@@ -19,9 +18,9 @@ const oncePerMinute = parseRateLimit('1/min', 'TEST_RATE_LIMIT')!;
 
 /** Asks once for `<base>/search`, then follows up with `<base>/more` (as PubMed's esearch → efetch does). */
 class TwoStepProvider extends TestProvider {
-  override parseResponse(response: UpstreamResponse, query: SearchQuery): ParseOutcome {
+  override parseResponse(response: UpstreamResponse): ParseOutcome {
     if (response.url?.includes('/search')) return { followUp: { url: this.endpoint('/more').toString() } };
-    return super.parseResponse(response, query);
+    return super.parseResponse(response);
   }
 }
 
