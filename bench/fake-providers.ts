@@ -41,6 +41,8 @@ const withKey = (prefix: string, origin: string): Record<string, string> => ({
   [`${prefix}_BASE_URL`]: origin,
   [`${prefix}_API_KEY`]: `bench-${prefix.toLowerCase()}-key`,
   [`${prefix}_CONCURRENCY`]: BENCH_CONCURRENCY,
+  // The fakes publish no limit; the published ones (Brave's 1/s) would measure the limiter, not the service.
+  [`${prefix}_RATE_LIMIT`]: 'off',
 });
 
 export const FAKE_PROVIDER_SPECS: FakeProviderSpec[] = [

@@ -6,6 +6,7 @@ import { createRedisCache } from './engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from './engine/search-service.js';
 import type { Metrics } from './observability/metrics.js';
 import { createProviders } from './providers/registry.js';
+import { createOutboundRateLimiter } from './rate-limit/outbound-limiter.js';
 
 export interface SearchSetup {
   logger: FastifyBaseLogger;
@@ -25,8 +26,16 @@ export function createSearchService(config: AppConfig, { logger, dispatcher, met
   const sharedCache = config.REDIS_URL
     ? createRedisCache<CachedAnswer>({ url: config.REDIS_URL, ttlMs: config.CACHE_TTL_SECONDS * 1000, logger, front: localCache })
     : undefined;
+  // With Redis, replicas draw from one bucket per provider; without it (or while it is away), each limits on its own.
+  const rateLimiter = createOutboundRateLimiter({
+    redisUrl: config.REDIS_URL,
+    logger,
+    onWait: (provider, waitMs) => metrics.recordRateLimitWait(provider, waitMs),
+    onRefused: (provider) => metrics.recordRateLimited(provider),
+  });
   const search = new SearchService({
     providers,
+    rateLimiter,
     cache: sharedCache ?? localCache,
     onProviderAnswer: (answer, circuit) => {
       metrics.recordProviderAnswer(answer);
@@ -44,5 +53,10 @@ export function createSearchService(config: AppConfig, { logger, dispatcher, met
       maxCooldownMs: config.BREAKER_MAX_COOLDOWN_MS,
     },
   });
-  return { search, close: async () => sharedCache?.close() };
+  return {
+    search,
+    close: async () => {
+      await Promise.all([sharedCache?.close(), rateLimiter.close()]);
+    },
+  };
 }

@@ -5,6 +5,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import { variablePrefixes } from '../providers/provider-config.js';
+import { OutboundRateLimited } from '../rate-limit/outbound-limiter.js';
 import { applyPostFilters, unsupportedFilters } from './filters.js';
 import type { Admission } from './provider-health.js';
 import { redactSecrets } from './redact.js';
@@ -32,6 +33,11 @@ export interface GatherDependencies {
   secrets(): string[];
   /** The circuit breaker's word on whether this provider may be called now. */
   admit?(provider: Provider): Admission;
+  /**
+   * Waits for this provider's next outbound request slot while `deadline` (performance.now() time) allows;
+   * throws OutboundRateLimited when the slot lies past it. Every request takes one: follow-ups and retries too.
+   */
+  rateLimit?(provider: Provider, deadline: number, signal: AbortSignal): Promise<void>;
   onOutcome?(answer: ProviderAnswer): void;
 }
 
@@ -109,10 +115,15 @@ async function askProvider(
   });
   aborted.catch(() => undefined);
   try {
+    const deadline = started + timeoutMs;
+    const takeSlot = dependencies.rateLimit && ((signal: AbortSignal) => dependencies.rateLimit!(provider, deadline, signal));
+    // The first request's slot is taken before the concurrency limit: a request that may not go never holds a place there.
+    if (takeSlot) await Promise.race([takeSlot(controller.signal), aborted]);
     const work = dependencies.limiterFor(provider)(() => {
       // Queued behind the concurrency limit past the deadline: do not start at all.
       if (controller.signal.aborted) throw controller.signal.reason;
-      const transport = withOneRetry(dependencies.transportFor(provider), started + timeoutMs);
+      const sender = dependencies.transportFor(provider);
+      const transport = withOneRetry(takeSlot ? slotPerFollowUp(sender, takeSlot) : sender, deadline);
       return options.task ? options.task(provider, transport, controller.signal) : provider.search(query, transport, controller.signal);
     });
     work.catch(() => undefined);
@@ -139,6 +150,18 @@ async function askProvider(
 export function turnedOff(provider: Provider): string | undefined {
   if (provider.config.weight !== 0) return undefined;
   return `turned off: ${variablePrefixes(provider.settings)[0]}_WEIGHT=0`;
+}
+
+/** The first request uses the slot askProvider took; each later one (a follow-up, a retry) takes its own. */
+function slotPerFollowUp(transport: UpstreamTransport, takeSlot: (signal: AbortSignal) => Promise<void>): UpstreamTransport {
+  let firstSlotUnused = true;
+  return {
+    async send(request, signal) {
+      if (!firstSlotUnused) await takeSlot(signal);
+      firstSlotUnused = false;
+      return transport.send(request, signal);
+    },
+  };
 }
 
 /** The outcome of a provider that was not asked at all (not configured, skipped, suspended). */
@@ -171,6 +194,9 @@ function failureOutcome(
   if (reason instanceof ProviderTimeout || error instanceof ProviderTimeout) {
     const timeoutMs = (reason instanceof ProviderTimeout ? reason : (error as ProviderTimeout)).timeoutMs;
     return { ...base, status: 'timeout', code: 'PROVIDER_TIMEOUT', message: `no answer within ${timeoutMs} ms` };
+  }
+  if (error instanceof OutboundRateLimited) {
+    return { ...base, status: 'rate_limited', code: error.code, message: error.message, retry_after_ms: error.retryAfterMs };
   }
   if (error instanceof FedsearchError) {
     const outcome: ProviderOutcome = {

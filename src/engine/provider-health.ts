@@ -73,6 +73,11 @@ export class ProviderHealth {
   /** Records what a call did; outcomes that say nothing about the upstream (cancelled, skipped) are ignored. */
   record(outcome: ProviderOutcome): void {
     if (outcome.status === 'ok') return this.recordSuccess(outcome.latency_ms);
+    // Our own rate limit held the call back: the upstream was not asked, so a probe it was admitted as ends unused.
+    if (outcome.status === 'rate_limited') {
+      this.probing = false;
+      return;
+    }
     if (outcome.status !== 'error' && outcome.status !== 'timeout') return;
     if (outcome.code === 'REQUEST_CANCELLED') {
       this.probing = false;

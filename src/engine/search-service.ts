@@ -6,6 +6,7 @@ import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { SearchKind, SearchResult } from '../domain/result.js';
 import type { PaperIdentifier, Provider, UpstreamTransport } from '../providers/provider.js';
 import { secretValues } from '../providers/registry.js';
+import { createOutboundRateLimiter, type OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { AnswerCache } from './answer-cache.js';
 import { createLimiters, gatherResults, notAsked, type GatherDependencies, type ProviderAnswer } from './gather.js';
 import { ProviderHealth, type BreakerOptions, type HealthSnapshot } from './provider-health.js';
@@ -51,6 +52,8 @@ export interface SearchServiceOptions {
   rrfK: number;
   maxUpstreamBytes: number;
   breaker: BreakerOptions;
+  /** Outbound rate limits (shared through Redis when configured); per process when not given. */
+  rateLimiter?: OutboundRateLimiter;
   /** Called after each provider answers (metrics). */
   onProviderAnswer?(answer: ProviderAnswer, circuit: HealthSnapshot['state']): void;
   /** Called for every cache lookup (metrics). */
@@ -81,8 +84,10 @@ export class SearchService {
   private readonly flights = new SingleFlight<CachedAnswer>();
   private readonly secrets: string[];
   private readonly health: Map<string, ProviderHealth>;
+  private readonly rateLimiter: OutboundRateLimiter;
 
   constructor(private readonly options: SearchServiceOptions) {
+    this.rateLimiter = options.rateLimiter ?? createOutboundRateLimiter({ logger: options.logger });
     this.providers = options.providers;
     this.byName = new Map(this.providers.map((provider) => [provider.name, provider]));
     this.health = new Map(this.providers.map((provider) => [provider.name, new ProviderHealth(options.breaker)]));
@@ -243,6 +248,7 @@ export class SearchService {
       limiterFor: this.limiterFor,
       secrets: () => this.secrets,
       admit: (provider) => this.healthOf(provider).admit(),
+      rateLimit: (provider, deadline, signal) => this.rateLimiter.acquire(provider.name, provider.config.rateLimit, deadline, signal),
       onOutcome: (answer) => this.reportOutcome(answer, logger),
     };
   }

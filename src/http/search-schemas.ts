@@ -39,7 +39,7 @@ const providerOutcome = {
   required: ['provider', 'status', 'count', 'latency_ms'],
   properties: {
     provider: { type: 'string' },
-    status: { type: 'string', enum: ['ok', 'error', 'timeout', 'not_configured', 'skipped', 'suspended'] },
+    status: { type: 'string', enum: ['ok', 'error', 'timeout', 'not_configured', 'skipped', 'suspended', 'rate_limited'] },
     count: { type: 'integer' },
     latency_ms: { type: 'integer' },
     message: { type: 'string' },

@@ -9,10 +9,13 @@ export type CircuitState = 'closed' | 'open' | 'half-open';
 /** Gauge values for a breaker: the higher, the less the provider is being asked. */
 const CIRCUIT_STATE_VALUES: Record<CircuitState, number> = { closed: 0, 'half-open': 1, open: 2 };
 
-const NOT_ASKED = new Set<ProviderStatus>(['not_configured', 'skipped', 'suspended']);
+const NOT_ASKED = new Set<ProviderStatus>(['not_configured', 'skipped', 'suspended', 'rate_limited']);
 
 /** Provider latencies run from tens of milliseconds to the 30 s deadline ceiling. */
 const LATENCY_BUCKETS_SECONDS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
+
+/** Waits for an outbound request slot run from a few milliseconds to a deadline's worth. */
+const RATE_LIMIT_WAIT_BUCKETS_SECONDS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
 
 export interface Metrics {
   /** This app's own registry: several apps in one process (tests, benchmarks) never share series. */
@@ -22,6 +25,10 @@ export interface Metrics {
   /** Counts a search as in flight; call the returned function once when it ends (a second call does nothing). */
   searchStarted(): () => void;
   setCircuitState(provider: string, state: CircuitState): void;
+  /** An upstream request waited this long for its outbound rate-limit slot. */
+  recordRateLimitWait(provider: string, waitMs: number): void;
+  /** An upstream request was not made: its rate-limit slot lay past the deadline. */
+  recordRateLimited(provider: string): void;
   /** The Prometheus text exposition of every metric. */
   render(): Promise<string>;
 }
@@ -40,7 +47,7 @@ export function createMetrics(): Metrics {
   });
   const providerOutcomes = new Counter({
     name: 'fedsearch_provider_outcomes_total',
-    help: 'Provider answers by outcome (ok, error, timeout, not_configured, skipped, suspended).',
+    help: 'Provider answers by outcome (ok, error, timeout, not_configured, skipped, suspended, rate_limited).',
     labelNames: ['provider', 'status'] as const,
     registers: [registry],
   });
@@ -62,6 +69,19 @@ export function createMetrics(): Metrics {
   const circuitState = new Gauge({
     name: 'fedsearch_provider_circuit_state',
     help: 'Circuit breaker state per provider: 0 closed, 1 half-open, 2 open.',
+    labelNames: ['provider'] as const,
+    registers: [registry],
+  });
+  const rateLimitWaits = new Histogram({
+    name: 'fedsearch_provider_rate_limit_wait_seconds',
+    help: 'Time upstream requests waited for their outbound rate-limit slot (count: requests that waited).',
+    labelNames: ['provider'] as const,
+    buckets: RATE_LIMIT_WAIT_BUCKETS_SECONDS,
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: 'fedsearch_provider_rate_limited_total',
+    help: 'Upstream requests not made because their outbound rate-limit slot lay past the deadline.',
     labelNames: ['provider'] as const,
     registers: [registry],
   });
@@ -90,6 +110,12 @@ export function createMetrics(): Metrics {
     },
     setCircuitState(provider, state) {
       circuitState.set({ provider }, CIRCUIT_STATE_VALUES[state]);
+    },
+    recordRateLimitWait(provider, waitMs) {
+      rateLimitWaits.observe({ provider }, waitMs / 1000);
+    },
+    recordRateLimited(provider) {
+      rateLimited.inc({ provider });
     },
     render: () => registry.metrics(),
   };

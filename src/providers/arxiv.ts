@@ -44,6 +44,8 @@ export class ArxivProvider extends Provider {
     baseUrl: 'https://export.arxiv.org',
     credentials: [],
     filters: ['year_from', 'year_to', 'open_access'],
+    // arXiv API terms of use: no more than one request every three seconds.
+    rateLimit: '1/3s',
   };
   readonly settings = ArxivProvider.settings;
 

@@ -18,6 +18,8 @@ export class BraveProvider extends Provider {
     baseUrl: 'https://api.search.brave.com',
     credentials: [{ env: 'BRAVE_API_KEY', required: true, secret: true }],
     filters: ['time_range', 'language', 'safesearch'],
+    // Brave Search API, Free plan: 1 query per second.
+    rateLimit: '1/s',
   };
   readonly settings = BraveProvider.settings;
 

@@ -38,6 +38,8 @@ export class CrossrefProvider extends Provider {
     baseUrl: 'https://api.crossref.org',
     credentials: [{ env: 'CROSSREF_MAILTO', required: false, secret: false }],
     filters: ['year_from', 'year_to'],
+    // Crossref REST API (since December 2025): 5 per second in the public pool, 10 in the polite pool (mailto).
+    rateLimit: { rate: '5/s', withCredential: { env: 'CROSSREF_MAILTO', rate: '10/s' } },
   };
   readonly settings = CrossrefProvider.settings;
 

@@ -21,6 +21,8 @@ export class ExaProvider extends Provider {
     baseUrl: 'https://api.exa.ai',
     credentials: [{ env: 'EXA_API_KEY', required: true, secret: true }],
     filters: ['time_range', 'include_domains', 'exclude_domains'],
+    // Exa's default for /search: 10 queries per second.
+    rateLimit: '10/s',
   };
   readonly settings = ExaProvider.settings;
 

@@ -37,6 +37,8 @@ export class FirecrawlProvider extends Provider {
     filters: ['time_range'],
     // Searches that scrape their results take seconds, not milliseconds.
     timeoutMs: 15_000,
+    // Firecrawl, Free plan: 5 /search requests per minute (paid plans allow more: set FIRECRAWL_RATE_LIMIT).
+    rateLimit: '5/min',
   };
   readonly settings = FirecrawlProvider.settings;
 

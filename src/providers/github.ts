@@ -20,6 +20,8 @@ export class GithubProvider extends Provider {
     description: 'GitHub search: repositories, or code with scope=code (needs GITHUB_TOKEN).',
     baseUrl: 'https://api.github.com',
     credentials: [{ env: 'GITHUB_TOKEN', required: false, secret: true }],
+    // GitHub search API: 10 requests per minute unauthenticated, 30 with a token (code search: 10).
+    rateLimit: { rate: '10/min', withCredential: { env: 'GITHUB_TOKEN', rate: '30/min' } },
   };
   readonly settings = GithubProvider.settings;
 

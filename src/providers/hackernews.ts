@@ -22,6 +22,8 @@ export class HackerNewsProvider extends Provider {
     envAliases: ['HACKER_NEWS'],
     credentials: [],
     filters: ['time_range'],
+    // Algolia HN Search API: 10,000 requests per hour per IP address.
+    rateLimit: '10000/h',
   };
   readonly settings = HackerNewsProvider.settings;
 

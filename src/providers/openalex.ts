@@ -59,6 +59,8 @@ export class OpenAlexProvider extends Provider {
     baseUrl: 'https://api.openalex.org',
     credentials: [{ env: 'OPENALEX_MAILTO', required: false, secret: false }],
     filters: ['year_from', 'year_to', 'open_access'],
+    // OpenAlex: 10 requests per second, its long-standing per-user guidance (well under today's 100/s ceiling).
+    rateLimit: '10/s',
   };
   readonly settings = OpenAlexProvider.settings;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { absoluteUrl, decimalNumber, describeProblems, wholeNumber } from '../config/env-values.js';
+import { absoluteUrl, decimalNumber, describeProblems, envValue, wholeNumber } from '../config/env-values.js';
+import { defaultRate, parseRateLimit, RATE_LIMIT_FORMS } from '../rate-limit/rate-limit-setting.js';
 import type { ProviderConfig, ProviderSettings } from './provider.js';
 
 /**
@@ -13,7 +14,18 @@ export const PROVIDER_TUNING = {
   weight: { suffix: 'WEIGHT', schema: decimalNumber(0, 100) },
   timeoutMs: { suffix: 'TIMEOUT_MS', schema: wholeNumber(100, 60_000) },
   concurrency: { suffix: 'CONCURRENCY', schema: wholeNumber(1, 256) },
+  // Checked here, parsed in providerConfigFrom: the parsed limit names the variable that set it.
+  rateLimit: { suffix: 'RATE_LIMIT', schema: envValue(RATE_LIMIT_FORMS, (raw) => (isRateLimit(raw) ? raw.trim() : undefined)) },
 } as const;
+
+function isRateLimit(raw: string): boolean {
+  try {
+    parseRateLimit(raw, 'RATE_LIMIT');
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 type Tuning = { [Field in keyof typeof PROVIDER_TUNING]: z.output<(typeof PROVIDER_TUNING)[Field]['schema']> };
 
@@ -51,9 +63,13 @@ export function providerVariableShape(all: readonly ProviderSettings[]): Record<
   return shape;
 }
 
+function firstSetName(values: Record<string, unknown>, names: string[]): string | undefined {
+  return names.find((name) => values[name] !== undefined);
+}
+
 function firstSet<T>(values: Record<string, unknown>, names: string[]): T | undefined {
-  for (const name of names) if (values[name] !== undefined) return values[name] as T;
-  return undefined;
+  const name = firstSetName(values, names);
+  return name === undefined ? undefined : (values[name] as T);
 }
 
 /** One provider's configuration from already-validated variable values, with declared and service defaults. */
@@ -70,7 +86,16 @@ export function providerConfigFrom(settings: ProviderSettings, values: Record<st
     weight: pick('weight') ?? settings.weight ?? FALLBACK.weight,
     timeoutMs: pick('timeoutMs') ?? settings.timeoutMs ?? defaults.timeoutMs,
     concurrency: pick('concurrency') ?? settings.concurrency ?? FALLBACK.concurrency,
+    rateLimit: rateLimitFrom(settings, values, credentials),
   };
+}
+
+/** The variable's limit when one is set, else the declared default for these credentials, else none. */
+function rateLimitFrom(settings: ProviderSettings, values: Record<string, unknown>, credentials: Record<string, string | undefined>) {
+  const variables = tuningVariables(settings, 'rateLimit');
+  const setBy = firstSetName(values, variables);
+  if (setBy !== undefined) return parseRateLimit(values[setBy] as string, setBy);
+  return settings.rateLimit === undefined ? undefined : parseRateLimit(defaultRate(settings.rateLimit, credentials), variables[0]!);
 }
 
 /**

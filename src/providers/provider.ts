@@ -1,5 +1,6 @@
 import type { FilterName, SearchQuery } from '../domain/query.js';
 import type { ProviderItem, SearchKind } from '../domain/result.js';
+import type { RateLimit, RateLimitDefault } from '../rate-limit/rate-limit-setting.js';
 
 /** A request an adapter wants sent; the engine sends it (timeouts, abort, errors, timing). */
 export interface UpstreamRequest {
@@ -49,6 +50,11 @@ export interface ProviderSettings {
   timeoutMs?: number;
   /** At most this many requests in flight to this upstream from one process. */
   concurrency?: number;
+  /**
+   * The outbound rate limit the API publishes (`1/s`, `1/3s`, `100/min`), for all replicas together; none
+   * when unset. `<NAME>_RATE_LIMIT` overrides it. Each default and its source are listed in docs/providers.md.
+   */
+  rateLimit?: RateLimitDefault;
 }
 
 /** The configuration one provider instance runs with, resolved from settings and environment. */
@@ -58,6 +64,8 @@ export interface ProviderConfig {
   weight: number;
   timeoutMs: number;
   concurrency: number;
+  /** Requests to this upstream per interval, for all replicas together; undefined: no limit. */
+  rateLimit?: RateLimit;
 }
 
 /** How a provider reaches the network: given by the engine, so adapters never fetch on their own. */

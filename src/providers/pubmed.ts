@@ -48,6 +48,8 @@ export class PubmedProvider extends Provider {
       { env: 'PUBMED_EMAIL', required: false, secret: false },
     ],
     filters: ['year_from', 'year_to', 'open_access'],
+    // NCBI E-utilities: 3 requests per second without an API key, 10 with one.
+    rateLimit: { rate: '3/s', withCredential: { env: 'PUBMED_API_KEY', rate: '10/s' } },
   };
   readonly settings = PubmedProvider.settings;
 

@@ -50,6 +50,8 @@ export class SemanticScholarProvider extends Provider {
     credentials: [{ env: 'SEMANTIC_SCHOLAR_API_KEY', required: false, secret: true }],
     filters: ['year_from', 'year_to', 'open_access'],
     envAliases: ['SEMANTIC_SCHOLAR'],
+    // Semantic Scholar: a key's introductory rate is 1 per second; without one, a throttled pool shared by everyone.
+    rateLimit: '1/s',
   };
   readonly settings = SemanticScholarProvider.settings;
 

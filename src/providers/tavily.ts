@@ -17,6 +17,8 @@ export class TavilyProvider extends Provider {
     credentials: [{ env: 'TAVILY_API_KEY', required: true, secret: true }],
     filters: ['time_range', 'include_domains', 'exclude_domains'],
     weight: 1.2,
+    // Tavily, development key: 100 requests per minute (a production key allows 1,000).
+    rateLimit: '100/min',
   };
   readonly settings = TavilyProvider.settings;
 

@@ -37,6 +37,7 @@ describe('loadConfig with no variables', () => {
       weight: 1,
       timeoutMs: 5000,
       concurrency: 8,
+      rateLimit: { requests: 1, intervalMs: 1000, burst: 1, text: '1/s', variable: 'BRAVE_RATE_LIMIT' },
     });
     expect(config.providers.local!.credentials.LOCAL_INDEX_DIR).toBe(path.resolve('docs'));
   });
@@ -102,6 +103,7 @@ describe('loadConfig with valid values', () => {
       weight: 1.5,
       timeoutMs: 3000,
       concurrency: 2,
+      rateLimit: { requests: 1, intervalMs: 1000, burst: 1, text: '1/s', variable: 'BRAVE_RATE_LIMIT' },
     });
     expect(config.providers.hackernews!.timeoutMs).toBe(700);
     expect(config.providers.searxng).toMatchObject({ baseUrl: 'http://searx.example:8888', credentials: { SEARXNG_URL: 'http://searx.example:8888' } });

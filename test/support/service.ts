@@ -16,7 +16,7 @@ const sharedAgent = new Agent({ keepAliveTimeout: 1000 });
 
 /**
  * Points every HTTP provider at `<origin>/<name>` of a fake upstream, so nothing leaves the machine:
- * an unrouted provider gets the fake server's 404 and reports an error.
+ * an unrouted provider gets the fake server's 404 and reports an error. Outbound rate limits are off.
  */
 export function providerEnv(origin: string): Record<string, string> {
   const env: Record<string, string> = {};
@@ -24,6 +24,8 @@ export function providerEnv(origin: string): Record<string, string> {
     const { name, baseUrlEnv } = ProviderType.settings;
     if (name === 'local') continue;
     env[`${name.toUpperCase()}_BASE_URL`] = `${origin}/${name}`;
+    // The fake upstream publishes no limit; outbound rate limits are tested on their own, with their own values.
+    env[`${name.toUpperCase()}_RATE_LIMIT`] = 'off';
     if (baseUrlEnv) env[baseUrlEnv] = `${origin}/${name}`;
   }
   return env;

@@ -1,0 +1,83 @@
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import { FedsearchError } from '../domain/errors.js';
+import type { RateLimit } from './rate-limit-setting.js';
+import { createRedisBuckets, type SharedBuckets } from './redis-token-bucket.js';
+import { TokenBucket, type Reservation } from './token-bucket.js';
+
+/** No request slot before the deadline: the call is not made; the outcome is `rate_limited`. */
+export class OutboundRateLimited extends FedsearchError {
+  constructor(
+    readonly key: string,
+    readonly limit: RateLimit,
+    retryAfterMs: number,
+  ) {
+    super('PROVIDER_RATE_LIMITED', `outbound rate limit ${limit.text} (${limit.variable}): no request slot before the deadline; next in ${retryAfterMs} ms`, {
+      retryAfterMs,
+    });
+  }
+}
+
+/** Every upstream request passes here first: it waits for its slot, or is refused at once. */
+export interface OutboundRateLimiter {
+  /**
+   * Resolves when a request under `key` may be sent. Waits (without polling) for a slot that starts before
+   * `deadline` (in `now()` time, performance.now() by default); throws OutboundRateLimited at once when the
+   * next free slot lies past it, and rejects when `signal` aborts the wait. No limit: resolves at once.
+   */
+  acquire(key: string, limit: RateLimit | undefined, deadline: number, signal?: AbortSignal): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OutboundLimiterOptions {
+  /** When set, every replica using this Redis shares one bucket per key. */
+  redisUrl?: string;
+  logger: Logger;
+  /** Called for every request that had to wait for its slot (metrics). */
+  onWait?(key: string, waitMs: number): void;
+  /** Called for every request refused its slot (metrics). */
+  onRefused?(key: string): void;
+  /** Test seams: the clock deadlines are measured on, and how a wait is spent. */
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Replaces the Redis buckets (tests). */
+  shared?: SharedBuckets;
+}
+
+/**
+ * Outbound rate limits: one token bucket per key (a provider), in Redis when REDIS_URL is set, so replicas
+ * together stay under the limit, and in this process otherwise or while Redis is away. A slot that was
+ * reserved and then not used (the caller went away) is not given back: erring low is what a limit is for.
+ */
+export function createOutboundRateLimiter(options: OutboundLimiterOptions): OutboundRateLimiter {
+  const now = options.now ?? (() => performance.now());
+  const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, { signal }));
+  const shared = options.shared ?? (options.redisUrl ? createRedisBuckets({ url: options.redisUrl, logger: options.logger }) : undefined);
+  const local = new Map<string, TokenBucket>();
+
+  const reserveLocally = (key: string, limit: RateLimit, maxWaitMs: number): Reservation => {
+    let bucket = local.get(key);
+    if (!bucket) {
+      bucket = new TokenBucket(limit, now());
+      local.set(key, bucket);
+    }
+    return bucket.reserve(now(), maxWaitMs);
+  };
+
+  return {
+    async acquire(key, limit, deadline, signal) {
+      if (!limit) return;
+      signal?.throwIfAborted();
+      const maxWaitMs = deadline - now();
+      const reservation = (await shared?.reserve(key, limit, maxWaitMs)) ?? reserveLocally(key, limit, maxWaitMs);
+      if (!reservation.granted) {
+        options.onRefused?.(key);
+        throw new OutboundRateLimited(key, limit, reservation.retryAfterMs);
+      }
+      if (reservation.waitMs <= 0) return;
+      options.onWait?.(key, reservation.waitMs);
+      await sleep(reservation.waitMs, signal);
+    },
+    close: async () => shared?.close(),
+  };
+}

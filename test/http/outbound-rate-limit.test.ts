@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mostInAnyWindow, recordBraveArrivals } from '../support/arrivals.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+describe('outbound rate limit (BRAVE_RATE_LIMIT=2/s)', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let arrivals: number[];
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    arrivals = recordBraveArrivals(upstream);
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'k-123456', BRAVE_RATE_LIMIT: '2/s', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('never sends Brave more than 2 requests in any second (plus a burst of 1); the rest report rate_limited', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async (_, index) => {
+        const response = await request(service.origin, `/v1/search/web?q=parallel+agent+${index}&providers=brave&timeout_ms=3000`);
+        expect(response.status).toBe(200);
+        return (await response.json()).providers[0];
+      }),
+    );
+    const ok = answers.filter((outcome) => outcome.status === 'ok');
+    const limited = answers.filter((outcome) => outcome.status === 'rate_limited');
+
+    expect(mostInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(3);
+    expect(ok.length + limited.length).toBe(20);
+    expect(arrivals).toHaveLength(ok.length);
+    // 3 s at 2/s plus the burst of 1 is all the slots a 3 s deadline can hold.
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(ok.length).toBeLessThanOrEqual(7);
+    for (const outcome of limited) {
+      expect(outcome).toMatchObject({ code: 'PROVIDER_RATE_LIMITED', count: 0 });
+      expect(outcome.retry_after_ms).toBeGreaterThan(0);
+      expect(outcome.message).toMatch(/outbound rate limit 2\/s \(BRAVE_RATE_LIMIT\)/);
+    }
+
+    const metrics = await (await request(service.origin, '/metrics')).text();
+    expect(metrics).toContain(`fedsearch_provider_rate_limited_total{provider="brave"} ${limited.length}`);
+    expect(metrics).toContain(`fedsearch_provider_outcomes_total{provider="brave",status="rate_limited"} ${limited.length}`);
+    const waited = /fedsearch_provider_rate_limit_wait_seconds_count\{provider="brave"\} (\d+)/.exec(metrics);
+    expect(Number(waited?.[1])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('does not count its own refusals against the provider: the breaker stays closed', async () => {
+    const body = await (await request(service.origin, '/v1/providers')).json();
+    const brave = body.providers.find((provider: { name: string }) => provider.name === 'brave');
+    expect(brave.health).toMatchObject({ state: 'closed', consecutive_failures: 0 });
+  });
+});
+
+describe('a bad outbound rate limit', () => {
+  it('refuses to start, naming the variable and what is allowed', async () => {
+    await expect(startService({ BRAVE_RATE_LIMIT: 'fast', LOG_LEVEL: 'silent' })).rejects.toThrow(
+      /BRAVE_RATE_LIMIT: expected N\/s, N\/Ns, N\/min, N\/Nmin or N\/h \(e\.g\. 1\/s, 1\/3s, 100\/min\), or off, got "fast"/,
+    );
+  });
+});

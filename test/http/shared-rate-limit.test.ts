@@ -1,0 +1,62 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CONNECTION_NAME } from '../../src/rate-limit/redis-token-bucket.js';
+import { mostInAnyWindow, recordBraveArrivals } from '../support/arrivals.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+/** Polls `check` until it holds, at most `timeoutMs`: for connections being made on the OS's clock. */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describeWithRedis('two service instances sharing one Redis and one outbound rate limit', () => {
+  let redis: RedisServer;
+  let upstream: FakeUpstream;
+  let replicas: RunningService[];
+  let arrivals: number[];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    upstream = await startFakeUpstream();
+    arrivals = recordBraveArrivals(upstream);
+    const env = { ...providerEnv(upstream.origin), BRAVE_API_KEY: 'k-123456', BRAVE_RATE_LIMIT: '2/s', REDIS_URL: redis.url, LOG_LEVEL: 'silent' };
+    replicas = [await startService(env), await startService(env)];
+    // Both limiters must be connected before the burst, or a replica would (rightly) limit on its own.
+    const raw = new Redis(redis.url);
+    await eventually(async () => {
+      const clients = (await raw.client('LIST')) as string;
+      return clients.split('\n').filter((line) => line.includes(`name=${CONNECTION_NAME}`)).length >= 2;
+    });
+    raw.disconnect();
+  });
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    await upstream.stop();
+    await redis.stop();
+  });
+
+  it('stays under the limit together: at most 2 requests in any second (plus a burst of 1) from both', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async (_, index) => {
+        const replica = replicas[index % 2]!;
+        const response = await request(replica.origin, `/v1/search/web?q=two+replicas+${index}&providers=brave&timeout_ms=2000`);
+        return (await response.json()).providers[0];
+      }),
+    );
+    const ok = answers.filter((outcome) => outcome.status === 'ok');
+    const limited = answers.filter((outcome) => outcome.status === 'rate_limited');
+
+    expect(mostInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(3);
+    expect(ok.length + limited.length).toBe(20);
+    expect(arrivals).toHaveLength(ok.length);
+    // One bucket for both: 2 s at 2/s plus the burst of 1. Two separate buckets would let about twice as many go.
+    expect(ok.length).toBeLessThanOrEqual(5);
+    expect(limited.every((outcome) => outcome.retry_after_ms > 0)).toBe(true);
+  });
+});
