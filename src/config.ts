@@ -37,7 +37,7 @@ const configSchema = z.object({
   PRESSURE_MAX_HEAP_BYTES: z.coerce.number().int().min(0).default(0),
   PRESSURE_MAX_RSS_BYTES: z.coerce.number().int().min(0).default(0),
   REDIS_URL: z.string().url().optional(),
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(8000),
   MCP_ENABLED: booleanFromEnv.default(true),
   MCP_STATELESS: booleanFromEnv.default(false),
   MCP_TOOLS: z.enum(['compact', 'split']).default('compact'),

@@ -3,7 +3,9 @@ import { loadConfig } from './config.js';
 
 /**
  * Listens, and on SIGTERM / SIGINT closes with grace: readiness turns false, no new connections are
- * accepted, in-flight searches finish (for at most SHUTDOWN_GRACE_MS), MCP sessions close, then exit 0.
+ * accepted, REST requests and MCP calls in flight finish and deliver their answers (for at most
+ * SHUTDOWN_GRACE_MS), MCP sessions close, then exit 0. The default grace stays under the 10 s that
+ * `docker stop` waits before SIGKILL.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
