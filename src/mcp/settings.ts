@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listFromEnv, type AppConfig } from '../config.js';
+import { originEntryProblem } from './host-guard.js';
 
 /** How the MCP endpoint behaves, from the validated config plus two timings read here. */
 export interface McpSettings {
@@ -33,11 +34,18 @@ export function readMcpSettings(config: AppConfig, overrides: McpTimings = {}): 
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
   }
+  const allowedOrigins = listFromEnv(config.MCP_ALLOWED_ORIGINS);
+  const originProblems = allowedOrigins.map(originEntryProblem).filter((problem) => problem !== undefined);
+  if (originProblems.length > 0) {
+    throw new Error(
+      `Invalid configuration: MCP_ALLOWED_ORIGINS: ${originProblems.join('; ')}; give a comma list of origins like https://app.example.com (scheme, host and port only), or * for any origin`,
+    );
+  }
   return {
     stateless: config.MCP_STATELESS,
     tools: config.MCP_TOOLS,
     allowedHosts: listFromEnv(config.MCP_ALLOWED_HOSTS),
-    allowedOrigins: listFromEnv(config.MCP_ALLOWED_ORIGINS),
+    allowedOrigins,
     heartbeatMs: overrides.heartbeatMs ?? parsed.data.MCP_HEARTBEAT_MS,
     sessionIdleMs: overrides.sessionIdleMs ?? parsed.data.MCP_SESSION_IDLE_MS,
   };
