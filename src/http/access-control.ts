@@ -10,10 +10,22 @@ declare module 'fastify' {
   }
 }
 
-/** Paths anyone may reach: probes, the metrics route (it has its own token) and the API's documentation. */
+/**
+ * Paths anyone may reach: probes, the metrics route (it has its own token), the API's documentation, and
+ * where MCP clients look for OAuth after a 401 (answered 404 "send an API key", see mcp/oauth-discovery.ts).
+ */
 export function isOpenPath(url: string): boolean {
   const path = url.split('?')[0] ?? '';
-  return path === '/healthz' || path === '/readyz' || path === '/metrics' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');
+  return (
+    path === '/healthz' ||
+    path === '/readyz' ||
+    path === '/metrics' ||
+    path === '/openapi.json' ||
+    path === '/docs' ||
+    path.startsWith('/docs/') ||
+    path.startsWith('/.well-known/') ||
+    path === '/register'
+  );
 }
 
 function digest(value: string): Buffer {
@@ -62,16 +74,11 @@ export function registerAccessControl(app: FastifyInstance, keys: string[]): voi
       return;
     }
     if (keyDigests.length === 0 || request.method === 'OPTIONS' || isOpenPath(request.url)) return;
+    const message = key ? 'the API key is not valid' : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>';
+    // No resource_metadata: nothing points MCP clients at an OAuth server, since there is none.
     return reply
       .code(401)
-      .header('www-authenticate', 'Bearer realm="fedsearch"')
-      .send({
-        statusCode: 401,
-        error: 'Unauthorized',
-        code: 'UNAUTHORIZED',
-        message: key
-          ? 'the API key is not valid'
-          : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>',
-      });
+      .header('www-authenticate', `Bearer realm="fedsearch", error="invalid_token", error_description="${message}"`)
+      .send({ statusCode: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message });
   });
 }

@@ -5,6 +5,7 @@ import type { AppConfig } from '../config.js';
 import type { Operation, OperationContext } from '../operations/operation.js';
 import { createHostGuard } from './host-guard.js';
 import { createMcpServer } from './mcp-server.js';
+import { registerOAuthDiscoveryRoutes } from './oauth-discovery.js';
 import { SessionStore } from './session-store.js';
 import { readMcpSettings, type McpTimings } from './settings.js';
 import { registerSseRoutes } from './sse-transport-routes.js';
@@ -47,6 +48,7 @@ export async function registerMcp(app: FastifyInstance, options: McpOptions): Pr
   storesOf.set(app, stores);
   registerSseRoutes(app, stores.sse, routeOptions);
   registerStreamableRoutes(app, stores.streamable, routeOptions);
+  registerOAuthDiscoveryRoutes(app);
   // Open streams would hold app.close() until their clients leave, so every session ends; not at once
   // though: like a REST request, a call in flight first delivers its answer (within SHUTDOWN_GRACE_MS).
   // Not awaited here, so the server stops listening meanwhile, as it does for REST.
