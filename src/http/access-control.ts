@@ -10,22 +10,15 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Paths anyone may reach: probes, the metrics route (it has its own token), the API's documentation, and
- * where MCP clients look for OAuth after a 401 (answered 404 "send an API key", see mcp/oauth-discovery.ts).
- */
+/** Paths anyone may reach: probes, the metrics route (it has its own token) and the API's documentation. */
 export function isOpenPath(url: string): boolean {
   const path = url.split('?')[0] ?? '';
-  return (
-    path === '/healthz' ||
-    path === '/readyz' ||
-    path === '/metrics' ||
-    path === '/openapi.json' ||
-    path === '/docs' ||
-    path.startsWith('/docs/') ||
-    path.startsWith('/.well-known/') ||
-    path === '/register'
-  );
+  return path === '/healthz' || path === '/readyz' || path === '/metrics' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/') || isOAuthDiscoveryPath(path);
+}
+
+/** Where MCP clients look for OAuth after a 401: answered 404 "send an API key" (mcp/oauth-discovery.ts), so without a key. */
+function isOAuthDiscoveryPath(path: string): boolean {
+  return path.startsWith('/.well-known/') || path === '/register';
 }
 
 function digest(value: string): Buffer {
