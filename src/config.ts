@@ -14,7 +14,7 @@ import {
   wholeNumber,
 } from './config/env-values.js';
 import { fetchSettingsFrom, fetchVariableShape, type FetchSettings } from './fetch/fetch-settings.js';
-import { mcpSettingsFrom, mcpTimingVariableShape, type McpSettings } from './mcp/settings.js';
+import { allowedOriginsVariable, mcpSettingsFrom, mcpTimingVariableShape, type McpSettings } from './mcp/settings.js';
 import { providerConfigFrom, providerVariableShape } from './providers/provider-config.js';
 import { CONFIGURED_PROVIDER_SETTINGS, type ProviderConfigs } from './providers/registry.js';
 
@@ -54,12 +54,12 @@ const serviceShape = {
   PRESSURE_MAX_HEAP_BYTES: wholeNumber(0).default(0),
   PRESSURE_MAX_RSS_BYTES: wholeNumber(0).default(0),
   REDIS_URL: absoluteUrl(['redis', 'rediss']).optional(),
-  SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000).default(10_000),
+  SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000).default(8000),
   MCP_ENABLED: booleanFromEnv.default(true),
   MCP_STATELESS: booleanFromEnv.default(false),
   MCP_TOOLS: oneOf(['compact', 'split']).default('compact'),
   MCP_ALLOWED_HOSTS: z.string().optional(),
-  MCP_ALLOWED_ORIGINS: z.string().optional(),
+  MCP_ALLOWED_ORIGINS: allowedOriginsVariable.optional(),
 };
 
 // LOCAL_INDEX_DIR is both the local provider's setting and a service setting: the service's check wins.

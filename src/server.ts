@@ -3,7 +3,9 @@ import { loadConfig } from './config.js';
 
 /**
  * Listens, and on SIGTERM / SIGINT closes with grace: readiness turns false, no new connections are
- * accepted, in-flight searches finish (for at most SHUTDOWN_GRACE_MS), MCP sessions close, then exit 0.
+ * accepted, REST requests and MCP calls in flight finish and deliver their answers (for at most
+ * SHUTDOWN_GRACE_MS), MCP sessions close, then exit 0. The default grace stays under the 10 s that
+ * `docker stop` waits before SIGKILL.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -29,9 +31,32 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => close('SIGTERM'));
-  process.once('SIGINT', () => close('SIGINT'));
-  await app.listen({ port: config.PORT, host: config.HOST });
+  // `on`, not `once`: a second signal while closing must not end the process before answers are out.
+  process.on('SIGTERM', () => close('SIGTERM'));
+  process.on('SIGINT', () => close('SIGINT'));
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    throw new Error(listenFailure(error, config.HOST, config.PORT), { cause: error });
+  }
+}
+
+/** Why listening failed, naming the variable to change rather than a bare ENOTFOUND or EADDRINUSE. */
+function listenFailure(error: unknown, host: string, port: number): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `Cannot listen: HOST=${host} does not resolve to an address of this machine (${code}); use an IP address such as 0.0.0.0 or 127.0.0.1`;
+    case 'EADDRNOTAVAIL':
+      return `Cannot listen: HOST=${host} is not an address of this machine (EADDRNOTAVAIL); use 0.0.0.0 for every interface`;
+    case 'EADDRINUSE':
+      return `Cannot listen: PORT=${port} is already in use on ${host} (EADDRINUSE); choose another PORT`;
+    case 'EACCES':
+      return `Cannot listen: PORT=${port} needs privileges this process lacks (EACCES); use a PORT above 1023`;
+    default:
+      return `Cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 main().catch((error: unknown) => {

@@ -11,7 +11,12 @@ declare module 'fastify' {
 /** Paths anyone may reach: probes, the metrics route (it has its own token) and the API's documentation. */
 export function isOpenPath(url: string): boolean {
   const path = url.split('?')[0] ?? '';
-  return path === '/healthz' || path === '/readyz' || path === '/metrics' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');
+  return path === '/healthz' || path === '/readyz' || path === '/metrics' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/') || isOAuthDiscoveryPath(path);
+}
+
+/** Where MCP clients look for OAuth after a 401: answered 404 "send an API key" (mcp/oauth-discovery.ts), so without a key. */
+function isOAuthDiscoveryPath(path: string): boolean {
+  return path.startsWith('/.well-known/') || path === '/register';
 }
 
 function digest(value: string): Buffer {
@@ -49,16 +54,11 @@ export function registerAccessControl(app: FastifyInstance, keys: readonly strin
       return;
     }
     if (keyDigests.length === 0 || request.method === 'OPTIONS' || isOpenPath(request.url)) return;
+    const message = key ? 'the API key is not valid' : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>';
+    // No resource_metadata: nothing points MCP clients at an OAuth server, since there is none.
     return reply
       .code(401)
-      .header('www-authenticate', 'Bearer realm="fedsearch"')
-      .send({
-        statusCode: 401,
-        error: 'Unauthorized',
-        code: 'UNAUTHORIZED',
-        message: key
-          ? 'the API key is not valid'
-          : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>',
-      });
+      .header('www-authenticate', `Bearer realm="fedsearch", error="invalid_token", error_description="${message}"`)
+      .send({ statusCode: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message });
   });
 }

@@ -32,16 +32,46 @@ function normaliseOrigin(value: string): string | undefined {
   }
 }
 
-/** Clients outside a browser send no Origin; a browser page may only come from an allowed origin. */
+/** In MCP_ALLOWED_ORIGINS: any origin at all (unsafe: any web page the user opens may drive the server). */
+export const ANY_ORIGIN = '*';
+
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** A page served from this machine (any port): a local tool's web UI, say, or the MCP Inspector. */
+function isLoopbackOrigin(origin: string): boolean {
+  const url = new URL(origin);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTNAMES.has(url.hostname);
+}
+
+/**
+ * Clients outside a browser send no Origin; a browser page may only come from this machine or from an
+ * origin in the allowed list (where `*` admits every origin).
+ */
 export function isOriginAllowed(origin: string | undefined, allowed: string[]): boolean {
   if (origin === undefined) return true;
   const given = normaliseOrigin(origin);
-  return given !== undefined && allowed.some((entry) => normaliseOrigin(entry) === given);
+  if (given === undefined) return false;
+  return isLoopbackOrigin(given) || allowed.some((entry) => entry === ANY_ORIGIN || normaliseOrigin(entry) === given);
+}
+
+/** Why an MCP_ALLOWED_ORIGINS entry cannot be used, or undefined when it can. */
+export function originEntryProblem(entry: string): string | undefined {
+  if (entry === ANY_ORIGIN) return undefined;
+  let url: URL;
+  try {
+    url = new URL(entry);
+  } catch {
+    return `"${entry}" is not an origin`;
+  }
+  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !bare) return `"${entry}" is not an origin`;
+  return undefined;
 }
 
 /**
  * DNS-rebinding guard for the MCP routes: a page on an attacker's domain that resolves to this server
- * still sends its own Host and Origin, so checking both against the configured lists turns it away.
+ * still sends its own Origin (browsers always do on POST, which every tool call needs), so only pages
+ * from this machine or from MCP_ALLOWED_ORIGINS get in. MCP_ALLOWED_HOSTS adds a check of the Host header.
  */
 export function createHostGuard(options: HostGuardOptions): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
@@ -50,9 +80,13 @@ export function createHostGuard(options: HostGuardOptions): onRequestAsyncHookHa
       return sendMcpError(reply, 403, `Forbidden: host "${request.host}" is not allowed to use the MCP endpoint (see MCP_ALLOWED_HOSTS)`);
     }
     const origin = request.headers.origin;
-    if (options.allowedOrigins.length > 0 && !isOriginAllowed(origin, options.allowedOrigins)) {
+    if (!isOriginAllowed(origin, options.allowedOrigins)) {
       request.log.warn({ origin }, 'MCP request refused: origin not allowed');
-      return sendMcpError(reply, 403, `Forbidden: origin "${origin}" is not allowed to use the MCP endpoint (see MCP_ALLOWED_ORIGINS)`);
+      return sendMcpError(
+        reply,
+        403,
+        `Forbidden: origin "${origin}" is not allowed to use the MCP endpoint; pages from localhost are, and MCP_ALLOWED_ORIGINS (a comma list such as https://app.example.com) adds others`,
+      );
     }
   };
 }

@@ -5,6 +5,7 @@ import type { AppConfig } from '../config.js';
 import type { Operation, OperationContext } from '../operations/operation.js';
 import { createHostGuard } from './host-guard.js';
 import { createMcpServer } from './mcp-server.js';
+import { registerOAuthDiscoveryRoutes } from './oauth-discovery.js';
 import { SessionStore } from './session-store.js';
 import { readMcpSettings, type McpTimings } from './settings.js';
 import { registerSseRoutes } from './sse-transport-routes.js';
@@ -47,8 +48,28 @@ export async function registerMcp(app: FastifyInstance, options: McpOptions): Pr
   storesOf.set(app, stores);
   registerSseRoutes(app, stores.sse, routeOptions);
   registerStreamableRoutes(app, stores.streamable, routeOptions);
-  // Open streams would hold app.close() until their clients leave: end every session first.
+  registerOAuthDiscoveryRoutes(app);
+  // Open streams would hold app.close() until their clients leave, so every session ends; not at once
+  // though: like a REST request, a call in flight first delivers its answer (within SHUTDOWN_GRACE_MS).
+  // Not awaited here, so the server stops listening meanwhile, as it does for REST.
   app.addHook('preClose', async () => {
-    await Promise.all([stores.sse.closeAll(), stores.streamable.closeAll()]);
+    const pendingRequests = stores.sse.pendingRequests + stores.streamable.pendingRequests;
+    app.log.info({ pendingRequests }, 'MCP sessions close once their requests in flight are answered');
+    void finishSessions(stores, options.config.SHUTDOWN_GRACE_MS);
   });
+}
+
+/** Lets every session finish its requests in flight; past the grace period, closes whatever is left. */
+async function finishSessions(stores: McpStores, graceMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs);
+    timer.unref();
+  });
+  try {
+    await Promise.race([Promise.all([stores.sse.finishAll(), stores.streamable.finishAll()]), graceOver]);
+  } finally {
+    clearTimeout(timer);
+  }
+  await Promise.all([stores.sse.closeAll(), stores.streamable.closeAll()]);
 }

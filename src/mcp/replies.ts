@@ -30,6 +30,13 @@ export function sendMcpError(
 export async function handOver(reply: FastifyReply, serve: (response: ServerResponse) => Promise<void>): Promise<void> {
   reply.hijack();
   reply.raw.setHeader('X-Accel-Buffering', 'no');
+  // Its headers went out before a shutdown began, so they promised keep-alive: once the server has
+  // stopped listening, the connection ends with this exchange instead of holding the close open.
+  // (The socket is taken now: Node detaches it from the response before our 'finish' listener runs.)
+  const socket = reply.raw.socket;
+  reply.raw.once('finish', () => {
+    if (!reply.server.server.listening) socket?.destroySoon();
+  });
   try {
     await serve(reply.raw);
   } catch (error) {

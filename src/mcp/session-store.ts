@@ -1,24 +1,32 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerResponse } from 'node:http';
 import { IdleWatch } from './idle-watch.js';
+import { PendingRequests } from './pending-requests.js';
 
 /**
  * One client's server and transport. Whatever ends it (the client went away, DELETE, idle, shutdown),
  * close() runs once: its cleanups (timers, store entry) first, then the server, which closes the transport
  * and aborts every call still running.
  */
-export class McpSession<Transport> {
+export class McpSession<Transport extends SdkTransport> {
   private closed = false;
   private readonly cleanups: Array<() => void> = [];
   private readonly idle: IdleWatch | undefined;
+  private readonly pending: PendingRequests;
 
-  /** With idleMs, the session closes once none of its HTTP exchanges has been open for that long. */
+  /**
+   * Create it before the server connects to the transport (see PendingRequests). With idleMs, the session
+   * closes once none of its HTTP exchanges has been open for that long.
+   */
   constructor(
     readonly id: string,
     readonly server: McpServer,
     readonly transport: Transport,
     options: { idleMs?: number } = {},
   ) {
+    this.pending = new PendingRequests(transport);
+    this.cleanups.push(() => this.pending.clear());
     if (options.idleMs !== undefined) {
       const idle = new IdleWatch(options.idleMs, () => void this.close());
       this.cleanups.push(() => idle.stop());
@@ -42,6 +50,17 @@ export class McpSession<Transport> {
     else this.cleanups.push(cleanup);
   }
 
+  /** Requests received and not answered yet (tool calls in flight, mostly). */
+  get pendingRequests(): number {
+    return this.pending.size;
+  }
+
+  /** Shutdown: lets the requests in flight deliver their answers, then closes. */
+  async finish(): Promise<void> {
+    await this.pending.answered();
+    await this.close();
+  }
+
   async close(): Promise<void> {
     // Set before anything awaits: closing the server closes the transport, whose onclose calls back here.
     if (this.closed) return;
@@ -52,12 +71,15 @@ export class McpSession<Transport> {
 }
 
 /** The open sessions of one transport kind, by id; a closed session leaves its store by itself. */
-export class SessionStore<Transport> {
+export class SessionStore<Transport extends SdkTransport> {
   private readonly sessions = new Map<string, McpSession<Transport>>();
+  private finishing = false;
 
   add(session: McpSession<Transport>): void {
     this.sessions.set(session.id, session);
     session.onClose(() => this.sessions.delete(session.id));
+    // Opened by a request that was already in flight when shutdown began: it ends after its answers too.
+    if (this.finishing) void session.finish();
   }
 
   get(id: string): McpSession<Transport> | undefined {
@@ -66,6 +88,19 @@ export class SessionStore<Transport> {
 
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Requests received and not answered yet, over every session. */
+  get pendingRequests(): number {
+    let count = 0;
+    for (const session of this.sessions.values()) count += session.pendingRequests;
+    return count;
+  }
+
+  /** Shutdown: every session closes once its requests in flight are answered (idle ones at once). */
+  async finishAll(): Promise<void> {
+    this.finishing = true;
+    await Promise.allSettled([...this.sessions.values()].map((session) => session.finish()));
   }
 
   async closeAll(): Promise<void> {

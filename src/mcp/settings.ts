@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { AppConfig } from '../config.js';
 import { listFromEnv, wholeNumber } from '../config/env-values.js';
+import { originEntryProblem } from './host-guard.js';
 
 /** How the MCP endpoint behaves: the `mcp` section of the configuration. */
 export interface McpSettings {
@@ -23,6 +25,17 @@ export const mcpTimingVariableShape = {
   MCP_HEARTBEAT_MS: wholeNumber(10, 300_000).default(20_000),
   MCP_SESSION_IDLE_MS: wholeNumber(100, 86_400_000).default(15 * 60_000),
 };
+
+/** MCP_ALLOWED_ORIGINS: a comma list of origins (scheme, host and port), or * for any origin. */
+export const allowedOriginsVariable = z.string().superRefine((raw, context) => {
+  const problems = listFromEnv(raw).flatMap((entry) => originEntryProblem(entry) ?? []);
+  if (problems.length > 0) {
+    context.addIssue({
+      code: 'custom',
+      message: `${problems.join('; ')}; give a comma list of origins like https://app.example.com (scheme, host and port only), or * for any origin`,
+    });
+  }
+});
 
 interface McpValues {
   MCP_STATELESS: boolean;

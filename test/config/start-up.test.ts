@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -46,5 +47,24 @@ describe('server start-up', () => {
     expect(output).toContain('Invalid configuration: ');
     expect(output).toContain(expected);
     expect(output).not.toContain('Server listening');
+  });
+
+  it('names HOST when the host name does not resolve, instead of a bare ENOTFOUND', async () => {
+    const { code, output } = await runServer({ HOST: 'nosuch.invalid' });
+    expect(code).not.toBe(0);
+    expect(output).toContain('Cannot listen: HOST=nosuch.invalid does not resolve');
+  });
+
+  it('names PORT when the port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const { code, output } = await runServer({ PORT: String(port) });
+      expect(code).not.toBe(0);
+      expect(output).toContain(`Cannot listen: PORT=${port} is already in use`);
+    } finally {
+      taken.close();
+    }
   });
 });

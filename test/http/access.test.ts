@@ -22,7 +22,7 @@ describe('API keys', () => {
   it('refuses a request without a key with 401 and WWW-Authenticate', async () => {
     const response = await search({});
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="fedsearch"');
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="fedsearch", error="invalid_token", error_description="[^"]+"$/);
     expect((await response.json()).message).toContain('Authorization: Bearer <key>');
   });
 

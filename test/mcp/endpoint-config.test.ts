@@ -130,3 +130,63 @@ describe('MCP_ALLOWED_HOSTS and MCP_ALLOWED_ORIGINS', () => {
     expect(health.status).toBe(200);
   });
 });
+
+describe('Origin check without MCP_ALLOWED_ORIGINS', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ LOG_LEVEL: 'silent' });
+  });
+  afterAll(() => service.stop());
+
+  const initialize = (headers: Record<string, string>) =>
+    rawRequest(service.origin, '/mcp', { method: 'POST', headers: { ...MCP_POST_HEADERS, ...headers }, body: INITIALIZE_MESSAGE });
+
+  it.each([
+    ['POST', '/mcp'],
+    ['GET', '/sse'],
+    ['POST', '/messages?sessionId=x'],
+  ])('refuses %s %s from a page on another site (DNS rebinding) with 403 naming MCP_ALLOWED_ORIGINS', async (method, path) => {
+    const response = await rawRequest(service.origin, path, {
+      method,
+      headers: { ...MCP_POST_HEADERS, host: 'rebound.example:8080', origin: 'http://rebound.example:8080' },
+      body: method === 'POST' ? INITIALIZE_MESSAGE : undefined,
+    });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('origin "http://rebound.example:8080" is not allowed') } });
+    expect(JSON.parse(response.body).error.message).toContain('MCP_ALLOWED_ORIGINS');
+  });
+
+  it.each(['http://localhost:5173', 'http://127.0.0.1:6274', 'https://[::1]:8443'])('admits a page served from this machine (%s)', async (origin) => {
+    const response = await initialize({ origin });
+    expect(response.status).toBe(200);
+    expect(response.headers['mcp-session-id']).toEqual(expect.any(String));
+  });
+
+  it.each(TRANSPORT_KINDS)('admits a client that sends no Origin over %s', async (kind) => {
+    const connected = await connect(service.origin, kind);
+    expect((await connected.client.listTools()).tools).toHaveLength(1);
+    await connected.leave();
+  });
+});
+
+describe('MCP_ALLOWED_ORIGINS', () => {
+  it('admits every origin with *', async () => {
+    const service = await startService({ MCP_ALLOWED_ORIGINS: '*', LOG_LEVEL: 'silent' });
+    try {
+      const response = await rawRequest(service.origin, '/mcp', {
+        method: 'POST',
+        headers: { ...MCP_POST_HEADERS, origin: 'https://anywhere.example' },
+        body: INITIALIZE_MESSAGE,
+      });
+      expect(response.status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('refuses to start with an entry that is not an origin, naming the variable', async () => {
+    await expect(startService({ MCP_ALLOWED_ORIGINS: 'https://app.example.com, app.example.com', LOG_LEVEL: 'silent' })).rejects.toThrow(
+      'MCP_ALLOWED_ORIGINS: "app.example.com" is not an origin',
+    );
+  });
+});

@@ -17,20 +17,31 @@ export interface Connected {
   leave(): Promise<void>;
 }
 
+export interface ConnectOptions {
+  /** Sent with every request (an API key, say). */
+  headers?: Record<string, string>;
+}
+
 /**
  * The official SDK client over real HTTP: legacy SSE on /sse or Streamable HTTP on /mcp. Each client has
  * its own connection pool, closed with it: a socket left open by the client would hold the service's close.
  */
-export async function connect(origin: string, kind: TransportKind): Promise<Connected> {
+export async function connect(origin: string, kind: TransportKind, options: ConnectOptions = {}): Promise<Connected> {
   const agent = new Agent();
   const fetchThroughAgent = ((url: string | URL, init?: RequestInit) =>
     undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch;
   const client = new Client({ name: 'fedsearch-test', version: '0.0.0' });
+  const shared = { fetch: fetchThroughAgent, requestInit: { headers: options.headers } };
   const transport =
     kind === 'sse'
-      ? new SSEClientTransport(new URL('/sse', origin), { fetch: fetchThroughAgent, eventSourceInit: { fetch: fetchThroughAgent } })
-      : new StreamableHTTPClientTransport(new URL('/mcp', origin), { fetch: fetchThroughAgent });
-  await client.connect(transport);
+      ? new SSEClientTransport(new URL('/sse', origin), { ...shared, eventSourceInit: { fetch: fetchThroughAgent } })
+      : new StreamableHTTPClientTransport(new URL('/mcp', origin), shared);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await agent.destroy();
+    throw error;
+  }
   const close = async (): Promise<void> => {
     await client.close();
     await agent.destroy();

@@ -142,6 +142,31 @@ describe('MCP session lifetime', () => {
     }
   });
 
+  it('closes a session whose call is still running once SHUTDOWN_GRACE_MS is over', async () => {
+    const upstream = await startFakeUpstream();
+    upstream.on(BRAVE_PATH, { kind: 'hang' });
+    const service = await startService({
+      ...providerEnv(upstream.origin),
+      BRAVE_API_KEY: 'brave-test-key-0123456789',
+      SHUTDOWN_GRACE_MS: '200',
+      LOG_LEVEL: 'warn',
+    });
+    const connected = await connect(service.origin, 'streamable');
+    try {
+      void callTool(connected.client, 'research', {
+        operation: 'web_search',
+        params: { query: 'never answered', providers: ['brave'], timeout_ms: 30_000 },
+      }).catch(() => undefined);
+      await expect.poll(() => upstream.requestsTo(BRAVE_PATH).length).toBe(1);
+      await service.stop();
+      expect(mcpSessionCounts(service.app).streamable).toBe(0);
+      await expect.poll(() => upstream.abortedPaths).toContain(BRAVE_PATH);
+    } finally {
+      await connected.close();
+      await upstream.stop();
+    }
+  });
+
   it.each(TRANSPORT_KINDS)('closes every open %s session when the service shuts down', async (kind) => {
     const service = await startService({ LOG_LEVEL: 'warn' });
     const sessions = await Promise.all([connect(service.origin, kind), connect(service.origin, kind)]);
