@@ -68,6 +68,17 @@ export async function downloadPaper(
   return paper ? { document, paper } : { document };
 }
 
+/** A paper is named by id or by url: never both, never neither. For `.superRefine` on a schema holding both. */
+export function checkIdOrUrl(input: { id?: string | undefined; url?: string | undefined }, context: z.RefinementCtx): void {
+  if ((input.id === undefined) !== (input.url === undefined)) return;
+  context.addIssue({
+    code: 'custom',
+    path: ['id'],
+    message: input.id === undefined ? 'missing, and so is url; allowed: exactly one of id or url' : 'sent together with url; allowed: exactly one of id or url',
+    input: input.id,
+  });
+}
+
 const readInput = z
   .strictObject({
     id: paperId.optional(),
@@ -76,7 +87,7 @@ const readInput = z
     max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters to return (500–100000, default 20000).'),
     timeout_ms: timeoutMs,
   })
-  .refine((input) => (input.id === undefined) !== (input.url === undefined), { message: 'give exactly one of id or url', path: ['id'] });
+  .superRefine(checkIdOrUrl);
 
 export interface PaperText extends TextPage {
   url: string;
