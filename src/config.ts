@@ -14,6 +14,8 @@ const configSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** An answer in which a provider failed lives at most this long (and never past CACHE_TTL_SECONDS). */
+  CACHE_PARTIAL_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(15),
   CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(1000),
   CACHE_MAX_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   RRF_K: z.coerce.number().min(0).default(60),

@@ -32,6 +32,7 @@ export function createSearchService(config: AppConfig, { logger, dispatcher, met
   const search = new SearchService({
     providers,
     cache: sharedCache ?? localCache,
+    partialAnswerTtlMs: config.CACHE_PARTIAL_TTL_SECONDS * 1000,
     onProviderAnswer: (answer, circuit) => {
       metrics.recordProviderAnswer(answer);
       metrics.setCircuitState(answer.provider.name, circuit);

@@ -35,13 +35,28 @@ export interface SearchResponse {
   providers: ProviderOutcome[];
   took_ms: number;
   cached: boolean;
+  /** How long ago a cached answer was gathered; 0 for a fresh one. */
+  cache_age_ms: number;
 }
 
 /** What the cache keeps: the whole ranked list with score explanations, trimmed per request on the way out. */
 export interface CachedAnswer {
   results: SearchResult[];
   providers: ProviderOutcome[];
+  /** When the providers were asked (epoch ms), so a cached answer can say how old it is. */
+  cached_at: number;
 }
+
+/**
+ * How long an answer in which some provider failed (error, timeout, suspended) is kept, at most. Such an
+ * answer is still worth a few seconds: identical searches in a burst (a user retrying, an agent repeating
+ * itself) get it at once instead of each waiting out the same timeout. But a failure is often over in
+ * seconds, and serving "brave: timeout" for the full TTL (5 minutes by default) hides a provider that is
+ * back. Not-configured and skipped providers do not shorten it: they will answer the same way next time.
+ */
+export const DEFAULT_PARTIAL_ANSWER_TTL_MS = 15_000;
+
+const FAILED_STATUSES: ReadonlySet<ProviderOutcome['status']> = new Set(['error', 'timeout', 'suspended']);
 
 export interface SearchServiceOptions {
   providers: Provider[];
@@ -51,6 +66,8 @@ export interface SearchServiceOptions {
   rrfK: number;
   maxUpstreamBytes: number;
   breaker: BreakerOptions;
+  /** Longest life of an answer in which a provider failed; default DEFAULT_PARTIAL_ANSWER_TTL_MS. 0 keeps none. */
+  partialAnswerTtlMs?: number;
   /** Called after each provider answers (metrics). */
   onProviderAnswer?(answer: ProviderAnswer, circuit: HealthSnapshot['state']): void;
   /** Called for every cache lookup (metrics). */
@@ -163,6 +180,8 @@ export class SearchService {
       providers: answer.providers,
       took_ms: Math.round(performance.now() - started),
       cached: cached !== undefined,
+      // Clocks of replicas sharing Redis may differ a little: never a negative age.
+      cache_age_ms: cached === undefined ? 0 : Math.max(0, Date.now() - cached.cached_at),
     };
   }
 
@@ -261,6 +280,7 @@ export class SearchService {
     signal: AbortSignal,
   ): Promise<CachedAnswer> {
     const finished = this.options.onSearchStarted?.();
+    const gatheredAt = Date.now();
     let answers: ProviderAnswer[];
     try {
       answers = await gatherResults(providers, query, { timeoutMs: request.timeoutMs, signal }, this.gatherDependencies(request.logger));
@@ -268,10 +288,12 @@ export class SearchService {
       finished?.();
     }
     const results = rankResults(groupResults(query.kind, this.rankedEntries(answers)), { k: this.options.rrfK, explain: true });
-    const outcome: CachedAnswer = { results, providers: answers.map((answer) => answer.outcome) };
+    const outcome: CachedAnswer = { results, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
-      await this.options.cache.set(key, outcome).catch((error: unknown) => {
+      const partial = outcome.providers.some((provider) => FAILED_STATUSES.has(provider.status));
+      const ttlMs = partial ? (this.options.partialAnswerTtlMs ?? DEFAULT_PARTIAL_ANSWER_TTL_MS) : undefined;
+      await this.options.cache.set(key, outcome, ttlMs).catch((error: unknown) => {
         this.options.logger.warn({ err: error }, 'answer cache write failed');
       });
     }

@@ -93,7 +93,7 @@ const searchResult = {
 
 export const searchResponseSchema = {
   type: 'object',
-  required: ['query', 'kind', 'results', 'providers', 'took_ms', 'cached'],
+  required: ['query', 'kind', 'results', 'providers', 'took_ms', 'cached', 'cache_age_ms'],
   properties: {
     query: { type: 'string' },
     kind: { type: 'string' },
@@ -101,6 +101,11 @@ export const searchResponseSchema = {
     providers: { type: 'array', items: providerOutcome },
     took_ms: { type: 'integer' },
     cached: { type: 'boolean' },
+    cache_age_ms: {
+      type: 'integer',
+      description:
+        'How long ago a cached answer was gathered (0 when fresh). An answer in which a provider failed is cached for at most CACHE_PARTIAL_TTL_SECONDS (15 s by default).',
+    },
     routing: {
       type: 'object',
       description: 'With providers=auto: the providers chosen and why.',

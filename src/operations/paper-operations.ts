@@ -39,7 +39,7 @@ export const paperDetails = defineOperation({
   example: { id: '10.1038/nature14539' },
   run: (input, context) => findPaper(input.id, context, input.timeout_ms),
   render: (output) =>
-    renderSearch({ query: output.id, kind: 'papers', results: [output.paper], providers: output.providers, took_ms: 0, cached: false }) +
+    renderSearch({ query: output.id, kind: 'papers', results: [output.paper], providers: output.providers, took_ms: 0, cached: false, cache_age_ms: 0 }) +
     (output.paper.abstract ? `\n\nAbstract: ${output.paper.abstract}` : ''),
 });
 
