@@ -29,7 +29,13 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
         summary: "Download a paper's PDF by identifier (its open-access location or arXiv) or by URL",
         querystring: documented(downloadQuery, 'query'),
         produces: ['application/pdf'],
-        response: { 200: { type: 'string', format: 'binary' }, 400: errorResponseSchema, 404: errorResponseSchema },
+        response: {
+          200: { type: 'string', format: 'binary' },
+          400: errorResponseSchema,
+          404: { ...errorResponseSchema, description: 'Providers answered and none knows the paper, or it has no open PDF.' },
+          502: { ...errorResponseSchema, description: 'No paper provider could answer (failed or timed out); details.providers says what each did.' },
+          503: { ...errorResponseSchema, description: 'Every paper provider is suspended or not configured; see Retry-After.' },
+        },
       },
     },
     async (request, reply) => {
