@@ -131,6 +131,12 @@ export class SearchService {
     return provider !== undefined && provider.missingSettings().length === 0;
   }
 
+  /** Configured and not suspended: a provider worth choosing now (a half-open one may be probed). */
+  isAdmissible(name: string): boolean {
+    const provider = this.byName.get(name);
+    return provider !== undefined && provider.missingSettings().length === 0 && this.healthOf(provider).state !== 'open';
+  }
+
   /** A provider's configured base URL, without a trailing slash (e.g. to build arXiv PDF links). */
   baseUrlOf(name: string): string | undefined {
     return this.byName.get(name)?.config.baseUrl.replace(/\/+$/, '');
