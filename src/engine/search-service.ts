@@ -7,6 +7,7 @@ import type { SearchKind, SearchResult } from '../domain/result.js';
 import type { PaperIdentifier, Provider, UpstreamTransport } from '../providers/provider.js';
 import { secretValues } from '../providers/registry.js';
 import type { AnswerCache } from './answer-cache.js';
+import { answerTtl, cacheKey, type CachedAnswer } from './cached-answer.js';
 import { createLimiters, gatherResults, notAsked, type GatherDependencies, type ProviderAnswer } from './gather.js';
 import { ProviderHealth, type BreakerOptions, type HealthSnapshot } from './provider-health.js';
 import { groupResults, type RankedItem } from './merge.js';
@@ -39,24 +40,7 @@ export interface SearchResponse {
   cache_age_ms: number;
 }
 
-/** What the cache keeps: the whole ranked list with score explanations, trimmed per request on the way out. */
-export interface CachedAnswer {
-  results: SearchResult[];
-  providers: ProviderOutcome[];
-  /** When the providers were asked (epoch ms), so a cached answer can say how old it is. */
-  cached_at: number;
-}
-
-/**
- * How long an answer in which some provider failed (error, timeout, suspended) is kept, at most. Such an
- * answer is still worth a few seconds: identical searches in a burst (a user retrying, an agent repeating
- * itself) get it at once instead of each waiting out the same timeout. But a failure is often over in
- * seconds, and serving "brave: timeout" for the full TTL (5 minutes by default) hides a provider that is
- * back. Not-configured and skipped providers do not shorten it: they will answer the same way next time.
- */
-export const DEFAULT_PARTIAL_ANSWER_TTL_MS = 15_000;
-
-const FAILED_STATUSES: ReadonlySet<ProviderOutcome['status']> = new Set(['error', 'timeout', 'suspended']);
+export type { CachedAnswer } from './cached-answer.js';
 
 export interface SearchServiceOptions {
   providers: Provider[];
@@ -66,7 +50,7 @@ export interface SearchServiceOptions {
   rrfK: number;
   maxUpstreamBytes: number;
   breaker: BreakerOptions;
-  /** Longest life of an answer in which a provider failed; default DEFAULT_PARTIAL_ANSWER_TTL_MS. 0 keeps none. */
+  /** Longest life of an answer in which a provider failed; default DEFAULT_PARTIAL_ANSWER_TTL_MS (cached-answer.ts). 0 keeps none. */
   partialAnswerTtlMs?: number;
   /** Called after each provider answers (metrics). */
   onProviderAnswer?(answer: ProviderAnswer, circuit: HealthSnapshot['state']): void;
@@ -297,9 +281,7 @@ export class SearchService {
     const outcome: CachedAnswer = { results, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
-      const partial = outcome.providers.some((provider) => FAILED_STATUSES.has(provider.status));
-      const ttlMs = partial ? (this.options.partialAnswerTtlMs ?? DEFAULT_PARTIAL_ANSWER_TTL_MS) : undefined;
-      await this.options.cache.set(key, outcome, ttlMs).catch((error: unknown) => {
+      await this.options.cache.set(key, outcome, answerTtl(outcome, this.options.partialAnswerTtlMs)).catch((error: unknown) => {
         this.options.logger.warn({ err: error }, 'answer cache write failed');
       });
     }
@@ -341,16 +323,4 @@ function withoutExplain(result: SearchResult): SearchResult {
   if (!result.explain) return result;
   const { explain: _explain, ...rest } = result;
   return rest;
-}
-
-/** Same kind, same words (case and spacing aside), same providers, limit, deadline and filters: same answer. */
-function cacheKey(query: SearchQuery, providers: Provider[], timeoutMs: number | undefined): string {
-  return JSON.stringify([
-    query.kind,
-    query.text.toLowerCase().replace(/\s+/g, ' '),
-    providers.map((provider) => provider.name).sort(),
-    query.limit,
-    timeoutMs ?? null,
-    Object.entries(query.filters).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b)),
-  ]);
 }
