@@ -13,6 +13,7 @@ import { registerOperationRoutes } from './http/operation-routes.js';
 import { registerPaperRoutes } from './http/paper-routes.js';
 import { registerProtection } from './http/protection.js';
 import { registerProviderRoutes } from './http/provider-routes.js';
+import { registerRequestParsing } from './http/request-parsing.js';
 import { registerSearchRoutes } from './http/search-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { loggerOptions } from './logger.js';
@@ -55,6 +56,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('readiness', readiness);
 
   useZodValidation(app);
+  registerRequestParsing(app);
   registerErrorHandler(app);
   // Access first: the rate limiter counts per API key, which access control identifies.
   registerAccessControl(app, config.apiKeys);

@@ -30,6 +30,8 @@ const serviceShape = {
   HOST: listenHost().default('0.0.0.0'),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CACHE_TTL_SECONDS: wholeNumber(0, 86_400).default(300),
+  /** An answer in which a provider failed lives at most this long (and never past CACHE_TTL_SECONDS). */
+  CACHE_PARTIAL_TTL_SECONDS: wholeNumber(0, 86_400).default(15),
   CACHE_MAX_ENTRIES: wholeNumber(1).default(1000),
   CACHE_MAX_BYTES: wholeNumber(1024).default(50 * 1024 * 1024),
   RRF_K: decimalNumber(0).default(60),

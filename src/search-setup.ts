@@ -37,6 +37,7 @@ export function createSearchService(config: AppConfig, { logger, dispatcher, met
     providers,
     rateLimiter,
     cache: sharedCache ?? localCache,
+    partialAnswerTtlMs: config.CACHE_PARTIAL_TTL_SECONDS * 1000,
     onProviderAnswer: (answer, circuit) => {
       metrics.recordProviderAnswer(answer);
       metrics.setCircuitState(answer.provider.name, circuit);

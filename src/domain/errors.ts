@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   PROVIDER_UPSTREAM: 502,
   PROVIDER_NOT_CONFIGURED: 503,
   PROVIDER_SUSPENDED: 503,
+  /** A lookup no provider could answer (every one able failed or timed out): the thing may well exist. */
+  PROVIDERS_FAILED: 502,
   REQUEST_CANCELLED: 499,
   INTERNAL: 500,
   /** fetch_url / paper_read: the URL's scheme or resolved address is not allowed. */

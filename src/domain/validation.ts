@@ -1,41 +1,90 @@
 import { z } from 'zod';
 import { invalidQuery, type FedsearchError } from './errors.js';
 
-/** A field-level problem, as shown to REST callers and MCP clients. */
+/**
+ * A field-level problem, as shown to REST callers and MCP clients. `message` reads "<what is wrong>;
+ * <what is allowed>" and never repeats the field name, so "<field>: <message>" reads as one sentence.
+ */
 export interface FieldProblem {
   field: string;
   message: string;
 }
 
-function describeIssue(issue: z.core.$ZodIssue, allowed: string[], input: unknown): FieldProblem {
-  const field = issue.path.length > 0 ? issue.path.join('.') : '(body)';
+/** What one schema accepts, as far as its bounds say: "1–500 characters", "at least 100". */
+interface Bounds {
+  minimum?: number;
+  maximum?: number;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType, input: unknown, what: string): FieldProblem {
+  const field = issue.path.length > 0 ? issue.path.join('.') : what;
+  const value = valueAt(input, issue.path);
   switch (issue.code) {
-    case 'unrecognized_keys':
-      return {
-        field: issue.keys.join(', '),
-        message: `${issue.keys.length > 1 ? 'are not known fields' : 'is not a known field'}; allowed: ${allowed.join(', ') || 'none'}`,
-      };
+    case 'unrecognized_keys': {
+      const allowed = allowedFields(schema).join(', ') || 'none';
+      return { field: issue.keys.join(', '), message: `${issue.keys.length > 1 ? 'not known fields' : 'not a known field'}; allowed: ${allowed}` };
+    }
     case 'too_small':
-      if (issue.origin === 'string') {
-        return { field, message: issue.minimum === 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters` };
-      }
-      if (issue.origin === 'array') return { field, message: `must have at least ${issue.minimum} item(s)` };
-      return { field, message: `must be at least ${issue.minimum}` };
-    case 'too_big':
-      if (issue.origin === 'string') return { field, message: `must be at most ${issue.maximum} characters` };
-      if (issue.origin === 'array') return { field, message: `must have at most ${issue.maximum} item(s)` };
-      return { field, message: `must be at most ${issue.maximum}` };
-    case 'invalid_type':
-      if (valueAt(input, issue.path) === undefined) return { field, message: `is required (${issue.expected})` };
-      return { field, message: `must be ${article(issue.expected)} ${issue.expected}` };
+    case 'too_big': {
+      const bounds = boundsAt(schema, issue.path);
+      if (issue.code === 'too_small') bounds.minimum ??= Number(issue.minimum);
+      else bounds.maximum ??= Number(issue.maximum);
+      return { field, message: `${outOfBounds(issue, value)}; allowed: ${range(issue.origin, bounds)}` };
+    }
+    case 'invalid_type': {
+      const expected = `${article(typeName(issue.expected))} ${typeName(issue.expected)}${boundsNote(schema, issue.path)}`;
+      return { field, message: `${value === undefined ? 'missing' : `${shown(value)} is not ${article(typeName(issue.expected))} ${typeName(issue.expected)}`}; allowed: ${expected}` };
+    }
     case 'invalid_value':
-      return { field, message: `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}` };
+      return { field, message: `${shown(value)} is not allowed; allowed: ${issue.values.map((entry) => JSON.stringify(entry)).join(', ')}` };
+    case 'invalid_format':
+      // Our own formats carry a "<what is wrong>; <what is allowed>" message; zod's defaults start "Invalid".
+      if (!issue.message.startsWith('Invalid')) return { field, message: issue.message };
+      return issue.format === 'url'
+        ? { field, message: `${shown(value)} is not a URL; allowed: an http(s) URL` }
+        : { field, message: `${shown(value)} is not a valid ${issue.format}; allowed: a ${issue.format}` };
+    case 'invalid_union':
+      return { field, message: issue.message === 'Invalid input' ? `${shown(value)} matches none of the accepted forms` : issue.message };
     default:
       return { field, message: issue.message };
   }
 }
 
-/** zod does not echo the input in issues, so whether a field was sent at all is read from the input. */
+function outOfBounds(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, value: unknown): string {
+  const small = issue.code === 'too_small';
+  if (issue.origin === 'string' && typeof value === 'string') {
+    return value.trim() === '' ? 'empty' : `${value.length} characters is too ${small ? 'short' : 'long'}`;
+  }
+  if (issue.origin === 'array') {
+    // A comma-separated query parameter is checked as the list it becomes; the input is still its text.
+    if (value === '' || (Array.isArray(value) && value.length === 0)) return 'empty';
+    return Array.isArray(value) ? `${value.length} items are too ${small ? 'few' : 'many'}` : `too ${small ? 'few' : 'many'} items`;
+  }
+  // Query-string numbers arrive as text: quote only what is not a number at all.
+  return `${typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? value : shown(value)} is too ${small ? 'small' : 'large'}`;
+}
+
+function range(origin: string, bounds: Bounds): string {
+  const unit = (count: number) => (origin === 'string' ? ` character${count === 1 ? '' : 's'}` : origin === 'array' ? ` item${count === 1 ? '' : 's'}` : '');
+  if (bounds.minimum !== undefined && bounds.maximum !== undefined) return `${bounds.minimum}–${bounds.maximum}${unit(bounds.maximum)}`;
+  if (bounds.minimum !== undefined) return `at least ${bounds.minimum}${unit(bounds.minimum)}`;
+  return `at most ${bounds.maximum}${unit(bounds.maximum ?? 0)}`;
+}
+
+/** " (1–500 characters)" after the expected type, when the schema bounds it. */
+function boundsNote(schema: z.ZodType, path: PropertyKey[]): string {
+  const bounds = boundsAt(schema, path);
+  if (bounds.minimum === undefined && bounds.maximum === undefined) return '';
+  const type = unwrap(schemaAt(schema, path))?._zod.def.type;
+  return ` (${range(type === 'string' || type === 'array' ? type : 'number', bounds)})`;
+}
+
+/** zod's names for expected types, as a reader would say them. */
+function typeName(expected: string): string {
+  return expected === 'int' ? 'integer' : expected;
+}
+
+/** zod does not echo the input in issues, so what was sent (if anything) is read from the input. */
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
   let current = input;
   for (const key of path) {
@@ -45,12 +94,56 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return current;
 }
 
+/** A value as a message may quote it: JSON, cut short. */
+function shown(value: unknown): string {
+  const text = typeof value === 'number' && !Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
 function article(word: string): string {
   return /^[aeiou]/i.test(word) ? 'an' : 'a';
 }
 
+/** The schema that validates the value at `path`, looking through optional, default, pipe and refinement wrappers. */
+function schemaAt(schema: z.ZodType, path: PropertyKey[]): z.core.$ZodType | undefined {
+  let current: z.core.$ZodType | undefined = schema;
+  for (const key of path) {
+    current = unwrap(current);
+    const def = current?._zod.def as { type?: string; shape?: Record<string, z.core.$ZodType>; element?: z.core.$ZodType } | undefined;
+    if (def?.type === 'object') current = def.shape?.[String(key)];
+    else if (def?.type === 'array') current = def.element;
+    else return undefined;
+  }
+  return current;
+}
+
+function unwrap(schema: z.core.$ZodType | undefined): z.core.$ZodType | undefined {
+  let current = schema;
+  for (let depth = 0; current && depth < 10; depth += 1) {
+    const def = current._zod.def as { type: string; innerType?: z.core.$ZodType; out?: z.core.$ZodType; in?: z.core.$ZodType };
+    if (def.innerType) current = def.innerType;
+    else if (def.type === 'pipe') current = def.out?._zod.def.type === 'transform' ? def.in : def.out;
+    else break;
+  }
+  return current;
+}
+
+/** The length or value bounds the checks of the schema at `path` declare, so a message can say the whole range. */
+function boundsAt(schema: z.ZodType, path: PropertyKey[]): Bounds {
+  const leaf = unwrap(schemaAt(schema, path));
+  const bounds: Bounds = {};
+  for (const check of leaf?._zod.def.checks ?? []) {
+    const def = check._zod.def as { check: string; minimum?: number; maximum?: number; value?: number | bigint };
+    if (def.check === 'min_length') bounds.minimum = def.minimum;
+    if (def.check === 'max_length') bounds.maximum = def.maximum;
+    if (def.check === 'greater_than') bounds.minimum = Number(def.value);
+    if (def.check === 'less_than') bounds.maximum = Number(def.value);
+  }
+  return bounds;
+}
+
 function allowedFields(schema: z.ZodType): string[] {
-  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  const shape = (unwrap(schema)?._zod.def as { shape?: Record<string, unknown> } | undefined)?.shape;
   return shape ? Object.keys(shape) : [];
 }
 
@@ -61,8 +154,12 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
   throw validationError(result.error, schema, what, input);
 }
 
+/**
+ * One message for every invalid input: "<field>: <what is wrong>; <what is allowed>" per problem, problems
+ * separated by ". ". `what` names the input itself (query, body, web_search parameters) when it is the
+ * whole input that is wrong rather than one field.
+ */
 export function validationError(error: z.ZodError, schema: z.ZodType, what: string, input: unknown): FedsearchError {
-  const problems = error.issues.map((issue) => describeIssue(issue, allowedFields(schema), input));
-  const message = `invalid ${what}: ${problems.map((problem) => (problem.field === '(body)' ? problem.message : `${problem.field} ${problem.message}`)).join('; ')}`;
-  return invalidQuery(message, problems);
+  const problems = error.issues.map((issue) => describeIssue(issue, schema, input, what));
+  return invalidQuery(problems.map((problem) => `${problem.field}: ${problem.message}`).join('. '), problems);
 }

@@ -1,9 +1,10 @@
 import { LRUCache } from 'lru-cache';
 
-/** Where complete answers are kept between identical searches: in process, or shared (Redis) in front of it. */
+/** Where answers are kept between identical searches: in process, or shared (Redis) in front of it. */
 export interface AnswerCache<T> {
   get(key: string): Promise<T | undefined>;
-  set(key: string, value: T): Promise<void>;
+  /** Keeps `value` for the cache's own TTL, or for `ttlMs` when that is shorter (a partial answer). */
+  set(key: string, value: T, ttlMs?: number): Promise<void>;
 }
 
 export interface MemoryCacheOptions {
@@ -12,7 +13,12 @@ export interface MemoryCacheOptions {
   maxBytes: number;
 }
 
-/** An LRU bounded by entries and by the JSON size of what it holds, each entry living ttlMs. */
+/** The lifetime of one entry: the cache's TTL, shortened by the caller's; 0 or less means "do not keep". */
+export function entryTtl(cacheTtlMs: number, requestedTtlMs: number | undefined): number {
+  return Math.min(cacheTtlMs, requestedTtlMs ?? cacheTtlMs);
+}
+
+/** An LRU bounded by entries and by the JSON size of what it holds, each entry living ttlMs (or less). */
 export function createMemoryCache<T extends object>(options: MemoryCacheOptions): AnswerCache<T> {
   const cache = new LRUCache<string, T>({
     max: options.maxEntries,
@@ -24,8 +30,9 @@ export function createMemoryCache<T extends object>(options: MemoryCacheOptions)
   });
   return {
     get: async (key) => cache.get(key),
-    set: async (key, value) => {
-      if (options.ttlMs > 0) cache.set(key, value);
+    set: async (key, value, ttlMs) => {
+      const ttl = entryTtl(options.ttlMs, ttlMs);
+      if (ttl > 0) cache.set(key, value, { ttl });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { AnswerCache } from './answer-cache.js';
+import { entryTtl, type AnswerCache } from './answer-cache.js';
 
 export interface RedisCacheOptions<T> {
   /** redis://[:password@]host:port[/db] or rediss:// for TLS. */
@@ -19,7 +19,8 @@ export interface RedisCacheOptions<T> {
 
 export type RedisCache<T> = AnswerCache<T> & { close(): Promise<void> };
 
-const DEFAULT_KEY_PREFIX = 'fedsearch:answer:v1:';
+/** v2: answers carry the time they were gathered (cached_at); v1 entries are simply not read. */
+const DEFAULT_KEY_PREFIX = 'fedsearch:answer:v2:';
 const DEFAULT_COMMAND_TIMEOUT_MS = 250;
 const CONNECT_TIMEOUT_MS = 1000;
 /** Reconnect pauses grow 100, 200, 400 … ms up to this. */
@@ -87,8 +88,11 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
     async get(key) {
       const local = await front.get(key);
       if (local !== undefined) return local;
-      const stored = await attempt(() => client.get(redisKey(prefix, key)));
-      if (stored === undefined || stored === null) return undefined;
+      const redisEntry = redisKey(prefix, key);
+      // The entry's remaining lifetime comes with it, so the local copy expires when the shared one does.
+      const replies = await attempt(() => client.multi().get(redisEntry).pttl(redisEntry).exec());
+      const [[, stored] = [], [, remainingMs] = []] = replies ?? [];
+      if (typeof stored !== 'string') return undefined;
       let value: T;
       try {
         value = JSON.parse(stored) as T;
@@ -96,15 +100,16 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
         logger.debug({ redis: where }, 'shared cache entry is not JSON; ignored');
         return undefined;
       }
-      await front.set(key, value);
+      if (typeof remainingMs === 'number' && remainingMs > 0) await front.set(key, value, remainingMs);
       return value;
     },
 
-    async set(key, value) {
-      await front.set(key, value);
-      if (ttlMs <= 0) return;
+    async set(key, value, requestedTtlMs) {
+      await front.set(key, value, requestedTtlMs);
+      const ttl = entryTtl(ttlMs, requestedTtlMs);
+      if (ttl <= 0) return;
       const payload = JSON.stringify(value);
-      await attempt(() => client.set(redisKey(prefix, key), payload, 'PX', ttlMs));
+      await attempt(() => client.set(redisKey(prefix, key), payload, 'PX', ttl));
     },
 
     async close() {

@@ -8,6 +8,7 @@ import type { PaperIdentifier, Provider, UpstreamTransport } from '../providers/
 import { secretValues } from '../providers/registry.js';
 import { createOutboundRateLimiter, type OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { AnswerCache } from './answer-cache.js';
+import { answerTtl, cacheKey, type CachedAnswer } from './cached-answer.js';
 import { createLimiters, gatherResults, notAsked, type GatherDependencies, type ProviderAnswer } from './gather.js';
 import { ProviderHealth, type BreakerOptions, type HealthSnapshot } from './provider-health.js';
 import { groupResults, type RankedItem } from './merge.js';
@@ -36,13 +37,11 @@ export interface SearchResponse {
   providers: ProviderOutcome[];
   took_ms: number;
   cached: boolean;
+  /** How long ago a cached answer was gathered; 0 for a fresh one. */
+  cache_age_ms: number;
 }
 
-/** What the cache keeps: the whole ranked list with score explanations, trimmed per request on the way out. */
-export interface CachedAnswer {
-  results: SearchResult[];
-  providers: ProviderOutcome[];
-}
+export type { CachedAnswer } from './cached-answer.js';
 
 export interface SearchServiceOptions {
   providers: Provider[];
@@ -54,6 +53,8 @@ export interface SearchServiceOptions {
   breaker: BreakerOptions;
   /** Outbound rate limits (shared through Redis when configured); per process when not given. */
   rateLimiter?: OutboundRateLimiter;
+  /** Longest life of an answer in which a provider failed; default DEFAULT_PARTIAL_ANSWER_TTL_MS (cached-answer.ts). 0 keeps none. */
+  partialAnswerTtlMs?: number;
   /** Called after each provider answers (metrics). */
   onProviderAnswer?(answer: ProviderAnswer, circuit: HealthSnapshot['state']): void;
   /** Called for every cache lookup (metrics). */
@@ -119,6 +120,12 @@ export class SearchService {
     return provider !== undefined && provider.missingSettings().length === 0;
   }
 
+  /** Configured and not suspended: a provider worth choosing now (a half-open one may be probed). */
+  isAdmissible(name: string): boolean {
+    const provider = this.byName.get(name);
+    return provider !== undefined && provider.missingSettings().length === 0 && this.healthOf(provider).state !== 'open';
+  }
+
   /** A provider's configured base URL, without a trailing slash (e.g. to build arXiv PDF links). */
   baseUrlOf(name: string): string | undefined {
     return this.byName.get(name)?.config.baseUrl.replace(/\/+$/, '');
@@ -168,6 +175,8 @@ export class SearchService {
       providers: answer.providers,
       took_ms: Math.round(performance.now() - started),
       cached: cached !== undefined,
+      // Clocks of replicas sharing Redis may differ a little: never a negative age.
+      cache_age_ms: cached === undefined ? 0 : Math.max(0, Date.now() - cached.cached_at),
     };
   }
 
@@ -267,6 +276,7 @@ export class SearchService {
     signal: AbortSignal,
   ): Promise<CachedAnswer> {
     const finished = this.options.onSearchStarted?.();
+    const gatheredAt = Date.now();
     let answers: ProviderAnswer[];
     try {
       answers = await gatherResults(providers, query, { timeoutMs: request.timeoutMs, signal }, this.gatherDependencies(request.logger));
@@ -274,10 +284,10 @@ export class SearchService {
       finished?.();
     }
     const results = rankResults(groupResults(query.kind, this.rankedEntries(answers)), { k: this.options.rrfK, explain: true });
-    const outcome: CachedAnswer = { results, providers: answers.map((answer) => answer.outcome) };
+    const outcome: CachedAnswer = { results, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
-      await this.options.cache.set(key, outcome).catch((error: unknown) => {
+      await this.options.cache.set(key, outcome, answerTtl(outcome, this.options.partialAnswerTtlMs)).catch((error: unknown) => {
         this.options.logger.warn({ err: error }, 'answer cache write failed');
       });
     }
@@ -319,16 +329,4 @@ function withoutExplain(result: SearchResult): SearchResult {
   if (!result.explain) return result;
   const { explain: _explain, ...rest } = result;
   return rest;
-}
-
-/** Same kind, same words (case and spacing aside), same providers, limit, deadline and filters: same answer. */
-function cacheKey(query: SearchQuery, providers: Provider[], timeoutMs: number | undefined): string {
-  return JSON.stringify([
-    query.kind,
-    query.text.toLowerCase().replace(/\s+/g, ' '),
-    providers.map((provider) => provider.name).sort(),
-    query.limit,
-    timeoutMs ?? null,
-    Object.entries(query.filters).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b)),
-  ]);
 }

@@ -20,7 +20,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       code,
       message: showMessage ? clientMessage(error) : 'internal error; see the server log for this request id',
     };
-    if (error instanceof FedsearchError && error.details !== undefined && status < 500) body.details = error.details;
+    // Our own errors' details are written to be shown (fields, providers' outcomes); an internal one's are not.
+    if (error instanceof FedsearchError && error.details !== undefined && showMessage) body.details = error.details;
     if (error instanceof FedsearchError && error.retryAfterMs !== undefined) {
       void reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1000)));
     }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { FedsearchError } from '../domain/errors.js';
 import type { OperationContext } from '../operations/operation.js';
-import { downloadPaper } from '../operations/paper-operations.js';
+import { checkIdOrUrl, downloadPaper } from '../operations/paper-operations.js';
 import { clientGoneSignal } from './request-signal.js';
 import { errorResponseSchema } from './search-schemas.js';
 import { documented } from './zod-schemas.js';
@@ -12,7 +12,7 @@ const downloadQuery = z
     id: z.string().trim().min(1).max(300).optional().describe('DOI, arXiv id, PMID or Semantic Scholar id.'),
     url: z.string().trim().url().optional().describe('A PDF URL, instead of an identifier.'),
   })
-  .refine((input) => (input.id === undefined) !== (input.url === undefined), { message: 'give exactly one of id or url', path: ['id'] });
+  .superRefine(checkIdOrUrl);
 
 function fileName(id: string | undefined, url: string): string {
   const base = (id ?? new URL(url).pathname.split('/').pop() ?? 'paper').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
@@ -29,7 +29,13 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
         summary: "Download a paper's PDF by identifier (its open-access location or arXiv) or by URL",
         querystring: documented(downloadQuery, 'query'),
         produces: ['application/pdf'],
-        response: { 200: { type: 'string', format: 'binary' }, 400: errorResponseSchema, 404: errorResponseSchema },
+        response: {
+          200: { type: 'string', format: 'binary' },
+          400: errorResponseSchema,
+          404: { ...errorResponseSchema, description: 'Providers answered and none knows the paper, or it has no open PDF.' },
+          502: { ...errorResponseSchema, description: 'No paper provider could answer (failed or timed out); details.providers says what each did.' },
+          503: { ...errorResponseSchema, description: 'Every paper provider is suspended or not configured; see Retry-After.' },
+        },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { searchText } from '../domain/query-text.js';
 
-const query = z.string().trim().min(1).max(500).describe('What to search for (1–500 characters).');
+const query = searchText('What to search for (1–500 characters).');
 const limit = z.int().min(1).max(50).describe('How many merged results to return (1–50, default 10).');
 const timeout = z.int().min(100).max(30_000).describe('Deadline in ms (100–30000); late providers are reported as timeout.');
 
@@ -24,7 +25,9 @@ export const searchQuerystring = z.strictObject({
 export const searchBody = z.strictObject({
   q: query,
   providers: z
-    .union([z.array(z.string().trim().min(1)).min(1).max(20), commaList])
+    .union([z.array(z.string().trim().min(1)).min(1).max(20), commaList], {
+      error: 'matches none of the accepted forms; allowed: a list of 1–20 provider names (see /v1/providers), a comma-separated string of them, or "auto"',
+    })
     .optional()
     .describe('Provider names, as an array or a comma-separated string, or "auto" to choose by the query.'),
   limit: limit.default(10),
@@ -90,7 +93,7 @@ const searchResult = {
 
 export const searchResponseSchema = {
   type: 'object',
-  required: ['query', 'kind', 'results', 'providers', 'took_ms', 'cached'],
+  required: ['query', 'kind', 'results', 'providers', 'took_ms', 'cached', 'cache_age_ms'],
   properties: {
     query: { type: 'string' },
     kind: { type: 'string' },
@@ -98,6 +101,11 @@ export const searchResponseSchema = {
     providers: { type: 'array', items: providerOutcome },
     took_ms: { type: 'integer' },
     cached: { type: 'boolean' },
+    cache_age_ms: {
+      type: 'integer',
+      description:
+        'How long ago a cached answer was gathered (0 when fresh). An answer in which a provider failed is cached for at most CACHE_PARTIAL_TTL_SECONDS (15 s by default).',
+    },
     routing: {
       type: 'object',
       description: 'With providers=auto: the providers chosen and why.',

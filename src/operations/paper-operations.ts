@@ -19,17 +19,39 @@ export interface PaperDetails {
   providers: ProviderOutcome[];
 }
 
-/** One merged record for an identifier, from every paper provider that knows it; 404 when none does. */
+/** One merged record for an identifier, from every paper provider that knows it. */
 export async function findPaper(id: string, context: OperationContext, timeout?: number): Promise<PaperDetails> {
   const identifier = parsePaperIdentifier(id);
   const { result, providers } = await context.search.lookupPaper(identifier, { timeoutMs: timeout, signal: context.signal, logger: context.logger });
-  if (!result) {
-    const tried = providers.filter((provider) => provider.status !== 'skipped').map((provider) => `${provider.provider}: ${provider.status}`);
-    throw new FedsearchError('NOT_FOUND', `no provider knows ${identifier.type} ${identifier.value} (${tried.join(', ') || 'none could look it up'})`, {
-      details: { providers },
+  if (!result) throw lookupFailure(identifier, providers);
+  return { id, identifier, paper: result, providers };
+}
+
+/**
+ * Why a lookup found nothing. "Not found" (404) is only true when a provider answered and none knew the
+ * paper; when none could answer, an agent told 404 would conclude the paper does not exist. So: every
+ * provider suspended or unconfigured is 503 (with Retry-After), any failure or timeout among them is 502,
+ * and the providers' outcomes go with the error either way.
+ */
+function lookupFailure(identifier: { type: string; value: string }, providers: ProviderOutcome[]): FedsearchError {
+  const asked = providers.filter((provider) => provider.status !== 'skipped');
+  const summary = asked.map((provider) => `${provider.provider}: ${provider.status}${provider.message ? ` (${provider.message})` : ''}`).join(', ');
+  const what = `${identifier.type} ${identifier.value}`;
+  const details = { providers };
+  if (asked.some((provider) => provider.status === 'ok')) {
+    return new FedsearchError('NOT_FOUND', `no provider knows ${what} (${summary})`, { details });
+  }
+  if (asked.every((provider) => provider.status === 'suspended' || provider.status === 'not_configured')) {
+    const waits = asked.flatMap((provider) => (provider.status === 'suspended' && provider.retry_after_ms !== undefined ? [provider.retry_after_ms] : []));
+    const retryAfterMs = waits.length > 0 ? Math.min(...waits) : undefined;
+    const code = waits.length > 0 || asked.some((provider) => provider.status === 'suspended') ? 'PROVIDER_SUSPENDED' : 'PROVIDER_NOT_CONFIGURED';
+    const when = retryAfterMs === undefined ? '' : `; try again in ${Math.ceil(retryAfterMs / 1000)} s`;
+    return new FedsearchError(code, `no paper provider can look up ${what} now (${summary || `none can look up ${identifier.type} identifiers`})${when}`, {
+      details,
+      retryAfterMs,
     });
   }
-  return { id, identifier, paper: result, providers };
+  return new FedsearchError('PROVIDERS_FAILED', `could not look up ${what}: no paper provider answered (${summary}); the paper may exist, try again later`, { details });
 }
 
 export const paperDetails = defineOperation({
@@ -39,7 +61,7 @@ export const paperDetails = defineOperation({
   example: { id: '10.1038/nature14539' },
   run: (input, context) => findPaper(input.id, context, input.timeout_ms),
   render: (output) =>
-    renderSearch({ query: output.id, kind: 'papers', results: [output.paper], providers: output.providers, took_ms: 0, cached: false }) +
+    renderSearch({ query: output.id, kind: 'papers', results: [output.paper], providers: output.providers, took_ms: 0, cached: false, cache_age_ms: 0 }) +
     (output.paper.abstract ? `\n\nAbstract: ${output.paper.abstract}` : ''),
 });
 
@@ -68,6 +90,17 @@ export async function downloadPaper(
   return paper ? { document, paper } : { document };
 }
 
+/** A paper is named by id or by url: never both, never neither. For `.superRefine` on a schema holding both. */
+export function checkIdOrUrl(input: { id?: string | undefined; url?: string | undefined }, context: z.RefinementCtx): void {
+  if ((input.id === undefined) !== (input.url === undefined)) return;
+  context.addIssue({
+    code: 'custom',
+    path: ['id'],
+    message: input.id === undefined ? 'missing, and so is url; allowed: exactly one of id or url' : 'sent together with url; allowed: exactly one of id or url',
+    input: input.id,
+  });
+}
+
 const readInput = z
   .strictObject({
     id: paperId.optional(),
@@ -76,7 +109,7 @@ const readInput = z
     max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters to return (500–100000, default 20000).'),
     timeout_ms: timeoutMs,
   })
-  .refine((input) => (input.id === undefined) !== (input.url === undefined), { message: 'give exactly one of id or url', path: ['id'] });
+  .superRefine(checkIdOrUrl);
 
 export interface PaperText extends TextPage {
   url: string;

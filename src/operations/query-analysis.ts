@@ -22,7 +22,8 @@ const WORDS: Record<Topic, RegExp> = {
   biomedical: /\b(clinical|trial|patients?|disease|cancer|tumou?r|gene|genes|genome|protein|drug|dose|therapy|vaccine|virus|bacteria|covid|diabetes|cardio\w*|neuro\w*|medicine|medical|pharmac\w*|syndrome|rna|dna)\b/gi,
   video: /\b(video|videos|youtube|tutorial|watch|talk|lecture|keynote|webinar|podcast|vlog)\b/gi,
   discussion: /\b(reddit|opinions?|experiences?|recommendations?|recommend|reviews?|forum|thoughts|anyone|should i|vs\.?|versus|worth it)\b/gi,
-  definition: /^(what|who|when|where) (is|are|was|were)\b|\b(definition|meaning|history of|biography)\b/gi,
+  // "define entropy", "what's a monad", "what does idempotent mean", "meaning of …", "… definition".
+  definition: /^(what|who|when|where)('s| (is|are|was|were))\b|^define\b|^what (does|do) \S+( \S+)? mean\b|\b(definition|meaning|history of|biography)\b/gi,
 };
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+/gi;

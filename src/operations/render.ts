@@ -32,7 +32,7 @@ function renderResult(result: SearchResult, position: number): string {
 
 /** A numbered list a model can read, then one line for each provider that did not answer. */
 export function renderSearch(response: SearchResponse): string {
-  const header = `${response.results.length} ${response.kind} result(s) for "${response.query}"${response.cached ? ' (cached)' : ''}:`;
+  const header = `${response.results.length} ${response.kind} result(s) for "${response.query}"${response.cached ? ` (cached ${Math.round(response.cache_age_ms / 1000)} s ago)` : ''}:`;
   const problems = response.providers
     .filter((provider) => provider.status === 'error' || provider.status === 'timeout')
     .map((provider) => `- ${provider.provider}: ${provider.status}${provider.message ? ` (${provider.message})` : ''}`);

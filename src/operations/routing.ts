@@ -2,7 +2,7 @@ import type { SearchKind } from '../domain/result.js';
 import type { SearchService } from '../engine/search-service.js';
 import { analyseQuery, type QuerySignals, type Topic } from './query-analysis.js';
 
-/** Which providers suit which topic best; only configured providers are ever chosen. */
+/** Which providers suit which topic best; only configured, unsuspended providers are chosen from these. */
 const TOPIC_PROVIDERS: Partial<Record<SearchKind, Partial<Record<Topic, string[]>>>> = {
   web: {
     news: ['brave', 'tavily', 'exa', 'searxng', 'hackernews'],
@@ -25,23 +25,30 @@ export interface ProviderRouting {
 }
 
 /**
- * `providers: "auto"`: the configured providers of the kind that suit the query's strongest topic, or every
- * configured one when no topic stands out (or none of the suited ones is configured).
+ * `providers: "auto"`: the admissible providers (configured, not suspended) of the kind that suit the
+ * query's strongest topic; the next topic when none of those is admissible; every admissible one when no
+ * topic stands out. Health matters: routing "what is rust" to suspended providers answered nothing while
+ * healthy ones stood by. When nothing of the kind is admissible, the kind's defaults are asked, so each
+ * provider's outcome says why it could not answer.
  */
 export function routeProviders(kind: SearchKind, query: string, search: SearchService, signals: QuerySignals = analyseQuery(query)): ProviderRouting {
-  const configured = search.providerNames(kind).filter((name) => search.isConfigured(name));
+  const all = search.providerNames(kind);
+  const admissible = all.filter((name) => search.isAdmissible(name));
+  const suspended = all.filter((name) => search.isConfigured(name) && !admissible.includes(name));
+  const reasons = suspended.length > 0 ? [`suspended, not chosen: ${suspended.join(', ')}`] : [];
   const topics = Object.entries(TOPIC_PROVIDERS[kind] ?? {})
     .map(([topic, providers]) => ({ topic: topic as Topic, providers: providers!, score: signals.scores[topic as Topic] }))
     .filter((candidate) => candidate.score >= TOPIC_THRESHOLD)
     .sort((a, b) => b.score - a.score);
   for (const candidate of topics) {
-    const chosen = candidate.providers.filter((name) => configured.includes(name));
-    if (chosen.length > 0) {
-      return {
-        providers: chosen,
-        reasons: [`${candidate.topic} query (score ${candidate.score.toFixed(2)}: ${signals.reasons[candidate.topic].join(', ')}): ${chosen.join(', ')}`],
-      };
-    }
+    const why = `${candidate.topic} query (score ${candidate.score.toFixed(2)}: ${signals.reasons[candidate.topic].join(', ')})`;
+    const chosen = candidate.providers.filter((name) => admissible.includes(name));
+    if (chosen.length > 0) return { providers: chosen, reasons: [`${why}: ${chosen.join(', ')}`, ...reasons] };
+    reasons.push(`${why}: none of ${candidate.providers.join(', ')} is configured and available`);
   }
-  return { providers: configured, reasons: [`no topic stands out: every configured ${kind} provider`] };
+  if (admissible.length > 0) {
+    const lead = topics.length === 0 ? 'no topic stands out' : 'no suited provider available';
+    return { providers: admissible, reasons: [`${lead}: every available ${kind} provider`, ...reasons] };
+  }
+  return { providers: all, reasons: [`no ${kind} provider is configured and available: the defaults, each reporting why`, ...reasons] };
 }

@@ -108,7 +108,7 @@ const companyInput = z.strictObject({
     .string()
     .trim()
     .toLowerCase()
-    .regex(/^([a-z0-9-]+\.)+[a-z]{2,63}$/, 'must be a domain such as example.com')
+    .regex(/^([a-z0-9-]+\.)+[a-z]{2,63}$/, 'not a domain name; allowed: a domain such as example.com')
     .optional()
     .describe("The company's own domain, to include what it says about itself."),
   max_results: searchParams.max_results,

@@ -5,12 +5,12 @@ import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type OperationContext } from './operation.js';
 import { renderSearch } from './render.js';
 import { routeProviders, type ProviderRouting } from './routing.js';
-import { paperFilterParams, searchParams, webFilterParams, yearsInOrder } from './search-params.js';
+import { checkYearsInOrder, paperFilterParams, searchParams, webFilterParams } from './search-params.js';
 
 const webSearchInput = z.strictObject({ ...searchParams, ...webFilterParams });
 const paperSearchInput = z
   .strictObject({ ...searchParams, ...paperFilterParams })
-  .refine(yearsInOrder, { message: 'year_from must not be after year_to', path: ['year_from'] });
+  .superRefine(checkYearsInOrder);
 
 /** The fields of an operation's input that are search filters, as the engine takes them. */
 export function filtersOf(input: Record<string, unknown>): SearchFilters {

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { searchText } from '../domain/query-text.js';
 
 /** Parameter names models already know; shared by every search-shaped operation. */
 export const searchParams = {
-  query: z.string().trim().min(1).max(500).describe('What to search for (1–500 characters).'),
+  query: searchText('What to search for (1–500 characters).'),
   providers: z
-    .union([z.array(z.string().trim().min(1)).min(1).max(20), z.literal('auto')])
+    .union([z.array(z.string().trim().min(1)).min(1).max(20), z.literal('auto')], {
+      error: 'matches none of the accepted forms; allowed: a list of 1–20 provider names (see list_providers) or "auto"',
+    })
     .optional()
     .describe('Provider names to ask (see list_providers), or "auto" to choose by the query; default: every configured provider of the kind.'),
   max_results: z.number().int().min(1).max(50).default(10).describe('How many merged results to return (1–50, default 10).'),
@@ -21,7 +24,7 @@ const domain = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,63}(\/\S*)?$/, 'must be a domain such as example.com');
+  .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,63}(\/\S*)?$/, 'not a domain name; allowed: a domain such as example.com');
 
 export const timeRange = z.enum(['day', 'week', 'month', 'year']).optional().describe('Only results published within this period.');
 
@@ -30,7 +33,7 @@ export const webFilterParams = {
   time_range: timeRange,
   language: z
     .string()
-    .regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'must be a language code such as en or pt-BR')
+    .regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'not a language code; allowed: a code such as en or pt-BR')
     .optional()
     .describe('Language code (en, de, pt-BR); providers that cannot filter by language are skipped.'),
   include_domains: z.array(domain).min(1).max(20).optional().describe('Only results from these domains (and their subdomains).'),
@@ -45,7 +48,16 @@ export const paperFilterParams = {
   open_access: z.boolean().optional().describe('Only open-access papers; providers that cannot tell are skipped.'),
 };
 
-/** year_from after year_to can match nothing: say so rather than answer with nothing. */
-export function yearsInOrder(input: { year_from?: number | undefined; year_to?: number | undefined }): boolean {
-  return input.year_from === undefined || input.year_to === undefined || input.year_from <= input.year_to;
+/**
+ * year_from after year_to can match nothing: say so rather than answer with nothing. A check for
+ * `.superRefine` on a schema holding both years.
+ */
+export function checkYearsInOrder(input: { year_from?: number | undefined; year_to?: number | undefined }, context: z.RefinementCtx): void {
+  if (input.year_from === undefined || input.year_to === undefined || input.year_from <= input.year_to) return;
+  context.addIssue({
+    code: 'custom',
+    path: ['year_from'],
+    message: `${input.year_from} is after year_to (${input.year_to}); allowed: a year no later than year_to`,
+    input: input.year_from,
+  });
 }

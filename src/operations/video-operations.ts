@@ -117,7 +117,7 @@ export const youtubeTranscript = defineOperation({
   description: "A YouTube video's captions as text, in the language asked for when the video has it.",
   input: z.strictObject({
     video: z.string().trim().min(1).max(300).describe('Video id or link.'),
-    language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'must be a language code such as en or pt-BR').default('en'),
+    language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'not a language code; allowed: a code such as en or pt-BR').default('en'),
     timeout_ms: timeoutMs,
   }),
   example: { video: 'dQw4w9WgXcQ', language: 'en' },

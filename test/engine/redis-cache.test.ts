@@ -123,6 +123,26 @@ describeWithRedis('Redis answer cache', () => {
     expect(await reader.cache.get('short-lived')).toBeUndefined();
   });
 
+  it('keeps an entry given a shorter life only that long, in Redis and in the reader\'s local copy', async () => {
+    const prefix = `short:${prefixCounter}:`;
+    const writer = await openConnected({ ttlMs: 60_000, keyPrefix: prefix });
+    await writer.cache.set('partial', answer('https://partial.example/'), 2000);
+    const keys = await raw.keys(`${prefix}*`);
+    const values = await raw.mget(keys);
+    const partialKey = keys[values.findIndex((value) => value?.includes('partial.example'))]!;
+    const lifetime = await raw.pttl(partialKey);
+    expect(lifetime).toBeGreaterThan(0);
+    expect(lifetime).toBeLessThanOrEqual(2000);
+
+    // The reader's front would keep it 60 s; it is given what Redis has left instead.
+    const reader = open({ ttlMs: 60_000, keyPrefix: prefix });
+    await eventually(async () => (await reader.cache.get('partial')) !== undefined);
+    expect(await reader.cache.get('partial')).toEqual(answer('https://partial.example/'));
+    expect(await reader.front.get('partial')).toEqual(answer('https://partial.example/'));
+    await eventually(async () => (await reader.front.get('partial')) === undefined, 5000);
+    expect(await reader.cache.get('partial')).toBeUndefined();
+  });
+
   it('caches nothing in Redis when the TTL is 0', async () => {
     const prefix = `zero:${prefixCounter}:`;
     const { cache } = open({ ttlMs: 0, keyPrefix: prefix, front: createMemoryCache<Answer>({ ttlMs: 0, maxEntries: 10, maxBytes: 4096 }) });

@@ -46,12 +46,12 @@ describe('operation routes', () => {
   });
 
   it.each([
-    ['web_search', { query: 'x', time_range: 'decade' }, 'time_range must be one of "day", "week", "month", "year"'],
-    ['web_search', { query: 'x', include_domains: ['not a domain'] }, 'include_domains.0 must be a domain such as example.com'],
-    ['web_search', { query: 'x', max_results: 0 }, 'max_results must be at least 1'],
-    ['paper_search', { query: 'x', year_from: 2020, year_to: 2010 }, 'year_from must not be after year_to'],
-    ['paper_search', { query: 'x', open_access: 'yes' }, 'open_access must be a boolean'],
-    ['list_providers', { kind: 'music' }, 'kind must be one of'],
+    ['web_search', { query: 'x', time_range: 'decade' }, 'time_range: "decade" is not allowed; allowed: "day", "week", "month", "year"'],
+    ['web_search', { query: 'x', include_domains: ['not a domain'] }, 'include_domains.0: not a domain name; allowed: a domain such as example.com'],
+    ['web_search', { query: 'x', max_results: 0 }, 'max_results: 0 is too small; allowed: 1–50'],
+    ['paper_search', { query: 'x', year_from: 2020, year_to: 2010 }, 'year_from: 2020 is after year_to (2010); allowed: a year no later than year_to'],
+    ['paper_search', { query: 'x', open_access: 'yes' }, 'open_access: "yes" is not a boolean; allowed: a boolean'],
+    ['list_providers', { kind: 'music' }, 'kind: "music" is not allowed; allowed: '],
   ])('%s with %j is a 400 naming the problem', async (operation, body, expected) => {
     const response = await call(operation, body);
     expect(response.status).toBe(400);

@@ -256,7 +256,7 @@ describe('paper reading and download', () => {
   it('paper_read needs exactly one of id and url', async () => {
     const response = await call(service, 'paper_read', {});
     expect(response.status).toBe(400);
-    expect((await response.json()).message).toContain('give exactly one of id or url');
+    expect((await response.json()).message).toBe('id: missing, and so is url; allowed: exactly one of id or url');
   });
 
   it('GET /v1/papers/download returns the PDF itself', async () => {

@@ -123,15 +123,15 @@ describe('search API', () => {
   });
 
   it.each([
-    ['/v1/search/web', 'q is required'],
-    ['/v1/search/web?q=', 'q must not be empty'],
-    [`/v1/search/web?q=${'x'.repeat(501)}`, 'q must be at most 500 characters'],
-    ['/v1/search/web?q=a&limit=0', 'limit must be at least 1'],
-    ['/v1/search/web?q=a&limit=51', 'limit must be at most 50'],
-    ['/v1/search/web?q=a&limit=ten', 'limit'],
-    ['/v1/search/web?q=a&timeout_ms=50', 'timeout_ms must be at least 100'],
-    ['/v1/search/web?q=a&explain=maybe', 'explain must be one of'],
-    ['/v1/search/web?q=a&colour=red', 'colour is not a known field; allowed: q, providers, limit, timeout_ms, explain'],
+    ['/v1/search/web', 'q: missing; allowed: a string (1–500 characters)'],
+    ['/v1/search/web?q=', 'q: empty; allowed: 1–500 characters'],
+    [`/v1/search/web?q=${'x'.repeat(501)}`, 'q: 501 characters is too long; allowed: 1–500 characters'],
+    ['/v1/search/web?q=a&limit=0', 'limit: 0 is too small; allowed: 1–50'],
+    ['/v1/search/web?q=a&limit=51', 'limit: 51 is too large; allowed: 1–50'],
+    ['/v1/search/web?q=a&limit=ten', 'limit: "ten" is not a number; allowed: a number (1–50)'],
+    ['/v1/search/web?q=a&timeout_ms=50', 'timeout_ms: 50 is too small; allowed: 100–30000'],
+    ['/v1/search/web?q=a&explain=maybe', 'explain: "maybe" is not allowed; allowed: "0", "1", "true", "false"'],
+    ['/v1/search/web?q=a&colour=red', 'colour: not a known field; allowed: q, providers, limit, timeout_ms, explain'],
     ['/v1/search/web?q=a&providers=google', 'unknown provider "google"; allowed for web: local, brave'],
     ['/v1/search/web?q=a&providers=arxiv', '"arxiv" serves papers, not web'],
     ['/v1/search/papers?q=a&providers=brave', '"brave" serves web, not papers'],
@@ -144,9 +144,13 @@ describe('search API', () => {
   });
 
   it.each([
-    [{ q: 'a', limit: '5' }, 'limit must be a number'],
-    [{ q: 'a', extra: true }, 'extra is not a known field'],
-    [{ limit: 5 }, 'q is required'],
+    [{ q: 'a', limit: '5' }, 'limit: "5" is not a number; allowed: a number (1–50)'],
+    [{ q: 'a', extra: true }, 'extra: not a known field; allowed: q, providers, limit, timeout_ms, explain'],
+    [{ limit: 5 }, 'q: missing; allowed: a string (1–500 characters)'],
+    [
+      { q: 'a', providers: 5 },
+      'providers: matches none of the accepted forms; allowed: a list of 1–20 provider names (see /v1/providers), a comma-separated string of them, or "auto"',
+    ],
     ['{"q": "a",', 'the body is not valid JSON'],
   ])('POST %j is a 400 that says what is wrong', async (body, expected) => {
     const response = await post('/v1/search/web', body);

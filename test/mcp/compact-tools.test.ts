@@ -129,9 +129,9 @@ describe.each(TRANSPORT_KINDS)('MCP research tool over %s', (kind) => {
     const result = await research('web_search', { query: '', colour: 'red', max_results: 99 });
     expect(result.isError).toBe(true);
     const text = textOf(result);
-    expect(text).toContain('query must not be empty');
-    expect(text).toContain('max_results must be at most 50');
-    expect(text).toContain('colour is not a known field; allowed: query, providers, max_results, timeout_ms');
+    expect(text).toContain('query: empty; allowed: 1–500 characters');
+    expect(text).toContain('max_results: 99 is too large; allowed: 1–50');
+    expect(text).toContain('colour: not a known field; allowed: query, providers, max_results, timeout_ms');
     expect(text).toContain('Parameters of web_search(query: string, providers?: ');
     expect(text).toContain(', max_results?: integer, timeout_ms?: integer');
     expect(text).toContain('Example: {"operation":"web_search","params":{"query":"reciprocal rank fusion","max_results":5}}');
@@ -142,7 +142,7 @@ describe.each(TRANSPORT_KINDS)('MCP research tool over %s', (kind) => {
   it('names a missing required field and the problems an operation finds itself', async () => {
     const missing = await research('web_search', { max_results: 3 });
     expect(missing.isError).toBe(true);
-    expect(textOf(missing)).toContain('query is required (string)');
+    expect(textOf(missing)).toContain('query: missing; allowed: a string (1–500 characters)');
     const unknownProvider = await research('web_search', { query: 'provider', providers: ['google'] });
     expect(unknownProvider.isError).toBe(true);
     expect(textOf(unknownProvider)).toContain('unknown provider "google"');

@@ -54,7 +54,7 @@ describe('MCP_STATELESS=true', () => {
       expect((result.structuredContent as { results: Array<{ url: string }> }).results.map((entry) => entry.url)).toEqual(['https://brave.example/stateless']);
       const invalid = await callTool(connected.client, 'research', { operation: 'web_search', params: {} });
       expect(invalid.isError).toBe(true);
-      expect(invalid.content).toEqual([{ type: 'text', text: expect.stringContaining('query is required') }]);
+      expect(invalid.content).toEqual([{ type: 'text', text: expect.stringContaining('query: missing; allowed: a string') }]);
     } finally {
       await connected.close();
     }

@@ -52,8 +52,8 @@ describe.each(TRANSPORT_KINDS)('MCP_TOOLS=split over %s', (kind) => {
     const result = await callTool(connected.client, 'web_search', { query: 7, max_results: 0 });
     expect(result.isError).toBe(true);
     const text = textOf(result);
-    expect(text).toContain('query must be a string');
-    expect(text).toContain('max_results must be at least 1');
+    expect(text).toContain('query: 7 is not a string; allowed: a string (1–500 characters)');
+    expect(text).toContain('max_results: 0 is too small; allowed: 1–50');
     expect(text).toContain('Example: {"query":"reciprocal rank fusion","max_results":5}');
     const unknown = await callTool(connected.client, 'research', { operation: 'web_search' });
     expect(unknown.isError).toBe(true);

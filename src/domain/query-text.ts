@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** The longest search text any surface accepts. */
+export const MAX_QUERY_LENGTH = 500;
+
+const ALLOWED = 'text with at least one visible character, no control characters (tabs and line breaks are fine)';
+
+/** C0 and C1 control characters, NUL among them; tab, line feed and carriage return are ordinary whitespace. */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
+
+/** Something a reader would see: not whitespace, a control, or an invisible format character (zero-width space, joiners, BOM, direction marks). */
+const VISIBLE_CHARACTER = /[^\s\p{Cc}\p{Cf}\p{Z}]/u;
+
+/** In a `u` pattern a paired surrogate is one code point, so this finds only lone (ill-formed) halves. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function codePoint(character: string): string {
+  return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** Why a search text cannot be sent to providers, as "<what is wrong>; <what is allowed>"; undefined when it can. */
+export function queryTextProblem(text: string): string | undefined {
+  if (LONE_SURROGATE.test(text)) return `is not valid Unicode (it holds a lone surrogate); allowed: ${ALLOWED}`;
+  const control = CONTROL_CHARACTER.exec(text);
+  if (control) return `holds the control character ${codePoint(control[0])} at position ${control.index + 1}; allowed: ${ALLOWED}`;
+  if (!VISIBLE_CHARACTER.test(text)) return `has no visible character (only spaces, zero-width or formatting characters); allowed: ${ALLOWED}`;
+  return undefined;
+}
+
+/**
+ * The search text of every search surface (REST `q`, the operations' `query`, so MCP too): trimmed, 1–500
+ * characters, and text a provider can be asked about. NUL, control characters and invisible-only strings
+ * used to reach providers and come back as empty or odd answers; here they are a 400 naming the field.
+ */
+export function searchText(description: string) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_QUERY_LENGTH)
+    .superRefine((text, context) => {
+      const problem = text === '' ? undefined : queryTextProblem(text);
+      if (problem) context.addIssue({ code: 'custom', message: problem, input: text });
+    })
+    .describe(description);
+}

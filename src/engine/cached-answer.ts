@@ -1,0 +1,40 @@
+import type { ProviderOutcome } from '../domain/outcome.js';
+import type { SearchQuery } from '../domain/query.js';
+import type { SearchResult } from '../domain/result.js';
+import type { Provider } from '../providers/provider.js';
+
+/** What the cache keeps: the whole ranked list with score explanations, trimmed per request on the way out. */
+export interface CachedAnswer {
+  results: SearchResult[];
+  providers: ProviderOutcome[];
+  /** When the providers were asked (epoch ms), so a cached answer can say how old it is. */
+  cached_at: number;
+}
+
+/**
+ * How long an answer in which some provider failed (error, timeout, suspended) is kept, at most. Such an
+ * answer is still worth a few seconds: identical searches in a burst (a user retrying, an agent repeating
+ * itself) get it at once instead of each waiting out the same timeout. But a failure is often over in
+ * seconds, and serving "brave: timeout" for the full TTL (5 minutes by default) hides a provider that is
+ * back. Not-configured and skipped providers do not shorten it: they will answer the same way next time.
+ */
+export const DEFAULT_PARTIAL_ANSWER_TTL_MS = 15_000;
+
+const FAILED_STATUSES: ReadonlySet<ProviderOutcome['status']> = new Set(['error', 'timeout', 'suspended']);
+
+/** How long the cache may keep an answer: undefined (the cache's own TTL) unless a provider failed in it. */
+export function answerTtl(answer: CachedAnswer, partialAnswerTtlMs = DEFAULT_PARTIAL_ANSWER_TTL_MS): number | undefined {
+  return answer.providers.some((provider) => FAILED_STATUSES.has(provider.status)) ? partialAnswerTtlMs : undefined;
+}
+
+/** Same kind, same words (case and spacing aside), same providers, limit, deadline and filters: same answer. */
+export function cacheKey(query: SearchQuery, providers: Provider[], timeoutMs: number | undefined): string {
+  return JSON.stringify([
+    query.kind,
+    query.text.toLowerCase().replace(/\s+/g, ' '),
+    providers.map((provider) => provider.name).sort(),
+    query.limit,
+    timeoutMs ?? null,
+    Object.entries(query.filters).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b)),
+  ]);
+}
