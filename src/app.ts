@@ -1,5 +1,3 @@
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
@@ -9,6 +7,7 @@ import { loadApiKeys, registerAccessControl } from './http/access-control.js';
 import { handleClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
+import { registerOpenApi } from './http/openapi-document.js';
 import { registerOperationRoutes } from './http/operation-routes.js';
 import { registerPaperRoutes } from './http/paper-routes.js';
 import { registerProtection } from './http/protection.js';
@@ -21,7 +20,6 @@ import { createMetrics, registerMetricsRoute } from './observability/metrics.js'
 import { createSearchService } from './search-setup.js';
 import { OPERATIONS } from './operations/registry.js';
 import { createRedisClient } from './redis-client.js';
-import { API_VERSION } from './version.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,24 +58,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerAccessControl(app, loadApiKeys(config.API_KEYS, config.API_KEYS_FILE));
   const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits') : undefined;
   await registerProtection(app, config, rateLimitRedis);
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'fedsearch',
-        version: API_VERSION,
-        description: 'Parallel federated search: many providers asked at once, one merged and ranked answer.',
-      },
-      tags: [
-        { name: 'search', description: 'Federated search' },
-        { name: 'operations', description: 'Every operation of the registry (also served over MCP)' },
-        { name: 'providers', description: 'Provider catalogue' },
-        { name: 'health', description: 'Liveness and readiness' },
-      ],
-    },
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerOpenApi(app, config.API_KEYS !== undefined || config.API_KEYS_FILE !== undefined);
 
   registerHealthRoutes(app, readiness);
   registerMetricsRoute(app, metrics, { token: config.METRICS_TOKEN });

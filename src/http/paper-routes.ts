@@ -4,7 +4,7 @@ import { FedsearchError } from '../domain/errors.js';
 import type { OperationContext } from '../operations/operation.js';
 import { downloadPaper } from '../operations/paper-operations.js';
 import { clientGoneSignal } from './request-signal.js';
-import { errorResponseSchema } from './search-schemas.js';
+import { errorResponses } from './response-schemas.js';
 import { documented } from './zod-schemas.js';
 
 const downloadQuery = z
@@ -25,11 +25,15 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
     '/v1/papers/download',
     {
       schema: {
+        operationId: 'download_paper',
         tags: ['operations'],
         summary: "Download a paper's PDF by identifier (its open-access location or arXiv) or by URL",
         querystring: documented(downloadQuery, 'query'),
         produces: ['application/pdf'],
-        response: { 200: { type: 'string', format: 'binary' }, 400: errorResponseSchema, 404: errorResponseSchema },
+        response: {
+          200: { type: 'string', format: 'binary', description: 'The PDF, as an attachment.' },
+          ...errorResponses(400, 401, 404, 413, 415, 429, 500, 502, 503, 504),
+        },
       },
     },
     async (request, reply) => {

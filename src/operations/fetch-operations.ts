@@ -5,6 +5,7 @@ import { readFetchSettings } from '../fetch/fetch-settings.js';
 import { safeFetch } from '../fetch/safe-fetch.js';
 import { FirecrawlProvider } from '../providers/firecrawl.js';
 import { defineOperation, type OperationContext } from './operation.js';
+import { fetchedPageOutput } from './output-schemas.js';
 
 /** Links returned with a page at most: enough to navigate, not enough to drown a model. */
 const MAX_LINKS = 100;
@@ -80,6 +81,7 @@ export const fetchUrl = defineOperation({
     'Internal and private addresses are refused.',
   input: fetchInput,
   example: { url: 'https://en.wikipedia.org/wiki/Metasearch_engine', max_chars: 4000 },
+  output: fetchedPageOutput,
   run: async (input, context) => {
     if (input.engine === 'firecrawl') return fetchThroughFirecrawl(input, context);
     try {
