@@ -15,8 +15,9 @@ import { registerProviderRoutes } from './http/provider-routes.js';
 import { registerSearchRoutes } from './http/search-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { loggerOptions } from './logger.js';
-import { registerMcp } from './mcp/register.js';
+import { mcpSessionCounts, registerMcp } from './mcp/register.js';
 import { createMetrics, registerMetricsRoute } from './observability/metrics.js';
+import { observeRequests } from './observability/request-observation.js';
 import { createSearchService } from './search-setup.js';
 import { OPERATIONS } from './operations/registry.js';
 import { createRedisClient } from './redis-client.js';
@@ -48,12 +49,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const dispatcher = options.dispatcher ?? createUpstreamAgent();
   const metrics = createMetrics();
   const { search, close: closeSearch } = createSearchService(config, { logger: app.log, dispatcher, metrics });
+  metrics.watch({ circuitStates: () => search.circuitStates(), mcpSessions: () => mcpSessionCounts(app) });
   const readiness: Readiness = { ready: false };
   app.decorate('searchService', search);
   app.decorate('readiness', readiness);
 
   useZodValidation(app);
   registerErrorHandler(app);
+  observeRequests(app, metrics);
   // Access first: the rate limiter counts per API key, which access control identifies.
   registerAccessControl(app, loadApiKeys(config.API_KEYS, config.API_KEYS_FILE));
   const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits') : undefined;

@@ -32,10 +32,8 @@ export function createSearchService(config: AppConfig, { logger, dispatcher, met
   const search = new SearchService({
     providers,
     cache: sharedCache ?? localCache,
-    onProviderAnswer: (answer, circuit) => {
-      metrics.recordProviderAnswer(answer);
-      metrics.setCircuitState(answer.provider.name, circuit);
-    },
+    // Circuit states are read at scrape time (metrics.watch in app.ts), so every provider has one from the start.
+    onProviderAnswer: (answer) => metrics.recordProviderAnswer(answer),
     onCacheLookup: (hit) => metrics.recordCache(hit),
     onSearchStarted: () => metrics.searchStarted(),
     dispatcher,
