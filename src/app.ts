@@ -1,5 +1,3 @@
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
@@ -9,6 +7,7 @@ import { registerAccessControl } from './http/access-control.js';
 import { handleClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
+import { registerOpenApi } from './http/openapi-document.js';
 import { registerOperationRoutes } from './http/operation-routes.js';
 import { registerPaperRoutes } from './http/paper-routes.js';
 import { registerProtection } from './http/protection.js';
@@ -17,12 +16,12 @@ import { registerRequestParsing } from './http/request-parsing.js';
 import { registerSearchRoutes } from './http/search-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { loggerOptions } from './logger.js';
-import { registerMcp } from './mcp/register.js';
+import { mcpSessionCounts, registerMcp } from './mcp/register.js';
 import { createMetrics, registerMetricsRoute } from './observability/metrics.js';
+import { observeRequests } from './observability/request-observation.js';
 import { createSearchService } from './search-setup.js';
 import { OPERATIONS } from './operations/registry.js';
 import { createRedisClient } from './redis-client.js';
-import { API_VERSION } from './version.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,6 +50,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const dispatcher = options.dispatcher ?? createUpstreamAgent();
   const metrics = createMetrics();
   const { search, close: closeSearch } = createSearchService(config, { logger: app.log, dispatcher, metrics });
+  metrics.watch({ circuitStates: () => search.circuitStates(), mcpSessions: () => mcpSessionCounts(app) });
   const readiness: Readiness = { ready: false };
   app.decorate('searchService', search);
   app.decorate('readiness', readiness);
@@ -58,28 +58,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   useZodValidation(app);
   registerRequestParsing(app);
   registerErrorHandler(app);
+  observeRequests(app, metrics);
   // Access first: the rate limiter counts per API key, which access control identifies.
   registerAccessControl(app, config.apiKeys);
   const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits') : undefined;
   await registerProtection(app, config, rateLimitRedis);
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'fedsearch',
-        version: API_VERSION,
-        description: 'Parallel federated search: many providers asked at once, one merged and ranked answer.',
-      },
-      tags: [
-        { name: 'search', description: 'Federated search' },
-        { name: 'operations', description: 'Every operation of the registry (also served over MCP)' },
-        { name: 'providers', description: 'Provider catalogue' },
-        { name: 'health', description: 'Liveness and readiness' },
-      ],
-    },
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerOpenApi(app, config.apiKeys.length > 0);
 
   registerHealthRoutes(app, readiness);
   registerMetricsRoute(app, metrics, { token: config.METRICS_TOKEN });

@@ -38,7 +38,8 @@ export function loggerOptions(level: string, stream?: { write(line: string): voi
         }),
       },
     },
-    requestIdHeader: 'x-request-id',
+    // Not Fastify's requestIdHeader: it would take any header value as it is; genReqId checks it first.
+    requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

@@ -38,10 +38,8 @@ export function createSearchService(config: AppConfig, { logger, dispatcher, met
     rateLimiter,
     cache: sharedCache ?? localCache,
     partialAnswerTtlMs: config.CACHE_PARTIAL_TTL_SECONDS * 1000,
-    onProviderAnswer: (answer, circuit) => {
-      metrics.recordProviderAnswer(answer);
-      metrics.setCircuitState(answer.provider.name, circuit);
-    },
+    // Circuit states are read at scrape time (metrics.watch in app.ts), so every provider has one from the start.
+    onProviderAnswer: (answer) => metrics.recordProviderAnswer(answer),
     onCacheLookup: (hit) => metrics.recordCache(hit),
     onSearchStarted: () => metrics.searchStarted(),
     dispatcher,

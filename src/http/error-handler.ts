@@ -5,7 +5,8 @@ import { FedsearchError } from '../domain/errors.js';
 /**
  * Maps every error to one JSON shape. Client errors keep their message (it says what was wrong and what is
  * allowed), and so do our own upstream errors (written by us, secrets redacted: "the page answered HTTP 404");
- * any other 5xx message is hidden behind a generic sentence and logged with the request id instead.
+ * any other 5xx message is hidden behind a generic sentence and logged with the request id instead. Every
+ * error answer carries that request id (as does the x-request-id header), so a caller has something to quote.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | FedsearchError | Error, request, reply) => {
@@ -18,7 +19,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       statusCode: status,
       error: STATUS_CODES[status] ?? 'Error',
       code,
-      message: showMessage ? clientMessage(error) : 'internal error; see the server log for this request id',
+      message: showMessage ? clientMessage(error) : `internal error; quote request id ${request.id} when reporting it`,
+      request_id: request.id,
     };
     // Our own errors' details are written to be shown (fields, providers' outcomes); an internal one's are not.
     if (error instanceof FedsearchError && error.details !== undefined && showMessage) body.details = error.details;
@@ -34,6 +36,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       error: 'Not Found',
       code: 'NOT_FOUND',
       message: `no route ${request.method} ${request.url.split('?')[0]}; see /docs for the API`,
+      request_id: request.id,
     }),
   );
 }

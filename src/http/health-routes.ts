@@ -4,16 +4,40 @@ export interface Readiness {
   ready: boolean;
 }
 
-const statusSchema = { type: 'object', properties: { status: { type: 'string' } } } as const;
+const statusSchema = { type: 'object', required: ['status'], properties: { status: { type: 'string' } } } as const;
 
-/** /healthz: the process answers. /readyz: it should get traffic (false while starting or draining). */
+/**
+ * /healthz: the process answers. /readyz: it should get traffic (false while starting or draining).
+ * Probes need no API key (`security: []`), whatever the document requires of other routes.
+ */
 export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness): void {
-  app.get('/healthz', { schema: { tags: ['health'], summary: 'Process alive', response: { 200: statusSchema } } }, async () => ({
-    status: 'ok',
-  }));
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        operationId: 'get_health',
+        tags: ['health'],
+        summary: 'Process alive',
+        security: [],
+        response: { 200: { ...statusSchema, description: 'The process answers: {"status":"ok"}.' } },
+      },
+    },
+    async () => ({ status: 'ok' }),
+  );
   app.get(
     '/readyz',
-    { schema: { tags: ['health'], summary: 'Ready to serve', response: { 200: statusSchema, 503: statusSchema } } },
+    {
+      schema: {
+        operationId: 'get_readiness',
+        tags: ['health'],
+        summary: 'Ready to serve',
+        security: [],
+        response: {
+          200: { ...statusSchema, description: 'Ready for traffic: {"status":"ready"}.' },
+          503: { ...statusSchema, description: 'Starting or draining: send traffic elsewhere ({"status":"not ready"}).' },
+        },
+      },
+    },
     async (_request, reply) =>
       readiness.ready ? { status: 'ready' } : reply.status(503).send({ status: 'not ready' }),
   );

@@ -4,7 +4,7 @@ import { FedsearchError } from '../domain/errors.js';
 import type { OperationContext } from '../operations/operation.js';
 import { checkIdOrUrl, downloadPaper } from '../operations/paper-operations.js';
 import { clientGoneSignal } from './request-signal.js';
-import { errorResponseSchema } from './search-schemas.js';
+import { errorResponses } from './response-schemas.js';
 import { documented } from './zod-schemas.js';
 
 const downloadQuery = z
@@ -25,16 +25,14 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
     '/v1/papers/download',
     {
       schema: {
+        operationId: 'download_paper',
         tags: ['operations'],
         summary: "Download a paper's PDF by identifier (its open-access location or arXiv) or by URL",
         querystring: documented(downloadQuery, 'query'),
         produces: ['application/pdf'],
         response: {
-          200: { type: 'string', format: 'binary' },
-          400: errorResponseSchema,
-          404: { ...errorResponseSchema, description: 'Providers answered and none knows the paper, or it has no open PDF.' },
-          502: { ...errorResponseSchema, description: 'No paper provider could answer (failed or timed out); details.providers says what each did.' },
-          503: { ...errorResponseSchema, description: 'Every paper provider is suspended or not configured; see Retry-After.' },
+          200: { type: 'string', format: 'binary', description: 'The PDF, as an attachment.' },
+          ...errorResponses(400, 401, 404, 413, 415, 429, 500, 502, 503, 504),
         },
       },
     },

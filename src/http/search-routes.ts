@@ -3,14 +3,16 @@ import type { SearchKind } from '../domain/result.js';
 import type { SearchService } from '../engine/search-service.js';
 import { routeProviders } from '../operations/routing.js';
 import { clientGoneSignal } from './request-signal.js';
-import { errorResponseSchema, searchBody, searchQuerystring, searchResponseSchema } from './search-schemas.js';
+import { searchResponseOutput } from '../operations/output-schemas.js';
+import { documentedResponse, errorResponses } from './response-schemas.js';
+import { searchBody, searchQuerystring } from './search-schemas.js';
 import { documented } from './zod-schemas.js';
 
 type SearchInput = { q: string; providers?: string[] | undefined; limit: number; timeout_ms?: number | undefined; explain: boolean };
 
-const ROUTE_KINDS: Array<{ kind: SearchKind; path: string; summary: string }> = [
-  { kind: 'web', path: '/v1/search/web', summary: 'Search the web across providers' },
-  { kind: 'papers', path: '/v1/search/papers', summary: 'Search scholarly papers across providers' },
+const ROUTE_KINDS: Array<{ kind: SearchKind; path: string; summary: string; operationId: string }> = [
+  { kind: 'web', path: '/v1/search/web', summary: 'Search the web across providers', operationId: 'search_web' },
+  { kind: 'papers', path: '/v1/search/papers', summary: 'Search scholarly papers across providers', operationId: 'search_papers' },
 ];
 
 const DESCRIPTION =
@@ -20,8 +22,11 @@ const DESCRIPTION =
   'provider failed is still 200 with results: [].';
 
 export function registerSearchRoutes(app: FastifyInstance, search: SearchService): void {
-  const responses = { 200: searchResponseSchema, 400: errorResponseSchema };
-  for (const { kind, path, summary } of ROUTE_KINDS) {
+  const responses = {
+    200: documentedResponse(searchResponseOutput, 'The merged results and every provider\'s outcome (also when every provider failed).'),
+    ...errorResponses(400, 401, 429, 500, 503),
+  };
+  for (const { kind, path, summary, operationId } of ROUTE_KINDS) {
     const handle = async (input: SearchInput, request: FastifyRequest, reply: FastifyReply) => {
       // providers=auto: choose by the query, and say which and why.
       const routing = input.providers?.length === 1 && input.providers[0] === 'auto' ? routeProviders(kind, input.q, search) : undefined;
@@ -41,12 +46,12 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
     };
     app.get(
       path,
-      { schema: { tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystring, 'query'), response: responses } },
+      { schema: { operationId, tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystring, 'query'), response: responses } },
       async (request, reply) => handle(request.query as SearchInput, request, reply),
     );
     app.post(
       path,
-      { schema: { tags: ['search'], summary, description: DESCRIPTION, body: documented(searchBody, 'body'), response: responses } },
+      { schema: { operationId: `${operationId}_post`, tags: ['search'], summary, description: DESCRIPTION, body: documented(searchBody, 'body'), response: responses } },
       async (request, reply) => handle(request.body as SearchInput, request, reply),
     );
   }

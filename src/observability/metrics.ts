@@ -17,6 +17,25 @@ const LATENCY_BUCKETS_SECONDS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
 /** Waits for an outbound request slot run from a few milliseconds to a deadline's worth. */
 const RATE_LIMIT_WAIT_BUCKETS_SECONDS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
 
+/** Whole requests add our own few milliseconds (probes, cache hits, rejections) below the provider range. */
+const REQUEST_BUCKETS_SECONDS = [0.005, 0.01, ...LATENCY_BUCKETS_SECONDS];
+
+/** State read at scrape time rather than pushed: it exists from the start and is never stale. */
+export interface MetricSources {
+  /** Every provider's breaker, asked or not. */
+  circuitStates(): Array<{ provider: string; state: CircuitState }>;
+  /** Open MCP sessions per transport. */
+  mcpSessions(): Record<string, number>;
+}
+
+/** One answered HTTP request: `route` is the route's pattern (`/v1/ops/web_search`, `/docs/*`), never the raw URL. */
+export interface HttpRequestRecord {
+  method: string;
+  route: string;
+  statusCode: number;
+  seconds: number;
+}
+
 export interface Metrics {
   /** This app's own registry: several apps in one process (tests, benchmarks) never share series. */
   registry: Registry;
@@ -24,7 +43,9 @@ export interface Metrics {
   recordCache(hit: boolean): void;
   /** Counts a search as in flight; call the returned function once when it ends (a second call does nothing). */
   searchStarted(): () => void;
-  setCircuitState(provider: string, state: CircuitState): void;
+  recordHttpRequest(record: HttpRequestRecord): void;
+  /** Where the scrape-time gauges (circuit states, MCP sessions) read from. */
+  watch(sources: MetricSources): void;
   /** An upstream request waited this long for its outbound rate-limit slot. */
   recordRateLimitWait(provider: string, waitMs: number): void;
   /** An upstream request was not made: its rate-limit slot lay past the deadline. */
@@ -33,10 +54,28 @@ export interface Metrics {
   render(): Promise<string>;
 }
 
-/** Prometheus metrics for one app instance: provider latency and outcomes, cache, in-flight searches, breakers. */
+/**
+ * Prometheus metrics for one app instance: HTTP requests by route and status, provider latency and outcomes,
+ * cache, in-flight searches, breakers and MCP sessions.
+ */
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  let sources: MetricSources | undefined;
+
+  const httpRequests = new Counter({
+    name: 'fedsearch_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code (alert on 5xx and 429 rates).',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: 'fedsearch_http_request_duration_seconds',
+    help: 'Time from receiving an HTTP request to sending its answer, by method, route pattern and status code.',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: REQUEST_BUCKETS_SECONDS,
+    registers: [registry],
+  });
 
   const providerLatency = new Histogram({
     name: 'fedsearch_provider_latency_seconds',
@@ -66,11 +105,25 @@ export function createMetrics(): Metrics {
     help: 'Searches being answered right now.',
     registers: [registry],
   });
-  const circuitState = new Gauge({
+  const circuitState: Gauge<'provider'> = new Gauge({
     name: 'fedsearch_provider_circuit_state',
     help: 'Circuit breaker state per provider: 0 closed, 1 half-open, 2 open.',
     labelNames: ['provider'] as const,
     registers: [registry],
+    collect() {
+      if (!sources) return;
+      for (const { provider, state } of sources.circuitStates()) circuitState.set({ provider }, CIRCUIT_STATE_VALUES[state]);
+    },
+  });
+  const mcpSessions: Gauge<'transport'> = new Gauge({
+    name: 'fedsearch_mcp_sessions',
+    help: 'Open MCP sessions per transport (sse, streamable; stateless Streamable HTTP: exchanges in flight).',
+    labelNames: ['transport'] as const,
+    registers: [registry],
+    collect() {
+      if (!sources) return;
+      for (const [transport, count] of Object.entries(sources.mcpSessions())) mcpSessions.set({ transport }, count);
+    },
   });
   const rateLimitWaits = new Histogram({
     name: 'fedsearch_provider_rate_limit_wait_seconds',
@@ -108,8 +161,13 @@ export function createMetrics(): Metrics {
         inFlight.dec();
       };
     },
-    setCircuitState(provider, state) {
-      circuitState.set({ provider }, CIRCUIT_STATE_VALUES[state]);
+    recordHttpRequest({ method, route, statusCode, seconds }) {
+      const labels = { method, route, status_code: String(statusCode) };
+      httpRequests.inc(labels);
+      httpDuration.observe(labels, seconds);
+    },
+    watch(watched) {
+      sources = watched;
     },
     recordRateLimitWait(provider, waitMs) {
       rateLimitWaits.observe({ provider }, waitMs / 1000);

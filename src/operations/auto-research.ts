@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FedsearchError } from '../domain/errors.js';
 import { parseInput } from '../domain/validation.js';
 import { defineOperation, type OperationContext } from './operation.js';
+import { researchOutput } from './output-schemas.js';
 import { analyseQuery, type QuerySignals } from './query-analysis.js';
 
 /** One step of a plan: which operation, with which parameters, and why. */
@@ -108,6 +109,7 @@ export const autoResearch = defineOperation({
     depth: z.number().int().min(1).max(5).default(2).describe('1–5: how many operations to run (depth + 1) and how many results each.'),
   }),
   example: { query: 'latest research on retrieval augmented generation 2026', depth: 2 },
+  output: researchOutput,
   run: async (input, context): Promise<ResearchAnswer> => {
     const plan = planResearch(input.query, input.depth, (provider) => context.search.isConfigured(provider));
     const sections = await Promise.all(plan.map((step) => runStep(step, context)));

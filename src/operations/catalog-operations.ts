@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ProviderDescription } from '../engine/search-service.js';
 import { SEARCH_KINDS } from '../domain/result.js';
 import { defineOperation } from './operation.js';
+import { operationListOutput, providerListOutput } from './output-schemas.js';
 
 const listProvidersInput = z.strictObject({
   kind: z.enum(SEARCH_KINDS).optional().describe('Only providers of this kind.'),
@@ -12,6 +13,7 @@ export const listProviders = defineOperation({
   description: 'List every search provider with its kind, whether it is configured (and what is missing), weight and timeout.',
   input: listProvidersInput,
   example: { kind: 'web' },
+  output: providerListOutput,
   run: async (input, context): Promise<{ providers: ProviderDescription[] }> => ({
     providers: context.search.describeProviders().filter((provider) => !input.kind || provider.kind === input.kind),
   }),
@@ -36,6 +38,7 @@ export const listOperations = defineOperation({
   description: 'List every operation this service offers, with its parameters as JSON Schema and an example.',
   input: z.strictObject({}),
   example: {},
+  output: operationListOutput,
   run: async (_input, context): Promise<{ operations: OperationSummary[] }> => ({
     operations: context.operations().map((operation) => ({
       name: operation.name,

@@ -7,6 +7,7 @@ import { safeFetch } from '../fetch/safe-fetch.js';
 import { FirecrawlProvider } from '../providers/firecrawl.js';
 import { isLocalLink, readLocalDocument } from './local-documents.js';
 import { defineOperation, type OperationContext } from './operation.js';
+import { fetchedPageOutput } from './output-schemas.js';
 
 /** Links returned with a page at most: enough to navigate, not enough to drown a model. */
 const MAX_LINKS = 100;
@@ -108,6 +109,7 @@ export const fetchUrl = defineOperation({
     'Internal and private addresses are refused, whichever engine fetches. local:/// links from search results are read from the embedded index.',
   input: fetchInput,
   example: { url: 'https://en.wikipedia.org/wiki/Metasearch_engine', max_chars: 4000 },
+  output: fetchedPageOutput,
   run: async (input, context) => {
     if (isLocalLink(input.url)) return readLocalDocument(input, context);
     if (input.engine === 'firecrawl') return fetchThroughFirecrawl(input, context);

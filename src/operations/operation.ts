@@ -13,7 +13,8 @@ export interface OperationContext {
 }
 
 /**
- * A capability declared once. REST (`POST /v1/ops/<name>`), its OpenAPI entry and the MCP tools are all
+ * A capability declared once. REST (`POST /v1/ops/<name>`), its OpenAPI entry (parameters, example and
+ * answer) and the MCP tools are all
  * derived from this declaration, so a new operation appears everywhere without new wiring.
  */
 export interface Operation<Schema extends z.ZodObject = z.ZodObject, Output = unknown> {
@@ -22,6 +23,11 @@ export interface Operation<Schema extends z.ZodObject = z.ZodObject, Output = un
   description: string;
   input: Schema;
   example: z.input<Schema>;
+  /**
+   * What a successful call answers: the 200 schema of its route in the OpenAPI document. Its type must fit
+   * what run() returns, so the schema cannot drift from the code without a type error.
+   */
+  output: z.ZodType<NoInfer<Output>>;
   run(input: z.output<Schema>, context: OperationContext): Promise<Output>;
   /** A compact text rendering for a model to read (MCP `content`); the JSON goes to structuredContent. */
   render(output: Output, input: z.output<Schema>): string;

@@ -6,6 +6,7 @@ import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
 import { readFetchSettings } from '../fetch/fetch-settings.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
 import { defineOperation, type OperationContext } from './operation.js';
+import { paperDetailsOutput, paperTextOutput } from './output-schemas.js';
 import { parsePaperIdentifier } from './paper-identifier.js';
 import { renderSearch } from './render.js';
 
@@ -59,6 +60,7 @@ export const paperDetails = defineOperation({
   description: 'Look a paper up by DOI, arXiv id, PMID or Semantic Scholar id across every paper provider at once; one merged record with every source.',
   input: z.strictObject({ id: paperId, timeout_ms: timeoutMs }),
   example: { id: '10.1038/nature14539' },
+  output: paperDetailsOutput,
   run: (input, context) => findPaper(input.id, context, input.timeout_ms),
   render: (output) =>
     renderSearch({ query: output.id, kind: 'papers', results: [output.paper], providers: output.providers, took_ms: 0, cached: false, cache_age_ms: 0 }) +
@@ -123,6 +125,7 @@ export const paperRead = defineOperation({
   description: "Read a paper's full text: downloads its PDF (open-access location or arXiv) and returns the text, paged by offset.",
   input: readInput,
   example: { id: 'arXiv:1706.03762', max_chars: 5000 },
+  output: paperTextOutput,
   run: async (input, context): Promise<PaperText> => {
     const { document, paper } = await downloadPaper(input, context);
     const extracted = await extractDocument(document);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SearchKind } from '../domain/result.js';
 import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type Operation } from './operation.js';
+import { searchResponseOutput, searchSectionsOutput } from './output-schemas.js';
 import { renderSearch } from './render.js';
 import { renderSections, type SearchSection } from './render-sections.js';
 import { runSearch } from './search-operations.js';
@@ -31,6 +32,7 @@ function scopedSearch(scope: Scope): Operation {
     description: scope.description,
     input: z.strictObject(scopedParams),
     example: { query: scope.example, max_results: 5 },
+    output: searchResponseOutput,
     run: (input, context) =>
       runSearch(scope.kind, { ...input, providers: scope.providers }, context, {
         time_range: input.time_range,
@@ -98,6 +100,7 @@ export const githubSearch = defineOperation({
     timeout_ms: searchParams.timeout_ms,
   }),
   example: { query: 'federated search language:typescript', type: 'repositories', max_results: 5 },
+  output: searchResponseOutput,
   run: (input, context) => runSearch('code', { ...input, providers: ['github'] }, context, { scope: input.type }),
   render: (output) => renderSearch(output),
 });
@@ -128,6 +131,7 @@ export const companyResearch = defineOperation({
   description: 'Research a company: overview, recent news, and what its own site says, in parallel.',
   input: companyInput,
   example: { company: 'Anthropic', domain: 'anthropic.com', max_results: 5 },
+  output: searchSectionsOutput,
   run: (input, context) =>
     sections([
       {
@@ -158,6 +162,7 @@ export const findCompetitors = defineOperation({
   description: "Find a company's competitors and alternatives.",
   input: companyInput,
   example: { company: 'Notion', max_results: 5 },
+  output: searchSectionsOutput,
   run: (input, context) =>
     sections([
       {

@@ -3,6 +3,7 @@ import type { SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
 import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type OperationContext } from './operation.js';
+import { searchResponseOutput } from './output-schemas.js';
 import { renderSearch } from './render.js';
 import { routeProviders, type ProviderRouting } from './routing.js';
 import { checkYearsInOrder, paperFilterParams, searchParams, webFilterParams } from './search-params.js';
@@ -49,6 +50,7 @@ export const webSearch = defineOperation({
     'Filters: time_range, language, include_domains, exclude_domains, safesearch.',
   input: webSearchInput,
   example: { query: 'reciprocal rank fusion', max_results: 5 },
+  output: searchResponseOutput,
   run: (input, context) => runSearch('web', input, context),
   render: (output) => renderRouted(output),
 });
@@ -60,6 +62,7 @@ export const paperSearch = defineOperation({
     'Filters: year_from, year_to, open_access.',
   input: paperSearchInput,
   example: { query: 'attention is all you need', max_results: 5, year_from: 2017 },
+  output: searchResponseOutput,
   run: (input, context) => runSearch('papers', input, context),
   render: (output) => renderRouted(output),
 });

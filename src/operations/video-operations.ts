@@ -5,6 +5,7 @@ import type { YoutubeProvider } from '../providers/youtube.js';
 import { YoutubeTranscriptProvider, type CaptionTrack, type TranscriptLine } from '../providers/youtube-transcript.js';
 import { resolveProviderConfig } from '../providers/registry.js';
 import { defineOperation, type OperationContext } from './operation.js';
+import { transcriptOutput, videoDetailsOutput } from './output-schemas.js';
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
@@ -38,6 +39,7 @@ export const youtubeVideoDetails = defineOperation({
     timeout_ms: timeoutMs,
   }),
   example: { ids: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ'] },
+  output: videoDetailsOutput,
   run: async (input, context): Promise<{ videos: ProviderItem[]; not_found: string[] }> => {
     const ids = [...new Set(input.ids.map(parseVideoId))];
     const videos = await context.search.callProvider(
@@ -121,6 +123,7 @@ export const youtubeTranscript = defineOperation({
     timeout_ms: timeoutMs,
   }),
   example: { video: 'dQw4w9WgXcQ', language: 'en' },
+  output: transcriptOutput,
   run: async (input, context): Promise<Transcript> => {
     const videoId = parseVideoId(input.video);
     return context.search.callProvider(

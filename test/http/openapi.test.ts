@@ -1,8 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../support/service.js';
+import { OPERATIONS } from '../../src/operations/registry.js';
+import { request, startService, type RunningService } from '../support/service.js';
 
 const committed = JSON.parse(readFileSync(new URL('../../openapi/openapi.json', import.meta.url), 'utf8'));
+
+interface DocumentedOperation {
+  operationId?: string;
+  security?: unknown[];
+  requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }>;
+}
+
+/** Every (path, method, operation) of an OpenAPI document. */
+function operationsOf(document: { paths: Record<string, Record<string, DocumentedOperation>> }): Array<[string, string, DocumentedOperation]> {
+  return Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, entry]) => [path, method, entry] as [string, string, DocumentedOperation]));
+}
 
 describe('OpenAPI document', () => {
   let service: RunningService;
@@ -22,5 +35,90 @@ describe('OpenAPI document', () => {
     );
     const parameters = committed.paths['/v1/search/web'].get.parameters.map((parameter: { name: string }) => parameter.name);
     expect(parameters).toEqual(['q', 'providers', 'limit', 'timeout_ms', 'explain']);
+  });
+
+  it('gives every route a unique operationId, the operation name for /v1/ops/*', () => {
+    const ids = operationsOf(committed).map(([path, method, entry]) => {
+      expect(entry.operationId, `${method} ${path}`).toEqual(expect.any(String));
+      return entry.operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const operation of OPERATIONS) {
+      expect(committed.paths[`/v1/ops/${operation.name}`].post.operationId).toBe(operation.name);
+    }
+  });
+
+  it('fills each operation\'s request body with the registry\'s example, so Swagger UI pre-fills a working call', () => {
+    for (const operation of OPERATIONS) {
+      const body = committed.paths[`/v1/ops/${operation.name}`].post.requestBody.content['application/json'];
+      expect(body.example, operation.name).toEqual(operation.example);
+      expect(body.schema.type).toBe('object');
+    }
+    // The example is data, not prose in the description.
+    expect(JSON.stringify(committed)).not.toContain('Example body:');
+  });
+
+  it('documents the 200 answer of every operation with a schema of its fields', () => {
+    for (const operation of OPERATIONS) {
+      const ok = committed.paths[`/v1/ops/${operation.name}`].post.responses['200'];
+      expect(ok.description, operation.name).toMatch(/\w/);
+      expect(ok.content['application/json'].schema, operation.name).toMatchObject({ type: 'object', properties: expect.any(Object) });
+    }
+    const answerFields = (name: string) => Object.keys(committed.paths[`/v1/ops/${name}`].post.responses['200'].content['application/json'].schema.properties);
+    expect(answerFields('web_search')).toEqual(expect.arrayContaining(['query', 'results', 'providers', 'took_ms', 'cached']));
+    expect(answerFields('fetch_url')).toEqual(expect.arrayContaining(['final_url', 'text', 'next_offset', 'links']));
+    expect(answerFields('youtube_transcript')).toEqual(expect.arrayContaining(['video_id', 'language', 'text', 'timestamps']));
+    expect(answerFields('list_providers')).toEqual(['providers']);
+  });
+
+  it('documents the error answers of every operation with the shared error envelope', () => {
+    expect(committed.components.schemas.ErrorEnvelope.properties).toEqual(
+      expect.objectContaining({ statusCode: expect.any(Object), code: expect.any(Object), message: expect.any(Object), request_id: expect.any(Object) }),
+    );
+    for (const operation of OPERATIONS) {
+      const responses = committed.paths[`/v1/ops/${operation.name}`].post.responses;
+      for (const status of ['400', '401', '404', '429', '500', '502', '503', '504']) {
+        expect(responses[status], `${operation.name} ${status}`).toMatchObject({
+          description: expect.stringMatching(/\w/),
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+        });
+      }
+    }
+  });
+
+  it('never says "Default Response": every response says what it means', () => {
+    for (const [path, method, entry] of operationsOf(committed)) {
+      for (const [status, response] of Object.entries(entry.responses)) {
+        expect(response.description, `${method} ${path} ${status}`).not.toBe('Default Response');
+      }
+    }
+  });
+
+  it('documents both ways to send an API key, so Swagger UI shows its Authorize button', () => {
+    expect(committed.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      apiKeyHeader: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+    });
+    // Without API_KEYS nothing requires a key, and the document says so.
+    expect(committed.security).toBeUndefined();
+  });
+
+  it('with API keys configured, requires a key of every route but the probes, as the service does', async () => {
+    const guarded = await startService({ API_KEYS: 'doc-key-0123456789', LOG_LEVEL: 'silent' });
+    try {
+      const document = await (await request(guarded.origin, '/openapi.json')).json();
+      expect(document.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
+      expect(document.paths['/healthz'].get.security).toEqual([]);
+      expect(document.paths['/readyz'].get.security).toEqual([]);
+      // What the document promises: the probe answers without a key, an operation does not.
+      expect((await request(guarded.origin, '/healthz')).status).toBe(200);
+      expect((await request(guarded.origin, '/v1/ops/list_operations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+      expect(
+        (await request(guarded.origin, '/v1/ops/list_operations', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'doc-key-0123456789' }, body: '{}' }))
+          .status,
+      ).toBe(200);
+    } finally {
+      await guarded.stop();
+    }
   });
 });

@@ -12,6 +12,7 @@ function probe(run: (input: { n: number }, context: OperationContext) => Promise
     description: 'A test operation.',
     input: z.strictObject({ n: z.number().int().min(1) }),
     example: { n: 1 },
+    output: z.unknown(),
     run,
     render,
   });

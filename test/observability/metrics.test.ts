@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProviderOutcome } from '../../src/domain/outcome.js';
 import type { ProviderAnswer } from '../../src/engine/gather.js';
-import { createMetrics, registerMetricsRoute, type Metrics } from '../../src/observability/metrics.js';
+import { createMetrics, registerMetricsRoute, type CircuitState, type Metrics } from '../../src/observability/metrics.js';
 import { TestProvider } from '../support/test-provider.js';
 
 function providerAnswer(outcome: Omit<ProviderOutcome, 'count'> & { count?: number }): ProviderAnswer {
@@ -31,6 +31,12 @@ describe('metrics', () => {
 
   it('exposes provider latency and outcomes, cache hits and misses, in-flight searches and circuit states', async () => {
     const metrics = createMetrics();
+    const circuits: Array<{ provider: string; state: CircuitState }> = [
+      { provider: 'exa', state: 'open' },
+      { provider: 'brave', state: 'half-open' },
+      { provider: 'searxng', state: 'closed' },
+    ];
+    metrics.watch({ circuitStates: () => circuits, mcpSessions: () => ({ sse: 0, streamable: 0 }) });
     metrics.recordProviderAnswer(providerAnswer({ provider: 'brave', status: 'ok', count: 3, latency_ms: 120 }));
     metrics.recordProviderAnswer(providerAnswer({ provider: 'brave', status: 'ok', count: 2, latency_ms: 80 }));
     metrics.recordProviderAnswer(providerAnswer({ provider: 'exa', status: 'timeout', latency_ms: 800, code: 'PROVIDER_TIMEOUT' }));
@@ -43,10 +49,6 @@ describe('metrics', () => {
     metrics.searchStarted();
     first();
     first();
-    metrics.setCircuitState('exa', 'open');
-    metrics.setCircuitState('brave', 'half-open');
-    metrics.setCircuitState('searxng', 'half-open');
-    metrics.setCircuitState('searxng', 'closed');
 
     const response = await (await appWith(metrics)).inject({ method: 'GET', url: '/metrics' });
     expect(response.statusCode).toBe(200);
@@ -75,6 +77,37 @@ describe('metrics', () => {
     // Default process metrics come along.
     expect(text).toContain('# TYPE process_cpu_user_seconds_total counter');
     expect(text).toContain('nodejs_heap_size_used_bytes');
+  });
+
+  it('reads circuit states and MCP sessions when scraped, so they are current and present from the start', async () => {
+    const metrics = createMetrics();
+    let state: CircuitState = 'closed';
+    let sessions = { sse: 2, streamable: 0 };
+    metrics.watch({ circuitStates: () => [{ provider: 'brave', state }, { provider: 'arxiv', state: 'closed' }], mcpSessions: () => sessions });
+    const first = await metrics.render();
+    expect(sample(first, 'fedsearch_provider_circuit_state{provider="brave"}')).toBe(0);
+    expect(sample(first, 'fedsearch_provider_circuit_state{provider="arxiv"}')).toBe(0);
+    expect(sample(first, 'fedsearch_mcp_sessions{transport="sse"}')).toBe(2);
+    expect(sample(first, 'fedsearch_mcp_sessions{transport="streamable"}')).toBe(0);
+    state = 'open';
+    sessions = { sse: 0, streamable: 1 };
+    const second = await metrics.render();
+    expect(sample(second, 'fedsearch_provider_circuit_state{provider="brave"}')).toBe(2);
+    expect(sample(second, 'fedsearch_mcp_sessions{transport="sse"}')).toBe(0);
+    expect(sample(second, 'fedsearch_mcp_sessions{transport="streamable"}')).toBe(1);
+  });
+
+  it('counts HTTP requests and their duration by method, route pattern and status code', async () => {
+    const metrics = createMetrics();
+    metrics.recordHttpRequest({ method: 'GET', route: '/v1/search/web', statusCode: 200, seconds: 0.2 });
+    metrics.recordHttpRequest({ method: 'GET', route: '/v1/search/web', statusCode: 200, seconds: 0.02 });
+    metrics.recordHttpRequest({ method: 'POST', route: '/v1/ops/fetch_url', statusCode: 502, seconds: 1.5 });
+    const text = await metrics.render();
+    expect(sample(text, 'fedsearch_http_requests_total{method="GET",route="/v1/search/web",status_code="200"}')).toBe(2);
+    expect(sample(text, 'fedsearch_http_requests_total{method="POST",route="/v1/ops/fetch_url",status_code="502"}')).toBe(1);
+    expect(sample(text, 'fedsearch_http_request_duration_seconds_count{method="GET",route="/v1/search/web",status_code="200"}')).toBe(2);
+    expect(sample(text, 'fedsearch_http_request_duration_seconds_bucket{le="0.025",method="GET",route="/v1/search/web",status_code="200"}')).toBe(1);
+    expect(sample(text, 'fedsearch_http_request_duration_seconds_bucket{le="2",method="POST",route="/v1/ops/fetch_url",status_code="502"}')).toBe(1);
   });
 
   it('keeps each app\'s series apart, so several apps live in one process', async () => {

@@ -1,0 +1,50 @@
+import fastifySwagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { API_VERSION } from '../version.js';
+import { ERROR_ENVELOPE_ID, errorEnvelopeJsonSchema } from './response-schemas.js';
+
+/** The two ways to send an API key (http/access-control.ts accepts both). */
+const SECURITY_SCHEMES = {
+  bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
+  apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'X-API-Key: <API key>' },
+} as const;
+
+/**
+ * The document's frame; paths come from the routes themselves. The security schemes are always documented,
+ * so Swagger UI shows its Authorize button; they are required of every route (probes excepted) only when the
+ * service runs with API keys, as the running service then does.
+ */
+function openApiOptions(keysRequired: boolean): FastifyDynamicSwaggerOptions['openapi'] {
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'fedsearch',
+      version: API_VERSION,
+      description: 'Parallel federated search: many providers asked at once, one merged and ranked answer.',
+    },
+    tags: [
+      { name: 'search', description: 'Federated search' },
+      { name: 'operations', description: 'Every operation of the registry (also served over MCP)' },
+      { name: 'providers', description: 'Provider catalogue' },
+      { name: 'health', description: 'Liveness and readiness' },
+    ],
+    components: { securitySchemes: SECURITY_SCHEMES },
+    ...(keysRequired ? { security: [{ bearerAuth: [] }, { apiKeyHeader: [] }] } : {}),
+  };
+}
+
+/**
+ * The OpenAPI document (GET /openapi.json) and Swagger UI (/docs). Call before any route: the shared error
+ * envelope must be known when routes refer to it.
+ */
+export async function registerOpenApi(app: FastifyInstance, keysRequired: boolean): Promise<void> {
+  // One error envelope under components.schemas, referred to by every error response, not copied into each.
+  app.addSchema({ $id: ERROR_ENVELOPE_ID, ...errorEnvelopeJsonSchema });
+  await app.register(fastifySwagger, {
+    openapi: openApiOptions(keysRequired),
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`) },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

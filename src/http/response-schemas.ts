@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** A 200 (or other) response for the OpenAPI document: the answer's JSON Schema, derived from its zod schema. */
+export function documentedResponse(schema: z.ZodType, description: string): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'output', target: 'openapi-3.0', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  // @fastify/swagger reads the response's description from the schema's own.
+  return { ...json, description };
+}
+
+/** The one shape of every error answer (http/error-handler.ts builds it). */
+export const errorEnvelope = z.strictObject({
+  statusCode: z.int(),
+  error: z.string().describe('The HTTP reason phrase.'),
+  code: z.string().describe('A stable code: QUERY_INVALID, NOT_FOUND, PROVIDER_TIMEOUT, PROVIDER_HTTP, RATE_LIMITED, …'),
+  message: z.string().describe('What went wrong and, for a client error, what is allowed.'),
+  details: z.unknown().optional().describe('For some client errors: the fields at fault, or what each provider did.'),
+  request_id: z
+    .string()
+    .optional()
+    .describe('The id of this request in the server log (also the x-request-id header): quote it when reporting a 5xx.'),
+});
+
+export type ErrorStatus = 400 | 401 | 404 | 413 | 415 | 429 | 500 | 502 | 503 | 504;
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'Invalid parameters: the message names each field at fault and what is allowed (QUERY_INVALID).',
+  401: 'API keys are required here and none, or an unknown one, was sent (UNAUTHORIZED).',
+  404: 'Nothing found: no provider knows the paper, the video has no captions, … (NOT_FOUND).',
+  413: 'The page or file is larger than the service reads (FETCH_TOO_LARGE).',
+  415: 'The page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
+  429: 'Too many requests from this key or address; Retry-After says when to try again (RATE_LIMITED).',
+  500: 'Internal error: quote request_id (or the x-request-id header) when reporting it.',
+  502: 'The upstream provider or page failed: HTTP error, unreadable answer, refused key, network error (PROVIDER_*, FETCH_FAILED).',
+  503: 'A needed provider is not configured or suspended by its circuit breaker, or the service is shedding load; Retry-After when known.',
+  504: 'The upstream provider or page gave no answer in time (PROVIDER_TIMEOUT, FETCH_TIMEOUT).',
+};
+
+/** The name of the error envelope among the document's shared schemas (http/openapi-document.ts adds it). */
+export const ERROR_ENVELOPE_ID = 'ErrorEnvelope';
+
+export const errorEnvelopeJsonSchema = documentedResponse(errorEnvelope, 'The error envelope of every error answer.');
+
+/** The documented error responses of a route, each referring to the error envelope, with what it means there. */
+export function errorResponses(...statuses: ErrorStatus[]): Record<number, Record<string, unknown>> {
+  return Object.fromEntries(statuses.map((status) => [status, { $ref: `${ERROR_ENVELOPE_ID}#`, description: ERROR_DESCRIPTIONS[status] }]));
+}
+
+/** Every error an operation can answer with (the 401 only when API keys are configured). */
+export const OPERATION_ERRORS: ErrorStatus[] = [400, 401, 404, 429, 500, 502, 503, 504];
