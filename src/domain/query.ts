@@ -1,8 +1,9 @@
 import type { SearchKind } from './result.js';
+import type { TimeRange } from './time-range.js';
 
 /** The filters a search may carry; each adapter passes on what its API supports. */
 export interface SearchFilters {
-  time_range?: 'day' | 'week' | 'month' | 'year';
+  time_range?: TimeRange;
   language?: string;
   include_domains?: string[];
   exclude_domains?: string[];

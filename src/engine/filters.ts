@@ -1,13 +1,11 @@
 import type { FilterName, SearchFilters } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
+import { timeRangeStart } from '../domain/time-range.js';
 import { yearFrom } from '../providers/parse-helpers.js';
 import { domainOf } from './canonical-url.js';
 
 /** Filters the engine can apply to parsed results when the upstream could not. */
 const POST_FILTERABLE: ReadonlySet<FilterName> = new Set(['include_domains', 'exclude_domains', 'time_range', 'year_from', 'year_to']);
-
-const RANGE_DAYS = { day: 1, week: 7, month: 31, year: 366 } as const;
-const DAY_MS = 86_400_000;
 
 /** The filters a request actually sets (empty lists and undefined do not count). */
 export function requestedFilters(filters: SearchFilters): FilterName[] {
@@ -48,7 +46,7 @@ export function applyPostFilters(items: ProviderItem[], filters: SearchFilters, 
           return !matchesDomain(item.url, filters.exclude_domains ?? []);
         case 'time_range': {
           const published = item.published_at ? Date.parse(item.published_at) : Number.NaN;
-          return !Number.isNaN(published) && published >= now - RANGE_DAYS[filters.time_range!] * DAY_MS;
+          return !Number.isNaN(published) && published >= timeRangeStart(filters.time_range!, now);
         }
         case 'year_from':
         case 'year_to': {

@@ -1,6 +1,6 @@
 import stringSimilarity from 'string-similarity';
 import type { ProviderItem } from '../domain/result.js';
-import { normalizeArxivId } from '../providers/parse-helpers.js';
+import { arxivIdFromDoi } from '../domain/paper-identifiers.js';
 
 /** Titles this similar (Dice coefficient on bigrams of normalised titles) name the same paper. */
 export const TITLE_SIMILARITY_THRESHOLD = 0.9;
@@ -9,14 +9,12 @@ export const YEAR_TOLERANCE = 1;
 /** Comparisons one title may make inside one block; keeps the worst case linear on pathological input. */
 const MAX_COMPARISONS_PER_TITLE = 32;
 
-const ARXIV_DOI = /^10\.48550\/arxiv\.(.+)$/;
-
 /** Identifier keys of a paper: DOI, arXiv id (an arXiv DOI counts as its arXiv id) and PMID. */
 export function identifierKeys(item: ProviderItem): string[] {
   const keys: string[] = [];
-  const arxivFromDoi = item.doi ? ARXIV_DOI.exec(item.doi)?.[1] : undefined;
+  const arxivFromDoi = arxivIdFromDoi(item.doi);
   if (item.doi && !arxivFromDoi) keys.push(`doi:${item.doi}`);
-  const arxiv = item.arxiv_id ?? normalizeArxivId(arxivFromDoi);
+  const arxiv = item.arxiv_id ?? arxivFromDoi;
   if (arxiv) keys.push(`arxiv:${arxiv}`);
   if (item.pmid) keys.push(`pmid:${item.pmid}`);
   return keys;

@@ -1,4 +1,4 @@
-import { normalizeArxivId, normalizeDoi } from '../providers/parse-helpers.js';
+import { findArxivIds, findDois } from '../domain/paper-identifiers.js';
 
 /**
  * What a query looks like, from plain patterns and word lists: links, identifiers, and words that say
@@ -27,8 +27,6 @@ const WORDS: Record<Topic, RegExp> = {
 };
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+/gi;
-const DOI_PATTERN = /\b10\.\d{4,9}\/[^\s"'<>]+/g;
-const ARXIV_PATTERN = /\b(?:arxiv:\s*)?(\d{4}\.\d{4,5}(?:v\d+)?)\b/gi;
 const PMID_PATTERN = /\bpmid:?\s*(\d{1,9})\b/gi;
 
 /** Each matching word raises its topic by 0.35, up to 1. */
@@ -39,8 +37,8 @@ export function analyseQuery(query: string): QuerySignals {
   const youtubeUrls = urls.filter((url) => /^https?:\/\/((www|m)\.)?(youtube\.com|youtu\.be)\//i.test(url));
   const withoutUrls = query.replace(URL_PATTERN, ' ');
   const paperIds = [
-    ...[...withoutUrls.matchAll(DOI_PATTERN)].map((match) => normalizeDoi(match[0].replace(/[).,;]+$/, ''))),
-    ...[...withoutUrls.matchAll(ARXIV_PATTERN)].map((match) => normalizeArxivId(match[1]) && `arXiv:${match[1]}`),
+    ...findDois(withoutUrls),
+    ...findArxivIds(withoutUrls).map((id) => `arXiv:${id}`),
     ...[...withoutUrls.matchAll(PMID_PATTERN)].map((match) => `PMID:${match[1]}`),
     ...urls.filter((url) => /doi\.org\/|arxiv\.org\/(abs|pdf)\/|pubmed\.ncbi\.nlm\.nih\.gov\/\d/i.test(url)),
   ].filter((id): id is string => typeof id === 'string' && id !== '');

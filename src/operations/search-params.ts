@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { searchText } from '../domain/query-text.js';
+import { TIME_RANGES } from '../domain/time-range.js';
 
 /** Parameter names models already know; shared by every search-shaped operation. */
 export const searchParams = {
@@ -26,7 +27,7 @@ const domain = z
   .toLowerCase()
   .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,63}(\/\S*)?$/, 'not a domain name; allowed: a domain such as example.com');
 
-export const timeRange = z.enum(['day', 'week', 'month', 'year']).optional().describe('Only results published within this period.');
+export const timeRange = z.enum(TIME_RANGES).optional().describe('Only results published within this period.');
 
 /** Web filters: each provider applies what its API supports; the engine applies or refuses the rest. */
 export const webFilterParams = {

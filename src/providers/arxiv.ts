@@ -1,14 +1,14 @@
 import { FedsearchError, invalidQuery, parseError, upstreamError } from '../domain/errors.js';
+import { arxivIdFromDoi, normalizeArxivId, normalizeDoi } from '../domain/paper-identifiers.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
+import { describePlainTextError } from './error-envelope.js';
 import {
   asArray,
   compact,
   httpUrl,
   isoDate,
   isRecord,
-  normalizeArxivId,
-  normalizeDoi,
   parseXmlBody,
   plainXmlText,
   snippetOf,
@@ -26,8 +26,6 @@ import {
 
 /** arXiv serves at most this many entries per request. */
 const MAX_RESULTS = 2000;
-/** The DOIs arXiv registers (with DataCite) for its own papers: 10.48550/arXiv.<id>. */
-const ARXIV_DOI = /^10\.48550\/arxiv\.(.+)$/i;
 /** Words arXiv's query parser reads as operators, not as search terms. */
 const OPERATORS = new Set(['AND', 'OR', 'ANDNOT', 'NOT', 'TO']);
 
@@ -64,7 +62,7 @@ export class ArxivProvider extends Provider {
   override buildLookupRequest(identifier: PaperIdentifier): UpstreamRequest | undefined {
     const id =
       identifier.type === 'arxiv' ? normalizeArxivId(identifier.value)
-      : identifier.type === 'doi' ? normalizeArxivId(ARXIV_DOI.exec(identifier.value)?.[1])
+      : identifier.type === 'doi' ? arxivIdFromDoi(identifier.value)
       : undefined;
     if (!id) return undefined;
     const url = this.endpoint('/api/query');
@@ -93,8 +91,7 @@ export class ArxivProvider extends Provider {
       return failure ? errorSummary(failure) : undefined;
     } catch {
       // Not a feed: a short plain-text body ("Rate exceeded.") still says what happened.
-      const body = response.body.trim();
-      return body !== '' && body.length <= 200 && !body.startsWith('<') ? body : undefined;
+      return describePlainTextError(response);
     }
   }
 }

@@ -1,10 +1,16 @@
 import { FedsearchError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, describeJsonError, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
+import type { TimeRange } from '../domain/time-range.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
-const FRESHNESS = { day: 'pd', week: 'pw', month: 'pm', year: 'py' } as const;
+/** Brave: `{"type": "ErrorResponse", "error": {"code", "detail"}}`. */
+const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
+
+/** Brave's names for the time ranges: past day, week, month, year. */
+const FRESHNESS: Readonly<Record<TimeRange, string>> = { day: 'pd', week: 'pw', month: 'pm', year: 'py' };
 
 /**
  * Brave Search web API: GET /res/v1/web/search, key in X-Subscription-Token.
@@ -40,7 +46,7 @@ export class BraveProvider extends Provider {
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     const body = parseJsonObject(response);
-    if (body.type === 'ErrorResponse') throw new FedsearchError('PROVIDER_UPSTREAM', this.describeError(response) ?? 'error response');
+    if (body.type === 'ErrorResponse') throw new FedsearchError('PROVIDER_UPSTREAM', errorEnvelopeMessage(body, ERROR_BODIES) ?? 'error response');
     // Web results first, then news and videos sections Brave mixes into a web search.
     const sections = ['web', 'news', 'videos'].flatMap((section) => {
       const value = body[section];
@@ -50,13 +56,8 @@ export class BraveProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    return describeJsonError(response, errorMessage);
+    return describeJsonError(response, ERROR_BODIES);
   }
-}
-
-/** Brave's error shape is `{"type": "ErrorResponse", "error": {"code": "…", "detail": "…"}}`. */
-function errorMessage(body: Record<string, unknown>): string | undefined {
-  return isRecord(body.error) ? text(body.error.detail) ?? text(body.error.code) : undefined;
 }
 
 function toItem(result: Record<string, unknown>): ProviderItem | undefined {

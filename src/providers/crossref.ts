@@ -1,6 +1,8 @@
 import { parseError, upstreamError } from '../domain/errors.js';
+import { normalizeDoi } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
+import { ERROR_ENVELOPES, describeJsonError, describePlainTextError, errorEnvelopeMessage } from './error-envelope.js';
 import {
   asArray,
   compact,
@@ -8,11 +10,9 @@ import {
   extraFields,
   httpUrl,
   isRecord,
-  normalizeDoi,
   numberOrUndefined,
   parseJsonObject,
   text,
-  tryParseJson,
 } from './parse-helpers.js';
 import {
   Provider,
@@ -22,6 +22,9 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from './provider.js';
+
+/** Crossref: `{"status": "failed", "message": [{"type", "value", "message"}]}`, or a message string. */
+const ERROR_BODIES = [ERROR_ENVELOPES.failureList, ERROR_ENVELOPES.message];
 
 /** Crossref serves up to 1000 rows; a federated answer never needs more than this. */
 const MAX_ROWS = 100;
@@ -77,7 +80,7 @@ export class CrossrefProvider extends Provider {
     // Only a lookup accepts 404: no such DOI in Crossref.
     if (response.status === 404) return { items: [] };
     const body = parseJsonObject(response);
-    if (body.status === 'failed') throw upstreamError(describeBody(body) ?? 'Crossref reported a failure');
+    if (body.status === 'failed') throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'Crossref reported a failure');
     const message = body.message;
     if (!isRecord(message)) throw parseError('the body has no message object');
     // A list (work-list) carries items[]; a lookup by DOI (work) is the work itself.
@@ -87,19 +90,9 @@ export class CrossrefProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    const body = response.body.trim();
-    const parsed = tryParseJson(body);
     // Crossref answers an unknown DOI with a short plain-text line ("Resource not found."), not with JSON.
-    if (parsed === undefined) return body.length > 0 && body.length <= 120 && !body.startsWith('<') ? body : undefined;
-    return isRecord(parsed) ? describeBody(parsed) : undefined;
+    return describeJsonError(response, ERROR_BODIES) ?? describePlainTextError(response);
   }
-}
-
-/** Crossref's failure body: {status: "failed", message: [{type, value, message}]} or a plain message string. */
-function describeBody(body: Record<string, unknown>): string | undefined {
-  const first = asArray(body.message)[0];
-  if (isRecord(first)) return text(first.message) ?? text(first.type);
-  return typeof body.message === 'string' ? text(body.message) : undefined;
 }
 
 function toItem(work: Record<string, unknown>): ProviderItem {

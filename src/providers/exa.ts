@@ -1,11 +1,14 @@
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, describeJsonError, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
+import { timeRangeStart } from '../domain/time-range.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
-const DAYS = { day: 1, week: 7, month: 30, year: 365 } as const;
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** Exa: `{"requestId", "error": "x-api-key header is invalid"}`. */
+const ERROR_BODIES = [ERROR_ENVELOPES.errorString, ERROR_ENVELOPES.errorObject];
+
 /** Highlights and page text can run to thousands of characters; a snippet is a preview. */
 const MAX_SNIPPET_CHARS = 500;
 
@@ -26,7 +29,7 @@ export class ExaProvider extends Provider {
   };
   readonly settings = ExaProvider.settings;
 
-  override buildRequest(query: SearchQuery): UpstreamRequest {
+  override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
     const { time_range: timeRange, include_domains: includeDomains, exclude_domains: excludeDomains } = query.filters;
     const body = compact({
       query: query.text,
@@ -34,7 +37,7 @@ export class ExaProvider extends Provider {
       // Exa serves at most 100 results per request.
       numResults: Math.min(query.limit, 100),
       contents: { highlights: true },
-      startPublishedDate: timeRange ? new Date(Date.now() - DAYS[timeRange] * DAY_MS).toISOString() : undefined,
+      startPublishedDate: timeRange ? new Date(timeRangeStart(timeRange, now)).toISOString() : undefined,
       includeDomains: includeDomains?.length ? includeDomains : undefined,
       excludeDomains: excludeDomains?.length ? excludeDomains : undefined,
     });
@@ -52,20 +55,16 @@ export class ExaProvider extends Provider {
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     const body = parseJsonObject(response);
-    const error = errorMessage(body);
-    if (error) throw upstreamError(error);
-    if (!Array.isArray(body.results)) throw parseError('expected a results list');
+    if (!Array.isArray(body.results)) {
+      const error = errorEnvelopeMessage(body, ERROR_BODIES);
+      throw error ? upstreamError(error) : parseError('expected a results list');
+    }
     return { items: body.results.filter(isRecord).map(toItem).filter((item): item is ProviderItem => item !== undefined) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    return describeJsonError(response, errorMessage);
+    return describeJsonError(response, ERROR_BODIES);
   }
-}
-
-/** Exa's error shape is `{"requestId": "…", "error": "x-api-key header is invalid"}`. */
-function errorMessage(body: Record<string, unknown>): string | undefined {
-  return isRecord(body.error) ? text(body.error.message) : text(body.error);
 }
 
 function toItem(result: Record<string, unknown>): ProviderItem | undefined {

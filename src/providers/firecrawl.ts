@@ -1,13 +1,18 @@
 import { FedsearchError, parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, describeJsonError, extraFields, httpUrl, isRecord, isoDate, parseJsonObject, text } from './parse-helpers.js';
+import type { TimeRange } from '../domain/time-range.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+/** Firecrawl: `{"success": false, "error", "details"?}`. */
+const ERROR_BODIES = [ERROR_ENVELOPES.errorString, ERROR_ENVELOPES.message];
 
 /** Firecrawl returns at most 100 results per source. */
 const MAX_LIMIT = 100;
 /** Google-style time filters Firecrawl passes on (`tbs`). */
-const TBS = { day: 'qdr:d', week: 'qdr:w', month: 'qdr:m', year: 'qdr:y' } as const;
+const TBS: Readonly<Record<TimeRange, string>> = { day: 'qdr:d', week: 'qdr:w', month: 'qdr:m', year: 'qdr:y' };
 /** v2 groups results by source; each group is read, in this order. */
 const SOURCES = ['web', 'news', 'images'] as const;
 /** How much of a result's markdown stands in for a missing description. */
@@ -50,17 +55,10 @@ export class FirecrawlProvider extends Provider {
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     const data = successData(response);
-    if (!Array.isArray(data) && !isRecord(data)) throw parseError('the body has no data');
-    // v2: {web: [], news: [], images: []}; v1: a flat array of web results; a scrape body: one document.
-    const groups: Array<[string, unknown[]]> = Array.isArray(data)
-      ? [['web', data]]
-      : SOURCES.some((source) => source in data) || !('markdown' in data || 'metadata' in data)
-        ? SOURCES.map((source): [string, unknown[]] => [source, asArray(data[source])])
-        : [['web', [data]]];
+    // v2 search answers {web: [], news: [], images: []}, a group only for sources that found something.
+    if (!isRecord(data)) throw parseError('the search body has no data object');
     return {
-      items: groups.flatMap(([source, results]) =>
-        results.map((result, index) => toItem(isRecord(result) ? result : {}, source, index)),
-      ),
+      items: SOURCES.flatMap((source) => asArray(data[source]).map((result, index) => toItem(isRecord(result) ? result : {}, source, index))),
     };
   }
 
@@ -69,7 +67,7 @@ export class FirecrawlProvider extends Provider {
     return this.post('/v2/scrape', { url: pageUrl, formats: ['markdown'], onlyMainContent: true });
   }
 
-  /** Reads a scrape body (v2, and v1 as in the docs); `requestedUrl` stands in when the metadata has no URL. */
+  /** Reads a v2 scrape body; `requestedUrl` stands in when the metadata has no URL. */
   parseScrapeResponse(response: UpstreamResponse, requestedUrl?: string): ScrapedPage {
     const data = successData(response);
     if (!isRecord(data)) throw parseError('the scrape body has no data object');
@@ -90,7 +88,7 @@ export class FirecrawlProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    return describeJsonError(response, describeBody);
+    return describeJsonError(response, ERROR_BODIES);
   }
 
   private post(path: string, body: Record<string, unknown>): UpstreamRequest {
@@ -105,16 +103,11 @@ export class FirecrawlProvider extends Provider {
   }
 }
 
-/** Firecrawl's envelope: {success: false, error, details?}; details may be an object and is left out. */
-function describeBody(body: Record<string, unknown>): string | undefined {
-  return text(body.error) ?? text(body.message);
-}
-
-/** The `data` of a successful envelope; `success: false` in a 200 is an upstream error. */
+/** The `data` of a successful envelope; `{success: false, error, details?}` in a 200 is an upstream error. */
 function successData(response: UpstreamResponse): unknown {
   const body = parseJsonObject(response);
   if (body.success === false || (body.data === undefined && body.error !== undefined)) {
-    throw upstreamError(describeBody(body) ?? 'Firecrawl reported a failure');
+    throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'Firecrawl reported a failure');
   }
   return body.data;
 }

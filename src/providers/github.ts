@@ -1,8 +1,12 @@
 import { FedsearchError, invalidQuery, parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, describeJsonError, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+/** GitHub: `{"message", "documentation_url"}`, with `errors[]` for validation failures (422). */
+const ERROR_BODIES = [ERROR_ENVELOPES.message];
 
 /** GitHub search pages hold up to 100 items. */
 const MAX_PER_PAGE = 100;
@@ -45,14 +49,14 @@ export class GithubProvider extends Provider {
     const body = parseJsonObject(response);
     // incomplete_results: true only means the search timed out early; the items found so far are good.
     if (!Array.isArray(body.items)) {
-      if (body.message !== undefined) throw upstreamError(describeBody(body) ?? 'GitHub reported an error');
+      if (body.message !== undefined) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'GitHub reported an error');
       throw parseError('the body has no items');
     }
     return { items: body.items.map((item) => (isRecord(item) ? toItem(item) : toItem({}))) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    return describeJsonError(response, describeBody);
+    return describeJsonError(response, ERROR_BODIES);
   }
 }
 
@@ -60,16 +64,6 @@ function searchScope(scope: string | undefined): Scope {
   if (scope === undefined) return 'repositories';
   if ((SCOPES as readonly string[]).includes(scope)) return scope as Scope;
   throw invalidQuery(`github scope must be one of: ${SCOPES.join(', ')}`, { scope });
-}
-
-/** GitHub errors: {message, documentation_url}, with errors[] for validation failures (422). */
-function describeBody(body: Record<string, unknown>): string | undefined {
-  const message = text(body.message);
-  const detail = asArray(body.errors)
-    .map((error) => (isRecord(error) ? text(error.message) ?? text(error.code) : text(error)))
-    .find((found) => found !== undefined);
-  if (message && detail) return `${message}: ${detail}`;
-  return message ?? detail;
 }
 
 /** Code results carry a path and their repository; everything else is read as a repository. */

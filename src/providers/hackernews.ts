@@ -1,13 +1,16 @@
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { compact, describeJsonError, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
+import { timeRangeStart } from '../domain/time-range.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+/** Algolia: `{"message", "status"}`. */
+const ERROR_BODIES = [ERROR_ENVELOPES.message];
 
 /** Algolia serves up to 1000 hits per page; a federated answer never needs more than this. */
 const MAX_HITS = 100;
-const DAY_SECONDS = 24 * 60 * 60;
-const RANGE_DAYS = { day: 1, week: 7, month: 31, year: 366 } as const;
 
 /**
  * Hacker News search by Algolia: GET /api/v1/search?query=&tags=story, no key. Of the numeric filters only
@@ -34,7 +37,7 @@ export class HackerNewsProvider extends Provider {
     url.searchParams.set('hitsPerPage', String(Math.min(query.limit, MAX_HITS)));
     const timeRange = query.filters.time_range;
     if (timeRange) {
-      const since = Math.floor(now / 1000) - RANGE_DAYS[timeRange] * DAY_SECONDS;
+      const since = Math.floor(timeRangeStart(timeRange, now) / 1000);
       url.searchParams.set('numericFilters', `created_at_i>${since}`);
     }
     return { url: url.toString(), headers: { Accept: 'application/json' } };
@@ -43,20 +46,15 @@ export class HackerNewsProvider extends Provider {
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     const body = parseJsonObject(response);
     if (!Array.isArray(body.hits)) {
-      if (body.message !== undefined) throw upstreamError(describeBody(body) ?? 'HN Search reported an error');
+      if (body.message !== undefined) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'HN Search reported an error');
       throw parseError('the body has no hits');
     }
     return { items: body.hits.map((hit) => toItem(isRecord(hit) ? hit : {})) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    return describeJsonError(response, describeBody);
+    return describeJsonError(response, ERROR_BODIES);
   }
-}
-
-/** Algolia errors: {message, status} (older: {code, message}). */
-function describeBody(body: Record<string, unknown>): string | undefined {
-  return text(body.message);
 }
 
 function discussionUrl(id: unknown): string | undefined {

@@ -1,18 +1,16 @@
 import { parseError, upstreamError } from '../domain/errors.js';
+import { arxivIdFromDoi, normalizeArxivId, normalizeDoi, normalizePmid } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import {
   asArray,
   compact,
-  describeJsonError,
   encodePathSegments,
   extraFields,
   httpUrl,
   isRecord,
   isoDate,
-  normalizeArxivId,
-  normalizeDoi,
-  normalizePmid,
   numberOrUndefined,
   parseJsonObject,
   text,
@@ -26,6 +24,9 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from './provider.js';
+
+/** OpenAlex: `{"error": "Invalid query parameters error.", "message": "…"}`, the message saying which. */
+const ERROR_BODIES = [ERROR_ENVELOPES.message, ERROR_ENVELOPES.errorString];
 
 /** OpenAlex pages hold up to 200 works. */
 const MAX_PER_PAGE = 200;
@@ -100,7 +101,7 @@ export class OpenAlexProvider extends Provider {
     if (response.status === 404) return { items: [] };
     const body = parseJsonObject(response);
     if (Array.isArray(body.results)) return { items: body.results.map((work) => toItem(isRecord(work) ? work : {})) };
-    if (body.error !== undefined || body.message !== undefined) throw upstreamError(describeBody(body) ?? 'OpenAlex reported an error');
+    if (body.error !== undefined || body.message !== undefined) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'OpenAlex reported an error');
     // A lookup (GET /works/W…) answers with the work itself.
     if (typeof body.id === 'string' && /openalex\.org\/W\d+$/i.test(body.id)) return { items: [toItem(body)] };
     throw parseError('the body has neither results nor a work');
@@ -108,18 +109,13 @@ export class OpenAlexProvider extends Provider {
 
   override describeError(response: UpstreamResponse): string | undefined {
     // The 404 for an unknown work is an HTML page: the status says enough.
-    return describeJsonError(response, describeBody);
+    return describeJsonError(response, ERROR_BODIES);
   }
 }
 
 /** An external id in OpenAlex's short form, percent-encoded part by part with the DOI's slashes kept. */
 function prefixed(prefix: string, id: string | undefined): string | undefined {
   return id === undefined ? undefined : `${prefix}:${encodePathSegments(id)}`;
-}
-
-/** OpenAlex errors: {"error": "Invalid query parameters error.", "message": "…"}. */
-function describeBody(body: Record<string, unknown>): string | undefined {
-  return text(body.message) ?? text(body.error);
 }
 
 function toItem(work: Record<string, unknown>): ProviderItem {
@@ -153,7 +149,8 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     abstract: rebuildAbstract(work.abstract_inverted_index),
     doi,
     arxiv_id: arxivId(doi, primary.landing_page_url),
-    pmid: typeof ids.pmid === 'string' ? normalizePmid(ids.pmid.replace(/^https?:\/\/pubmed\.ncbi\.nlm\.nih\.gov\//i, '').replace(/\/$/, '')) : undefined,
+    // ids.pmid is a PubMed link (https://pubmed.ncbi.nlm.nih.gov/<pmid>).
+    pmid: normalizePmid(ids.pmid),
     pdf_url: httpUrl(bestOpen.pdf_url) ?? httpUrl(primary.pdf_url) ?? pdfOnly(openAccess.oa_url),
     citation_count: numberOrUndefined(work.cited_by_count),
     extra,
@@ -173,8 +170,7 @@ function pdfOnly(value: unknown): string | undefined {
 }
 
 function arxivId(doi: string | undefined, landingPage: unknown): string | undefined {
-  const fromDoi = doi ? /^10\.48550\/arxiv\.(.+)$/.exec(doi)?.[1] : undefined;
-  return normalizeArxivId(fromDoi) ?? (typeof landingPage === 'string' && /arxiv\.org\//i.test(landingPage) ? normalizeArxivId(landingPage) : undefined);
+  return arxivIdFromDoi(doi) ?? (typeof landingPage === 'string' && /arxiv\.org\//i.test(landingPage) ? normalizeArxivId(landingPage) : undefined);
 }
 
 /** OpenAlex ships abstracts as {word: [positions]}; the text is the words put back in position order. */

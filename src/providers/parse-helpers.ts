@@ -166,56 +166,6 @@ function validCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** The JSON in a body, or undefined when it is not JSON: for describing error bodies that may be anything. */
-export function tryParseJson(body: string): unknown {
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * What an error body says, as `read` finds it in a JSON object; undefined when the body is not a JSON object
- * (an HTML error page, plain text): the status alone will describe it then.
- */
-export function describeJsonError(
-  response: UpstreamResponse,
-  read: (body: Record<string, unknown>) => string | undefined,
-): string | undefined {
-  const body = tryParseJson(response.body);
-  return isRecord(body) ? read(body) : undefined;
-}
-
-/** A DOI in lower case without resolver prefix (`https://doi.org/`, `doi:`), or undefined. */
-export function normalizeDoi(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const stripped = value
-    .trim()
-    .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
-    .replace(/^doi:\s*/i, '')
-    .toLowerCase();
-  return /^10\.\d{4,9}\/\S+$/.test(stripped) ? stripped : undefined;
-}
-
-/** An arXiv id without version and without URL or `arXiv:` prefix (new `2101.00001` and old `hep-th/9901001`). */
-export function normalizeArxivId(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const stripped = value
-    .trim()
-    .replace(/^https?:\/\/(export\.)?arxiv\.org\/(abs|pdf)\//i, '')
-    .replace(/^arxiv:\s*/i, '')
-    .replace(/\.pdf$/i, '');
-  const match = /^(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?\/\d{7})(v\d+)?$/i.exec(stripped);
-  return match ? match[1]!.toLowerCase() : undefined;
-}
-
-/** A PubMed id (digits only), or undefined. */
-export function normalizePmid(value: unknown): string | undefined {
-  const raw = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  return /^\d{1,9}$/.test(raw) ? raw : undefined;
-}
-
 /** An id as a URL path: each `/`-separated part percent-encoded, the slashes kept (`10.1000/a#1` → `10.1000/a%231`). */
 export function encodePathSegments(id: string): string {
   return id.split('/').map(encodeURIComponent).join('/');

@@ -1,3 +1,4 @@
+import type { PaperIdentifier } from '../domain/paper-identifiers.js';
 import type { FilterName, SearchQuery } from '../domain/query.js';
 import type { ProviderItem, SearchKind } from '../domain/result.js';
 import type { RateLimit, RateLimitDefault } from '../rate-limit/rate-limit-setting.js';
@@ -73,11 +74,7 @@ export interface UpstreamTransport {
   send(request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse>;
 }
 
-/** A paper identifier a caller can look up: DOI (lower case), arXiv id (no version), PMID, Semantic Scholar id. */
-export interface PaperIdentifier {
-  type: 'doi' | 'arxiv' | 'pmid' | 's2';
-  value: string;
-}
+export type { PaperIdentifier };
 
 /** Requests a provider makes for one search at most; a guard against a follow-up loop. */
 const MAX_STEPS = 4;

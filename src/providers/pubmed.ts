@@ -1,15 +1,13 @@
 import { parseError, upstreamError } from '../domain/errors.js';
+import { normalizeDoi, normalizePmid } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
+import { ERROR_ENVELOPES, describeJsonError } from './error-envelope.js';
 import {
   asArray,
   compact,
-  describeJsonError,
-  parseJsonObject,
   isoDate,
   isRecord,
-  normalizeDoi,
-  normalizePmid,
   parseXmlBody,
   plainXmlText,
   snippetOf,
@@ -24,17 +22,18 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from './provider.js';
-import { readJsonAnswer } from './pubmed-json.js';
+
+/** NCBI rate limiting: `{"error": "API rate limit exceeded", "count"}` (other errors come as XML). */
+const ERROR_BODIES = [ERROR_ENVELOPES.errorString];
 
 type XmlNode = Record<string, unknown>;
 
 /** Elements whose text may carry inline markup (<i>, <sup>, MathML) that would split it into pieces. */
 const MARKUP_ELEMENTS = /<(ArticleTitle|VernacularTitle|BookTitle|AbstractText)(\s[^>]*?)?(?<!\/)>([\s\S]*?)<\/\1>/g;
-const INLINE_TAG = /<\/?(?:i|b|u|em|strong|sup|sub|sc|span|br|[\w-]+:[\w-]+)(?:\s+[\w:-]+=(?:"[^"]*"|'[^']*'))*\s*\/?>/gi;
 
 /**
- * NCBI E-utilities, two steps: esearch.fcgi finds PMIDs, efetch.fcgi returns the PubmedArticleSet for them.
- * https://www.ncbi.nlm.nih.gov/books/NBK25499/
+ * NCBI E-utilities, two steps, both asked for XML (retmode=xml): esearch.fcgi finds PMIDs (eSearchResult),
+ * efetch.fcgi returns the PubmedArticleSet for them. https://www.ncbi.nlm.nih.gov/books/NBK25499/
  */
 export class PubmedProvider extends Provider {
   static readonly settings: ProviderSettings = {
@@ -81,38 +80,24 @@ export class PubmedProvider extends Provider {
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
-    // efetch missing (a mirror or proxy that only serves esummary): ask esummary for the same ids.
-    if (response.status === 404 && response.url?.includes('/efetch.fcgi')) {
-      return { followUp: { url: response.url.replace('/efetch.fcgi', '/esummary.fcgi'), headers: { Accept: 'application/xml' } } };
-    }
-    if (/^\s*[{[]/.test(response.body)) return this.parseJsonAnswer(response);
     const document = parseXmlBody(withoutInlineMarkup(response));
     if ('eSearchResult' in document) return this.followSearch(document.eSearchResult);
     if ('PubmedArticleSet' in document) return { items: articleSetItems(document.PubmedArticleSet) };
-    if ('eSummaryResult' in document) return { items: summaryItems(document.eSummaryResult) };
     const failure = errorText(document);
     if (failure) throw upstreamError(`PubMed: ${failure}`);
-    throw parseError('expected an E-utilities answer (eSearchResult, PubmedArticleSet or eSummaryResult)');
+    throw parseError('expected an E-utilities answer (eSearchResult or PubmedArticleSet)');
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    // Rate limiting comes as JSON: {"error":"API rate limit exceeded","count":"11"}; other errors as XML
-    // (a JSON body never starts with `<`, so it never reads as XML).
-    return describeJsonError(response, (body) => plainXmlText(body.error)) ?? xmlErrorText(response);
+    // Rate limiting comes as JSON whatever retmode asked for: {"error":"API rate limit exceeded","count":"11"}
+    // with a 429; other errors as XML (a JSON body never starts with `<`, so it never reads as XML).
+    return describeJsonError(response, ERROR_BODIES) ?? xmlErrorText(response);
   }
 
-  /** The same two steps when E-utilities answered in JSON (retmode=json). */
-  private parseJsonAnswer(response: UpstreamResponse): ParseOutcome {
-    const answer = readJsonAnswer(parseJsonObject(response));
-    if (!answer) throw parseError('expected an E-utilities JSON answer (esearchresult or result)');
-    if ('summaries' in answer) return { items: answer.summaries.map((summary) => paperItem(summary)) };
-    if (answer.pmids.length === 0) return { items: [] };
-    return { followUp: this.fetchRequest(answer.pmids) };
-  }
-
+  /** efetch for these PMIDs; it answers an unknown PMID with an empty PubmedArticleSet, not with a 404. */
   private fetchRequest(pmids: string[]): UpstreamRequest {
     const url = this.eutilsUrl('/entrez/eutils/efetch.fcgi', { id: pmids.join(','), retmode: 'xml' });
-    return { url, headers: { Accept: 'application/xml' }, acceptStatuses: [404] };
+    return { url, headers: { Accept: 'application/xml' } };
   }
 
   private followSearch(result: unknown): ParseOutcome {
@@ -156,7 +141,7 @@ function xmlErrorText(response: UpstreamResponse): string | undefined {
   }
 }
 
-/** The message of an eSearchResult, eSummaryResult or eFetchResult error body. */
+/** The message of an eSearchResult or eFetchResult error body. */
 function errorText(document: XmlNode): string | undefined {
   for (const root of Object.values(document)) {
     const failure = isRecord(root) ? firstError(root) : undefined;
@@ -217,34 +202,6 @@ function bookItem(article: XmlNode): ProviderItem {
     venue: plainXmlText(document.ArticleTitle) ? bookTitle : plainXmlText(node(book.Publisher).PublisherName),
     doi: normalizeDoi(ids.doi),
     pmcid: ids.pmc,
-  });
-}
-
-/** eSummaryResult/DocSum: each field is an <Item Name="…">, lists nest further Items. */
-function summaryItems(result: unknown): ProviderItem[] {
-  if (!isRecord(result)) return [];
-  const summaries = asArray(result.DocSum).map(node);
-  const failure = firstError(result);
-  if (failure && summaries.length === 0) throw upstreamError(`PubMed: ${failure}`);
-  return summaries.map((summary) => {
-    const items = asArray(summary.Item).filter(isRecord);
-    const field = (name: string): XmlNode | undefined => items.find((item) => item['@_Name'] === name);
-    const value = (name: string): string | undefined => plainXmlText(field(name));
-    const listed = (name: string): string[] => asArray(field(name)?.Item).map(plainXmlText).filter((entry): entry is string => entry !== undefined);
-    const ids = Object.fromEntries(asArray(field('ArticleIds')?.Item).filter(isRecord).map((item) => [item['@_Name'], plainXmlText(item)]));
-    const pubDate = isoDate(value('PubDate')) ?? stringYear(value('PubDate'));
-    const title = value('Title');
-    return paperItem({
-      pmid: normalizePmid(xmlText(summary.Id)),
-      // esummary escapes the title's markup, so it arrives as text like "<i>Drosophila</i>".
-      title: title?.replace(INLINE_TAG, '').replace(/\s+/g, ' ').trim() || undefined,
-      authors: listed('AuthorList'),
-      published_at: pubDate,
-      year: yearFrom(value('PubDate')),
-      venue: value('FullJournalName') ?? value('Source'),
-      doi: normalizeDoi(value('DOI')) ?? normalizeDoi(ids.doi),
-      pmcid: ids.pmc,
-    });
   });
 }
 

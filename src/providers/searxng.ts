@@ -53,15 +53,13 @@ export class SearxngProvider extends Provider {
   }
 }
 
-/** `[["google", "timeout"], …]` in current versions; tolerate bare names too. */
+/** `[["google", "timeout"], …]`: each engine that failed, with why. */
 function unresponsiveEngines(value: unknown): string[] {
   return asArray(value)
+    .filter(Array.isArray)
     .map((entry) => {
-      if (Array.isArray(entry)) {
-        const [engine, reason] = entry.map(text);
-        return engine && reason ? `${engine} (${reason})` : engine;
-      }
-      return text(entry);
+      const [engine, reason] = entry.map(text);
+      return engine && reason ? `${engine} (${reason})` : engine;
     })
     .filter((entry): entry is string => entry !== undefined);
 }

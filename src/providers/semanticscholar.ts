@@ -1,18 +1,16 @@
 import { decode } from 'html-entities';
 import { parseError, upstreamError } from '../domain/errors.js';
+import { normalizeArxivId, normalizeDoi, normalizePmid, normalizeSemanticScholarId } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import {
   asArray,
   compact,
-  describeJsonError,
   encodePathSegments,
   httpUrl,
   isoDate,
   isRecord,
-  normalizeArxivId,
-  normalizeDoi,
-  normalizePmid,
   numberOrUndefined,
   parseJsonObject,
   snippetOf,
@@ -26,6 +24,9 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from './provider.js';
+
+/** Semantic Scholar: `{"error"}` (400, 404) or `{"message"}` (403, 429, gateway errors). */
+const ERROR_BODIES = [ERROR_ENVELOPES.errorString, ERROR_ENVELOPES.message];
 
 /** The relevance search serves at most 100 papers per request. */
 const MAX_LIMIT = 100;
@@ -86,7 +87,7 @@ export class SemanticScholarProvider extends Provider {
     const body = parseJsonObject(response);
     // GET /graph/v1/paper/{id} answers with the paper itself rather than a page of papers.
     if (typeof body.paperId === 'string') return { items: [toItem(body)] };
-    const failure = errorMessage(body);
+    const failure = errorEnvelopeMessage(body, ERROR_BODIES);
     if (failure && body.data === undefined) throw upstreamError(`Semantic Scholar: ${failure}`);
     // An empty search answers {"total": 0, "offset": 0} with no data at all.
     if (body.data !== undefined && !Array.isArray(body.data)) throw parseError('expected data to be a list of papers');
@@ -94,7 +95,7 @@ export class SemanticScholarProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    return describeJsonError(response, errorMessage);
+    return describeJsonError(response, ERROR_BODIES);
   }
 
   private headers(): Record<string, string> {
@@ -108,7 +109,7 @@ export class SemanticScholarProvider extends Provider {
  * or CorpusId:<n>.
  */
 function paperIdOf(identifier: PaperIdentifier): string | undefined {
-  const value = identifier.value.trim();
+  const { value } = identifier;
   switch (identifier.type) {
     case 'doi':
       return prefixed('DOI', normalizeDoi(value));
@@ -117,18 +118,14 @@ function paperIdOf(identifier: PaperIdentifier): string | undefined {
     case 'pmid':
       return prefixed('PMID', normalizePmid(value));
     case 's2':
-      return /^[0-9a-f]{40}$/i.test(value) ? value.toLowerCase() : prefixed('CorpusId', /^(?:corpusid:\s*)?(\d+)$/i.exec(value)?.[1]);
+      // A bare number given as a Semantic Scholar id is a CorpusId.
+      return normalizeSemanticScholarId(/^\s*\d+\s*$/.test(value) ? `CorpusId:${value.trim()}` : value);
   }
 }
 
 /** The id percent-encoded part by part with its slashes kept: the API reads DOI:10.1093/mind/lix.236.433 as is. */
 function prefixed(prefix: string, id: string | undefined): string | undefined {
   return id === undefined ? undefined : `${prefix}:${encodePathSegments(id)}`;
-}
-
-/** Errors come as {"error": "…"} (400, 404) or {"message": "…"} (403, 429, gateway errors). */
-function errorMessage(body: Record<string, unknown>): string | undefined {
-  return clean(body.error) ?? clean(body.message);
 }
 
 function toItem(paper: unknown): ProviderItem {

@@ -1,8 +1,12 @@
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, describeJsonError, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+/** Tavily (FastAPI): `{"detail": {"error"}}` or `{"detail": "…"}`; an `error` object or string otherwise. */
+const ERROR_BODIES = [ERROR_ENVELOPES.detail, ERROR_ENVELOPES.errorObject, ERROR_ENVELOPES.errorString];
 
 /**
  * Tavily search API: POST /search with a JSON body, key as a Bearer token.
@@ -48,24 +52,16 @@ export class TavilyProvider extends Provider {
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     const body = parseJsonObject(response);
-    const error = errorMessage(body);
-    if (error) throw upstreamError(error);
-    if (!Array.isArray(body.results)) throw parseError('expected a results list');
+    if (!Array.isArray(body.results)) {
+      const error = errorEnvelopeMessage(body, ERROR_BODIES);
+      throw error ? upstreamError(error) : parseError('expected a results list');
+    }
     return { items: asArray(body.results).filter(isRecord).map(toItem).filter((item): item is ProviderItem => item !== undefined) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    return describeJsonError(response, errorMessage);
+    return describeJsonError(response, ERROR_BODIES);
   }
-}
-
-/** Tavily's FastAPI envelope `{"detail": {"error": "…"}}`, a plain `detail` string, or `{"error": {"message"}}`. */
-function errorMessage(body: Record<string, unknown>): string | undefined {
-  const { detail, error } = body;
-  if (isRecord(detail)) return text(detail.error) ?? text(detail.message);
-  if (typeof detail === 'string') return text(detail);
-  if (isRecord(error)) return text(error.message) ?? text(error.code);
-  return text(error);
 }
 
 function toItem(result: Record<string, unknown>): ProviderItem | undefined {

@@ -1,12 +1,17 @@
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, describeJsonError, httpUrl, isoDate, isRecord, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { compact, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
+/** MediaWiki: `{"error": {"code", "info"}}` (the default errorformat), sent with HTTP 200. */
+const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
+
 /**
- * Wikipedia full-text search through the MediaWiki Action API: GET /w/api.php?action=query&list=search.
- * No key; errors come back with HTTP 200. Any MediaWiki site can be used through WIKIPEDIA_BASE_URL.
+ * Wikipedia full-text search through the MediaWiki Action API: GET /w/api.php?action=query&list=search with
+ * format=json&formatversion=2, answered with `query.search[]` in rank order. No key; errors come back with
+ * HTTP 200 as `{"error": {"code", "info"}}`. Any MediaWiki site can be used through WIKIPEDIA_BASE_URL.
  * https://www.mediawiki.org/wiki/API:Search
  */
 export class WikipediaProvider extends Provider {
@@ -36,41 +41,25 @@ export class WikipediaProvider extends Provider {
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     const body = parseJsonObject(response);
-    const error = errorMessage(body);
-    if (error) throw upstreamError(error);
-    if (isRecord(body.content_urls)) return { items: [this.summaryItem(body)] };
-    // A generator that finds nothing leaves `query` out altogether.
-    if (body.query === undefined) return { items: [] };
-    if (!isRecord(body.query)) throw parseError('expected a query object');
-    return { items: searchPages(body.query).map((page) => this.toItem(page)) };
+    if (isRecord(body.error)) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'MediaWiki reported an error');
+    const search = isRecord(body.query) ? body.query.search : undefined;
+    if (!Array.isArray(search)) throw parseError('expected query.search, a list of pages');
+    return { items: search.filter(hasTitle).map((page) => this.toItem(page)) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
     // A Varnish or rate-limit page is not JSON: the status alone will describe it.
-    return describeJsonError(response, errorMessage);
+    return describeJsonError(response, ERROR_BODIES);
   }
 
   private toItem(page: Record<string, unknown>): ProviderItem {
-    const terms = isRecord(page.terms) ? page.terms : {};
     return compact({
-      // Pages without a title were filtered out in searchPages.
+      // Pages without a title were left out before.
       title: text(page.title) ?? String(page.title),
       url: this.articleUrl(String(page.title)),
-      // list=search gives an HTML snippet; generator=search gives extracts or Wikidata descriptions.
-      snippet: text(page.snippet) ?? text(page.extract) ?? text(asArray(terms.description)[0]) ?? text(page.description),
+      // An HTML fragment with the matches marked; "" for a page whose text did not match.
+      snippet: text(page.snippet),
       extra: lastEdited(page.timestamp),
-    });
-  }
-
-  /** The REST page summary (/api/rest_v1/page/summary/…): one page with its own URL. */
-  private summaryItem(body: Record<string, unknown>): ProviderItem {
-    const desktop = isRecord(body.content_urls) && isRecord(body.content_urls.desktop) ? body.content_urls.desktop : {};
-    const url = httpUrl(desktop.page) ?? this.articleUrl(String(body.title ?? ''));
-    return compact({
-      title: text(body.title) ?? url,
-      url,
-      snippet: text(body.extract) ?? text(body.description),
-      extra: lastEdited(body.timestamp),
     });
   }
 
@@ -86,21 +75,6 @@ export class WikipediaProvider extends Provider {
   }
 }
 
-/**
- * The pages of a search, best first, from every shape MediaWiki sends: `list=search` gives `query.search[]`
- * in rank order; `generator=search` gives `query.pages` (an array in formatversion 2, an object keyed by
- * page id in formatversion 1) in page-id order, with the rank in `index`.
- */
-function searchPages(query: Record<string, unknown>): Record<string, unknown>[] {
-  if (Array.isArray(query.search)) return query.search.filter(hasTitle);
-  const pages = Array.isArray(query.pages) ? query.pages : isRecord(query.pages) ? Object.values(query.pages) : [];
-  return pages
-    .filter(hasTitle)
-    .map((page, order) => ({ page, rank: numberOrUndefined(page.index) ?? Number.POSITIVE_INFINITY, order }))
-    .sort((first, second) => first.rank - second.rank || first.order - second.order)
-    .map(({ page }) => page);
-}
-
 /** The time of the last edit, not of publication: kept apart so it never passes for a date published. */
 function lastEdited(value: unknown): ProviderItem['extra'] {
   const timestamp = isoDate(value);
@@ -109,14 +83,4 @@ function lastEdited(value: unknown): ProviderItem['extra'] {
 
 function hasTitle(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && text(value.title) !== undefined;
-}
-
-/** `{"error": {"code", "info"}}` (default errorformat) or `{"errors": [{"code", "text"}]}` (errorformat=plaintext). */
-function errorMessage(body: Record<string, unknown>): string | undefined {
-  const errors = isRecord(body.error) ? [body.error] : asArray(body.errors).filter(isRecord);
-  const first = errors[0];
-  if (!first) return undefined;
-  const message = text(first.info) ?? text(first.text) ?? text(first['*']);
-  const code = text(first.code);
-  return message && code ? `${message} (${code})` : (message ?? code ?? 'error');
 }

@@ -59,28 +59,22 @@ export class YoutubeTranscriptProvider extends Provider {
     });
   }
 
+  /**
+   * The track's timed text without a `fmt` parameter: a page's baseUrl may ask for srv3 (`&fmt=srv3`), and
+   * without one YouTube answers in the `<transcript><text start dur>` format parseTranscript reads.
+   */
   buildTrackRequest(track: CaptionTrack): UpstreamRequest {
-    return { url: track.url, headers: { Accept: 'text/xml' } };
+    return { url: withoutFormat(track.url), headers: { Accept: 'text/xml' } };
   }
 
-  /** Reads both timed-text formats: `<transcript><text start dur>` and srv3's `<timedtext><body><p t d>`. */
+  /** Reads timed text in the default format: `<transcript><text start="s" dur="s">line</text>…</transcript>`. */
   parseTranscript(response: UpstreamResponse): TranscriptLine[] {
     if (response.body.trim() === '') throw upstreamError('the caption track is empty');
     const document = parseXmlBody(response);
-    if (isRecord(document.transcript)) {
-      return asArray(document.transcript.text).flatMap((node) =>
-        line(isRecord(node) ? numberOrUndefined(node['@_start']) : 0, isRecord(node) ? numberOrUndefined(node['@_dur']) : undefined, xmlText(node)),
-      );
-    }
-    const body = isRecord(document.timedtext) && isRecord(document.timedtext.body) ? document.timedtext.body : undefined;
-    if (!body) throw parseError('the caption track is not timed text');
-    return asArray(body.p).flatMap((node) => {
-      if (!isRecord(node)) return line(0, undefined, xmlText(node));
-      const words = node.s === undefined ? xmlText(node) : asArray(node.s).map(xmlText).join('');
-      const start = numberOrUndefined(node['@_t']);
-      const duration = numberOrUndefined(node['@_d']);
-      return line(start === undefined ? undefined : start / 1000, duration === undefined ? undefined : duration / 1000, words);
-    });
+    if (!isRecord(document.transcript)) throw parseError('the caption track is not timed text (<transcript>)');
+    return asArray(document.transcript.text).flatMap((node) =>
+      line(isRecord(node) ? numberOrUndefined(node['@_start']) : 0, isRecord(node) ? numberOrUndefined(node['@_dur']) : undefined, xmlText(node)),
+    );
   }
 
   /** Caption URLs come from a page body: only ever follow them to the configured YouTube origin. */
@@ -90,6 +84,11 @@ export class YoutubeTranscriptProvider extends Provider {
     if (url.origin !== base.origin) throw upstreamError('a caption track points outside YouTube');
     return url.toString();
   }
+}
+
+/** The URL without its `fmt=` parameter, the rest left byte for byte (it carries a signature). */
+function withoutFormat(url: string): string {
+  return url.replace(/([?&])fmt=[^&#]*&?/, '$1').replace(/[?&](?=#|$)/, '');
 }
 
 function line(start: number | undefined, duration: number | undefined, raw: string | undefined): TranscriptLine[] {

@@ -1,13 +1,16 @@
 import { FedsearchError, invalidQuery, parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, describeJsonError, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
+import { timeRangeStart } from '../domain/time-range.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+
+/** Google: `{"error": {"code", "message", "errors": [{"domain", "reason", "message"}]}}`. */
+const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
 
 /** search.list and videos.list both serve at most 50 items per request. */
 const MAX_RESULTS = 50;
-const DAY_MS = 24 * 60 * 60 * 1000;
-const RANGE_DAYS = { day: 1, week: 7, month: 31, year: 366 } as const;
 const SAFE_SEARCH = { off: 'none', moderate: 'moderate', strict: 'strict' } as const;
 
 /**
@@ -33,7 +36,7 @@ export class YoutubeProvider extends Provider {
     url.searchParams.set('q', query.text);
     url.searchParams.set('maxResults', String(Math.min(query.limit, MAX_RESULTS)));
     const { time_range: timeRange, language, safesearch } = query.filters;
-    if (timeRange) url.searchParams.set('publishedAfter', new Date(now - RANGE_DAYS[timeRange] * DAY_MS).toISOString());
+    if (timeRange) url.searchParams.set('publishedAfter', new Date(timeRangeStart(timeRange, now)).toISOString());
     if (language) url.searchParams.set('relevanceLanguage', language);
     if (safesearch) url.searchParams.set('safeSearch', SAFE_SEARCH[safesearch]);
     url.searchParams.set('key', this.apiKey());
@@ -62,7 +65,7 @@ export class YoutubeProvider extends Provider {
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
-    return describeJsonError(response, describeBody);
+    return describeJsonError(response, ERROR_BODIES);
   }
 
   private apiKey(): string {
@@ -72,19 +75,9 @@ export class YoutubeProvider extends Provider {
   }
 }
 
-/** Google's envelope: {error: {code, message, errors: [{domain, reason, message}]}}; reason first, it is the stable part. */
-function describeBody(body: Record<string, unknown>): string | undefined {
-  if (!isRecord(body.error)) return undefined;
-  const first = asArray(body.error.errors).find(isRecord);
-  const reason = first ? text(first.reason) : undefined;
-  const message = text(body.error.message) ?? (first ? text(first.message) : undefined);
-  if (reason && message) return `${reason}: ${message}`;
-  return reason ?? message;
-}
-
 function listItems(response: UpstreamResponse): Record<string, unknown>[] {
   const body = parseJsonObject(response);
-  if (body.error !== undefined) throw upstreamError(describeBody(body) ?? 'YouTube reported an error');
+  if (body.error !== undefined) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'YouTube reported an error');
   if (!Array.isArray(body.items)) throw parseError('the body has no items');
   return body.items.map((item) => (isRecord(item) ? item : {}));
 }

@@ -4,7 +4,7 @@ import { ArxivProvider } from '../../src/providers/arxiv.js';
 import type { PaperIdentifier } from '../../src/providers/provider.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, rejection, response, runLookup, runProvider } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/arxiv/${name}`, import.meta.url), 'utf8');
 const searchFeed = fixture('search.xml');
@@ -172,10 +172,14 @@ describe('arxiv adapter', () => {
   });
 });
 
-describeSharedFixtures('arxiv', (fixtures) => {
+const arxiv = makeProvider(ArxivProvider);
+// arXiv answers /api/query with an Atom feed, for a search and for an id_list alike: the endpoint is the format.
+const arxivSends = { sent: [arxiv.buildRequest(makeQuery('q', 'papers')), arxiv.buildLookupRequest({ type: 'arxiv', value: '1605.08386' })!], formatOf: endpointOf };
+
+describeSharedFixtures('arxiv', arxivSends, (fixtures) => {
   // Bodies recorded for ?id_list=<id> are lookup answers: that one paper, or no entry for an unknown id.
   for (const fixture of fixtures) {
-    const id = /[?&]id_list=([^&\s]+)/.exec(fixture.request)?.[1];
+    const id = fixture.answers.parameters.get('id_list');
     if (!id) continue;
     it(`${fixture.file}: answers the lookup of ${id} with that paper or with nothing`, () => {
       const provider = makeProvider(ArxivProvider);

@@ -5,7 +5,7 @@ import { BraveProvider } from '../../src/providers/brave.js';
 import { isRecord } from '../../src/providers/parse-helpers.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf } from '../support/shared-fixtures.js';
 
 const fixture = readFileSync(new URL('../fixtures/brave/web-search.json', import.meta.url), 'utf8');
 
@@ -49,7 +49,10 @@ describe('brave adapter', () => {
   });
 });
 
-describeSharedFixtures('brave', (fixtures) => {
+// Brave's web search answers JSON only: the endpoint is the format.
+const braveSends = { sent: [makeProvider(BraveProvider, { BRAVE_API_KEY: 'k' }).buildRequest(makeQuery('q'))], formatOf: endpointOf };
+
+describeSharedFixtures('brave', braveSends, (fixtures) => {
   for (const fixture of fixtures) {
     it(`${fixture.file}: every web result is parsed with title and url`, () => {
       const provider = makeProvider(BraveProvider, { BRAVE_API_KEY: 'k' });

@@ -4,7 +4,7 @@ import { FedsearchError } from '../../src/domain/errors.js';
 import { CrossrefProvider } from '../../src/providers/crossref.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runLookup, runProvider } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf, type RequestLine } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/crossref/${name}`, import.meta.url), 'utf8');
 
@@ -163,12 +163,18 @@ describe('crossref adapter', () => {
   });
 });
 
-describeSharedFixtures('crossref', (fixtures) => {
-  const provider = makeProvider(CrossrefProvider);
+const crossref = makeProvider(CrossrefProvider);
+// Crossref answers JSON only: a list for /works, one work for /works/{doi}.
+const crossrefSends = {
+  sent: [crossref.buildRequest(makeQuery('q', 'papers')), crossref.buildLookupRequest({ type: 'doi', value: '10.1000/xyz' })!],
+  formatOf: (request: RequestLine) => endpointOf(request).replace(/^(\w+ \/works)\/.+$/, '$1/{doi}'),
+};
+
+describeSharedFixtures('crossref', crossrefSends, (fixtures) => {
+  const provider = crossref;
   // A body recorded for GET /works/<doi> answers a DOI lookup: the work, or a 404 for a DOI Crossref lacks.
   for (const shared of fixtures) {
-    const recorded = /^GET (\S+)/.exec(shared.request)?.[1];
-    const path = recorded ? new URL(recorded).pathname : '';
+    const path = shared.answers.url.pathname;
     const doi = /^\/works\/(10\..+)$/.exec(path)?.[1];
     if (!doi) continue;
     it(`${shared.file}: answers the lookup of DOI ${doi} (HTTP ${shared.status}) with that work or nothing`, () => {

@@ -5,7 +5,7 @@ import { ExaProvider } from '../../src/providers/exa.js';
 import { isRecord } from '../../src/providers/parse-helpers.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf } from '../support/shared-fixtures.js';
 
 const fixture = readFileSync(new URL('../fixtures/exa/search.json', import.meta.url), 'utf8');
 const errorFixture = readFileSync(new URL('../fixtures/exa/error-400.json', import.meta.url), 'utf8');
@@ -90,7 +90,10 @@ describe('exa adapter', () => {
   });
 });
 
-describeSharedFixtures('exa', (fixtures) => {
+// Exa answers JSON only: the endpoint is the format (which contents come back is a field selection).
+const exaSends = { sent: [makeProvider(ExaProvider, { EXA_API_KEY: 'k' }).buildRequest(makeQuery('q'))], formatOf: endpointOf };
+
+describeSharedFixtures('exa', exaSends, (fixtures) => {
   for (const fixture of fixtures) {
     const body = JSON.parse(fixture.body) as Record<string, unknown>;
     if (fixture.status >= 400 || 'error' in body) {

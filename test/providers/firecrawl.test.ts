@@ -4,7 +4,7 @@ import { FedsearchError } from '../../src/domain/errors.js';
 import { FirecrawlProvider } from '../../src/providers/firecrawl.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider, transportFor } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/firecrawl/${name}`, import.meta.url), 'utf8');
 const KEY = 'fc-test-key-5678';
@@ -58,13 +58,16 @@ describe('firecrawl adapter', () => {
     ]);
   });
 
-  it('reads the v1 search shape (data as an array) and caps the limit', () => {
-    const firecrawl = provider();
-    expect(firecrawl.parseResponse(response(fixture('search-v1.json')))).toEqual({
-      items: [{ title: 'Firecrawl', url: 'https://firecrawl.example/', snippet: 'Web data for AI.', extra: { source: 'web' } }],
-    });
-    const body = JSON.parse(firecrawl.buildRequest(makeQuery('x', 'content', 400)).body!) as Record<string, unknown>;
+  it('caps the limit at the 100 results Firecrawl serves', () => {
+    const body = JSON.parse(provider().buildRequest(makeQuery('x', 'content', 400)).body!) as Record<string, unknown>;
     expect(body).toEqual({ query: 'x', limit: 100 });
+  });
+
+  it('reads the v2 search body it asks for and no other shape: a v1 list is a parse error', () => {
+    const v1List = JSON.stringify({ success: true, data: [{ url: 'https://firecrawl.example/', title: 'Firecrawl' }] });
+    expect(() => provider().parseResponse(response(v1List))).toThrow(expect.objectContaining({ code: 'PROVIDER_PARSE' }));
+    const emptySearch = JSON.stringify({ success: true, data: {} });
+    expect(provider().parseResponse(response(emptySearch))).toEqual({ items: [] });
   });
 
   it('builds and parses a scrape of one page', async () => {
@@ -106,18 +109,23 @@ describe('firecrawl adapter', () => {
   });
 });
 
-describeSharedFixtures('firecrawl', (fixtures) => {
-  const firecrawl = makeProvider(FirecrawlProvider, { FIRECRAWL_API_KEY: 'k' }) as FirecrawlProvider;
+const firecrawl = makeProvider(FirecrawlProvider, { FIRECRAWL_API_KEY: 'k' }) as FirecrawlProvider;
+// Firecrawl answers JSON; the API version is in the path (/v1/…, /v2/…), so the endpoint is the format.
+const firecrawlSends = { sent: [firecrawl.buildRequest(makeQuery('q', 'content')), firecrawl.buildScrapeRequest('https://example.com')], formatOf: endpointOf };
+
+describeSharedFixtures('firecrawl', firecrawlSends, (fixtures) => {
   for (const shared of fixtures) {
-    if (shared.status >= 200 && shared.status < 300) {
+    if (shared.status >= 200 && shared.status < 300 && shared.answers.url.pathname.endsWith('/scrape')) {
+      it(`${shared.file}: the scraped page is read with its markdown, url and title`, () => {
+        const page = firecrawl.parseScrapeResponse(response(shared.body, shared.status));
+        expect(page.markdown.length).toBeGreaterThan(0);
+        expect(page.url).toMatch(/^https?:\/\//);
+        expect(page.title?.length).toBeGreaterThan(0);
+      });
+    } else if (shared.status >= 200 && shared.status < 300) {
       it(`${shared.file}: every result is parsed with title and url`, () => {
-        const data = (JSON.parse(shared.body) as { data: unknown }).data;
-        const isScrape = !Array.isArray(data) && typeof (data as { markdown?: unknown }).markdown === 'string';
-        const expected = Array.isArray(data)
-          ? data.length
-          : isScrape
-            ? 1
-            : ['web', 'news', 'images'].reduce((sum, source) => sum + ((data as Record<string, unknown[] | undefined>)[source]?.length ?? 0), 0);
+        const data = (JSON.parse(shared.body) as { data: Record<string, unknown[] | undefined> }).data;
+        const expected = ['web', 'news', 'images'].reduce((sum, source) => sum + (data[source]?.length ?? 0), 0);
         const outcome = firecrawl.parseResponse(response(shared.body, shared.status));
         const items = 'items' in outcome ? outcome.items : [];
         expect(expected).toBeGreaterThan(0);
@@ -127,16 +135,10 @@ describeSharedFixtures('firecrawl', (fixtures) => {
           expect(item.url).toMatch(/^https?:\/\//);
           expect(item.snippet === undefined || item.snippet.length > 0).toBe(true);
         }
-        if (isScrape) {
-          const page = firecrawl.parseScrapeResponse(response(shared.body, shared.status));
-          expect(page.markdown.length).toBeGreaterThan(0);
-          expect(page.url).toMatch(/^https?:\/\//);
-          expect(page.title?.length).toBeGreaterThan(0);
-        }
       });
     } else {
       it(`${shared.file}: the error body is described by its error`, () => {
-        expect(firecrawl.describeError(response(shared.body, shared.status))).toBe('Unauthorized: Invalid token');
+        expect(firecrawl.describeError(response(shared.body, shared.status))).toBe((JSON.parse(shared.body) as { error: string }).error);
         expect(() => firecrawl.parseResponse(response(shared.body, shared.status))).toThrow(FedsearchError);
       });
     }

@@ -4,7 +4,7 @@ import { FedsearchError } from '../../src/domain/errors.js';
 import { GithubProvider } from '../../src/providers/github.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf, type RequestLine } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/github/${name}`, import.meta.url), 'utf8');
 
@@ -99,8 +99,18 @@ describe('github adapter', () => {
   });
 });
 
-describeSharedFixtures('github', (fixtures) => {
-  const provider = makeProvider(GithubProvider, { GITHUB_TOKEN: 'k' });
+const github = makeProvider(GithubProvider, { GITHUB_TOKEN: 'k' });
+/**
+ * GitHub answers JSON; the text-match media type (`application/vnd.github[.v3].text-match+json`) adds
+ * text_matches[] to each item. An Accept that was not recorded is the default JSON.
+ */
+const githubSends = {
+  sent: [github.buildRequest(makeQuery('q', 'code')), github.buildRequest(makeQuery('q', 'code', 10, { scope: 'code' }))],
+  formatOf: (request: RequestLine) => `${endpointOf(request)} ${request.accept?.includes('text-match') ? 'text-match+json' : 'json'}`,
+};
+
+describeSharedFixtures('github', githubSends, (fixtures) => {
+  const provider = github;
   for (const shared of fixtures) {
     if (shared.status >= 200 && shared.status < 300) {
       it(`${shared.file}: every result is parsed with title and url`, () => {

@@ -4,7 +4,7 @@ import { FedsearchError } from '../../src/domain/errors.js';
 import { HackerNewsProvider } from '../../src/providers/hackernews.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/hackernews/${name}`, import.meta.url), 'utf8');
 
@@ -76,7 +76,10 @@ describe('hackernews adapter', () => {
   });
 });
 
-describeSharedFixtures('hackernews', (fixtures) => {
+// HN Search answers JSON only: the endpoint is the format.
+const hackerNewsSends = { sent: [makeProvider(HackerNewsProvider).buildRequest(makeQuery('q'))], formatOf: endpointOf };
+
+describeSharedFixtures('hackernews', hackerNewsSends, (fixtures) => {
   const provider = makeProvider(HackerNewsProvider);
   for (const shared of fixtures) {
     if (shared.status >= 200 && shared.status < 300) {

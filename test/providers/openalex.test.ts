@@ -4,7 +4,7 @@ import { FedsearchError } from '../../src/domain/errors.js';
 import { OpenAlexProvider } from '../../src/providers/openalex.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runLookup, runProvider } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf, type RequestLine } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/openalex/${name}`, import.meta.url), 'utf8');
 
@@ -168,12 +168,18 @@ describe('openalex adapter', () => {
   });
 });
 
-describeSharedFixtures('openalex', (fixtures) => {
-  const provider = makeProvider(OpenAlexProvider);
+const openalex = makeProvider(OpenAlexProvider);
+// OpenAlex answers JSON (and an HTML page for an unknown id): a list for /works, one work for /works/{id}.
+const openalexSends = {
+  sent: [openalex.buildRequest(makeQuery('q', 'papers')), openalex.buildLookupRequest({ type: 'doi', value: '10.1000/xyz' })!],
+  formatOf: (request: RequestLine) => endpointOf(request).replace(/^(\w+ \/works)\/.+$/, '$1/{id}'),
+};
+
+describeSharedFixtures('openalex', openalexSends, (fixtures) => {
+  const provider = openalex;
   // A body recorded for GET /works/https://doi.org/<doi> answers a DOI lookup (sent as /works/doi:<doi>).
   for (const shared of fixtures) {
-    const recorded = /^GET (\S+)/.exec(shared.request)?.[1];
-    const path = recorded ? decodeURIComponent(new URL(recorded).pathname) : '';
+    const path = decodeURIComponent(shared.answers.url.pathname);
     const doi = /^\/works\/(?:https:\/\/doi\.org\/|doi:)(10\..+)$/.exec(path)?.[1];
     if (!doi) continue;
     it(`${shared.file}: answers the lookup of DOI ${doi} (HTTP ${shared.status}) with that work or nothing`, () => {

@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  describeJsonError,
   encodePathSegments,
   extraFields,
   htmlToText,
   isoDate,
-  normalizeArxivId,
-  normalizeDoi,
-  normalizePmid,
   parseJsonObject,
   plainXmlText,
   retryAfterMs,
   snippetOf,
-  text,
   yearFrom,
 } from '../../src/providers/parse-helpers.js';
 import { FedsearchError } from '../../src/domain/errors.js';
@@ -37,14 +32,7 @@ describe('parse helpers', () => {
     expect(htmlToText('if a < b and c > d')).toBe('if a < b and c > d');
   });
 
-  it('normalises identifiers', () => {
-    expect(normalizeDoi('https://doi.org/10.1371/JOURNAL.PONE.0033693')).toBe('10.1371/journal.pone.0033693');
-    expect(normalizeDoi('doi:10.1000/xyz')).toBe('10.1000/xyz');
-    expect(normalizeDoi('not a doi')).toBeUndefined();
-    expect(normalizeArxivId('http://arxiv.org/abs/1605.08386v1')).toBe('1605.08386');
-    expect(normalizeArxivId('arXiv:hep-th/9901001v2')).toBe('hep-th/9901001');
-    expect(normalizePmid(29915538)).toBe('29915538');
-    expect(normalizePmid('PMC123')).toBeUndefined();
+  it('reads a plausible year from a date-like value', () => {
     expect(yearFrom('published 2019-03-01')).toBe(2019);
     expect(yearFrom(999)).toBeUndefined();
   });
@@ -64,15 +52,6 @@ describe('parse helpers', () => {
       expect((error as FedsearchError).code, body).toBe('PROVIDER_PARSE');
     }
     expect(() => parseJsonObject(response('[1]'))).toThrow('expected a JSON object');
-  });
-
-  it('describes an error body only when it is a JSON object, with the reader given', () => {
-    const message = (body: Record<string, unknown>): string | undefined => text(body.message);
-    expect(describeJsonError(response('{"message": "bad key"}', 401), message)).toBe('bad key');
-    expect(describeJsonError(response('{"other": 1}', 400), message)).toBeUndefined();
-    expect(describeJsonError(response('["message"]', 400), () => 'read')).toBeUndefined();
-    expect(describeJsonError(response('<html><body>Bad gateway</body></html>', 502), () => 'read')).toBeUndefined();
-    expect(describeJsonError(response('', 500), () => 'read')).toBeUndefined();
   });
 
   it('keeps only the provider extras that are present, and none at all when none is', () => {

@@ -6,7 +6,7 @@ import type { ProviderItem } from '../../src/domain/result.js';
 import { PubmedProvider } from '../../src/providers/pubmed.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, rejection, response, runLookup, runProvider } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, type RequestLine } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/pubmed/${name}`, import.meta.url), 'utf8');
 const ESEARCH = '/pubmed/entrez/eutils/esearch.fcgi';
@@ -98,31 +98,21 @@ describe('pubmed adapter', () => {
     expect(upstream.requestsTo(EFETCH).length).toBe(fetchesBefore);
   });
 
-  it('parses an esummary body too', () => {
-    const outcome = makeProvider(PubmedProvider).parseResponse(response(fixture('esummary.xml')), makeQuery('q', 'papers'));
-    expect(outcome).toEqual({
-      items: [
-        {
-          title: 'Rank fusion in vivo: a trial.',
-          url: 'https://pubmed.ncbi.nlm.nih.gov/31000002/',
-          published_at: '2019-03-05',
-          authors: ['Curie M', 'Pasteur L'],
-          year: 2019,
-          venue: 'Journal of fusion medicine',
-          doi: '10.5555/jfm.2019.007',
-          pmid: '31000002',
-          extra: { pmcid: 'PMC6400001' },
-        },
-        {
-          title: 'An old study without abstract.',
-          url: 'https://pubmed.ncbi.nlm.nih.gov/31000001/',
-          published_at: '1998',
-          year: 1998,
-          venue: 'Arch Old Stud',
-          pmid: '31000001',
-        },
-      ],
-    });
+  it('reads the XML it asks for and no other answer: a JSON esearch or an esummary is a parse error', () => {
+    const provider = makeProvider(PubmedProvider);
+    const json = JSON.stringify({ esearchresult: { count: '1', idlist: ['31000001'] } });
+    const summary = '<eSummaryResult><DocSum><Id>31000001</Id><Item Name="Title" Type="String">A title.</Item></DocSum></eSummaryResult>';
+    for (const body of [json, summary]) {
+      expect(() => provider.parseResponse(response(body), makeQuery('q', 'papers'))).toThrow(expect.objectContaining({ code: 'PROVIDER_PARSE' }));
+    }
+  });
+
+  it('reports an efetch that answers 404 as an HTTP error and asks nothing else', async () => {
+    upstream.on(`GET ${ESEARCH}`, xml(fixture('esearch.xml'))).on(`GET ${EFETCH}`, xml('<html>Not Found</html>', 404));
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    const before = upstream.requests.length;
+    expect((await rejection(runProvider(provider, makeQuery('rank fusion', 'papers', 2)))).code).toBe('PROVIDER_HTTP');
+    expect(upstream.requests.slice(before).map((request) => request.path)).toEqual([ESEARCH, EFETCH]);
   });
 
   it('keeps book records (PubmedBookArticle) that esearch also returns', () => {
@@ -255,11 +245,25 @@ describe('pubmed adapter', () => {
   });
 });
 
-describeSharedFixtures('pubmed', (fixtures) => {
+const pubmed = makeProvider(PubmedProvider);
+/**
+ * Each E-utility answers in its own format, XML unless retmode asks for another; `db` does not change it.
+ * E-utilities take POST like GET (for long id lists), so the method does not either.
+ */
+const pubmedSends = {
+  sent: [
+    pubmed.buildRequest(makeQuery('q', 'papers')),
+    pubmed.buildLookupRequest({ type: 'pmid', value: '1' })!,
+    pubmed.buildLookupRequest({ type: 'doi', value: '10.1000/xyz' })!,
+  ],
+  formatOf: (request: RequestLine) => `${request.url.pathname} retmode=${request.parameters.get('retmode') ?? 'xml'}`,
+};
+
+describeSharedFixtures('pubmed', pubmedSends, (fixtures) => {
   // An efetch recorded for one id is what a PMID lookup gets back.
   for (const fixture of fixtures) {
-    const pmid = /efetch\.fcgi.*[?&\s]id=(\d+)(?:[&\]\s]|$)/.exec(fixture.request)?.[1];
-    if (!pmid) continue;
+    const pmid = fixture.answers.url.pathname.endsWith('/efetch.fcgi') ? fixture.answers.parameters.get('id') : undefined;
+    if (!pmid || !/^\d+$/.test(pmid)) continue;
     it(`${fixture.file}: answers the lookup of PMID ${pmid} with exactly that article`, () => {
       const provider = makeProvider(PubmedProvider);
       const request = new URL(provider.buildLookupRequest({ type: 'pmid', value: pmid })!.url);
@@ -317,52 +321,4 @@ describeSharedFixtures('pubmed', (fixtures) => {
       });
     });
   }
-});
-
-describe('pubmed JSON answers and esummary fallback', () => {
-  const upstream = useFakeUpstream();
-  const provider = () => makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
-  const ESUMMARY = '/pubmed/entrez/eutils/esummary.fcgi';
-
-  it('follows a JSON esearch and reads a JSON esummary, falling back to esummary when efetch is missing', async () => {
-    upstream.json(ESEARCH, fixture('esearch.json'));
-    upstream.json(EFETCH, { error: 'no such route' }, 404);
-    upstream.json(ESUMMARY, fixture('esummary.json'));
-    const items = await runProvider(provider(), makeQuery('metasearch', 'papers', 2));
-    expect(upstream.requestsTo(EFETCH).at(-1)!.url.searchParams.get('id')).toBe('31000001,31000002');
-    expect(upstream.requestsTo(ESUMMARY).at(-1)!.url.searchParams.get('id')).toBe('31000001,31000002');
-    expect(items).toEqual([
-      {
-        title: 'Merging search results in medicine.',
-        url: 'https://pubmed.ncbi.nlm.nih.gov/31000001/',
-        published_at: '2019-03-05',
-        authors: ['Lovelace A', 'Babbage C'],
-        year: 2019,
-        venue: 'Journal of medical search',
-        doi: '10.5555/jms.2019.1',
-        pmid: '31000001',
-      },
-      {
-        title: 'A second record without a DOI.',
-        url: 'https://pubmed.ncbi.nlm.nih.gov/31000002/',
-        published_at: '2020-01-01',
-        year: 2020,
-        venue: 'Search Rev',
-        pmid: '31000002',
-      },
-    ]);
-  });
-
-  it('reports a JSON error body as an upstream error', () => {
-    expect(() => provider().parseResponse(response(JSON.stringify({ error: 'API rate limit exceeded' })), makeQuery('x', 'papers'))).toThrow(
-      'PubMed: API rate limit exceeded',
-    );
-  });
-
-  it('answers an empty JSON esearch with no items and no second request', async () => {
-    upstream.json(ESEARCH, { esearchresult: { count: '0', idlist: [] } });
-    const before = upstream.requestsTo(EFETCH).length;
-    expect(await runProvider(provider(), makeQuery('nothing', 'papers'))).toEqual([]);
-    expect(upstream.requestsTo(EFETCH).length).toBe(before);
-  });
 });

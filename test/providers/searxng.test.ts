@@ -5,7 +5,7 @@ import { isRecord } from '../../src/providers/parse-helpers.js';
 import { SearxngProvider } from '../../src/providers/searxng.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf, type RequestLine } from '../support/shared-fixtures.js';
 
 const fixture = readFileSync(new URL('../fixtures/searxng/search.json', import.meta.url), 'utf8');
 const allFailed = readFileSync(new URL('../fixtures/searxng/all-engines-failed.json', import.meta.url), 'utf8');
@@ -78,7 +78,13 @@ describe('searxng adapter', () => {
   });
 });
 
-describeSharedFixtures('searxng', (fixtures) => {
+// SearXNG answers /search as an HTML page unless format= asks for json, csv or rss.
+const searxngSends = {
+  sent: [makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' }).buildRequest(makeQuery('q'))],
+  formatOf: (request: RequestLine) => `${endpointOf(request)} format=${request.parameters.get('format') ?? 'html'}`,
+};
+
+describeSharedFixtures('searxng', searxngSends, (fixtures) => {
   for (const fixture of fixtures) {
     it(`${fixture.file}: every result is parsed with title and url`, () => {
       const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' });

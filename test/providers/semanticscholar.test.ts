@@ -6,7 +6,7 @@ import type { PaperIdentifier } from '../../src/providers/provider.js';
 import { SemanticScholarProvider } from '../../src/providers/semanticscholar.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, rejection, response, runLookup, runProvider } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf, type RequestLine } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/semanticscholar/${name}`, import.meta.url), 'utf8');
 const SEARCH = '/s2/graph/v1/paper/search';
@@ -196,11 +196,17 @@ describe('semanticscholar adapter', () => {
   });
 });
 
-describeSharedFixtures('semanticscholar', (fixtures) => {
+const semanticScholar = makeProvider(SemanticScholarProvider);
+// The Graph API answers JSON only: a page of papers for /paper/search, one paper for /paper/{paper_id}.
+const semanticScholarSends = {
+  sent: [semanticScholar.buildRequest(makeQuery('q', 'papers')), semanticScholar.buildLookupRequest({ type: 'doi', value: '10.1000/xyz' })!],
+  formatOf: (request: RequestLine) => endpointOf(request).replace(/^(\w+ \/graph\/v1\/paper)\/(?!search$).+$/, '$1/{paper_id}'),
+};
+
+describeSharedFixtures('semanticscholar', semanticScholarSends, (fixtures) => {
   // A body recorded for GET /graph/v1/paper/DOI:<doi> answers a DOI lookup: a 404 there means "no such paper".
   for (const fixture of fixtures) {
-    const recorded = /^GET (\S+)/.exec(fixture.request)?.[1];
-    const path = recorded ? new URL(recorded).pathname : '';
+    const path = fixture.answers.url.pathname;
     const doi = /^\/graph\/v1\/paper\/DOI:(.+)$/.exec(path)?.[1];
     if (!doi) continue;
     it(`${fixture.file}: answers the lookup of DOI ${doi} (HTTP ${fixture.status}) with that paper or nothing`, () => {

@@ -5,7 +5,7 @@ import { isRecord } from '../../src/providers/parse-helpers.js';
 import { TavilyProvider } from '../../src/providers/tavily.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf } from '../support/shared-fixtures.js';
 
 const fixture = readFileSync(new URL('../fixtures/tavily/search.json', import.meta.url), 'utf8');
 const errorFixture = readFileSync(new URL('../fixtures/tavily/error-401.json', import.meta.url), 'utf8');
@@ -79,7 +79,10 @@ describe('tavily adapter', () => {
   });
 });
 
-describeSharedFixtures('tavily', (fixtures) => {
+// Tavily answers JSON only: the endpoint is the format (include_answer, include_images… select fields).
+const tavilySends = { sent: [makeProvider(TavilyProvider, { TAVILY_API_KEY: 'k' }).buildRequest(makeQuery('q'))], formatOf: endpointOf };
+
+describeSharedFixtures('tavily', tavilySends, (fixtures) => {
   for (const fixture of fixtures) {
     const body = JSON.parse(fixture.body) as Record<string, unknown>;
     if (fixture.status >= 400 || !Array.isArray(body.results)) {

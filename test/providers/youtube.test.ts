@@ -4,7 +4,7 @@ import { FedsearchError } from '../../src/domain/errors.js';
 import { YoutubeProvider } from '../../src/providers/youtube.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider, transportFor } from '../support/run-provider.js';
-import { describeSharedFixtures } from '../support/shared-fixtures.js';
+import { describeSharedFixtures, endpointOf } from '../support/shared-fixtures.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/youtube/${name}`, import.meta.url), 'utf8');
 const KEY = 'AIzaTestKey-0123456789';
@@ -112,14 +112,17 @@ describe('youtube adapter', () => {
   });
 });
 
-describeSharedFixtures('youtube', (fixtures) => {
-  const youtube = makeProvider(YoutubeProvider, { YOUTUBE_API_KEY: 'k' }) as YoutubeProvider;
+const youtube = makeProvider(YoutubeProvider, { YOUTUBE_API_KEY: 'k' }) as YoutubeProvider;
+// The Data API answers JSON only: the endpoint is the format (`part` selects which parts come back).
+const youtubeSends = { sent: [youtube.buildRequest(makeQuery('q', 'video')), youtube.buildVideosRequest(['abcDEF12345'])], formatOf: endpointOf };
+
+describeSharedFixtures('youtube', youtubeSends, (fixtures) => {
   for (const shared of fixtures) {
     if (shared.status >= 200 && shared.status < 300) {
       it(`${shared.file}: every item is parsed with title and url`, () => {
         const body = JSON.parse(shared.body) as { kind: string; items: unknown[] };
         const items =
-          body.kind === 'youtube#videoListResponse'
+          shared.answers.url.pathname.endsWith('/videos')
             ? youtube.parseVideosResponse(response(shared.body, shared.status))
             : (youtube.parseResponse(response(shared.body, shared.status)) as { items: unknown[] }).items;
         expect(body.items.length).toBeGreaterThan(0);
@@ -133,7 +136,8 @@ describeSharedFixtures('youtube', (fixtures) => {
       });
     } else {
       it(`${shared.file}: the error body is described by its reason`, () => {
-        expect(youtube.describeError(response(shared.body, shared.status))).toBe('keyInvalid: Bad Request');
+        const { error } = JSON.parse(shared.body) as { error: { message: string; errors: Array<{ reason: string }> } };
+        expect(youtube.describeError(response(shared.body, shared.status))).toBe(`${error.errors[0]!.reason}: ${error.message}`);
         expect(() => youtube.parseResponse(response(shared.body, shared.status))).toThrow(FedsearchError);
       });
     }

@@ -1,0 +1,112 @@
+/**
+ * What a paper is called, in one place: DOIs, arXiv ids, PubMed ids and Semantic Scholar ids as callers write
+ * them, as upstreams send them and as they appear in running text, each reduced to one canonical spelling.
+ */
+
+/** A paper identifier a caller can look up: DOI (lower case), arXiv id (no version), PMID, Semantic Scholar id. */
+export interface PaperIdentifier {
+  type: 'doi' | 'arxiv' | 'pmid' | 's2';
+  value: string;
+}
+
+/** The fixed start of every DOI: the `10.` directory, a registrant code, a slash; the suffix follows. */
+const DOI_PREFIX = String.raw`10\.\d{4,9}\/`;
+/** arXiv ids since 2007 (`2101.00001`) and before (`hep-th/9901001`, `math.AG/0601001`). */
+const ARXIV_NEW_ID = String.raw`\d{4}\.\d{4,5}`;
+const ARXIV_OLD_ID = String.raw`[a-z-]+(?:\.[A-Z]{2})?\/\d{7}`;
+
+const DOI = new RegExp(`^${DOI_PREFIX}\\S+$`);
+/** In running text a DOI ends at white space, a quote or an angle bracket. */
+const DOI_IN_TEXT = new RegExp(String.raw`\b${DOI_PREFIX}[^\s"'<>]+`, 'g');
+const ARXIV_ID = new RegExp(String.raw`^(${ARXIV_NEW_ID}|${ARXIV_OLD_ID})(v\d+)?$`, 'i');
+/** Old-style ids are too close to ordinary words with a slash to be looked for in running text. */
+const ARXIV_ID_IN_TEXT = new RegExp(String.raw`\b(?:arxiv:\s*)?(${ARXIV_NEW_ID}(?:v\d+)?)\b`, 'gi');
+/** The DOIs arXiv registers (with DataCite) for its own papers: 10.48550/arXiv.<id>. */
+const ARXIV_DOI = /^10\.48550\/arxiv\.(.+)$/i;
+const PUBMED_LINK = /^https?:\/\/(?:www\.)?(?:pubmed\.ncbi\.nlm\.nih\.gov|ncbi\.nlm\.nih\.gov\/pubmed)\/(\d+)/i;
+const SEMANTIC_SCHOLAR_PAPER_ID = /^[0-9a-f]{40}$/i;
+const SEMANTIC_SCHOLAR_LINK = /^https?:\/\/(?:www\.)?semanticscholar\.org\/paper\/(?:[^/]+\/)?([0-9a-f]{40})/i;
+const CORPUS_ID = /^corpusid:\s*(\d+)$/i;
+/** Punctuation that ends a sentence rather than an identifier found in it. */
+const TRAILING_PUNCTUATION = /[).,;]+$/;
+
+/** A DOI in lower case without resolver prefix (`https://doi.org/`, `doi:`), or undefined. */
+export function normalizeDoi(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const stripped = value
+    .trim()
+    .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
+    .replace(/^doi:\s*/i, '')
+    .toLowerCase();
+  return DOI.test(stripped) ? stripped : undefined;
+}
+
+/** An arXiv id without version and without URL or `arXiv:` prefix (new `2101.00001` and old `hep-th/9901001`). */
+export function normalizeArxivId(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const stripped = value
+    .trim()
+    .replace(/^https?:\/\/(export\.)?arxiv\.org\/(abs|pdf)\//i, '')
+    .replace(/^arxiv:\s*/i, '')
+    .replace(/\.pdf$/i, '');
+  const match = ARXIV_ID.exec(stripped);
+  return match ? match[1]!.toLowerCase() : undefined;
+}
+
+/** The arXiv id an arXiv DOI (10.48550/arXiv.<id>) stands for; undefined for any other DOI. */
+export function arxivIdFromDoi(doi: string | undefined): string | undefined {
+  return doi === undefined ? undefined : normalizeArxivId(ARXIV_DOI.exec(doi.trim())?.[1]);
+}
+
+/** A PubMed id (digits only) from digits, `PMID: n` or a PubMed link, or undefined. */
+export function normalizePmid(value: unknown): string | undefined {
+  const raw = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const digits = PUBMED_LINK.exec(raw)?.[1] ?? raw.replace(/^pmid:\s*/i, '');
+  return /^\d{1,9}$/.test(digits) ? digits : undefined;
+}
+
+/**
+ * A Semantic Scholar paper id: the 40-hex paperId in lower case (bare or from a semanticscholar.org paper
+ * link), or `CorpusId:<n>`; undefined otherwise.
+ */
+export function normalizeSemanticScholarId(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  const paperId = SEMANTIC_SCHOLAR_LINK.exec(trimmed)?.[1] ?? (SEMANTIC_SCHOLAR_PAPER_ID.test(trimmed) ? trimmed : undefined);
+  if (paperId) return paperId.toLowerCase();
+  const corpusId = CORPUS_ID.exec(trimmed)?.[1];
+  return corpusId ? `CorpusId:${corpusId}` : undefined;
+}
+
+/** The DOIs written in a text, normalised, in order of appearance. */
+export function findDois(text: string): string[] {
+  return [...text.matchAll(DOI_IN_TEXT)]
+    .map((match) => normalizeDoi(match[0].replace(TRAILING_PUNCTUATION, '')))
+    .filter((doi): doi is string => doi !== undefined);
+}
+
+/** The new-style arXiv ids written in a text, as written (a version stays), in order of appearance. */
+export function findArxivIds(text: string): string[] {
+  return [...text.matchAll(ARXIV_ID_IN_TEXT)]
+    .map((match) => match[1]!)
+    .filter((id) => normalizeArxivId(id) !== undefined);
+}
+
+/**
+ * Reads what a caller calls a paper, or undefined: a DOI (an arXiv DOI counts as its arXiv id), an arXiv id,
+ * a PMID, or a Semantic Scholar id, in any of the spellings the normalisers above accept.
+ */
+export function readPaperIdentifier(input: string): PaperIdentifier | undefined {
+  const value = input.trim();
+  const doi = normalizeDoi(value);
+  if (doi) {
+    const arxivFromDoi = arxivIdFromDoi(doi);
+    return arxivFromDoi ? { type: 'arxiv', value: arxivFromDoi } : { type: 'doi', value: doi };
+  }
+  const arxiv = normalizeArxivId(value);
+  if (arxiv) return { type: 'arxiv', value: arxiv };
+  const pmid = normalizePmid(value);
+  if (pmid) return { type: 'pmid', value: pmid };
+  const semanticScholar = normalizeSemanticScholarId(value);
+  return semanticScholar ? { type: 's2', value: semanticScholar } : undefined;
+}
