@@ -14,6 +14,7 @@ import { registerPaperRoutes } from './http/paper-routes.js';
 import { registerProtection } from './http/protection.js';
 import { registerProviderRoutes } from './http/provider-routes.js';
 import { registerSearchRoutes } from './http/search-routes.js';
+import { registerStreamRoutes } from './http/stream-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { loggerOptions } from './logger.js';
 import { registerMcp } from './mcp/register.js';
@@ -83,6 +84,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerMetricsRoute(app, metrics, { token: config.METRICS_TOKEN });
   registerProviderRoutes(app, search);
   registerSearchRoutes(app, search);
+  registerStreamRoutes(app, search, config);
   const operationContext = { search, config, operations: () => OPERATIONS };
   registerOperationRoutes(app, OPERATIONS, operationContext);
   registerPaperRoutes(app, operationContext);
