@@ -15,6 +15,7 @@ import { registerProtection } from './http/protection.js';
 import { registerProviderRoutes } from './http/provider-routes.js';
 import { registerSearchRoutes } from './http/search-routes.js';
 import { registerStreamRoutes } from './http/stream-routes.js';
+import { registerWebPage } from './http/web-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { loggerOptions } from './logger.js';
 import { registerMcp } from './mcp/register.js';
@@ -85,6 +86,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerProviderRoutes(app, search);
   registerSearchRoutes(app, search);
   registerStreamRoutes(app, search, config);
+  await registerWebPage(app);
   const operationContext = { search, config, operations: () => OPERATIONS };
   registerOperationRoutes(app, OPERATIONS, operationContext);
   registerPaperRoutes(app, operationContext);

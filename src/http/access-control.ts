@@ -10,10 +10,22 @@ declare module 'fastify' {
   }
 }
 
-/** Paths anyone may reach: probes, the metrics route (it has its own token) and the API's documentation. */
+/**
+ * Paths anyone may reach: probes, the metrics route (it has its own token), the API's documentation and the
+ * search page's files (the page asks for a key itself and sends it with every API call).
+ */
 export function isOpenPath(url: string): boolean {
   const path = url.split('?')[0] ?? '';
-  return path === '/healthz' || path === '/readyz' || path === '/metrics' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');
+  return (
+    path === '/healthz' ||
+    path === '/readyz' ||
+    path === '/metrics' ||
+    path === '/openapi.json' ||
+    path === '/docs' ||
+    path.startsWith('/docs/') ||
+    path === '/' ||
+    path.startsWith('/web/')
+  );
 }
 
 function digest(value: string): Buffer {
