@@ -139,6 +139,8 @@ async function search(state) {
     }
     let finished = 0;
     for await (const { event, data } of readEvents(response, controller.signal)) {
+      // A newer search took over: events already read for this one must not reach the page.
+      if (controller.signal.aborted) break;
       if (event === 'provider') {
         finished += 1;
         waterfall.record(data);

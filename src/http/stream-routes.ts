@@ -56,7 +56,8 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   const signal = clientGoneSignal(reply);
   const events = new PassThrough();
   const write = (chunk: string): void => {
-    if (!events.writableEnded) events.write(chunk);
+    // Nothing more to say once the stream ended or the client went away (Fastify destroys it then).
+    if (!events.writableEnded && !events.destroyed) events.write(chunk);
   };
   void reply
     .header('content-type', 'text/event-stream; charset=utf-8')
