@@ -41,7 +41,6 @@ describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
   let upstream: FakeUpstream;
   let service: RunningService;
   let chromium: LaunchedBrowser;
-  let releaseExa: () => void = () => undefined;
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -49,7 +48,7 @@ describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
     upstream.json('/brave/res/v1/web/search', fixture('brave/web-search.json'));
     upstream.json('/hackernews/api/v1/search', fixture('hackernews/search.json'));
     upstream.on('/wikipedia/w/api.php', { kind: 'respond', status: 503, body: 'maintenance' });
-    // Exa is held back until the test has seen brave's results on the page, then never answers: a timeout.
+    // Exa never answers: the page shows brave's results while exa waits, then exa's timeout at the deadline.
     upstream.on('/exa/search', { kind: 'handler', handle: (_request, _response: ServerResponse) => undefined });
     upstream.on('/arxiv/api/query', { kind: 'respond', headers: { 'content-type': 'application/atom+xml' }, body: fixture('arxiv/search.xml') });
     upstream.json('/crossref/works', fixture('crossref/works-query.json'));
@@ -57,7 +56,6 @@ describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
     chromium = await launchChromium();
   });
   afterAll(async () => {
-    releaseExa();
     await chromium?.close();
     await service?.stop();
     await upstream?.stop();
