@@ -27,6 +27,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # docs/ is the embedded `local` provider's default index (LOCAL_INDEX_DIR); mount another folder to replace it.
 COPY docs ./docs
+# public/ is the search page at / (plain HTML, CSS and ES modules: nothing to build).
+COPY public ./public
 USER node
 EXPOSE 8080
 # Slim images have no curl: Node's own fetch probes the liveness route.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the Dockerfile where no Docker engine runs, and proves the production install serves:
 #   build stage:   npm ci, npm run build, npm prune --omit=dev   (in a clean copy of the build inputs)
-#   runtime stage: only package.json, node_modules, dist/ and docs/, no provider keys, no dev dependencies
+#   runtime stage: only package.json, node_modules, dist/, docs/ and public/, no provider keys, no dev dependencies
 # then starts `node dist/server.js` and queries it. Keep the copied paths in step with the Dockerfile.
 set -euo pipefail
 
@@ -50,9 +50,10 @@ for dev_only in typescript vitest tsx autocannon; do
   [[ ! -e "$BUILD/node_modules/$dev_only" ]] || fail "dev dependency $dev_only survived the prune"
 done
 
-step "runtime stage: package.json, node_modules, dist/, docs/ only"
+step "runtime stage: package.json, node_modules, dist/, docs/, public/ only"
 cp -R "$BUILD/package.json" "$BUILD/node_modules" "$BUILD/dist" "$RUNTIME/"
 cp -R "$ROOT/docs" "$RUNTIME/docs"
+cp -R "$ROOT/public" "$RUNTIME/public"
 
 PORT="$(node -e "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); });")"
 ORIGIN="http://127.0.0.1:$PORT"
@@ -105,6 +106,18 @@ check /openapi.json '
   }
   return Object.keys(body.paths).length + " paths";
 ' || fail "/openapi.json"
+
+# The search page and every file it loads come from the production install itself (public/).
+ORIGIN="$ORIGIN" node --input-type=module -e '
+  const page = await fetch(process.env.ORIGIN + "/", { signal: AbortSignal.timeout(10000) });
+  const html = await page.text();
+  if (!page.ok || !html.includes("<script type=\"module\" src=\"/web/app.js\">")) throw new Error("/: HTTP " + page.status);
+  for (const asset of ["/web/app.js", "/web/event-stream.js", "/web/results.js", "/web/waterfall.js", "/web/style.css"]) {
+    const response = await fetch(process.env.ORIGIN + asset, { signal: AbortSignal.timeout(10000) });
+    if (!response.ok) throw new Error(asset + ": HTTP " + response.status);
+  }
+  console.log("ok  GET / — the search page and its files");
+' || fail "the search page"
 
 # Web providers as the service lists them; the search must report a status for every one of them.
 WEB_PROVIDERS="$(ORIGIN="$ORIGIN" node --input-type=module -e '

@@ -14,6 +14,8 @@ import { registerProtection } from './http/protection.js';
 import { registerProviderRoutes } from './http/provider-routes.js';
 import { registerRequestParsing } from './http/request-parsing.js';
 import { registerSearchRoutes } from './http/search-routes.js';
+import { registerStreamRoutes } from './http/stream-routes.js';
+import { registerWebPage } from './http/web-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { loggerOptions } from './logger.js';
 import { mcpSessionCounts, registerMcp } from './mcp/register.js';
@@ -69,6 +71,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerMetricsRoute(app, metrics, { token: config.METRICS_TOKEN });
   registerProviderRoutes(app, search);
   registerSearchRoutes(app, search);
+  registerStreamRoutes(app, search, config);
+  await registerWebPage(app);
   const operationContext = { search, config, operations: () => OPERATIONS };
   registerOperationRoutes(app, OPERATIONS, operationContext);
   registerPaperRoutes(app, operationContext);

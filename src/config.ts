@@ -57,6 +57,11 @@ const serviceShape = {
   PRESSURE_MAX_RSS_BYTES: wholeNumber(0).default(0),
   REDIS_URL: absoluteUrl(['redis', 'rediss']).optional(),
   SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000).default(8000),
+  /**
+   * Comment lines on /v1/search/{kind}/stream: 15 s keeps proxies with a 30–60 s idle timeout (nginx: 60 s)
+   * from cutting a stream while providers think. Only tests and unusual proxies change it.
+   */
+  SEARCH_STREAM_HEARTBEAT_MS: wholeNumber(10, 300_000).default(15_000),
   MCP_ENABLED: booleanFromEnv.default(true),
   MCP_STATELESS: booleanFromEnv.default(false),
   MCP_TOOLS: oneOf(['compact', 'split']).default('compact'),

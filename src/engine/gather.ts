@@ -25,6 +25,11 @@ export interface GatherOptions {
   signal?: AbortSignal;
   /** What to ask each provider; a search by default (a paper lookup by identifier, for instance). */
   task?: (provider: Provider, transport: UpstreamTransport, signal: AbortSignal) => Promise<ProviderItem[]>;
+  /**
+   * Told of each provider's answer the moment it is known, in finish order, including those never asked
+   * (not configured, skipped, suspended): a streamed search shows each one as it comes.
+   */
+  onAnswer?(answer: ProviderAnswer): void;
 }
 
 export interface GatherDependencies {
@@ -70,7 +75,13 @@ export async function gatherResults(
   options: GatherOptions,
   dependencies: GatherDependencies,
 ): Promise<ProviderAnswer[]> {
-  return Promise.all(providers.map((provider) => askProvider(provider, query, options, dependencies)));
+  return Promise.all(
+    providers.map(async (provider) => {
+      const answer = await askProvider(provider, query, options, dependencies);
+      options.onAnswer?.(answer);
+      return answer;
+    }),
+  );
 }
 
 async function askProvider(

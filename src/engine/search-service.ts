@@ -28,6 +28,12 @@ export interface SearchRequest {
   filters?: SearchFilters;
   /** The caller's request-scoped logger, so provider lines carry its request id. */
   logger?: Logger;
+  /**
+   * Told of each provider's answer as it finishes, in finish order, for every provider asked (streaming,
+   * MCP progress); a cached answer reports none. A request with an observer runs its own fan-out instead of
+   * joining an identical one in flight: that one started earlier and could not replay what it already saw.
+   */
+  onProviderAnswer?(answer: ProviderAnswer): void;
 }
 
 export interface SearchResponse {
@@ -167,11 +173,14 @@ export class SearchService {
     const cached = await this.readCache(key);
     this.options.onCacheLookup?.(cached !== undefined);
     const answer =
-      cached ?? (await this.flights.run(key, signal, (sharedSignal) => this.gatherAndRank(query, providers, request, key, sharedSignal)));
+      cached ??
+      (request.onProviderAnswer
+        ? await this.gatherAndRank(query, providers, request, key, signal ?? new AbortController().signal)
+        : await this.flights.run(key, signal, (sharedSignal) => this.gatherAndRank(query, providers, request, key, sharedSignal)));
     return {
       query: query.text,
       kind: query.kind,
-      results: answer.results.slice(0, request.limit).map((result) => (request.explain ? result : withoutExplain(result))),
+      results: presentResults(answer.results, request),
       providers: answer.providers,
       took_ms: Math.round(performance.now() - started),
       cached: cached !== undefined,
@@ -262,6 +271,15 @@ export class SearchService {
     };
   }
 
+  /** Some providers' answers fused exactly as a finished search fuses them all: a streamed search's results so far. */
+  fuseAnswers(kind: SearchKind, answers: ProviderAnswer[], options: { limit: number; explain?: boolean }): SearchResult[] {
+    return presentResults(this.rankAnswers(kind, answers), options);
+  }
+
+  private rankAnswers(kind: SearchKind, answers: ProviderAnswer[]): SearchResult[] {
+    return rankResults(groupResults(kind, this.rankedEntries(answers)), { k: this.options.rrfK, explain: true });
+  }
+
   private rankedEntries(answers: ProviderAnswer[]): RankedItem[] {
     return answers.flatMap((answer) =>
       answer.items.map((item, index) => ({ provider: answer.provider.name, rank: index + 1, weight: answer.provider.config.weight, item })),
@@ -279,11 +297,16 @@ export class SearchService {
     const gatheredAt = Date.now();
     let answers: ProviderAnswer[];
     try {
-      answers = await gatherResults(providers, query, { timeoutMs: request.timeoutMs, signal }, this.gatherDependencies(request.logger));
+      answers = await gatherResults(
+        providers,
+        query,
+        { timeoutMs: request.timeoutMs, signal, onAnswer: request.onProviderAnswer },
+        this.gatherDependencies(request.logger),
+      );
     } finally {
       finished?.();
     }
-    const results = rankResults(groupResults(query.kind, this.rankedEntries(answers)), { k: this.options.rrfK, explain: true });
+    const results = this.rankAnswers(query.kind, answers);
     const outcome: CachedAnswer = { results, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
@@ -323,6 +346,11 @@ export class SearchService {
     }
     return transport;
   }
+}
+
+/** The top `limit` of a ranked list, with score explanations only when asked for. */
+function presentResults(results: SearchResult[], options: { limit: number; explain?: boolean }): SearchResult[] {
+  return results.slice(0, options.limit).map((result) => (options.explain ? result : withoutExplain(result)));
 }
 
 function withoutExplain(result: SearchResult): SearchResult {

@@ -8,10 +8,23 @@ declare module 'fastify' {
   }
 }
 
-/** Paths anyone may reach: probes, the metrics route (it has its own token) and the API's documentation. */
+/**
+ * Paths anyone may reach: probes, the metrics route (it has its own token), the API's documentation and the
+ * search page's files (the page asks for a key itself and sends it with every API call).
+ */
 export function isOpenPath(url: string): boolean {
   const path = url.split('?')[0] ?? '';
-  return path === '/healthz' || path === '/readyz' || path === '/metrics' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/') || isOAuthDiscoveryPath(path);
+  return (
+    path === '/healthz' ||
+    path === '/readyz' ||
+    path === '/metrics' ||
+    path === '/openapi.json' ||
+    path === '/docs' ||
+    path.startsWith('/docs/') ||
+    path === '/' ||
+    path.startsWith('/web/') ||
+    isOAuthDiscoveryPath(path)
+  );
 }
 
 /** Where MCP clients look for OAuth after a 401: answered 404 "send an API key" (mcp/oauth-discovery.ts), so without a key. */

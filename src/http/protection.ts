@@ -8,6 +8,22 @@ import { listFromEnv, type AppConfig } from '../config.js';
 import { isOpenPath } from './access-control.js';
 
 /**
+ * The search page's CSP (http/web-routes.ts): its own scripts, styles and API calls only; no inline code, no
+ * framing. The global helmet setting below leaves CSP off for the Swagger UI's inline bootstrap.
+ */
+export const PAGE_CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+/**
  * Headers, CORS, rate limits and load shedding. Rate limits count per API key (per IP without keys) and are
  * shared across replicas through Redis when one is configured; if Redis fails, requests pass (skipOnError)
  * rather than every caller getting an error.

@@ -1,19 +1,37 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchKind } from '../domain/result.js';
-import type { SearchService } from '../engine/search-service.js';
-import { routeProviders } from '../operations/routing.js';
+import type { SearchRequest, SearchResponse, SearchService } from '../engine/search-service.js';
+import { routeProviders, type ProviderRouting } from '../operations/routing.js';
 import { clientGoneSignal } from './request-signal.js';
 import { searchResponseOutput } from '../operations/output-schemas.js';
 import { documentedResponse, errorResponses } from './response-schemas.js';
 import { searchBody, searchQuerystring } from './search-schemas.js';
 import { documented } from './zod-schemas.js';
 
-type SearchInput = { q: string; providers?: string[] | undefined; limit: number; timeout_ms?: number | undefined; explain: boolean };
+export type SearchInput = { q: string; providers?: string[] | undefined; limit: number; timeout_ms?: number | undefined; explain: boolean };
 
 const ROUTE_KINDS: Array<{ kind: SearchKind; path: string; summary: string; operationId: string }> = [
   { kind: 'web', path: '/v1/search/web', summary: 'Search the web across providers', operationId: 'search_web' },
   { kind: 'papers', path: '/v1/search/papers', summary: 'Search scholarly papers across providers', operationId: 'search_papers' },
 ];
+
+/**
+ * A search route's answer, shared by the plain and the streamed routes so `done` is exactly the plain answer.
+ * providers=auto chooses by the query and says which and why.
+ */
+export function routeSearch(search: SearchService, kind: SearchKind, input: SearchInput) {
+  const routing = input.providers?.length === 1 && input.providers[0] === 'auto' ? routeProviders(kind, input.q, search) : undefined;
+  const providers = routing ? routing.providers : input.providers;
+  return {
+    /** Which providers will be asked; unknown or wrong-kind names throw a 400 here, before any work. */
+    asked: () => search.selectProviders(kind, providers),
+    run: async (extra: Pick<SearchRequest, 'logger' | 'onProviderAnswer'>, signal: AbortSignal): Promise<SearchResponse & { routing?: ProviderRouting }> => {
+      const request = { kind, query: input.q, providers, limit: input.limit, timeoutMs: input.timeout_ms, explain: input.explain, ...extra };
+      const answer = await search.search(request, signal);
+      return routing ? { ...answer, routing } : answer;
+    },
+  };
+}
 
 const DESCRIPTION =
   'Asks the selected providers in parallel and returns merged, deduplicated results ranked by weighted ' +
@@ -27,23 +45,8 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
     ...errorResponses(400, 401, 429, 500, 503),
   };
   for (const { kind, path, summary, operationId } of ROUTE_KINDS) {
-    const handle = async (input: SearchInput, request: FastifyRequest, reply: FastifyReply) => {
-      // providers=auto: choose by the query, and say which and why.
-      const routing = input.providers?.length === 1 && input.providers[0] === 'auto' ? routeProviders(kind, input.q, search) : undefined;
-      const answer = await search.search(
-        {
-          kind,
-          query: input.q,
-          providers: routing ? routing.providers : input.providers,
-          limit: input.limit,
-          timeoutMs: input.timeout_ms,
-          explain: input.explain,
-          logger: request.log,
-        },
-        clientGoneSignal(reply),
-      );
-      return routing ? { ...answer, routing } : answer;
-    };
+    const handle = async (input: SearchInput, request: FastifyRequest, reply: FastifyReply) =>
+      routeSearch(search, kind, input).run({ logger: request.log }, clientGoneSignal(reply));
     app.get(
       path,
       { schema: { operationId, tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystring, 'query'), response: responses } },

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { z } from 'zod';
 import type { AppConfig } from '../config.js';
+import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchService } from '../engine/search-service.js';
 
 /** What an operation may use: the one search service, the configuration, and the caller's signal. */
@@ -10,6 +11,16 @@ export interface OperationContext {
   operations: () => readonly Operation[];
   signal: AbortSignal;
   logger: Logger;
+  /** Set when the caller shows progress (an MCP tools/call with a progressToken); searches report to it. */
+  progress?: SearchProgress;
+}
+
+/** What a search tells a caller that shows progress; one operation may run several searches. */
+export interface SearchProgress {
+  /** A search is about to ask this many providers. */
+  asking(providers: number): void;
+  /** One of them finished (a cached answer reports all of its providers at once). */
+  finished(outcome: ProviderOutcome): void;
 }
 
 /**

@@ -31,10 +31,22 @@ export async function runSearch(
 ): Promise<RoutedSearchResponse> {
   const routing = input.providers === 'auto' ? routeProviders(kind, input.query, context.search) : undefined;
   const providers = routing ? routing.providers : (input.providers as string[] | undefined);
+  const { progress } = context;
+  progress?.asking(context.search.selectProviders(kind, providers).length);
   const response = await context.search.search(
-    { kind, query: input.query, providers, limit: input.max_results, timeoutMs: input.timeout_ms, filters, logger: context.logger },
+    {
+      kind,
+      query: input.query,
+      providers,
+      limit: input.max_results,
+      timeoutMs: input.timeout_ms,
+      filters,
+      logger: context.logger,
+      ...(progress ? { onProviderAnswer: (answer) => progress.finished(answer.outcome) } : {}),
+    },
     context.signal,
   );
+  if (progress && response.cached) for (const outcome of response.providers) progress.finished(outcome);
   return routing ? { ...response, routing } : response;
 }
 

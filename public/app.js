@@ -1,0 +1,212 @@
+// The search page: the form and the address bar hold the same state (q, kind, providers, timeout_ms, explain),
+// so a search is a link; results and the waterfall fill in as GET /v1/search/{kind}/stream delivers them.
+
+import { readEvents } from './event-stream.js';
+import { element, renderResults } from './results.js';
+import { Waterfall } from './waterfall.js';
+
+const KEY_STORAGE = 'fedsearch-api-key';
+const KINDS = ['web', 'papers'];
+
+const form = document.getElementById('search-form');
+const queryInput = document.getElementById('q');
+const timeoutInput = document.getElementById('timeout');
+const explainSwitch = document.getElementById('explain');
+const chips = document.getElementById('provider-chips');
+const keyForm = document.getElementById('key-form');
+const keyInput = document.getElementById('api-key');
+const status = document.getElementById('status');
+const waterfallSection = document.getElementById('waterfall-section');
+const waterfallSummary = document.getElementById('waterfall-summary');
+const resultsSection = document.getElementById('results-section');
+const resultsList = document.getElementById('results');
+
+let catalogue = [];
+let running;
+
+function headers() {
+  const key = sessionStorage.getItem(KEY_STORAGE);
+  return key ? { authorization: `Bearer ${key}` } : {};
+}
+
+function say(text, kind = 'info') {
+  status.textContent = text;
+  status.dataset.kind = kind;
+}
+
+/** The state the address bar describes; unknown or missing values fall back to the defaults. */
+function stateFromUrl() {
+  const params = new URLSearchParams(location.search);
+  const kind = KINDS.includes(params.get('kind')) ? params.get('kind') : 'web';
+  const providers = params.get('providers')?.split(',').map((name) => name.trim()).filter(Boolean);
+  return { q: params.get('q') ?? '', kind, providers, timeout: params.get('timeout_ms') ?? '', explain: params.get('explain') === 'true' };
+}
+
+function stateFromForm() {
+  // Providers keep the order the address bar gave them, so a shared link stays as it was written.
+  const given = stateFromUrl().providers ?? [];
+  const place = (name) => (given.includes(name) ? given.indexOf(name) : given.length);
+  const checked = [...chips.querySelectorAll('input:checked')].map((input) => input.value);
+  return {
+    q: queryInput.value.trim(),
+    kind: form.elements.kind.value,
+    providers: checked.map((name, index) => [place(name), index, name]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((entry) => entry[2]),
+    timeout: timeoutInput.value.trim(),
+    explain: explainSwitch.checked,
+  };
+}
+
+function urlFor(state) {
+  const params = new URLSearchParams();
+  if (state.q) params.set('q', state.q);
+  params.set('kind', state.kind);
+  if (state.providers?.length) params.set('providers', state.providers.join(','));
+  if (state.timeout) params.set('timeout_ms', state.timeout);
+  if (state.explain) params.set('explain', 'true');
+  return `${location.pathname}?${params}`;
+}
+
+function showState(state) {
+  queryInput.value = state.q;
+  form.elements.kind.value = state.kind;
+  timeoutInput.value = state.timeout;
+  explainSwitch.checked = state.explain;
+  resultsList.classList.toggle('explaining', state.explain);
+  renderChips(state.kind, state.providers);
+}
+
+/** One checkbox per provider of the kind: the ones named in the URL, else every configured one, start on. */
+function renderChips(kind, selected) {
+  const providers = catalogue.filter((provider) => provider.kind === kind);
+  const chosen = new Set(selected?.length ? selected : providers.filter((provider) => provider.configured).map((provider) => provider.name));
+  chips.replaceChildren(
+    ...providers.map((provider) => {
+      const input = element('input', { attributes: { type: 'checkbox', name: 'providers', value: provider.name } });
+      input.checked = chosen.has(provider.name);
+      const note = provider.configured ? '' : ' (not configured)';
+      const title = provider.configured ? provider.description : `${provider.description} Needs ${provider.missing.join(', ')}.`;
+      return element('label', { className: `chip${provider.configured ? '' : ' unconfigured'}`, attributes: { title } }, [input, element('span', { text: `${provider.name}${note}` })]);
+    }),
+  );
+  if (providers.length === 0) chips.replaceChildren(element('span', { className: 'muted', text: 'No providers of this kind.' }));
+}
+
+async function loadProviders() {
+  const response = await fetch('/v1/providers', { headers: headers() });
+  if (response.status === 401) return askForKey();
+  if (!response.ok) throw new Error(`the provider list answered HTTP ${response.status}`);
+  catalogue = (await response.json()).providers;
+  keyForm.hidden = true;
+  return true;
+}
+
+function askForKey(message = 'This service needs an API key.') {
+  sessionStorage.removeItem(KEY_STORAGE);
+  keyForm.hidden = false;
+  say(message, 'error');
+  keyInput.focus();
+  return false;
+}
+
+/** The deadline to mark: timeout_ms when given, else the longest provider timeout among those asked. */
+function deadlineFor(state) {
+  if (state.timeout) return Number(state.timeout);
+  const timeouts = catalogue.filter((provider) => state.providers.includes(provider.name)).map((provider) => provider.timeout_ms);
+  return Math.max(100, ...timeouts);
+}
+
+async function search(state) {
+  running?.abort();
+  const controller = new AbortController();
+  running = controller;
+  const params = new URLSearchParams({ q: state.q, providers: state.providers.join(','), explain: 'true' });
+  if (state.timeout) params.set('timeout_ms', state.timeout);
+  waterfallSection.hidden = false;
+  resultsSection.hidden = false;
+  resultsList.replaceChildren();
+  waterfallSummary.textContent = '';
+  const deadline = deadlineFor(state);
+  const waterfall = new Waterfall(document.getElementById('waterfall'), state.providers, deadline);
+  document.getElementById('waterfall-note').textContent =
+    `Each bar runs from the start of the search to that provider's answer; the dashed line is the deadline (${deadline} ms).`;
+  say(`Searching ${state.providers.length} providers…`);
+  try {
+    const response = await fetch(`/v1/search/${state.kind}/stream?${params}`, { headers: headers(), signal: controller.signal });
+    if (response.status === 401) return void askForKey('The API key was refused; enter another.');
+    if (!response.ok) {
+      const problem = await response.json().catch(() => ({}));
+      return void say(problem.message ?? `The search answered HTTP ${response.status}.`, 'error');
+    }
+    let finished = 0;
+    for await (const { event, data } of readEvents(response, controller.signal)) {
+      // A newer search took over: events already read for this one must not reach the page.
+      if (controller.signal.aborted) break;
+      if (event === 'provider') {
+        finished += 1;
+        waterfall.record(data);
+        waterfallSummary.textContent = `${finished} of ${state.providers.length} finished`;
+      } else if (event === 'results') {
+        renderResults(resultsList, data.results, state.kind);
+        say(`${data.results.length} results so far (${data.done} of ${data.total} providers)…`);
+      } else if (event === 'done') {
+        waterfall.finish(data.providers);
+        renderResults(resultsList, data.results, state.kind);
+        const answered = data.providers.filter((provider) => provider.status === 'ok').length;
+        waterfallSummary.textContent = `${answered} of ${data.providers.length} answered`;
+        say(`${data.results.length} results in ${data.took_ms} ms${data.cached ? ' (cached)' : ''}.`, 'done');
+      } else if (event === 'error') {
+        say(data.message, 'error');
+      }
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) say(`The search failed: ${error.message}`, 'error');
+  } finally {
+    waterfall.finish();
+  }
+}
+
+function submit(event) {
+  event.preventDefault();
+  const state = stateFromForm();
+  if (!state.q) {
+    say('Type something to search for.', 'error');
+    return queryInput.focus();
+  }
+  if (state.providers.length === 0) return say('Choose at least one provider.', 'error');
+  const url = urlFor(state);
+  if (url !== `${location.pathname}${location.search}`) history.pushState(null, '', url);
+  void search(state);
+}
+
+async function start() {
+  if (!(await loadProviders())) return;
+  const state = stateFromUrl();
+  showState(state);
+  if (!state.q) {
+    say('');
+    return queryInput.focus();
+  }
+  const current = stateFromForm();
+  history.replaceState(null, '', urlFor(current));
+  void search(current);
+}
+
+form.addEventListener('submit', submit);
+form.addEventListener('change', (event) => {
+  if (event.target.name === 'kind') renderChips(event.target.value);
+});
+explainSwitch.addEventListener('change', () => {
+  resultsList.classList.toggle('explaining', explainSwitch.checked);
+  history.replaceState(null, '', urlFor({ ...stateFromUrl(), explain: explainSwitch.checked }));
+});
+keyForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const key = keyInput.value.trim();
+  if (!key) return keyInput.focus();
+  sessionStorage.setItem(KEY_STORAGE, key);
+  keyInput.value = '';
+  void start().catch((error) => say(error.message, 'error'));
+});
+window.addEventListener('popstate', () => void start().catch((error) => say(error.message, 'error')));
+
+void start().catch((error) => say(error.message, 'error'));

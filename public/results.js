@@ -1,0 +1,114 @@
+// Renders merged results. Everything from the API goes in as text (textContent), never as HTML, and only
+// http(s) addresses become links.
+
+/** A small element helper: tag, class, text and attributes. */
+export function element(tag, { className, text, attributes } = {}, children = []) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  for (const [name, value] of Object.entries(attributes ?? {})) node.setAttribute(name, value);
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function httpUrl(value) {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function link(href, text, className) {
+  const safe = httpUrl(href);
+  if (!safe) return element('span', { className, text });
+  return element('a', { className, text, attributes: { href: safe, rel: 'noopener noreferrer', target: '_blank' } });
+}
+
+function domainOf(result) {
+  if (result.domain) return result.domain;
+  try {
+    return new URL(result.url).hostname || result.url;
+  } catch {
+    return result.url;
+  }
+}
+
+function shorten(text, max) {
+  return text.length <= max ? text : `${text.slice(0, max).replace(/\s+\S*$/, '')} …`;
+}
+
+function authorsOf(authors) {
+  if (!authors?.length) return undefined;
+  return authors.length > 4 ? `${authors.slice(0, 3).join(', ')} et al.` : authors.join(', ');
+}
+
+function paperLine(result) {
+  const parts = [
+    authorsOf(result.authors),
+    result.year ? String(result.year) : undefined,
+    result.venue,
+    typeof result.citation_count === 'number' ? `${result.citation_count.toLocaleString()} citations` : undefined,
+  ].filter(Boolean);
+  return parts.length ? element('p', { className: 'paper-line', text: parts.join(' · ') }) : undefined;
+}
+
+function paperLinks(result) {
+  const links = [
+    result.doi && link(`https://doi.org/${result.doi}`, `DOI ${result.doi}`),
+    result.arxiv_id && link(`https://arxiv.org/abs/${result.arxiv_id}`, `arXiv ${result.arxiv_id}`),
+    result.pmid && link(`https://pubmed.ncbi.nlm.nih.gov/${result.pmid}/`, `PubMed ${result.pmid}`),
+    result.pdf_url && link(result.pdf_url, 'PDF'),
+  ].filter(Boolean);
+  return links.length ? element('p', { className: 'paper-links' }, links) : undefined;
+}
+
+function sourceBadges(result) {
+  const badges = result.sources.map((source) =>
+    element('li', { className: 'badge', text: `${source.provider} #${source.rank}`, attributes: { title: `${source.provider} ranked it ${source.rank}` } }),
+  );
+  return element('ul', { className: 'sources', attributes: { 'aria-label': 'Found by' } }, badges);
+}
+
+/** Why the score is what it is: each provider's weight / (k + rank), and their sum. */
+function explanation(result) {
+  if (!result.explain?.length) return undefined;
+  const header = element('tr', {}, ['Provider', 'Rank', 'Weight', 'Contribution'].map((text) => element('th', { text, attributes: { scope: 'col' } })));
+  const rows = result.explain.map((entry) =>
+    element('tr', {}, [
+      element('td', { text: entry.provider }),
+      element('td', { text: String(entry.rank) }),
+      element('td', { text: String(entry.weight) }),
+      element('td', { text: entry.contribution.toFixed(5) }),
+    ]),
+  );
+  const total = element('tr', { className: 'total' }, [
+    element('th', { text: 'Score', attributes: { scope: 'row', colspan: '3' } }),
+    element('td', { text: result.score.toFixed(5) }),
+  ]);
+  return element('table', { className: 'explain' }, [
+    element('caption', { text: 'Score contributions: weight / (k + rank)' }),
+    element('thead', {}, [header]),
+    element('tbody', {}, [...rows, total]),
+  ]);
+}
+
+function resultItem(result, kind) {
+  const date = result.published_at && kind === 'web' ? ` · ${result.published_at.slice(0, 10)}` : '';
+  const snippet = result.snippet ?? result.abstract;
+  return element('li', { className: 'result' }, [
+    element('h3', {}, [link(result.url, result.title || result.url, 'title')]),
+    element('p', { className: 'meta', text: `${domainOf(result)}${date}` }),
+    kind === 'papers' ? paperLine(result) : undefined,
+    snippet ? element('p', { className: 'snippet', text: shorten(snippet, 400) }) : undefined,
+    kind === 'papers' ? paperLinks(result) : undefined,
+    sourceBadges(result),
+    explanation(result),
+  ]);
+}
+
+/** Replaces the list with the given results (each `results` event carries the whole fused list so far). */
+export function renderResults(list, results, kind) {
+  list.replaceChildren(...results.map((result) => resultItem(result, kind)));
+}

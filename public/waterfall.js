@@ -1,0 +1,74 @@
+// The per-provider latency waterfall: one bar per provider asked, from the request's start to that provider's
+// finish, coloured by status, with the deadline marked. Status and milliseconds are written out too, so the
+// colour is never the only signal.
+
+import { element } from './results.js';
+
+const NOT_CALLED = new Set(['not_configured', 'skipped', 'suspended']);
+
+export class Waterfall {
+  /** @param container the element that holds the rows; @param providers names asked; @param deadlineMs the deadline to mark */
+  constructor(container, providers, deadlineMs) {
+    this.container = container;
+    this.deadlineMs = deadlineMs;
+    this.started = performance.now();
+    this.outcomes = new Map();
+    this.rows = new Map(providers.map((name) => [name, this.createRow(name)]));
+    container.replaceChildren(...this.rows.values());
+    this.timer = setInterval(() => this.redraw(), 100);
+    this.redraw();
+  }
+
+  createRow(name) {
+    const bar = element('span', { className: 'bar' });
+    const marker = element('span', { className: 'deadline-marker', attributes: { 'aria-hidden': 'true', title: `deadline ${this.deadlineMs} ms` } });
+    return element('div', { className: 'waterfall-row', attributes: { 'data-provider': name, 'data-status': 'pending' } }, [
+      element('span', { className: 'provider-name', text: name }),
+      element('span', { className: 'track', attributes: { 'aria-hidden': 'true' } }, [bar, marker]),
+      element('span', { className: 'outcome', text: 'waiting…' }),
+    ]);
+  }
+
+  /** A provider finished: fix its bar at its latency, with its status. */
+  record(outcome) {
+    this.outcomes.set(outcome.provider, outcome);
+    if (!this.rows.has(outcome.provider)) {
+      const row = this.createRow(outcome.provider);
+      this.rows.set(outcome.provider, row);
+      this.container.append(row);
+    }
+    this.redraw();
+  }
+
+  /** The answer is complete (or abandoned): stop growing the bars of providers still waiting. */
+  finish(outcomes = []) {
+    for (const outcome of outcomes) this.outcomes.set(outcome.provider, outcome);
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.redraw();
+  }
+
+  redraw() {
+    const elapsed = performance.now() - this.started;
+    const latest = Math.max(0, ...[...this.outcomes.values()].map((outcome) => outcome.latency_ms));
+    const scale = Math.max(this.deadlineMs, latest, this.timer ? elapsed : 0) * 1.04 || 1;
+    for (const [name, row] of this.rows) {
+      const outcome = this.outcomes.get(name);
+      const bar = row.querySelector('.bar');
+      const marker = row.querySelector('.deadline-marker');
+      marker.style.left = `${(this.deadlineMs / scale) * 100}%`;
+      if (!outcome) {
+        row.dataset.status = this.timer ? 'pending' : 'unknown';
+        bar.style.width = this.timer ? `${(Math.min(elapsed, scale) / scale) * 100}%` : '0';
+        continue;
+      }
+      row.dataset.status = outcome.status;
+      bar.style.width = NOT_CALLED.has(outcome.status) ? '0' : `${Math.max(0.5, (outcome.latency_ms / scale) * 100)}%`;
+      const text = NOT_CALLED.has(outcome.status) ? outcome.status.replace('_', ' ') : `${outcome.status} ${outcome.latency_ms} ms`;
+      const count = outcome.status === 'ok' ? ` · ${outcome.count} results` : '';
+      const outcomeText = row.querySelector('.outcome');
+      outcomeText.textContent = `${text}${count}`;
+      outcomeText.title = outcome.message ?? '';
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PassThrough } from 'node:stream';
+import type { AppConfig } from '../config.js';
+import { FedsearchError } from '../domain/errors.js';
+import type { SearchKind } from '../domain/result.js';
+import type { ProviderAnswer } from '../engine/gather.js';
+import type { SearchService } from '../engine/search-service.js';
+import { clientGoneSignal } from './request-signal.js';
+import { routeSearch, type SearchInput } from './search-routes.js';
+import { errorResponseSchema, searchQuerystring } from './search-schemas.js';
+import { documented } from './zod-schemas.js';
+
+const KINDS: SearchKind[] = ['web', 'papers'];
+
+const DESCRIPTION =
+  'The same search as GET /v1/search/{kind}, streamed as Server-Sent Events while providers answer:\n' +
+  '- `event: provider`: one provider\'s outcome (as in `providers[]`), the moment it finishes, in finish order, for every provider asked;\n' +
+  '- `event: results`: `{results, done, total}`, the fused top `limit` so far, after each provider that changed it;\n' +
+  '- `event: done`: exactly the answer GET /v1/search/{kind} gives for the same request; then the stream ends.\n' +
+  'A cached answer streams just `done`. A bad request is an ordinary 400 JSON before any event; an unexpected ' +
+  'failure after the stream opened is `event: error` with the usual error JSON. A comment line is sent every 15 s ' +
+  'so proxies keep the connection; closing it stops the providers still running.';
+
+const eventStream = {
+  description: 'text/event-stream: `provider`, `results` and `done` events (see the description).',
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+} as const;
+
+/** One SSE message; JSON.stringify never emits a raw newline, so `data` is always one line. */
+function sseEvent(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+interface StreamContext {
+  search: SearchService;
+  heartbeatMs: number;
+}
+
+async function streamSearch({ search, heartbeatMs }: StreamContext, kind: SearchKind, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const input = request.query as SearchInput;
+  const route = routeSearch(search, kind, input);
+  // Validation that needs the provider list throws here, so a bad request is a 400 before any event.
+  const total = route.asked().length;
+  const signal = clientGoneSignal(reply);
+  const events = new PassThrough();
+  const write = (chunk: string): void => {
+    // Nothing more to say once the stream ended or the client went away (Fastify destroys it then).
+    if (!events.writableEnded && !events.destroyed) events.write(chunk);
+  };
+  void reply
+    .header('content-type', 'text/event-stream; charset=utf-8')
+    // no-transform: proxies must not compress or rewrite it; X-Accel-Buffering: nginx (CapRover) passes each event at once.
+    .header('cache-control', 'no-cache, no-transform')
+    .header('x-accel-buffering', 'no')
+    .send(events);
+  write(': fedsearch search stream\n\n');
+  const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
+
+  const answers: ProviderAnswer[] = [];
+  let shownResults = JSON.stringify([]);
+  const onProviderAnswer = (answer: ProviderAnswer): void => {
+    answers.push(answer);
+    write(sseEvent('provider', answer.outcome));
+    const results = search.fuseAnswers(kind, answers, { limit: input.limit, explain: input.explain });
+    const serialised = JSON.stringify(results);
+    if (serialised === shownResults) return;
+    shownResults = serialised;
+    write(sseEvent('results', { results, done: answers.length, total }));
+  };
+  try {
+    const answer = await route.run({ logger: request.log, onProviderAnswer }, signal);
+    write(sseEvent('done', answer));
+  } catch (error) {
+    if (!signal.aborted) {
+      // Headers are gone: the failure becomes the stream's last event, shaped and hidden as the error handler would.
+      request.log.error({ err: error }, 'search stream failed');
+      const known = error instanceof FedsearchError && error.code !== 'INTERNAL';
+      write(
+        sseEvent('error', {
+          statusCode: known ? error.httpStatus : 500,
+          code: known ? error.code : 'INTERNAL',
+          message: known ? error.message : 'internal error; see the server log for this request id',
+        }),
+      );
+    }
+  } finally {
+    clearInterval(heartbeat);
+    events.end();
+  }
+}
+
+/** `GET /v1/search/{kind}/stream`: the search routes' answer as Server-Sent Events, provider by provider. */
+export function registerStreamRoutes(app: FastifyInstance, search: SearchService, config: AppConfig): void {
+  const context: StreamContext = { search, heartbeatMs: config.SEARCH_STREAM_HEARTBEAT_MS };
+  for (const kind of KINDS) {
+    app.get(
+      `/v1/search/${kind}/stream`,
+      {
+        schema: {
+          tags: ['search'],
+          summary: `Search ${kind === 'web' ? 'the web' : 'scholarly papers'} across providers, streamed as each provider answers (SSE)`,
+          description: DESCRIPTION,
+          querystring: documented(searchQuerystring, 'query'),
+          response: { 200: eventStream, 400: errorResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        await streamSearch(context, kind, request, reply);
+        return reply;
+      },
+    );
+  }
+}

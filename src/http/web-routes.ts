@@ -1,0 +1,21 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { fileURLToPath } from 'node:url';
+import { PAGE_CONTENT_SECURITY_POLICY } from './protection.js';
+
+/** public/ beside src/ and dist/ alike: `npm start` and the Docker image both run from the project root. */
+export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
+
+/**
+ * The search page at `/`: plain HTML, CSS and ES modules from public/, no build step and nothing from a CDN.
+ * The page itself gets a strict CSP (its own scripts and styles only); the JSON API keeps helmet's defaults.
+ */
+export async function registerWebPage(app: FastifyInstance): Promise<void> {
+  // wildcard: false serves exactly the files present at start-up, one route each, and nothing else below /web/.
+  await app.register(fastifyStatic, { root: PUBLIC_DIR, prefix: '/web/', wildcard: false, index: false });
+  app.get(
+    '/',
+    { schema: { hide: true }, helmet: { contentSecurityPolicy: { useDefaults: false, directives: PAGE_CONTENT_SECURITY_POLICY } } },
+    (_request, reply) => reply.sendFile('index.html'),
+  );
+}

@@ -1,0 +1,183 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, startService, type RunningService } from '../support/service.js';
+import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+
+const SCREENSHOT_DIR = path.resolve('test-results', 'web');
+const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
+const KEYS = { BRAVE_API_KEY: 'brave-page-key-0123456789', EXA_API_KEY: 'exa-page-key-0123456789' };
+
+/** Every CSP violation and script error the page reports: the page must run under its own CSP without any. */
+async function watchForProblems(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  await page.addInitScript({
+    content: "document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI));",
+  });
+  return problems;
+}
+
+type Row = { provider: string | null; status: string | null; text: string; style: string };
+
+function waterfallRows(page: Page): Promise<Row[]> {
+  return page.$$eval('#waterfall .waterfall-row', (rows) =>
+    rows.map((row) => ({
+      provider: row.getAttribute('data-provider'),
+      status: row.getAttribute('data-status'),
+      text: row.querySelector('.outcome')?.textContent ?? '',
+      style: row.querySelector('.bar')?.getAttribute('style') ?? '',
+    })),
+  );
+}
+
+describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let chromium: LaunchedBrowser;
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    upstream = await startFakeUpstream();
+    upstream.json('/brave/res/v1/web/search', fixture('brave/web-search.json'));
+    upstream.json('/hackernews/api/v1/search', fixture('hackernews/search.json'));
+    upstream.on('/wikipedia/w/api.php', { kind: 'respond', status: 503, body: 'maintenance' });
+    // Exa never answers: the page shows brave's results while exa waits, then exa's timeout at the deadline.
+    upstream.on('/exa/search', { kind: 'handler', handle: (_request, _response: ServerResponse) => undefined });
+    upstream.on('/arxiv/api/query', { kind: 'respond', headers: { 'content-type': 'application/atom+xml' }, body: fixture('arxiv/search.xml') });
+    upstream.json('/crossref/works', fixture('crossref/works-query.json'));
+    service = await startService({ ...providerEnv(upstream.origin), ...KEYS, LOG_LEVEL: 'warn' });
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+    await upstream?.stop();
+  });
+
+  it('streams a web search from its link: results, a waterfall bar per provider, score explanations', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const providers = 'brave,hackernews,wikipedia,exa,tavily,local';
+    const response = await page.goto(`${service.origin}/?q=rank+fusion&providers=${providers}&timeout_ms=1500`);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+
+    // Brave's results are on the page while exa still has not answered (it never will: it times out).
+    await page.locator('#waterfall [data-provider="brave"][data-status="ok"]').waitFor();
+    await page.locator('#results .result').first().waitFor();
+    expect(await page.locator('#waterfall [data-provider="exa"]').getAttribute('data-status')).toBe('pending');
+
+    await page.locator('#waterfall [data-provider="exa"][data-status="timeout"]').waitFor();
+    await page.locator('#status[data-kind="done"]').waitFor();
+    const rows = await waterfallRows(page);
+    expect(rows.map((row) => row.provider).sort()).toEqual(providers.split(',').sort());
+    const statusOf = Object.fromEntries(rows.map((row) => [row.provider, row.status]));
+    expect(statusOf).toEqual({ brave: 'ok', hackernews: 'ok', local: 'ok', wikipedia: 'error', exa: 'timeout', tavily: 'not_configured' });
+    const exaRow = rows.find((row) => row.provider === 'exa')!;
+    expect(exaRow.text).toMatch(/^timeout \d+ ms$/);
+    expect(rows.find((row) => row.provider === 'tavily')!.text).toBe('not configured');
+    expect(await page.locator('#waterfall [data-provider="brave"] .deadline-marker').count()).toBe(1);
+    // A provider that was called has a bar as long as it took; one never called has none.
+    expect(exaRow.style).toMatch(/width: (?!0)[\d.]+%/);
+    expect(rows.find((row) => row.provider === 'tavily')!.style).toContain('width: 0');
+
+    // The picture in the README: the waterfall and the first results, as a visitor sees them.
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'web-page.png') });
+
+    const titles = await page.locator('#results .result h3').allTextContents();
+    expect(titles).toContain('Reciprocal Rank Fusion & friends');
+    const badges = await page.locator('#results .result .sources').first().textContent();
+    expect(badges).toMatch(/(brave|hackernews|local) #\d+/);
+
+    // The explain switch shows each result's contributions (hidden until switched on), and stays in the URL.
+    const firstExplain = page.locator('#results .result .explain').first();
+    expect(await firstExplain.isVisible()).toBe(false);
+    await page.getByLabel('Explain scores').check();
+    expect(await firstExplain.isVisible()).toBe(true);
+    expect(await firstExplain.locator('tbody tr').first().locator('td').first().textContent()).toMatch(/^(brave|hackernews|local)$/);
+    expect(new URL(page.url()).searchParams.get('explain')).toBe('true');
+    expect(new URL(page.url()).searchParams.get('providers')).toBe(providers);
+
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'web-page-explain.png'), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('searches papers on Enter on a phone in dark mode, shows paper details, and keeps the search in the address bar', async () => {
+    const page = await chromium.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const problems = await watchForProblems(page);
+    await page.goto(`${service.origin}/`);
+    await page.getByLabel('Papers').check();
+    // Only the two paper providers the fake upstream serves.
+    for (const chip of await page.locator('#provider-chips input').all()) {
+      const name = await chip.getAttribute('value');
+      await chip.setChecked(name === 'arxiv' || name === 'crossref');
+    }
+    await page.getByLabel('Search query').fill('federated search');
+    await page.getByLabel('Search query').press('Enter');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    const url = new URL(page.url());
+    expect(url.searchParams.get('q')).toBe('federated search');
+    expect(url.searchParams.get('kind')).toBe('papers');
+    expect(url.searchParams.get('providers')).toBe('arxiv,crossref');
+
+    const links = await page.locator('#results .paper-links a').evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href') ?? ''));
+    expect(links.some((href) => href.startsWith('https://doi.org/10.'))).toBe(true);
+    expect(links.some((href) => href.startsWith('https://arxiv.org/abs/'))).toBe(true);
+    expect(await page.locator('#results .paper-line').first().textContent()).toMatch(/\d{4}/);
+    // Readable on a phone: nothing wider than the screen.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'papers-phone-dark.png'), fullPage: true });
+
+    // Back in history: the empty search page again, the form showing it.
+    await page.goBack();
+    await page.locator('#q').waitFor();
+    expect(await page.locator('#q').inputValue()).toBe('');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe.skipIf(!browserTestsRun())('the search page behind API keys', () => {
+  let service: RunningService;
+  let chromium: LaunchedBrowser;
+  const key = 'page-client-key-0123456789';
+
+  beforeAll(async () => {
+    service = await startService({ API_KEYS: key, LOG_LEVEL: 'warn' });
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+  });
+
+  it('asks for the key, keeps it in sessionStorage and sends it, never in the URL', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const sentKeys: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/')) sentKeys.push(request.headers().authorization ?? '');
+    });
+    await page.goto(`${service.origin}/?q=provider&providers=local`);
+    await page.getByLabel('API key').waitFor();
+    await page.getByLabel('API key').fill(key);
+    await page.getByLabel('API key').press('Enter');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#results .result').count()).toBeGreaterThan(0);
+    expect(await page.evaluate('sessionStorage.getItem("fedsearch-api-key")')).toBe(key);
+    expect(page.url()).not.toContain(key);
+    expect(sentKeys.at(-1)).toBe(`Bearer ${key}`);
+    // The first provider list request went without a key and was refused: that is how the page knew to ask.
+    expect(problems.filter((problem) => !problem.includes('401'))).toEqual([]);
+    await page.close();
+  });
+});
