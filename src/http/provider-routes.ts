@@ -9,7 +9,8 @@ const providerListSchema = {
       items: {
         type: 'object',
         properties: {
-          name: { type: 'string' },
+          name: { type: 'string', description: 'The instance name, as providers= takes it.' },
+          definition: { type: 'string', description: 'The definition (adapter) this is an instance of, e.g. searxng or mediawiki.' },
           kind: { type: 'string' },
           description: { type: 'string' },
           configured: { type: 'boolean' },
@@ -41,7 +42,7 @@ export function registerProviderRoutes(app: FastifyInstance, search: SearchServi
     {
       schema: {
         tags: ['providers'],
-        summary: 'Every provider: kind, configured or not (and which variable is missing), weight, timeout, circuit state and recent health',
+        summary: 'Every provider instance: its definition, kind, configured or not (and which variable is missing), weight, timeout, circuit state and recent health',
         response: { 200: providerListSchema },
       },
     },

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { absoluteUrl, decimalNumber, describeProblems, wholeNumber } from '../config/env-values.js';
-import type { ProviderConfig, ProviderSettings } from './provider.js';
+import type { CredentialSetting, ProviderConfig, ProviderSettings } from './provider.js';
 
 /**
  * The per-provider part of the configuration. Every provider gets the same tunable settings, each read
  * from `<PREFIX>_<SUFFIX>` for every variable prefix of the provider (BRAVE_WEIGHT; HACKERNEWS_ and
  * HACKER_NEWS_), plus the credentials its adapter declares. Adding a provider needs no edit here; adding
- * a setting for every provider is one entry in PROVIDER_TUNING and one field of ProviderConfig.
+ * a setting for every provider is one entry in PROVIDER_TUNING (which also makes it a PROVIDERS_FILE key,
+ * its suffix in lower case: `rate_limit` for RATE_LIMIT), one field of ProviderConfig and its default in
+ * instanceConfig.
  */
 export const PROVIDER_TUNING = {
   baseUrl: { suffix: 'BASE_URL', schema: absoluteUrl() },
@@ -15,7 +17,8 @@ export const PROVIDER_TUNING = {
   concurrency: { suffix: 'CONCURRENCY', schema: wholeNumber(1, 256) },
 } as const;
 
-type Tuning = { [Field in keyof typeof PROVIDER_TUNING]: z.output<(typeof PROVIDER_TUNING)[Field]['schema']> };
+/** The tuning settings' validated values; an unset one falls back to the definition's or the service's default. */
+export type Tuning = { [Field in keyof typeof PROVIDER_TUNING]: z.output<(typeof PROVIDER_TUNING)[Field]['schema']> };
 
 /** Defaults for a provider that declares none of its own. */
 export interface ProviderDefaults {
@@ -24,9 +27,28 @@ export interface ProviderDefaults {
 
 const FALLBACK = { weight: 1, concurrency: 8 };
 
-/** The variable prefixes of a provider, first wins: its name in upper case, then its declared aliases. */
+/** The name of the instance a definition gets from the environment alone (`wikipedia` for `mediawiki`). */
+export function builtInName(settings: ProviderSettings): string {
+  return settings.builtInInstance ?? settings.name;
+}
+
+/** The variable prefixes of a provider, first wins: its built-in instance's name in upper case, then its declared aliases. */
 export function variablePrefixes(settings: ProviderSettings): string[] {
-  return [settings.name.toUpperCase().replace(/[^A-Z0-9]/g, '_'), ...(settings.envAliases ?? [])];
+  return [builtInName(settings).toUpperCase().replace(/[^A-Z0-9]/g, '_'), ...(settings.envAliases ?? [])];
+}
+
+/**
+ * The PROVIDERS_FILE key of a declared credential: its variable without the provider's prefix, in lower case
+ * (BRAVE_API_KEY → api_key, PUBMED_EMAIL → email, GITHUB_TOKEN → token).
+ */
+export function credentialKey(settings: ProviderSettings, credential: CredentialSetting): string {
+  const prefix = variablePrefixes(settings).find((candidate) => credential.env.startsWith(`${candidate}_`));
+  return (prefix ? credential.env.slice(prefix.length + 1) : credential.env).toLowerCase();
+}
+
+/** The PROVIDERS_FILE key of a tuning setting: its variable suffix in lower case (WEIGHT → weight, TIMEOUT_MS → timeout_ms). */
+export function tuningKey(field: keyof Tuning): string {
+  return PROVIDER_TUNING[field].suffix.toLowerCase();
 }
 
 function tuningVariables(settings: ProviderSettings, field: keyof Tuning): string[] {
@@ -51,26 +73,43 @@ export function providerVariableShape(all: readonly ProviderSettings[]): Record<
   return shape;
 }
 
-function firstSet<T>(values: Record<string, unknown>, names: string[]): T | undefined {
-  for (const name of names) if (values[name] !== undefined) return values[name] as T;
+function firstSet(values: Record<string, unknown>, names: string[]): unknown {
+  for (const name of names) if (values[name] !== undefined) return values[name];
   return undefined;
 }
 
-/** One provider's configuration from already-validated variable values, with declared and service defaults. */
+/**
+ * One named instance's configuration from its set tuning values and credentials (by variable name), with the
+ * definition's and the service's defaults. Both the environment and PROVIDERS_FILE entries end here.
+ */
+export function instanceConfig(
+  name: string,
+  settings: ProviderSettings,
+  tuning: Partial<Tuning>,
+  credentials: Record<string, string | undefined>,
+  defaults: ProviderDefaults,
+): ProviderConfig {
+  // SearXNG counts as configured once its base URL is set, however it was set.
+  const withBaseUrl = settings.baseUrlEnv && tuning.baseUrl ? { ...credentials, [settings.baseUrlEnv]: tuning.baseUrl } : credentials;
+  return {
+    name,
+    definition: settings.name,
+    baseUrl: tuning.baseUrl ?? settings.baseUrl,
+    credentials: withBaseUrl,
+    weight: tuning.weight ?? settings.weight ?? FALLBACK.weight,
+    timeoutMs: tuning.timeoutMs ?? settings.timeoutMs ?? defaults.timeoutMs,
+    concurrency: tuning.concurrency ?? settings.concurrency ?? FALLBACK.concurrency,
+  };
+}
+
+/** The built-in instance's configuration from already-validated variable values, with declared and service defaults. */
 export function providerConfigFrom(settings: ProviderSettings, values: Record<string, unknown>, defaults: ProviderDefaults): ProviderConfig {
-  const pick = <Field extends keyof Tuning>(field: Field): Tuning[Field] | undefined => firstSet(values, tuningVariables(settings, field));
+  const tuning = Object.fromEntries(
+    (Object.keys(PROVIDER_TUNING) as Array<keyof Tuning>).map((field) => [field, firstSet(values, tuningVariables(settings, field))]),
+  ) as Partial<Tuning>;
   const credentials: Record<string, string | undefined> = {};
   for (const credential of settings.credentials) credentials[credential.env] = values[credential.env] as string | undefined;
-  const baseUrl = pick('baseUrl');
-  // SearXNG counts as configured once any of its base URL variables is set.
-  if (settings.baseUrlEnv && baseUrl) credentials[settings.baseUrlEnv] = baseUrl;
-  return {
-    baseUrl: baseUrl ?? settings.baseUrl,
-    credentials,
-    weight: pick('weight') ?? settings.weight ?? FALLBACK.weight,
-    timeoutMs: pick('timeoutMs') ?? settings.timeoutMs ?? defaults.timeoutMs,
-    concurrency: pick('concurrency') ?? settings.concurrency ?? FALLBACK.concurrency,
-  };
+  return instanceConfig(builtInName(settings), settings, tuning, credentials, defaults);
 }
 
 /**
