@@ -88,7 +88,7 @@ function readList(data: unknown): unknown[] | string {
   if (data === null || data === undefined) return `${expected}, got an empty file`;
   if (!isRecord(data)) return expected;
   const stray = Object.keys(data).filter((key) => key !== 'providers');
-  if (stray.length > 0) return `${stray.join(', ')}: unknown key; allowed: providers`;
+  if (stray.length > 0) return `${stray.join(', ')}: unknown key (allowed: providers)`;
   if (!Array.isArray(data.providers)) return `providers: expected a list of instances`;
   return data.providers;
 }
@@ -111,7 +111,7 @@ function checkEntry(entry: unknown, env: Environment, rules: InstanceRules): { i
   const keys = entryKeys(settings);
   const allowed = ['name', 'use', ...keys.tuning.keys(), ...keys.credentials.keys()];
   for (const key of Object.keys(entry).filter((key) => !allowed.includes(key))) {
-    problems.push(`${key}: unknown key for a ${settings.name} instance; allowed: ${allowed.join(', ')}`);
+    problems.push(`${key}: unknown key for a ${settings.name} instance (allowed: ${allowed.join(', ')})`);
   }
   const tuning: Partial<Record<keyof Tuning, unknown>> = {};
   for (const [key, field] of keys.tuning) {

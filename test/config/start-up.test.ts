@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +43,16 @@ describe('server start-up', () => {
     expect(code).not.toBe(0);
     expect(output).toContain('Invalid configuration: ');
     expect(output).toContain(expected);
+    expect(output).not.toContain('Server listening');
+  });
+
+  it('refuses a PROVIDERS_FILE entry that uses no known definition, naming the file and the entry', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'fedsearch-start-up-')), 'providers.yaml');
+    writeFileSync(file, 'providers:\n  - name: searx-a\n    use: searxng\n    base_url: http://127.0.0.1:9/\n  - name: odd\n    use: nosuchprovider\n');
+    const { code, output } = await runServer({ PROVIDERS_FILE: file });
+    expect(code).not.toBe(0);
+    expect(output).toContain(`Invalid configuration: PROVIDERS_FILE: ${file}: providers[1] "odd" (line 5): use: expected one of`);
+    expect(output).toContain('got "nosuchprovider"');
     expect(output).not.toContain('Server listening');
   });
 });
