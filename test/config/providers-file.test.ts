@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { credentialKey, PROVIDER_TUNING, tuningKey } from '../../src/providers/provider-config.js';
+import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey } from '../../src/providers/provider-config.js';
 import { PROVIDER_DEFINITIONS } from '../../src/providers/registry.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'fedsearch-providers-file-'));
@@ -107,6 +107,19 @@ providers:
       expect(new Set(keys).size, `${settings.name}: ${keys.join(', ')}`).toBe(keys.length);
       for (const key of keys) expect(key).toMatch(/^[a-z][a-z0-9_]*$/);
     }
+  });
+
+  it('is documented in docs/providers.md: every definition, its built-in instance, credential keys and whether base_url is required', () => {
+    const documented = readFileSync(path.resolve('docs/providers.md'), 'utf8')
+      .split('\n')
+      .filter((line) => /^\| `[a-z]+` \| `[a-z_]+` \|/.test(line));
+    const expected = PROVIDER_DEFINITIONS.map((settings) => {
+      const credentials = settings.credentials
+        .filter((credential) => credential.env !== settings.baseUrlEnv)
+        .map((credential) => `\`${credentialKey(settings, credential)}\`${credential.required ? ' (required)' : ''}`);
+      return `| \`${settings.name}\` | \`${builtInName(settings)}\` | ${credentials.join(', ') || 'none'} | ${settings.baseUrlRequired ? 'required' : 'optional'} |`;
+    });
+    expect(documented).toEqual(expected);
   });
 });
 
