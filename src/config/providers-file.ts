@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isNode, isSeq, LineCounter, parseDocument } from 'yaml';
-import type { ProviderSettings } from '../providers/provider.js';
+import type { CredentialSetting, ProviderSettings } from '../providers/provider.js';
 import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey, type Tuning } from '../providers/provider-config.js';
 import { reason as unreadable } from './api-keys.js';
 
@@ -113,8 +113,22 @@ function checkEntry(entry: unknown, env: Environment, rules: InstanceRules): { i
   for (const key of Object.keys(entry).filter((key) => !allowed.includes(key))) {
     problems.push(`${key}: unknown key for a ${settings.name} instance (allowed: ${allowed.join(', ')})`);
   }
+  const tuning = readTuning(entry, keys.tuning, env, problems);
+  const credentials = readCredentials(entry, keys.credentials, settings, env, problems);
+  // Wikipedia replaced by an entry keeps its own site unless the entry names another one.
+  const hasDefaultSite = name === builtInName(settings) && settings.baseUrl !== '';
+  const baseUrlKey = tuningKey('baseUrl');
+  if (settings.baseUrlRequired && !hasDefaultSite && tuning.baseUrl === undefined && !problems.some((problem) => problem.startsWith(`${baseUrlKey}:`))) {
+    problems.push(`${baseUrlKey}: required for a ${settings.name} instance`);
+  }
+  if (name === undefined) return { problems };
+  return { instance: { name, settings, tuning, credentials }, problems };
+}
+
+/** The tuning settings an entry sets, each checked as its variable is. */
+function readTuning(entry: Record<string, unknown>, keys: Map<string, keyof Tuning>, env: Environment, problems: string[]): Partial<Tuning> {
   const tuning: Partial<Record<keyof Tuning, unknown>> = {};
-  for (const [key, field] of keys.tuning) {
+  for (const [key, field] of keys) {
     const value = resolveValue(entry[key], env);
     if (value.problem) problems.push(`${key}: ${value.problem}`);
     if (value.text === undefined) continue;
@@ -122,19 +136,25 @@ function checkEntry(entry: unknown, env: Environment, rules: InstanceRules): { i
     if (parsed.success) tuning[field] = parsed.data;
     else problems.push(...parsed.error.issues.map((issue) => `${key}: ${issue.message}`));
   }
+  return tuning as Partial<Tuning>;
+}
+
+/** The credentials an entry sets, by variable name; a required one that is missing is a problem. */
+function readCredentials(
+  entry: Record<string, unknown>,
+  keys: Map<string, CredentialSetting>,
+  settings: ProviderSettings,
+  env: Environment,
+  problems: string[],
+): Record<string, string | undefined> {
   const credentials: Record<string, string | undefined> = {};
-  for (const [key, credential] of keys.credentials) {
+  for (const [key, credential] of keys) {
     const value = resolveValue(entry[key], env);
     if (value.problem) problems.push(`${key}: ${value.problem}`);
     credentials[credential.env] = value.text?.trim() || undefined;
     if (credential.required && !credentials[credential.env] && !value.problem) problems.push(`${key}: required for a ${settings.name} instance`);
   }
-  const baseUrlKey = tuningKey('baseUrl');
-  if (settings.baseUrlRequired && tuning.baseUrl === undefined && !problems.some((problem) => problem.startsWith(`${baseUrlKey}:`))) {
-    problems.push(`${baseUrlKey}: required for a ${settings.name} instance`);
-  }
-  if (name === undefined) return { problems };
-  return { instance: { name, settings, tuning: tuning as Partial<Tuning>, credentials }, problems };
+  return credentials;
 }
 
 function checkName(value: unknown, rules: InstanceRules, problems: string[]): string | undefined {

@@ -96,6 +96,11 @@ providers:
     expect(Object.keys(config.providers)).toEqual(withoutFile);
   });
 
+  it('keeps a replaced built-in instance on its default site when the entry names none', () => {
+    const file = writeProvidersFile('providers:\n  - name: wikipedia\n    use: mediawiki\n    weight: 3\n');
+    expect(loadConfig({ PROVIDERS_FILE: file }).providers.wikipedia).toMatchObject({ baseUrl: 'https://en.wikipedia.org', weight: 3 });
+  });
+
   it('gives every credential a file key that no other setting of its definition has', () => {
     for (const settings of PROVIDER_DEFINITIONS) {
       const keys = [
