@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { builtInName } from '../src/providers/provider-config.js';
 import { PROVIDER_CLASSES } from '../src/providers/registry.js';
 
 const SOAK_SECONDS = boundedInteger('SOAK_SECONDS', 180, 10, 1800);
@@ -157,7 +158,8 @@ function soakEnvironment(origin: string): Record<string, string> {
     EXA_API_KEY: 'soak-exa-key',
   };
   for (const ProviderType of PROVIDER_CLASSES) {
-    const { name, baseUrlEnv } = ProviderType.settings;
+    const { baseUrlEnv } = ProviderType.settings;
+    const name = builtInName(ProviderType.settings);
     if (name === 'local') continue;
     env[`${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL`] = `${origin}/${name}`;
     if (baseUrlEnv) env[baseUrlEnv] = `${origin}/${name}`;

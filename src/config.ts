@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { apiKeyFile, apiKeyList } from './config/api-keys.js';
+import { readProvidersFile } from './config/providers-file.js';
 import {
   absoluteUrl,
   booleanFlag,
@@ -15,8 +16,8 @@ import {
 } from './config/env-values.js';
 import { fetchSettingsFrom, fetchVariableShape, type FetchSettings } from './fetch/fetch-settings.js';
 import { allowedOriginsVariable, mcpSettingsFrom, mcpTimingVariableShape, type McpSettings } from './mcp/settings.js';
-import { providerConfigFrom, providerVariableShape } from './providers/provider-config.js';
-import { CONFIGURED_PROVIDER_SETTINGS, type ProviderConfigs } from './providers/registry.js';
+import { builtInName, instanceConfig, providerConfigFrom, providerVariableShape } from './providers/provider-config.js';
+import { CONFIGURED_PROVIDER_SETTINGS, PROVIDER_DEFINITIONS, RESERVED_INSTANCE_NAMES, type ProviderConfigs } from './providers/registry.js';
 
 export { listFromEnv } from './config/env-values.js';
 
@@ -47,6 +48,8 @@ const serviceShape = {
   /** Comma list of accepted API keys; when set (here or in API_KEYS_FILE) REST and MCP require one. */
   API_KEYS: apiKeyList().optional(),
   API_KEYS_FILE: apiKeyFile().optional(),
+  /** A YAML file of named provider instances; read and checked in loadConfig, which has the environment for its ${VARIABLE}s. */
+  PROVIDERS_FILE: text().optional(),
   METRICS_TOKEN: text(8, { secret: true }).optional(),
   RATE_LIMIT_MAX: wholeNumber(1).default(120),
   RATE_LIMIT_WINDOW_MS: wholeNumber(100).default(60_000),
@@ -99,12 +102,15 @@ type ServiceValues = z.output<z.ZodObject<typeof serviceShape>>;
 
 /** The service settings under their variable names, plus one section each for fetch, MCP, API keys and providers. */
 export type AppConfig = Readonly<
-  Omit<ServiceValues, 'API_KEYS' | 'API_KEYS_FILE'> & {
+  Omit<ServiceValues, 'API_KEYS' | 'API_KEYS_FILE' | 'PROVIDERS_FILE'> & {
     fetch: Readonly<FetchSettings>;
     mcp: Readonly<McpSettings>;
     /** Every accepted key from API_KEYS and API_KEYS_FILE; empty when the service is open. */
     apiKeys: readonly string[];
-    /** Each provider's validated settings by provider name (`<NAME>_BASE_URL`, `_WEIGHT`, … and credentials). */
+    /**
+     * Each provider instance's validated settings by instance name: the built-in ones from `<NAME>_BASE_URL`,
+     * `_WEIGHT`, … and credentials, then PROVIDERS_FILE's entries (one named like a built-in instance replaces it).
+     */
     providers: ProviderConfigs;
   }
 >;
@@ -125,18 +131,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // An empty variable counts as unset, as `KEY=` in compose files and .env files means.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = configSchema.safeParse(present);
-  if (!parsed.success) throw new Error(`Invalid configuration: ${describeProblems(parsed.error.issues)}`);
+  const providersFile = present.PROVIDERS_FILE
+    ? readProvidersFile(present.PROVIDERS_FILE, present, { definitions: PROVIDER_DEFINITIONS, reservedNames: RESERVED_INSTANCE_NAMES })
+    : { instances: [], problems: [] };
+  const problems = [
+    ...(parsed.success ? [] : [describeProblems(parsed.error.issues)]),
+    ...providersFile.problems.map((problem) => `PROVIDERS_FILE: ${problem}`),
+  ];
+  if (!parsed.success || problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   const values = parsed.data;
   const service = Object.fromEntries(Object.keys(serviceShape).map((name) => [name, (values as Record<string, unknown>)[name]])) as ServiceValues;
-  const { API_KEYS: listedKeys, API_KEYS_FILE: fileKeys, ...serviceSettings } = service;
+  const { API_KEYS: listedKeys, API_KEYS_FILE: fileKeys, PROVIDERS_FILE: _providersFile, ...serviceSettings } = service;
   const providerDefaults = { timeoutMs: values.DEFAULT_TIMEOUT_MS };
   return deepFreeze({
     ...serviceSettings,
     fetch: fetchSettingsFrom(values),
     mcp: mcpSettingsFrom(values),
     apiKeys: [...(listedKeys ?? []), ...(fileKeys ?? [])],
-    providers: Object.fromEntries(
-      CONFIGURED_PROVIDER_SETTINGS.map((settings) => [settings.name, providerConfigFrom(settings, values, providerDefaults)]),
-    ),
+    providers: Object.fromEntries([
+      ...CONFIGURED_PROVIDER_SETTINGS.map((settings) => [builtInName(settings), providerConfigFrom(settings, values, providerDefaults)] as const),
+      // Later entries win: a file instance named like a built-in one replaces it, keeping its place in the list.
+      ...providersFile.instances.map(
+        (entry) =>
+          [
+            entry.name,
+            instanceConfig(entry.name, entry.settings, entry.tuning, entry.credentials, providerDefaults, `rate_limit of ${entry.name} in PROVIDERS_FILE`),
+          ] as const,
+      ),
+    ]),
   });
 }

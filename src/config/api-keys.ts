@@ -20,7 +20,8 @@ export function apiKeyList() {
   });
 }
 
-function reason(error: unknown): string {
+/** Why a file could not be read, in a few words. */
+export function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';

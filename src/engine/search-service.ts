@@ -69,9 +69,12 @@ export interface SearchServiceOptions {
   onSearchStarted?(): () => void;
 }
 
-/** Public description of one provider, for /v1/providers and list_providers. */
+/** Public description of one provider instance, for /v1/providers and list_providers. */
 export interface ProviderDescription {
+  /** The instance name, as `providers=` takes it. */
   name: string;
+  /** The definition (adapter) it is an instance of: `searxng` for every SearXNG instance. */
+  definition: string;
   kind: SearchKind;
   description: string;
   configured: boolean;
@@ -110,6 +113,7 @@ export class SearchService {
       const missing = provider.missingSettings();
       return {
         name: provider.name,
+        definition: provider.definition,
         kind: provider.kind,
         description: provider.settings.description,
         configured: missing.length === 0,

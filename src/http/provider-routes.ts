@@ -10,9 +10,9 @@ export function registerProviderRoutes(app: FastifyInstance, search: SearchServi
       schema: {
         operationId: 'get_providers',
         tags: ['providers'],
-        summary: 'Every provider: kind, configured or not (and which variable is missing), weight, timeout, circuit state and recent health',
+        summary: 'Every provider instance: its definition, kind, configured or not (and which variable is missing), weight, timeout, circuit state and recent health',
         response: {
-          200: documentedResponse(providerListOutput, 'Every provider, configured or not, with its circuit state and recent health.'),
+          200: documentedResponse(providerListOutput, 'Every provider instance, configured or not, with its definition, circuit state and recent health.'),
           ...errorResponses(401, 429),
         },
       },

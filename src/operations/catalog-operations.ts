@@ -10,7 +10,7 @@ const listProvidersInput = z.strictObject({
 
 export const listProviders = defineOperation({
   name: 'list_providers',
-  description: 'List every search provider with its kind, whether it is configured (and what is missing), weight and timeout.',
+  description: 'List every search provider instance with its definition, kind, whether it is configured (and what is missing), weight and timeout.',
   input: listProvidersInput,
   example: { kind: 'web' },
   output: providerListOutput,
@@ -21,7 +21,7 @@ export const listProviders = defineOperation({
     output.providers
       .map(
         (provider) =>
-          `- ${provider.name} (${provider.kind}): ${provider.configured ? 'configured' : `not configured, set ${provider.missing.join(', ')}`}`,
+          `- ${provider.name} (${provider.definition === provider.name ? '' : `${provider.definition}, `}${provider.kind}): ${provider.configured ? 'configured' : `not configured, set ${provider.missing.join(', ')}`}`,
       )
       .join('\n'),
 });

@@ -124,7 +124,8 @@ export const transcriptOutput = z.strictObject({
 });
 
 export const providerDescriptionOutput = z.strictObject({
-  name: z.string(),
+  name: z.string().describe('The instance name, as providers= takes it.'),
+  definition: z.string().describe('The definition (adapter) this is an instance of, e.g. searxng or mediawiki.'),
   kind: z.enum(SEARCH_KINDS),
   description: z.string(),
   configured: z.boolean(),

@@ -2,12 +2,16 @@ import type { SearchKind } from '../domain/result.js';
 import type { SearchService } from '../engine/search-service.js';
 import { analyseQuery, type QuerySignals, type Topic } from './query-analysis.js';
 
-/** Which providers suit which topic best; only configured, unsuspended providers are chosen from these. */
+/**
+ * Which provider definitions suit which topic best: every admissible (configured, unsuspended) instance of a
+ * listed definition is chosen (two SearXNG instances, or Wikipedia and another MediaWiki site, both), in the
+ * listed order.
+ */
 const TOPIC_PROVIDERS: Partial<Record<SearchKind, Partial<Record<Topic, string[]>>>> = {
   web: {
     news: ['brave', 'tavily', 'exa', 'searxng', 'hackernews'],
     code: ['brave', 'exa', 'searxng', 'hackernews'],
-    definition: ['wikipedia', 'brave', 'tavily', 'searxng', 'local'],
+    definition: ['mediawiki', 'brave', 'tavily', 'searxng', 'local'],
     discussion: ['brave', 'searxng', 'tavily', 'hackernews'],
   },
   papers: {
@@ -32,8 +36,10 @@ export interface ProviderRouting {
  * provider's outcome says why it could not answer.
  */
 export function routeProviders(kind: SearchKind, query: string, search: SearchService, signals: QuerySignals = analyseQuery(query)): ProviderRouting {
-  const all = search.providerNames(kind);
+  const instances = search.describeProviders().filter((provider) => provider.kind === kind);
+  const all = instances.map((provider) => provider.name);
   const admissible = all.filter((name) => search.isAdmissible(name));
+  const definitionOf = new Map(instances.map((provider) => [provider.name, provider.definition]));
   const suspended = all.filter((name) => search.isConfigured(name) && !admissible.includes(name));
   const reasons = suspended.length > 0 ? [`suspended, not chosen: ${suspended.join(', ')}`] : [];
   const topics = Object.entries(TOPIC_PROVIDERS[kind] ?? {})
@@ -42,7 +48,7 @@ export function routeProviders(kind: SearchKind, query: string, search: SearchSe
     .sort((a, b) => b.score - a.score);
   for (const candidate of topics) {
     const why = `${candidate.topic} query (score ${candidate.score.toFixed(2)}: ${signals.reasons[candidate.topic].join(', ')})`;
-    const chosen = candidate.providers.filter((name) => admissible.includes(name));
+    const chosen = candidate.providers.flatMap((definition) => admissible.filter((name) => definitionOf.get(name) === definition));
     if (chosen.length > 0) return { providers: chosen, reasons: [`${why}: ${chosen.join(', ')}`, ...reasons] };
     reasons.push(`${why}: none of ${candidate.providers.join(', ')} is configured and available`);
   }

@@ -1,20 +1,22 @@
 import { z } from 'zod';
 import { absoluteUrl, decimalNumber, describeProblems, envValue, wholeNumber } from '../config/env-values.js';
-import { defaultRate, parseRateLimit, RATE_LIMIT_FORMS } from '../rate-limit/rate-limit-setting.js';
-import type { ProviderConfig, ProviderSettings } from './provider.js';
+import { defaultRate, parseRateLimit, RATE_LIMIT_FORMS, type RateLimit } from '../rate-limit/rate-limit-setting.js';
+import type { CredentialSetting, ProviderConfig, ProviderSettings } from './provider.js';
 
 /**
  * The per-provider part of the configuration. Every provider gets the same tunable settings, each read
  * from `<PREFIX>_<SUFFIX>` for every variable prefix of the provider (BRAVE_WEIGHT; HACKERNEWS_ and
  * HACKER_NEWS_), plus the credentials its adapter declares. Adding a provider needs no edit here; adding
- * a setting for every provider is one entry in PROVIDER_TUNING and one field of ProviderConfig.
+ * a setting for every provider is one entry in PROVIDER_TUNING (which also makes it a PROVIDERS_FILE key,
+ * its suffix in lower case: `rate_limit` for RATE_LIMIT), one field of ProviderConfig and its default in
+ * instanceConfig.
  */
 export const PROVIDER_TUNING = {
   baseUrl: { suffix: 'BASE_URL', schema: absoluteUrl() },
   weight: { suffix: 'WEIGHT', schema: decimalNumber(0, 100) },
   timeoutMs: { suffix: 'TIMEOUT_MS', schema: wholeNumber(100, 60_000) },
   concurrency: { suffix: 'CONCURRENCY', schema: wholeNumber(1, 256) },
-  // Checked here, parsed in providerConfigFrom: the parsed limit names the variable that set it.
+  // Checked here, parsed in instanceConfig: the parsed limit names the setting that changes it.
   rateLimit: { suffix: 'RATE_LIMIT', schema: envValue(RATE_LIMIT_FORMS, (raw) => (isRateLimit(raw) ? raw.trim() : undefined)) },
 } as const;
 
@@ -27,7 +29,8 @@ function isRateLimit(raw: string): boolean {
   }
 }
 
-type Tuning = { [Field in keyof typeof PROVIDER_TUNING]: z.output<(typeof PROVIDER_TUNING)[Field]['schema']> };
+/** The tuning settings' validated values; an unset one falls back to the definition's or the service's default. */
+export type Tuning = { [Field in keyof typeof PROVIDER_TUNING]: z.output<(typeof PROVIDER_TUNING)[Field]['schema']> };
 
 /** Defaults for a provider that declares none of its own. */
 export interface ProviderDefaults {
@@ -36,9 +39,28 @@ export interface ProviderDefaults {
 
 const FALLBACK = { weight: 1, concurrency: 8 };
 
-/** The variable prefixes of a provider, first wins: its name in upper case, then its declared aliases. */
+/** The name of the instance a definition gets from the environment alone (`wikipedia` for `mediawiki`). */
+export function builtInName(settings: ProviderSettings): string {
+  return settings.builtInInstance ?? settings.name;
+}
+
+/** The variable prefixes of a provider, first wins: its built-in instance's name in upper case, then its declared aliases. */
 export function variablePrefixes(settings: ProviderSettings): string[] {
-  return [settings.name.toUpperCase().replace(/[^A-Z0-9]/g, '_'), ...(settings.envAliases ?? [])];
+  return [builtInName(settings).toUpperCase().replace(/[^A-Z0-9]/g, '_'), ...(settings.envAliases ?? [])];
+}
+
+/**
+ * The PROVIDERS_FILE key of a declared credential: its variable without the provider's prefix, in lower case
+ * (BRAVE_API_KEY → api_key, PUBMED_EMAIL → email, GITHUB_TOKEN → token).
+ */
+export function credentialKey(settings: ProviderSettings, credential: CredentialSetting): string {
+  const prefix = variablePrefixes(settings).find((candidate) => credential.env.startsWith(`${candidate}_`));
+  return (prefix ? credential.env.slice(prefix.length + 1) : credential.env).toLowerCase();
+}
+
+/** The PROVIDERS_FILE key of a tuning setting: its variable suffix in lower case (WEIGHT → weight, TIMEOUT_MS → timeout_ms). */
+export function tuningKey(field: keyof Tuning): string {
+  return PROVIDER_TUNING[field].suffix.toLowerCase();
 }
 
 function tuningVariables(settings: ProviderSettings, field: keyof Tuning): string[] {
@@ -67,35 +89,54 @@ function firstSetName(values: Record<string, unknown>, names: string[]): string 
   return names.find((name) => values[name] !== undefined);
 }
 
-function firstSet<T>(values: Record<string, unknown>, names: string[]): T | undefined {
+function firstSet(values: Record<string, unknown>, names: string[]): unknown {
   const name = firstSetName(values, names);
-  return name === undefined ? undefined : (values[name] as T);
+  return name === undefined ? undefined : values[name];
 }
 
-/** One provider's configuration from already-validated variable values, with declared and service defaults. */
-export function providerConfigFrom(settings: ProviderSettings, values: Record<string, unknown>, defaults: ProviderDefaults): ProviderConfig {
-  const pick = <Field extends keyof Tuning>(field: Field): Tuning[Field] | undefined => firstSet(values, tuningVariables(settings, field));
-  const credentials: Record<string, string | undefined> = {};
-  for (const credential of settings.credentials) credentials[credential.env] = values[credential.env] as string | undefined;
-  const baseUrl = pick('baseUrl');
-  // SearXNG counts as configured once any of its base URL variables is set.
-  if (settings.baseUrlEnv && baseUrl) credentials[settings.baseUrlEnv] = baseUrl;
+/** The set limit, else the declared default for these credentials (a key may raise it), else none. */
+function rateLimitOf(settings: ProviderSettings, set: string | undefined, credentials: Record<string, string | undefined>, setting: string): RateLimit | undefined {
+  if (set !== undefined) return parseRateLimit(set, setting);
+  return settings.rateLimit === undefined ? undefined : parseRateLimit(defaultRate(settings.rateLimit, credentials), setting);
+}
+
+/**
+ * One named instance's configuration from its set tuning values and credentials (by variable name), with the
+ * definition's and the service's defaults. Both the environment and PROVIDERS_FILE entries end here.
+ * `rateLimitSetting` is what an operator changes to raise the limit, for messages (BRAVE_RATE_LIMIT).
+ */
+export function instanceConfig(
+  name: string,
+  settings: ProviderSettings,
+  tuning: Partial<Tuning>,
+  credentials: Record<string, string | undefined>,
+  defaults: ProviderDefaults,
+  rateLimitSetting: string,
+): ProviderConfig {
+  // SearXNG counts as configured once its base URL is set, however it was set.
+  const withBaseUrl = settings.baseUrlEnv && tuning.baseUrl ? { ...credentials, [settings.baseUrlEnv]: tuning.baseUrl } : credentials;
   return {
-    baseUrl: baseUrl ?? settings.baseUrl,
-    credentials,
-    weight: pick('weight') ?? settings.weight ?? FALLBACK.weight,
-    timeoutMs: pick('timeoutMs') ?? settings.timeoutMs ?? defaults.timeoutMs,
-    concurrency: pick('concurrency') ?? settings.concurrency ?? FALLBACK.concurrency,
-    rateLimit: rateLimitFrom(settings, values, credentials),
+    name,
+    definition: settings.name,
+    baseUrl: tuning.baseUrl ?? settings.baseUrl,
+    credentials: withBaseUrl,
+    weight: tuning.weight ?? settings.weight ?? FALLBACK.weight,
+    timeoutMs: tuning.timeoutMs ?? settings.timeoutMs ?? defaults.timeoutMs,
+    concurrency: tuning.concurrency ?? settings.concurrency ?? FALLBACK.concurrency,
+    rateLimit: rateLimitOf(settings, tuning.rateLimit, withBaseUrl, rateLimitSetting),
   };
 }
 
-/** The variable's limit when one is set, else the declared default for these credentials, else none. */
-function rateLimitFrom(settings: ProviderSettings, values: Record<string, unknown>, credentials: Record<string, string | undefined>) {
-  const variables = tuningVariables(settings, 'rateLimit');
-  const setBy = firstSetName(values, variables);
-  if (setBy !== undefined) return parseRateLimit(values[setBy] as string, setBy);
-  return settings.rateLimit === undefined ? undefined : parseRateLimit(defaultRate(settings.rateLimit, credentials), variables[0]!);
+/** The built-in instance's configuration from already-validated variable values, with declared and service defaults. */
+export function providerConfigFrom(settings: ProviderSettings, values: Record<string, unknown>, defaults: ProviderDefaults): ProviderConfig {
+  const tuning = Object.fromEntries(
+    (Object.keys(PROVIDER_TUNING) as Array<keyof Tuning>).map((field) => [field, firstSet(values, tuningVariables(settings, field))]),
+  ) as Partial<Tuning>;
+  const credentials: Record<string, string | undefined> = {};
+  for (const credential of settings.credentials) credentials[credential.env] = values[credential.env] as string | undefined;
+  const rateLimitVariables = tuningVariables(settings, 'rateLimit');
+  const rateLimitSetting = firstSetName(values, rateLimitVariables) ?? rateLimitVariables[0]!;
+  return instanceConfig(builtInName(settings), settings, tuning, credentials, defaults, rateLimitSetting);
 }
 
 /**

@@ -33,13 +33,24 @@ export interface CredentialSetting {
   secret: boolean;
 }
 
-/** Declared, static facts about a provider: the registry turns them into configuration. */
+/**
+ * Declared, static facts about a provider definition (one adapter): the configuration turns them into one
+ * or more named instances.
+ */
 export interface ProviderSettings {
+  /** The definition's name: what a PROVIDERS_FILE entry puts in `use`. */
   name: string;
+  /**
+   * The name of the instance configured from the environment alone, when it is not the definition's own
+   * (Wikipedia is the built-in instance of the `mediawiki` definition). Its variables use this prefix.
+   */
+  builtInInstance?: string;
   kind: SearchKind;
   description: string;
   /** The real API origin; `<NAME>_BASE_URL` overrides it and the adapter appends the real path. */
   baseUrl: string;
+  /** Software anyone can host (SearXNG, MediaWiki): an instance added in PROVIDERS_FILE must say where (`base_url`). */
+  baseUrlRequired?: boolean;
   /** A variable that sets the base URL besides `<NAME>_BASE_URL` (SearXNG has no public origin: SEARXNG_URL). */
   baseUrlEnv?: string;
   /** Other spellings of the variable prefix (SEMANTIC_SCHOLAR_ besides SEMANTICSCHOLAR_). */
@@ -58,8 +69,12 @@ export interface ProviderSettings {
   rateLimit?: RateLimitDefault;
 }
 
-/** The configuration one provider instance runs with, resolved from settings and environment. */
+/** The configuration one provider instance runs with, resolved from settings and environment (or PROVIDERS_FILE). */
 export interface ProviderConfig {
+  /** The instance's name: what callers put in `providers=`, and what answers, health, metrics and logs report. */
+  name: string;
+  /** The definition (ProviderSettings.name) this instance is configured from. */
+  definition: string;
   baseUrl: string;
   credentials: Record<string, string | undefined>;
   weight: number;
@@ -89,7 +104,13 @@ export abstract class Provider {
 
   constructor(readonly config: ProviderConfig) {}
 
+  /** The instance name; several instances of one definition (two SearXNG servers) each have their own. */
   get name(): string {
+    return this.config.name;
+  }
+
+  /** The definition this instance is configured from (`searxng`, `mediawiki`, …). */
+  get definition(): string {
     return this.settings.name;
   }
 

@@ -1,4 +1,5 @@
 import type { Provider, ProviderConfig, ProviderSettings } from './provider.js';
+import { builtInName } from './provider-config.js';
 import { ArxivProvider } from './arxiv.js';
 import { BraveProvider } from './brave.js';
 import { CrossrefProvider } from './crossref.js';
@@ -40,31 +41,44 @@ export const PROVIDER_CLASSES: readonly ProviderClass[] = [
   FirecrawlProvider,
 ];
 
+/** Every definition a PROVIDERS_FILE entry can `use`; each also has its built-in instance, named like it (or its builtInInstance). */
+export const PROVIDER_DEFINITIONS: readonly ProviderSettings[] = PROVIDER_CLASSES.map((ProviderType) => ProviderType.settings);
+
 /**
  * The captions source: built by the video operations, not listed with the search providers, but
- * configured like them (YOUTUBE_WEB_BASE_URL, YOUTUBE_WEB_TIMEOUT_MS).
+ * configured like them (YOUTUBE_WEB_BASE_URL, YOUTUBE_WEB_TIMEOUT_MS). Its name is taken: no instance may use it.
  */
 const SIDE_PROVIDER_SETTINGS: readonly ProviderSettings[] = [YoutubeTranscriptProvider.settings];
 
-/** The declared settings of every provider the configuration covers, keyed later by provider name. */
-export const CONFIGURED_PROVIDER_SETTINGS: readonly ProviderSettings[] = [
-  ...PROVIDER_CLASSES.map((ProviderType) => ProviderType.settings),
-  ...SIDE_PROVIDER_SETTINGS,
-];
+/** Names no PROVIDERS_FILE entry may take, because something other than a search instance already has them. */
+export const RESERVED_INSTANCE_NAMES: readonly string[] = SIDE_PROVIDER_SETTINGS.map(builtInName);
 
-/** The validated configuration of every provider, by provider name (AppConfig's `providers` section). */
+/** The declared settings of every provider the configuration covers, keyed later by built-in instance name. */
+export const CONFIGURED_PROVIDER_SETTINGS: readonly ProviderSettings[] = [...PROVIDER_DEFINITIONS, ...SIDE_PROVIDER_SETTINGS];
+
+/** The validated configuration of every instance (built-in and from PROVIDERS_FILE), by instance name: AppConfig's `providers` section. */
 export type ProviderConfigs = Readonly<Record<string, ProviderConfig>>;
 
-/** One provider's validated configuration from the `providers` section of the configuration. */
+/** A built-in instance's validated configuration from the `providers` section of the configuration. */
 export function resolveProviderConfig(settings: ProviderSettings, providers: ProviderConfigs): ProviderConfig {
-  const config = providers[settings.name];
-  if (!config) throw new Error(`no configuration for provider ${settings.name}: is it in CONFIGURED_PROVIDER_SETTINGS?`);
+  const name = builtInName(settings);
+  const config = providers[name];
+  if (!config) throw new Error(`no configuration for provider ${name}: is it in CONFIGURED_PROVIDER_SETTINGS?`);
   return config;
 }
 
-/** Builds every provider from its validated configuration; one missing a required setting is built too and reports itself not configured. */
+const CLASS_BY_DEFINITION = new Map(PROVIDER_CLASSES.map((ProviderType) => [ProviderType.settings.name, ProviderType]));
+
+/**
+ * Builds every search instance from its validated configuration, in configuration order (built-in instances
+ * first, then PROVIDERS_FILE additions); one missing a required setting is built too and reports itself not
+ * configured. Side providers (captions) are built by their operations.
+ */
 export function createProviders(providers: ProviderConfigs): Provider[] {
-  return PROVIDER_CLASSES.map((ProviderType) => new ProviderType(resolveProviderConfig(ProviderType.settings, providers)));
+  return Object.values(providers).flatMap((config) => {
+    const ProviderType = CLASS_BY_DEFINITION.get(config.definition);
+    return ProviderType ? [new ProviderType(config)] : [];
+  });
 }
 
 /** Every configured secret value, so logs and messages can redact them wherever they appear. */

@@ -17,6 +17,7 @@ export class SearxngProvider extends Provider {
     kind: 'web',
     description: 'A SearXNG metasearch instance (SEARXNG_URL): results merged from the engines it is set up with.',
     baseUrl: '',
+    baseUrlRequired: true,
     credentials: [{ env: 'SEARXNG_URL', required: true, secret: false }],
     filters: ['time_range', 'language', 'safesearch'],
     baseUrlEnv: 'SEARXNG_URL',

@@ -9,17 +9,20 @@ import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamReques
 const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
 
 /**
- * Wikipedia full-text search through the MediaWiki Action API: GET /w/api.php?action=query&list=search with
- * format=json&formatversion=2, answered with `query.search[]` in rank order. No key; errors come back with
- * HTTP 200 as `{"error": {"code", "info"}}`. Any MediaWiki site can be used through WIKIPEDIA_BASE_URL.
+ * The `mediawiki` definition: full-text search of one MediaWiki site through its Action API,
+ * GET <base>/w/api.php?action=query&list=search, articles at <base>/wiki/Title (Wikimedia's layout).
+ * No key; errors come back with HTTP 200. Its built-in instance is English Wikipedia (`wikipedia`,
+ * WIKIPEDIA_BASE_URL); more sites are added as PROVIDERS_FILE entries with `use: mediawiki`.
  * https://www.mediawiki.org/wiki/API:Search
  */
 export class WikipediaProvider extends Provider {
   static readonly settings: ProviderSettings = {
-    name: 'wikipedia',
+    name: 'mediawiki',
+    builtInInstance: 'wikipedia',
     kind: 'web',
-    description: 'Wikipedia articles by full-text search (MediaWiki Action API, no key).',
+    description: 'Articles of a MediaWiki site by full-text search (Action API, no key); the built-in instance is English Wikipedia.',
     baseUrl: 'https://en.wikipedia.org',
+    baseUrlRequired: true,
     credentials: [],
   };
   readonly settings = WikipediaProvider.settings;
@@ -63,7 +66,7 @@ export class WikipediaProvider extends Provider {
     });
   }
 
-  /** `<base>/wiki/Title_with_underscores`, each path segment encoded, `:` kept as Wikipedia writes it. */
+  /** `<base>/wiki/Title_with_underscores` on this instance's site, each path segment encoded, `:` kept as Wikipedia writes it. */
   private articleUrl(title: string): string {
     const path = title
       .trim()

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { readMcpSettings } from '../../src/mcp/settings.js';
+import { builtInName } from '../../src/providers/provider-config.js';
 import { PROVIDER_CLASSES } from '../../src/providers/registry.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'fedsearch-config-'));
@@ -32,6 +33,8 @@ describe('loadConfig with no variables', () => {
     expect(config.mcp).toEqual({ stateless: false, tools: 'compact', allowedHosts: [], allowedOrigins: [], heartbeatMs: 20_000, sessionIdleMs: 900_000 });
     expect(config.apiKeys).toEqual([]);
     expect(config.providers.brave).toEqual({
+      name: 'brave',
+      definition: 'brave',
       baseUrl: 'https://api.search.brave.com',
       credentials: { BRAVE_API_KEY: undefined },
       weight: 1,
@@ -42,10 +45,13 @@ describe('loadConfig with no variables', () => {
     expect(config.providers.local!.credentials.LOCAL_INDEX_DIR).toBe(path.resolve('docs'));
   });
 
-  it('has a section for every provider, and no copy of the environment to read later', () => {
+  it('has a section for every built-in instance, and no copy of the environment to read later', () => {
     const config = loadConfig({});
-    for (const ProviderType of PROVIDER_CLASSES) expect(config.providers[ProviderType.settings.name]).toBeDefined();
+    for (const ProviderType of PROVIDER_CLASSES) expect(config.providers[builtInName(ProviderType.settings)]).toBeDefined();
     expect(config.providers.youtube_web).toBeDefined();
+    // Wikipedia is the built-in instance of the mediawiki definition, configured by WIKIPEDIA_* as before.
+    expect(config.providers.wikipedia).toMatchObject({ name: 'wikipedia', definition: 'mediawiki', baseUrl: 'https://en.wikipedia.org' });
+    expect(config.providers.mediawiki).toBeUndefined();
     expect(config).not.toHaveProperty('env');
   });
 
@@ -98,6 +104,8 @@ describe('loadConfig with valid values', () => {
       SEARXNG_URL: 'http://searx.example:8888',
     });
     expect(config.providers.brave).toEqual({
+      name: 'brave',
+      definition: 'brave',
       baseUrl: 'http://127.0.0.1:9000/brave',
       credentials: { BRAVE_API_KEY: 'brave-key-123' },
       weight: 1.5,
@@ -108,6 +116,11 @@ describe('loadConfig with valid values', () => {
     expect(config.providers.hackernews!.timeoutMs).toBe(700);
     expect(config.providers.searxng).toMatchObject({ baseUrl: 'http://searx.example:8888', credentials: { SEARXNG_URL: 'http://searx.example:8888' } });
     expect(config.providers.youtube_web!.timeoutMs).toBe(3000);
+  });
+
+  it('reads the built-in Wikipedia instance from WIKIPEDIA_* variables', () => {
+    const config = loadConfig({ WIKIPEDIA_BASE_URL: 'https://de.wikipedia.org', WIKIPEDIA_WEIGHT: '2' });
+    expect(config.providers.wikipedia).toMatchObject({ name: 'wikipedia', definition: 'mediawiki', baseUrl: 'https://de.wikipedia.org', weight: 2 });
   });
 
   it('collects keys from API_KEYS and API_KEYS_FILE', () => {

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -66,5 +68,15 @@ describe('server start-up', () => {
     } finally {
       taken.close();
     }
+  });
+
+  it('refuses a PROVIDERS_FILE entry that uses no known definition, naming the file and the entry', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'fedsearch-start-up-')), 'providers.yaml');
+    writeFileSync(file, 'providers:\n  - name: searx-a\n    use: searxng\n    base_url: http://127.0.0.1:9/\n  - name: odd\n    use: nosuchprovider\n');
+    const { code, output } = await runServer({ PROVIDERS_FILE: file });
+    expect(code).not.toBe(0);
+    expect(output).toContain(`Invalid configuration: PROVIDERS_FILE: ${file}: providers[1] "odd" (line 5): use: expected one of`);
+    expect(output).toContain('got "nosuchprovider"');
+    expect(output).not.toContain('Server listening');
   });
 });

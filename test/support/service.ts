@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { builtInName } from '../../src/providers/provider-config.js';
 import { PROVIDER_CLASSES } from '../../src/providers/registry.js';
 
 export interface RunningService {
@@ -21,7 +22,8 @@ const sharedAgent = new Agent({ keepAliveTimeout: 1000 });
 export function providerEnv(origin: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const ProviderType of PROVIDER_CLASSES) {
-    const { name, baseUrlEnv } = ProviderType.settings;
+    const { baseUrlEnv } = ProviderType.settings;
+    const name = builtInName(ProviderType.settings);
     if (name === 'local') continue;
     env[`${name.toUpperCase()}_BASE_URL`] = `${origin}/${name}`;
     // The fake upstream publishes no limit; outbound rate limits are tested on their own, with their own values.

@@ -11,7 +11,7 @@ export class TestProvider extends Provider {
   readonly settings: ProviderSettings;
 
   constructor(name: string, baseUrl: string, overrides: Partial<ProviderConfig> & { kind?: SearchKind } = {}) {
-    super({ baseUrl, credentials: {}, weight: 1, timeoutMs: 5000, concurrency: 8, ...overrides });
+    super({ name, definition: name, baseUrl, credentials: {}, weight: 1, timeoutMs: 5000, concurrency: 8, ...overrides });
     this.settings = { name, kind: overrides.kind ?? 'web', description: name, baseUrl, credentials: [] };
   }
 

@@ -1,0 +1,205 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isNode, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { CredentialSetting, ProviderSettings } from '../providers/provider.js';
+import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey, type Tuning } from '../providers/provider-config.js';
+import { reason as unreadable } from './api-keys.js';
+
+/**
+ * PROVIDERS_FILE: named provider instances in YAML (JSON is YAML too), read once at start-up.
+ *
+ *   providers:
+ *     - name: searx-eu               # the instance name callers use in providers= and answers report
+ *       use: searxng                 # the definition (adapter)
+ *       base_url: https://searx.example.eu
+ *       weight: 1.5                  # any tuning setting, as <NAME>_<SUFFIX> in lower case
+ *       api_key: ${MY_KEY}           # credentials by value or ${VARIABLE} from the environment
+ *
+ * Every problem names the file, the entry (index, name and line) and the key. Credential values are never
+ * repeated in a message.
+ */
+
+/** One instance as the file configures it, before the definition's and the service's defaults. */
+export interface InstanceEntry {
+  name: string;
+  settings: ProviderSettings;
+  tuning: Partial<Tuning>;
+  /** By variable name (BRAVE_API_KEY), as the adapter reads them. */
+  credentials: Record<string, string | undefined>;
+}
+
+export interface InstanceRules {
+  /** The definitions an entry may `use`. */
+  definitions: readonly ProviderSettings[];
+  /** Names taken by something that is not a search instance. */
+  reservedNames: readonly string[];
+}
+
+const NAME = /^[a-z][a-z0-9_-]{0,63}$/;
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const TUNING_FIELDS = Object.keys(PROVIDER_TUNING) as Array<keyof Tuning>;
+
+type Environment = Record<string, string | undefined>;
+
+/** Reads and checks the file; `problems` is empty when every entry is valid. */
+export function readProvidersFile(
+  raw: string,
+  env: Environment,
+  rules: InstanceRules,
+): { instances: InstanceEntry[]; problems: string[] } {
+  const file = path.resolve(raw.trim());
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch (error) {
+    return { instances: [], problems: [`${file}: expected a readable YAML file, cannot read it: ${unreadable(error)}`] };
+  }
+  const lines = new LineCounter();
+  const document = parseDocument(content, { lineCounter: lines });
+  const [syntaxError] = document.errors;
+  // Only the first line of yaml's message: the rest quotes the file, which may hold a credential.
+  if (syntaxError) return { instances: [], problems: [`${file}: not valid YAML: ${syntaxError.message.split(':\n')[0]}`] };
+  const list = readList(document.toJS());
+  if (typeof list === 'string') return { instances: [], problems: [`${file}: ${list}`] };
+  const node = document.get('providers', true);
+  const lineOf = (index: number): number | undefined => {
+    const item = isSeq(node) ? node.items[index] : undefined;
+    return isNode(item) && item.range ? lines.linePos(item.range[0]).line : undefined;
+  };
+  const instances: InstanceEntry[] = [];
+  const problems: string[] = [];
+  const seen = new Map<string, number>();
+  list.forEach((entry, index) => {
+    const name = isRecord(entry) && typeof entry.name === 'string' ? entry.name : undefined;
+    const line = lineOf(index);
+    const label = `${file}: providers[${index}]${name === undefined ? '' : ` "${name}"`}${line === undefined ? '' : ` (line ${line})`}`;
+    const checked = checkEntry(entry, env, rules);
+    if (name !== undefined && seen.has(name)) checked.problems.unshift(`name: "${name}" is already the name of providers[${seen.get(name)}]`);
+    if (name !== undefined && !seen.has(name)) seen.set(name, index);
+    problems.push(...checked.problems.map((problem) => `${label}: ${problem}`));
+    if (checked.instance && checked.problems.length === 0) instances.push(checked.instance);
+  });
+  return { instances, problems };
+}
+
+/** The `providers` list, or what is wrong with the document's shape. */
+function readList(data: unknown): unknown[] | string {
+  const expected = 'expected a mapping with a `providers` list';
+  if (data === null || data === undefined) return `${expected}, got an empty file`;
+  if (!isRecord(data)) return expected;
+  const stray = Object.keys(data).filter((key) => key !== 'providers');
+  if (stray.length > 0) return `${stray.join(', ')}: unknown key (allowed: providers)`;
+  if (!Array.isArray(data.providers)) return `providers: expected a list of instances`;
+  return data.providers;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One entry's instance, or what is wrong with it (each problem starts with the key). */
+function checkEntry(entry: unknown, env: Environment, rules: InstanceRules): { instance?: InstanceEntry; problems: string[] } {
+  if (!isRecord(entry)) return { problems: ['expected a mapping with at least name and use'] };
+  const problems: string[] = [];
+  const name = checkName(entry.name, rules, problems);
+  const settings = checkDefinition(entry.use, rules, problems);
+  if (!settings) return { problems };
+  const builtIn = rules.definitions.find((definition) => builtInName(definition) === name);
+  if (builtIn && builtIn !== settings) {
+    problems.push(`use: "${name}" is the built-in ${builtIn.name} instance; an entry of that name replaces it and must use ${builtIn.name}`);
+  }
+  const keys = entryKeys(settings);
+  const allowed = ['name', 'use', ...keys.tuning.keys(), ...keys.credentials.keys()];
+  for (const key of Object.keys(entry).filter((key) => !allowed.includes(key))) {
+    problems.push(`${key}: unknown key for a ${settings.name} instance (allowed: ${allowed.join(', ')})`);
+  }
+  const tuning = readTuning(entry, keys.tuning, env, problems);
+  const credentials = readCredentials(entry, keys.credentials, settings, env, problems);
+  // Wikipedia replaced by an entry keeps its own site unless the entry names another one.
+  const hasDefaultSite = name === builtInName(settings) && settings.baseUrl !== '';
+  const baseUrlKey = tuningKey('baseUrl');
+  if (settings.baseUrlRequired && !hasDefaultSite && tuning.baseUrl === undefined && !problems.some((problem) => problem.startsWith(`${baseUrlKey}:`))) {
+    problems.push(`${baseUrlKey}: required for a ${settings.name} instance`);
+  }
+  if (name === undefined) return { problems };
+  return { instance: { name, settings, tuning, credentials }, problems };
+}
+
+/** The tuning settings an entry sets, each checked as its variable is. */
+function readTuning(entry: Record<string, unknown>, keys: Map<string, keyof Tuning>, env: Environment, problems: string[]): Partial<Tuning> {
+  const tuning: Partial<Record<keyof Tuning, unknown>> = {};
+  for (const [key, field] of keys) {
+    const value = resolveValue(entry[key], env);
+    if (value.problem) problems.push(`${key}: ${value.problem}`);
+    if (value.text === undefined) continue;
+    const parsed = PROVIDER_TUNING[field].schema.safeParse(value.text);
+    if (parsed.success) tuning[field] = parsed.data;
+    else problems.push(...parsed.error.issues.map((issue) => `${key}: ${issue.message}`));
+  }
+  return tuning as Partial<Tuning>;
+}
+
+/** The credentials an entry sets, by variable name; a required one that is missing is a problem. */
+function readCredentials(
+  entry: Record<string, unknown>,
+  keys: Map<string, CredentialSetting>,
+  settings: ProviderSettings,
+  env: Environment,
+  problems: string[],
+): Record<string, string | undefined> {
+  const credentials: Record<string, string | undefined> = {};
+  for (const [key, credential] of keys) {
+    const value = resolveValue(entry[key], env);
+    if (value.problem) problems.push(`${key}: ${value.problem}`);
+    credentials[credential.env] = value.text?.trim() || undefined;
+    if (credential.required && !credentials[credential.env] && !value.problem) problems.push(`${key}: required for a ${settings.name} instance`);
+  }
+  return credentials;
+}
+
+function checkName(value: unknown, rules: InstanceRules, problems: string[]): string | undefined {
+  if (value === undefined) {
+    problems.push('name: required: the instance name callers use in providers=');
+    return undefined;
+  }
+  if (typeof value !== 'string' || !NAME.test(value)) {
+    problems.push(`name: expected lower-case letters, digits, _ and -, starting with a letter (at most 64), got ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  if (rules.reservedNames.includes(value)) {
+    problems.push(`name: "${value}" is reserved; choose another`);
+    return undefined;
+  }
+  return value;
+}
+
+function checkDefinition(value: unknown, rules: InstanceRules, problems: string[]): ProviderSettings | undefined {
+  const names = rules.definitions.map((definition) => definition.name);
+  const settings = rules.definitions.find((definition) => definition.name === value);
+  if (!settings) problems.push(`use: ${value === undefined ? 'required' : `expected one of ${names.join(', ')}, got ${JSON.stringify(value)}`}`);
+  return settings;
+}
+
+/** The file keys of a definition: every tuning setting, and each declared credential but the one base_url sets. */
+function entryKeys(settings: ProviderSettings) {
+  return {
+    tuning: new Map(TUNING_FIELDS.map((field) => [tuningKey(field), field])),
+    credentials: new Map(
+      settings.credentials.filter((credential) => credential.env !== settings.baseUrlEnv).map((credential) => [credentialKey(settings, credential), credential]),
+    ),
+  };
+}
+
+/** A scalar as text, with `${VARIABLE}` references filled in from the environment; blank and null count as unset. */
+function resolveValue(value: unknown, env: Environment): { text?: string; problem?: string } {
+  if (value === undefined || value === null) return {};
+  if (typeof value === 'object') return { problem: 'expected a single value, not a list or mapping' };
+  const unset: string[] = [];
+  const text = String(value).replace(REFERENCE, (_reference, variable: string) => {
+    const found = env[variable];
+    if (found === undefined || found === '') unset.push(variable);
+    return found ?? '';
+  });
+  if (unset.length > 0) return { problem: `${unset.map((variable) => `\${${variable}}`).join(', ')}: not set in the environment` };
+  return text.trim() === '' ? {} : { text };
+}

@@ -1,0 +1,211 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey } from '../../src/providers/provider-config.js';
+import { PROVIDER_DEFINITIONS } from '../../src/providers/registry.js';
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'fedsearch-providers-file-'));
+let files = 0;
+
+function writeProvidersFile(content: string): string {
+  files += 1;
+  const file = path.join(scratch, `providers-${files}.yaml`);
+  writeFileSync(file, content);
+  return file;
+}
+
+/** The start-up message for a PROVIDERS_FILE with this content; fails the test when it is accepted. */
+function refusal(content: string, env: Record<string, string> = {}): { message: string; file: string } {
+  const file = writeProvidersFile(content);
+  try {
+    loadConfig({ PROVIDERS_FILE: file, ...env });
+  } catch (error) {
+    return { message: (error as Error).message, file };
+  }
+  throw new Error(`accepted ${content}`);
+}
+
+describe('PROVIDERS_FILE instances', () => {
+  it('adds named instances of a definition, each with its own settings, after the built-in ones', () => {
+    const file = writeProvidersFile(`
+providers:
+  - name: searx-eu
+    use: searxng
+    base_url: https://searx.example.eu
+    weight: 1.5
+    timeout_ms: 3000
+    concurrency: 4
+    rate_limit: 2/s
+  - name: mywiki
+    use: mediawiki
+    base_url: https://wiki.example.org
+`);
+    const config = loadConfig({ PROVIDERS_FILE: file, DEFAULT_TIMEOUT_MS: '2000' });
+    expect(config.providers['searx-eu']).toEqual({
+      name: 'searx-eu',
+      definition: 'searxng',
+      baseUrl: 'https://searx.example.eu',
+      // The adapter's required SEARXNG_URL setting is what base_url gives.
+      credentials: { SEARXNG_URL: 'https://searx.example.eu' },
+      weight: 1.5,
+      timeoutMs: 3000,
+      concurrency: 4,
+      // A rate_limited outcome names where the limit is set, so the operator knows what to raise.
+      rateLimit: { requests: 2, intervalMs: 1000, burst: 1, text: '2/s', variable: 'rate_limit of searx-eu in PROVIDERS_FILE' },
+    });
+    expect(config.providers.mywiki).toEqual({
+      name: 'mywiki',
+      definition: 'mediawiki',
+      baseUrl: 'https://wiki.example.org',
+      credentials: {},
+      weight: 1,
+      timeoutMs: 2000,
+      concurrency: 8,
+    });
+    const names = Object.keys(config.providers);
+    expect(names.slice(-2)).toEqual(['searx-eu', 'mywiki']);
+    // The built-in instances are still there, configured from the environment as before.
+    expect(config.providers.wikipedia).toMatchObject({ definition: 'mediawiki', baseUrl: 'https://en.wikipedia.org' });
+  });
+
+  it('reads JSON as well, since JSON is YAML', () => {
+    const file = writeProvidersFile(JSON.stringify({ providers: [{ name: 'wiki2', use: 'mediawiki', base_url: 'https://wiki2.example' }] }));
+    expect(loadConfig({ PROVIDERS_FILE: file }).providers.wiki2).toMatchObject({ definition: 'mediawiki', baseUrl: 'https://wiki2.example' });
+  });
+
+  it('maps credentials by their documented key, by value or ${VARIABLE} from the environment', () => {
+    const file = writeProvidersFile(`
+providers:
+  - name: brave-team
+    use: brave
+    api_key: \${TEAM_BRAVE_KEY}
+  - name: pubmed-lab
+    use: pubmed
+    api_key: literal-key-1234
+    email: lab@example.org
+`);
+    const config = loadConfig({ PROVIDERS_FILE: file, TEAM_BRAVE_KEY: 'team-key-5678' });
+    expect(config.providers['brave-team']!.credentials).toEqual({ BRAVE_API_KEY: 'team-key-5678' });
+    expect(config.providers['pubmed-lab']!.credentials).toEqual({ PUBMED_API_KEY: 'literal-key-1234', PUBMED_EMAIL: 'lab@example.org' });
+  });
+
+  it('replaces a built-in instance with an entry of the same name, in its place', () => {
+    const file = writeProvidersFile('providers:\n  - name: wikipedia\n    use: mediawiki\n    base_url: https://de.wikipedia.org\n    weight: 2\n');
+    const config = loadConfig({ PROVIDERS_FILE: file, WIKIPEDIA_WEIGHT: '5' });
+    expect(config.providers.wikipedia).toMatchObject({ name: 'wikipedia', baseUrl: 'https://de.wikipedia.org', weight: 2 });
+    const withoutFile = Object.keys(loadConfig({}).providers);
+    expect(Object.keys(config.providers)).toEqual(withoutFile);
+  });
+
+  it('keeps a replaced built-in instance on its default site when the entry names none', () => {
+    const file = writeProvidersFile('providers:\n  - name: wikipedia\n    use: mediawiki\n    weight: 3\n');
+    expect(loadConfig({ PROVIDERS_FILE: file }).providers.wikipedia).toMatchObject({ baseUrl: 'https://en.wikipedia.org', weight: 3 });
+  });
+
+  it('gives every credential a file key that no other setting of its definition has', () => {
+    for (const settings of PROVIDER_DEFINITIONS) {
+      const keys = [
+        'name',
+        'use',
+        ...(Object.keys(PROVIDER_TUNING) as Array<keyof typeof PROVIDER_TUNING>).map(tuningKey),
+        ...settings.credentials.filter((credential) => credential.env !== settings.baseUrlEnv).map((credential) => credentialKey(settings, credential)),
+      ];
+      expect(new Set(keys).size, `${settings.name}: ${keys.join(', ')}`).toBe(keys.length);
+      for (const key of keys) expect(key).toMatch(/^[a-z][a-z0-9_]*$/);
+    }
+  });
+
+  it('is documented in docs/providers.md: every definition, its built-in instance, credential keys and whether base_url is required', () => {
+    const documented = readFileSync(path.resolve('docs/providers.md'), 'utf8')
+      .split('\n')
+      .filter((line) => /^\| `[a-z]+` \| `[a-z_]+` \|/.test(line));
+    const expected = PROVIDER_DEFINITIONS.map((settings) => {
+      const credentials = settings.credentials
+        .filter((credential) => credential.env !== settings.baseUrlEnv)
+        .map((credential) => `\`${credentialKey(settings, credential)}\`${credential.required ? ' (required)' : ''}`);
+      return `| \`${settings.name}\` | \`${builtInName(settings)}\` | ${credentials.join(', ') || 'none'} | ${settings.baseUrlRequired ? 'required' : 'optional'} |`;
+    });
+    expect(documented).toEqual(expected);
+  });
+});
+
+describe('a bad PROVIDERS_FILE refuses start-up, naming the file, the entry and the field', () => {
+  it.each([
+    ['an unknown definition', 'providers:\n  - name: odd\n    use: nosuchprovider\n', 'providers[0] "odd" (line 2): use: expected one of local, brave,', 'got "nosuchprovider"'],
+    ['a missing use', 'providers:\n  - name: odd\n', 'providers[0] "odd" (line 2): use: required', ''],
+    ['a missing name', 'providers:\n  - use: searxng\n    base_url: https://searx.example\n', 'providers[0] (line 2): name: required', ''],
+    ['an invalid name', 'providers:\n  - name: Searx EU\n    use: searxng\n    base_url: https://s.example\n', 'providers[0] "Searx EU" (line 2): name: expected lower-case letters, digits, _ and -', 'got "Searx EU"'],
+    [
+      'a duplicate name',
+      'providers:\n  - name: s1\n    use: searxng\n    base_url: https://a.example\n  - name: s1\n    use: searxng\n    base_url: https://b.example\n',
+      'providers[1] "s1" (line 5): name: "s1" is already the name of providers[0]',
+      '',
+    ],
+    ['a reserved name', 'providers:\n  - name: youtube_web\n    use: youtube\n    api_key: k-12345\n', 'providers[0] "youtube_web" (line 2): name: "youtube_web" is reserved', ''],
+    [
+      'a built-in name with another definition',
+      'providers:\n  - name: wikipedia\n    use: searxng\n    base_url: https://s.example\n',
+      'providers[0] "wikipedia" (line 2): use: "wikipedia" is the built-in mediawiki instance',
+      'must use mediawiki',
+    ],
+    [
+      'a bad rate_limit',
+      'providers:\n  - name: searx-a\n    use: searxng\n    base_url: https://s.example\n    rate_limit: fast\n',
+      'providers[0] "searx-a" (line 2): rate_limit: expected N/s, N/Ns, N/min, N/Nmin or N/h',
+      'got "fast"',
+    ],
+    ['a missing base_url', 'providers:\n  - name: searx-a\n    use: searxng\n', 'providers[0] "searx-a" (line 2): base_url: required for a searxng instance', ''],
+    ['a missing base_url for mediawiki', 'providers:\n  - name: mywiki\n    use: mediawiki\n', 'providers[0] "mywiki" (line 2): base_url: required for a mediawiki instance', ''],
+    ['a missing required credential', 'providers:\n  - name: brave-2\n    use: brave\n', 'providers[0] "brave-2" (line 2): api_key: required for a brave instance', ''],
+    ['a bad base_url', 'providers:\n  - name: s\n    use: searxng\n    base_url: searx.example\n', 'providers[0] "s" (line 2): base_url: expected an absolute http or https URL', 'got "searx.example"'],
+    ['a bad weight', 'providers:\n  - name: s\n    use: searxng\n    base_url: https://s.example\n    weight: heavy\n', 'providers[0] "s" (line 2): weight: expected a number from 0 to 100, got "heavy"', ''],
+    ['a bad timeout', 'providers:\n  - name: s\n    use: searxng\n    base_url: https://s.example\n    timeout_ms: 5\n', 'providers[0] "s" (line 2): timeout_ms: expected a whole number from 100 to 60000, got "5"', ''],
+    [
+      'an unknown key',
+      'providers:\n  - name: s\n    use: searxng\n    base_url: https://s.example\n    apikey: x\n',
+      'providers[0] "s" (line 2): apikey: unknown key for a searxng instance (allowed: name, use, base_url, weight, timeout_ms, concurrency',
+      '',
+    ],
+    ['a list where a value belongs', 'providers:\n  - name: s\n    use: searxng\n    base_url: [a, b]\n', 'providers[0] "s" (line 2): base_url: expected a single value', ''],
+    ['an entry that is not a mapping', 'providers:\n  - searxng\n', 'providers[0] (line 2): expected a mapping with at least name and use', ''],
+    ['no providers list', 'instances: []\n', 'instances: unknown key (allowed: providers)', ''],
+    ['providers that is not a list', 'providers: searxng\n', 'providers: expected a list of instances', ''],
+    ['an empty file', '', 'expected a mapping with a `providers` list, got an empty file', ''],
+    ['invalid YAML', 'providers:\n  - name: a\n  name: b\n', 'not valid YAML: All mapping items must start at the same column at line 3, column 1', ''],
+    ['a repeated key', 'providers:\n  - name: a\n    name: b\n', 'not valid YAML: Map keys must be unique at line 3, column 5', ''],
+  ])('%s', (_case, content, expected, alsoExpected) => {
+    const { message, file } = refusal(content);
+    expect(message).toContain(`Invalid configuration: PROVIDERS_FILE: ${file}: ${expected}`);
+    expect(message).toContain(alsoExpected);
+  });
+
+  it('names the entry and the variable when a ${VARIABLE} is not set', () => {
+    const { message, file } = refusal('providers:\n  - name: brave-2\n    use: brave\n    api_key: ${BRAVE_TEAM_KEY}\n');
+    expect(message).toBe(`Invalid configuration: PROVIDERS_FILE: ${file}: providers[0] "brave-2" (line 2): api_key: \${BRAVE_TEAM_KEY}: not set in the environment`);
+  });
+
+  it('names an unreadable file', () => {
+    const missing = path.join(scratch, 'missing.yaml');
+    expect(() => loadConfig({ PROVIDERS_FILE: missing })).toThrow(
+      `Invalid configuration: PROVIDERS_FILE: ${missing}: expected a readable YAML file, cannot read it: no such file`,
+    );
+  });
+
+  it('reports every problem at once, with the other variables', () => {
+    const { message, file } = refusal('providers:\n  - name: a\n    use: nosuch\n  - name: b\n    use: searxng\n', { BRAVE_WEIGHT: 'abc' });
+    expect(message).toContain('BRAVE_WEIGHT: expected a number');
+    expect(message).toContain(`PROVIDERS_FILE: ${file}: providers[0] "a" (line 2): use: expected one of`);
+    expect(message).toContain(`PROVIDERS_FILE: ${file}: providers[1] "b" (line 4): base_url: required for a searxng instance`);
+  });
+
+  it('never repeats a credential, not even from a line YAML cannot read', () => {
+    const { message } = refusal('providers:\n  - name: brave-2\n    use: brave\n    api_key: "sk-very-secret-value\n');
+    expect(message).toContain('not valid YAML');
+    expect(message).not.toContain('sk-very-secret-value');
+    const invalid = refusal('providers:\n  - name: brave-2\n    use: brave\n    api_key: sk-very-secret-value\n    weight: abc\n');
+    expect(invalid.message).toContain('weight: expected a number');
+    expect(invalid.message).not.toContain('sk-very-secret-value');
+  });
+});
