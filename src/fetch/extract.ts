@@ -60,8 +60,8 @@ export async function extractDocument(input: ExtractionInput): Promise<Extracted
  * `next_offset` can be passed straight back as the next call's `offset`.
  */
 export function pageText(text: string, offset: number, maxChars: number): TextPage {
-  if (!Number.isInteger(offset) || offset < 0) throw invalidQuery(`offset must be a whole number ≥ 0, not ${offset}`);
-  if (!Number.isInteger(maxChars) || maxChars < 1) throw invalidQuery(`max_chars must be a whole number ≥ 1, not ${maxChars}`);
+  if (!Number.isInteger(offset) || offset < 0) throw invalidQuery(`offset: ${offset} is not allowed; allowed: a whole number ≥ 0`);
+  if (!Number.isInteger(maxChars) || maxChars < 1) throw invalidQuery(`max_chars: ${maxChars} is not allowed; allowed: a whole number ≥ 1`);
   const total = text.length;
   const start = Math.min(offset, total);
   let end = Math.min(start + maxChars, total);

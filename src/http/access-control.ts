@@ -72,6 +72,6 @@ export function registerAccessControl(app: FastifyInstance, keys: readonly strin
     return reply
       .code(401)
       .header('www-authenticate', `Bearer realm="fedsearch", error="invalid_token", error_description="${message}"`)
-      .send({ statusCode: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message });
+      .send({ statusCode: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message, request_id: request.id });
   });
 }

@@ -37,7 +37,7 @@ export async function registerProtection(app: FastifyInstance, config: AppConfig
     origin: origins.includes('*') ? true : origins.length > 0 ? origins : false,
     methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'],
-    exposedHeaders: ['mcp-session-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+    exposedHeaders: ['mcp-session-id', 'x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
   });
 
   await app.register(fastifyRateLimit, {

@@ -95,7 +95,7 @@ function compactTool(operations: readonly Operation[]): ToolBinding {
         return { problem: `${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} not a field of ${COMPACT_TOOL}; put ${operation.name}'s parameters inside params\n${usage(operation)}` };
       }
       if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
-        return { problem: `params must be an object\n${usage(operation)}` };
+        return { problem: `params: not an object; allowed: an object of ${operation.name}'s parameters\n${usage(operation)}` };
       }
       return { operation, params: params ?? {} };
     },

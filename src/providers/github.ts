@@ -63,7 +63,7 @@ export class GithubProvider extends Provider {
 function searchScope(scope: string | undefined): Scope {
   if (scope === undefined) return 'repositories';
   if ((SCOPES as readonly string[]).includes(scope)) return scope as Scope;
-  throw invalidQuery(`github scope must be one of: ${SCOPES.join(', ')}`, { scope });
+  throw invalidQuery(`scope: "${scope}" is not a GitHub search scope; allowed: ${SCOPES.join(', ')}`, { scope });
 }
 
 /** Code results carry a path and their repository; everything else is read as a repository. */

@@ -158,7 +158,7 @@ describe('pageText', () => {
   });
 
   it('rejects a negative offset or a max_chars below 1 as an invalid query', () => {
-    expect(() => pageText(text, -1, 4)).toThrow(/offset must be a whole number/);
-    expect(() => pageText(text, 0, 0)).toThrow(/max_chars must be a whole number/);
+    expect(() => pageText(text, -1, 4)).toThrow(/offset: -1 is not allowed; allowed: a whole number ≥ 0/);
+    expect(() => pageText(text, 0, 0)).toThrow(/max_chars: 0 is not allowed; allowed: a whole number ≥ 1/);
   });
 });

@@ -30,11 +30,14 @@ describe('outbound rate limit (BRAVE_RATE_LIMIT=2/s)', () => {
     const limited = answers.filter((outcome) => outcome.status === 'rate_limited');
 
     expect(mostInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(3);
-    expect(ok.length + limited.length).toBe(20);
-    expect(arrivals).toHaveLength(ok.length);
+    // A request given a slot just before its deadline may still time out on a busy machine; nothing else may happen.
+    const timedOut = answers.filter((outcome) => outcome.status === 'timeout');
+    expect(ok.length + limited.length + timedOut.length).toBe(20);
+    expect(arrivals.length).toBeGreaterThanOrEqual(ok.length);
+    expect(arrivals.length).toBeLessThanOrEqual(ok.length + timedOut.length);
     // 3 s at 2/s plus the burst of 1 is all the slots a 3 s deadline can hold.
     expect(ok.length).toBeGreaterThanOrEqual(1);
-    expect(ok.length).toBeLessThanOrEqual(7);
+    expect(arrivals.length).toBeLessThanOrEqual(7);
     for (const outcome of limited) {
       expect(outcome).toMatchObject({ code: 'PROVIDER_RATE_LIMITED', count: 0 });
       expect(outcome.retry_after_ms).toBeGreaterThan(0);

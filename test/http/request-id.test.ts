@@ -61,8 +61,22 @@ describe('request ids returned to the client', () => {
       const response = await request(guarded.origin, '/v1/providers');
       expect(response.status).toBe(401);
       expect(response.headers.get('x-request-id')).toMatch(UUID);
+      expect((await response.json()).request_id).toBe(response.headers.get('x-request-id'));
     } finally {
       await guarded.stop();
+    }
+  });
+});
+
+describe('request id for browser clients', () => {
+  it('lets a page on an allowed origin read the x-request-id header (CORS exposes it)', async () => {
+    const service = await startService({ CORS_ORIGINS: 'https://app.example', LOG_LEVEL: 'silent' });
+    try {
+      const response = await request(service.origin, '/healthz', { headers: { origin: 'https://app.example' } });
+      expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      expect(response.headers.get('access-control-expose-headers')?.split(/,\s*/)).toContain('x-request-id');
+    } finally {
+      await service.stop();
     }
   });
 });

@@ -53,10 +53,13 @@ describeWithRedis('two service instances sharing one Redis and one outbound rate
     const limited = answers.filter((outcome) => outcome.status === 'rate_limited');
 
     expect(mostInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(3);
-    expect(ok.length + limited.length).toBe(20);
-    expect(arrivals).toHaveLength(ok.length);
+    // A request given a slot just before its deadline may still time out on a busy machine; nothing else may happen.
+    const timedOut = answers.filter((outcome) => outcome.status === 'timeout');
+    expect(ok.length + limited.length + timedOut.length).toBe(20);
+    expect(arrivals.length).toBeGreaterThanOrEqual(ok.length);
+    expect(arrivals.length).toBeLessThanOrEqual(ok.length + timedOut.length);
     // One bucket for both: 2 s at 2/s plus the burst of 1. Two separate buckets would let about twice as many go.
-    expect(ok.length).toBeLessThanOrEqual(5);
+    expect(arrivals.length).toBeLessThanOrEqual(5);
     expect(limited.every((outcome) => outcome.retry_after_ms > 0)).toBe(true);
   });
 });

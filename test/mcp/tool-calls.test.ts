@@ -114,6 +114,6 @@ describe('MCP tool calls', () => {
   it('rejects params that are not an object', async () => {
     const { result } = await call(probe(async () => ({})), 'n=1');
     expect(result.isError).toBe(true);
-    expect((result.content[0] as { text: string }).text).toBe('params must be an object\nParameters of probe(n: integer)\nExample: {"operation":"probe","params":{"n":1}}');
+    expect((result.content[0] as { text: string }).text).toBe('params: not an object; allowed: an object of probe\'s parameters\nParameters of probe(n: integer)\nExample: {"operation":"probe","params":{"n":1}}');
   });
 });

@@ -85,7 +85,7 @@ describe('github adapter', () => {
     expect(notConfigured).toBeInstanceOf(FedsearchError);
     expect((notConfigured as FedsearchError).code).toBe('PROVIDER_NOT_CONFIGURED');
     expect((notConfigured as FedsearchError).message).toBe('GITHUB_TOKEN is required for code search');
-    expect(() => provider.buildRequest(makeQuery('fuse', 'code', 5, { scope: 'issues' }))).toThrow(/scope must be one of/);
+    expect(() => provider.buildRequest(makeQuery('fuse', 'code', 5, { scope: 'issues' }))).toThrow(/scope: "issues" is not a GitHub search scope; allowed: /);
   });
 
   it('describes error bodies by their message and throws on an error in a 200', () => {
