@@ -37,7 +37,7 @@ describe('every operation answers what its output schema documents', () => {
       .json('/github/search/repositories', fixture('github/search-repositories.json'))
       .json('/youtube/youtube/v3/search', fixture('youtube/search.json'))
       .json('/youtube/youtube/v3/videos', fixture('youtube/videos.json'))
-      .json('/wikipedia/w/api.php', fixture('wikipedia/generator-search.json'))
+      .json('/wikipedia/w/api.php', fixture('wikipedia/list-search.json'))
       .json('/hackernews/api/v1/search', fixture('hackernews/search.json'))
       .json(`/crossref/works/${DOI}`, fixture('crossref/work-lookup.json'))
       .json(`/semanticscholar/graph/v1/paper/DOI:${DOI}`, fixture('semanticscholar/paper-lookup.json'))

@@ -38,7 +38,7 @@ function holdRoute(upstream: FakeUpstream, path: string, body: string) {
 }
 
 type Outcome = { provider: string; status: string; count: number; latency_ms: number; code?: string };
-type Answer = { results: Array<{ url: string; explain?: unknown }>; providers: Outcome[]; took_ms: number; cached: boolean };
+type Answer = { results: Array<{ url: string; explain?: unknown }>; providers: Outcome[]; took_ms: number; cache_age_ms: number; cached: boolean };
 
 async function openStream(origin: string, path: string, init: RequestInit = {}): Promise<{ response: Response; reader: SseReader }> {
   const response = await fetch(`${origin}${path}`, init);
@@ -46,8 +46,8 @@ async function openStream(origin: string, path: string, init: RequestInit = {}):
   return { response, reader: new SseReader(response.body!) };
 }
 
-function withoutTiming(answer: Answer): Omit<Answer, 'took_ms'> {
-  const { took_ms: _took, ...rest } = answer;
+function withoutTiming(answer: Answer): Omit<Answer, 'took_ms' | 'cache_age_ms'> {
+  const { took_ms: _took, cache_age_ms: _age, ...rest } = answer;
   return rest;
 }
 
