@@ -20,8 +20,8 @@ const routeFields = {
     .optional()
     .describe('Provider names (see /v1/providers), as a list or comma-separated, or "auto" to choose by the query; default: all of the kind.'),
   limit: searchParams.max_results,
-  page: searchParams.page,
   timeout_ms: searchParams.timeout_ms,
+  page: searchParams.page,
   explain: z.boolean().default(false).describe("true adds each result's per-provider score contributions."),
 };
 

@@ -96,6 +96,7 @@ export function registerStreamRoutes(app: FastifyInstance, search: SearchService
       `/v1/search/${kind}/stream`,
       {
         schema: {
+          operationId: `search_${kind}_stream`,
           tags: ['search'],
           summary: `Search ${kind === 'web' ? 'the web' : 'scholarly papers'} across providers, streamed as each provider answers (SSE)`,
           description: DESCRIPTION,

@@ -13,13 +13,6 @@ export const searchParams = {
     .optional()
     .describe('Provider names to ask (see list_providers), or "auto" to choose by the query; default: every configured provider of the kind.'),
   max_results: z.number().int().min(1).max(50).default(10).describe('How many merged results to return (1–50, default 10).'),
-  page: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE)
-    .default(1)
-    .describe(`Which page of results (1–${MAX_PAGE}, default 1); the answer's has_more says whether the next page holds any.`),
   timeout_ms: z
     .number()
     .int()
@@ -27,6 +20,13 @@ export const searchParams = {
     .max(30_000)
     .optional()
     .describe('Deadline in milliseconds (100–30000); late providers are reported as timeout.'),
+  page: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE)
+    .default(1)
+    .describe(`Which page of results (1–${MAX_PAGE}, default 1); the answer's has_more says whether the next page holds any.`),
 };
 
 const domain = z
