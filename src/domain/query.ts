@@ -22,7 +22,13 @@ export type FilterName = Exclude<keyof SearchFilters, 'scope'>;
 export interface SearchQuery {
   kind: SearchKind;
   text: string;
-  /** How many results the caller wants; adapters ask their upstream for this many. */
+  /**
+   * How many results to ask each provider for, from its first: the caller's limit × page, plus one to tell
+   * whether another page exists. Adapters ask their upstream for this many, within what one request allows.
+   */
   limit: number;
   filters: SearchFilters;
 }
+
+/** Pages a caller may ask for (page × limit results in all): deeper pages cost every provider a bigger request. */
+export const MAX_PAGE = 10;

@@ -32,7 +32,8 @@ function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType, input: unknow
       return { field, message: `${outOfBounds(issue, value)}; allowed: ${range(issue.origin, bounds)}` };
     }
     case 'invalid_type': {
-      const expected = `${article(typeName(issue.expected))} ${typeName(issue.expected)}${boundsNote(schema, issue.path)}`;
+      // "true or false" reads right in a JSON body and in a query string alike.
+      const expected = issue.expected === 'boolean' ? 'true or false' : `${article(typeName(issue.expected))} ${typeName(issue.expected)}${boundsNote(schema, issue.path)}`;
       return { field, message: `${value === undefined ? 'missing' : `${shown(value)} is not ${article(typeName(issue.expected))} ${typeName(issue.expected)}`}; allowed: ${expected}` };
     }
     case 'invalid_value':

@@ -3,9 +3,11 @@ import type { SearchQuery } from '../domain/query.js';
 import type { SearchResult } from '../domain/result.js';
 import type { Provider } from '../providers/provider.js';
 
-/** What the cache keeps: the whole ranked list with score explanations, trimmed per request on the way out. */
+/** What the cache keeps: the whole ranked list with score explanations, paged and trimmed per request on the way out. */
 export interface CachedAnswer {
   results: SearchResult[];
+  /** How many results each provider was asked for: whether a later page can be sliced from this list (paging.ts). */
+  depth: number;
   providers: ProviderOutcome[];
   /** When the providers were asked (epoch ms), so a cached answer can say how old it is. */
   cached_at: number;
@@ -27,7 +29,10 @@ export function answerTtl(answer: CachedAnswer, partialAnswerTtlMs = DEFAULT_PAR
   return answer.providers.some((provider) => FAILED_STATUSES.has(provider.status)) ? partialAnswerTtlMs : undefined;
 }
 
-/** Same kind, same words (case and spacing aside), same providers, limit, deadline and filters: same answer. */
+/**
+ * Same kind, same words (case and spacing aside), same providers, limit, deadline and filters: same answer.
+ * The page is not part of it: every page of a search is sliced from one cached list.
+ */
 export function cacheKey(query: SearchQuery, providers: Provider[], timeoutMs: number | undefined): string {
   return JSON.stringify([
     query.kind,

@@ -12,6 +12,7 @@ import { answerTtl, cacheKey, type CachedAnswer } from './cached-answer.js';
 import { createLimiters, gatherResults, notAsked, type GatherDependencies, type ProviderAnswer } from './gather.js';
 import { ProviderHealth, type BreakerOptions, type HealthSnapshot } from './provider-health.js';
 import { groupResults, type RankedItem } from './merge.js';
+import { extendResults, hasMorePages, pageOf, resultsWanted, servesPage } from './paging.js';
 import { rankResults } from './rank.js';
 import { redactSecrets } from './redact.js';
 import { SingleFlight } from './single-flight.js';
@@ -23,6 +24,8 @@ export interface SearchRequest {
   query: string;
   providers?: string[];
   limit: number;
+  /** Which page of `limit` results (1 by default); every page is sliced from one fused list. */
+  page?: number;
   timeoutMs?: number;
   explain?: boolean;
   filters?: SearchFilters;
@@ -41,6 +44,9 @@ export interface SearchResponse {
   kind: SearchKind;
   results: SearchResult[];
   providers: ProviderOutcome[];
+  page: number;
+  /** Whether the next page holds results. */
+  has_more: boolean;
   took_ms: number;
   cached: boolean;
   /** How long ago a cached answer was gathered; 0 for a fresh one. */
@@ -167,25 +173,33 @@ export class SearchService {
   async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
     const started = performance.now();
     const providers = this.selectProviders(request.kind, request.providers);
+    const page = request.page ?? 1;
     const query: SearchQuery = {
       kind: request.kind,
       text: request.query.trim(),
-      limit: request.limit,
+      limit: resultsWanted(request.limit, page),
       filters: request.filters ?? {},
     };
-    const key = cacheKey(query, providers, request.timeoutMs);
-    const cached = await this.readCache(key);
+    const key = cacheKey({ ...query, limit: request.limit }, providers, request.timeoutMs);
+    const stored = await this.readCache(key);
+    // A list too short for this page is gathered again, deeper; the deeper list extends it.
+    const cached = stored && servesPage(stored, request.limit, page) ? stored : undefined;
     this.options.onCacheLookup?.(cached !== undefined);
+    const listed = stored?.results ?? [];
     const answer =
       cached ??
       (request.onProviderAnswer
-        ? await this.gatherAndRank(query, providers, request, key, signal ?? new AbortController().signal)
-        : await this.flights.run(key, signal, (sharedSignal) => this.gatherAndRank(query, providers, request, key, sharedSignal)));
+        ? await this.gatherAndRank(query, providers, request, key, listed, signal ?? new AbortController().signal)
+        : await this.flights.run(`${key}#${query.limit}`, signal, (sharedSignal) =>
+            this.gatherAndRank(query, providers, request, key, listed, sharedSignal),
+          ));
     return {
       query: query.text,
       kind: query.kind,
-      results: presentResults(answer.results, request),
+      results: presentResults(answer.results, { ...request, page }),
       providers: answer.providers,
+      page,
+      has_more: hasMorePages(answer, request.limit, page),
       took_ms: Math.round(performance.now() - started),
       cached: cached !== undefined,
       // Clocks of replicas sharing Redis may differ a little: never a negative age.
@@ -276,7 +290,7 @@ export class SearchService {
   }
 
   /** Some providers' answers fused exactly as a finished search fuses them all: a streamed search's results so far. */
-  fuseAnswers(kind: SearchKind, answers: ProviderAnswer[], options: { limit: number; explain?: boolean }): SearchResult[] {
+  fuseAnswers(kind: SearchKind, answers: ProviderAnswer[], options: { limit: number; page?: number; explain?: boolean }): SearchResult[] {
     return presentResults(this.rankAnswers(kind, answers), options);
   }
 
@@ -295,6 +309,7 @@ export class SearchService {
     providers: Provider[],
     request: SearchRequest,
     key: string,
+    listed: SearchResult[],
     signal: AbortSignal,
   ): Promise<CachedAnswer> {
     const finished = this.options.onSearchStarted?.();
@@ -310,8 +325,8 @@ export class SearchService {
     } finally {
       finished?.();
     }
-    const results = this.rankAnswers(query.kind, answers);
-    const outcome: CachedAnswer = { results, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
+    const results = extendResults(listed, this.rankAnswers(query.kind, answers));
+    const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
       await this.options.cache.set(key, outcome, answerTtl(outcome, this.options.partialAnswerTtlMs)).catch((error: unknown) => {
@@ -352,9 +367,9 @@ export class SearchService {
   }
 }
 
-/** The top `limit` of a ranked list, with score explanations only when asked for. */
-function presentResults(results: SearchResult[], options: { limit: number; explain?: boolean }): SearchResult[] {
-  return results.slice(0, options.limit).map((result) => (options.explain ? result : withoutExplain(result)));
+/** One page of a ranked list, with score explanations only when asked for. */
+function presentResults(results: SearchResult[], options: { limit: number; page?: number; explain?: boolean }): SearchResult[] {
+  return pageOf(results, options.limit, options.page ?? 1).map((result) => (options.explain ? result : withoutExplain(result)));
 }
 
 function withoutExplain(result: SearchResult): SearchResult {

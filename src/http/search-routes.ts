@@ -1,43 +1,47 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SearchKind } from '../domain/result.js';
-import type { SearchRequest, SearchResponse, SearchService } from '../engine/search-service.js';
-import { routeProviders, type ProviderRouting } from '../operations/routing.js';
-import { clientGoneSignal } from './request-signal.js';
+import type { SearchService } from '../engine/search-service.js';
 import { searchResponseOutput } from '../operations/output-schemas.js';
+import { filtersOf } from '../operations/search-operations.js';
+import { planSearch, type SearchPlan } from '../operations/search-plan.js';
+import { clientGoneSignal } from './request-signal.js';
 import { documentedResponse, errorResponses } from './response-schemas.js';
-import { searchBody, searchQuerystring } from './search-schemas.js';
+import { searchBodies, searchQuerystrings, type SearchRouteInput, type SearchRouteKind } from './search-schemas.js';
 import { documented } from './zod-schemas.js';
 
-export type SearchInput = { q: string; providers?: string[] | undefined; limit: number; timeout_ms?: number | undefined; explain: boolean };
-
-const ROUTE_KINDS: Array<{ kind: SearchKind; path: string; summary: string; operationId: string }> = [
+const ROUTE_KINDS: Array<{ kind: SearchRouteKind; path: string; summary: string; operationId: string }> = [
   { kind: 'web', path: '/v1/search/web', summary: 'Search the web across providers', operationId: 'search_web' },
   { kind: 'papers', path: '/v1/search/papers', summary: 'Search scholarly papers across providers', operationId: 'search_papers' },
 ];
 
 /**
- * A search route's answer, shared by the plain and the streamed routes so `done` is exactly the plain answer.
- * providers=auto chooses by the query and says which and why.
+ * A search route's plan: the operations' own (planSearch), so a route, its stream and web_search /
+ * paper_search take the same filters, route providers=auto alike and give the same answer.
  */
-export function routeSearch(search: SearchService, kind: SearchKind, input: SearchInput) {
-  const routing = input.providers?.length === 1 && input.providers[0] === 'auto' ? routeProviders(kind, input.q, search) : undefined;
-  const providers = routing ? routing.providers : input.providers;
-  return {
-    /** Which providers will be asked; unknown or wrong-kind names throw a 400 here, before any work. */
-    asked: () => search.selectProviders(kind, providers),
-    run: async (extra: Pick<SearchRequest, 'logger' | 'onProviderAnswer'>, signal: AbortSignal): Promise<SearchResponse & { routing?: ProviderRouting }> => {
-      const request = { kind, query: input.q, providers, limit: input.limit, timeoutMs: input.timeout_ms, explain: input.explain, ...extra };
-      const answer = await search.search(request, signal);
-      return routing ? { ...answer, routing } : answer;
+export function planRouteSearch(search: SearchService, kind: SearchRouteKind, input: SearchRouteInput): SearchPlan {
+  return planSearch(
+    kind,
+    {
+      query: input.q,
+      providers: input.providers,
+      max_results: input.limit,
+      page: input.page,
+      timeout_ms: input.timeout_ms,
+      explain: input.explain,
+      filters: filtersOf(input),
     },
-  };
+    search,
+  );
 }
 
 const DESCRIPTION =
   'Asks the selected providers in parallel and returns merged, deduplicated results ranked by weighted ' +
   'reciprocal rank fusion: score = Σ weight(provider) / (k + rank), k = 60 by default. Every provider\'s ' +
   'outcome is reported (ok, error, timeout, not_configured, skipped) with its latency; a request where every ' +
-  'provider failed is still 200 with results: [].';
+  'provider failed is still 200 with results: [].\n\n' +
+  'Takes the filters of the web_search / paper_search operations (in a query string, lists comma-separated or ' +
+  'as repeated parameters); a provider that cannot apply a filter is reported skipped. `page` (1–10) slices ' +
+  'later results from the same fused list, which is cached, so a later page asks no provider again; ' +
+  '`has_more` says whether the next page holds results.';
 
 export function registerSearchRoutes(app: FastifyInstance, search: SearchService): void {
   const responses = {
@@ -45,17 +49,17 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
     ...errorResponses(400, 401, 429, 500, 503),
   };
   for (const { kind, path, summary, operationId } of ROUTE_KINDS) {
-    const handle = async (input: SearchInput, request: FastifyRequest, reply: FastifyReply) =>
-      routeSearch(search, kind, input).run({ logger: request.log }, clientGoneSignal(reply));
+    const handle = async (input: SearchRouteInput, request: FastifyRequest, reply: FastifyReply) =>
+      planRouteSearch(search, kind, input).run({ logger: request.log }, clientGoneSignal(reply));
     app.get(
       path,
-      { schema: { operationId, tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystring, 'query'), response: responses } },
-      async (request, reply) => handle(request.query as SearchInput, request, reply),
+      { schema: { operationId, tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystrings[kind], 'query'), response: responses } },
+      async (request, reply) => handle(request.query as SearchRouteInput, request, reply),
     );
     app.post(
       path,
-      { schema: { operationId: `${operationId}_post`, tags: ['search'], summary, description: DESCRIPTION, body: documented(searchBody, 'body'), response: responses } },
-      async (request, reply) => handle(request.body as SearchInput, request, reply),
+      { schema: { operationId: `${operationId}_post`, tags: ['search'], summary, description: DESCRIPTION, body: documented(searchBodies[kind], 'body'), response: responses } },
+      async (request, reply) => handle(request.body as SearchRouteInput, request, reply),
     );
   }
 }

@@ -2,20 +2,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import type { AppConfig } from '../config.js';
 import { FedsearchError } from '../domain/errors.js';
-import type { SearchKind } from '../domain/result.js';
 import type { ProviderAnswer } from '../engine/gather.js';
 import type { SearchService } from '../engine/search-service.js';
 import { clientGoneSignal } from './request-signal.js';
-import { routeSearch, type SearchInput } from './search-routes.js';
-import { errorResponseSchema, searchQuerystring } from './search-schemas.js';
+import { planRouteSearch } from './search-routes.js';
+import { errorResponseSchema, searchQuerystrings, type SearchRouteInput, type SearchRouteKind } from './search-schemas.js';
 import { documented } from './zod-schemas.js';
 
-const KINDS: SearchKind[] = ['web', 'papers'];
+const KINDS: SearchRouteKind[] = ['web', 'papers'];
 
 const DESCRIPTION =
   'The same search as GET /v1/search/{kind}, streamed as Server-Sent Events while providers answer:\n' +
   '- `event: provider`: one provider\'s outcome (as in `providers[]`), the moment it finishes, in finish order, for every provider asked;\n' +
-  '- `event: results`: `{results, done, total}`, the fused top `limit` so far, after each provider that changed it;\n' +
+  '- `event: results`: `{results, done, total}`, the fused results of the page asked for so far, after each provider that changed them;\n' +
   '- `event: done`: exactly the answer GET /v1/search/{kind} gives for the same request; then the stream ends.\n' +
   'A cached answer streams just `done`. A bad request is an ordinary 400 JSON before any event; an unexpected ' +
   'failure after the stream opened is `event: error` with the usual error JSON. A comment line is sent every 15 s ' +
@@ -36,11 +35,11 @@ interface StreamContext {
   heartbeatMs: number;
 }
 
-async function streamSearch({ search, heartbeatMs }: StreamContext, kind: SearchKind, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const input = request.query as SearchInput;
-  const route = routeSearch(search, kind, input);
+async function streamSearch({ search, heartbeatMs }: StreamContext, kind: SearchRouteKind, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const input = request.query as SearchRouteInput;
   // Validation that needs the provider list throws here, so a bad request is a 400 before any event.
-  const total = route.asked().length;
+  const plan = planRouteSearch(search, kind, input);
+  const total = plan.asking;
   const signal = clientGoneSignal(reply);
   const events = new PassThrough();
   const write = (chunk: string): void => {
@@ -61,14 +60,14 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   const onProviderAnswer = (answer: ProviderAnswer): void => {
     answers.push(answer);
     write(sseEvent('provider', answer.outcome));
-    const results = search.fuseAnswers(kind, answers, { limit: input.limit, explain: input.explain });
+    const results = search.fuseAnswers(kind, answers, { limit: input.limit, page: input.page, explain: input.explain });
     const serialised = JSON.stringify(results);
     if (serialised === shownResults) return;
     shownResults = serialised;
     write(sseEvent('results', { results, done: answers.length, total }));
   };
   try {
-    const answer = await route.run({ logger: request.log, onProviderAnswer }, signal);
+    const answer = await plan.run({ logger: request.log, onProviderAnswer }, signal);
     write(sseEvent('done', answer));
   } catch (error) {
     if (!signal.aborted) {
@@ -101,7 +100,7 @@ export function registerStreamRoutes(app: FastifyInstance, search: SearchService
           tags: ['search'],
           summary: `Search ${kind === 'web' ? 'the web' : 'scholarly papers'} across providers, streamed as each provider answers (SSE)`,
           description: DESCRIPTION,
-          querystring: documented(searchQuerystring, 'query'),
+          querystring: documented(searchQuerystrings[kind], 'query'),
           response: { 200: eventStream, 400: errorResponseSchema },
         },
       },

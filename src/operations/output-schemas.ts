@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { PROVIDER_STATUSES } from '../domain/outcome.js';
+import { MAX_PAGE } from '../domain/query.js';
 import { SEARCH_KINDS } from '../domain/result.js';
 
 /**
@@ -63,6 +64,8 @@ export const searchResponseOutput = z.strictObject({
   kind: z.enum(SEARCH_KINDS),
   results: z.array(searchResultOutput),
   providers: z.array(providerOutcomeOutput).describe("Every provider's outcome, whatever happened."),
+  page: z.int().min(1).max(MAX_PAGE).describe('Which page of results this is (1 unless asked for another).'),
+  has_more: z.boolean().describe('Whether the next page holds results: ask again with page + 1.'),
   took_ms: whole,
   cached: z.boolean(),
   cache_age_ms: whole.describe(

@@ -63,7 +63,7 @@ export const paperDetails = defineOperation({
   output: paperDetailsOutput,
   run: (input, context) => findPaper(input.id, context, input.timeout_ms),
   render: (output) =>
-    renderSearch({ query: output.id, kind: 'papers', results: [output.paper], providers: output.providers, took_ms: 0, cached: false, cache_age_ms: 0 }) +
+    renderSearch({ query: output.id, kind: 'papers', results: [output.paper], providers: output.providers, page: 1, has_more: false, took_ms: 0, cached: false, cache_age_ms: 0 }) +
     (output.paper.abstract ? `\n\nAbstract: ${output.paper.abstract}` : ''),
 });
 

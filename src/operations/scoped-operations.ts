@@ -13,6 +13,7 @@ const scopedParams = {
   query: searchParams.query,
   max_results: searchParams.max_results,
   timeout_ms: searchParams.timeout_ms,
+  page: searchParams.page,
   time_range: timeRange,
 };
 
@@ -98,6 +99,7 @@ export const githubSearch = defineOperation({
     type: z.enum(['repositories', 'code']).default('repositories').describe('What to search: repositories (default) or code.'),
     max_results: searchParams.max_results,
     timeout_ms: searchParams.timeout_ms,
+    page: searchParams.page,
   }),
   example: { query: 'federated search language:typescript', type: 'repositories', max_results: 5 },
   output: searchResponseOutput,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { searchText } from '../domain/query-text.js';
+import { MAX_PAGE } from '../domain/query.js';
 import { TIME_RANGES } from '../domain/time-range.js';
 
 /** Parameter names models already know; shared by every search-shaped operation. */
@@ -19,6 +20,13 @@ export const searchParams = {
     .max(30_000)
     .optional()
     .describe('Deadline in milliseconds (100–30000); late providers are reported as timeout.'),
+  page: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE)
+    .default(1)
+    .describe(`Which page of results (1–${MAX_PAGE}, default 1); the answer's has_more says whether the next page holds any.`),
 };
 
 const domain = z
@@ -48,6 +56,9 @@ export const paperFilterParams = {
   year_to: z.number().int().min(1000).max(2100).optional().describe('Published in or before this year.'),
   open_access: z.boolean().optional().describe('Only open-access papers; providers that cannot tell are skipped.'),
 };
+
+/** The filters a search of each kind takes, over every surface (operations, REST routes, the stream). */
+export const filterParamsOf = { web: webFilterParams, papers: paperFilterParams } as const;
 
 /**
  * year_from after year_to can match nothing: say so rather than answer with nothing. A check for

@@ -28,6 +28,9 @@ const ERROR_BODIES = [ERROR_ENVELOPES.errorString];
 
 type XmlNode = Record<string, unknown>;
 
+/** PMIDs asked of esearch at most: efetch takes them in its URL, and NCBI asks for POST beyond about 200 ids. */
+const MAX_RESULTS = 200;
+
 /** Elements whose text may carry inline markup (<i>, <sup>, MathML) that would split it into pieces. */
 const MARKUP_ELEMENTS = /<(ArticleTitle|VernacularTitle|BookTitle|AbstractText)(\s[^>]*?)?(?<!\/)>([\s\S]*?)<\/\1>/g;
 
@@ -56,7 +59,7 @@ export class PubmedProvider extends Provider {
     const { year_from: yearFromFilter, year_to: yearTo, open_access: openAccess } = query.filters;
     const parameters: Record<string, string> = {
       term: openAccess ? `(${query.text}) AND free full text[sb]` : query.text,
-      retmax: String(query.limit),
+      retmax: String(Math.min(query.limit, MAX_RESULTS)),
       retmode: 'xml',
     };
     if (yearFromFilter !== undefined || yearTo !== undefined) {

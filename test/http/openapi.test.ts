@@ -34,7 +34,10 @@ describe('OpenAPI document', () => {
       expect.arrayContaining(['/v1/search/web', '/v1/search/papers', '/v1/providers', '/v1/ops/web_search', '/healthz', '/readyz']),
     );
     const parameters = committed.paths['/v1/search/web'].get.parameters.map((parameter: { name: string }) => parameter.name);
-    expect(parameters).toEqual(['q', 'providers', 'limit', 'timeout_ms', 'explain']);
+    const filters = { web: ['time_range', 'language', 'include_domains', 'exclude_domains', 'safesearch'], papers: ['year_from', 'year_to', 'open_access'] };
+    expect(parameters).toEqual(['q', 'providers', 'limit', 'timeout_ms', 'page', 'explain', ...filters.web]);
+    const paperParameters = committed.paths['/v1/search/papers/stream'].get.parameters.map((parameter: { name: string }) => parameter.name);
+    expect(paperParameters).toEqual(['q', 'providers', 'limit', 'timeout_ms', 'page', 'explain', ...filters.papers]);
   });
 
   it('gives every route a unique operationId, the operation name for /v1/ops/*', () => {

@@ -50,7 +50,7 @@ describe('operation routes', () => {
     ['web_search', { query: 'x', include_domains: ['not a domain'] }, 'include_domains.0: not a domain name; allowed: a domain such as example.com'],
     ['web_search', { query: 'x', max_results: 0 }, 'max_results: 0 is too small; allowed: 1–50'],
     ['paper_search', { query: 'x', year_from: 2020, year_to: 2010 }, 'year_from: 2020 is after year_to (2010); allowed: a year no later than year_to'],
-    ['paper_search', { query: 'x', open_access: 'yes' }, 'open_access: "yes" is not a boolean; allowed: a boolean'],
+    ['paper_search', { query: 'x', open_access: 'yes' }, 'open_access: "yes" is not a boolean; allowed: true or false'],
     ['list_providers', { kind: 'music' }, 'kind: "music" is not allowed; allowed: '],
   ])('%s with %j is a 400 naming the problem', async (operation, body, expected) => {
     const response = await call(operation, body);

@@ -130,8 +130,16 @@ describe('search API', () => {
     ['/v1/search/web?q=a&limit=51', 'limit: 51 is too large; allowed: 1–50'],
     ['/v1/search/web?q=a&limit=ten', 'limit: "ten" is not a number; allowed: a number (1–50)'],
     ['/v1/search/web?q=a&timeout_ms=50', 'timeout_ms: 50 is too small; allowed: 100–30000'],
-    ['/v1/search/web?q=a&explain=maybe', 'explain: "maybe" is not allowed; allowed: "0", "1", "true", "false"'],
-    ['/v1/search/web?q=a&colour=red', 'colour: not a known field; allowed: q, providers, limit, timeout_ms, explain'],
+    ['/v1/search/web?q=a&explain=maybe', 'explain: "maybe" is not a boolean; allowed: true or false'],
+    ['/v1/search/web?q=a&colour=red', 'colour: not a known field; allowed: q, providers, limit, timeout_ms, page, explain, time_range, language, include_domains, exclude_domains, safesearch'],
+    ['/v1/search/web?q=a&page=0', 'page: 0 is too small; allowed: 1–10'],
+    ['/v1/search/web?q=a&page=11', 'page: 11 is too large; allowed: 1–10'],
+    ['/v1/search/web?q=a&include_domains=example.org,not%20a%20domain', 'include_domains.1: not a domain name; allowed: a domain such as example.com'],
+    ['/v1/search/web?q=a&include_domains=', 'include_domains: empty; allowed: 1–20 items'],
+    ['/v1/search/web?q=a&time_range=decade', 'time_range: "decade" is not allowed; allowed: "day", "week", "month", "year"'],
+    ['/v1/search/web?q=a&year_from=2000', 'year_from: not a known field'],
+    ['/v1/search/papers?q=a&year_from=2020&year_to=2010', 'year_from: 2020 is after year_to (2010); allowed: a year no later than year_to'],
+    ['/v1/search/papers?q=a&open_access=yes', 'open_access: "yes" is not a boolean; allowed: true or false'],
     ['/v1/search/web?q=a&providers=google', 'unknown provider "google"; allowed for web: local, brave'],
     ['/v1/search/web?q=a&providers=arxiv', '"arxiv" serves papers, not web'],
     ['/v1/search/papers?q=a&providers=brave', '"brave" serves web, not papers'],
@@ -145,7 +153,7 @@ describe('search API', () => {
 
   it.each([
     [{ q: 'a', limit: '5' }, 'limit: "5" is not a number; allowed: a number (1–50)'],
-    [{ q: 'a', extra: true }, 'extra: not a known field; allowed: q, providers, limit, timeout_ms, explain'],
+    [{ q: 'a', extra: true }, 'extra: not a known field; allowed: q, providers, limit, timeout_ms, page, explain, time_range, language, include_domains, exclude_domains, safesearch'],
     [{ limit: 5 }, 'q: missing; allowed: a string (1–500 characters)'],
     [
       { q: 'a', providers: 5 },

@@ -1,0 +1,55 @@
+import { MAX_PAGE } from '../domain/query.js';
+import type { SearchResult } from '../domain/result.js';
+import type { CachedAnswer } from './cached-answer.js';
+import { canonicalUrl } from './canonical-url.js';
+import { identifierKeys } from './paper-identity.js';
+
+/**
+ * Pages are slices of one fused list. Each provider is asked for its first `limit × page` results, plus one
+ * so that a provider with more to give shows it; the list is cached whatever the page, so later pages are
+ * sliced from it without asking anyone again. Only when it is too short for a page and some provider could
+ * give more is a deeper list gathered, and that one extends the cached list rather than reordering it, so a
+ * page never repeats what an earlier page of the same list showed.
+ */
+
+/** How many results each provider is asked for, from its first, to fill `page`. */
+export function resultsWanted(limit: number, page: number): number {
+  return limit * page + 1;
+}
+
+/** One page of a fused list. */
+export function pageOf<T>(results: T[], limit: number, page: number): T[] {
+  return results.slice((page - 1) * limit, page * limit);
+}
+
+/** Whether asking again for more could lengthen the list: some provider gave everything it was asked for. */
+function couldGrow(answer: CachedAnswer): boolean {
+  return answer.providers.some((provider) => provider.status === 'ok' && provider.count >= answer.depth);
+}
+
+/** Whether a fused list fills `page` as well as asking the providers again would. */
+export function servesPage(answer: CachedAnswer, limit: number, page: number): boolean {
+  return answer.results.length >= limit * page || answer.depth >= resultsWanted(limit, page) || !couldGrow(answer);
+}
+
+/** Whether a page after `page` holds results: this list reaches past it, or a deeper one would be gathered for it. */
+export function hasMorePages(answer: CachedAnswer, limit: number, page: number): boolean {
+  if (page >= MAX_PAGE) return false;
+  if (answer.results.length > limit * page) return true;
+  return answer.depth < resultsWanted(limit, page + 1) && couldGrow(answer);
+}
+
+/**
+ * A deeper list after a shallower one: the shallower list keeps its order (pages already shown stay as they
+ * were), and the deeper list's other results follow in its order. A deeper result is one already listed when
+ * it shares a canonical URL or a paper identifier with it.
+ */
+export function extendResults(listed: SearchResult[], deeper: SearchResult[]): SearchResult[] {
+  if (listed.length === 0) return deeper;
+  const seen = new Set(listed.flatMap(identityKeys));
+  return [...listed, ...deeper.filter((result) => !identityKeys(result).some((key) => seen.has(key)))];
+}
+
+function identityKeys(result: SearchResult): string[] {
+  return [`url:${canonicalUrl(result.url)}`, ...identifierKeys(result)];
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** What a query-string parameter arrives as (text, or a list of texts when repeated) must become for its field. */
+type FieldForm = 'number' | 'boolean' | 'list' | 'text';
+
+/** The schema a field's value meets first, looking through optional, default and refinement wrappers. */
+function formOf(field: z.core.$ZodType): FieldForm {
+  let current: z.core.$ZodType | undefined = field;
+  for (let depth = 0; current && depth < 10; depth += 1) {
+    const def = current._zod.def as { type: string; innerType?: z.core.$ZodType; in?: z.core.$ZodType; options?: z.core.$ZodType[] };
+    if (def.innerType) current = def.innerType;
+    else if (def.type === 'pipe') current = def.in;
+    else if (def.type === 'number') return 'number';
+    else if (def.type === 'boolean') return 'boolean';
+    else if (def.type === 'array') return 'list';
+    else if (def.type === 'union') return def.options?.some((option) => formOf(option) === 'list') ? 'list' : 'text';
+    else return 'text';
+  }
+  return 'text';
+}
+
+/** "a,b" and ["a", "b,c"] (a repeated parameter) both become a list of the non-empty names. */
+function toList(value: unknown): unknown {
+  const parts = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((part) => typeof part === 'string') ? value : undefined;
+  if (!parts) return value;
+  return parts.flatMap((part: string) => part.split(',')).map((part) => part.trim()).filter((part) => part !== '');
+}
+
+function coerce(value: unknown, form: FieldForm): unknown {
+  if (form === 'list') return toList(value);
+  if (typeof value !== 'string') return value;
+  // Text that is not a number or a truth value stays text, so the message can quote what was sent.
+  if (form === 'number') return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+  if (form === 'boolean') return value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+  return value;
+}
+
+/**
+ * A JSON body's schema, read from a query string: numbers and truth values (true/false/1/0) arrive as text,
+ * lists as comma-separated text or a repeated parameter. The fields, bounds and messages are the body's own,
+ * so the GET and POST forms of a route (and the operation the body mirrors) cannot drift apart; the OpenAPI
+ * document shows the body's types.
+ */
+export function fromQueryString<Schema extends z.ZodObject>(schema: Schema): z.ZodType<z.output<Schema>> {
+  const forms = new Map(Object.entries(schema.shape).map(([name, field]) => [name, formOf(field as z.core.$ZodType)]));
+  return z.preprocess((raw) => {
+    if (typeof raw !== 'object' || raw === null) return raw;
+    return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, coerce(value, forms.get(name) ?? 'text')]));
+  }, schema) as unknown as z.ZodType<z.output<Schema>>;
+}

@@ -1,0 +1,65 @@
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { SearchFilters } from '../domain/query.js';
+import type { SearchKind } from '../domain/result.js';
+import type { ProviderAnswer } from '../engine/gather.js';
+import type { SearchResponse, SearchService } from '../engine/search-service.js';
+import { routeProviders, type ProviderRouting } from './routing.js';
+
+/** A validated search as every surface hands it over: operations, MCP tools, the REST routes and their stream. */
+export interface SearchParameters {
+  query: string;
+  /** Provider names, or "auto" (REST also sends it as the one-name list ["auto"]) to choose by the query. */
+  providers?: string[] | 'auto' | undefined;
+  max_results: number;
+  page?: number | undefined;
+  timeout_ms?: number | undefined;
+  explain?: boolean | undefined;
+  filters: SearchFilters;
+}
+
+/** A search answer, with the provider choice explained when the caller asked for `providers: "auto"`. */
+export type RoutedSearchResponse = SearchResponse & { routing?: ProviderRouting };
+
+export interface SearchPlan {
+  /** How many providers will be asked. */
+  asking: number;
+  run(
+    observers: { logger?: Logger; onProviderAnswer?: (answer: ProviderAnswer) => void },
+    signal: AbortSignal,
+  ): Promise<RoutedSearchResponse>;
+}
+
+function asksForAuto(providers: SearchParameters['providers']): boolean {
+  return providers === 'auto' || (Array.isArray(providers) && providers.length === 1 && providers[0]!.trim().toLowerCase() === 'auto');
+}
+
+/**
+ * The one place validated parameters become a search: providers=auto is routed here, and unknown or
+ * wrong-kind provider names are refused here (a 400), before any provider is asked or any stream opens.
+ */
+export function planSearch(kind: SearchKind, parameters: SearchParameters, search: SearchService): SearchPlan {
+  const routing = asksForAuto(parameters.providers) ? routeProviders(kind, parameters.query, search) : undefined;
+  const providers = routing ? routing.providers : (parameters.providers as string[] | undefined);
+  const asking = search.selectProviders(kind, providers).length;
+  return {
+    asking,
+    run: async ({ logger, onProviderAnswer }, signal) => {
+      const response = await search.search(
+        {
+          kind,
+          query: parameters.query,
+          providers,
+          limit: parameters.max_results,
+          page: parameters.page,
+          timeoutMs: parameters.timeout_ms,
+          explain: parameters.explain,
+          filters: parameters.filters,
+          logger,
+          onProviderAnswer,
+        },
+        signal,
+      );
+      return routing ? { ...response, routing } : response;
+    },
+  };
+}

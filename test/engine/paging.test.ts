@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { ProviderOutcome } from '../../src/domain/outcome.js';
+import type { SearchResult } from '../../src/domain/result.js';
+import type { CachedAnswer } from '../../src/engine/cached-answer.js';
+import { extendResults, hasMorePages, pageOf, servesPage } from '../../src/engine/paging.js';
+
+function result(url: string, extra: Partial<SearchResult> = {}): SearchResult {
+  return { title: url, url, score: 1, sources: [{ provider: 'brave', rank: 1 }], ...extra };
+}
+
+function answer(results: number, depth: number, counts: number[]): CachedAnswer {
+  const providers: ProviderOutcome[] = counts.map((count, index) => ({ provider: `p${index}`, status: 'ok', count, latency_ms: 1 }));
+  return { results: Array.from({ length: results }, (_, index) => result(`https://r.example/${index}`)), depth, providers, cached_at: 0 };
+}
+
+describe('pages of one fused list', () => {
+  it('slices page after page without overlap', () => {
+    const list = [1, 2, 3, 4, 5, 6, 7];
+    expect([pageOf(list, 3, 1), pageOf(list, 3, 2), pageOf(list, 3, 3), pageOf(list, 3, 4)]).toEqual([[1, 2, 3], [4, 5, 6], [7], []]);
+  });
+
+  it('serves a page from a list that fills it, or that no provider could lengthen', () => {
+    expect(servesPage(answer(22, 11, [11, 11]), 10, 2)).toBe(true);
+    // 15 results, and a provider gave all 11 it was asked for: asking deeper may fill page 2.
+    expect(servesPage(answer(15, 11, [11, 4]), 10, 2)).toBe(false);
+    // Every provider gave less than it was asked for: there is nothing more to get.
+    expect(servesPage(answer(15, 11, [10, 5]), 10, 2)).toBe(true);
+    // Gathered deep enough already (for a later page), whatever its length.
+    expect(servesPage(answer(15, 31, [15]), 10, 2)).toBe(true);
+  });
+
+  it('says a next page exists when the list reaches past this page, or a deeper list would be gathered for it', () => {
+    expect(hasMorePages(answer(11, 11, [11]), 10, 1)).toBe(true);
+    expect(hasMorePages(answer(10, 11, [10]), 10, 1)).toBe(false);
+    expect(hasMorePages(answer(20, 21, [20]), 10, 2)).toBe(false);
+    expect(hasMorePages(answer(20, 11, [11, 9]), 10, 2)).toBe(true);
+    expect(hasMorePages(answer(200, 101, [101, 101]), 10, 10)).toBe(false);
+  });
+
+  it('extends a shown list with a deeper one without moving or repeating what was shown', () => {
+    const shown = [result('https://a.example/'), result('https://b.example/'), result('https://p.example/1', { doi: '10.1/x' })];
+    const deeper = [
+      result('https://b.example/'),
+      result('https://c.example/'),
+      result('https://www.a.example'),
+      result('https://doi.org/10.1/x', { doi: '10.1/x' }),
+      result('https://d.example/'),
+    ];
+    expect(extendResults(shown, deeper).map((entry) => entry.url)).toEqual([
+      'https://a.example/',
+      'https://b.example/',
+      'https://p.example/1',
+      'https://c.example/',
+      'https://d.example/',
+    ]);
+    expect(extendResults([], deeper)).toBe(deeper);
+  });
+});
