@@ -25,3 +25,31 @@ export function createRedisClient(url: string, logger: FastifyBaseLogger, purpos
   });
   return client;
 }
+
+/** Host and port only: a redis:// URL may carry a password, which must never reach a log line. */
+export function describeRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  } catch {
+    return 'redis';
+  }
+}
+
+/**
+ * Closes a client politely when it is connected, at once otherwise. `errorListener` (the owner's outage
+ * reporting) is swapped for a quiet one: a socket error during quit must not surface as an unhandled event.
+ */
+export async function closeRedisClient(client: Redis, errorListener: (error: Error) => void): Promise<void> {
+  client.off('error', errorListener);
+  client.on('error', () => undefined);
+  if (client.status === 'ready') {
+    try {
+      await client.quit();
+      return;
+    } catch {
+      // Fall through to a hard disconnect.
+    }
+  }
+  client.disconnect();
+}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { Redis } from 'ioredis';
+import { closeRedisClient, describeRedisUrl } from '../redis-client.js';
 import { entryTtl, type AnswerCache } from './answer-cache.js';
 
 export interface RedisCacheOptions<T> {
@@ -36,7 +37,7 @@ const PAUSE_AFTER_FAILURE_MS = 2000;
 export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T> {
   const { front, logger, ttlMs } = options;
   const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const where = describeUrl(options.url);
+  const where = describeRedisUrl(options.url);
   const client = new Redis(options.url, {
     enableOfflineQueue: false,
     commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
@@ -113,18 +114,7 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
     },
 
     async close() {
-      client.off('error', reportFailure);
-      // A quiet error listener stays: a socket error during quit must not surface as an unhandled event.
-      client.on('error', () => undefined);
-      if (client.status === 'ready') {
-        try {
-          await client.quit();
-          return;
-        } catch {
-          // Fall through to a hard disconnect.
-        }
-      }
-      client.disconnect();
+      await closeRedisClient(client, reportFailure);
     },
   };
 }
@@ -132,14 +122,4 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
 /** Cache keys are long JSON strings; a digest keeps Redis keys short and free of odd characters. */
 function redisKey(prefix: string, key: string): string {
   return prefix + createHash('sha256').update(key).digest('base64url');
-}
-
-/** Host and port only: a redis:// URL may carry a password, which must never reach a log line. */
-function describeUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-  } catch {
-    return 'redis';
-  }
 }

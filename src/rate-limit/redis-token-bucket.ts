@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { Redis } from 'ioredis';
+import { closeRedisClient, describeRedisUrl } from '../redis-client.js';
 import type { RateLimit } from './rate-limit-setting.js';
 import { bucketShape, type Reservation } from './token-bucket.js';
 
@@ -61,7 +62,7 @@ const LONGEST_WAIT_MS = 86_400_000;
 export function createRedisBuckets(options: RedisBucketsOptions): SharedBuckets {
   const { logger } = options;
   const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const where = describeUrl(options.url);
+  const where = describeRedisUrl(options.url);
   const client = new Redis(options.url, {
     enableOfflineQueue: false,
     commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
@@ -112,28 +113,7 @@ export function createRedisBuckets(options: RedisBucketsOptions): SharedBuckets 
     },
 
     async close() {
-      client.off('error', reportFailure);
-      // A quiet error listener stays: a socket error during quit must not surface as an unhandled event.
-      client.on('error', () => undefined);
-      if (client.status === 'ready') {
-        try {
-          await client.quit();
-          return;
-        } catch {
-          // Fall through to a hard disconnect.
-        }
-      }
-      client.disconnect();
+      await closeRedisClient(client, reportFailure);
     },
   };
-}
-
-/** Host and port only: a redis:// URL may carry a password, which must never reach a log line. */
-function describeUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-  } catch {
-    return 'redis';
-  }
 }
