@@ -201,3 +201,22 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+/**
+ * Where the JSON object that opens at `start` ends (the index after its closing brace), found by matching
+ * braces outside strings; undefined when it is cut short. For objects embedded in pages and notes.
+ */
+export function jsonObjectEnd(text: string, start: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index += 1) {
+    const character = text[index];
+    if (inString) {
+      if (character === '\\') index += 1;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '{') depth += 1;
+    else if (character === '}' && --depth === 0) return index + 1;
+  }
+  return undefined;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  jsonObjectEnd,
   encodePathSegments,
   extraFields,
   htmlToText,
@@ -94,5 +95,19 @@ describe('parse helpers', () => {
     expect(retryAfterMs('7')).toBe(7000);
     expect(retryAfterMs('Thu, 01 Jan 2026 00:00:10 GMT', Date.parse('Thu, 01 Jan 2026 00:00:00 GMT'))).toBe(10_000);
     expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+});
+
+describe('jsonObjectEnd', () => {
+  it('finds the closing brace of an embedded object, braces and quotes inside strings aside', () => {
+    const page = 'var x = {"a": "}{\\"", "b": {"c": 1}}; rest';
+    const start = page.indexOf('{');
+    const end = jsonObjectEnd(page, start)!;
+    expect(JSON.parse(page.slice(start, end))).toEqual({ a: '}{"', b: { c: 1 } });
+    expect(page.slice(end)).toBe('; rest');
+  });
+
+  it('answers undefined for an object cut short', () => {
+    expect(jsonObjectEnd('{"a": {"b": 1}', 0)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { isRecord, jsonObjectEnd } from '../../src/providers/parse-helpers.js';
 import type { UpstreamRequest } from '../../src/providers/provider.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -103,27 +104,16 @@ export function readSharedFixtures(provider: string): SharedFixture[] {
   });
 }
 
-/** The JSON object that starts at `start`, found by matching braces outside strings; undefined if none parses. */
+/** The JSON object that starts at `start`; undefined if none parses. */
 function jsonObjectAt(text: string, start: number): Record<string, unknown> | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let index = start; index < text.length; index += 1) {
-    const character = text[index];
-    if (inString) {
-      if (character === '\\') index += 1;
-      else if (character === '"') inString = false;
-    } else if (character === '"') inString = true;
-    else if (character === '{') depth += 1;
-    else if (character === '}' && --depth === 0) {
-      try {
-        const parsed = JSON.parse(text.slice(start, index + 1)) as unknown;
-        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-      } catch {
-        return undefined;
-      }
-    }
+  const end = start < 0 ? undefined : jsonObjectEnd(text, start);
+  if (end === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text.slice(start, end)) as unknown;
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 function addJsonFields(parameters: Map<string, string>, body: Record<string, unknown> | undefined): void {
