@@ -37,20 +37,13 @@ export const PROVIDER_CLASSES: readonly ProviderClass[] = [
   OpenAlexProvider,
   GithubProvider,
   YoutubeProvider,
+  // The captions source: listed and configured like the others, but it does not search (searchable: false).
+  YoutubeTranscriptProvider,
   FirecrawlProvider,
 ];
 
-/**
- * The captions source: built by the video operations, not listed with the search providers, but
- * configured like them (YOUTUBE_WEB_BASE_URL, YOUTUBE_WEB_TIMEOUT_MS).
- */
-const SIDE_PROVIDER_SETTINGS: readonly ProviderSettings[] = [YoutubeTranscriptProvider.settings];
-
 /** The declared settings of every provider the configuration covers, keyed later by provider name. */
-export const CONFIGURED_PROVIDER_SETTINGS: readonly ProviderSettings[] = [
-  ...PROVIDER_CLASSES.map((ProviderType) => ProviderType.settings),
-  ...SIDE_PROVIDER_SETTINGS,
-];
+export const CONFIGURED_PROVIDER_SETTINGS: readonly ProviderSettings[] = PROVIDER_CLASSES.map((ProviderType) => ProviderType.settings);
 
 /** The validated configuration of every provider, by provider name (AppConfig's `providers` section). */
 export type ProviderConfigs = Readonly<Record<string, ProviderConfig>>;
@@ -65,14 +58,4 @@ export function resolveProviderConfig(settings: ProviderSettings, providers: Pro
 /** Builds every provider from its validated configuration; one missing a required setting is built too and reports itself not configured. */
 export function createProviders(providers: ProviderConfigs): Provider[] {
   return PROVIDER_CLASSES.map((ProviderType) => new ProviderType(resolveProviderConfig(ProviderType.settings, providers)));
-}
-
-/** Every configured secret value, so logs and messages can redact them wherever they appear. */
-export function secretValues(providers: Provider[]): string[] {
-  return providers.flatMap((provider) =>
-    provider.settings.credentials
-      .filter((credential) => credential.secret)
-      .map((credential) => provider.config.credentials[credential.env])
-      .filter((value): value is string => typeof value === 'string' && value.length >= 4),
-  );
 }
