@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { providerEnv, request, startService, type RunningService } from '../support/service.js';
-
-function paperRead(service: RunningService, body: unknown) {
-  return request(service.origin, '/v1/ops/paper_read', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-}
+import { callOperation, providerEnv, startService, type RunningService } from '../support/service.js';
 
 /**
  * paper_read fetches a PDF from wherever a paper provider says it is: that is not a provider call but a
@@ -41,7 +33,7 @@ describe('paper_read keeps the address policy', () => {
   });
 
   it('refuses a PDF location on a private address that a lookup found, and fetches nothing there', async () => {
-    const response = await paperRead(service, { id: 'arXiv:2401.00099v1' });
+    const response = await callOperation(service, 'paper_read', { id: 'arXiv:2401.00099v1' });
     expect(response.status).toBe(400);
     const body = await response.json();
     expect(body.code).toBe('FETCH_FORBIDDEN');
@@ -51,7 +43,7 @@ describe('paper_read keeps the address policy', () => {
   });
 
   it('refuses a private address given as the url', async () => {
-    const response = await paperRead(service, { url: `${upstream.origin}/files/paper.pdf` });
+    const response = await callOperation(service, 'paper_read', { url: `${upstream.origin}/files/paper.pdf` });
     expect(response.status).toBe(400);
     expect((await response.json()).code).toBe('FETCH_FORBIDDEN');
     expect(upstream.requestsTo('/files/paper.pdf')).toEqual([]);

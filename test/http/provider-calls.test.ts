@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connect, textOf, type Connected } from '../mcp/mcp-client.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
 
 const TOKEN = 'metrics-token-0123456789';
-
-function call(service: RunningService, operation: string, body: unknown) {
-  return request(service.origin, `/v1/ops/${operation}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-}
 
 /** A single provider call per operation, the provider it reaches, and the upstream path it asks first. */
 const SINGLE_CALLS = [
@@ -65,13 +57,13 @@ describe('single provider calls pass the breaker', () => {
 
   it.each(SINGLE_CALLS)('$operation: three failures suspend $provider; then REST and MCP are answered without asking it', async ({ operation, params, provider, path }) => {
     for (let attempt = 1; attempt <= 3; attempt += 1) {
-      const failed = await call(service, operation, params);
+      const failed = await callOperation(service, operation, params);
       expect(failed.status).toBe(502);
       expect((await failed.json()).code).toBe('PROVIDER_HTTP');
     }
     expect(upstream.requestsTo(path)).toHaveLength(3);
 
-    const suspended = await call(service, operation, params);
+    const suspended = await callOperation(service, operation, params);
     expect(suspended.status).toBe(503);
     const body = await suspended.json();
     expect(body.code).toBe('PROVIDER_SUSPENDED');
@@ -91,14 +83,14 @@ describe('single provider calls pass the breaker', () => {
   it('paper_read: its lookup goes through the breaker, so a suspended set of paper providers is not asked again', async () => {
     const lookupRequests = () => upstream.requests.filter((recorded) => LOOKUP_PREFIXES.some((prefix) => recorded.path.startsWith(prefix))).length;
     for (let attempt = 1; attempt <= 3; attempt += 1) {
-      const failed = await call(service, 'paper_read', { id: DOI });
+      const failed = await callOperation(service, 'paper_read', { id: DOI });
       expect(failed.status).toBe(502);
       expect((await failed.json()).code).toBe('PROVIDERS_FAILED');
     }
     const asked = lookupRequests();
     expect(asked).toBe(3 * LOOKUP_PREFIXES.length);
 
-    const suspended = await call(service, 'paper_read', { id: DOI });
+    const suspended = await callOperation(service, 'paper_read', { id: DOI });
     expect(suspended.status).toBe(503);
     const body = await suspended.json();
     expect(body.code).toBe('PROVIDER_SUSPENDED');
@@ -159,7 +151,7 @@ describe('the captions source is a provider like the others', () => {
 
   it('is listed in /v1/providers with its kind, its DEFAULT_TIMEOUT_MS and its health, which its calls update', async () => {
     expect(await captionsProvider()).toMatchObject({ kind: 'video', configured: true, missing: [], timeout_ms: 4321, health: { state: 'closed', recent_calls: 0 } });
-    const transcript = await call(service, 'youtube_transcript', { video: 'abcDEF12345' });
+    const transcript = await callOperation(service, 'youtube_transcript', { video: 'abcDEF12345' });
     expect(transcript.status).toBe(200);
     expect(await transcript.json()).toMatchObject({ video_id: 'abcDEF12345', language: 'en', text: 'Hello' });
     expect((await captionsProvider()).health).toMatchObject({ state: 'closed', recent_calls: 1, success_rate: 1 });
