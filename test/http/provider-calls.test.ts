@@ -29,6 +29,7 @@ describe('single provider calls pass the breaker', () => {
   beforeAll(async () => {
     upstream = await startFakeUpstream();
     for (const { path } of SINGLE_CALLS) upstream.json(path, { error: 'backend down' }, 500);
+    upstream.on('/site/broken', { kind: 'reset' });
     upstream
       .json('/crossref/works/*', { status: 'failed', message: 'down' }, 500)
       .json('/openalex/works/*', { error: 'down' }, 500)
@@ -41,6 +42,8 @@ describe('single provider calls pass the breaker', () => {
       BREAKER_FAILURES: '3',
       BREAKER_COOLDOWN_MS: '60000',
       METRICS_TOKEN: TOKEN,
+      // Lets fetch_url reach the fake upstream directly (auto mode's fallback test).
+      FETCH_ALLOW_PRIVATE: 'true',
     });
     mcp = await connect(service.origin, 'streamable');
   });
@@ -78,6 +81,15 @@ describe('single provider calls pass the breaker', () => {
 
     expect(upstream.requestsTo(path)).toHaveLength(3);
     expect((await providerNamed(provider)).health).toMatchObject({ state: 'open', consecutive_failures: 3, last_error: { message: expect.stringMatching(/^HTTP 500/) } });
+  });
+
+  it('fetch_url in auto mode does not fall back to a suspended Firecrawl: the direct fetch says what failed', async () => {
+    expect((await providerNamed('firecrawl')).health.state).toBe('open');
+    const scrapes = upstream.requestsTo('/firecrawl/v2/scrape').length;
+    const response = await callOperation(service, 'fetch_url', { url: `${upstream.origin}/site/broken`, engine: 'auto' });
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({ code: 'FETCH_FAILED', message: `could not fetch ${upstream.origin}/site/broken: connection closed by the server` });
+    expect(upstream.requestsTo('/firecrawl/v2/scrape')).toHaveLength(scrapes);
   });
 
   it('paper_read: its lookup goes through the breaker, so a suspended set of paper providers is not asked again', async () => {
