@@ -65,7 +65,7 @@ export function createLimiters(): (provider: Provider) => LimitFunction {
 }
 
 /**
- * The one way to an upstream, for every task of every operation: configured? → turned off? → filters
+ * The one way to an upstream, for every task of every operation: turned off? → configured? → filters
  * supported? → breaker admission → outbound rate limit → concurrency limit → deadline and abort → transport
  * (one retry within the deadline) → parse / follow-ups → outcome → health, metrics and log (onOutcome).
  * Never rejects: a failure is an outcome.
