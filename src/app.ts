@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import type { SearchService } from './engine/search-service.js';
-import { createUpstreamAgent } from './engine/upstream-transport.js';
+import { createUpstreamAgent } from './transport/dispatchers.js';
 import { registerAccessControl } from './http/access-control.js';
 import { handleClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -23,7 +23,7 @@ import { createMetrics, registerMetricsRoute } from './observability/metrics.js'
 import { observeRequests } from './observability/request-observation.js';
 import { createSearchService } from './search-setup.js';
 import { OPERATIONS } from './operations/registry.js';
-import { createRedisClient } from './redis-client.js';
+import { createRedisClient } from './transport/redis-connection.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { Redis } from 'ioredis';
-import { closeRedisClient, describeRedisUrl } from '../redis-client.js';
+import { closeRedisClient, describeRedisUrl } from '../transport/redis-connection.js';
 import { entryTtl, type AnswerCache } from './answer-cache.js';
 
 export interface RedisCacheOptions<T> {

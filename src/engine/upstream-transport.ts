@@ -1,16 +1,12 @@
-import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { FedsearchError } from '../domain/errors.js';
 import { retryAfterMs } from '../providers/parse-helpers.js';
-import { readBodyCapped } from './read-body.js';
 import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
+import { networkCause } from '../transport/network-errors.js';
+import { readBodyCapped } from '../transport/read-body.js';
 
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 const MAX_DESCRIBED_CHARS = 160;
-
-/** One keep-alive connection pool shared by every provider: sockets are reused across searches. */
-export function createUpstreamAgent(): Agent {
-  return new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64 });
-}
 
 export interface TransportOptions {
   dispatcher: Dispatcher;
@@ -79,29 +75,6 @@ function statusError(response: UpstreamResponse, described: string | undefined):
   return new FedsearchError('PROVIDER_HTTP', `HTTP ${response.status}${detail}${page}`, { upstreamStatus: response.status });
 }
 
-const NETWORK_CAUSES: Record<string, string> = {
-  ECONNRESET: 'connection reset',
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'DNS lookup failed',
-  ETIMEDOUT: 'connection timed out',
-  EPIPE: 'connection closed',
-  UND_ERR_SOCKET: 'connection closed by the upstream',
-  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
-  UND_ERR_HEADERS_TIMEOUT: 'no response headers in time',
-  UND_ERR_BODY_TIMEOUT: 'the body stalled',
-  UND_ERR_INVALID_ARG: 'invalid request',
-};
-
-function errorCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code in NETWORK_CAUSES) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 /**
  * Maps a transport failure to a typed error naming the provider and the host it tried ("youtube_web
  * (www.youtube.com): host not found"), so an operation's 502 says which upstream failed. Only the host:
@@ -110,9 +83,11 @@ function errorCode(error: unknown): string | undefined {
 function networkError(error: unknown, signal: AbortSignal, provider: Provider, url: string): unknown {
   if (signal.aborted) return signal.reason ?? error;
   if (error instanceof undiciErrors.RequestAbortedError) return error;
-  const code = errorCode(error);
-  const cause = code ? NETWORK_CAUSES[code] : 'request failed';
-  return new FedsearchError('PROVIDER_NETWORK', `${provider.name} (${hostOf(url)}): ${cause}`, { cause: error, details: { networkCode: code } });
+  const known = networkCause(error);
+  return new FedsearchError('PROVIDER_NETWORK', `${provider.name} (${hostOf(url)}): ${known?.cause ?? 'request failed'}`, {
+    cause: error,
+    details: { networkCode: known?.code },
+  });
 }
 
 function hostOf(url: string): string {

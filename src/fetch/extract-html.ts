@@ -1,7 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
-import type { ExtractedDocument, ExtractedLink } from './extract.js';
+import type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
 
 const MAX_LINKS = 500;
 

@@ -2,21 +2,9 @@ import { invalidQuery } from '../domain/errors.js';
 import type { DocumentKind } from './content-type.js';
 import { extractHtml } from './extract-html.js';
 import { extractPdfText } from './extract-pdf.js';
+import type { ExtractedDocument } from './extracted-document.js';
 
-export interface ExtractedLink {
-  text: string;
-  url: string;
-}
-
-/** What fetch_url returns about a page, before paging. */
-export interface ExtractedDocument {
-  title: string;
-  byline?: string;
-  published_at?: string;
-  markdown: string;
-  links: ExtractedLink[];
-  content_type: string;
-}
+export type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
 
 /** The parts of a fetched document extraction reads; safeFetch's FetchedDocument has them all. */
 export interface ExtractionInput {

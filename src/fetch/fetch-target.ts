@@ -1,8 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { FedsearchError } from '../domain/errors.js';
+import type { ResolvedAddress } from '../transport/dispatchers.js';
 import { forbiddenAddressReason, literalAddress } from './address-policy.js';
-import type { ResolvedAddress } from './pinned-agent.js';
 
 /** Resolves a DNS name to every address it has; the default is the system resolver (dns.lookup, all). */
 export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;

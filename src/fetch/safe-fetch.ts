@@ -1,8 +1,9 @@
 import { request, type Dispatcher } from 'undici';
 import { FedsearchError } from '../domain/errors.js';
-import { discardBody, readBodyCapped } from '../engine/read-body.js';
+import { createPinnedAgent, type ResolvedAddress } from '../transport/dispatchers.js';
+import { networkCause } from '../transport/network-errors.js';
+import { discardBody, readBodyCapped } from '../transport/read-body.js';
 import { checkFetchTarget, type HostResolver, type TargetPolicy } from './fetch-target.js';
-import { createPinnedAgent, networkFailure, type ResolvedAddress } from './pinned-agent.js';
 import { ALLOWED_CONTENT_TYPES, kindOfMediaType, parseContentType, sniffKind, type DocumentKind } from './content-type.js';
 
 export const DEFAULT_FETCH_MAX_BYTES = 10 * 1024 * 1024;
@@ -168,4 +169,11 @@ function unsupportedType(url: URL, type: string): FedsearchError {
 
 function tooLarge(url: URL, maxBytes: number, detail: string): FedsearchError {
   return new FedsearchError('FETCH_TOO_LARGE', `${url.href} is larger than the ${maxBytes}-byte limit (FETCH_MAX_BYTES); ${detail}`);
+}
+
+/** Maps a transport failure to FETCH_FAILED naming the cause; an abort passes through for the caller to classify. */
+function networkFailure(error: unknown, url: URL, signal: AbortSignal): unknown {
+  if (signal.aborted) return error;
+  const known = networkCause(error);
+  return new FedsearchError('FETCH_FAILED', `could not fetch ${url.href}: ${known?.cause ?? 'request failed'}`, { cause: error });
 }

@@ -25,6 +25,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     // Our own errors' details are written to be shown (fields, providers' outcomes); an internal one's are not.
     if (error instanceof FedsearchError && error.details !== undefined && showMessage) body.details = error.details;
     if (error instanceof FedsearchError && error.retryAfterMs !== undefined) {
+      body.retry_after_ms = Math.max(0, Math.round(error.retryAfterMs));
       void reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1000)));
     }
     return reply.status(status).send(body);

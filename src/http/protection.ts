@@ -4,7 +4,8 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { listFromEnv, type AppConfig } from '../config.js';
+import type { AppConfig } from '../config.js';
+import { listFromEnv } from '../config/env-values.js';
 import { isOpenPath } from './access-control.js';
 
 /**

@@ -15,6 +15,10 @@ export const errorEnvelope = z.strictObject({
   code: z.string().describe('A stable code: QUERY_INVALID, NOT_FOUND, PROVIDER_TIMEOUT, PROVIDER_HTTP, RATE_LIMITED, …'),
   message: z.string().describe('What went wrong and, for a client error, what is allowed.'),
   details: z.unknown().optional().describe('For some client errors: the fields at fault, or what each provider did.'),
+  retry_after_ms: z
+    .int()
+    .optional()
+    .describe('When to try again, in milliseconds (also the Retry-After header): a suspended or rate-limited provider, say.'),
   request_id: z
     .string()
     .optional()

@@ -26,7 +26,10 @@ function asStructuredContent(output: unknown): Record<string, unknown> {
 function describeFailure(error: unknown, operation: Operation, binding: ToolBinding, context: OperationContext): string {
   if (error instanceof FedsearchError && error.code !== 'INTERNAL') {
     const callerMistake = error.code === 'QUERY_INVALID' || error.code === 'PROVIDER_UNKNOWN';
-    return callerMistake ? `${error.message}\n${binding.usage(operation)}` : error.message;
+    if (callerMistake) return `${error.message}\n${binding.usage(operation)}`;
+    // A wait is worth a machine-readable line too: an agent can schedule its retry instead of guessing.
+    const wait = error.retryAfterMs === undefined ? '' : `\n(${error.code}; retry_after_ms: ${Math.max(0, Math.round(error.retryAfterMs))})`;
+    return `${error.message}${wait}`;
   }
   // Nobody reads this answer (the SDK drops it); a client that went away is not a server failure.
   if (context.signal.aborted) return `${operation.name} was cancelled`;

@@ -1,8 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ProviderStatus } from '../domain/outcome.js';
-import type { ProviderAnswer } from '../engine/gather.js';
+import type { ProviderOutcome, ProviderStatus } from '../domain/outcome.js';
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
@@ -39,7 +38,8 @@ export interface HttpRequestRecord {
 export interface Metrics {
   /** This app's own registry: several apps in one process (tests, benchmarks) never share series. */
   registry: Registry;
-  recordProviderAnswer(answer: ProviderAnswer): void;
+  /** One provider's outcome, whatever was asked of it (a search, a lookup, captions, …). */
+  recordProviderAnswer(answer: { outcome: ProviderOutcome }): void;
   recordCache(hit: boolean): void;
   /** Counts a search as in flight; call the returned function once when it ends (a second call does nothing). */
   searchStarted(): () => void;

@@ -1,40 +1,12 @@
-import { z } from 'zod';
 import { FedsearchError } from '../domain/errors.js';
-import { extractDocument, pageText, type ExtractedLink, type TextPage } from '../fetch/extract.js';
+import { extractDocument, pageText } from '../fetch/extract.js';
 import { readFetchSettings, type FetchSettings } from '../fetch/fetch-settings.js';
 import { checkFetchTarget } from '../fetch/fetch-target.js';
 import { safeFetch } from '../fetch/safe-fetch.js';
-import { FirecrawlProvider } from '../providers/firecrawl.js';
+import { fetchInput, MAX_LINKS, type FetchedPage, type FetchInput } from './fetched-page.js';
 import { isLocalLink, readLocalDocument } from './local-documents.js';
-import { defineOperation, type OperationContext } from './operation.js';
+import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { fetchedPageOutput } from './output-schemas.js';
-
-/** Links returned with a page at most: enough to navigate, not enough to drown a model. */
-const MAX_LINKS = 100;
-
-const fetchInput = z.strictObject({
-  url: z.string().trim().url().max(2000).describe('The http(s) page to read, or a local:/// link from a search result (a document in the embedded index).'),
-  max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters of Markdown to return (500–100000, default 20000).'),
-  offset: z.number().int().min(0).default(0).describe('Character offset to start from (for paging).'),
-  engine: z
-    .enum(['auto', 'direct', 'firecrawl'])
-    .default('auto')
-    .describe('direct: fetch here; firecrawl: scrape through Firecrawl (needs FIRECRAWL_API_KEY); auto: direct, then Firecrawl if that fails and it is configured.'),
-  timeout_ms: z.number().int().min(100).max(30_000).optional().describe('Deadline in milliseconds (100–30000).'),
-});
-
-export type FetchInput = z.output<typeof fetchInput>;
-
-export interface FetchedPage extends TextPage {
-  url: string;
-  final_url: string;
-  engine: 'direct' | 'firecrawl' | 'local';
-  title?: string;
-  byline?: string;
-  published_at?: string;
-  content_type: string;
-  links: ExtractedLink[];
-}
 
 function fetchTimeoutMs(settings: FetchSettings, input: FetchInput): number {
   return Math.min(settings.timeoutMs, input.timeout_ms ?? Number.POSITIVE_INFINITY);
@@ -81,14 +53,7 @@ async function checkedForFirecrawl(input: FetchInput, context: OperationContext)
 
 async function fetchThroughFirecrawl(input: FetchInput, context: OperationContext): Promise<FetchedPage> {
   const checkedUrl = await checkedForFirecrawl(input, context);
-  const scraped = await context.search.callProvider(
-    'firecrawl',
-    async (provider, transport, signal) => {
-      const firecrawl = provider as FirecrawlProvider;
-      return firecrawl.parseScrapeResponse(await transport.send(firecrawl.buildScrapeRequest(checkedUrl), signal), checkedUrl);
-    },
-    { timeoutMs: input.timeout_ms, signal: context.signal },
-  );
+  const scraped = await context.search.call('firecrawl', 'scrape', { url: checkedUrl }, callOptions(context, input.timeout_ms));
   const page: FetchedPage = {
     url: input.url,
     final_url: scraped.url,
@@ -118,9 +83,10 @@ export const fetchUrl = defineOperation({
     } catch (error) {
       // A page that failed to load here (blocked, timed out) may still load through Firecrawl; a refused
       // address or type is never retried elsewhere, and Firecrawl only gets a URL that passes the same check
-      // (so a name that does not resolve here is not handed on either).
+      // (so a name that does not resolve here is not handed on either). A suspended Firecrawl is no fallback:
+      // the page's own error says more than "Firecrawl is suspended".
       const retryable = error instanceof FedsearchError && (error.code === 'FETCH_FAILED' || error.code === 'FETCH_TIMEOUT');
-      if (input.engine !== 'auto' || !retryable || !context.search.isConfigured('firecrawl')) throw error;
+      if (input.engine !== 'auto' || !retryable || !context.search.isAdmissible('firecrawl')) throw error;
       return fetchThroughFirecrawl(input, context);
     }
   },

@@ -1,12 +1,9 @@
 import { FedsearchError } from '../domain/errors.js';
-import { turnedOff } from '../engine/gather.js';
+import { ProviderCallFailed } from '../engine/provider-call.js';
 import { extractDocument, pageText } from '../fetch/extract.js';
-import { LOCAL_LINK_SCHEME, LocalProvider } from '../providers/local.js';
-import type { FetchedPage, FetchInput } from './fetch-operations.js';
-import type { OperationContext } from './operation.js';
-
-/** Links returned with a page at most, as for fetched pages. */
-const MAX_LINKS = 100;
+import { LOCAL_LINK_SCHEME, type LocalSource } from '../providers/capabilities.js';
+import { MAX_LINKS, type FetchedPage, type FetchInput } from './fetched-page.js';
+import { callOptions, type OperationContext } from './operation.js';
 
 /** A local:/// link names a document of the embedded index, not anything on a network. */
 export function isLocalLink(url: string): boolean {
@@ -15,20 +12,10 @@ export function isLocalLink(url: string): boolean {
 
 /**
  * Serves a local:/// search result the way fetch_url serves a page: Markdown with a title, paged by offset.
- * It goes through callProvider like any other provider call (deadline, caller abort, error mapping).
+ * It is a provider call like any other (the pipeline's deadline, caller abort, outcome and error mapping).
  */
 export async function readLocalDocument(input: FetchInput, context: OperationContext): Promise<FetchedPage> {
-  const source = await context.search.callProvider(
-    'local',
-    async (provider, _transport, signal) => {
-      // The index lives in the adapter; narrowed by class, never cast, so a renamed adapter fails loudly here.
-      if (!(provider instanceof LocalProvider)) throw new FedsearchError('INTERNAL', 'the local provider is not the embedded index');
-      const off = turnedOff(provider);
-      if (off) throw new FedsearchError('NOT_FOUND', `the embedded index is ${off}, so ${input.url} cannot be read`);
-      return provider.readDocument(input.url, signal);
-    },
-    { timeoutMs: input.timeout_ms, signal: context.signal },
-  );
+  const source = await readSource(input, context);
   if (!source) {
     throw new FedsearchError(
       'NOT_FOUND',
@@ -55,4 +42,16 @@ export async function readLocalDocument(input: FetchInput, context: OperationCon
   const published = source.published_at ?? extracted.published_at;
   if (published) page.published_at = published;
   return page;
+}
+
+async function readSource(input: FetchInput, context: OperationContext): Promise<LocalSource | undefined> {
+  try {
+    return await context.search.call('local', 'readDocument', { link: input.url }, callOptions(context, input.timeout_ms));
+  } catch (error) {
+    // Turned off (LOCAL_WEIGHT=0): the index serves nothing, so the link names nothing that can be read.
+    if (error instanceof ProviderCallFailed && error.outcome.status === 'skipped') {
+      throw new FedsearchError('NOT_FOUND', `the embedded index is ${error.outcome.message}, so ${input.url} cannot be read`);
+    }
+    throw error;
+  }
 }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { z } from 'zod';
 import type { AppConfig } from '../config.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
-import type { SearchService } from '../engine/search-service.js';
+import type { CallOptions, SearchService } from '../engine/search-service.js';
 
 /** What an operation may use: the one search service, the configuration, and the caller's signal. */
 export interface OperationContext {
@@ -13,6 +13,11 @@ export interface OperationContext {
   logger: Logger;
   /** Set when the caller shows progress (an MCP tools/call with a progressToken); searches report to it. */
   progress?: SearchProgress;
+}
+
+/** A provider call made for an operation: under the caller's deadline and signal, logged on its logger. */
+export function callOptions(context: OperationContext, timeoutMs: number | undefined): CallOptions {
+  return { timeoutMs, signal: context.signal, logger: context.logger };
 }
 
 /** What a search tells a caller that shows progress; one operation may run several searches. */

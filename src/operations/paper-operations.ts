@@ -5,7 +5,7 @@ import type { SearchResult } from '../domain/result.js';
 import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
 import { readFetchSettings } from '../fetch/fetch-settings.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
-import { defineOperation, type OperationContext } from './operation.js';
+import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { paperDetailsOutput, paperTextOutput } from './output-schemas.js';
 import { parsePaperIdentifier } from './paper-identifier.js';
 import { renderSearch } from './render.js';
@@ -23,7 +23,7 @@ export interface PaperDetails {
 /** One merged record for an identifier, from every paper provider that knows it. */
 export async function findPaper(id: string, context: OperationContext, timeout?: number): Promise<PaperDetails> {
   const identifier = parsePaperIdentifier(id);
-  const { result, providers } = await context.search.lookupPaper(identifier, { timeoutMs: timeout, signal: context.signal, logger: context.logger });
+  const { result, providers } = await context.search.lookupPaper(identifier, callOptions(context, timeout));
   if (!result) throw lookupFailure(identifier, providers);
   return { id, identifier, paper: result, providers };
 }

@@ -36,7 +36,9 @@ export interface ProviderRouting {
  * provider's outcome says why it could not answer.
  */
 export function routeProviders(kind: SearchKind, query: string, search: SearchService, signals: QuerySignals = analyseQuery(query)): ProviderRouting {
-  const instances = search.describeProviders().filter((provider) => provider.kind === kind);
+  // Only the providers a search of this kind may ask (not the captions source, which does not search).
+  const searchable = new Set(search.providerNames(kind));
+  const instances = search.describeProviders().filter((provider) => searchable.has(provider.name));
   const all = instances.map((provider) => provider.name);
   const admissible = all.filter((name) => search.isAdmissible(name));
   const definitionOf = new Map(instances.map((provider) => [provider.name, provider.definition]));

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { FedsearchError, invalidQuery } from '../domain/errors.js';
 import type { ProviderItem } from '../domain/result.js';
-import type { YoutubeProvider } from '../providers/youtube.js';
-import { YoutubeTranscriptProvider, type CaptionTrack, type TranscriptLine } from '../providers/youtube-transcript.js';
-import { resolveProviderConfig } from '../providers/registry.js';
-import { defineOperation, type OperationContext } from './operation.js';
+import type { TranscriptLine } from '../providers/capabilities.js';
+import { callOptions, defineOperation } from './operation.js';
 import { transcriptOutput, videoDetailsOutput } from './output-schemas.js';
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
@@ -42,14 +40,7 @@ export const youtubeVideoDetails = defineOperation({
   output: videoDetailsOutput,
   run: async (input, context): Promise<{ videos: ProviderItem[]; not_found: string[] }> => {
     const ids = [...new Set(input.ids.map(parseVideoId))];
-    const videos = await context.search.callProvider(
-      'youtube',
-      async (provider, transport, signal) => {
-        const youtube = provider as YoutubeProvider;
-        return youtube.parseVideosResponse(await transport.send(youtube.buildVideosRequest(ids), signal));
-      },
-      { timeoutMs: input.timeout_ms, signal: context.signal },
-    );
+    const videos = await context.search.call('youtube', 'videoDetails', { ids }, callOptions(context, input.timeout_ms));
     const found = new Set(videos.map((video) => parseVideoIdOrUndefined(video.url)));
     return { videos, not_found: ids.filter((id) => !found.has(id)) };
   },
@@ -71,29 +62,6 @@ function parseVideoIdOrUndefined(url: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-const transcriptProviders = new WeakMap<object, YoutubeTranscriptProvider>();
-
-function transcriptProvider(context: OperationContext): YoutubeTranscriptProvider {
-  let provider = transcriptProviders.get(context.config);
-  if (!provider) {
-    provider = new YoutubeTranscriptProvider(resolveProviderConfig(YoutubeTranscriptProvider.settings, context.config.providers));
-    transcriptProviders.set(context.config, provider);
-  }
-  return provider;
-}
-
-/** The requested language's written captions, else its automatic ones, else English, else the first track. */
-function chooseTrack(tracks: CaptionTrack[], language: string): CaptionTrack | undefined {
-  const wanted = language.toLowerCase();
-  const matches = (track: CaptionTrack, code: string) => track.language.toLowerCase() === code || track.language.toLowerCase().startsWith(`${code}-`);
-  return (
-    tracks.find((track) => matches(track, wanted) && !track.automatic) ??
-    tracks.find((track) => matches(track, wanted)) ??
-    tracks.find((track) => matches(track, 'en')) ??
-    tracks[0]
-  );
 }
 
 export interface Transcript {
@@ -126,25 +94,22 @@ export const youtubeTranscript = defineOperation({
   output: transcriptOutput,
   run: async (input, context): Promise<Transcript> => {
     const videoId = parseVideoId(input.video);
-    return context.search.callProvider(
-      transcriptProvider(context),
-      async (provider, transport, signal) => {
-        const youtube = provider as YoutubeTranscriptProvider;
-        const tracks = youtube.parseCaptionTracks(await transport.send(youtube.buildWatchRequest(videoId), signal));
-        const track = chooseTrack(tracks, input.language);
-        if (!track) throw new FedsearchError('NOT_FOUND', `video ${videoId} has no captions`);
-        const lines = youtube.parseTranscript(await transport.send(youtube.buildTrackRequest(track), signal));
-        return {
-          video_id: videoId,
-          language: track.language,
-          automatic: track.automatic,
-          available_languages: tracks.map((candidate) => candidate.language),
-          text: lines.map((entry) => entry.text).join(' '),
-          timestamps: minuteMarks(lines),
-        };
-      },
-      { timeoutMs: input.timeout_ms, signal: context.signal },
+    const captions = await context.search.call(
+      'youtube_web',
+      'captions',
+      { videoId, language: input.language },
+      callOptions(context, input.timeout_ms),
     );
+    if (!captions) throw new FedsearchError('NOT_FOUND', `video ${videoId} has no captions`);
+    const { track, tracks, lines } = captions;
+    return {
+      video_id: videoId,
+      language: track.language,
+      automatic: track.automatic,
+      available_languages: tracks.map((candidate) => candidate.language),
+      text: lines.map((entry) => entry.text).join(' '),
+      timestamps: minuteMarks(lines),
+    };
   },
   render: (output) =>
     `Transcript of ${output.video_id} (${output.language}${output.automatic ? ', automatic' : ''}; available: ${output.available_languages.join(', ')}):\n\n` +

@@ -2,9 +2,10 @@ import { FedsearchError, parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { TimeRange } from '../domain/time-range.js';
+import type { ScrapedPage, ScrapeInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, parseJsonObject, text } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse, type UpstreamTransport } from './provider.js';
 
 /** Firecrawl: `{"success": false, "error", "details"?}`. */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorString, ERROR_ENVELOPES.message];
@@ -17,16 +18,6 @@ const TBS: Readonly<Record<TimeRange, string>> = { day: 'qdr:d', week: 'qdr:w', 
 const SOURCES = ['web', 'news', 'images'] as const;
 /** How much of a result's markdown stands in for a missing description. */
 const SNIPPET_CHARS = 300;
-
-/** One scraped page, as `parseScrapeResponse` hands it back. */
-export interface ScrapedPage {
-  markdown: string;
-  url: string;
-  title?: string;
-  description?: string;
-  language?: string;
-  published?: string;
-}
 
 /**
  * Firecrawl: POST /v2/search (web search, optionally scraped) and POST /v2/scrape (one page as markdown),
@@ -85,6 +76,10 @@ export class FirecrawlProvider extends Provider {
       language: metadataText(metadata, 'language'),
       published: published(metadata),
     });
+  }
+
+  override async scrape(input: ScrapeInput, transport: UpstreamTransport, signal: AbortSignal): Promise<ScrapedPage> {
+    return this.parseScrapeResponse(await transport.send(this.buildScrapeRequest(input.url), signal), input.url);
   }
 
   override describeError(response: UpstreamResponse): string | undefined {

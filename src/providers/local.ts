@@ -3,6 +3,7 @@ import path from 'node:path';
 import MiniSearch from 'minisearch';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
+import { LOCAL_LINK_SCHEME, type LocalSource, type ReadDocumentInput } from './capabilities.js';
 import { htmlToText, httpUrl, isRecord, isoDate } from './parse-helpers.js';
 import { Provider, type ProviderSettings } from './provider.js';
 
@@ -23,24 +24,12 @@ interface LocalDocument {
   mediaType: string;
 }
 
-/** One indexed document as fetch_url serves it: its source, not the whitespace-flattened text that was indexed. */
-export interface LocalSource {
-  url: string;
-  title: string;
-  published_at?: string;
-  mediaType: string;
-  body: string;
-}
-
 interface LocalIndex {
   search: MiniSearch<LocalDocument>;
   documents: Map<number, LocalDocument>;
   /** Documents by their local:/// link, normalised as a URL (so "a b.md" and "a%20b.md" meet). */
   byLink: Map<string, LocalDocument>;
 }
-
-/** The scheme of the links this index gives its documents. */
-export const LOCAL_LINK_SCHEME = 'local:';
 
 /**
  * The embedded index: a MiniSearch full-text index over a folder of documents (by default the project's
@@ -79,10 +68,10 @@ export class LocalProvider extends Provider {
    * The document a local:/// link names, or undefined when the index has none by that link. Only links the
    * index made itself are looked up, so a link can never name a file outside LOCAL_INDEX_DIR.
    */
-  async readDocument(link: string, signal: AbortSignal): Promise<LocalSource | undefined> {
+  override async readDocument(input: ReadDocumentInput, _transport: unknown, signal: AbortSignal): Promise<LocalSource | undefined> {
     const { byLink } = await this.loadIndex();
     signal.throwIfAborted();
-    const document = byLink.get(normalisedLink(link));
+    const document = byLink.get(normalisedLink(input.link));
     if (!document) return undefined;
     let body = document.text;
     if (document.file) {

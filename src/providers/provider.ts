@@ -2,6 +2,7 @@ import type { PaperIdentifier } from '../domain/paper-identifiers.js';
 import type { FilterName, SearchQuery } from '../domain/query.js';
 import type { ProviderItem, SearchKind } from '../domain/result.js';
 import type { RateLimit, RateLimitDefault } from '../rate-limit/rate-limit-setting.js';
+import type { CapabilityInput, CapabilityOutput } from './capabilities.js';
 
 /** A request an adapter wants sent; the engine sends it (timeouts, abort, errors, timing). */
 export interface UpstreamRequest {
@@ -67,6 +68,8 @@ export interface ProviderSettings {
    * when unset. `<NAME>_RATE_LIMIT` overrides it. Each default and its source are listed in docs/providers.md.
    */
   rateLimit?: RateLimitDefault;
+  /** False for a provider that serves only other capabilities (the captions source): no search asks it. */
+  searchable?: boolean;
 }
 
 /** The configuration one provider instance runs with, resolved from settings and environment (or PROVIDERS_FILE). */
@@ -158,6 +161,15 @@ export abstract class Provider {
   buildLookupRequest(_identifier: PaperIdentifier): UpstreamRequest | undefined {
     return undefined;
   }
+
+  /*
+   * Capabilities besides search and lookup (providers/capabilities.ts): an adapter implements those it
+   * serves, as requests it builds and bodies it parses; the engine calls them (SearchService.call).
+   */
+  videoDetails?(input: CapabilityInput<'videoDetails'>, transport: UpstreamTransport, signal: AbortSignal): Promise<CapabilityOutput<'videoDetails'>>;
+  captions?(input: CapabilityInput<'captions'>, transport: UpstreamTransport, signal: AbortSignal): Promise<CapabilityOutput<'captions'>>;
+  scrape?(input: CapabilityInput<'scrape'>, transport: UpstreamTransport, signal: AbortSignal): Promise<CapabilityOutput<'scrape'>>;
+  readDocument?(input: CapabilityInput<'readDocument'>, transport: UpstreamTransport, signal: AbortSignal): Promise<CapabilityOutput<'readDocument'>>;
 
   async search(query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
     return this.run(this.buildRequest(query), query, transport, signal);

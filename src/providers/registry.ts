@@ -38,23 +38,22 @@ export const PROVIDER_CLASSES: readonly ProviderClass[] = [
   OpenAlexProvider,
   GithubProvider,
   YoutubeProvider,
+  // The captions source: listed and configured like the others, but it does not search (searchable: false).
+  YoutubeTranscriptProvider,
   FirecrawlProvider,
 ];
 
-/** Every definition a PROVIDERS_FILE entry can `use`; each also has its built-in instance, named like it (or its builtInInstance). */
-export const PROVIDER_DEFINITIONS: readonly ProviderSettings[] = PROVIDER_CLASSES.map((ProviderType) => ProviderType.settings);
+/** The declared settings of every provider the configuration covers, keyed later by built-in instance name. */
+export const CONFIGURED_PROVIDER_SETTINGS: readonly ProviderSettings[] = PROVIDER_CLASSES.map((ProviderType) => ProviderType.settings);
 
 /**
- * The captions source: built by the video operations, not listed with the search providers, but
- * configured like them (YOUTUBE_WEB_BASE_URL, YOUTUBE_WEB_TIMEOUT_MS). Its name is taken: no instance may use it.
+ * Every definition a PROVIDERS_FILE entry can `use`: the searching ones. Each also has its built-in instance,
+ * named like it (or its builtInInstance).
  */
-const SIDE_PROVIDER_SETTINGS: readonly ProviderSettings[] = [YoutubeTranscriptProvider.settings];
+export const PROVIDER_DEFINITIONS: readonly ProviderSettings[] = CONFIGURED_PROVIDER_SETTINGS.filter((settings) => settings.searchable !== false);
 
-/** Names no PROVIDERS_FILE entry may take, because something other than a search instance already has them. */
-export const RESERVED_INSTANCE_NAMES: readonly string[] = SIDE_PROVIDER_SETTINGS.map(builtInName);
-
-/** The declared settings of every provider the configuration covers, keyed later by built-in instance name. */
-export const CONFIGURED_PROVIDER_SETTINGS: readonly ProviderSettings[] = [...PROVIDER_DEFINITIONS, ...SIDE_PROVIDER_SETTINGS];
+/** Names no PROVIDERS_FILE entry may take: the built-in instances of sources that do not search (captions). */
+export const RESERVED_INSTANCE_NAMES: readonly string[] = CONFIGURED_PROVIDER_SETTINGS.filter((settings) => settings.searchable === false).map(builtInName);
 
 /** The validated configuration of every instance (built-in and from PROVIDERS_FILE), by instance name: AppConfig's `providers` section. */
 export type ProviderConfigs = Readonly<Record<string, ProviderConfig>>;
@@ -72,21 +71,11 @@ const CLASS_BY_DEFINITION = new Map(PROVIDER_CLASSES.map((ProviderType) => [Prov
 /**
  * Builds every search instance from its validated configuration, in configuration order (built-in instances
  * first, then PROVIDERS_FILE additions); one missing a required setting is built too and reports itself not
- * configured. Side providers (captions) are built by their operations.
+ * configured.
  */
 export function createProviders(providers: ProviderConfigs): Provider[] {
   return Object.values(providers).flatMap((config) => {
     const ProviderType = CLASS_BY_DEFINITION.get(config.definition);
     return ProviderType ? [new ProviderType(config)] : [];
   });
-}
-
-/** Every configured secret value, so logs and messages can redact them wherever they appear. */
-export function secretValues(providers: Provider[]): string[] {
-  return providers.flatMap((provider) =>
-    provider.settings.credentials
-      .filter((credential) => credential.secret)
-      .map((credential) => provider.config.credentials[credential.env])
-      .filter((value): value is string => typeof value === 'string' && value.length >= 4),
-  );
 }

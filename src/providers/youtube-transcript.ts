@@ -1,25 +1,12 @@
 import { parseError, upstreamError } from '../domain/errors.js';
 import { asArray, htmlToText, isRecord, numberOrUndefined, parseXmlBody, xmlText } from './parse-helpers.js';
-import { Provider, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
-
-export interface CaptionTrack {
-  url: string;
-  language: string;
-  name: string;
-  /** Speech recognition ("asr") rather than captions someone wrote. */
-  automatic: boolean;
-}
-
-export interface TranscriptLine {
-  start: number;
-  duration?: number;
-  text: string;
-}
+import type { Captions, CaptionsInput, CaptionTrack, TranscriptLine } from './capabilities.js';
+import { Provider, type ProviderSettings, type UpstreamRequest, type UpstreamResponse, type UpstreamTransport } from './provider.js';
 
 /**
  * A video's captions, read the way YouTube's own player reads them: the watch page lists caption tracks
  * (the Data API's captions.download needs OAuth as the video's owner), and each track's timed text is XML.
- * Not a search provider: the youtube_transcript operation calls it directly.
+ * Not a search provider (no search asks it): it serves the captions capability, for youtube_transcript.
  */
 export class YoutubeTranscriptProvider extends Provider {
   static readonly settings: ProviderSettings = {
@@ -28,6 +15,7 @@ export class YoutubeTranscriptProvider extends Provider {
     description: "YouTube watch pages and timed text, for a video's captions.",
     baseUrl: 'https://www.youtube.com',
     credentials: [],
+    searchable: false,
   };
   readonly settings = YoutubeTranscriptProvider.settings;
 
@@ -77,6 +65,15 @@ export class YoutubeTranscriptProvider extends Provider {
     );
   }
 
+  /** The watch page's tracks, then the timed text of the one chosen for the language; undefined when there is none. */
+  override async captions(input: CaptionsInput, transport: UpstreamTransport, signal: AbortSignal): Promise<Captions | undefined> {
+    const tracks = this.parseCaptionTracks(await transport.send(this.buildWatchRequest(input.videoId), signal));
+    const track = chooseTrack(tracks, input.language);
+    if (!track) return undefined;
+    const lines = this.parseTranscript(await transport.send(this.buildTrackRequest(track), signal));
+    return { tracks, track, lines };
+  }
+
   /** Caption URLs come from a page body: only ever follow them to the configured YouTube origin. */
   private sameOriginUrl(candidate: string): string {
     const base = new URL(this.config.baseUrl);
@@ -84,6 +81,18 @@ export class YoutubeTranscriptProvider extends Provider {
     if (url.origin !== base.origin) throw upstreamError('a caption track points outside YouTube');
     return url.toString();
   }
+}
+
+/** The requested language's written captions, else its automatic ones, else English, else the first track. */
+function chooseTrack(tracks: CaptionTrack[], language: string): CaptionTrack | undefined {
+  const wanted = language.toLowerCase();
+  const matches = (track: CaptionTrack, code: string) => track.language.toLowerCase() === code || track.language.toLowerCase().startsWith(`${code}-`);
+  return (
+    tracks.find((track) => matches(track, wanted) && !track.automatic) ??
+    tracks.find((track) => matches(track, wanted)) ??
+    tracks.find((track) => matches(track, 'en')) ??
+    tracks[0]
+  );
 }
 
 /** The URL without its `fmt=` parameter, the rest left byte for byte (it carries a signature). */

@@ -2,9 +2,10 @@ import { FedsearchError, invalidQuery, parseError, upstreamError } from '../doma
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
+import type { VideoDetailsInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse, type UpstreamTransport } from './provider.js';
 
 /** Google: `{"error": {"code", "message", "errors": [{"domain", "reason", "message"}]}}`. */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
@@ -62,6 +63,10 @@ export class YoutubeProvider extends Provider {
   /** Reads a videos.list body; parts that were not asked for (or are hidden, like some counts) stay absent. */
   parseVideosResponse(response: UpstreamResponse): ProviderItem[] {
     return listItems(response).map(videoItem);
+  }
+
+  override async videoDetails(input: VideoDetailsInput, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
+    return this.parseVideosResponse(await transport.send(this.buildVideosRequest(input.ids), signal));
   }
 
   override describeError(response: UpstreamResponse): string | undefined {

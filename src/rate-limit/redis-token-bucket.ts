@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { Redis } from 'ioredis';
-import { closeRedisClient, describeRedisUrl } from '../redis-client.js';
+import { closeRedisClient, describeRedisUrl } from '../transport/redis-connection.js';
 import type { RateLimit } from './rate-limit-setting.js';
 import { bucketShape, type Reservation } from './token-bucket.js';
 

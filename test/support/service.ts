@@ -51,3 +51,12 @@ export type JsonResponse = Omit<Response, 'json'> & { json(): Promise<any> };
 export function request(origin: string, path: string, init: RequestInit = {}): Promise<JsonResponse> {
   return fetch(`${origin}${path}`, init) as Promise<JsonResponse>;
 }
+
+/** POST /v1/ops/<operation> with a JSON body, as REST clients call an operation. */
+export function callOperation(service: RunningService, operation: string, body: unknown): Promise<JsonResponse> {
+  return request(service.origin, `/v1/ops/${operation}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}

@@ -1,6 +1,9 @@
+/**
+ * The undici dispatchers of both ways out: one shared pool for provider calls, one pinned Agent per hop of a
+ * page fetch.
+ */
 import type { LookupFunction } from 'node:net';
 import { Agent } from 'undici';
-import { FedsearchError } from '../domain/errors.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -29,37 +32,12 @@ function pinnedLookup(hostname: string, addresses: readonly ResolvedAddress[]): 
   };
 }
 
+/** The Agent of one fetch hop: it connects only to the addresses the address policy checked for this host. */
 export function createPinnedAgent(hostname: string, addresses: readonly ResolvedAddress[]): Agent {
   return new Agent({ connect: { lookup: pinnedLookup(hostname, addresses) }, connections: 1 });
 }
 
-const NETWORK_CAUSES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'connection timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
-  UND_ERR_SOCKET: 'connection closed by the server',
-  UND_ERR_HEADERS_TIMEOUT: 'no response headers in time',
-  UND_ERR_BODY_TIMEOUT: 'the body stalled',
-  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another name',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate cannot be verified',
-};
-
-/** Maps a transport failure to FETCH_FAILED naming the cause; an abort passes through for the caller to classify. */
-export function networkFailure(error: unknown, url: URL, signal: AbortSignal): unknown {
-  if (signal.aborted) return error;
-  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code in NETWORK_CAUSES) {
-      return new FedsearchError('FETCH_FAILED', `could not fetch ${url.href}: ${NETWORK_CAUSES[code]}`, { cause: error });
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  return new FedsearchError('FETCH_FAILED', `could not fetch ${url.href}: request failed`, { cause: error });
+/** One keep-alive connection pool shared by every provider: sockets are reused across searches. */
+export function createUpstreamAgent(): Agent {
+  return new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64 });
 }
-

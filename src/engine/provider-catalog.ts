@@ -1,0 +1,119 @@
+import { FedsearchError, invalidQuery } from '../domain/errors.js';
+import type { SearchKind } from '../domain/result.js';
+import type { Provider } from '../providers/provider.js';
+import { ProviderHealth, type BreakerOptions, type HealthSnapshot } from './provider-health.js';
+
+/** Public description of one provider instance, for /v1/providers and list_providers. */
+export interface ProviderDescription {
+  /** The instance name, as `providers=` takes it. */
+  name: string;
+  /** The definition (adapter) it is an instance of: `searxng` for every SearXNG instance. */
+  definition: string;
+  kind: SearchKind;
+  description: string;
+  configured: boolean;
+  missing: string[];
+  weight: number;
+  timeout_ms: number;
+  /** Circuit state, recent latency percentiles, success rate and last error. */
+  health: HealthSnapshot;
+}
+
+/** The providers the engine was built with, by name, each with its breaker and recent health. */
+export class ProviderCatalog {
+  private readonly byName: Map<string, Provider>;
+  private readonly health: Map<string, ProviderHealth>;
+
+  constructor(
+    readonly providers: readonly Provider[],
+    breaker: BreakerOptions,
+  ) {
+    this.byName = new Map(providers.map((provider) => [provider.name, provider]));
+    this.health = new Map(providers.map((provider) => [provider.name, new ProviderHealth(breaker)]));
+  }
+
+  describe(): ProviderDescription[] {
+    return this.providers.map((provider) => {
+      const missing = provider.missingSettings();
+      return {
+        name: provider.name,
+        definition: provider.definition,
+        kind: provider.kind,
+        description: provider.settings.description,
+        configured: missing.length === 0,
+        missing,
+        weight: provider.config.weight,
+        timeout_ms: provider.config.timeoutMs,
+        health: this.healthOf(provider).snapshot(),
+      };
+    });
+  }
+
+  /** The provider of this name; an operation naming one the engine does not have is a programming error. */
+  get(name: string): Provider {
+    const provider = this.byName.get(name);
+    if (!provider) throw new FedsearchError('INTERNAL', `no provider named ${name}`);
+    return provider;
+  }
+
+  isConfigured(name: string): boolean {
+    const provider = this.byName.get(name);
+    return provider !== undefined && provider.missingSettings().length === 0;
+  }
+
+  /** Configured and not suspended: a provider worth choosing now (a half-open one may be probed). */
+  isAdmissible(name: string): boolean {
+    const provider = this.byName.get(name);
+    return provider !== undefined && provider.missingSettings().length === 0 && this.healthOf(provider).state !== 'open';
+  }
+
+  /** A provider's configured base URL, without a trailing slash (e.g. to build arXiv PDF links). */
+  baseUrlOf(name: string): string | undefined {
+    return this.byName.get(name)?.config.baseUrl.replace(/\/+$/, '');
+  }
+
+  /** Every provider's name, or the names of those that search this kind. */
+  providerNames(kind?: SearchKind): string[] {
+    return (kind ? this.searchersOf(kind) : this.providers).map((provider) => provider.name);
+  }
+
+  /** The providers a request names, or every provider that searches the kind; unknown or wrong-kind names are 400s. */
+  selectProviders(kind: SearchKind, names: string[] | undefined): Provider[] {
+    if (!names || names.length === 0) return this.searchersOf(kind);
+    const allowed = this.providerNames(kind);
+    const selected: Provider[] = [];
+    for (const name of new Set(names.map((entry) => entry.trim().toLowerCase()).filter(Boolean))) {
+      const provider = this.byName.get(name);
+      if (!provider) {
+        throw invalidQuery(`providers: unknown provider "${name}"; allowed for ${kind}: ${allowed.join(', ')}`);
+      }
+      if (provider.kind !== kind) {
+        throw invalidQuery(`providers: "${name}" serves ${provider.kind}, not ${kind}; allowed for ${kind}: ${allowed.join(', ')}`);
+      }
+      if (!searches(provider)) {
+        throw invalidQuery(`providers: "${name}" does not search (${provider.settings.description}); allowed for ${kind}: ${allowed.join(', ')}`);
+      }
+      selected.push(provider);
+    }
+    if (selected.length === 0) throw invalidQuery(`providers: name at least one provider; allowed for ${kind}: ${allowed.join(', ')}`);
+    return selected;
+  }
+
+  healthOf(provider: Provider): ProviderHealth {
+    return this.health.get(provider.name)!;
+  }
+
+  /** Each provider's circuit state, for metrics. */
+  circuitStates(): Array<{ provider: string; state: HealthSnapshot['state'] }> {
+    return this.providers.map((provider) => ({ provider: provider.name, state: this.healthOf(provider).state }));
+  }
+
+  private searchersOf(kind: SearchKind): Provider[] {
+    return this.providers.filter((provider) => provider.kind === kind && searches(provider));
+  }
+}
+
+/** A provider that serves only other capabilities (the captions source) is never asked to search. */
+function searches(provider: Provider): boolean {
+  return provider.settings.searchable !== false;
+}

@@ -1,0 +1,68 @@
+import { FedsearchError } from '../domain/errors.js';
+import type { ProviderOutcome } from '../domain/outcome.js';
+import type { Provider } from '../providers/provider.js';
+import { variablePrefixes } from '../providers/provider-config.js';
+import { OutboundRateLimited } from '../rate-limit/outbound-limiter.js';
+import { redactSecrets } from './redact.js';
+
+/** The abort reason of a provider's own deadline, told apart from the caller going away. */
+export class ProviderTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * Why a provider is off, or undefined when it is on. Weight 0 means off rather than "ranked last": its
+ * results would still fill a list that has room, so the only way to keep them out is not to ask.
+ */
+export function turnedOff(provider: Provider): string | undefined {
+  if (provider.config.weight !== 0) return undefined;
+  return `turned off: ${variablePrefixes(provider.settings)[0]}_WEIGHT=0`;
+}
+
+/** The outcome of a provider that was not asked at all (not configured, skipped, suspended). */
+export function notAsked(
+  provider: Provider,
+  status: 'not_configured' | 'skipped' | 'suspended',
+  message: string,
+  extra: Partial<ProviderOutcome> = {},
+): ProviderOutcome {
+  return { provider: provider.name, status, count: 0, latency_ms: 0, message, ...extra };
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}
+
+export function okOutcome(provider: Provider, count: number, started: number): ProviderOutcome {
+  return { provider: provider.name, status: 'ok', count, latency_ms: elapsed(started) };
+}
+
+/** What a failed call was: a timeout, our own rate limit, a typed upstream error, a cancellation or an adapter bug. */
+export function failureOutcome(provider: Provider, error: unknown, started: number, signal: AbortSignal, secrets: string[]): ProviderOutcome {
+  const base = { provider: provider.name, count: 0, latency_ms: elapsed(started) };
+  const reason: unknown = signal.aborted ? signal.reason : undefined;
+  if (reason instanceof ProviderTimeout || error instanceof ProviderTimeout) {
+    const timeoutMs = (reason instanceof ProviderTimeout ? reason : (error as ProviderTimeout)).timeoutMs;
+    return { ...base, status: 'timeout', code: 'PROVIDER_TIMEOUT', message: `no answer within ${timeoutMs} ms` };
+  }
+  if (error instanceof OutboundRateLimited) {
+    return { ...base, status: 'rate_limited', code: error.code, message: error.message, retry_after_ms: error.retryAfterMs };
+  }
+  if (error instanceof FedsearchError) {
+    const outcome: ProviderOutcome = {
+      ...base,
+      status: 'error',
+      code: error.code,
+      message: redactSecrets(error.message, secrets),
+    };
+    if (error.retryAfterMs !== undefined) outcome.retry_after_ms = error.retryAfterMs;
+    return outcome;
+  }
+  if (signal.aborted) {
+    return { ...base, status: 'error', code: 'REQUEST_CANCELLED', message: 'cancelled: the client went away' };
+  }
+  // An adapter bug (a TypeError on an unexpected shape) is this provider's error, never the process's crash.
+  return { ...base, status: 'error', code: 'PROVIDER_PARSE', message: 'the response could not be read' };
+}

@@ -1,0 +1,161 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import type { ProviderOutcome } from '../domain/outcome.js';
+import type { SearchFilters } from '../domain/query.js';
+import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import { unsupportedFilters } from './filters.js';
+import { failureOutcome, notAsked, okOutcome, ProviderTimeout, turnedOff } from './provider-outcome.js';
+import type { Admission } from './provider-health.js';
+import { withOneRetry } from './upstream-transport.js';
+
+/** What one provider did for one task, as health, metrics and the log line hear of it. */
+export interface ProviderReport {
+  provider: Provider;
+  outcome: ProviderOutcome;
+  /** What was asked: `search`, `lookup`, or a capability (`videoDetails`, `captions`, `scrape`, `readDocument`). */
+  task: string;
+}
+
+/** One piece of work for one provider: a search, a lookup by id, or a capability such as captions. */
+export interface ProviderTask<T> {
+  name: string;
+  /** Filters the work needs the provider to apply; a provider that cannot apply one of them is skipped. */
+  filters?: SearchFilters;
+  run(provider: Provider, transport: UpstreamTransport, signal: AbortSignal): Promise<T>;
+  /** How many results the answer holds, for the outcome's count. */
+  count(value: T): number;
+}
+
+export interface PipelineLimits {
+  /** The caller's deadline; the provider gets the smaller of this and its own timeout. */
+  timeoutMs?: number;
+  /** Aborts the call (the client went away). */
+  signal?: AbortSignal;
+}
+
+export interface PipelineDependencies {
+  transportFor(provider: Provider): UpstreamTransport;
+  limiterFor(provider: Provider): LimitFunction;
+  secrets(): string[];
+  /** The circuit breaker's word on whether this provider may be called now. */
+  admit?(provider: Provider): Admission;
+  /**
+   * Waits for this provider's next outbound request slot while `deadline` (performance.now() time) allows;
+   * throws OutboundRateLimited when the slot lies past it. Every request takes one: follow-ups and retries too.
+   */
+  rateLimit?(provider: Provider, deadline: number, signal: AbortSignal): Promise<void>;
+  onOutcome?(report: ProviderReport): void;
+}
+
+/** A task's answer: its value when the provider answered, else only what happened (and the error, if one was thrown). */
+export type PipelineResult<T> =
+  | { ok: true; provider: Provider; outcome: ProviderOutcome; value: T }
+  | { ok: false; provider: Provider; outcome: ProviderOutcome; error?: unknown };
+
+/** Per-provider concurrency limits, created on first use and kept for the life of the engine. */
+export function createLimiters(): (provider: Provider) => LimitFunction {
+  const limiters = new Map<string, LimitFunction>();
+  return (provider) => {
+    let limiter = limiters.get(provider.name);
+    if (!limiter) {
+      limiter = pLimit(provider.config.concurrency);
+      limiters.set(provider.name, limiter);
+    }
+    return limiter;
+  };
+}
+
+/**
+ * The one way to an upstream, for every task of every operation: turned off? → configured? → filters
+ * supported? → breaker admission → outbound rate limit → concurrency limit → deadline and abort → transport
+ * (one retry within the deadline) → parse / follow-ups → outcome → health, metrics and log (onOutcome).
+ * Never rejects: a failure is an outcome.
+ */
+export async function runPipeline<T>(
+  provider: Provider,
+  task: ProviderTask<T>,
+  limits: PipelineLimits,
+  dependencies: PipelineDependencies,
+): Promise<PipelineResult<T>> {
+  const refusal = refuse(provider, task);
+  if (refusal) return { ok: false, provider, outcome: refusal };
+  const admission = dependencies.admit?.(provider) ?? { allowed: true };
+  if (!admission.allowed) {
+    const outcome = notAsked(provider, 'suspended', admission.reason, {
+      code: 'PROVIDER_SUSPENDED',
+      retry_after_ms: Math.max(0, Math.round(admission.retryAfterMs)),
+    });
+    dependencies.onOutcome?.({ provider, outcome, task: task.name });
+    return { ok: false, provider, outcome };
+  }
+  const result = await runAdmitted(provider, task, limits, dependencies);
+  dependencies.onOutcome?.({ provider, outcome: result.outcome, task: task.name });
+  return result;
+}
+
+/** The outcome of a provider that must not be asked for this task (off, not configured, a filter it lacks). */
+function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcome | undefined {
+  const off = turnedOff(provider);
+  if (off) return notAsked(provider, 'skipped', off);
+  const missing = provider.missingSettings();
+  if (missing.length > 0) return notAsked(provider, 'not_configured', `set ${missing.join(', ')} to enable`, { missing });
+  const unsupported = unsupportedFilters(task.filters ?? {}, provider.settings.filters ?? []);
+  if (unsupported.length > 0) return notAsked(provider, 'skipped', `cannot filter by ${unsupported.join(', ')}`);
+  return undefined;
+}
+
+async function runAdmitted<T>(
+  provider: Provider,
+  task: ProviderTask<T>,
+  limits: PipelineLimits,
+  dependencies: PipelineDependencies,
+): Promise<PipelineResult<T>> {
+  const timeoutMs = Math.min(provider.config.timeoutMs, limits.timeoutMs ?? Number.POSITIVE_INFINITY);
+  const started = performance.now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new ProviderTimeout(timeoutMs)), timeoutMs);
+  const abortFromCaller = (): void => controller.abort(limits.signal?.reason);
+  limits.signal?.addEventListener('abort', abortFromCaller, { once: true });
+  if (limits.signal?.aborted) abortFromCaller();
+
+  // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
+  const aborted = new Promise<never>((_, reject) => {
+    const rejectWithReason = (): void => reject(controller.signal.reason);
+    if (controller.signal.aborted) rejectWithReason();
+    else controller.signal.addEventListener('abort', rejectWithReason, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    const deadline = started + timeoutMs;
+    const takeSlot = dependencies.rateLimit && ((signal: AbortSignal) => dependencies.rateLimit!(provider, deadline, signal));
+    // The first request's slot is taken before the concurrency limit: a request that may not go never holds a place there.
+    if (takeSlot) await Promise.race([takeSlot(controller.signal), aborted]);
+    const work = dependencies.limiterFor(provider)(() => {
+      // Queued behind the concurrency limit past the deadline: do not start at all.
+      if (controller.signal.aborted) throw controller.signal.reason;
+      const sender = dependencies.transportFor(provider);
+      const transport = withOneRetry(takeSlot ? slotPerFollowUp(sender, takeSlot) : sender, deadline);
+      return task.run(provider, transport, controller.signal);
+    });
+    work.catch(() => undefined);
+    const value = await Promise.race([work, aborted]);
+    return { ok: true, provider, value, outcome: okOutcome(provider, task.count(value), started) };
+  } catch (error) {
+    return { ok: false, provider, error, outcome: failureOutcome(provider, error, started, controller.signal, dependencies.secrets()) };
+  } finally {
+    clearTimeout(timer);
+    limits.signal?.removeEventListener('abort', abortFromCaller);
+    if (!controller.signal.aborted) controller.abort();
+  }
+}
+
+/** The first request uses the slot runAdmitted took; each later one (a follow-up, a retry) takes its own. */
+function slotPerFollowUp(transport: UpstreamTransport, takeSlot: (signal: AbortSignal) => Promise<void>): UpstreamTransport {
+  let firstSlotUnused = true;
+  return {
+    async send(request, signal) {
+      if (!firstSlotUnused) await takeSlot(signal);
+      firstSlotUnused = false;
+      return transport.send(request, signal);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Dispatcher } from 'undici';
+import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import type { OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
+import type { ProviderCatalog } from './provider-catalog.js';
+import type { HealthSnapshot } from './provider-health.js';
+import { createLimiters, type PipelineDependencies, type ProviderReport } from './provider-pipeline.js';
+import { secretValues } from './redact.js';
+import { createUpstreamTransport } from './upstream-transport.js';
+
+export interface ProviderRuntimeOptions {
+  catalog: ProviderCatalog;
+  dispatcher: Dispatcher;
+  maxUpstreamBytes: number;
+  rateLimiter: OutboundRateLimiter;
+  logger: Logger;
+  /** Called after each provider answers, whatever the task (metrics). */
+  onProviderAnswer?(report: ProviderReport, circuit: HealthSnapshot['state']): void;
+}
+
+/**
+ * What the provider pipeline runs on, shared by every search, lookup and capability call of one engine:
+ * one transport and one concurrency limit per provider, the breakers, the outbound rate limiter, and what
+ * each outcome is reported to (health, metrics, one log line on the caller's logger).
+ */
+export class ProviderRuntime {
+  private readonly transports = new Map<string, UpstreamTransport>();
+  private readonly limiterFor = createLimiters();
+  readonly secrets: string[];
+
+  constructor(private readonly options: ProviderRuntimeOptions) {
+    this.secrets = secretValues(options.catalog.providers);
+  }
+
+  /** The pipeline's dependencies, with outcome lines written to `logger` (the caller's, so they carry its request id). */
+  dependencies(logger: Logger = this.options.logger): PipelineDependencies {
+    const { catalog, rateLimiter } = this.options;
+    return {
+      transportFor: (provider) => this.transportFor(provider),
+      limiterFor: this.limiterFor,
+      secrets: () => this.secrets,
+      admit: (provider) => catalog.healthOf(provider).admit(),
+      rateLimit: (provider, deadline, signal) => rateLimiter.acquire(provider.name, provider.config.rateLimit, deadline, signal),
+      onOutcome: (report) => this.reportOutcome(report, logger),
+    };
+  }
+
+  private reportOutcome(report: ProviderReport, logger: Logger): void {
+    const { outcome, task } = report;
+    const health = this.options.catalog.healthOf(report.provider);
+    health.record(outcome);
+    const level = outcome.status === 'ok' ? 'debug' : 'info';
+    logger[level]({ provider: outcome, task }, `provider ${outcome.provider}: ${outcome.status}`);
+    this.options.onProviderAnswer?.(report, health.state);
+  }
+
+  private transportFor(provider: Provider): UpstreamTransport {
+    let transport = this.transports.get(provider.name);
+    if (!transport) {
+      transport = createUpstreamTransport(provider, { dispatcher: this.options.dispatcher, maxBytes: this.options.maxUpstreamBytes });
+      this.transports.set(provider.name, transport);
+    }
+    return transport;
+  }
+}

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { callOperation, providerEnv, startService, type RunningService } from '../support/service.js';
+
+/**
+ * paper_read fetches a PDF from wherever a paper provider says it is: that is not a provider call but a
+ * fetch of an arbitrary address, so the safe fetcher's address policy applies to it as to fetch_url.
+ */
+describe('paper_read keeps the address policy', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on('/files/paper.pdf', { kind: 'respond', headers: { 'content-type': 'application/pdf' }, body: '%PDF-1.4' });
+    // arXiv names a PDF on a loopback address (a provider's data is not trusted to point somewhere safe).
+    upstream.on('/arxiv/api/query', {
+      kind: 'handler',
+      handle: (_recorded, response) =>
+        response.writeHead(200, { 'content-type': 'application/atom+xml' }).end(
+          `<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom">` +
+            `<entry><id>http://arxiv.org/abs/2401.00099v1</id><title>A Tiny Paper</title><summary>Tiny.</summary>` +
+            `<published>2024-01-05T00:00:00Z</published><author><name>Ada Lovelace</name></author>` +
+            `<link title="pdf" href="${upstream.origin}/files/paper.pdf" rel="related" type="application/pdf"/></entry></feed>`,
+        ),
+    });
+    upstream.json('/semanticscholar/graph/v1/paper/*', { error: 'Paper not found' }, 404);
+    service = await startService({ ...providerEnv(upstream.origin), LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('refuses a PDF location on a private address that a lookup found, and fetches nothing there', async () => {
+    const response = await callOperation(service, 'paper_read', { id: 'arXiv:2401.00099v1' });
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.code).toBe('FETCH_FORBIDDEN');
+    expect(body.message).toMatch(/loopback/);
+    expect(upstream.requestsTo('/arxiv/api/query').length).toBeGreaterThan(0);
+    expect(upstream.requestsTo('/files/paper.pdf')).toEqual([]);
+  });
+
+  it('refuses a private address given as the url', async () => {
+    const response = await callOperation(service, 'paper_read', { url: `${upstream.origin}/files/paper.pdf` });
+    expect(response.status).toBe(400);
+    expect((await response.json()).code).toBe('FETCH_FORBIDDEN');
+    expect(upstream.requestsTo('/files/paper.pdf')).toEqual([]);
+  });
+});
