@@ -1,5 +1,5 @@
 import { parseError, upstreamError } from '../domain/errors.js';
-import { asArray, htmlToText, isRecord, numberOrUndefined, parseXmlBody, xmlText } from './parse-helpers.js';
+import { asArray, htmlToText, isRecord, jsonObjectEnd, numberOrUndefined, parseXmlBody, xmlText } from './parse-helpers.js';
 import type { Captions, CaptionsInput, CaptionTrack, TranscriptLine } from './capabilities.js';
 import { Provider, type ProviderSettings, type UpstreamRequest, type UpstreamResponse, type UpstreamTransport } from './provider.js';
 
@@ -120,24 +120,14 @@ function playerResponse(html: string): Record<string, unknown> {
   const marker = /ytInitialPlayerResponse\s*=\s*\{/.exec(html);
   if (!marker) throw parseError('the watch page has no player response (consent page or changed layout)');
   const start = marker.index + marker[0].length - 1;
-  let depth = 0;
-  let inString = false;
-  for (let index = start; index < html.length; index += 1) {
-    const character = html[index];
-    if (inString) {
-      if (character === '\\') index += 1;
-      else if (character === '"') inString = false;
-    } else if (character === '"') inString = true;
-    else if (character === '{') depth += 1;
-    else if (character === '}' && --depth === 0) {
-      try {
-        const parsed = JSON.parse(html.slice(start, index + 1)) as unknown;
-        if (isRecord(parsed)) return parsed;
-      } catch (error) {
-        throw parseError('the player response is not valid JSON', error);
-      }
-      break;
-    }
+  const end = jsonObjectEnd(html, start);
+  if (end === undefined) throw parseError('the player response is cut short');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(html.slice(start, end));
+  } catch (error) {
+    throw parseError('the player response is not valid JSON', error);
   }
-  throw parseError('the player response is cut short');
+  if (!isRecord(parsed)) throw parseError('the player response is not an object');
+  return parsed;
 }
