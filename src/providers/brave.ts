@@ -4,13 +4,26 @@ import type { ProviderItem } from '../domain/result.js';
 import type { TimeRange } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import {
+  Provider,
+  numberParameter,
+  withParameters,
+  type PageRead,
+  type ParseOutcome,
+  type ProviderSettings,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './provider.js';
 
 /** Brave: `{"type": "ErrorResponse", "error": {"code", "detail"}}`. */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
 
 /** Brave's names for the time ranges: past day, week, month, year. */
 const FRESHNESS: Readonly<Record<TimeRange, string>> = { day: 'pd', week: 'pw', month: 'pm', year: 'py' };
+/** Brave serves at most 20 web results per request… */
+const MAX_COUNT = 20;
+/** …and `offset` counts pages of `count` results, from 0 to 9 at most. */
+const MAX_OFFSET = 9;
 
 /**
  * Brave Search web API: GET /res/v1/web/search, key in X-Subscription-Token.
@@ -32,8 +45,8 @@ export class BraveProvider extends Provider {
   override buildRequest(query: SearchQuery): UpstreamRequest {
     const url = this.endpoint('/res/v1/web/search');
     url.searchParams.set('q', query.text);
-    // Brave serves at most 20 web results per request.
-    url.searchParams.set('count', String(Math.min(query.limit, 20)));
+    url.searchParams.set('count', String(Math.min(query.limit, MAX_COUNT)));
+    url.searchParams.set('offset', '0');
     const { time_range: timeRange, language, safesearch } = query.filters;
     if (timeRange) url.searchParams.set('freshness', FRESHNESS[timeRange]);
     if (language) url.searchParams.set('search_lang', language);
@@ -53,6 +66,16 @@ export class BraveProvider extends Provider {
       return isRecord(value) ? asArray(value.results) : [];
     });
     return { items: sections.filter(isRecord).map(toItem).filter((item): item is ProviderItem => item !== undefined) };
+  }
+
+  /** The next page of `count` results; Brave says in `query.more_results_available` whether there is one. */
+  override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+    const offset = numberParameter(page.request, 'offset', 0);
+    const body = parseJsonObject(page.response);
+    const moreAvailable = isRecord(body.query) ? body.query.more_results_available : undefined;
+    const webResults = isRecord(body.web) ? asArray(body.web.results).length : 0;
+    if (moreAvailable === false || webResults < numberParameter(page.request, 'count', MAX_COUNT) || offset >= MAX_OFFSET) return undefined;
+    return withParameters(page.request, { offset: String(offset + 1) });
   }
 
   override describeError(response: UpstreamResponse): string | undefined {

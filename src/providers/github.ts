@@ -3,13 +3,24 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import {
+  Provider,
+  numberParameter,
+  withParameters,
+  type PageRead,
+  type ParseOutcome,
+  type ProviderSettings,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './provider.js';
 
 /** GitHub: `{"message", "documentation_url"}`, with `errors[]` for validation failures (422). */
 const ERROR_BODIES = [ERROR_ENVELOPES.message];
 
-/** GitHub search pages hold up to 100 items. */
+/** GitHub search pages hold up to 100 items… */
 const MAX_PER_PAGE = 100;
+/** …and a search gives its first 1,000 results at most. */
+const MAX_DEPTH = 1000;
 const SCOPES = ['repositories', 'code'] as const;
 type Scope = (typeof SCOPES)[number];
 
@@ -36,6 +47,7 @@ export class GithubProvider extends Provider {
     const url = this.endpoint(`/search/${scope}`);
     url.searchParams.set('q', query.text);
     url.searchParams.set('per_page', String(Math.min(query.limit, MAX_PER_PAGE)));
+    url.searchParams.set('page', '1');
     const headers: Record<string, string> = {
       // The text-match media type adds text_matches[] (the matching fragments) to each code result.
       Accept: scope === 'code' ? 'application/vnd.github.text-match+json' : 'application/vnd.github+json',
@@ -53,6 +65,14 @@ export class GithubProvider extends Provider {
       throw parseError('the body has no items');
     }
     return { items: body.items.map((item) => (isRecord(item) ? toItem(item) : toItem({}))) };
+  }
+
+  /** The next `page` of `per_page` items, while the page was full and the search's first 1,000 reach past it. */
+  override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+    const perPage = numberParameter(page.request, 'per_page', MAX_PER_PAGE);
+    const pageNumber = numberParameter(page.request, 'page', 1);
+    if (page.items.length < perPage || (pageNumber + 1) * perPage > MAX_DEPTH) return undefined;
+    return withParameters(page.request, { page: String(pageNumber + 1) });
   }
 
   override describeError(response: UpstreamResponse): string | undefined {

@@ -26,6 +26,18 @@ export interface UpstreamResponse {
 /** An adapter either finishes with items or asks for one more request (PubMed: esearch, then efetch). */
 export type ParseOutcome = { items: ProviderItem[] } | { followUp: UpstreamRequest };
 
+/** One page of a search as read, for an adapter to say how to ask for the next (Provider.nextPageRequest). */
+export interface PageRead {
+  /** The request that asked for this page: the first of its chain when it had follow-ups (PubMed's esearch). */
+  request: UpstreamRequest;
+  /** The answer to the page's last request. */
+  response: UpstreamResponse;
+  /** The items this page gave. */
+  items: ProviderItem[];
+  /** Distinct items gathered so far, this page's included. */
+  collected: number;
+}
+
 /** An environment variable that carries a credential or a required setting for one provider. */
 export interface CredentialSetting {
   env: string;
@@ -94,8 +106,10 @@ export interface UpstreamTransport {
 
 export type { PaperIdentifier };
 
-/** Requests a provider makes for one search at most; a guard against a follow-up loop. */
+/** Requests one page (or one lookup) takes at most; a guard against a follow-up loop. */
 const MAX_STEPS = 4;
+/** Pages one search reads at most; a guard for an API that never says it has no more (each adapter has its own bound). */
+const MAX_PAGES = 25;
 
 /**
  * The base of every adapter. An adapter declares its settings, builds the upstream request from a query and
@@ -142,6 +156,13 @@ export abstract class Provider {
     throw new Error(`${this.name} does not build HTTP requests`);
   }
 
+  /**
+   * The request for the page after `page`, with the API's offset, page or token parameter, when the search
+   * wants more than `page.collected` (query.limit) and the API may have more; undefined when `page` was short
+   * or the API goes no deeper. Adapters without one (their API has no offset) are read one page deep.
+   */
+  nextPageRequest?(query: SearchQuery, page: PageRead): UpstreamRequest | undefined;
+
   parseResponse(_response: UpstreamResponse, _query: SearchQuery): ParseOutcome {
     throw new Error(`${this.name} does not parse HTTP responses`);
   }
@@ -171,8 +192,30 @@ export abstract class Provider {
   scrape?(input: CapabilityInput<'scrape'>, transport: UpstreamTransport, signal: AbortSignal): Promise<CapabilityOutput<'scrape'>>;
   readDocument?(input: CapabilityInput<'readDocument'>, transport: UpstreamTransport, signal: AbortSignal): Promise<CapabilityOutput<'readDocument'>>;
 
+  /**
+   * Reads pages until `query.limit` distinct items are in hand, a page adds nothing new, or the adapter has no
+   * next page; items keep their order across pages and at most `query.limit` are given, so an answer that
+   * reaches the limit always means the provider may have more. Each page is a request of its own through the
+   * transport (its own rate-limit slot, under the same deadline and abort).
+   */
   async search(query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
-    return this.run(this.buildRequest(query), query, transport, signal);
+    const collected = new Map<string, ProviderItem>();
+    let request: UpstreamRequest | undefined = this.buildRequest(query);
+    for (let pages = 1; request; pages += 1) {
+      let page: { items: ProviderItem[]; response: UpstreamResponse };
+      try {
+        page = await this.run(request, query, transport, signal);
+      } catch (error) {
+        // A later page that fails (a 429, no rate-limit slot before the deadline) leaves the earlier pages good.
+        if (pages === 1 || signal.aborted) throw error;
+        break;
+      }
+      const before = collected.size;
+      for (const item of page.items) if (!collected.has(item.url)) collected.set(item.url, item);
+      if (collected.size >= query.limit || collected.size === before || pages >= MAX_PAGES) break;
+      request = this.nextPageRequest?.(query, { request, response: page.response, items: page.items, collected: collected.size });
+    }
+    return [...collected.values()].slice(0, query.limit);
   }
 
   /** Looks one paper up; the engine calls this only when buildLookupRequest gave a request. */
@@ -180,15 +223,21 @@ export abstract class Provider {
     const request = this.buildLookupRequest(identifier);
     if (!request) return [];
     const query: SearchQuery = { kind: this.kind, text: identifier.value, limit: 1, filters: {} };
-    return this.run(request, query, transport, signal);
+    return (await this.run(request, query, transport, signal)).items;
   }
 
-  private async run(first: UpstreamRequest, query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
+  /** One request and its follow-ups: the items, and the last response for nextPageRequest. */
+  private async run(
+    first: UpstreamRequest,
+    query: SearchQuery,
+    transport: UpstreamTransport,
+    signal: AbortSignal,
+  ): Promise<{ items: ProviderItem[]; response: UpstreamResponse }> {
     let request = first;
     for (let step = 1; step <= MAX_STEPS; step += 1) {
       const response = await transport.send(request, signal);
       const outcome = this.parseResponse(response, query);
-      if ('items' in outcome) return outcome.items;
+      if ('items' in outcome) return { items: outcome.items, response };
       request = outcome.followUp;
     }
     throw new Error(`${this.name} asked for more than ${MAX_STEPS} requests`);
@@ -196,3 +245,16 @@ export abstract class Provider {
 }
 
 export type ProviderFactory = (config: ProviderConfig) => Provider;
+
+/** The same request with some query parameters set anew: how most APIs are asked for their next page. */
+export function withParameters(request: UpstreamRequest, parameters: Record<string, string>): UpstreamRequest {
+  const url = new URL(request.url);
+  for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+  return { ...request, url: url.toString() };
+}
+
+/** A query parameter of a request as a whole number, or `fallback` when it is absent. */
+export function numberParameter(request: UpstreamRequest, name: string, fallback: number): number {
+  const value = new URL(request.url).searchParams.get(name);
+  return value === null ? fallback : Number(value);
+}

@@ -16,6 +16,9 @@ import {
 } from './parse-helpers.js';
 import {
   Provider,
+  numberParameter,
+  withParameters,
+  type PageRead,
   type PaperIdentifier,
   type ParseOutcome,
   type ProviderSettings,
@@ -30,6 +33,8 @@ type XmlNode = Record<string, unknown>;
 
 /** PMIDs asked of esearch at most: efetch takes them in its URL, and NCBI asks for POST beyond about 200 ids. */
 const MAX_RESULTS = 200;
+/** esearch reaches the first 10,000 PMIDs of a PubMed search at most (`retstart` + `retmax`). */
+const MAX_DEPTH = 10_000;
 
 /** Elements whose text may carry inline markup (<i>, <sup>, MathML) that would split it into pieces. */
 const MARKUP_ELEMENTS = /<(ArticleTitle|VernacularTitle|BookTitle|AbstractText)(\s[^>]*?)?(?<!\/)>([\s\S]*?)<\/\1>/g;
@@ -67,6 +72,15 @@ export class PubmedProvider extends Provider {
       Object.assign(parameters, { datetype: 'pdat', mindate: String(yearFromFilter ?? 1800), maxdate: String(yearTo ?? 3000) });
     }
     return { url: this.eutilsUrl('/entrez/eutils/esearch.fcgi', parameters), headers: { Accept: 'application/xml' } };
+  }
+
+  /** The next esearch (`retstart` past this page's PMIDs), fetched as the first was, while the page was full. */
+  override nextPageRequest(query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+    const retstart = numberParameter(page.request, 'retstart', 0);
+    const retmax = numberParameter(page.request, 'retmax', MAX_RESULTS);
+    if (page.items.length < retmax) return undefined;
+    const next = Math.min(query.limit - page.collected, MAX_RESULTS, MAX_DEPTH - (retstart + retmax));
+    return next > 0 ? withParameters(page.request, { retstart: String(retstart + retmax), retmax: String(next) }) : undefined;
   }
 
   /**

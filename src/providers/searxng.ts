@@ -2,9 +2,20 @@ import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonBody, text } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import {
+  Provider,
+  numberParameter,
+  withParameters,
+  type PageRead,
+  type ParseOutcome,
+  type ProviderSettings,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './provider.js';
 
 const SAFESEARCH = { off: '0', moderate: '1', strict: '2' } as const;
+/** SearXNG sets no last page; fedsearch reads ten at most (a page holds about 10–30 results). */
+const MAX_PAGENO = 10;
 
 /**
  * A self-hosted SearXNG metasearch instance: GET {SEARXNG_URL}/search?q=…&format=json. The instance must
@@ -45,6 +56,13 @@ export class SearxngProvider extends Provider {
     const failed = unresponsiveEngines(body.unresponsive_engines);
     if (items.length === 0 && failed.length > 0) throw upstreamError(`no results; engines failed: ${failed.slice(0, 3).join(', ')}`);
     return { items };
+  }
+
+  /** The next `pageno`; with no page size to compare against, an empty page is the last. */
+  override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+    const pageno = numberParameter(page.request, 'pageno', 1);
+    if (page.items.length === 0 || pageno >= MAX_PAGENO) return undefined;
+    return withParameters(page.request, { pageno: String(pageno + 1) });
   }
 
   override describeError(response: UpstreamResponse): string | undefined {

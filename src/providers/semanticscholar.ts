@@ -18,6 +18,8 @@ import {
 } from './parse-helpers.js';
 import {
   Provider,
+  numberParameter,
+  type PageRead,
   type PaperIdentifier,
   type ParseOutcome,
   type ProviderSettings,
@@ -28,8 +30,10 @@ import {
 /** Semantic Scholar: `{"error"}` (400, 404) or `{"message"}` (403, 429, gateway errors). */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorString, ERROR_ENVELOPES.message];
 
-/** The relevance search serves at most 100 papers per request. */
+/** The relevance search serves at most 100 papers per request… */
 const MAX_LIMIT = 100;
+/** …and its first 1,000 at most: `offset + limit` may not pass it. */
+const MAX_DEPTH = 1000;
 const FIELDS = [
   'title', 'url', 'abstract', 'authors', 'year', 'venue', 'publicationVenue', 'publicationDate',
   'externalIds', 'citationCount', 'openAccessPdf', 'journal',
@@ -57,10 +61,26 @@ export class SemanticScholarProvider extends Provider {
   readonly settings = SemanticScholarProvider.settings;
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
+    return this.searchRequest(query, 0, Math.min(query.limit, MAX_LIMIT));
+  }
+
+  /**
+   * The papers after this page: `offset` where it says the next batch starts (`next`, absent after the last),
+   * asking only for what the search still wants, within the relevance search's first 1,000.
+   */
+  override nextPageRequest(query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+    const next = numberOrUndefined(parseJsonObject(page.response).next);
+    if (next === undefined || page.items.length < numberParameter(page.request, 'limit', MAX_LIMIT)) return undefined;
+    const limit = Math.min(query.limit - page.collected, MAX_LIMIT, MAX_DEPTH - next);
+    return limit > 0 ? this.searchRequest(query, next, limit) : undefined;
+  }
+
+  private searchRequest(query: SearchQuery, offset: number, limit: number): UpstreamRequest {
     const url = this.endpoint('/graph/v1/paper/search');
     // The search has no query syntax, and a hyphenated term matches nothing (documented): use spaces.
     url.searchParams.set('query', query.text.replace(/-/g, ' ').replace(/\s+/g, ' ').trim());
-    url.searchParams.set('limit', String(Math.min(query.limit, MAX_LIMIT)));
+    url.searchParams.set('offset', String(offset));
+    url.searchParams.set('limit', String(limit));
     url.searchParams.set('fields', FIELDS);
     const { year_from: yearFromFilter, year_to: yearTo, open_access: openAccess } = query.filters;
     // `year` takes 2019, 2016-2020, 2010- or -2015.

@@ -3,10 +3,20 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { compact, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import {
+  Provider,
+  withParameters,
+  type PageRead,
+  type ParseOutcome,
+  type ProviderSettings,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './provider.js';
 
 /** MediaWiki: `{"error": {"code", "info"}}` (the default errorformat), sent with HTTP 200. */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
+/** list=search serves at most 500 pages per request. */
+const MAX_SRLIMIT = 500;
 
 /**
  * The `mediawiki` definition: full-text search of one MediaWiki site through its Action API,
@@ -32,8 +42,7 @@ export class WikipediaProvider extends Provider {
     url.searchParams.set('action', 'query');
     url.searchParams.set('list', 'search');
     url.searchParams.set('srsearch', query.text);
-    // list=search serves at most 500 pages per request.
-    url.searchParams.set('srlimit', String(Math.min(query.limit, 500)));
+    url.searchParams.set('srlimit', String(Math.min(query.limit, MAX_SRLIMIT)));
     url.searchParams.set('srprop', 'snippet|timestamp');
     url.searchParams.set('format', 'json');
     url.searchParams.set('formatversion', '2');
@@ -48,6 +57,18 @@ export class WikipediaProvider extends Provider {
     const search = isRecord(body.query) ? body.query.search : undefined;
     if (!Array.isArray(search)) throw parseError('expected query.search, a list of pages');
     return { items: search.filter(hasTitle).map((page) => this.toItem(page)) };
+  }
+
+  /**
+   * The next page: MediaWiki's `continue` object names it (`sroffset`, with `continue` itself), and is absent
+   * after the last page or at the search's own depth limit. It asks only for what the search still wants.
+   */
+  override nextPageRequest(query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+    const next = parseJsonObject(page.response).continue;
+    if (!isRecord(next) || next.sroffset === undefined) return undefined;
+    const parameters = Object.fromEntries(Object.entries(next).map(([name, value]) => [name, String(value)]));
+    const srlimit = Math.min(query.limit - page.collected, MAX_SRLIMIT);
+    return withParameters(page.request, { ...parameters, srlimit: String(srlimit) });
   }
 
   override describeError(response: UpstreamResponse): string | undefined {

@@ -5,7 +5,17 @@ import { timeRangeStart } from '../domain/time-range.js';
 import type { VideoDetailsInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse, type UpstreamTransport } from './provider.js';
+import {
+  Provider,
+  numberParameter,
+  withParameters,
+  type PageRead,
+  type ParseOutcome,
+  type ProviderSettings,
+  type UpstreamRequest,
+  type UpstreamResponse,
+  type UpstreamTransport,
+} from './provider.js';
 
 /** Google: `{"error": {"code", "message", "errors": [{"domain", "reason", "message"}]}}`. */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
@@ -46,6 +56,13 @@ export class YoutubeProvider extends Provider {
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     return { items: listItems(response).map(searchItem) };
+  }
+
+  /** search.list's next page is named by the `nextPageToken` of the last; the last page has none. */
+  override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+    const token = text(parseJsonObject(page.response).nextPageToken);
+    if (!token || page.items.length < numberParameter(page.request, 'maxResults', MAX_RESULTS)) return undefined;
+    return withParameters(page.request, { pageToken: token });
   }
 
   /** videos.list for up to 50 ids: title, channel, duration, views and publish date of each video. */

@@ -20,7 +20,7 @@ describe('semanticscholar adapter', () => {
     const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
     const items = await runProvider(provider, makeQuery('rank fusion', 'papers', 2));
     const request = upstream.requestsTo(SEARCH).at(-1)!;
-    expect(Object.fromEntries(request.url.searchParams)).toEqual({ query: 'rank fusion', limit: '2', fields: FIELDS });
+    expect(Object.fromEntries(request.url.searchParams)).toEqual({ query: 'rank fusion', offset: '0', limit: '2', fields: FIELDS });
     expect(request.headers['x-api-key']).toBeUndefined();
     expect(items).toEqual([
       {
