@@ -8,16 +8,17 @@ const SEARXNG = '/searxng/search';
 
 type Answer = { results: Array<{ url: string }>; page: number; has_more: boolean; cached: boolean };
 
-/** Brave answers as many results as `count` asks for, up to a corpus of `available` for each query. */
+/** Brave answers `count` results from page `offset` (in units of `count`, as Brave's offset is), up to a corpus of `available` for each query. */
 function braveAnswering(available: number) {
   return {
     kind: 'handler' as const,
     handle: (recorded: { url: URL }, response: import('node:http').ServerResponse) => {
       const count = Number(recorded.url.searchParams.get('count'));
+      const start = Number(recorded.url.searchParams.get('offset') ?? 0) * count;
       const query = recorded.url.searchParams.get('q')!.replace(/\W+/g, '-');
-      const results = Array.from({ length: Math.min(count, available) }, (_, index) => ({
-        title: `Brave ${index + 1}`,
-        url: `https://brave.example/${query}/${index + 1}`,
+      const results = Array.from({ length: Math.max(0, Math.min(count, available - start)) }, (_, index) => ({
+        title: `Brave ${start + index + 1}`,
+        url: `https://brave.example/${query}/${start + index + 1}`,
         description: 'a page',
       }));
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ web: { results } }));
@@ -107,13 +108,36 @@ describe('pages of a search', () => {
     }
   });
 
-  it('stays within a provider\'s maximum: Brave is never asked for more than 20', async () => {
+  it('stays within a provider\'s maximum per request: Brave is asked for 20 at a time, deeper pages by offset', async () => {
     const last = await search('/v1/search/web?q=paged+five&providers=brave&limit=10&page=10');
-    expect(upstream.requestsTo(BRAVE).at(-1)!.url.searchParams.get('count')).toBe('20');
-    expect(last).toMatchObject({ results: [], page: 10, has_more: false });
+    const asked = upstream.requestsTo(BRAVE).filter((recorded) => recorded.url.searchParams.get('q') === 'paged five');
+    expect(asked.map((recorded) => recorded.url.searchParams.get('count'))).toEqual(['20', '20', '20', '20', '20', '20']);
+    // Offsets 0–4 give the corpus of 100; offset 5 comes back empty and ends the search.
+    expect(asked.map((recorded) => recorded.url.searchParams.get('offset'))).toEqual(['0', '1', '2', '3', '4', '5']);
+    expect(urls(last)).toEqual(Array.from({ length: 10 }, (_, index) => `https://brave.example/paged-five/${91 + index}`));
+    expect(last).toMatchObject({ page: 10, has_more: false });
     const second = await search('/v1/search/web?q=paged+five&providers=brave&limit=10&page=2');
-    expect(second).toMatchObject({ page: 2, has_more: false, cached: true });
+    expect(second).toMatchObject({ page: 2, has_more: true, cached: true });
     expect(second.results).toHaveLength(10);
+  });
+
+  it('reaches page 3 of 10 from Brave alone, one request of 20 at each offset, and says when the last page is reached', async () => {
+    upstream.on(BRAVE, braveAnswering(30));
+    try {
+      const path = (page: number) => `/v1/search/web?q=paged+eight&providers=brave&limit=10&page=${page}`;
+      const pages = [await search(path(1)), await search(path(2)), await search(path(3))];
+      const asked = upstream.requestsTo(BRAVE).filter((recorded) => recorded.url.searchParams.get('q') === 'paged eight');
+      const deep = asked.filter((recorded) => recorded.url.searchParams.get('count') === '20');
+      expect(deep.map((recorded) => recorded.url.searchParams.get('offset'))).toContain('0');
+      expect(deep.map((recorded) => recorded.url.searchParams.get('offset'))).toContain('1');
+      expect(asked.every((recorded) => Number(recorded.url.searchParams.get('count')) <= 20)).toBe(true);
+      const shown = pages.flatMap(urls);
+      expect(pages.map((page) => page.results.length)).toEqual([10, 10, 10]);
+      expect(new Set(shown).size).toBe(30);
+      expect(pages.map((page) => page.has_more)).toEqual([true, true, false]);
+    } finally {
+      upstream.on(BRAVE, braveAnswering(100));
+    }
   });
 
   it('streams a later page: its done event is the plain answer for that page', async () => {

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchKind } from '../../src/domain/result.js';
+import { BraveProvider } from '../../src/providers/brave.js';
+import { ExaProvider } from '../../src/providers/exa.js';
+import { GithubProvider } from '../../src/providers/github.js';
+import type { PageRead, Provider, UpstreamRequest } from '../../src/providers/provider.js';
+import { PubmedProvider } from '../../src/providers/pubmed.js';
+import { SearxngProvider } from '../../src/providers/searxng.js';
+import { SemanticScholarProvider } from '../../src/providers/semanticscholar.js';
+import { TavilyProvider } from '../../src/providers/tavily.js';
+import { WikipediaProvider } from '../../src/providers/wikipedia.js';
+import { YoutubeProvider } from '../../src/providers/youtube.js';
+import { makeProvider, makeQuery, response } from '../support/run-provider.js';
+
+const KEYS = { BRAVE_API_KEY: 'k', TAVILY_API_KEY: 'k', EXA_API_KEY: 'k', YOUTUBE_API_KEY: 'k', SEARXNG_URL: 'http://searx.test' };
+
+/** `count` items with distinct URLs, as a parsed page would hold. */
+function items(count: number, from = 0): PageRead['items'] {
+  return Array.from({ length: count }, (_, index) => ({ title: `r${from + index}`, url: `https://r.example/${from + index}` }));
+}
+
+/** What an adapter is told about the page it just read. */
+function pageRead(request: UpstreamRequest, body: unknown, itemCount: number, collected = itemCount): PageRead {
+  return { request, response: response(JSON.stringify(body)), items: items(itemCount), collected };
+}
+
+function parameters(request: UpstreamRequest | undefined): Record<string, string> {
+  expect(request).toBeDefined();
+  return Object.fromEntries(new URL(request!.url).searchParams);
+}
+
+/** The request an adapter sends first for a search that wants `limit` results. */
+function first(provider: Provider, kind: SearchKind, limit: number): UpstreamRequest {
+  return provider.buildRequest(makeQuery('paging', kind, limit));
+}
+
+describe('Brave: count up to 20, offset counts pages of count from 0 to 9', () => {
+  const brave = makeProvider(BraveProvider, KEYS);
+  const query = makeQuery('paging', 'web', 31);
+  const web = (count: number, more?: boolean) => ({ query: more === undefined ? {} : { more_results_available: more }, web: { results: items(count) } });
+
+  it('asks for offset 1 after a full page of 20, with the same count and everything else unchanged', () => {
+    const request = first(brave, 'web', 31);
+    expect(parameters(request)).toMatchObject({ count: '20', offset: '0' });
+    const next = brave.nextPageRequest!(query, pageRead(request, web(20, true), 20));
+    expect(parameters(next)).toEqual({ ...parameters(request), offset: '1' });
+    expect(next!.headers).toEqual(request.headers);
+  });
+
+  it('stops after a short page, or when Brave says it has no more', () => {
+    const request = first(brave, 'web', 31);
+    expect(brave.nextPageRequest!(query, pageRead(request, web(12), 12))).toBeUndefined();
+    expect(brave.nextPageRequest!(query, pageRead(request, web(20, false), 20))).toBeUndefined();
+  });
+
+  it('stops at offset 9, the deepest Brave serves', () => {
+    const ninth = { ...first(brave, 'web', 301), url: first(brave, 'web', 301).url.replace('offset=0', 'offset=8') };
+    expect(parameters(brave.nextPageRequest!(makeQuery('paging', 'web', 301), pageRead(ninth, web(20, true), 20, 180)))).toMatchObject({ offset: '9' });
+    const tenth = { ...ninth, url: ninth.url.replace('offset=8', 'offset=9') };
+    expect(brave.nextPageRequest!(makeQuery('paging', 'web', 301), pageRead(tenth, web(20, true), 20, 200))).toBeUndefined();
+  });
+});
+
+describe('SearXNG: pageno, no page size', () => {
+  const searxng = makeProvider(SearxngProvider, KEYS);
+  const query = makeQuery('paging', 'web', 31);
+
+  it('asks for the next pageno while a page has results', () => {
+    const request = first(searxng, 'web', 31);
+    expect(parameters(searxng.nextPageRequest!(query, pageRead(request, {}, 12)))).toEqual({ ...parameters(request), pageno: '2' });
+  });
+
+  it('stops after an empty page, and after page 10', () => {
+    const request = first(searxng, 'web', 31);
+    expect(searxng.nextPageRequest!(query, pageRead(request, {}, 0))).toBeUndefined();
+    const tenth = { ...request, url: request.url.replace('pageno=1', 'pageno=10') };
+    expect(searxng.nextPageRequest!(query, pageRead(tenth, {}, 12))).toBeUndefined();
+  });
+});
+
+describe('Semantic Scholar: offset from `next`, limit up to 100, within the first 1,000', () => {
+  const s2 = makeProvider(SemanticScholarProvider);
+
+  it('asks from `next` for what the search still wants', () => {
+    const request = first(s2, 'papers', 151);
+    expect(parameters(request)).toMatchObject({ offset: '0', limit: '100' });
+    const next = s2.nextPageRequest!(makeQuery('paging', 'papers', 151), pageRead(request, { offset: 0, next: 100, data: [] }, 100));
+    expect(parameters(next)).toEqual({ ...parameters(request), offset: '100', limit: '51' });
+  });
+
+  it('keeps the open-access flag on later pages', () => {
+    const query = makeQuery('paging', 'papers', 151, { open_access: true });
+    const next = s2.nextPageRequest!(query, pageRead(s2.buildRequest(query), { next: 100 }, 100));
+    expect(next!.url).toMatch(/&openAccessPdf$/);
+  });
+
+  it('stops when there is no `next`, after a short page, and at offset + limit = 1,000', () => {
+    const query = makeQuery('paging', 'papers', 501);
+    const request = first(s2, 'papers', 501);
+    expect(s2.nextPageRequest!(query, pageRead(request, { offset: 0 }, 100))).toBeUndefined();
+    expect(s2.nextPageRequest!(query, pageRead(request, { next: 60 }, 60))).toBeUndefined();
+    const deep = makeQuery('paging', 'papers', 2000);
+    expect(parameters(s2.nextPageRequest!(deep, pageRead(request, { next: 950 }, 100, 950)))).toMatchObject({ offset: '950', limit: '50' });
+    expect(s2.nextPageRequest!(deep, pageRead(request, { next: 1000 }, 100, 1000))).toBeUndefined();
+  });
+});
+
+describe('GitHub: page from 1, per_page up to 100, within the first 1,000', () => {
+  const github = makeProvider(GithubProvider);
+  const query = makeQuery('paging', 'code', 201);
+
+  it('asks for the next page of the same size', () => {
+    const request = first(github, 'code', 201);
+    expect(parameters(request)).toMatchObject({ per_page: '100', page: '1' });
+    const next = github.nextPageRequest!(query, pageRead(request, {}, 100));
+    expect(parameters(next)).toEqual({ ...parameters(request), page: '2' });
+  });
+
+  it('stops after a short page, and where the next page would pass the first 1,000', () => {
+    const request = first(github, 'code', 201);
+    expect(github.nextPageRequest!(query, pageRead(request, {}, 99))).toBeUndefined();
+    const tenth = { ...request, url: request.url.replace('page=1', 'page=10') };
+    expect(github.nextPageRequest!(makeQuery('paging', 'code', 2000), pageRead(tenth, {}, 100, 1000))).toBeUndefined();
+  });
+});
+
+describe('YouTube: pageToken from nextPageToken, maxResults up to 50', () => {
+  const youtube = makeProvider(YoutubeProvider, KEYS);
+  const query = makeQuery('paging', 'video', 101);
+
+  it('asks for the page the token names, with the same maxResults', () => {
+    const request = first(youtube, 'video', 101);
+    expect(parameters(request)).toMatchObject({ maxResults: '50' });
+    const next = youtube.nextPageRequest!(query, pageRead(request, { nextPageToken: 'CDIQAA', items: [] }, 50));
+    expect(parameters(next)).toEqual({ ...parameters(request), pageToken: 'CDIQAA' });
+  });
+
+  it('stops without a token, and after a short page', () => {
+    const request = first(youtube, 'video', 101);
+    expect(youtube.nextPageRequest!(query, pageRead(request, { items: [] }, 50))).toBeUndefined();
+    expect(youtube.nextPageRequest!(query, pageRead(request, { nextPageToken: 'CDIQAA' }, 30))).toBeUndefined();
+  });
+});
+
+describe('MediaWiki: sroffset from continue, srlimit up to 500', () => {
+  const wikipedia = makeProvider(WikipediaProvider);
+  const query = makeQuery('paging', 'web', 501);
+
+  it('passes the whole continue object on and asks only for what is still wanted', () => {
+    const request = first(wikipedia, 'web', 501);
+    expect(parameters(request)).toMatchObject({ srlimit: '500' });
+    const next = wikipedia.nextPageRequest!(query, pageRead(request, { continue: { sroffset: 500, continue: '-||' }, query: { search: [] } }, 500));
+    expect(parameters(next)).toEqual({ ...parameters(request), sroffset: '500', continue: '-||', srlimit: '1' });
+  });
+
+  it('stops when MediaWiki sends no continue (the last page, or its own depth limit)', () => {
+    expect(wikipedia.nextPageRequest!(query, pageRead(first(wikipedia, 'web', 501), { batchcomplete: true, query: { search: [] } }, 500))).toBeUndefined();
+  });
+});
+
+describe('PubMed: esearch retstart, retmax up to 200, within the first 10,000', () => {
+  const pubmed = makeProvider(PubmedProvider);
+  const query = makeQuery('paging', 'papers', 301);
+
+  it('asks esearch from past this page for what the search still wants', () => {
+    const request = first(pubmed, 'papers', 301);
+    expect(parameters(request)).toMatchObject({ retmax: '200' });
+    expect(parameters(request).retstart).toBeUndefined();
+    const next = pubmed.nextPageRequest!(query, pageRead(request, {}, 200));
+    expect(parameters(next)).toEqual({ ...parameters(request), retstart: '200', retmax: '101' });
+  });
+
+  it('stops after a short page, and at retstart + retmax = 10,000', () => {
+    const request = first(pubmed, 'papers', 301);
+    expect(pubmed.nextPageRequest!(query, pageRead(request, {}, 150))).toBeUndefined();
+    const last = { ...request, url: `${request.url}&retstart=9800` };
+    expect(pubmed.nextPageRequest!(makeQuery('paging', 'papers', 20_000), pageRead(last, {}, 200, 10_000))).toBeUndefined();
+  });
+});
+
+describe('APIs without an offset stay one request deep', () => {
+  it.each([TavilyProvider, ExaProvider])('$settings.name', (Provider) => {
+    expect(makeProvider(Provider, KEYS).nextPageRequest).toBeUndefined();
+  });
+});
