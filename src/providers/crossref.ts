@@ -16,6 +16,9 @@ import {
 } from './parse-helpers.js';
 import {
   Provider,
+  numberParameter,
+  withParameters,
+  type PageRead,
   type PaperIdentifier,
   type ParseOutcome,
   type ProviderSettings,
@@ -26,8 +29,10 @@ import {
 /** Crossref: `{"status": "failed", "message": [{"type", "value", "message"}]}`, or a message string. */
 const ERROR_BODIES = [ERROR_ENVELOPES.failureList, ERROR_ENVELOPES.message];
 
-/** Crossref serves up to 1000 rows; a federated answer never needs more than this. */
+/** Crossref serves up to 1000 rows; fedsearch asks for 100 at a time and reads further pages by `offset`… */
 const MAX_ROWS = 100;
+/** …which reaches the first 10,000 works of a query (deeper needs a cursor). */
+const MAX_OFFSET = 10_000;
 
 /**
  * Crossref REST API: GET /works?query=&rows= (a list) or GET /works/{doi} (one work), no key; an e-mail in
@@ -60,6 +65,15 @@ export class CrossrefProvider extends Provider {
     const mailto = this.credential('CROSSREF_MAILTO');
     if (mailto) url.searchParams.set('mailto', mailto);
     return { url: url.toString(), headers: { Accept: 'application/json' } };
+  }
+
+  /** The works after this page (`offset`), while the page was full, asking only for what the search still wants. */
+  override nextPageRequest(query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+    const rows = numberParameter(page.request, 'rows', MAX_ROWS);
+    const offset = numberParameter(page.request, 'offset', 0) + rows;
+    const next = Math.min(query.limit - page.collected, MAX_ROWS, MAX_OFFSET - offset);
+    if (page.items.length < rows || next <= 0) return undefined;
+    return withParameters(page.request, { offset: String(offset), rows: String(next) });
   }
 
   /**

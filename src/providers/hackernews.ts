@@ -4,13 +4,24 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import {
+  Provider,
+  numberParameter,
+  withParameters,
+  type PageRead,
+  type ParseOutcome,
+  type ProviderSettings,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './provider.js';
 
 /** Algolia: `{"message", "status"}`. */
 const ERROR_BODIES = [ERROR_ENVELOPES.message];
 
-/** Algolia serves up to 1000 hits per page; a federated answer never needs more than this. */
+/** Algolia serves up to 1000 hits per page; fedsearch asks for 100 at a time and reads further pages by `page`… */
 const MAX_HITS = 100;
+/** …within the first 1,000 hits of a search (Algolia's default pagination limit). */
+const MAX_DEPTH = 1000;
 
 /**
  * Hacker News search by Algolia: GET /api/v1/search?query=&tags=story, no key. Of the numeric filters only
@@ -50,6 +61,15 @@ export class HackerNewsProvider extends Provider {
       throw parseError('the body has no hits');
     }
     return { items: body.hits.map((hit) => toItem(isRecord(hit) ? hit : {})) };
+  }
+
+  /** The next `page` (from 0) of `hitsPerPage` hits, while the page was full and Algolia has pages left (`nbPages`). */
+  override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+    const hitsPerPage = numberParameter(page.request, 'hitsPerPage', MAX_HITS);
+    const next = numberParameter(page.request, 'page', 0) + 1;
+    const pages = numberOrUndefined(parseJsonObject(page.response).nbPages) ?? Number.POSITIVE_INFINITY;
+    if (page.items.length < hitsPerPage || next >= pages || (next + 1) * hitsPerPage > MAX_DEPTH) return undefined;
+    return withParameters(page.request, { page: String(next) });
   }
 
   override describeError(response: UpstreamResponse): string | undefined {

@@ -18,6 +18,9 @@ import {
 } from './parse-helpers.js';
 import {
   Provider,
+  numberParameter,
+  withParameters,
+  type PageRead,
   type PaperIdentifier,
   type ParseOutcome,
   type ProviderSettings,
@@ -28,8 +31,10 @@ import {
 /** OpenAlex: `{"error": "Invalid query parameters error.", "message": "…"}`, the message saying which. */
 const ERROR_BODIES = [ERROR_ENVELOPES.message, ERROR_ENVELOPES.errorString];
 
-/** OpenAlex pages hold up to 200 works. */
+/** OpenAlex pages hold up to 200 works… */
 const MAX_PER_PAGE = 200;
+/** …and `page` reaches the first 10,000 (deeper needs a cursor). */
+const MAX_DEPTH = 10_000;
 /** Only the fields the adapter reads: a full work is ~15 KB, mostly references and concepts. */
 const SELECT = [
   'id',
@@ -80,6 +85,14 @@ export class OpenAlexProvider extends Provider {
     const mailto = this.credential('OPENALEX_MAILTO');
     if (mailto) url.searchParams.set('mailto', mailto);
     return { url: url.toString(), headers: { Accept: 'application/json' } };
+  }
+
+  /** The next `page` of `per_page` works, while the page was full and the first 10,000 reach past it. */
+  override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+    const perPage = numberParameter(page.request, 'per_page', MAX_PER_PAGE);
+    const pageNumber = numberParameter(page.request, 'page', 1);
+    if (page.items.length < perPage || (pageNumber + 1) * perPage > MAX_DEPTH) return undefined;
+    return withParameters(page.request, { page: String(pageNumber + 1) });
   }
 
   /** GET /works/doi:<doi> or /works/pmid:<pmid>; an unknown id answers 404 with an HTML page. */

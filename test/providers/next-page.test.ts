@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { SearchKind } from '../../src/domain/result.js';
 import { BraveProvider } from '../../src/providers/brave.js';
 import { ExaProvider } from '../../src/providers/exa.js';
+import { CrossrefProvider } from '../../src/providers/crossref.js';
 import { GithubProvider } from '../../src/providers/github.js';
+import { HackerNewsProvider } from '../../src/providers/hackernews.js';
+import { OpenAlexProvider } from '../../src/providers/openalex.js';
 import type { PageRead, Provider, UpstreamRequest } from '../../src/providers/provider.js';
 import { PubmedProvider } from '../../src/providers/pubmed.js';
 import { SearxngProvider } from '../../src/providers/searxng.js';
@@ -175,6 +178,59 @@ describe('PubMed: esearch retstart, retmax up to 200, within the first 10,000', 
     expect(pubmed.nextPageRequest!(query, pageRead(request, {}, 150))).toBeUndefined();
     const last = { ...request, url: `${request.url}&retstart=9800` };
     expect(pubmed.nextPageRequest!(makeQuery('paging', 'papers', 20_000), pageRead(last, {}, 200, 10_000))).toBeUndefined();
+  });
+});
+
+describe('Crossref: offset, rows up to 100 (fedsearch\'s own page), within the first 10,000', () => {
+  const crossref = makeProvider(CrossrefProvider);
+  const query = makeQuery('paging', 'papers', 151);
+
+  it('asks from past this page for what the search still wants', () => {
+    const request = first(crossref, 'papers', 151);
+    const next = crossref.nextPageRequest!(query, pageRead(request, {}, 100));
+    expect(parameters(next)).toEqual({ ...parameters(request), offset: '100', rows: '51' });
+  });
+
+  it('stops after a short page, and at offset 10,000', () => {
+    const request = first(crossref, 'papers', 151);
+    expect(crossref.nextPageRequest!(query, pageRead(request, {}, 99))).toBeUndefined();
+    const last = { ...request, url: `${request.url}&offset=9900` };
+    expect(crossref.nextPageRequest!(makeQuery('paging', 'papers', 20_000), pageRead(last, {}, 100, 10_000))).toBeUndefined();
+  });
+});
+
+describe('OpenAlex: page from 1, per_page up to 200, within the first 10,000', () => {
+  const openalex = makeProvider(OpenAlexProvider);
+  const query = makeQuery('paging', 'papers', 301);
+
+  it('asks for the next page of the same size', () => {
+    const request = first(openalex, 'papers', 301);
+    expect(parameters(openalex.nextPageRequest!(query, pageRead(request, {}, 200)))).toEqual({ ...parameters(request), page: '2' });
+  });
+
+  it('stops after a short page, and where the next page would pass the first 10,000', () => {
+    const request = first(openalex, 'papers', 301);
+    expect(openalex.nextPageRequest!(query, pageRead(request, {}, 150))).toBeUndefined();
+    const fiftieth = { ...request, url: `${request.url}&page=50` };
+    expect(openalex.nextPageRequest!(makeQuery('paging', 'papers', 20_000), pageRead(fiftieth, {}, 200, 10_000))).toBeUndefined();
+  });
+});
+
+describe('HN Search: page from 0, hitsPerPage up to 100, within nbPages and the first 1,000', () => {
+  const hackernews = makeProvider(HackerNewsProvider);
+  const query = makeQuery('paging', 'web', 151);
+
+  it('asks for the next page of the same size', () => {
+    const request = first(hackernews, 'web', 151);
+    expect(parameters(hackernews.nextPageRequest!(query, pageRead(request, { nbPages: 5, hits: [] }, 100)))).toEqual({ ...parameters(request), page: '1' });
+  });
+
+  it('stops after a short page, on the last of nbPages, and at the first 1,000 hits', () => {
+    const request = first(hackernews, 'web', 151);
+    expect(hackernews.nextPageRequest!(query, pageRead(request, { nbPages: 5 }, 80))).toBeUndefined();
+    expect(hackernews.nextPageRequest!(query, pageRead(request, { nbPages: 1 }, 100))).toBeUndefined();
+    const tenth = { ...request, url: `${request.url}&page=9` };
+    expect(hackernews.nextPageRequest!(makeQuery('paging', 'web', 2000), pageRead(tenth, { nbPages: 50 }, 100, 1000))).toBeUndefined();
   });
 });
 
