@@ -24,7 +24,8 @@ export interface SearchQuery {
   text: string;
   /**
    * How many results to ask each provider for, from its first: the caller's limit × page, plus one to tell
-   * whether another page exists. Adapters ask their upstream for this many, within what one request allows.
+   * whether another page exists. Adapters ask their upstream for this many, in further pages where one
+   * request allows fewer (Provider.nextPageRequest), and give at most this many.
    */
   limit: number;
   filters: SearchFilters;

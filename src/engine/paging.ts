@@ -22,7 +22,10 @@ export function pageOf<T>(results: T[], limit: number, page: number): T[] {
   return results.slice((page - 1) * limit, page * limit);
 }
 
-/** Whether asking again for more could lengthen the list: some provider gave everything it was asked for. */
+/**
+ * Whether asking again for more could lengthen the list: some provider gave everything it was asked for. An
+ * adapter gives at most that many, reading further pages of its API past one request's maximum (Provider.search).
+ */
 function couldGrow(answer: CachedAnswer): boolean {
   return answer.providers.some((provider) => provider.status === 'ok' && provider.count >= answer.depth);
 }
