@@ -194,28 +194,35 @@ export abstract class Provider {
 
   /**
    * Reads pages until `query.limit` distinct items are in hand, a page adds nothing new, or the adapter has no
-   * next page; items keep their order across pages and at most `query.limit` are given, so an answer that
-   * reaches the limit always means the provider may have more. Each page is a request of its own through the
-   * transport (its own rate-limit slot, under the same deadline and abort).
+   * next page; items keep their order across pages. Each page is a request of its own through the transport
+   * (its own rate-limit slot, under the same deadline and abort). One page's answer is given whole, as the
+   * API sent it; pages read past the first are cut at `query.limit`, so that an answer reaching the limit
+   * still means "may have more" and one that stopped on a short page is seen as the end (engine/paging.ts).
    */
   async search(query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
-    const collected = new Map<string, ProviderItem>();
-    let request: UpstreamRequest | undefined = this.buildRequest(query);
-    for (let pages = 1; request; pages += 1) {
-      let page: { items: ProviderItem[]; response: UpstreamResponse };
+    let request = this.buildRequest(query);
+    let page = await this.run(request, query, transport, signal);
+    const firstItems = page.items;
+    const collected = new Map(firstItems.map((item) => [item.url, item]));
+    let pagesRead = 1;
+    while (collected.size < query.limit && pagesRead < MAX_PAGES) {
+      const next = this.nextPageRequest?.(query, { request, response: page.response, items: page.items, collected: collected.size });
+      if (!next) break;
       try {
-        page = await this.run(request, query, transport, signal);
+        page = await this.run(next, query, transport, signal);
       } catch (error) {
         // A later page that fails (a 429, no rate-limit slot before the deadline) leaves the earlier pages good.
-        if (pages === 1 || signal.aborted) throw error;
+        if (signal.aborted) throw error;
         break;
       }
+      request = next;
+      pagesRead += 1;
       const before = collected.size;
       for (const item of page.items) if (!collected.has(item.url)) collected.set(item.url, item);
-      if (collected.size >= query.limit || collected.size === before || pages >= MAX_PAGES) break;
-      request = this.nextPageRequest?.(query, { request, response: page.response, items: page.items, collected: collected.size });
+      // An API that ignores its offset answers the same page again: nothing new, no use asking further.
+      if (collected.size === before) break;
     }
-    return [...collected.values()].slice(0, query.limit);
+    return pagesRead === 1 ? firstItems : [...collected.values()].slice(0, query.limit);
   }
 
   /** Looks one paper up; the engine calls this only when buildLookupRequest gave a request. */
