@@ -33,3 +33,6 @@ export interface SearchQuery {
 
 /** Pages a caller may ask for (page × limit results in all): deeper pages cost every provider a bigger request. */
 export const MAX_PAGE = 10;
+
+/** Results asked for beyond the page, only to tell whether another page exists (engine/paging.ts). */
+export const PAGE_LOOK_AHEAD = 1;

@@ -1,4 +1,4 @@
-import { MAX_PAGE } from '../domain/query.js';
+import { MAX_PAGE, PAGE_LOOK_AHEAD } from '../domain/query.js';
 import type { SearchResult } from '../domain/result.js';
 import type { CachedAnswer } from './cached-answer.js';
 import { canonicalUrl } from './canonical-url.js';
@@ -14,7 +14,7 @@ import { identifierKeys } from './paper-identity.js';
 
 /** How many results each provider is asked for, from its first, to fill `page`. */
 export function resultsWanted(limit: number, page: number): number {
-  return limit * page + 1;
+  return limit * page + PAGE_LOOK_AHEAD;
 }
 
 /** One page of a fused list. */

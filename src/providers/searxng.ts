@@ -1,5 +1,5 @@
 import { parseError, upstreamError } from '../domain/errors.js';
-import type { SearchQuery } from '../domain/query.js';
+import { PAGE_LOOK_AHEAD, type SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonBody, text } from './parse-helpers.js';
 import {
@@ -59,9 +59,12 @@ export class SearxngProvider extends Provider {
   }
 
   /** The next `pageno`; with no page size to compare against, an empty page is the last. */
-  override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+  override nextPageRequest(query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
     const pageno = numberParameter(page.request, 'pageno', 1);
     if (page.items.length === 0 || pageno >= MAX_PAGENO) return undefined;
+    // With no page size, a page just short of the look-ahead says nothing about the next: reading one for
+    // that item alone would cost every ordinary search a second request.
+    if (page.collected >= query.limit - PAGE_LOOK_AHEAD) return undefined;
     return withParameters(page.request, { pageno: String(pageno + 1) });
   }
 

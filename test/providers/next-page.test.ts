@@ -79,6 +79,12 @@ describe('SearXNG: pageno, no page size', () => {
     const tenth = { ...request, url: request.url.replace('pageno=1', 'pageno=10') };
     expect(searxng.nextPageRequest!(query, pageRead(tenth, {}, 12))).toBeUndefined();
   });
+
+  it('reads no second page for the look-ahead result alone: a first page of 10 serves limit 10', () => {
+    const ordinary = makeQuery('paging', 'web', 11);
+    expect(searxng.nextPageRequest!(ordinary, pageRead(first(searxng, 'web', 11), {}, 10))).toBeUndefined();
+    expect(searxng.nextPageRequest!(ordinary, pageRead(first(searxng, 'web', 11), {}, 9))).toBeDefined();
+  });
 });
 
 describe('Semantic Scholar: offset from `next`, limit up to 100, within the first 1,000', () => {
