@@ -1,5 +1,5 @@
 import type { ProviderItem, SearchKind } from '../domain/result.js';
-import { canonicalUrl } from './canonical-url.js';
+import { urlIdentity } from './canonical-url.js';
 import {
   MAX_COMPARISONS_PER_TITLE,
   identifierKeys,
@@ -15,6 +15,8 @@ export interface RankedItem {
   rank: number;
   weight: number;
   item: ProviderItem;
+  /** The host of item.url without `www.`, when merging has already parsed it (ranking then need not). */
+  domain?: string | undefined;
 }
 
 /** Items that name the same thing, found by one or more providers. */
@@ -25,14 +27,15 @@ export function groupResults(kind: SearchKind, entries: RankedItem[]): MergeGrou
   return kind === 'papers' ? groupPapers(entries) : groupByUrl(entries);
 }
 
-/** Web duplicates share a canonical URL; similar titles alone never merge two pages. */
+/** Web duplicates share a canonical URL; similar titles alone never merge two pages. Each URL is parsed once. */
 export function groupByUrl(entries: RankedItem[]): MergeGroup[] {
   const groups = new Map<string, MergeGroup>();
   for (const entry of entries) {
-    const key = canonicalUrl(entry.item.url);
+    const { key, domain } = urlIdentity(entry.item.url);
+    const located = { ...entry, domain };
     const group = groups.get(key);
-    if (group) group.push(entry);
-    else groups.set(key, [entry]);
+    if (group) group.push(located);
+    else groups.set(key, [located]);
   }
   return [...groups.values()];
 }
