@@ -7,9 +7,14 @@ import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } f
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 const MAX_DESCRIBED_CHARS = 160;
 
-/** One keep-alive connection pool shared by every provider: sockets are reused across searches. */
+/**
+ * One keep-alive connection pool shared by every provider: sockets are reused across searches. No cap on
+ * sockets per origin: each provider's concurrency limit (`<NAME>_CONCURRENCY`) already bounds what is in
+ * flight to its upstream, and a pool cap under it would queue requests silently (a cap of 64 held four
+ * providers on one origin to 64 requests in flight between them).
+ */
 export function createUpstreamAgent(): Agent {
-  return new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64 });
+  return new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
 }
 
 export interface TransportOptions {
