@@ -32,7 +32,8 @@ export function groupByUrl(entries: RankedItem[]): MergeGroup[] {
   const groups = new Map<string, MergeGroup>();
   for (const entry of entries) {
     const { key, domain } = urlIdentity(entry.item.url);
-    const located = { ...entry, domain };
+    // A literal of one shape, not a spread: this runs for every web result of every search.
+    const located: RankedItem = { provider: entry.provider, rank: entry.rank, weight: entry.weight, item: entry.item, domain };
     const group = groups.get(key);
     if (group) group.push(located);
     else groups.set(key, [located]);

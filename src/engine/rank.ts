@@ -52,12 +52,17 @@ function scoreGroup(group: MergeGroup, k: number, explain: boolean, order: numbe
   const members = group.length === 1 ? group : bestSourceFirst(group, contributions);
   const sources: ResultSource[] = contributions.map(({ provider, rank }) => ({ provider, rank }));
   const fields = combineFields(members.map((member) => member.item));
-  const result: SearchResult = { ...fields, score: round(score), sources };
+  // combineFields returns a new object: completing it costs less than copying it once more.
+  const result = fields as SearchResult;
+  result.score = round(score);
+  result.sources = sources;
   const lead = members[0]!;
   // Merging parsed the lead's URL already (web results); anything else is parsed here.
   const domain = lead.domain !== undefined && lead.item.url === fields.url ? lead.domain : domainOf(fields.url);
   if (domain) result.domain = domain;
-  if (explain) result.explain = contributions.map((part) => ({ ...part, contribution: round(part.contribution) }));
+  if (explain) {
+    result.explain = contributions.map((part) => ({ provider: part.provider, rank: part.rank, weight: part.weight, contribution: round(part.contribution) }));
+  }
   return { result, order, bestRank };
 }
 
@@ -83,7 +88,7 @@ function round(value: number): number {
 }
 
 /**
- * One item from several: each field from the best source that has it, except the citation count (the
+ * One item from several, as a new object: each field from the best source that has it, except the citation count (the
  * highest any source reports) and the abstract (the longest, since some indexes truncate it).
  */
 export function combineFields(items: ProviderItem[]): ProviderItem {

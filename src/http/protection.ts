@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { listFromEnv, type AppConfig } from '../config.js';
 import { isOpenPath } from './access-control.js';
+import { sendSecurityHeaders } from './security-headers.js';
 
 /**
  * The search page's CSP (http/web-routes.ts): its own scripts, styles and API calls only; no inline code, no
@@ -30,7 +31,11 @@ export const PAGE_CONTENT_SECURITY_POLICY = {
  */
 export async function registerProtection(app: FastifyInstance, config: AppConfig, redis: Redis | undefined): Promise<void> {
   // The API serves JSON and the Swagger UI page; a strict CSP would break the UI's inline bootstrap.
-  await app.register(fastifyHelmet, { contentSecurityPolicy: false });
+  const helmetOptions = { contentSecurityPolicy: false } as const;
+  // Routes with helmet settings of their own (the search page) go through the plugin; all others get the
+  // same headers worked out once at start-up (the plugin would rebuild helmet for every request).
+  await app.register(fastifyHelmet, { ...helmetOptions, global: false });
+  sendSecurityHeaders(app, helmetOptions);
 
   const origins = listFromEnv(config.CORS_ORIGINS);
   await app.register(fastifyCors, {
