@@ -2,8 +2,11 @@ import type { SearchKind } from '../domain/result.js';
 import type { SearchService } from '../engine/search-service.js';
 import { analyseQuery, type QuerySignals, type Topic } from './query-analysis.js';
 
-/** Which providers suit which topic best; only configured, unsuspended providers are chosen from these. */
-const TOPIC_PROVIDERS: Partial<Record<SearchKind, Partial<Record<Topic, string[]>>>> = {
+/**
+ * Which providers suit which topic best; only configured, unsuspended providers are chosen from these. Every
+ * provider of a kind listed here belongs to at least one of its topics (test/operations/routing-topics.test.ts).
+ */
+export const TOPIC_PROVIDERS: Partial<Record<SearchKind, Partial<Record<Topic, string[]>>>> = {
   web: {
     news: ['brave', 'tavily', 'exa', 'searxng', 'hackernews'],
     code: ['brave', 'exa', 'searxng', 'hackernews'],
