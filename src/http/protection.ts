@@ -1,5 +1,4 @@
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
@@ -31,11 +30,8 @@ export const PAGE_CONTENT_SECURITY_POLICY = {
  */
 export async function registerProtection(app: FastifyInstance, config: AppConfig, redis: Redis | undefined): Promise<void> {
   // The API serves JSON and the Swagger UI page; a strict CSP would break the UI's inline bootstrap.
-  const helmetOptions = { contentSecurityPolicy: false } as const;
-  // Routes with helmet settings of their own (the search page) go through the plugin; all others get the
-  // same headers worked out once at start-up (the plugin would rebuild helmet for every request).
-  await app.register(fastifyHelmet, { ...helmetOptions, global: false });
-  sendSecurityHeaders(app, helmetOptions);
+  // helmet's headers, worked out once at start-up (the search page adds its own CSP: http/web-routes.ts).
+  sendSecurityHeaders(app, { contentSecurityPolicy: false });
 
   const origins = listFromEnv(config.CORS_ORIGINS);
   await app.register(fastifyCors, {

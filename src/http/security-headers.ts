@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * The headers helmet sets for the given options, worked out once. @fastify/helmet builds a new helmet
- * middleware from its options on every request; the headers of a route without its own helmet settings
- * never change, so they are computed at start-up and copied onto each answer.
+ * The headers helmet sets for the given options, worked out once. (@fastify/helmet built a new helmet
+ * middleware from its options on every request, in two hooks; the headers never change, so they are
+ * computed at start-up and copied onto each answer.)
  */
 export function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -26,14 +26,20 @@ export function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, 
   return headers;
 }
 
-/**
- * Sends helmet's headers (for `options`) on every answer whose route has no `helmet` settings of its own;
- * @fastify/helmet, registered with `global: false`, still serves the routes that do (the search page's CSP).
- */
+/** Sends helmet's headers for `options` on every answer; a route may add or override some in its own onRequest hook. */
 export function sendSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
   const headers = helmetHeaders(options);
-  app.addHook('onRequest', (request, reply, done) => {
-    if ((request.routeOptions.config as { helmet?: unknown }).helmet === undefined) void reply.headers(headers);
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.headers(headers);
     done();
   });
+}
+
+/** A route's onRequest hook sending helmet's headers for its own options (they replace the app-wide ones). */
+export function routeSecurityHeaders(options: Readonly<HelmetOptions>): onRequestHookHandler {
+  const headers = helmetHeaders(options);
+  return (_request, reply, done) => {
+    void reply.headers(headers);
+    done();
+  };
 }
