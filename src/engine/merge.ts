@@ -96,10 +96,16 @@ export function groupPapers(entries: RankedItem[]): MergeGroup[] {
     const title = titles[index]!;
     if (title === '') return;
     for (const blockKey of titleBlocks(title)) {
-      const members = blocks.get(blockKey) ?? [];
+      let members = blocks.get(blockKey);
+      if (!members) {
+        members = [];
+        blocks.set(blockKey, members);
+      }
       let joined = false;
       // Every member looked at counts, so a crowded block costs at most MAX_COMPARISONS_PER_TITLE per title.
-      for (const other of members.slice(0, MAX_COMPARISONS_PER_TITLE)) {
+      const compared = Math.min(members.length, MAX_COMPARISONS_PER_TITLE);
+      for (let position = 0; position < compared; position += 1) {
+        const other = members[position]!;
         if (sets.find(other) === sets.find(index)) {
           joined = true;
           continue;
@@ -116,7 +122,6 @@ export function groupPapers(entries: RankedItem[]): MergeGroup[] {
       }
       // A block keeps one member per work: a title that joined a work already in it adds nothing to compare.
       if (!joined) members.push(index);
-      blocks.set(blockKey, members);
     }
   });
 

@@ -17,18 +17,16 @@ export interface RankOptions {
 export function rankResults(groups: MergeGroup[], options: RankOptions = {}): SearchResult[] {
   const k = options.k ?? DEFAULT_RRF_K;
   const ranked = groups.map((group, order) => scoreGroup(group, k, options.explain === true, order));
-  ranked.sort(
-    (a, b) =>
-      b.result.score - a.result.score ||
-      b.result.sources.length - a.result.sources.length ||
-      a.bestRank - b.bestRank ||
-      a.order - b.order,
-  );
+  // The keys are read from the wrapper, whose shape never varies, not from results shaped by their providers.
+  ranked.sort((a, b) => b.score - a.score || b.sourceCount - a.sourceCount || a.bestRank - b.bestRank || a.order - b.order);
   return ranked.map((entry) => entry.result);
 }
 
 interface ScoredGroup {
   result: SearchResult;
+  /** The result's (rounded) score and its number of sources: what ranking sorts by first. */
+  score: number;
+  sourceCount: number;
   order: number;
   bestRank: number;
 }
@@ -63,7 +61,7 @@ function scoreGroup(group: MergeGroup, k: number, explain: boolean, order: numbe
   if (explain) {
     result.explain = contributions.map((part) => ({ provider: part.provider, rank: part.rank, weight: part.weight, contribution: round(part.contribution) }));
   }
-  return { result, order, bestRank };
+  return { result, score: result.score, sourceCount: sources.length, order, bestRank };
 }
 
 /** Each provider's best-ranked entry of a group, in first-seen order: a provider that listed a thing twice counts once. */
