@@ -24,10 +24,7 @@ export interface FakeProviderSpec {
   body(query: string, results: FakeResult[]): unknown;
 }
 
-/**
- * The bench measures the service, not the per-provider limiter that protects real upstreams (default 8 in
- * flight): with 20 connections and distinct queries the default would queue requests behind it.
- */
+/** The bench measures the service, not the per-provider concurrency limit (default 32 in flight, wikipedia 8). */
 const BENCH_CONCURRENCY = '64';
 
 export function settingsOf(name: string): ProviderSettings {

@@ -21,6 +21,8 @@ export class WikipediaProvider extends Provider {
     description: 'Wikipedia articles by full-text search (MediaWiki Action API, no key).',
     baseUrl: 'https://en.wikipedia.org',
     credentials: [],
+    // API:Etiquette asks for requests in series and publishes no rate: no limit, but fewer in flight than others.
+    concurrency: 8,
   };
   readonly settings = WikipediaProvider.settings;
 
