@@ -10,13 +10,13 @@ const MAX_DESCRIBED_CHARS = 160;
 const UTF8 = new TextDecoder('utf-8');
 
 /**
- * One keep-alive connection pool shared by every provider: sockets are reused across searches. No cap on
- * sockets per origin: each provider's concurrency limit (`<NAME>_CONCURRENCY`) already bounds what is in
- * flight to its upstream, and a pool cap under it would queue requests silently (a cap of 64 held four
- * providers on one origin to 64 requests in flight between them).
+ * One keep-alive connection pool shared by every provider: sockets are reused across searches. At most 64
+ * sockets per origin: above each provider's concurrency limit (32 by default), so it binds only when several
+ * providers share an origin. Measured under overload (docs/benchmarks.md), lifting it doubled the CPU per
+ * answer: 1,024 requests in flight instead of queued in the pool, and clients timing out on all of them.
  */
 export function createUpstreamAgent(): Agent {
-  return new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+  return new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64 });
 }
 
 export interface TransportOptions {
