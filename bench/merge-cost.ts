@@ -1,6 +1,7 @@
 import type { ProviderItem, SearchKind } from '../src/domain/result.js';
 import { groupResults, type RankedItem } from '../src/engine/merge.js';
 import { rankResults } from '../src/engine/rank.js';
+import { format, printTable } from './report.js';
 
 /**
  * The cost of merging and ranking, without the network: groupResults + rankResults (as the service runs
@@ -133,4 +134,32 @@ export function timeMerge(kind: SearchKind, entries: RankedItem[], runs: number)
   once();
   const timings = Array.from({ length: runs }, once);
   return { kind, results: entries.length, groups, runs, medianMs: median(timings) };
+}
+
+/** Result counts timed, with the runs each gets (fewer for the large ones: the median is stable sooner). */
+const MERGE_SIZES: Array<[results: number, runs: number]> = [
+  [1_000, 51],
+  [10_000, 11],
+  [100_000, 3],
+];
+
+export function runMergeCost(): void {
+  const timings: MergeTiming[] = (['papers', 'web'] as const).flatMap((kind) =>
+    MERGE_SIZES.map(([results, runs]) => timeMerge(kind, kind === 'papers' ? syntheticPapers(results) : syntheticWebResults(results), runs)),
+  );
+  const rows = timings.map((timing) => [
+    timing.kind,
+    timing.results.toLocaleString('en-US'),
+    timing.groups.toLocaleString('en-US'),
+    timing.runs,
+    format(timing.medianMs, 2),
+    format((timing.medianMs * 1000) / timing.results, 2),
+  ]);
+  printTable('Merge + rank cost (groupResults + rankResults, median of the runs, after 2 warm-up runs)', ['kind', 'results', 'groups', 'runs', 'median ms', 'µs per result'], rows);
+  const ratio = (kind: string, larger: number, smaller: number): string => {
+    const timeOf = (results: number): number => timings.find((timing) => timing.kind === kind && timing.results === results)!.medianMs;
+    return format(timeOf(larger) / timeOf(smaller), 1);
+  };
+  console.log(`\n10,000 / 1,000 time ratio:   papers ${ratio('papers', 10_000, 1_000)}, web ${ratio('web', 10_000, 1_000)} (goal ≤ 10: exactly linear)`);
+  console.log(`100,000 / 10,000 time ratio: papers ${ratio('papers', 100_000, 10_000)}, web ${ratio('web', 100_000, 10_000)} (10 would be exactly linear)`);
 }

@@ -1,215 +1,43 @@
-import autocannon from 'autocannon';
 import os from 'node:os';
-import { startChild, type RunningChild } from './child-process.js';
-import type { FakeProvider } from './fake-providers.js';
-import { syntheticPapers, syntheticWebResults, timeMerge, type MergeTiming } from './merge-cost.js';
+import { parseArgs } from 'node:util';
+import { runCachedAnswers } from './cached-answers.js';
+import { runLoad } from './fakes-load.js';
+import { floorComparisonAvailable, runFloorComparison, SHARED_BENCH } from './floor-comparison.js';
+import { runMergeCost } from './merge-cost.js';
 
 /**
- * npm run bench: the service under load against fake providers with set latencies, then the cost of merge
- * and rank alone at 1,000, 10,000 and 20,000 results. Three processes (fakes, service, this load generator) so
- * that none takes event-loop time from another. About 25 s in all.
+ * npm run bench [-- --fakes] [-- --conns 1,16,256 --duration 10] [-- --no-floor]
+ *
+ * 1. fedsearch against the floor (and searx when installed) with ../shared/bench/side-by-side.py, when that
+ *    directory exists: ratios of requests/s, CPU per search, p50 and peak RSS (floor-comparison.ts).
+ * 2. Cached answers against a bare Fastify route returning the same stored answer (cached-answers.ts).
+ * 3. Merge + rank alone at 1,000, 10,000 and 100,000 results (merge-cost.ts).
+ * With --fakes, or when ../shared/bench is absent: the service under load against fake providers with set
+ * latencies (fakes-load.ts). About 2 minutes in all with the floor comparison.
  */
 
-const CONNECTIONS = 20;
-const WARM_UP_SECONDS = 2;
-const LOAD_SECONDS = 10;
-const REQUEST_TIMEOUT_MS = 3000;
-
-interface Outcome {
-  provider: string;
-  status: string;
-  count: number;
-  latency_ms: number;
-}
-
-interface SearchAnswer {
-  providers: Outcome[];
-  results: unknown[];
-  took_ms: number;
-}
-
-function printTable(title: string, header: string[], rows: Array<Array<string | number>>): void {
-  const cells = [header, ...rows.map((row) => row.map(String))];
-  const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
-  const line = (row: string[]): string => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
-  console.log(`\n${title}\n`);
-  console.log(line(header));
-  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-  for (const row of cells.slice(1)) console.log(line(row));
-}
-
-function median(values: number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-const format = (value: number, digits = 1): string => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-async function search(origin: string, path: string): Promise<SearchAnswer> {
-  const response = await fetch(`${origin}${path}`, { signal: AbortSignal.timeout(10_000) });
-  if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status} ${await response.text()}`);
-  return (await response.json()) as SearchAnswer;
-}
-
-/** One search through every web provider: which fakes the adapters really understand (a stub would not be ok). */
-async function checkProviders(origin: string, fakes: FakeProvider[]): Promise<FakeProvider[]> {
-  const answer = await search(origin, `/v1/search/web?q=provider+check&timeout_ms=${REQUEST_TIMEOUT_MS}`);
-  const byName = new Map(answer.providers.map((outcome) => [outcome.provider, outcome]));
-  printTable(
-    'Providers (fake upstreams on loopback, fixed latency; "local" is the in-process index over docs/)',
-    ['provider', 'upstream latency', 'status', 'results', 'latency_ms (first, cold)'],
-    answer.providers.map((outcome) => {
-      const fake = fakes.find((candidate) => candidate.name === outcome.provider);
-      return [outcome.provider, fake ? `${fake.latencyMs} ms` : '—', outcome.status, outcome.count, outcome.latency_ms];
-    }),
-  );
-  const working = fakes.filter((fake) => byName.get(fake.name)?.status === 'ok');
-  for (const fake of fakes.filter((candidate) => !working.includes(candidate))) {
-    console.warn(`warning: ${fake.name} did not answer ok against its fake (${JSON.stringify(byName.get(fake.name))}); left out of the load`);
-  }
-  const withoutFake = answer.providers.filter((outcome) => outcome.provider !== 'local' && !fakes.some((fake) => fake.name === outcome.provider));
-  if (withoutFake.length > 0) console.log(`\nno fake upstream, left out of the load: ${withoutFake.map((outcome) => outcome.provider).join(', ')}`);
-  if (working.length === 0) throw new Error('no provider answered ok against its fake upstream');
-  return working;
-}
-
-interface LoadFigures {
-  result: autocannon.Result;
-  responses: number;
-  allOk: number;
-  inServiceOverheadMs: number;
-  /** The first answer that was not a 200, to say why figures are not to be trusted. */
-  firstFailure?: string;
-}
-
-async function drive(origin: string, providers: string[], seconds: number, firstQuery: number): Promise<LoadFigures> {
-  let query = firstQuery;
-  let responses = 0;
-  let allOk = 0;
-  const inService: number[] = [];
-  let firstFailure: string | undefined;
-  const result = await autocannon({
-    url: origin,
-    connections: CONNECTIONS,
-    duration: seconds,
-    timeout: 10,
-    requests: [
-      {
-        method: 'GET',
-        // Every request a new query: no cache (TTL 0) and no shared fan-out, so each one reaches every provider.
-        setupRequest: (request) => {
-          query += 1;
-          return { ...request, path: `/v1/search/web?q=provider+search+${query}&providers=${providers.join(',')}&timeout_ms=${REQUEST_TIMEOUT_MS}` };
-        },
-        onResponse: (status, body) => {
-          if (status !== 200) {
-            firstFailure ??= `HTTP ${status}: ${body.slice(0, 300)}`;
-            return;
-          }
-          responses += 1;
-          const answer = JSON.parse(body) as SearchAnswer;
-          if (answer.providers.every((outcome) => outcome.status === 'ok')) allOk += 1;
-          const slowest = Math.max(...answer.providers.map((outcome) => outcome.latency_ms));
-          inService.push(answer.took_ms - slowest);
-        },
-      },
-    ],
-  });
-  return { result, responses, allOk, inServiceOverheadMs: median(inService), firstFailure };
-}
-
-function printLoad(figures: LoadFigures, working: FakeProvider[]): void {
-  const { result } = figures;
-  const slowest = Math.max(...working.map((fake) => fake.latencyMs));
-  const slowestName = working.find((fake) => fake.latencyMs === slowest)!.name;
-  printTable(
-    `Load: GET /v1/search/web, ${CONNECTIONS} connections, ${LOAD_SECONDS} s, a new query every request, cache off (CACHE_TTL_SECONDS=0)`,
-    ['figure', 'value'],
-    [
-      ['requests/s (mean)', format(result.requests.average)],
-      ['requests answered', `${result.requests.total} (${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts)`],
-      ['answers with every provider ok', `${figures.allOk} of ${figures.responses}`],
-      ['latency p50', `${result.latency.p50} ms`],
-      ['latency p90', `${result.latency.p90} ms`],
-      ['latency p99', `${result.latency.p99} ms`],
-      ['latency max', `${result.latency.max} ms`],
-      ['slowest provider', `${slowestName}, ${slowest} ms`],
-      ['overhead p50 over the slowest provider', `${format(result.latency.p50 - slowest)} ms`],
-      ['overhead p99 over the slowest provider', `${format(result.latency.p99 - slowest)} ms`],
-      ['in-service overhead, median (took_ms − slowest latency_ms)', `${format(figures.inServiceOverheadMs)} ms`],
-    ],
-  );
-}
-
-/** Runs the load test; false when some answers were not 200 (the figures then measure the failure, not the service). */
-async function runLoad(): Promise<boolean> {
-  const children: Array<RunningChild<unknown>> = [];
-  try {
-    const fakesChild = await startChild<FakeProvider[]>(new URL('./fake-providers.ts', import.meta.url), undefined);
-    children.push(fakesChild);
-    const fakes = fakesChild.payload;
-    const env: Record<string, string> = {
-      LOG_LEVEL: 'silent',
-      CACHE_TTL_SECONDS: '0',
-      // The per-client rate limit (120 a minute by default) would answer most of the load with 429.
-      RATE_LIMIT_MAX: '1000000000',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      ...Object.assign({}, ...fakes.map((fake) => fake.env)),
-    };
-    const serviceChild = await startChild<{ origin: string }>(new URL('./service.ts', import.meta.url), env);
-    children.push(serviceChild);
-    const { origin } = serviceChild.payload;
-
-    const working = await checkProviders(origin, fakes);
-    const providers = ['local', ...working.map((fake) => fake.name)];
-    // Warm-up: JIT, keep-alive sockets to every fake, the local index.
-    await drive(origin, providers, WARM_UP_SECONDS, 1_000_000);
-    const figures = await drive(origin, providers, LOAD_SECONDS, 0);
-    printLoad(figures, working);
-    if (figures.result.non2xx > 0 || figures.result.errors > 0) {
-      console.error(`\nerror: ${figures.result.non2xx} non-2xx answers and ${figures.result.errors} errors; first: ${figures.firstFailure ?? 'none'}`);
-      return false;
-    }
-    return true;
-  } finally {
-    await Promise.all(children.map((child) => child.stop()));
-  }
-}
-
-/** Result counts timed, with the runs each gets (fewer for the large ones: the median is stable sooner). */
-const MERGE_SIZES: Array<[results: number, runs: number]> = [
-  [1_000, 51],
-  [10_000, 11],
-  [20_000, 7],
-];
-
-function runMergeCost(): void {
-  const timings: MergeTiming[] = (['papers', 'web'] as const).flatMap((kind) =>
-    MERGE_SIZES.map(([results, runs]) => timeMerge(kind, kind === 'papers' ? syntheticPapers(results) : syntheticWebResults(results), runs)),
-  );
-  const rows = timings.map((timing) => [
-    timing.kind,
-    timing.results.toLocaleString('en-US'),
-    timing.groups.toLocaleString('en-US'),
-    timing.runs,
-    format(timing.medianMs, 2),
-    format((timing.medianMs * 1000) / timing.results, 2),
-  ]);
-  printTable('Merge + rank cost (groupResults + rankResults, median of the runs, after 2 warm-up runs)', ['kind', 'results', 'groups', 'runs', 'median ms', 'µs per result'], rows);
-  const ratio = (kind: string, larger: number, smaller: number): string => {
-    const timeOf = (results: number): number => timings.find((timing) => timing.kind === kind && timing.results === results)!.medianMs;
-    return format(timeOf(larger) / timeOf(smaller), 1);
-  };
-  console.log(`\n10,000 / 1,000 time ratio:  papers ${ratio('papers', 10_000, 1_000)}, web ${ratio('web', 10_000, 1_000)} (10 would be exactly linear)`);
-  console.log(`20,000 / 10,000 time ratio: papers ${ratio('papers', 20_000, 10_000)}, web ${ratio('web', 20_000, 10_000)} (2 would be exactly linear)`);
-}
+const { values: options } = parseArgs({
+  options: {
+    fakes: { type: 'boolean', default: false },
+    'no-floor': { type: 'boolean', default: false },
+    conns: { type: 'string', default: '1,16,256' },
+    duration: { type: 'string', default: '10' },
+  },
+});
 
 const cpus = os.cpus();
 console.log(
   `fedsearch benchmark — node ${process.version}, ${cpus.length} CPU${cpus.length === 1 ? '' : 's'} (${cpus[0]?.model ?? 'unknown'}), ${new Date().toISOString().slice(0, 10)}`,
 );
-const loadSucceeded = await runLoad();
+
+let succeeded = true;
+const floor = !options['no-floor'] && floorComparisonAvailable();
+if (floor) {
+  await runFloorComparison({ conns: options.conns, duration: Number(options.duration) });
+} else if (!options['no-floor']) {
+  console.log(`\n${SHARED_BENCH} not found: no floor comparison; the load against fake providers instead`);
+}
+if (options.fakes || !floor) succeeded = (await runLoad()) && succeeded;
+await runCachedAnswers();
 runMergeCost();
-if (!loadSucceeded) process.exitCode = 1;
+if (!succeeded) process.exitCode = 1;

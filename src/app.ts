@@ -88,8 +88,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   // While closing, answers still in flight end their keep-alive connection, so close() need not wait
   // for idle sockets to time out.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
+    done(null, payload);
   });
   app.addHook('onClose', async () => {
     if (!options.dispatcher) await dispatcher.close();

@@ -11,31 +11,58 @@ function isTracking(name: string): boolean {
   return TRACKING_PARAMETERS.has(lower) || TRACKING_PREFIXES.some((prefix) => lower.startsWith(prefix));
 }
 
+/** What merging needs to know of a result's URL, from one parse: its dedup key and its domain. */
+export interface UrlIdentity {
+  key: string;
+  domain: string | undefined;
+}
+
 /**
  * The key two URLs share when they show the same page: scheme, `www.`, default port, trailing slash,
  * fragment, host letter case, parameter order and tracking parameters do not count. Returns the input,
  * lower-cased, when it is not a URL, so odd values still deduplicate with themselves.
  */
 export function canonicalUrl(value: string): string {
+  return urlIdentity(value).key;
+}
+
+/** The canonical key and the domain of one URL, parsed once (merging needs both for every web result). */
+export function urlIdentity(value: string): UrlIdentity {
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    return value.trim().toLowerCase();
+    return { key: value.trim().toLowerCase(), domain: undefined };
   }
   // URL already lower-cases the host and drops the scheme's default port.
-  const host = url.hostname.replace(/^www\./, '');
+  const host = withoutWww(url.hostname);
   const port = url.port ? `:${url.port}` : '';
   const path = samePercentEncoding(url.pathname).replace(/\/+$/, '');
+  return { key: `${host}${port}${path}${canonicalSearch(url)}`, domain: withoutWww(url.hostname.toLowerCase()) || undefined };
+}
+
+function withoutWww(hostname: string): string {
+  return hostname.startsWith('www.') ? hostname.slice(4) : hostname;
+}
+
+/** The query string without tracking parameters, in one order; empty when nothing is left. */
+function canonicalSearch(url: URL): string {
+  if (url.search === '') return '';
   const parameters = [...url.searchParams.entries()]
     .filter(([name]) => !isTracking(name))
     .sort(([nameA, valueA], [nameB, valueB]) => (nameA === nameB ? valueA.localeCompare(valueB) : nameA.localeCompare(nameB)));
-  const search = parameters.length > 0 ? `?${new URLSearchParams(parameters).toString()}` : '';
-  return `${host}${port}${path}${search}`;
+  return parameters.length > 0 ? `?${new URLSearchParams(parameters).toString()}` : '';
 }
 
+/**
+ * Characters samePercentEncoding leaves as they are: what encodeURIComponent keeps, plus the sub-delimiters
+ * it puts back. A path made only of these (most are) needs no decoding and encoding at all.
+ */
+const ALREADY_CANONICAL_PATH = /^[A-Za-z0-9\-_.!~*'():@$&+,;=/]*$/;
+
 /** `%3A` and `:`, `%27` and `'`, `%C3%A9` and `é` name the same path: decode, then encode one way. */
-function samePercentEncoding(pathname: string): string {
+export function samePercentEncoding(pathname: string): string {
+  if (ALREADY_CANONICAL_PATH.test(pathname)) return pathname;
   return pathname
     .split('/')
     .map((segment) => {
@@ -54,8 +81,7 @@ function samePercentEncoding(pathname: string): string {
 /** The host a result lives on, without `www.`, for display and domain filters. */
 export function domainOf(value: string): string | undefined {
   try {
-    const host = new URL(value).hostname.toLowerCase();
-    return host.replace(/^www\./, '') || undefined;
+    return withoutWww(new URL(value).hostname.toLowerCase()) || undefined;
   } catch {
     return undefined;
   }

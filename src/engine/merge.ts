@@ -1,5 +1,5 @@
 import type { ProviderItem, SearchKind } from '../domain/result.js';
-import { canonicalUrl } from './canonical-url.js';
+import { urlIdentity } from './canonical-url.js';
 import {
   MAX_COMPARISONS_PER_TITLE,
   identifierKeys,
@@ -15,6 +15,8 @@ export interface RankedItem {
   rank: number;
   weight: number;
   item: ProviderItem;
+  /** The host of item.url without `www.`, when merging has already parsed it (ranking then need not). */
+  domain?: string | undefined;
 }
 
 /** Items that name the same thing, found by one or more providers. */
@@ -25,14 +27,16 @@ export function groupResults(kind: SearchKind, entries: RankedItem[]): MergeGrou
   return kind === 'papers' ? groupPapers(entries) : groupByUrl(entries);
 }
 
-/** Web duplicates share a canonical URL; similar titles alone never merge two pages. */
+/** Web duplicates share a canonical URL; similar titles alone never merge two pages. Each URL is parsed once. */
 export function groupByUrl(entries: RankedItem[]): MergeGroup[] {
   const groups = new Map<string, MergeGroup>();
   for (const entry of entries) {
-    const key = canonicalUrl(entry.item.url);
+    const { key, domain } = urlIdentity(entry.item.url);
+    // A literal of one shape, not a spread: this runs for every web result of every search.
+    const located: RankedItem = { provider: entry.provider, rank: entry.rank, weight: entry.weight, item: entry.item, domain };
     const group = groups.get(key);
-    if (group) group.push(entry);
-    else groups.set(key, [entry]);
+    if (group) group.push(located);
+    else groups.set(key, [located]);
   }
   return [...groups.values()];
 }
@@ -92,10 +96,16 @@ export function groupPapers(entries: RankedItem[]): MergeGroup[] {
     const title = titles[index]!;
     if (title === '') return;
     for (const blockKey of titleBlocks(title)) {
-      const members = blocks.get(blockKey) ?? [];
+      let members = blocks.get(blockKey);
+      if (!members) {
+        members = [];
+        blocks.set(blockKey, members);
+      }
       let joined = false;
       // Every member looked at counts, so a crowded block costs at most MAX_COMPARISONS_PER_TITLE per title.
-      for (const other of members.slice(0, MAX_COMPARISONS_PER_TITLE)) {
+      const compared = Math.min(members.length, MAX_COMPARISONS_PER_TITLE);
+      for (let position = 0; position < compared; position += 1) {
+        const other = members[position]!;
         if (sets.find(other) === sets.find(index)) {
           joined = true;
           continue;
@@ -112,7 +122,6 @@ export function groupPapers(entries: RankedItem[]): MergeGroup[] {
       }
       // A block keeps one member per work: a title that joined a work already in it adds nothing to compare.
       if (!joined) members.push(index);
-      blocks.set(blockKey, members);
     }
   });
 

@@ -7,6 +7,8 @@ import { readBodyCapped } from '../transport/read-body.js';
 
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 const MAX_DESCRIBED_CHARS = 160;
+/** One decoder for every body: without `stream` a decode keeps no state between calls (and drops a BOM, as before). */
+const UTF8 = new TextDecoder('utf-8');
 
 export interface TransportOptions {
   dispatcher: Dispatcher;
@@ -47,7 +49,7 @@ async function sendRequest(
     tooLarge: () => new FedsearchError('PROVIDER_PARSE', `the body is larger than ${options.maxBytes} bytes`),
     failed: (error) => networkError(error, signal, provider, upstream.url),
   });
-  const body = new TextDecoder('utf-8').decode(bytes);
+  const body = UTF8.decode(bytes);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;

@@ -60,13 +60,15 @@ function presentedKey(request: FastifyRequest): string | undefined {
  */
 export function registerAccessControl(app: FastifyInstance, keys: readonly string[]): void {
   const keyDigests = keys.map(digest);
+  // Without keys every request passes and none has a key id: no hook to run for each one.
+  if (keyDigests.length === 0) return;
   app.addHook('onRequest', async (request, reply) => {
     const key = presentedKey(request);
     if (key && keyDigests.length > 0 && matchesAnyKey(key, keyDigests)) {
       request.apiKeyId = digest(key).toString('hex').slice(0, 12);
       return;
     }
-    if (keyDigests.length === 0 || request.method === 'OPTIONS' || isOpenPath(request.url)) return;
+    if (request.method === 'OPTIONS' || isOpenPath(request.url)) return;
     const message = key ? 'the API key is not valid' : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>';
     // No resource_metadata: nothing points MCP clients at an OAuth server, since there is none.
     return reply

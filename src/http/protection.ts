@@ -1,5 +1,4 @@
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config.js';
 import { listFromEnv } from '../config/env-values.js';
 import { isOpenPath } from './access-control.js';
+import { sendSecurityHeaders } from './security-headers.js';
 
 /**
  * The search page's CSP (http/web-routes.ts): its own scripts, styles and API calls only; no inline code, no
@@ -31,7 +31,8 @@ export const PAGE_CONTENT_SECURITY_POLICY = {
  */
 export async function registerProtection(app: FastifyInstance, config: AppConfig, redis: Redis | undefined): Promise<void> {
   // The API serves JSON and the Swagger UI page; a strict CSP would break the UI's inline bootstrap.
-  await app.register(fastifyHelmet, { contentSecurityPolicy: false });
+  // helmet's headers, worked out once at start-up (the search page adds its own CSP: http/web-routes.ts).
+  sendSecurityHeaders(app, { contentSecurityPolicy: false });
 
   const origins = listFromEnv(config.CORS_ORIGINS);
   await app.register(fastifyCors, {

@@ -77,14 +77,22 @@ function isPlainJson(body: string): boolean {
  */
 export function registerRequestParsing(app: FastifyInstance): void {
   registerJsonParser(app);
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const queryStart = request.url.indexOf('?');
-    if (queryStart < 0) return;
-    const invalid = findInvalidPercentEncoding(request.url.slice(queryStart + 1));
-    if (invalid) {
-      throw invalidQuery(`${invalid.field}: invalid percent-encoding, ${invalid.problem}; allowed: UTF-8 text with each byte written %XX (é is %C3%A9)`, [
-        { field: invalid.field, message: `invalid percent-encoding, ${invalid.problem}` },
-      ]);
+    // No query string, or one without a single escape: nothing to check (most requests).
+    if (queryStart < 0 || !request.url.includes('%', queryStart)) {
+      done();
+      return;
     }
+    const invalid = findInvalidPercentEncoding(request.url.slice(queryStart + 1));
+    if (!invalid) {
+      done();
+      return;
+    }
+    done(
+      invalidQuery(`${invalid.field}: invalid percent-encoding, ${invalid.problem}; allowed: UTF-8 text with each byte written %XX (é is %C3%A9)`, [
+        { field: invalid.field, message: `invalid percent-encoding, ${invalid.problem}` },
+      ]),
+    );
   });
 }

@@ -2,6 +2,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import { PAGE_CONTENT_SECURITY_POLICY } from './protection.js';
+import { routeSecurityHeaders } from './security-headers.js';
 
 /** public/ beside src/ and dist/ alike: `npm start` and the Docker image both run from the project root. */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
@@ -11,11 +12,12 @@ export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url
  * The page itself gets a strict CSP (its own scripts and styles only); the JSON API keeps helmet's defaults.
  */
 export async function registerWebPage(app: FastifyInstance): Promise<void> {
+  const pageHeaders = routeSecurityHeaders({ contentSecurityPolicy: { useDefaults: false, directives: PAGE_CONTENT_SECURITY_POLICY } });
   // wildcard: false serves exactly the files present at start-up, one route each, and nothing else below /web/.
   await app.register(fastifyStatic, { root: PUBLIC_DIR, prefix: '/web/', wildcard: false, index: false });
   app.get(
     '/',
-    { schema: { hide: true }, helmet: { contentSecurityPolicy: { useDefaults: false, directives: PAGE_CONTENT_SECURITY_POLICY } } },
+    { schema: { hide: true }, onRequest: pageHeaders },
     (_request, reply) => reply.sendFile('index.html'),
   );
 }

@@ -10,15 +10,18 @@ const UNMATCHED_ROUTE = 'unmatched';
  * access control and routes, so rejected requests get both too.
  */
 export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, not async ones: they run on every request and need no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.recordHttpRequest({
       method: request.method,
       route: request.routeOptions.url ?? UNMATCHED_ROUTE,
       statusCode: reply.statusCode,
       seconds: reply.elapsedTime / 1000,
     });
+    done();
   });
 }

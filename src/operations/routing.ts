@@ -5,9 +5,10 @@ import { analyseQuery, type QuerySignals, type Topic } from './query-analysis.js
 /**
  * Which provider definitions suit which topic best: every admissible (configured, unsuspended) instance of a
  * listed definition is chosen (two SearXNG instances, or Wikipedia and another MediaWiki site, both), in the
- * listed order.
+ * listed order. Every definition of a kind listed here belongs to at least one of its topics
+ * (test/operations/routing-topics.test.ts).
  */
-const TOPIC_PROVIDERS: Partial<Record<SearchKind, Partial<Record<Topic, string[]>>>> = {
+export const TOPIC_PROVIDERS: Partial<Record<SearchKind, Partial<Record<Topic, string[]>>>> = {
   web: {
     news: ['brave', 'tavily', 'exa', 'searxng', 'hackernews'],
     code: ['brave', 'exa', 'searxng', 'hackernews'],

@@ -12,7 +12,8 @@ function looksLikeHtml(body: string): boolean {
 /** Parses a JSON body, turning HTML pages and truncated JSON into clear parse errors. */
 export function parseJsonBody(response: UpstreamResponse): unknown {
   if (looksLikeHtml(response.body)) throw parseError('expected JSON but the upstream sent an HTML page');
-  if (response.body.trim() === '') throw parseError('expected JSON but the body was empty');
+  // A search for the first non-blank character, not trim(): that would copy the whole body.
+  if (!/\S/.test(response.body)) throw parseError('expected JSON but the body was empty');
   try {
     return JSON.parse(response.body) as unknown;
   } catch (error) {
@@ -83,6 +84,8 @@ export function plainXmlText(value: unknown): string | undefined {
 
 /** HTML fragment to plain text: tags dropped, entities decoded, white space folded. */
 export function htmlToText(value: string): string {
+  // Most titles and snippets hold no tag and no entity: only their white space needs folding.
+  if (!value.includes('<') && !value.includes('&')) return foldWhiteSpace(value);
   // Only things shaped like tags or comments go: "a < b and c > d" in plain text survives. Block tags
   // become spaces so paragraphs do not run together; inline tags vanish so "foo<b>bar</b>" stays one word.
   return decode(
@@ -93,6 +96,13 @@ export function htmlToText(value: string): string {
   )
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+const UNFOLDED_WHITE_SPACE = /^\s|\s$|\s\s|[^\S ]/;
+
+/** White space runs become one space, ends trimmed; a string that needs neither is returned as it is. */
+function foldWhiteSpace(value: string): string {
+  return UNFOLDED_WHITE_SPACE.test(value) ? value.replace(/\s+/g, ' ').trim() : value;
 }
 
 /** A non-empty, trimmed string (HTML-stripped), or undefined: missing values are absent, never "". */
@@ -184,7 +194,9 @@ export function httpUrl(value: unknown): string | undefined {
 
 /** Drops undefined fields so results never carry `key: undefined` into JSON or comparisons. */
 export function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+  const kept: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value)) if (field !== undefined) kept[name] = field;
+  return kept as T;
 }
 
 /** Provider extras without the missing ones; undefined when none is left. */

@@ -37,7 +37,13 @@ export interface ProviderDefaults {
   timeoutMs: number;
 }
 
-const FALLBACK = { weight: 1, concurrency: 8 };
+/**
+ * 32 in flight per provider and replica: outbound rate limits (each API's published limit, shared across
+ * replicas) pace requests to an upstream, so this limit only bounds sockets and memory; at 8 it capped a
+ * replica at 8 / latency searches per second per provider (16/s at 500 ms), below what one replica serves.
+ * docs/providers.md, "Concurrency".
+ */
+const FALLBACK = { weight: 1, concurrency: 32 };
 
 /** The name of the instance a definition gets from the environment alone (`wikipedia` for `mediawiki`). */
 export function builtInName(settings: ProviderSettings): string {

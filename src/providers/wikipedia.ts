@@ -34,6 +34,8 @@ export class WikipediaProvider extends Provider {
     baseUrl: 'https://en.wikipedia.org',
     baseUrlRequired: true,
     credentials: [],
+    // API:Etiquette asks for requests in series and publishes no rate: no limit, but fewer in flight than others.
+    concurrency: 8,
   };
   readonly settings = WikipediaProvider.settings;
 

@@ -39,9 +39,11 @@ describe('loadConfig with no variables', () => {
       credentials: { BRAVE_API_KEY: undefined },
       weight: 1,
       timeoutMs: 5000,
-      concurrency: 8,
+      concurrency: 32,
       rateLimit: { requests: 1, intervalMs: 1000, burst: 1, text: '1/s', variable: 'BRAVE_RATE_LIMIT' },
     });
+    // MediaWiki's etiquette asks for requests in series: wikipedia declares fewer in flight than the default.
+    expect(config.providers.wikipedia!.concurrency).toBe(8);
     expect(config.providers.local!.credentials.LOCAL_INDEX_DIR).toBe(path.resolve('docs'));
   });
 

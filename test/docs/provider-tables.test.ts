@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { builtInName } from '../../src/providers/provider-config.js';
+import type { ProviderSettings } from '../../src/providers/provider.js';
+import { PROVIDER_CLASSES } from '../../src/providers/registry.js';
+
+/**
+ * The provider tables of README.md and docs/providers.md are written by hand; these checks hold them to the
+ * registry (each adapter's declared settings), so adding, renaming or re-keying a provider fails here until
+ * the docs say the same.
+ */
+
+const SETTINGS = PROVIDER_CLASSES.map((ProviderType) => ProviderType.settings);
+
+function read(file: string): string {
+  return readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+}
+
+/** The rows of the Markdown table whose header row is exactly `header`, as cells without their backticks around names. */
+function tableRows(markdown: string, header: string): string[][] {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((line) => line.trim() === header);
+  if (start < 0) throw new Error(`no table with the header ${header}`);
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim()));
+  }
+  return rows;
+}
+
+const unquoted = (cell: string): string => cell.replace(/^`|`$/g, '');
+
+function byName(rows: string[][]): Map<string, string[]> {
+  return new Map(rows.map((row) => [unquoted(row[0]!), row]));
+}
+
+function expectSameProviders(rows: Map<string, string[]>): void {
+  expect([...rows.keys()].sort()).toEqual(SETTINGS.map(builtInName).sort());
+}
+
+/** How docs/providers.md writes an outbound rate-limit default. */
+function rateLimitCell(settings: ProviderSettings): string {
+  const limit = settings.rateLimit;
+  if (limit === undefined) return 'off';
+  if (typeof limit === 'string') return `\`${limit}\``;
+  return `\`${limit.rate}\`; \`${limit.withCredential.rate}\` with \`${limit.withCredential.env}\``;
+}
+
+describe('README.md provider table', () => {
+  const rows = byName(tableRows(read('README.md'), '| provider | kind | credentials and settings |'));
+
+  it('lists every provider of the registry, and no other', () => {
+    expectSameProviders(rows);
+  });
+
+  it.each(SETTINGS.map((settings) => [builtInName(settings), settings] as const))('%s: its kind and every credential, each required one marked so', (name, settings) => {
+    const [, kind, credentials] = rows.get(name)!;
+    expect(kind).toBe(settings.kind);
+    if (settings.credentials.length === 0) expect(credentials).toMatch(/^none\b/);
+    for (const credential of settings.credentials) {
+      const after = credentials!.split(`\`${credential.env}\``)[1];
+      expect(after, `${credential.env} is named`).toBeDefined();
+      expect(after!.startsWith(' (required'), `${credential.env} is marked required exactly when it is`).toBe(credential.required);
+    }
+  });
+});
+
+describe('docs/providers.md', () => {
+  const markdown = read('docs/providers.md');
+
+  describe('provider table', () => {
+    const rows = byName(tableRows(markdown, '| provider | kind | needs |'));
+
+    it('lists every provider of the registry, and no other', () => {
+      expectSameProviders(rows);
+    });
+
+    it.each(SETTINGS.map((settings) => [builtInName(settings), settings] as const))('%s: its kind, and what it needs before it can run', (name, settings) => {
+      const [, kind, needs] = rows.get(name)!;
+      expect(kind).toBe(settings.kind);
+      const required = settings.credentials.filter((credential) => credential.required);
+      if (required.length === 0) expect(needs).toMatch(/^nothing\b/);
+      for (const credential of required) expect(needs!.startsWith(`\`${credential.env}\``), `${credential.env} comes first`).toBe(true);
+    });
+  });
+
+  describe('outbound rate-limit table', () => {
+    const rows = byName(tableRows(markdown, '| provider | default | source |'));
+
+    it('lists every provider of the registry, and no other', () => {
+      expectSameProviders(rows);
+    });
+
+    it.each(SETTINGS.map((settings) => [builtInName(settings), settings] as const))('%s: the default the adapter declares', (name, settings) => {
+      expect(rows.get(name)![1]).toBe(rateLimitCell(settings));
+    });
+  });
+});
