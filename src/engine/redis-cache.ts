@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { Redis } from 'ioredis';
-import { closeRedisClient, describeRedisUrl } from '../transport/redis-connection.js';
+import { describeRedisUrl, openFailFastRedis } from '../transport/redis-connection.js';
 import { entryTtl, type AnswerCache } from './answer-cache.js';
 
 export interface RedisCacheOptions<T> {
@@ -23,11 +22,6 @@ export type RedisCache<T> = AnswerCache<T> & { close(): Promise<void> };
 /** v2: answers carry the time they were gathered (cached_at); v1 entries are simply not read. */
 const DEFAULT_KEY_PREFIX = 'fedsearch:answer:v2:';
 const DEFAULT_COMMAND_TIMEOUT_MS = 250;
-const CONNECT_TIMEOUT_MS = 1000;
-/** Reconnect pauses grow 100, 200, 400 … ms up to this. */
-const MAX_RECONNECT_DELAY_MS = 2000;
-/** After a failed command on a live connection (Redis slow, not gone), leave it alone this long. */
-const PAUSE_AFTER_FAILURE_MS = 2000;
 
 /**
  * A two-level answer cache: the in-process `front` first, then Redis, shared by every replica. Redis being
@@ -37,53 +31,14 @@ const PAUSE_AFTER_FAILURE_MS = 2000;
 export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T> {
   const { front, logger, ttlMs } = options;
   const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const where = describeRedisUrl(options.url);
-  const client = new Redis(options.url, {
-    enableOfflineQueue: false,
-    commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (attempt) => Math.min(100 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS),
+  const redis = openFailFastRedis({
+    url: options.url,
+    logger,
+    purpose: 'shared cache',
+    whileDown: 'answering from the local cache',
+    commandTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
   });
-
-  let available = true;
-  let pausedUntil = 0;
-
-  const reportFailure = (error: unknown): void => {
-    const message = error instanceof Error ? error.message : String(error);
-    if (available) {
-      available = false;
-      logger.warn({ redis: where, reason: message }, 'shared cache (Redis) unavailable; answering from the local cache until it returns');
-    } else {
-      logger.debug({ redis: where, reason: message }, 'shared cache (Redis) still unavailable');
-    }
-  };
-  const reportSuccess = (): void => {
-    if (available) return;
-    available = true;
-    logger.info({ redis: where }, 'shared cache (Redis) is back');
-  };
-
-  // Without a listener ioredis prints every reconnect failure to the console.
-  client.on('error', reportFailure);
-  client.on('ready', () => {
-    pausedUntil = 0;
-    reportSuccess();
-  });
-
-  /** Runs one command if Redis can take it now; any failure means "no answer from Redis", never an error. */
-  const attempt = async <R>(command: () => Promise<R>): Promise<R | undefined> => {
-    if (client.status !== 'ready' || Date.now() < pausedUntil) return undefined;
-    try {
-      const result = await command();
-      reportSuccess();
-      return result;
-    } catch (error) {
-      pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
-      reportFailure(error);
-      return undefined;
-    }
-  };
+  const { attempt } = redis;
 
   return {
     async get(key) {
@@ -91,14 +46,14 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       if (local !== undefined) return local;
       const redisEntry = redisKey(prefix, key);
       // The entry's remaining lifetime comes with it, so the local copy expires when the shared one does.
-      const replies = await attempt(() => client.multi().get(redisEntry).pttl(redisEntry).exec());
+      const replies = await attempt((client) => client.multi().get(redisEntry).pttl(redisEntry).exec());
       const [[, stored] = [], [, remainingMs] = []] = replies ?? [];
       if (typeof stored !== 'string') return undefined;
       let value: T;
       try {
         value = JSON.parse(stored) as T;
       } catch {
-        logger.debug({ redis: where }, 'shared cache entry is not JSON; ignored');
+        logger.debug({ redis: describeRedisUrl(options.url) }, 'shared cache entry is not JSON; ignored');
         return undefined;
       }
       if (typeof remainingMs === 'number' && remainingMs > 0) await front.set(key, value, remainingMs);
@@ -110,12 +65,10 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       const ttl = entryTtl(ttlMs, requestedTtlMs);
       if (ttl <= 0) return;
       const payload = JSON.stringify(value);
-      await attempt(() => client.set(redisKey(prefix, key), payload, 'PX', ttl));
+      await attempt((client) => client.set(redisKey(prefix, key), payload, 'PX', ttl));
     },
 
-    async close() {
-      await closeRedisClient(client, reportFailure);
-    },
+    close: () => redis.close(),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { Redis } from 'ioredis';
-import { closeRedisClient, describeRedisUrl } from '../transport/redis-connection.js';
+import type { Redis } from 'ioredis';
+import { openFailFastRedis } from '../transport/redis-connection.js';
 import type { RateLimit } from './rate-limit-setting.js';
 import { bucketShape, type Reservation } from './token-bucket.js';
 
@@ -48,10 +48,6 @@ export interface RedisBucketsOptions {
 const DEFAULT_KEY_PREFIX = 'fedsearch:ratelimit:v1:';
 export const CONNECTION_NAME = 'fedsearch-outbound-rate-limits';
 const DEFAULT_COMMAND_TIMEOUT_MS = 250;
-const CONNECT_TIMEOUT_MS = 1000;
-const MAX_RECONNECT_DELAY_MS = 2000;
-/** After a failed command on a live connection (Redis slow, not gone), leave it alone this long. */
-const PAUSE_AFTER_FAILURE_MS = 2000;
 /** Redis takes integers; "no deadline" becomes a day. */
 const LONGEST_WAIT_MS = 86_400_000;
 
@@ -60,60 +56,35 @@ const LONGEST_WAIT_MS = 86_400_000;
  * a short timeout), the caller falls back to its local bucket, and one warning is logged per outage.
  */
 export function createRedisBuckets(options: RedisBucketsOptions): SharedBuckets {
-  const { logger } = options;
   const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const where = describeRedisUrl(options.url);
-  const client = new Redis(options.url, {
-    enableOfflineQueue: false,
-    commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (attempt) => Math.min(100 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS),
-    // Named, so CLIENT LIST shows which connections hold the limits (and tests can wait for them).
-    connectionName: CONNECTION_NAME,
-  }) as ScriptedRedis;
-  // defineCommand sends EVALSHA and loads the script again when Redis restarted without it.
-  client.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN_SCRIPT });
-
-  let available = true;
-  let pausedUntil = 0;
-  const reportFailure = (error: unknown): void => {
-    const reason = error instanceof Error ? error.message : String(error);
-    if (available) {
-      available = false;
-      logger.warn({ redis: where, reason }, 'outbound rate limits: Redis unavailable; each replica limits on its own until it returns');
-    } else {
-      logger.debug({ redis: where, reason }, 'outbound rate limits: Redis still unavailable');
-    }
-  };
-  const reportSuccess = (): void => {
-    if (available) return;
-    available = true;
-    logger.info({ redis: where }, 'outbound rate limits: Redis is back; limits are shared again');
-  };
-  // Without a listener ioredis prints every reconnect failure to the console.
-  client.on('error', reportFailure);
-  client.on('ready', () => {
-    pausedUntil = 0;
-  });
+  const redis = openFailFastRedis<ScriptedRedis>(
+    {
+      url: options.url,
+      logger: options.logger,
+      purpose: 'outbound rate limits',
+      whileDown: 'each replica limits on its own',
+      commandTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+      // Named, so CLIENT LIST shows which connections hold the limits (and tests can wait for them).
+      connectionName: CONNECTION_NAME,
+    },
+    (client) => {
+      // defineCommand sends EVALSHA and loads the script again when Redis restarted without it.
+      client.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN_SCRIPT });
+      return client as ScriptedRedis;
+    },
+  );
 
   return {
     async reserve(key, limit, maxWaitMs) {
-      if (client.status !== 'ready' || Date.now() < pausedUntil) return undefined;
-      try {
-        const { msPerRequest, burstMs } = bucketShape(limit);
-        const [granted, waitMs] = await client.takeToken(prefix + key, msPerRequest, burstMs, Math.max(0, Math.min(LONGEST_WAIT_MS, maxWaitMs)));
-        reportSuccess();
-        return granted === 1 ? { granted: true, waitMs } : { granted: false, retryAfterMs: waitMs };
-      } catch (error) {
-        pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
-        reportFailure(error);
-        return undefined;
-      }
+      const { msPerRequest, burstMs } = bucketShape(limit);
+      const reply = await redis.attempt((client) =>
+        client.takeToken(prefix + key, msPerRequest, burstMs, Math.max(0, Math.min(LONGEST_WAIT_MS, maxWaitMs))),
+      );
+      if (reply === undefined) return undefined;
+      const [granted, waitMs] = reply;
+      return granted === 1 ? { granted: true, waitMs } : { granted: false, retryAfterMs: waitMs };
     },
 
-    async close() {
-      await closeRedisClient(client, reportFailure);
-    },
+    close: () => redis.close(),
   };
 }

@@ -53,3 +53,90 @@ export async function closeRedisClient(client: Redis, errorListener: (error: Err
   }
   client.disconnect();
 }
+
+export interface FailFastRedisOptions {
+  url: string;
+  logger: FastifyBaseLogger;
+  /** What the connection is for, as log lines name it: `shared cache`, `outbound rate limits`. */
+  purpose: string;
+  /** What the service does while Redis is away, for the one warning: `answering from the local cache`. */
+  whileDown: string;
+  /** Longest wait for one command before the caller goes on without Redis. */
+  commandTimeoutMs: number;
+  /** Shown by CLIENT LIST, so operators (and tests) can tell the connections apart. */
+  connectionName?: string;
+}
+
+export interface FailFastRedis<Client extends Redis = Redis> {
+  readonly client: Client;
+  /** Runs one command if Redis can take it now; any failure means "no answer from Redis", never an error. */
+  attempt<Result>(command: (client: Client) => Promise<Result>): Promise<Result | undefined>;
+  close(): Promise<void>;
+}
+
+const CONNECT_TIMEOUT_MS = 1000;
+/** Reconnect pauses grow 100, 200, 400 … ms up to this. */
+const MAX_RECONNECT_DELAY_MS = 2000;
+/** After a failed command on a live connection (Redis slow, not gone), leave it alone this long. */
+const PAUSE_AFTER_FAILURE_MS = 2000;
+
+/**
+ * A Redis connection for state replicas share but can do without (answers, outbound buckets): commands fail
+ * fast (no offline queue, a short timeout) so callers fall back to their local state at once, a slow Redis
+ * is left alone for a moment, and one warning is logged per outage rather than one per command.
+ */
+export function openFailFastRedis<Client extends Redis = Redis>(
+  options: FailFastRedisOptions,
+  prepare: (client: Redis) => Client = (client) => client as Client,
+): FailFastRedis<Client> {
+  const { logger, purpose } = options;
+  const where = describeRedisUrl(options.url);
+  const client = prepare(
+    new Redis(options.url, {
+      enableOfflineQueue: false,
+      commandTimeout: options.commandTimeoutMs,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (attempt) => Math.min(100 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS),
+      ...(options.connectionName ? { connectionName: options.connectionName } : {}),
+    }),
+  );
+  let available = true;
+  let pausedUntil = 0;
+  const reportFailure = (error: unknown): void => {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (available) {
+      available = false;
+      logger.warn({ redis: where, reason }, `${purpose}: Redis unavailable; ${options.whileDown} until it returns`);
+    } else {
+      logger.debug({ redis: where, reason }, `${purpose}: Redis still unavailable`);
+    }
+  };
+  const reportSuccess = (): void => {
+    if (available) return;
+    available = true;
+    logger.info({ redis: where }, `${purpose}: Redis is back`);
+  };
+  // Without a listener ioredis prints every reconnect failure to the console.
+  client.on('error', reportFailure);
+  client.on('ready', () => {
+    pausedUntil = 0;
+    reportSuccess();
+  });
+  return {
+    client,
+    async attempt(command) {
+      if (client.status !== 'ready' || Date.now() < pausedUntil) return undefined;
+      try {
+        const result = await command(client);
+        reportSuccess();
+        return result;
+      } catch (error) {
+        pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
+        reportFailure(error);
+        return undefined;
+      }
+    },
+    close: () => closeRedisClient(client, reportFailure),
+  };
+}
