@@ -1,6 +1,5 @@
 import autocannon from 'autocannon';
-import { startChild, type RunningChild } from './child-process.js';
-import type { FakeProvider } from './fake-providers.js';
+import { startChild, startFakesAndService } from './child-process.js';
 import { format, printTable } from './report.js';
 
 /**
@@ -25,29 +24,17 @@ export interface CachedFigures {
 }
 
 export async function runCachedAnswers(): Promise<CachedFigures> {
-  const children: Array<RunningChild<unknown>> = [];
+  const { fakes, origin, children } = await startFakesAndService({ LOG_LEVEL: 'warn' });
   try {
-    const fakesChild = await startChild<FakeProvider[]>(new URL('./fake-providers.ts', import.meta.url), undefined);
-    children.push(fakesChild);
-    const fakes = fakesChild.payload;
-    const env: Record<string, string> = {
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MAX: '1000000000',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      ...Object.assign({}, ...fakes.map((fake) => fake.env)),
-    };
-    const service = await startChild<{ origin: string }>(new URL('./service.ts', import.meta.url), env);
-    children.push(service);
     const path = `${ROUTE}?q=cached+answer&providers=${fakes.map((fake) => fake.name).join(',')}`;
-    const first = await fetch(`${service.payload.origin}${path}`);
+    const first = await fetch(`${origin}${path}`);
     if (!first.ok) throw new Error(`GET ${path}: HTTP ${first.status}`);
     const body = await first.text();
     const bare = await startChild<{ origin: string }>(new URL('./bare-route.ts', import.meta.url), { path: ROUTE, answer: JSON.parse(body) });
     children.push(bare);
 
-    await requestsPerSecond(service.payload.origin, path, WARM_UP_SECONDS);
-    const cached = await requestsPerSecond(service.payload.origin, path, LOAD_SECONDS);
+    await requestsPerSecond(origin, path, WARM_UP_SECONDS);
+    const cached = await requestsPerSecond(origin, path, LOAD_SECONDS);
     await requestsPerSecond(bare.payload.origin, path, WARM_UP_SECONDS);
     const reference = await requestsPerSecond(bare.payload.origin, path, LOAD_SECONDS);
     if (cached.non2xx > 0 || cached.errors > 0) throw new Error(`cached answers: ${cached.non2xx} non-2xx, ${cached.errors} errors`);

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { FakeProvider } from './fake-providers.js';
 
 /**
  * The benchmark runs the service, the fake providers and the load generator in separate processes, so that
@@ -69,4 +70,29 @@ export function serveAsChild<I, T>(setup: (input: I) => Promise<{ payload: T; te
       process.send!({ failed: error instanceof Error ? error.message : String(error) } satisfies ChildMessage<T>);
     }
   });
+}
+
+/** The fake providers and a fedsearch pointed at them, each in a child process; stop both with `children`. */
+export async function startFakesAndService(
+  env: Record<string, string>,
+): Promise<{ fakes: FakeProvider[]; origin: string; children: Array<RunningChild<unknown>> }> {
+  const children: Array<RunningChild<unknown>> = [];
+  try {
+    const fakesChild = await startChild<FakeProvider[]>(new URL('./fake-providers.ts', import.meta.url), undefined);
+    children.push(fakesChild);
+    const fakes = fakesChild.payload;
+    const service = await startChild<{ origin: string }>(new URL('./service.ts', import.meta.url), {
+      // The per-client rate limit (120 a minute by default) would answer most of the load with 429.
+      RATE_LIMIT_MAX: '1000000000',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ...env,
+      ...Object.assign({}, ...fakes.map((fake) => fake.env)),
+    });
+    children.push(service);
+    return { fakes, origin: service.payload.origin, children };
+  } catch (error) {
+    await Promise.all(children.map((child) => child.stop()));
+    throw error;
+  }
 }

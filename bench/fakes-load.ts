@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { startChild, type RunningChild } from './child-process.js';
+import { startFakesAndService } from './child-process.js';
 import type { FakeProvider } from './fake-providers.js';
 import { format, median, printTable } from './report.js';
 
@@ -125,24 +125,8 @@ function printLoad(figures: LoadFigures, working: FakeProvider[]): void {
 
 /** Runs the load test; false when some answers were not 200 (the figures then measure the failure, not the service). */
 export async function runLoad(): Promise<boolean> {
-  const children: Array<RunningChild<unknown>> = [];
+  const { fakes, origin, children } = await startFakesAndService({ LOG_LEVEL: 'silent', CACHE_TTL_SECONDS: '0' });
   try {
-    const fakesChild = await startChild<FakeProvider[]>(new URL('./fake-providers.ts', import.meta.url), undefined);
-    children.push(fakesChild);
-    const fakes = fakesChild.payload;
-    const env: Record<string, string> = {
-      LOG_LEVEL: 'silent',
-      CACHE_TTL_SECONDS: '0',
-      // The per-client rate limit (120 a minute by default) would answer most of the load with 429.
-      RATE_LIMIT_MAX: '1000000000',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      ...Object.assign({}, ...fakes.map((fake) => fake.env)),
-    };
-    const serviceChild = await startChild<{ origin: string }>(new URL('./service.ts', import.meta.url), env);
-    children.push(serviceChild);
-    const { origin } = serviceChild.payload;
-
     const working = await checkProviders(origin, fakes);
     const providers = ['local', ...working.map((fake) => fake.name)];
     // Warm-up: JIT, keep-alive sockets to every fake, the local index.
