@@ -112,18 +112,23 @@ async function runAdmitted<T>(
   const timeoutMs = Math.min(provider.config.timeoutMs, limits.timeoutMs ?? Number.POSITIVE_INFINITY);
   const started = performance.now();
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new ProviderTimeout(timeoutMs)), timeoutMs);
-  const abortFromCaller = (): void => controller.abort(limits.signal?.reason);
-  limits.signal?.addEventListener('abort', abortFromCaller, { once: true });
-  if (limits.signal?.aborted) abortFromCaller();
-
   // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
+  // It is rejected by whoever aborts (timer or caller), not through a listener on the call's own signal.
+  let rejectRace!: (reason: unknown) => void;
   const aborted = new Promise<never>((_, reject) => {
-    const rejectWithReason = (): void => reject(controller.signal.reason);
-    if (controller.signal.aborted) rejectWithReason();
-    else controller.signal.addEventListener('abort', rejectWithReason, { once: true });
+    rejectRace = reject;
   });
   aborted.catch(() => undefined);
+  const abortWith = (reason: unknown): void => {
+    if (controller.signal.aborted) return;
+    controller.abort(reason);
+    rejectRace(controller.signal.reason);
+  };
+  const timer = setTimeout(() => abortWith(new ProviderTimeout(timeoutMs)), timeoutMs);
+  const callerSignal = limits.signal;
+  const abortFromCaller = (): void => abortWith(callerSignal?.reason);
+  if (callerSignal?.aborted) abortFromCaller();
+  else callerSignal?.addEventListener('abort', abortFromCaller, { once: true });
   try {
     const deadline = started + timeoutMs;
     const takeSlot = dependencies.rateLimit && ((signal: AbortSignal) => dependencies.rateLimit!(provider, deadline, signal));
@@ -143,10 +148,15 @@ async function runAdmitted<T>(
     return { ok: false, provider, error, outcome: failureOutcome(provider, error, started, controller.signal, dependencies.secrets()) };
   } finally {
     clearTimeout(timer);
-    limits.signal?.removeEventListener('abort', abortFromCaller);
-    if (!controller.signal.aborted) controller.abort();
+    callerSignal?.removeEventListener('abort', abortFromCaller);
+    // Stops whatever the adapter may have left running. The reason is made once: abort() without one builds a
+    // DOMException, stack trace included, for every finished call.
+    if (!controller.signal.aborted) controller.abort(CALL_FINISHED);
   }
 }
+
+/** The abort reason of a call that is over (answered or failed): nothing reads it, it only stops leftover work. */
+const CALL_FINISHED = new DOMException('the provider call is over', 'AbortError');
 
 /** The first request uses the slot runAdmitted took; each later one (a follow-up, a retry) takes its own. */
 function slotPerFollowUp(transport: UpstreamTransport, takeSlot: (signal: AbortSignal) => Promise<void>): UpstreamTransport {

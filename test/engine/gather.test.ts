@@ -118,4 +118,18 @@ describe('gatherResults', () => {
     expect(answer!.outcome).toMatchObject({ status: 'not_configured', missing: ['NEEDS_KEY_API_KEY'] });
     expect(upstream.requests.length).toBe(before);
   });
+
+  it('stops what a finished call left running with one reason made once, not a new exception per call', async () => {
+    const signals: AbortSignal[] = [];
+    const task = async (_provider: Provider, _transport: unknown, signal: AbortSignal) => {
+      signals.push(signal);
+      return [];
+    };
+    await gatherResults([provider('ok'), provider('slow')], makeQuery('q'), { task }, dependencies());
+    await gatherResults([provider('ok')], makeQuery('q'), { task }, dependencies());
+    expect(signals).toHaveLength(3);
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+    expect(signals[0]!.reason).toMatchObject({ name: 'AbortError' });
+    expect(new Set(signals.map((signal) => signal.reason)).size).toBe(1);
+  });
 });
