@@ -113,6 +113,8 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       await attempt(() => client.set(redisKey(prefix, key), payload, 'PX', ttl));
     },
 
+    storesNothing: ttlMs <= 0,
+
     async close() {
       await closeRedisClient(client, reportFailure);
     },
