@@ -1,7 +1,7 @@
-import pLimit, { type LimitFunction } from 'p-limit';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters } from '../domain/query.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import { concurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.js';
 import { unsupportedFilters } from './filters.js';
 import { failureOutcome, notAsked, okOutcome, ProviderTimeout, turnedOff } from './provider-outcome.js';
 import type { Admission } from './provider-health.js';
@@ -34,7 +34,7 @@ export interface PipelineLimits {
 
 export interface PipelineDependencies {
   transportFor(provider: Provider): UpstreamTransport;
-  limiterFor(provider: Provider): LimitFunction;
+  limiterFor(provider: Provider): ConcurrencyLimit;
   secrets(): string[];
   /** The circuit breaker's word on whether this provider may be called now. */
   admit?(provider: Provider): Admission;
@@ -52,12 +52,12 @@ export type PipelineResult<T> =
   | { ok: false; provider: Provider; outcome: ProviderOutcome; error?: unknown };
 
 /** Per-provider concurrency limits, created on first use and kept for the life of the engine. */
-export function createLimiters(): (provider: Provider) => LimitFunction {
-  const limiters = new Map<string, LimitFunction>();
+export function createLimiters(): (provider: Provider) => ConcurrencyLimit {
+  const limiters = new Map<string, ConcurrencyLimit>();
   return (provider) => {
     let limiter = limiters.get(provider.name);
     if (!limiter) {
-      limiter = pLimit(provider.config.concurrency);
+      limiter = concurrencyLimit(provider.config.concurrency);
       limiters.set(provider.name, limiter);
     }
     return limiter;
