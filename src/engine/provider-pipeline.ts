@@ -1,9 +1,10 @@
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters } from '../domain/query.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import { CallDeadline, type CallDeadlines } from './call-deadline.js';
 import { concurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.js';
 import { unsupportedFilters } from './filters.js';
-import { failureOutcome, notAsked, okOutcome, ProviderTimeout, turnedOff } from './provider-outcome.js';
+import { failureOutcome, notAsked, okOutcome, turnedOff } from './provider-outcome.js';
 import type { Admission } from './provider-health.js';
 import { withOneRetry } from './upstream-transport.js';
 
@@ -30,6 +31,11 @@ export interface PipelineLimits {
   timeoutMs?: number;
   /** Aborts the call (the client went away). */
   signal?: AbortSignal;
+  /**
+   * Deadlines shared with the other calls of one fan-out (one timer and signal per timeout, made with the same
+   * `signal`); whoever passes them finishes them when every call is over. Without it, each call has its own.
+   */
+  deadlines?: CallDeadlines;
 }
 
 export interface PipelineDependencies {
@@ -111,52 +117,31 @@ async function runAdmitted<T>(
 ): Promise<PipelineResult<T>> {
   const timeoutMs = Math.min(provider.config.timeoutMs, limits.timeoutMs ?? Number.POSITIVE_INFINITY);
   const started = performance.now();
-  const controller = new AbortController();
-  // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
-  // It is rejected by whoever aborts (timer or caller), not through a listener on the call's own signal.
-  let rejectRace!: (reason: unknown) => void;
-  const aborted = new Promise<never>((_, reject) => {
-    rejectRace = reject;
-  });
-  aborted.catch(() => undefined);
-  const abortWith = (reason: unknown): void => {
-    if (controller.signal.aborted) return;
-    controller.abort(reason);
-    rejectRace(controller.signal.reason);
-  };
-  const timer = setTimeout(() => abortWith(new ProviderTimeout(timeoutMs)), timeoutMs);
-  const callerSignal = limits.signal;
-  const abortFromCaller = (): void => abortWith(callerSignal?.reason);
-  if (callerSignal?.aborted) abortFromCaller();
-  else callerSignal?.addEventListener('abort', abortFromCaller, { once: true });
+  const shared = limits.deadlines?.for(timeoutMs);
+  const call = shared ?? new CallDeadline(timeoutMs, limits.signal);
+  const { signal, aborted, at: deadline } = call;
   try {
-    const deadline = started + timeoutMs;
-    const takeSlot = dependencies.rateLimit && ((signal: AbortSignal) => dependencies.rateLimit!(provider, deadline, signal));
+    const takeSlot = dependencies.rateLimit && ((slotSignal: AbortSignal) => dependencies.rateLimit!(provider, deadline, slotSignal));
     // The first request's slot is taken before the concurrency limit: a request that may not go never holds a place there.
-    if (takeSlot) await Promise.race([takeSlot(controller.signal), aborted]);
+    // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
+    if (takeSlot) await Promise.race([takeSlot(signal), aborted]);
     const work = dependencies.limiterFor(provider)(() => {
       // Queued behind the concurrency limit past the deadline: do not start at all.
-      if (controller.signal.aborted) throw controller.signal.reason;
+      if (signal.aborted) throw signal.reason;
       const sender = dependencies.transportFor(provider);
       const transport = withOneRetry(takeSlot ? slotPerFollowUp(sender, takeSlot) : sender, deadline);
-      return task.run(provider, transport, controller.signal);
+      return task.run(provider, transport, signal);
     });
     work.catch(() => undefined);
     const value = await Promise.race([work, aborted]);
     return { ok: true, provider, value, outcome: okOutcome(provider, task.count(value), started) };
   } catch (error) {
-    return { ok: false, provider, error, outcome: failureOutcome(provider, error, started, controller.signal, dependencies.secrets()) };
+    return { ok: false, provider, error, outcome: failureOutcome(provider, error, started, signal, dependencies.secrets()) };
   } finally {
-    clearTimeout(timer);
-    callerSignal?.removeEventListener('abort', abortFromCaller);
-    // Stops whatever the adapter may have left running. The reason is made once: abort() without one builds a
-    // DOMException, stack trace included, for every finished call.
-    if (!controller.signal.aborted) controller.abort(CALL_FINISHED);
+    // A shared deadline is finished by whoever made it, once all its calls are over.
+    if (!shared) call.finish();
   }
 }
-
-/** The abort reason of a call that is over (answered or failed): nothing reads it, it only stops leftover work. */
-const CALL_FINISHED = new DOMException('the provider call is over', 'AbortError');
 
 /** The first request uses the slot runAdmitted took; each later one (a follow-up, a retry) takes its own. */
 function slotPerFollowUp(transport: UpstreamTransport, takeSlot: (signal: AbortSignal) => Promise<void>): UpstreamTransport {
