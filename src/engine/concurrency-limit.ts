@@ -3,7 +3,7 @@ export type ConcurrencyLimit = <T>(work: () => Promise<T> | T) => Promise<T>;
 
 /**
  * At most `max` pieces of work at once; the rest wait in arrival order. Work starts at once while there is
- * room: no queue, no extra promise or microtask hop on the common path (p-limit queues every call).
+ * room, with no queue entry and no microtask hop before it (p-limit queues every call).
  */
 export function concurrencyLimit(max: number): ConcurrencyLimit {
   let active = 0;
