@@ -5,6 +5,8 @@ export interface AnswerCache<T> {
   get(key: string): Promise<T | undefined>;
   /** Keeps `value` for the cache's own TTL, or for `ttlMs` when that is shorter (a partial answer). */
   set(key: string, value: T, ttlMs?: number): Promise<void>;
+  /** True when set() keeps nothing (a TTL of 0): what only a later reader would need need not be built. */
+  readonly storesNothing?: boolean;
 }
 
 export interface MemoryCacheOptions {
@@ -34,5 +36,6 @@ export function createMemoryCache<T extends object>(options: MemoryCacheOptions)
       const ttl = entryTtl(options.ttlMs, ttlMs);
       if (ttl > 0) cache.set(key, value, { ttl });
     },
+    storesNothing: options.ttlMs <= 0,
   };
 }

@@ -2,6 +2,7 @@ import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import { CallDeadlines } from './call-deadline.js';
 import { applyPostFilters } from './filters.js';
 import { runPipeline, type PipelineDependencies, type ProviderTask } from './provider-pipeline.js';
 
@@ -31,9 +32,9 @@ export interface GatherOptions {
 }
 
 /**
- * Asks every provider at once, each through the one provider pipeline (provider-pipeline.ts) under its own
- * deadline and abort signal; a late provider is aborted and reported as `timeout`, a failing one as `error`,
- * and neither holds up the others. Never rejects.
+ * Asks every provider at once, each through the one provider pipeline (provider-pipeline.ts) under its
+ * deadline and abort signal (shared by the providers with the same timeout); a late provider is aborted and
+ * reported as `timeout`, a failing one as `error`, and neither holds up the others. Never rejects.
  */
 export async function gatherResults(
   providers: Provider[],
@@ -42,14 +43,20 @@ export async function gatherResults(
   dependencies: GatherDependencies,
 ): Promise<ProviderAnswer[]> {
   const task = searchTask(query, options.task);
-  return Promise.all(
-    providers.map(async (provider) => {
-      const result = await runPipeline(provider, task, options, dependencies);
-      const answer = { provider, items: result.ok ? result.value : [], outcome: result.outcome };
-      options.onAnswer?.(answer);
-      return answer;
-    }),
-  );
+  // Providers with the same timeout share one timer and abort signal; what they leave running stops when all are done.
+  const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines: new CallDeadlines(options.signal) };
+  try {
+    return await Promise.all(
+      providers.map(async (provider) => {
+        const result = await runPipeline(provider, task, limits, dependencies);
+        const answer = { provider, items: result.ok ? result.value : [], outcome: result.outcome };
+        options.onAnswer?.(answer);
+        return answer;
+      }),
+    );
+  } finally {
+    limits.deadlines.finish();
+  }
 }
 
 /** A search (or the given task) whose items pass the filters the provider could not apply itself. */

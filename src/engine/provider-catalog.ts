@@ -23,6 +23,7 @@ export interface ProviderDescription {
 export class ProviderCatalog {
   private readonly byName: Map<string, Provider>;
   private readonly health: Map<string, ProviderHealth>;
+  private readonly searchersByKind = new Map<SearchKind, Provider[]>();
 
   constructor(
     readonly providers: readonly Provider[],
@@ -79,23 +80,25 @@ export class ProviderCatalog {
 
   /** The providers a request names, or every provider that searches the kind; unknown or wrong-kind names are 400s. */
   selectProviders(kind: SearchKind, names: string[] | undefined): Provider[] {
-    if (!names || names.length === 0) return this.searchersOf(kind);
-    const allowed = this.providerNames(kind);
+    // A copy: the caller may keep or change its list; the catalogue's stays as it is.
+    if (!names || names.length === 0) return this.searchersOf(kind).slice();
+    // Named only in an error: not worked out for every search.
+    const allowed = (): string => this.providerNames(kind).join(', ');
     const selected: Provider[] = [];
     for (const name of new Set(names.map((entry) => entry.trim().toLowerCase()).filter(Boolean))) {
       const provider = this.byName.get(name);
       if (!provider) {
-        throw invalidQuery(`providers: unknown provider "${name}"; allowed for ${kind}: ${allowed.join(', ')}`);
+        throw invalidQuery(`providers: unknown provider "${name}"; allowed for ${kind}: ${allowed()}`);
       }
       if (provider.kind !== kind) {
-        throw invalidQuery(`providers: "${name}" serves ${provider.kind}, not ${kind}; allowed for ${kind}: ${allowed.join(', ')}`);
+        throw invalidQuery(`providers: "${name}" serves ${provider.kind}, not ${kind}; allowed for ${kind}: ${allowed()}`);
       }
       if (!searches(provider)) {
-        throw invalidQuery(`providers: "${name}" does not search (${provider.settings.description}); allowed for ${kind}: ${allowed.join(', ')}`);
+        throw invalidQuery(`providers: "${name}" does not search (${provider.settings.description}); allowed for ${kind}: ${allowed()}`);
       }
       selected.push(provider);
     }
-    if (selected.length === 0) throw invalidQuery(`providers: name at least one provider; allowed for ${kind}: ${allowed.join(', ')}`);
+    if (selected.length === 0) throw invalidQuery(`providers: name at least one provider; allowed for ${kind}: ${allowed()}`);
     return selected;
   }
 
@@ -108,8 +111,14 @@ export class ProviderCatalog {
     return this.providers.map((provider) => ({ provider: provider.name, state: this.healthOf(provider).state }));
   }
 
+  /** The providers never change after start-up: each kind's searchers are listed once. */
   private searchersOf(kind: SearchKind): Provider[] {
-    return this.providers.filter((provider) => provider.kind === kind && searches(provider));
+    let searchers = this.searchersByKind.get(kind);
+    if (!searchers) {
+      searchers = this.providers.filter((provider) => provider.kind === kind && searches(provider));
+      this.searchersByKind.set(kind, searchers);
+    }
+    return searchers;
   }
 }
 

@@ -1,9 +1,10 @@
-import pLimit, { type LimitFunction } from 'p-limit';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters } from '../domain/query.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import { CallDeadline, type CallDeadlines } from './call-deadline.js';
+import { concurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.js';
 import { unsupportedFilters } from './filters.js';
-import { failureOutcome, notAsked, okOutcome, ProviderTimeout, turnedOff } from './provider-outcome.js';
+import { failureOutcome, notAsked, okOutcome, turnedOff } from './provider-outcome.js';
 import type { Admission } from './provider-health.js';
 import { withOneRetry } from './upstream-transport.js';
 
@@ -30,11 +31,16 @@ export interface PipelineLimits {
   timeoutMs?: number;
   /** Aborts the call (the client went away). */
   signal?: AbortSignal;
+  /**
+   * Deadlines shared with the other calls of one fan-out (one timer and signal per timeout, made with the same
+   * `signal`); whoever passes them finishes them when every call is over. Without it, each call has its own.
+   */
+  deadlines?: CallDeadlines;
 }
 
 export interface PipelineDependencies {
   transportFor(provider: Provider): UpstreamTransport;
-  limiterFor(provider: Provider): LimitFunction;
+  limiterFor(provider: Provider): ConcurrencyLimit;
   secrets(): string[];
   /** The circuit breaker's word on whether this provider may be called now. */
   admit?(provider: Provider): Admission;
@@ -52,12 +58,12 @@ export type PipelineResult<T> =
   | { ok: false; provider: Provider; outcome: ProviderOutcome; error?: unknown };
 
 /** Per-provider concurrency limits, created on first use and kept for the life of the engine. */
-export function createLimiters(): (provider: Provider) => LimitFunction {
-  const limiters = new Map<string, LimitFunction>();
+export function createLimiters(): (provider: Provider) => ConcurrencyLimit {
+  const limiters = new Map<string, ConcurrencyLimit>();
   return (provider) => {
     let limiter = limiters.get(provider.name);
     if (!limiter) {
-      limiter = pLimit(provider.config.concurrency);
+      limiter = concurrencyLimit(provider.config.concurrency);
       limiters.set(provider.name, limiter);
     }
     return limiter;
@@ -111,40 +117,29 @@ async function runAdmitted<T>(
 ): Promise<PipelineResult<T>> {
   const timeoutMs = Math.min(provider.config.timeoutMs, limits.timeoutMs ?? Number.POSITIVE_INFINITY);
   const started = performance.now();
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new ProviderTimeout(timeoutMs)), timeoutMs);
-  const abortFromCaller = (): void => controller.abort(limits.signal?.reason);
-  limits.signal?.addEventListener('abort', abortFromCaller, { once: true });
-  if (limits.signal?.aborted) abortFromCaller();
-
-  // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
-  const aborted = new Promise<never>((_, reject) => {
-    const rejectWithReason = (): void => reject(controller.signal.reason);
-    if (controller.signal.aborted) rejectWithReason();
-    else controller.signal.addEventListener('abort', rejectWithReason, { once: true });
-  });
-  aborted.catch(() => undefined);
+  const shared = limits.deadlines?.for(timeoutMs);
+  const call = shared ?? new CallDeadline(timeoutMs, limits.signal);
+  const { signal, aborted, at: deadline } = call;
   try {
-    const deadline = started + timeoutMs;
-    const takeSlot = dependencies.rateLimit && ((signal: AbortSignal) => dependencies.rateLimit!(provider, deadline, signal));
+    const takeSlot = dependencies.rateLimit && ((slotSignal: AbortSignal) => dependencies.rateLimit!(provider, deadline, slotSignal));
     // The first request's slot is taken before the concurrency limit: a request that may not go never holds a place there.
-    if (takeSlot) await Promise.race([takeSlot(controller.signal), aborted]);
+    // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
+    if (takeSlot) await Promise.race([takeSlot(signal), aborted]);
     const work = dependencies.limiterFor(provider)(() => {
       // Queued behind the concurrency limit past the deadline: do not start at all.
-      if (controller.signal.aborted) throw controller.signal.reason;
+      if (signal.aborted) throw signal.reason;
       const sender = dependencies.transportFor(provider);
       const transport = withOneRetry(takeSlot ? slotPerFollowUp(sender, takeSlot) : sender, deadline);
-      return task.run(provider, transport, controller.signal);
+      return task.run(provider, transport, signal);
     });
     work.catch(() => undefined);
     const value = await Promise.race([work, aborted]);
     return { ok: true, provider, value, outcome: okOutcome(provider, task.count(value), started) };
   } catch (error) {
-    return { ok: false, provider, error, outcome: failureOutcome(provider, error, started, controller.signal, dependencies.secrets()) };
+    return { ok: false, provider, error, outcome: failureOutcome(provider, error, started, signal, dependencies.secrets()) };
   } finally {
-    clearTimeout(timer);
-    limits.signal?.removeEventListener('abort', abortFromCaller);
-    if (!controller.signal.aborted) controller.abort();
+    // A shared deadline is finished by whoever made it, once all its calls are over.
+    if (!shared) call.finish();
   }
 }
 

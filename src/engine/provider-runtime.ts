@@ -34,16 +34,17 @@ export class ProviderRuntime {
 
   /** The pipeline's dependencies, with outcome lines written to `logger` (the caller's, so they carry its request id). */
   dependencies(logger: Logger = this.options.logger): PipelineDependencies {
-    const { catalog, rateLimiter } = this.options;
-    return {
-      transportFor: (provider) => this.transportFor(provider),
-      limiterFor: this.limiterFor,
-      secrets: () => this.secrets,
-      admit: (provider) => catalog.healthOf(provider).admit(),
-      rateLimit: (provider, deadline, signal) => rateLimiter.acquire(provider.name, provider.config.rateLimit, deadline, signal),
-      onOutcome: (report) => this.reportOutcome(report, logger),
-    };
+    return { ...this.shared, onOutcome: (report) => this.reportOutcome(report, logger) };
   }
+
+  /** Everything but the logger, made once rather than for every search. */
+  private readonly shared: Omit<PipelineDependencies, 'onOutcome'> = {
+    transportFor: (provider) => this.transportFor(provider),
+    limiterFor: this.limiterFor,
+    secrets: () => this.secrets,
+    admit: (provider) => this.options.catalog.healthOf(provider).admit(),
+    rateLimit: (provider, deadline, signal) => this.options.rateLimiter.acquire(provider.name, provider.config.rateLimit, deadline, signal),
+  };
 
   private reportOutcome(report: ProviderReport, logger: Logger): void {
     const { outcome, task } = report;

@@ -68,6 +68,8 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       await attempt((client) => client.set(redisKey(prefix, key), payload, 'PX', ttl));
     },
 
+    storesNothing: ttlMs <= 0,
+
     close: () => redis.close(),
   };
 }

@@ -166,12 +166,14 @@ export class SearchService {
     const cached = stored && servesPage(stored, request.limit, page) ? stored : undefined;
     this.options.onCacheLookup?.(cached !== undefined);
     const listed = stored?.results ?? [];
+    // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
+    const explain = request.explain === true || this.options.cache.storesNothing !== true;
     const answer =
       cached ??
       (request.onProviderAnswer
-        ? await this.gatherAndRank(query, providers, request, key, listed, signal ?? new AbortController().signal)
-        : await this.flights.run(`${key}#${query.limit}`, signal, (sharedSignal) =>
-            this.gatherAndRank(query, providers, request, key, listed, sharedSignal),
+        ? await this.gatherAndRank(query, providers, request, key, listed, explain, signal ?? new AbortController().signal)
+        : await this.flights.run(`${key}#${query.limit}#${explain}`, signal, (sharedSignal) =>
+            this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
           ));
     return {
       query: query.text,
@@ -189,7 +191,7 @@ export class SearchService {
 
   /** Some providers' answers fused exactly as a finished search fuses them all: a streamed search's results so far. */
   fuseAnswers(kind: SearchKind, answers: ProviderAnswer[], options: { limit: number; page?: number; explain?: boolean }): SearchResult[] {
-    return presentResults(this.rankAnswers(kind, answers), options);
+    return presentResults(this.rankAnswers(kind, answers, options.explain === true), options);
   }
 
   private async readCache(key: string): Promise<CachedAnswer | undefined> {
@@ -201,8 +203,8 @@ export class SearchService {
     }
   }
 
-  private rankAnswers(kind: SearchKind, answers: ProviderAnswer[]): SearchResult[] {
-    return fuseAnswers(kind, answers, { k: this.options.rrfK, explain: true });
+  private rankAnswers(kind: SearchKind, answers: ProviderAnswer[], explain: boolean): SearchResult[] {
+    return fuseAnswers(kind, answers, { k: this.options.rrfK, explain });
   }
 
   private async gatherAndRank(
@@ -211,6 +213,7 @@ export class SearchService {
     request: SearchRequest,
     key: string,
     listed: SearchResult[],
+    explain: boolean,
     signal: AbortSignal,
   ): Promise<CachedAnswer> {
     const finished = this.options.onSearchStarted?.();
@@ -226,7 +229,7 @@ export class SearchService {
     } finally {
       finished?.();
     }
-    const results = extendResults(listed, this.rankAnswers(query.kind, answers));
+    const results = extendResults(listed, this.rankAnswers(query.kind, answers, explain));
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {

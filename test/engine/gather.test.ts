@@ -118,4 +118,42 @@ describe('gatherResults', () => {
     expect(answer!.outcome).toMatchObject({ status: 'not_configured', missing: ['NEEDS_KEY_API_KEY'] });
     expect(upstream.requests.length).toBe(before);
   });
+
+  it('stops what a finished call left running with one reason made once, not a new exception per call', async () => {
+    const signals: AbortSignal[] = [];
+    const task = async (_provider: Provider, _transport: unknown, signal: AbortSignal) => {
+      signals.push(signal);
+      return [];
+    };
+    await gatherResults([provider('ok'), provider('slow')], makeQuery('q'), { task }, dependencies());
+    await gatherResults([provider('ok')], makeQuery('q'), { task }, dependencies());
+    expect(signals).toHaveLength(3);
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+    expect(signals[0]!.reason).toMatchObject({ name: 'AbortError' });
+    expect(new Set(signals.map((signal) => signal.reason)).size).toBe(1);
+  });
+
+  it('gives providers with the same timeout one deadline signal, and a shorter timeout its own', async () => {
+    const seen: Record<string, { signal: AbortSignal; abortedWhenDone?: boolean }> = {};
+    let hangTimedOut!: () => void;
+    const hangAborted = new Promise<void>((resolve) => {
+      hangTimedOut = resolve;
+    });
+    const task = async (asked: Provider, _transport: unknown, signal: AbortSignal) => {
+      seen[asked.name] = { signal };
+      if (asked.name === 'hang') signal.addEventListener('abort', () => hangTimedOut());
+      // The others answer only once the shorter deadline has passed.
+      await hangAborted;
+      seen[asked.name]!.abortedWhenDone = signal.aborted;
+      return [];
+    };
+    const answers = byName(await gatherResults([provider('ok'), provider('slow'), provider('hang', 100)], makeQuery('q'), { task }, dependencies()));
+    expect(seen.ok!.signal).toBe(seen.slow!.signal);
+    expect(seen.hang!.signal).not.toBe(seen.ok!.signal);
+    expect(answers.hang!.outcome).toMatchObject({ status: 'timeout', code: 'PROVIDER_TIMEOUT', message: 'no answer within 100 ms' });
+    expect(answers.ok!.outcome).toMatchObject({ status: 'ok' });
+    expect(answers.slow!.outcome).toMatchObject({ status: 'ok' });
+    expect(seen.ok!.abortedWhenDone).toBe(false);
+    expect(seen.ok!.signal.aborted).toBe(true);
+  });
 });

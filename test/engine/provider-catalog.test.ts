@@ -26,6 +26,12 @@ describe('a provider that does not search (the captions source)', () => {
     expect(catalog.providerNames()).toEqual(['youtube', 'youtube_web']);
   });
 
+  it('hands each search its own list of default providers, which the caller may change', () => {
+    const first = catalog.selectProviders('video', undefined);
+    first.pop();
+    expect(catalog.selectProviders('video', undefined).map((provider) => provider.name)).toEqual(['youtube']);
+  });
+
   it('is a 400 that says why when a search names it', () => {
     expect(() => catalog.selectProviders('video', ['youtube_web'])).toThrow(
       expect.objectContaining({

@@ -1,0 +1,26 @@
+/** Runs a piece of work under a concurrency limit; resolves or rejects as the work does. */
+export type ConcurrencyLimit = <T>(work: () => Promise<T> | T) => Promise<T>;
+
+/**
+ * At most `max` pieces of work at once; the rest wait in arrival order. Work starts at once while there is
+ * room, with no queue entry and no microtask hop before it (p-limit queues every call).
+ */
+export function concurrencyLimit(max: number): ConcurrencyLimit {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const release = (): void => {
+    const next = waiting.shift();
+    // The slot passes straight to the next in line, so `active` stays as it is.
+    if (next) next();
+    else active -= 1;
+  };
+  return async (work) => {
+    if (active < max) active += 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
+}
