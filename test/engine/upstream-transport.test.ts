@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { closedPort } from '../support/closed-port.js';
 import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
@@ -8,15 +7,6 @@ import { TestProvider } from '../support/test-provider.js';
 
 const agent = new Agent({ keepAliveTimeout: 500 });
 afterAll(() => agent.close());
-
-/** A loopback port nothing listens on: bound, then released, so a connection to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function networkFailure(url: string): Promise<FedsearchError> {
   const provider = new TestProvider('someapi', url);

@@ -1,15 +1,6 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { closedPort } from '../support/closed-port.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startService, type RunningService } from '../support/service.js';
-
-/** A loopback port nothing listens on: bound, then released, so a connection to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('an unreachable upstream is named in what the caller sees', () => {
   let service: RunningService;

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CONNECTION_NAME } from '../../src/rate-limit/redis-token-bucket.js';
-import { mostInAnyWindow, recordBraveArrivals } from '../support/arrivals.js';
+import { expectPaced, recordBraveArrivals } from '../support/arrivals.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
@@ -49,17 +49,9 @@ describeWithRedis('two service instances sharing one Redis and one outbound rate
         return (await response.json()).providers[0];
       }),
     );
-    const ok = answers.filter((outcome) => outcome.status === 'ok');
-    const limited = answers.filter((outcome) => outcome.status === 'rate_limited');
-
-    expect(mostInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(3);
-    // A request given a slot just before its deadline may still time out on a busy machine; nothing else may happen.
-    const timedOut = answers.filter((outcome) => outcome.status === 'timeout');
-    expect(ok.length + limited.length + timedOut.length).toBe(20);
-    expect(arrivals.length).toBeGreaterThanOrEqual(ok.length);
-    expect(arrivals.length).toBeLessThanOrEqual(ok.length + timedOut.length);
+    expect(answers).toHaveLength(20);
+    expectPaced(answers, arrivals, 3);
     // One bucket for both: 2 s at 2/s plus the burst of 1. Two separate buckets would let about twice as many go.
     expect(arrivals.length).toBeLessThanOrEqual(5);
-    expect(limited.every((outcome) => outcome.retry_after_ms > 0)).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { FakeUpstream } from './fake-upstream.js';
 
 export const BRAVE_PATH = '/brave/res/v1/web/search';
@@ -24,4 +25,26 @@ export function mostInAnyWindow(arrivals: number[], windowMs: number): number {
     const inside = sorted.slice(index).filter((time) => time < start + windowMs).length;
     return Math.max(most, inside);
   }, 0);
+}
+
+interface Outcome {
+  status: string;
+  retry_after_ms?: number;
+}
+
+/**
+ * What paced searches must show, whatever the machine's speed: never more than `perWindow` upstream requests
+ * in any second; each search ok, rate_limited or (a slot given just before its deadline, on a busy machine)
+ * timeout; every ok one reached the upstream, and nothing else did. Returns the outcomes by status.
+ */
+export function expectPaced<T extends Outcome>(answers: T[], arrivals: number[], perWindow: number) {
+  const ok = answers.filter((outcome) => outcome.status === 'ok');
+  const limited = answers.filter((outcome) => outcome.status === 'rate_limited');
+  const timedOut = answers.filter((outcome) => outcome.status === 'timeout');
+  expect(mostInAnyWindow(arrivals, 1000)).toBeLessThanOrEqual(perWindow);
+  expect(ok.length + limited.length + timedOut.length).toBe(answers.length);
+  expect(arrivals.length).toBeGreaterThanOrEqual(ok.length);
+  expect(arrivals.length).toBeLessThanOrEqual(ok.length + timedOut.length);
+  expect(limited.every((outcome) => (outcome.retry_after_ms ?? 0) > 0)).toBe(true);
+  return { ok, limited, timedOut };
 }
