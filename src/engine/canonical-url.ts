@@ -62,7 +62,11 @@ const ALREADY_CANONICAL_PATH = /^[A-Za-z0-9\-_.!~*'():@$&+,;=/]*$/;
 
 /** `%3A` and `:`, `%27` and `'`, `%C3%A9` and `é` name the same path: decode, then encode one way. */
 export function samePercentEncoding(pathname: string): string {
-  if (ALREADY_CANONICAL_PATH.test(pathname)) return pathname;
+  return ALREADY_CANONICAL_PATH.test(pathname) ? pathname : reencodePath(pathname);
+}
+
+/** The general rule, segment by segment; samePercentEncoding skips it for paths it would not change. */
+export function reencodePath(pathname: string): string {
   return pathname
     .split('/')
     .map((segment) => {
