@@ -105,10 +105,6 @@ export class SearchService {
     });
   }
 
-  get secretList(): string[] {
-    return this.runtime.secrets;
-  }
-
   describeProviders(): ProviderDescription[] {
     return this.catalog.describe();
   }

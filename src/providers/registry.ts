@@ -58,14 +58,6 @@ export const RESERVED_INSTANCE_NAMES: readonly string[] = CONFIGURED_PROVIDER_SE
 /** The validated configuration of every instance (built-in and from PROVIDERS_FILE), by instance name: AppConfig's `providers` section. */
 export type ProviderConfigs = Readonly<Record<string, ProviderConfig>>;
 
-/** A built-in instance's validated configuration from the `providers` section of the configuration. */
-export function resolveProviderConfig(settings: ProviderSettings, providers: ProviderConfigs): ProviderConfig {
-  const name = builtInName(settings);
-  const config = providers[name];
-  if (!config) throw new Error(`no configuration for provider ${name}: is it in CONFIGURED_PROVIDER_SETTINGS?`);
-  return config;
-}
-
 const CLASS_BY_DEFINITION = new Map(PROVIDER_CLASSES.map((ProviderType) => [ProviderType.settings.name, ProviderType]));
 
 /**
