@@ -19,12 +19,6 @@ export const SHARED_BENCH = path.resolve(CHECKOUT, '..', 'shared', 'bench');
 const SEARX_INSTALLED = '/usr/lib/python3/dist-packages/searx';
 /** Where each system of the side-by-side tool listens (side-by-side.py). */
 const PORTS: Record<string, number> = { fedsearch: 8090, floor: 8091, searx: 8888 };
-/**
- * The tool predates outbound rate limits: it raises the four providers' concurrency limits but not their
- * published rate limits (Brave 1/s), which would measure the limiter, not the service. The floor has none.
- */
-const NO_OUTBOUND_LIMITS = { BRAVE_RATE_LIMIT: 'off', TAVILY_RATE_LIMIT: 'off', EXA_RATE_LIMIT: 'off', SEARXNG_RATE_LIMIT: 'off' };
-
 export interface SideBySideRow {
   system: string;
   conns: number;
@@ -121,7 +115,7 @@ export async function runFloorComparison(options: FloorOptions): Promise<FloorCo
   args.push('--duration', String(options.duration), '--json', output);
   console.log(`\nSide by side (${systems.join(', ')}): python3 ${args.map((arg) => path.relative(CHECKOUT, arg) || '.').join(' ')}\n`);
   const rss = watchRss(systems);
-  const child = spawn('python3', args, { cwd: CHECKOUT, env: { ...process.env, ...NO_OUTBOUND_LIMITS }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('python3', args, { cwd: CHECKOUT, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
   for await (const line of createInterface({ input: child.stdout })) {
     console.log(line);
     const run = /^(\w+)\s+c=(\d+)/.exec(line);

@@ -100,10 +100,34 @@ function firstSet(values: Record<string, unknown>, names: string[]): unknown {
   return name === undefined ? undefined : values[name];
 }
 
-/** The set limit, else the declared default for these credentials (a key may raise it), else none. */
-function rateLimitOf(settings: ProviderSettings, set: string | undefined, credentials: Record<string, string | undefined>, setting: string): RateLimit | undefined {
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether an instance talks to the provider's public API. A published limit is a term of that API; an
+ * instance pointed at another origin (a proxy, a mirror, a self-hosted or test server) answers under
+ * terms we do not know, so only a limit the operator sets applies to it.
+ */
+function usesPublicApi(settings: ProviderSettings, baseUrl: string | undefined): boolean {
+  return baseUrl === undefined || originOf(baseUrl) === originOf(settings.baseUrl);
+}
+
+/** The set limit, else (on the public API) the declared default for these credentials (a key may raise it), else none. */
+function rateLimitOf(
+  settings: ProviderSettings,
+  set: string | undefined,
+  baseUrl: string | undefined,
+  credentials: Record<string, string | undefined>,
+  setting: string,
+): RateLimit | undefined {
   if (set !== undefined) return parseRateLimit(set, setting);
-  return settings.rateLimit === undefined ? undefined : parseRateLimit(defaultRate(settings.rateLimit, credentials), setting);
+  if (settings.rateLimit === undefined || !usesPublicApi(settings, baseUrl)) return undefined;
+  return parseRateLimit(defaultRate(settings.rateLimit, credentials), setting);
 }
 
 /**
@@ -129,7 +153,7 @@ export function instanceConfig(
     weight: tuning.weight ?? settings.weight ?? FALLBACK.weight,
     timeoutMs: tuning.timeoutMs ?? settings.timeoutMs ?? defaults.timeoutMs,
     concurrency: tuning.concurrency ?? settings.concurrency ?? FALLBACK.concurrency,
-    rateLimit: rateLimitOf(settings, tuning.rateLimit, withBaseUrl, rateLimitSetting),
+    rateLimit: rateLimitOf(settings, tuning.rateLimit, tuning.baseUrl, withBaseUrl, rateLimitSetting),
   };
 }
 

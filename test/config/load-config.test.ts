@@ -113,11 +113,22 @@ describe('loadConfig with valid values', () => {
       weight: 1.5,
       timeoutMs: 3000,
       concurrency: 2,
-      rateLimit: { requests: 1, intervalMs: 1000, burst: 1, text: '1/s', variable: 'BRAVE_RATE_LIMIT' },
+      // Pointed away from api.search.brave.com: Brave's published 1/s is not this server's term.
+      rateLimit: undefined,
     });
     expect(config.providers.hackernews!.timeoutMs).toBe(700);
     expect(config.providers.searxng).toMatchObject({ baseUrl: 'http://searx.example:8888', credentials: { SEARXNG_URL: 'http://searx.example:8888' } });
     expect(config.providers.youtube_web!.timeoutMs).toBe(3000);
+  });
+
+  it("applies a published rate limit only on the provider's public API, and a set one anywhere", () => {
+    const oneASecond = { requests: 1, intervalMs: 1000, burst: 1, text: '1/s', variable: 'BRAVE_RATE_LIMIT' };
+    expect(loadConfig({ BRAVE_BASE_URL: 'https://api.search.brave.com/' }).providers.brave!.rateLimit).toEqual(oneASecond);
+    expect(loadConfig({ BRAVE_BASE_URL: 'https://brave-proxy.internal' }).providers.brave!.rateLimit).toBeUndefined();
+    expect(loadConfig({ BRAVE_BASE_URL: 'https://brave-proxy.internal', BRAVE_RATE_LIMIT: '1/s' }).providers.brave!.rateLimit).toEqual(oneASecond);
+    // A credential's higher allowance follows the same rule.
+    expect(loadConfig({ PUBMED_API_KEY: 'k' }).providers.pubmed!.rateLimit).toMatchObject({ text: '10/s' });
+    expect(loadConfig({ PUBMED_API_KEY: 'k', PUBMED_BASE_URL: 'http://127.0.0.1:9000' }).providers.pubmed!.rateLimit).toBeUndefined();
   });
 
   it('reads the built-in Wikipedia instance from WIKIPEDIA_* variables', () => {
