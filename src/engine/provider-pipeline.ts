@@ -121,7 +121,9 @@ async function runAdmitted<T>(
   const call = shared ?? new CallDeadline(timeoutMs, limits.signal);
   const { signal, aborted, at: deadline } = call;
   try {
-    const takeSlot = dependencies.rateLimit && ((slotSignal: AbortSignal) => dependencies.rateLimit!(provider, deadline, slotSignal));
+    // A provider with no outbound limit has no slot to wait for: no limiter call and no race on its way out.
+    const takeSlot =
+      dependencies.rateLimit && provider.config.rateLimit && ((slotSignal: AbortSignal) => dependencies.rateLimit!(provider, deadline, slotSignal));
     // The first request's slot is taken before the concurrency limit: a request that may not go never holds a place there.
     // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
     if (takeSlot) await Promise.race([takeSlot(signal), aborted]);

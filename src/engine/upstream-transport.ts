@@ -1,9 +1,9 @@
-import { errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { FedsearchError } from '../domain/errors.js';
 import { retryAfterMs } from '../providers/parse-helpers.js';
 import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
 import { networkCause } from '../transport/network-errors.js';
-import { readBodyCapped } from '../transport/read-body.js';
+import { exchange } from '../transport/upstream-exchange.js';
 
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 const MAX_DESCRIBED_CHARS = 160;
@@ -33,28 +33,22 @@ async function sendRequest(
   options: TransportOptions,
   provider: Provider,
 ): Promise<UpstreamResponse> {
-  let response: Dispatcher.ResponseData;
-  try {
-    response = await request(upstream.url, {
-      method: upstream.method ?? 'GET',
-      headers: { 'user-agent': USER_AGENT, ...upstream.headers },
-      body: upstream.body,
-      signal,
-      dispatcher: options.dispatcher,
-    });
-  } catch (error) {
-    throw networkError(error, signal, provider, upstream.url);
-  }
-  const bytes = await readBodyCapped(response, options.maxBytes, {
-    tooLarge: () => new FedsearchError('PROVIDER_PARSE', `the body is larger than ${options.maxBytes} bytes`),
-    failed: (error) => networkError(error, signal, provider, upstream.url),
-  });
-  const body = UTF8.decode(bytes);
+  const response = await exchange(
+    options.dispatcher,
+    { url: upstream.url, method: upstream.method ?? 'GET', headers: { 'user-agent': USER_AGENT, ...upstream.headers }, body: upstream.body },
+    signal,
+    options.maxBytes,
+    {
+      tooLarge: () => new FedsearchError('PROVIDER_PARSE', `the body is larger than ${options.maxBytes} bytes`),
+      failed: (error) => networkError(error, signal, provider, upstream.url),
+    },
+  );
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) {
+  for (const name in response.headers) {
+    const value = response.headers[name];
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return { url: upstream.url, status: response.statusCode, headers, body };
+  return { url: upstream.url, status: response.status, headers, body: UTF8.decode(response.body) };
 }
 
 function statusError(response: UpstreamResponse, described: string | undefined): FedsearchError {

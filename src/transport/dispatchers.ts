@@ -38,11 +38,13 @@ export function createPinnedAgent(hostname: string, addresses: readonly Resolved
 }
 
 /**
- * One keep-alive connection pool shared by every provider: sockets are reused across searches. At most 64
- * sockets per origin: above each provider's concurrency limit (32 by default), so it binds only when several
- * providers share an origin. Measured under overload (docs/benchmarks.md), lifting it doubled the CPU per
- * answer: 1,024 requests in flight instead of queued in the pool, and clients timing out on all of them.
+ * One keep-alive connection pool shared by every provider: sockets are reused across searches. The pool sets
+ * no cap of its own: each provider's concurrency limit (engine/concurrency-limit.ts) already bounds what it
+ * has in flight, so the sockets to an origin never outnumber the limits of the providers behind it. A pool
+ * cap below their sum only binds when providers share an origin, and then queues requests inside the pool,
+ * out of the pipeline's sight: the benchmark's four providers on one mock origin spent most of their time
+ * there (docs/benchmarks.md).
  */
 export function createUpstreamAgent(): Agent {
-  return new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64 });
+  return new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
 }

@@ -3,6 +3,7 @@ import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
+import { useFakeUpstream } from '../support/fake-upstream.js';
 import { TestProvider } from '../support/test-provider.js';
 
 const agent = new Agent({ keepAliveTimeout: 500 });
@@ -31,5 +32,64 @@ describe('network errors from the upstream transport', () => {
     const error = await networkFailure('http://api.nowhere.invalid/search?token=sk-secret-123');
     // ENOTFOUND where DNS answers "no such name"; EAI_AGAIN where no DNS server can be reached at all.
     expect(error.message).toMatch(/^someapi \(api\.nowhere\.invalid\): (host not found|DNS lookup failed)$/);
+  });
+});
+
+describe('reading upstream answers', () => {
+  const upstream = useFakeUpstream();
+  const provider = (): TestProvider => new TestProvider('someapi', upstream.origin);
+  const send = (url: string, options: { maxBytes?: number; signal?: AbortSignal; method?: 'GET' | 'POST'; body?: string } = {}) =>
+    createUpstreamTransport(provider(), { dispatcher: agent, maxBytes: options.maxBytes ?? 1024 }).send(
+      { url, method: options.method, body: options.body, headers: { accept: 'application/json' } },
+      options.signal ?? new AbortController().signal,
+    );
+
+  it('assembles a body sent in pieces, a character split between two of them included', async () => {
+    upstream.on('/pieces', {
+      kind: 'handler',
+      handle: (_request, response) => {
+        const bytes = Buffer.from('{"title":"Zürich – café"}');
+        const split = bytes.indexOf(0xc3) + 1; // inside the two bytes of "ü"
+        response.writeHead(200, { 'content-type': 'application/json', 'x-many': ['a', 'b'] });
+        response.write(bytes.subarray(0, split));
+        setImmediate(() => response.end(bytes.subarray(split)));
+      },
+    });
+    const response = await send(`${upstream.origin}/pieces?q=1`);
+    expect(response).toMatchObject({ status: 200, body: '{"title":"Zürich – café"}' });
+    expect(response.headers['x-many']).toBe('a, b');
+  });
+
+  it('refuses a body past the cap, naming the cap', async () => {
+    upstream.json('/large', { filler: 'x'.repeat(4096) });
+    await expect(send(`${upstream.origin}/large`, { maxBytes: 1024 })).rejects.toMatchObject({
+      code: 'PROVIDER_PARSE',
+      message: 'the body is larger than 1024 bytes',
+    });
+  });
+
+  it('rejects with the abort reason when the call is cut mid-wait', async () => {
+    upstream.on('/slow', { kind: 'hang' });
+    const controller = new AbortController();
+    const reason = new Error('deadline passed');
+    const pending = send(`${upstream.origin}/slow`, { signal: controller.signal });
+    await expect.poll(() => upstream.requests.some((request) => request.path === '/slow')).toBe(true);
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+  });
+
+  it('sends the method, headers, body and the path and query as given, for every spelling of the origin', async () => {
+    upstream.json('/echo', { ok: true });
+    const port = new URL(upstream.origin).port;
+    await send(`${upstream.origin}/echo?q=a%20b&n=2`, { method: 'POST', body: '{"q":"x"}' });
+    await send(`http://user:pass@127.0.0.1:${port}/echo?q=userinfo`);
+    await send(`http://127.0.0.1:${port}/echo#fragment`);
+    const echoed = upstream.requests.filter((request) => request.path === '/echo');
+    expect(echoed.map((request) => [request.method, request.url.search, request.body])).toEqual([
+      ['POST', '?q=a%20b&n=2', '{"q":"x"}'],
+      ['GET', '?q=userinfo', ''],
+      ['GET', '', ''],
+    ]);
+    expect(echoed[0]!.headers).toMatchObject({ accept: 'application/json', 'user-agent': expect.stringMatching(/^fedsearch\//) });
   });
 });
