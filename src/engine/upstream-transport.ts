@@ -50,11 +50,28 @@ async function sendRequest(
     failed: (error) => networkError(error, signal, provider, upstream.url),
   });
   const body = UTF8.decode(bytes);
+  return { url: upstream.url, status: response.statusCode, headers: singleValued(response.headers), body };
+}
+
+/**
+ * The response headers with one string per name, repeated headers joined with ", ". Undici's own object is
+ * that already unless a header came more than once (or is named `__proto__`, which a plain copy drops), so it
+ * is copied only then.
+ */
+function singleValued(received: Dispatcher.ResponseData['headers']): Record<string, string> {
+  let plain = !Object.hasOwn(received, '__proto__');
+  for (const name in received) {
+    if (typeof received[name] !== 'string') {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return received as Record<string, string>;
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) {
+  for (const [name, value] of Object.entries(received)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return { url: upstream.url, status: response.statusCode, headers, body };
+  return headers;
 }
 
 function statusError(response: UpstreamResponse, described: string | undefined): FedsearchError {
