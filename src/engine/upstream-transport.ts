@@ -3,7 +3,7 @@ import { FedsearchError } from '../domain/errors.js';
 import { retryAfterMs } from '../providers/parse-helpers.js';
 import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
 import { networkCause } from '../transport/network-errors.js';
-import { exchange } from '../transport/upstream-exchange.js';
+import { exchange, type ExchangeResult } from '../transport/upstream-exchange.js';
 
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 const MAX_DESCRIBED_CHARS = 160;
@@ -43,12 +43,28 @@ async function sendRequest(
       failed: (error) => networkError(error, signal, provider, upstream.url),
     },
   );
+  return { url: upstream.url, status: response.status, headers: singleValued(response.headers), body: UTF8.decode(response.body) };
+}
+
+/**
+ * The response headers with one string per name, repeated headers joined with ", ". Undici's own object is
+ * that already unless a header came more than once (or is named `__proto__`, which a plain copy drops), so it
+ * is copied only then.
+ */
+function singleValued(received: ExchangeResult['headers']): Record<string, string> {
+  let plain = !Object.hasOwn(received, '__proto__');
+  for (const name in received) {
+    if (typeof received[name] !== 'string') {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return received as Record<string, string>;
   const headers: Record<string, string> = {};
-  for (const name in response.headers) {
-    const value = response.headers[name];
+  for (const [name, value] of Object.entries(received)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return { url: upstream.url, status: response.status, headers, body: UTF8.decode(response.body) };
+  return headers;
 }
 
 function statusError(response: UpstreamResponse, described: string | undefined): FedsearchError {

@@ -3,7 +3,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { TimeRange } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
+import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import {
   Provider,
   numberParameter,
@@ -17,6 +17,9 @@ import {
 
 /** Brave: `{"type": "ErrorResponse", "error": {"code", "detail"}}`. */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
+
+/** Web results first, then the news and videos sections Brave mixes into a web search. */
+const SECTIONS = ['web', 'news', 'videos'] as const;
 
 /** Brave's names for the time ranges: past day, week, month, year. */
 const FRESHNESS: Readonly<Record<TimeRange, string>> = { day: 'pd', week: 'pw', month: 'pm', year: 'py' };
@@ -43,29 +46,31 @@ export class BraveProvider extends Provider {
   readonly settings = BraveProvider.settings;
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
-    const url = this.endpoint('/res/v1/web/search');
-    url.searchParams.set('q', query.text);
-    url.searchParams.set('count', String(Math.min(query.limit, MAX_COUNT)));
-    url.searchParams.set('offset', '0');
+    const parameters: Record<string, string> = { q: query.text, count: String(Math.min(query.limit, MAX_COUNT)), offset: '0' };
     const { time_range: timeRange, language, safesearch } = query.filters;
-    if (timeRange) url.searchParams.set('freshness', FRESHNESS[timeRange]);
-    if (language) url.searchParams.set('search_lang', language);
-    if (safesearch) url.searchParams.set('safesearch', safesearch);
-    return {
-      url: url.toString(),
-      headers: { Accept: 'application/json', 'X-Subscription-Token': this.credential('BRAVE_API_KEY') ?? '' },
-    };
+    if (timeRange) parameters.freshness = FRESHNESS[timeRange];
+    if (language) parameters.search_lang = language;
+    if (safesearch) parameters.safesearch = safesearch;
+    return { url: this.endpointWithParameters('/res/v1/web/search', parameters), headers: this.headers() };
+  }
+
+  /** The same for every request: built once. */
+  private requestHeaders?: Readonly<Record<string, string>>;
+
+  private headers(): Record<string, string> {
+    this.requestHeaders ??= Object.freeze({ Accept: 'application/json', 'X-Subscription-Token': this.credential('BRAVE_API_KEY') ?? '' });
+    return this.requestHeaders;
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     const body = parseJsonObject(response);
     if (body.type === 'ErrorResponse') throw new FedsearchError('PROVIDER_UPSTREAM', errorEnvelopeMessage(body, ERROR_BODIES) ?? 'error response');
-    // Web results first, then news and videos sections Brave mixes into a web search.
-    const sections = ['web', 'news', 'videos'].flatMap((section) => {
+    const items: ProviderItem[] = [];
+    for (const section of SECTIONS) {
       const value = body[section];
-      return isRecord(value) ? asArray(value.results) : [];
-    });
-    return { items: sections.filter(isRecord).map(toItem).filter((item): item is ProviderItem => item !== undefined) };
+      if (isRecord(value)) itemsOf(asArray(value.results), toItem, items);
+    }
+    return { items };
   }
 
   /** The next page of `count` results; Brave says in `query.more_results_available` whether there is one. */
@@ -86,11 +91,11 @@ export class BraveProvider extends Provider {
 function toItem(result: Record<string, unknown>): ProviderItem | undefined {
   const url = httpUrl(result.url);
   if (!url) return undefined;
+  return webItem(text(result.title) ?? url, url, text(result.description) ?? extraSnippetsOf(result), isoDate(result.page_age) ?? isoDate(result.age));
+}
+
+/** The extra snippets joined, for a result without a description; undefined when there are none. */
+function extraSnippetsOf(result: Record<string, unknown>): string | undefined {
   const extraSnippets = asArray(result.extra_snippets).map(text).filter(Boolean);
-  return compact({
-    title: text(result.title) ?? url,
-    url,
-    snippet: text(result.description) ?? (extraSnippets.length > 0 ? extraSnippets.join(' … ') : undefined),
-    published_at: isoDate(result.page_age) ?? isoDate(result.age),
-  });
+  return extraSnippets.length > 0 ? extraSnippets.join(' … ') : undefined;
 }

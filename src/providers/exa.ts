@@ -3,7 +3,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
+import { asArray, httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /** Exa: `{"requestId", "error": "x-api-key header is invalid"}`. */
@@ -31,7 +31,8 @@ export class ExaProvider extends Provider {
 
   override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
     const { time_range: timeRange, include_domains: includeDomains, exclude_domains: excludeDomains } = query.filters;
-    const body = compact({
+    // JSON.stringify leaves out the fields that are undefined.
+    const body = {
       query: query.text,
       type: 'auto',
       // Exa serves at most 100 results per request.
@@ -40,17 +41,20 @@ export class ExaProvider extends Provider {
       startPublishedDate: timeRange ? new Date(timeRangeStart(timeRange, now)).toISOString() : undefined,
       includeDomains: includeDomains?.length ? includeDomains : undefined,
       excludeDomains: excludeDomains?.length ? excludeDomains : undefined,
-    });
-    return {
-      url: this.endpoint('/search').toString(),
-      method: 'POST',
-      headers: {
-        Accept: 'application/json',
-        'Content-Type': 'application/json',
-        'x-api-key': this.credential('EXA_API_KEY') ?? '',
-      },
-      body: JSON.stringify(body),
     };
+    return { url: this.endpointAddress('/search'), method: 'POST', headers: this.headers(), body: JSON.stringify(body) };
+  }
+
+  /** The same for every request: built once. */
+  private requestHeaders?: Readonly<Record<string, string>>;
+
+  private headers(): Record<string, string> {
+    this.requestHeaders ??= Object.freeze({
+      Accept: 'application/json',
+      'Content-Type': 'application/json',
+      'x-api-key': this.credential('EXA_API_KEY') ?? '',
+    });
+    return this.requestHeaders;
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
@@ -59,7 +63,7 @@ export class ExaProvider extends Provider {
       const error = errorEnvelopeMessage(body, ERROR_BODIES);
       throw error ? upstreamError(error) : parseError('expected a results list');
     }
-    return { items: body.results.filter(isRecord).map(toItem).filter((item): item is ProviderItem => item !== undefined) };
+    return { items: itemsOf(body.results, toItem) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
@@ -71,15 +75,15 @@ function toItem(result: Record<string, unknown>): ProviderItem | undefined {
   // `id` is the page URL too; it stands in if `url` is ever missing.
   const url = httpUrl(result.url) ?? httpUrl(result.id);
   if (!url) return undefined;
+  const snippet = text(result.summary) ?? highlightsOf(result) ?? text(result.text);
+  // Exa sends null or "" for pages without a title.
+  return webItem(text(result.title) ?? url, url, snippet === undefined ? undefined : shorten(snippet, MAX_SNIPPET_CHARS), isoDate(result.publishedDate));
+}
+
+/** The highlights joined, for a result without a summary; undefined when there are none. */
+function highlightsOf(result: Record<string, unknown>): string | undefined {
   const highlights = asArray(result.highlights).map(text).filter(Boolean);
-  const snippet = text(result.summary) ?? (highlights.length > 0 ? highlights.join(' … ') : text(result.text));
-  return compact({
-    // Exa sends null or "" for pages without a title.
-    title: text(result.title) ?? url,
-    url,
-    snippet: snippet === undefined ? undefined : shorten(snippet, MAX_SNIPPET_CHARS),
-    published_at: isoDate(result.publishedDate),
-  });
+  return highlights.length > 0 ? highlights.join(' … ') : undefined;
 }
 
 /**

@@ -9,13 +9,21 @@ function looksLikeHtml(body: string): boolean {
   return /^\s*(<!doctype html|<html|<head|<body)/i.test(body);
 }
 
+const OPENING_BRACE = 0x7b;
+const OPENING_BRACKET = 0x5b;
+
 /** Parses a JSON body, turning HTML pages and truncated JSON into clear parse errors. */
 export function parseJsonBody(response: UpstreamResponse): unknown {
-  if (looksLikeHtml(response.body)) throw parseError('expected JSON but the upstream sent an HTML page');
-  // A search for the first non-blank character, not trim(): that would copy the whole body.
-  if (!/\S/.test(response.body)) throw parseError('expected JSON but the body was empty');
+  const { body } = response;
+  // A body that opens with a brace or a bracket is neither an HTML page nor blank: no need to look for either.
+  const first = body.charCodeAt(0);
+  if (first !== OPENING_BRACE && first !== OPENING_BRACKET) {
+    if (looksLikeHtml(body)) throw parseError('expected JSON but the upstream sent an HTML page');
+    // A search for the first non-blank character, not trim(): that would copy the whole body.
+    if (!/\S/.test(body)) throw parseError('expected JSON but the body was empty');
+  }
   try {
-    return JSON.parse(response.body) as unknown;
+    return JSON.parse(body) as unknown;
   } catch (error) {
     throw parseError('the JSON body could not be parsed (truncated or malformed)', error);
   }
@@ -84,7 +92,8 @@ export function plainXmlText(value: unknown): string | undefined {
 
 /** HTML fragment to plain text: tags dropped, entities decoded, white space folded. */
 export function htmlToText(value: string): string {
-  // Most titles and snippets hold no tag and no entity: only their white space needs folding.
+  if (isPlainText(value)) return value;
+  // Most other titles and snippets hold no tag and no entity: only their white space needs folding.
   if (!value.includes('<') && !value.includes('&')) return foldWhiteSpace(value);
   // Only things shaped like tags or comments go: "a < b and c > d" in plain text survives. Block tags
   // become spaces so paragraphs do not run together; inline tags vanish so "foo<b>bar</b>" stays one word.
@@ -96,6 +105,18 @@ export function htmlToText(value: string): string {
   )
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/**
+ * Anything `htmlToText` would change inside a string: a tag or entity opener, white space other than a
+ * plain space, or two spaces in a row (any other run of two white spaces holds one of the former).
+ */
+const NOT_PLAIN = /[<&]|[^\S ]|  /;
+const SPACE = 0x20;
+
+/** True when `htmlToText` would give the string back as it is: most titles and snippets, tested in one pass. */
+function isPlainText(value: string): boolean {
+  return value.charCodeAt(0) !== SPACE && value.charCodeAt(value.length - 1) !== SPACE && !NOT_PLAIN.test(value);
 }
 
 const UNFOLDED_WHITE_SPACE = /^\s|\s$|\s\s|[^\S ]/;
@@ -181,9 +202,24 @@ export function encodePathSegments(id: string): string {
   return id.split('/').map(encodeURIComponent).join('/');
 }
 
+/** One path segment, query or fragment character the URL parser keeps as it is, or a percent-encoded octet. */
+const KEPT = String.raw`(?:[A-Za-z0-9\-._~!$&()*+,;=:@]|%[0-9A-Fa-f]{2})`;
+/**
+ * An http(s) URL the URL parser gives back character for character, so it needs no parsing: lower-case
+ * scheme and host; no user, port or trailing dot; a host whose last label starts with a letter (never an IPv4
+ * address) and no punycode label (those are decoded and checked); a path that is there, with no segment
+ * starting with a dot (`.` and `..` are resolved); only characters that are never percent-encoded.
+ * Anything else goes through `new URL`.
+ */
+const PLAIN_HTTP_URL = new RegExp(
+  String.raw`^https?://(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*` +
+    String.raw`(?:/(?!\.|%2[eE])${KEPT}*)+(?:\?(?:${KEPT}|[/?])*)?(?:#(?:${KEPT}|[/?])*)?$`,
+);
+
 /** An absolute http(s) URL string, or undefined. */
 export function httpUrl(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
+  if (PLAIN_HTTP_URL.test(value)) return value;
   try {
     const url = new URL(value.trim());
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : undefined;
@@ -197,6 +233,27 @@ export function compact<T extends object>(value: T): T {
   const kept: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(value)) if (field !== undefined) kept[name] = field;
   return kept as T;
+}
+
+/**
+ * A web result: title and URL, then the snippet and date when present. The fields `compact` would keep, in
+ * the same order, without building the object twice.
+ */
+export function webItem(title: string, url: string, snippet: string | undefined, publishedAt: string | undefined): ProviderItem {
+  const item: ProviderItem = { title, url };
+  if (snippet !== undefined) item.snippet = snippet;
+  if (publishedAt !== undefined) item.published_at = publishedAt;
+  return item;
+}
+
+/** The items made of a list's objects, in order; anything else in the list, and objects `toItem` refuses, are skipped. */
+export function itemsOf(values: readonly unknown[], toItem: (value: Record<string, unknown>) => ProviderItem | undefined, into: ProviderItem[] = []): ProviderItem[] {
+  for (const value of values) {
+    if (!isRecord(value)) continue;
+    const item = toItem(value);
+    if (item !== undefined) into.push(item);
+  }
+  return into;
 }
 
 /** Provider extras without the missing ones; undefined when none is left. */

@@ -147,6 +147,34 @@ export abstract class Provider {
     return new URL(this.config.baseUrl.replace(/\/+$/, '') + path);
   }
 
+  /** `endpoint(path)` as a string, by path: the base URL never changes, so each is parsed once. */
+  private readonly endpointAddresses = new Map<string, string>();
+
+  protected endpointAddress(path: string): string {
+    let address = this.endpointAddresses.get(path);
+    if (address === undefined) {
+      address = this.endpoint(path).toString();
+      this.endpointAddresses.set(path, address);
+    }
+    return address;
+  }
+
+  /**
+   * `endpoint(path)` with these query parameters, as setting each on its `searchParams` would give, but
+   * serialised once rather than once per parameter.
+   */
+  protected endpointWithParameters(path: string, parameters: Record<string, string>): string {
+    const address = this.endpointAddress(path);
+    // A base URL that brings its own query or fragment keeps the general way.
+    if (address.includes('?') || address.includes('#')) {
+      const url = new URL(address);
+      for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+      return url.toString();
+    }
+    const query = new URLSearchParams(parameters).toString();
+    return query === '' ? address : `${address}?${query}`;
+  }
+
   protected credential(env: string): string | undefined {
     const value = this.config.credentials[env];
     return value ? value : undefined;

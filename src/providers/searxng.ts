@@ -1,7 +1,7 @@
 import { parseError, upstreamError } from '../domain/errors.js';
 import { PAGE_LOOK_AHEAD, type SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonBody, text } from './parse-helpers.js';
+import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonBody, text, webItem } from './parse-helpers.js';
 import {
   Provider,
   numberParameter,
@@ -14,6 +14,7 @@ import {
 } from './provider.js';
 
 const SAFESEARCH = { off: '0', moderate: '1', strict: '2' } as const;
+const HEADERS: Readonly<Record<string, string>> = Object.freeze({ Accept: 'application/json' });
 /** SearXNG sets no last page; fedsearch reads ten at most (a page holds about 10–30 results). */
 const MAX_PAGENO = 10;
 
@@ -36,22 +37,19 @@ export class SearxngProvider extends Provider {
   readonly settings = SearxngProvider.settings;
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
-    const url = this.endpoint('/search');
-    url.searchParams.set('q', query.text);
-    url.searchParams.set('format', 'json');
     // SearXNG has no page-size parameter: one page holds what its engines return (about 10–30).
-    url.searchParams.set('pageno', '1');
+    const parameters: Record<string, string> = { q: query.text, format: 'json', pageno: '1' };
     const { time_range: timeRange, language, safesearch } = query.filters;
-    if (timeRange) url.searchParams.set('time_range', timeRange);
-    if (language) url.searchParams.set('language', language);
-    if (safesearch) url.searchParams.set('safesearch', SAFESEARCH[safesearch]);
-    return { url: url.toString(), headers: { Accept: 'application/json' } };
+    if (timeRange) parameters.time_range = timeRange;
+    if (language) parameters.language = language;
+    if (safesearch) parameters.safesearch = SAFESEARCH[safesearch];
+    return { url: this.endpointWithParameters('/search', parameters), headers: HEADERS };
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     const body = parseJsonBody(response);
     if (!isRecord(body) || !Array.isArray(body.results)) throw parseError('expected a JSON object with a results list');
-    const items = body.results.filter(isRecord).map(toItem).filter((item): item is ProviderItem => item !== undefined);
+    const items = itemsOf(body.results, toItem);
     // Answers and infoboxes are not ranked pages (older versions send answers as bare strings): not items.
     const failed = unresponsiveEngines(body.unresponsive_engines);
     if (items.length === 0 && failed.length > 0) throw upstreamError(`no results; engines failed: ${failed.slice(0, 3).join(', ')}`);
@@ -89,11 +87,6 @@ function unresponsiveEngines(value: unknown): string[] {
 function toItem(result: Record<string, unknown>): ProviderItem | undefined {
   const url = httpUrl(result.url);
   if (!url) return undefined;
-  return compact({
-    title: text(result.title) ?? url,
-    url,
-    snippet: text(result.content),
-    // null or "" for engines that do not date their results.
-    published_at: isoDate(result.publishedDate),
-  });
+  // publishedDate is null or "" for engines that do not date their results.
+  return webItem(text(result.title) ?? url, url, text(result.content), isoDate(result.publishedDate));
 }

@@ -2,7 +2,7 @@ import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { asArray, compact, httpUrl, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
+import { httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /** Tavily (FastAPI): `{"detail": {"error"}}` or `{"detail": "…"}`; an `error` object or string otherwise. */
@@ -28,7 +28,8 @@ export class TavilyProvider extends Provider {
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
     const { time_range: timeRange, include_domains: includeDomains, exclude_domains: excludeDomains } = query.filters;
-    const body = compact({
+    // JSON.stringify leaves out the fields that are undefined.
+    const body = {
       query: query.text,
       // Tavily serves at most 20 results per request.
       max_results: Math.min(query.limit, 20),
@@ -37,17 +38,20 @@ export class TavilyProvider extends Provider {
       time_range: timeRange,
       include_domains: includeDomains?.length ? includeDomains : undefined,
       exclude_domains: excludeDomains?.length ? excludeDomains : undefined,
-    });
-    return {
-      url: this.endpoint('/search').toString(),
-      method: 'POST',
-      headers: {
-        Accept: 'application/json',
-        'Content-Type': 'application/json',
-        Authorization: `Bearer ${this.credential('TAVILY_API_KEY') ?? ''}`,
-      },
-      body: JSON.stringify(body),
     };
+    return { url: this.endpointAddress('/search'), method: 'POST', headers: this.headers(), body: JSON.stringify(body) };
+  }
+
+  /** The same for every request: built once. */
+  private requestHeaders?: Readonly<Record<string, string>>;
+
+  private headers(): Record<string, string> {
+    this.requestHeaders ??= Object.freeze({
+      Accept: 'application/json',
+      'Content-Type': 'application/json',
+      Authorization: `Bearer ${this.credential('TAVILY_API_KEY') ?? ''}`,
+    });
+    return this.requestHeaders;
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
@@ -56,7 +60,7 @@ export class TavilyProvider extends Provider {
       const error = errorEnvelopeMessage(body, ERROR_BODIES);
       throw error ? upstreamError(error) : parseError('expected a results list');
     }
-    return { items: asArray(body.results).filter(isRecord).map(toItem).filter((item): item is ProviderItem => item !== undefined) };
+    return { items: itemsOf(body.results, toItem) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
@@ -67,11 +71,6 @@ export class TavilyProvider extends Provider {
 function toItem(result: Record<string, unknown>): ProviderItem | undefined {
   const url = httpUrl(result.url);
   if (!url) return undefined;
-  return compact({
-    title: text(result.title) ?? url,
-    url,
-    snippet: text(result.content),
-    // Sent for topic "news" only, as an RFC 1123 date ("Wed, 15 May 2024 13:41:03 GMT").
-    published_at: isoDate(result.published_date),
-  });
+  // published_date is sent for topic "news" only, as an RFC 1123 date ("Wed, 15 May 2024 13:41:03 GMT").
+  return webItem(text(result.title) ?? url, url, text(result.content), isoDate(result.published_date));
 }

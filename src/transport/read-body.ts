@@ -33,5 +33,6 @@ export async function readBodyCapped(response: Dispatcher.ResponseData, maxBytes
     if (error instanceof FedsearchError) throw error;
     throw errors.failed(error);
   }
-  return Buffer.concat(chunks);
+  // Most bodies arrive in one chunk: it is the body, no copy needed (undici's own body.text() does the same).
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }

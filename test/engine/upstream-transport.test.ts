@@ -93,3 +93,36 @@ describe('reading upstream answers', () => {
     expect(echoed[0]!.headers).toMatchObject({ accept: 'application/json', 'user-agent': expect.stringMatching(/^fedsearch\//) });
   });
 });
+
+describe('responses from the upstream transport', () => {
+  const upstream = useFakeUpstream();
+
+  it('give one string per header, a repeated header joined with ", "', async () => {
+    upstream.on('GET /repeated', {
+      kind: 'handler',
+      handle: (_request, response) => {
+        response.setHeader('x-tag', ['one', 'two']);
+        response.setHeader('content-type', 'application/json');
+        response.end('{}');
+      },
+    });
+    upstream.json('GET /single', { results: [] }, 200, { 'x-tag': 'one' });
+    const provider = new TestProvider('someapi', upstream.origin);
+    const transport = createUpstreamTransport(provider, { dispatcher: agent, maxBytes: 1024 });
+    const repeated = await transport.send({ url: `${upstream.origin}/repeated` }, new AbortController().signal);
+    expect(repeated.headers['x-tag']).toBe('one, two');
+    expect(repeated.headers['content-type']).toBe('application/json');
+    const single = await transport.send({ url: `${upstream.origin}/single` }, new AbortController().signal);
+    expect(single.headers['x-tag']).toBe('one');
+    expect(single.body).toBe('{"results":[]}');
+    expect(Object.values(single.headers).every((value) => typeof value === 'string')).toBe(true);
+  });
+
+  it('read a body that arrives in many chunks whole', async () => {
+    const body = JSON.stringify({ results: Array.from({ length: 2000 }, (_, index) => ({ url: `https://example.org/${index}` })) });
+    upstream.json('GET /large', body);
+    const provider = new TestProvider('someapi', upstream.origin);
+    const transport = createUpstreamTransport(provider, { dispatcher: agent, maxBytes: 1024 * 1024 });
+    expect((await transport.send({ url: `${upstream.origin}/large` }, new AbortController().signal)).body).toBe(body);
+  });
+});
