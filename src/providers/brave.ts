@@ -75,11 +75,14 @@ export class BraveProvider extends Provider {
 
   /** The next page of `count` results; Brave says in `query.more_results_available` whether there is one. */
   override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
-    const offset = numberParameter(page.request, 'offset', 0);
+    // The cheap answers first: the body was parsed by parseResponse, the URL is parsed only when they allow more.
     const body = parseJsonObject(page.response);
     const moreAvailable = isRecord(body.query) ? body.query.more_results_available : undefined;
+    if (moreAvailable === false) return undefined;
     const webResults = isRecord(body.web) ? asArray(body.web.results).length : 0;
-    if (moreAvailable === false || webResults < numberParameter(page.request, 'count', MAX_COUNT) || offset >= MAX_OFFSET) return undefined;
+    if (webResults < numberParameter(page.request, 'count', MAX_COUNT)) return undefined;
+    const offset = numberParameter(page.request, 'offset', 0);
+    if (offset >= MAX_OFFSET) return undefined;
     return withParameters(page.request, { offset: String(offset + 1) });
   }
 

@@ -12,9 +12,22 @@ function looksLikeHtml(body: string): boolean {
 const OPENING_BRACE = 0x7b;
 const OPENING_BRACKET = 0x5b;
 
+/**
+ * Each response's parsed body, for as long as the response lives: an adapter's nextPageRequest reads the page
+ * its parseResponse already parsed (Brave's `more_results_available`, a continuation token) without parsing
+ * the whole body again. The parsed value is only read, never changed, by the adapters.
+ */
+const parsedBodies = new WeakMap<UpstreamResponse, unknown>();
+
 /** Parses a JSON body, turning HTML pages and truncated JSON into clear parse errors. */
 export function parseJsonBody(response: UpstreamResponse): unknown {
-  const { body } = response;
+  if (parsedBodies.has(response)) return parsedBodies.get(response);
+  const parsed = parseJsonText(response.body);
+  parsedBodies.set(response, parsed);
+  return parsed;
+}
+
+function parseJsonText(body: string): unknown {
   // A body that opens with a brace or a bracket is neither an HTML page nor blank: no need to look for either.
   const first = body.charCodeAt(0);
   if (first !== OPENING_BRACE && first !== OPENING_BRACKET) {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SearchKind } from '../../src/domain/result.js';
 import { BraveProvider } from '../../src/providers/brave.js';
 import { ExaProvider } from '../../src/providers/exa.js';
@@ -54,6 +54,20 @@ describe('Brave: count up to 20, offset counts pages of count from 0 to 9', () =
     const request = first(brave, 'web', 31);
     expect(brave.nextPageRequest!(query, pageRead(request, web(12), 12))).toBeUndefined();
     expect(brave.nextPageRequest!(query, pageRead(request, web(20, false), 20))).toBeUndefined();
+  });
+
+  it('reads the page parseResponse parsed: a body is parsed once, whether or not a next page is asked for', () => {
+    const request = first(brave, 'web', 31);
+    const page = response(JSON.stringify(web(12)));
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const parsed = brave.parseResponse(page, query);
+      expect('items' in parsed && parsed.items).toHaveLength(12);
+      expect(brave.nextPageRequest!(query, { request, response: page, items: items(12), collected: 12 })).toBeUndefined();
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('stops at offset 9, the deepest Brave serves', () => {
