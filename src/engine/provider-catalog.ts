@@ -35,7 +35,7 @@ export class ProviderCatalog {
 
   describe(): ProviderDescription[] {
     return this.providers.map((provider) => {
-      const missing = provider.missingSettings();
+      const missing = [...provider.missingSettings()];
       return {
         name: provider.name,
         definition: provider.definition,

@@ -103,7 +103,7 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   const off = turnedOff(provider);
   if (off) return notAsked(provider, 'skipped', off);
   const missing = provider.missingSettings();
-  if (missing.length > 0) return notAsked(provider, 'not_configured', `set ${missing.join(', ')} to enable`, { missing });
+  if (missing.length > 0) return notAsked(provider, 'not_configured', `set ${missing.join(', ')} to enable`, { missing: [...missing] });
   const unsupported = unsupportedFilters(task.filters ?? {}, provider.settings.filters ?? []);
   if (unsupported.length > 0) return notAsked(provider, 'skipped', `cannot filter by ${unsupported.join(', ')}`);
   return undefined;

@@ -51,7 +51,8 @@ export class ProviderRuntime {
     const health = this.options.catalog.healthOf(report.provider);
     health.record(outcome);
     const level = outcome.status === 'ok' ? 'debug' : 'info';
-    logger[level]({ provider: outcome, task }, `provider ${outcome.provider}: ${outcome.status}`);
+    // Most outcomes are `ok` lines below the level a busy service logs at: not even their message is built.
+    if (levelEnabled(logger, level)) logger[level]({ provider: outcome, task }, `provider ${outcome.provider}: ${outcome.status}`);
     this.options.onProviderAnswer?.(report, health.state);
   }
 
@@ -63,4 +64,10 @@ export class ProviderRuntime {
     }
     return transport;
   }
+}
+
+/** Pino's own check where the logger has one (Fastify's type leaves it out); any other logger hears everything. */
+function levelEnabled(logger: Logger, level: string): boolean {
+  const check = (logger as { isLevelEnabled?(name: string): boolean }).isLevelEnabled;
+  return check ? check.call(logger, level) : true;
 }

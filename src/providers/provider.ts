@@ -119,6 +119,8 @@ const MAX_PAGES = 25;
 export abstract class Provider {
   abstract readonly settings: ProviderSettings;
 
+  private missing: readonly string[] | undefined;
+
   constructor(readonly config: ProviderConfig) {}
 
   /** The instance name; several instances of one definition (two SearXNG servers) each have their own. */
@@ -136,10 +138,12 @@ export abstract class Provider {
   }
 
   /** The names of required settings that are not set; empty when the provider can run. */
-  missingSettings(): string[] {
-    return this.settings.credentials
-      .filter((credential) => credential.required && !this.config.credentials[credential.env])
-      .map((credential) => credential.env);
+  missingSettings(): readonly string[] {
+    // The configuration is frozen at start-up, so the answer never changes: worked out on first use.
+    this.missing ??= Object.freeze(
+      this.settings.credentials.filter((credential) => credential.required && !this.config.credentials[credential.env]).map((credential) => credential.env),
+    );
+    return this.missing;
   }
 
   /** The base URL with any trailing slash removed, ready for the real API path to be appended. */
