@@ -13,6 +13,34 @@ export interface CachedAnswer {
   cached_at: number;
 }
 
+/** The pages of each answer already handed out, by limit, page and explain; gone with the answer. */
+const presentedPages = new WeakMap<CachedAnswer, Map<string, readonly SearchResult[]>>();
+
+/**
+ * What a request gets of an answer: one page of its results (made by `present`) and its providers' outcomes,
+ * each made once per answer and frozen. Every request hitting a cached answer then shares the same arrays, so
+ * the HTTP layer writes their JSON once instead of per request (http/reply-json.ts), and no page is sliced
+ * and copied again. Frozen, because they are shared: nothing may change what another request is answered.
+ */
+export function presentedAnswer(
+  answer: CachedAnswer,
+  page: { limit: number; page: number; explain: boolean },
+  present: () => SearchResult[],
+): { results: readonly SearchResult[]; providers: readonly ProviderOutcome[] } {
+  let pages = presentedPages.get(answer);
+  if (!pages) {
+    pages = new Map();
+    presentedPages.set(answer, pages);
+  }
+  const variant = `${page.limit}/${page.page}/${page.explain}`;
+  let results = pages.get(variant);
+  if (!results) {
+    results = Object.freeze(present());
+    pages.set(variant, results);
+  }
+  return { results, providers: Object.freeze(answer.providers) };
+}
+
 /**
  * How long an answer in which some provider failed (error, timeout, suspended) is kept, at most. Such an
  * answer is still worth a few seconds: identical searches in a burst (a user retrying, an agent repeating

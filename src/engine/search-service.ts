@@ -7,7 +7,7 @@ import type { Capability, CapabilityInput, CapabilityOutput } from '../providers
 import type { PaperIdentifier, Provider } from '../providers/provider.js';
 import { createOutboundRateLimiter, type OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { AnswerCache } from './answer-cache.js';
-import { answerTtl, cacheKey, type CachedAnswer } from './cached-answer.js';
+import { answerTtl, cacheKey, presentedAnswer, type CachedAnswer } from './cached-answer.js';
 import { fuseAnswers } from './fuse.js';
 import { extendResults, hasMorePages, pageOf, resultsWanted, servesPage } from './paging.js';
 import { gatherResults, type ProviderAnswer } from './gather.js';
@@ -171,11 +171,17 @@ export class SearchService {
         : await this.flights.run(`${key}#${query.limit}#${explain}`, signal, (sharedSignal) =>
             this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
           ));
+    // An answer that is kept is presented once (cached-answer.ts): its hits share the same frozen arrays.
+    const presented = this.options.cache.storesNothing
+      ? { results: presentResults(answer.results, { ...request, page }), providers: answer.providers }
+      : presentedAnswer(answer, { limit: request.limit, page, explain: request.explain === true }, () =>
+          presentResults(answer.results, { ...request, page }),
+        );
     return {
       query: query.text,
       kind: query.kind,
-      results: presentResults(answer.results, { ...request, page }),
-      providers: answer.providers,
+      results: presented.results as SearchResult[],
+      providers: presented.providers as ProviderOutcome[],
       page,
       has_more: hasMorePages(answer, request.limit, page),
       took_ms: Math.round(performance.now() - started),
