@@ -146,7 +146,8 @@ export class SearchService {
     return callCapability(this.catalog.get(providerName), capability, input, options, this.runtime.dependencies(options.logger));
   }
 
-  async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
+  /** `signal` may be a function making it: it is made only when providers are asked, never for a cached answer. */
+  async search(request: SearchRequest, signal?: AbortSignal | (() => AbortSignal)): Promise<SearchResponse> {
     const started = performance.now();
     const providers = this.selectProviders(request.kind, request.providers);
     const page = request.page ?? 1;
@@ -167,8 +168,8 @@ export class SearchService {
     const answer =
       cached ??
       (request.onProviderAnswer
-        ? await this.gatherAndRank(query, providers, request, key, listed, explain, signal ?? new AbortController().signal)
-        : await this.flights.run(`${key}#${query.limit}#${explain}`, signal, (sharedSignal) =>
+        ? await this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new AbortController().signal)
+        : await this.flights.run(`${key}#${query.limit}#${explain}`, signalOf(signal), (sharedSignal) =>
             this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
           ));
     // An answer that is kept is presented once (cached-answer.ts): its hits share the same frozen arrays.
@@ -241,6 +242,10 @@ export class SearchService {
     }
     return outcome;
   }
+}
+
+function signalOf(signal: AbortSignal | (() => AbortSignal) | undefined): AbortSignal | undefined {
+  return typeof signal === 'function' ? signal() : signal;
 }
 
 /** One page of a ranked list, with score explanations only when asked for. */
