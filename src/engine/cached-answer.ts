@@ -1,5 +1,5 @@
 import type { ProviderOutcome } from '../domain/outcome.js';
-import type { SearchQuery } from '../domain/query.js';
+import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { SearchResult } from '../domain/result.js';
 import type { Provider } from '../providers/provider.js';
 
@@ -62,12 +62,14 @@ export function answerTtl(answer: CachedAnswer, partialAnswerTtlMs = DEFAULT_PAR
  * The page is not part of it: every page of a search is sliced from one cached list.
  */
 export function cacheKey(query: SearchQuery, providers: Provider[], timeoutMs: number | undefined): string {
-  return JSON.stringify([
-    query.kind,
-    query.text.toLowerCase().replace(/\s+/g, ' '),
-    providers.map((provider) => provider.name).sort(),
-    query.limit,
-    timeoutMs ?? null,
-    Object.entries(query.filters).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b)),
-  ]);
+  const names = providers.map((provider) => provider.name).sort();
+  const filters: Array<[string, unknown]> = [];
+  for (const name in query.filters) {
+    const value = query.filters[name as keyof SearchFilters];
+    if (value !== undefined) filters.push([name, value]);
+  }
+  if (filters.length > 1) filters.sort(([a], [b]) => a.localeCompare(b));
+  // The JSON text of [kind, words, providers, limit, deadline, filters], written in parts: no array of it is built.
+  const words = JSON.stringify(query.text.toLowerCase().replace(/\s+/g, ' '));
+  return `[${JSON.stringify(query.kind)},${words},${JSON.stringify(names)},${JSON.stringify(query.limit)},${JSON.stringify(timeoutMs ?? null)},${JSON.stringify(filters)}]`;
 }
