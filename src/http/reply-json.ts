@@ -1,7 +1,23 @@
 /** The JSON already written for each frozen array: a frozen array never changes, so neither does its JSON. */
 const writtenOnce = new WeakMap<object, string>();
 
+/** `"name":` for each field name met, so a name is escaped once, not per answer. */
+const fieldNames = new Map<string, string>();
+
+function nameJson(name: string): string {
+  let json = fieldNames.get(name);
+  if (json === undefined) {
+    json = `${JSON.stringify(name)}:`;
+    // Answers have a few dozen distinct field names; a client cannot add more (answers are built, not echoed).
+    if (fieldNames.size < 1000) fieldNames.set(name, json);
+  }
+  return json;
+}
+
 function fieldJson(value: unknown): string | undefined {
+  // Numbers and truth values as JSON.stringify writes them (NaN and ±Infinity as null), without the call.
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (Array.isArray(value) && Object.isFrozen(value)) {
     let json = writtenOnce.get(value);
     if (json === undefined) {
@@ -29,7 +45,7 @@ export function replyJson(answer: unknown): string {
   for (const name of Object.keys(answer)) {
     const field = fieldJson((answer as Record<string, unknown>)[name]);
     if (field === undefined) continue;
-    json += `${json === '' ? '{' : ','}${JSON.stringify(name)}:${field}`;
+    json += `${json === '' ? '{' : ','}${nameJson(name)}${field}`;
   }
   return json === '' ? '{}' : `${json}}`;
 }

@@ -15,6 +15,13 @@ function answer(cacheAgeMs: number, results: readonly unknown[], providers: read
     cache_age_ms: cacheAgeMs,
     routing: undefined,
     nothing: null,
+    numbers: [0, -0, 1e21, 1.5e-7],
+    odd_number: Number.NaN,
+    infinite: -Infinity,
+    negative_zero: -0,
+    big: 1e21,
+    tiny: 1.5e-7,
+    'needs "escaping"\n': false,
     skipped: () => 'functions are left out',
   };
 }
