@@ -7,7 +7,7 @@ import type { Capability, CapabilityInput, CapabilityOutput } from '../providers
 import type { PaperIdentifier, Provider } from '../providers/provider.js';
 import { createOutboundRateLimiter, type OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { AnswerCache } from './answer-cache.js';
-import { answerTtl, cacheKey, type CachedAnswer } from './cached-answer.js';
+import { answerTtl, cacheKey, presentedAnswer, type CachedAnswer } from './cached-answer.js';
 import { fuseAnswers } from './fuse.js';
 import { extendResults, hasMorePages, pageOf, resultsWanted, servesPage } from './paging.js';
 import { gatherResults, type ProviderAnswer } from './gather.js';
@@ -146,7 +146,8 @@ export class SearchService {
     return callCapability(this.catalog.get(providerName), capability, input, options, this.runtime.dependencies(options.logger));
   }
 
-  async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
+  /** `signal` may be a function making it: it is made only when providers are asked, never for a cached answer. */
+  async search(request: SearchRequest, signal?: AbortSignal | (() => AbortSignal)): Promise<SearchResponse> {
     const started = performance.now();
     const providers = this.selectProviders(request.kind, request.providers);
     const page = request.page ?? 1;
@@ -167,15 +168,21 @@ export class SearchService {
     const answer =
       cached ??
       (request.onProviderAnswer
-        ? await this.gatherAndRank(query, providers, request, key, listed, explain, signal ?? new AbortController().signal)
-        : await this.flights.run(`${key}#${query.limit}#${explain}`, signal, (sharedSignal) =>
+        ? await this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new AbortController().signal)
+        : await this.flights.run(`${key}#${query.limit}#${explain}`, signalOf(signal), (sharedSignal) =>
             this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
           ));
+    // An answer that is kept is presented once (cached-answer.ts): its hits share the same frozen arrays.
+    const presented = this.options.cache.storesNothing
+      ? { results: presentResults(answer.results, { ...request, page }), providers: answer.providers }
+      : presentedAnswer(answer, { limit: request.limit, page, explain: request.explain === true }, () =>
+          presentResults(answer.results, { ...request, page }),
+        );
     return {
       query: query.text,
       kind: query.kind,
-      results: presentResults(answer.results, { ...request, page }),
-      providers: answer.providers,
+      results: presented.results as SearchResult[],
+      providers: presented.providers as ProviderOutcome[],
       page,
       has_more: hasMorePages(answer, request.limit, page),
       took_ms: Math.round(performance.now() - started),
@@ -235,6 +242,10 @@ export class SearchService {
     }
     return outcome;
   }
+}
+
+function signalOf(signal: AbortSignal | (() => AbortSignal) | undefined): AbortSignal | undefined {
+  return typeof signal === 'function' ? signal() : signal;
 }
 
 /** One page of a ranked list, with score explanations only when asked for. */

@@ -13,7 +13,8 @@ declare module 'fastify' {
  * search page's files (the page asks for a key itself and sends it with every API call).
  */
 export function isOpenPath(url: string): boolean {
-  const path = url.split('?')[0] ?? '';
+  const queryStart = url.indexOf('?');
+  const path = queryStart < 0 ? url : url.slice(0, queryStart);
   return (
     path === '/healthz' ||
     path === '/readyz' ||

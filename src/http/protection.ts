@@ -35,12 +35,16 @@ export async function registerProtection(app: FastifyInstance, config: AppConfig
   sendSecurityHeaders(app, { contentSecurityPolicy: false });
 
   const origins = listFromEnv(config.CORS_ORIGINS);
-  await app.register(fastifyCors, {
-    origin: origins.includes('*') ? true : origins.length > 0 ? origins : false,
-    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'],
-    exposedHeaders: ['mcp-session-id', 'x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
-  });
+  // Without CORS_ORIGINS no origin is allowed: the plugin would add nothing to any answer (its OPTIONS route
+  // answers 404, as no route does), yet run a hook on every request.
+  if (origins.length > 0) {
+    await app.register(fastifyCors, {
+      origin: origins.includes('*') ? true : origins,
+      methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'],
+      exposedHeaders: ['mcp-session-id', 'x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+    });
+  }
 
   await app.register(fastifyRateLimit, {
     max: config.RATE_LIMIT_MAX,

@@ -23,7 +23,14 @@ function formOf(field: z.core.$ZodType): FieldForm {
 function toList(value: unknown): unknown {
   const parts = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((part) => typeof part === 'string') ? value : undefined;
   if (!parts) return value;
-  return parts.flatMap((part: string) => part.split(',')).map((part) => part.trim()).filter((part) => part !== '');
+  const names: string[] = [];
+  for (const part of parts as string[]) {
+    for (const name of part.split(',')) {
+      const trimmed = name.trim();
+      if (trimmed !== '') names.push(trimmed);
+    }
+  }
+  return names;
 }
 
 function coerce(value: unknown, form: FieldForm): unknown {
@@ -45,6 +52,13 @@ export function fromQueryString<Schema extends z.ZodObject>(schema: Schema): z.Z
   const forms = new Map(Object.entries(schema.shape).map(([name, field]) => [name, formOf(field as z.core.$ZodType)]));
   return z.preprocess((raw) => {
     if (typeof raw !== 'object' || raw === null) return raw;
-    return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, coerce(value, forms.get(name) ?? 'text')]));
+    const fields: Record<string, unknown> = {};
+    for (const name of Object.keys(raw)) {
+      const value = coerce((raw as Record<string, unknown>)[name], forms.get(name) ?? 'text');
+      // A parameter named __proto__ stays a field (the schema refuses it) rather than setting the prototype.
+      if (name === '__proto__') Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true });
+      else fields[name] = value;
+    }
+    return fields;
   }, schema) as unknown as z.ZodType<z.output<Schema>>;
 }

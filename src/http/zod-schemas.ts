@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { validationError } from '../domain/validation.js';
+import { replyJson } from './reply-json.js';
 
 /** The zod schema behind each JSON Schema handed to Fastify: OpenAPI reads the JSON, validation runs zod. */
 const zodBehind = new WeakMap<object, { schema: z.ZodType; what: string }>();
@@ -15,7 +16,8 @@ export function documented(schema: z.ZodType, what: string): Record<string, unkn
 
 /**
  * One validation path for every route: zod, with messages naming each bad field and what is allowed.
- * Responses are serialised with JSON.stringify, so response schemas document and never strip fields.
+ * Responses are serialised as JSON.stringify would (http/reply-json.ts), so response schemas document and
+ * never strip fields.
  */
 export function useZodValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
@@ -28,7 +30,7 @@ export function useZodValidation(app: FastifyInstance): void {
       return { error: validationError(result.error, entry.schema, entry.what, input) };
     };
   });
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setSerializerCompiler(() => replyJson);
 }
 
 export type RouteSchema = FastifySchema & { tags?: string[]; summary?: string; description?: string };

@@ -25,7 +25,8 @@ export interface SearchPlan {
   asking: number;
   run(
     observers: { logger?: Logger; onProviderAnswer?: (answer: ProviderAnswer) => void },
-    signal: AbortSignal,
+    /** Or a function making it, when a cached answer should not pay for one (SearchService.search). */
+    signal: AbortSignal | (() => AbortSignal),
   ): Promise<RoutedSearchResponse>;
 }
 

@@ -7,6 +7,26 @@ import { request, startService, type RunningService } from '../support/service.j
 const KEY = 'fs-live-key-aaaaaaaaaaaaaaaa';
 const FILE_KEY = 'fs-file-key-bbbbbbbbbbbbbbbb';
 
+describe('CORS without CORS_ORIGINS', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({});
+  });
+  afterAll(() => service.stop());
+
+  it('allows no origin: no CORS header on an answer, and a preflight is not found', async () => {
+    const answer = await request(service.origin, '/v1/providers', { headers: { origin: 'https://app.example' } });
+    expect(answer.status).toBe(200);
+    expect([...answer.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    const preflight = await request(service.origin, '/v1/search/web', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(404);
+    expect([...preflight.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  });
+});
+
 describe('API keys', () => {
   let service: RunningService;
   beforeAll(async () => {
@@ -92,6 +112,16 @@ describe('rate limits and protective headers', () => {
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');
     const other = await request(service.origin, '/healthz', { headers: { origin: 'https://evil.example' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers a preflight from the configured origin, and not one from another', async () => {
+    const preflight = (origin: string) =>
+      request(service.origin, '/v1/search/web', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    const allowed = await preflight('https://app.example');
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(allowed.headers.get('access-control-allow-headers')).toContain('x-api-key');
+    expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('rejects a body over the size limit with 413', async () => {

@@ -60,6 +60,23 @@ describe('search text that cannot be sent to providers', () => {
     expect(upstream.requests.length).toBe(before);
   });
 
+  it('GET ?__proto__=… is a 400 naming the unknown parameter, not a parameter silently dropped', async () => {
+    const before = upstream.requests.length;
+    const response = await rawGet(service.origin, '/v1/search/web?q=a&providers=brave&__proto__=x');
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('QUERY_INVALID');
+    expect(response.body.message).toContain('__proto__');
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('GET takes providers as a comma list, as repeated parameters, or both, with spaces and empty names ignored', async () => {
+    for (const search of ['providers=brave,%20local', 'providers=brave&providers=local', 'providers=brave,,&providers=%20local%20']) {
+      const response = await request(service.origin, `/v1/search/web?q=lists&${search}`);
+      expect(response.status).toBe(200);
+      expect((await response.json()).providers.map((outcome: { provider: string }) => outcome.provider).sort()).toEqual(['brave', 'local']);
+    }
+  });
+
   it.each([
     ['a\u0000b', 'holds the control character U+0000 at position 2'],
     ['\u200b\ufeff\u200d', 'has no visible character (only spaces, zero-width or formatting characters)'],

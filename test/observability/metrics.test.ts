@@ -110,6 +110,21 @@ describe('metrics', () => {
     expect(sample(text, 'fedsearch_http_request_duration_seconds_bucket{le="2",method="POST",route="/v1/ops/fetch_url",status_code="502"}')).toBe(1);
   });
 
+  it('counts each HTTP request once over several scrapes, and a series first seen between them', async () => {
+    const metrics = createMetrics();
+    metrics.recordHttpRequest({ method: 'GET', route: '/v1/search/web', statusCode: 200, seconds: 0.2 });
+    await metrics.render();
+    expect(sample(await metrics.render(), 'fedsearch_http_requests_total{method="GET",route="/v1/search/web",status_code="200"}')).toBe(1);
+    metrics.recordHttpRequest({ method: 'GET', route: '/v1/search/web', statusCode: 200, seconds: 0.2 });
+    metrics.recordHttpRequest({ method: 'GET', route: '/v1/search/web', statusCode: 429, seconds: 0.001 });
+    metrics.recordHttpRequest({ method: 'GET', route: '/healthz', statusCode: 200, seconds: 0.001 });
+    const text = await metrics.render();
+    expect(sample(text, 'fedsearch_http_requests_total{method="GET",route="/v1/search/web",status_code="200"}')).toBe(2);
+    expect(sample(text, 'fedsearch_http_requests_total{method="GET",route="/v1/search/web",status_code="429"}')).toBe(1);
+    expect(sample(text, 'fedsearch_http_requests_total{method="GET",route="/healthz",status_code="200"}')).toBe(1);
+    expect(sample(text, 'fedsearch_http_request_duration_seconds_count{method="GET",route="/v1/search/web",status_code="200"}')).toBe(2);
+  });
+
   it('keeps each app\'s series apart, so several apps live in one process', async () => {
     const one = createMetrics();
     const two = createMetrics();

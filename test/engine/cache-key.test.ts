@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { cacheKey } from '../../src/engine/cached-answer.js';
+import type { Provider } from '../../src/providers/provider.js';
+
+const named = (...names: string[]) => names.map((name) => ({ name })) as unknown as Provider[];
+
+describe('cacheKey', () => {
+  it('is the JSON of kind, words, sorted providers, limit, deadline and the set filters in name order', () => {
+    expect(cacheKey({ kind: 'web', text: 'Cached  Answer\t"x"', limit: 11, filters: {} }, named('tavily', 'brave'), undefined)).toBe(
+      '["web","cached answer \\"x\\"",["brave","tavily"],11,null,[]]',
+    );
+    expect(
+      cacheKey(
+        { kind: 'papers', text: 'q', limit: 3, filters: { year_to: 2020, open_access: true, year_from: undefined, scope: 'code' } },
+        named('openalex'),
+        2500,
+      ),
+    ).toBe('["papers","q",["openalex"],3,2500,[["open_access",true],["scope","code"],["year_to",2020]]]');
+  });
+
+  it('is the same for the same search whatever the order of providers and filters', () => {
+    const one = cacheKey({ kind: 'web', text: 'a b', limit: 5, filters: { language: 'en', safesearch: 'strict' } }, named('exa', 'brave'), 900);
+    const other = cacheKey({ kind: 'web', text: 'A   b', limit: 5, filters: { safesearch: 'strict', language: 'en' } }, named('brave', 'exa'), 900);
+    expect(other).toBe(one);
+    expect(cacheKey({ kind: 'web', text: 'a b', limit: 5, filters: { language: 'de', safesearch: 'strict' } }, named('exa', 'brave'), 900)).not.toBe(one);
+  });
+});
