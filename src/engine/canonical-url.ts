@@ -36,7 +36,12 @@ const PLAIN_URL = /^https?:\/\/(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*(
 
 /** The canonical key and the domain of one URL, parsed once (merging needs both for every web result). */
 export function urlIdentity(value: string): UrlIdentity {
-  return PLAIN_URL.test(value) ? plainUrlIdentity(value) : parsedUrlIdentity(value);
+  return isPlainUrl(value) ? plainUrlIdentity(value) : parsedUrlIdentity(value);
+}
+
+/** A query rules a URL out at once: looking for `?` first spares the pattern a scan that would fail at it. */
+function isPlainUrl(value: string): boolean {
+  return !value.includes('?') && PLAIN_URL.test(value);
 }
 
 function plainUrlIdentity(value: string): UrlIdentity {
@@ -110,7 +115,7 @@ export function reencodePath(pathname: string): string {
 
 /** The host a result lives on, without `www.`, for display and domain filters. */
 export function domainOf(value: string): string | undefined {
-  if (PLAIN_URL.test(value)) return plainUrlIdentity(value).domain;
+  if (isPlainUrl(value)) return plainUrlIdentity(value).domain;
   try {
     return withoutWww(new URL(value).hostname.toLowerCase()) || undefined;
   } catch {
