@@ -8,8 +8,14 @@ export function fuseAnswers(kind: SearchKind, answers: ProviderAnswer[], options
   return rankResults(groupResults(kind, rankedEntries(answers)), options);
 }
 
+/** One list of every provider's items in answer order; a provider's name and weight are read once, not per item. */
 function rankedEntries(answers: ProviderAnswer[]): RankedItem[] {
-  return answers.flatMap((answer) =>
-    answer.items.map((item, index) => ({ provider: answer.provider.name, rank: index + 1, weight: answer.provider.config.weight, item })),
-  );
+  const entries: RankedItem[] = [];
+  for (const answer of answers) {
+    const provider = answer.provider.name;
+    const weight = answer.provider.config.weight;
+    const items = answer.items;
+    for (let index = 0; index < items.length; index += 1) entries.push({ provider, rank: index + 1, weight, item: items[index]! });
+  }
+  return entries;
 }

@@ -4,6 +4,7 @@ import {
   MAX_COMPARISONS_PER_TITLE,
   identifierKeys,
   normalizeTitle,
+  titleBigrams,
   titleBlocks,
   titlesSimilar,
   yearsCompatible,
@@ -29,23 +30,31 @@ export function groupResults(kind: SearchKind, entries: RankedItem[]): MergeGrou
 
 /** Web duplicates share a canonical URL; similar titles alone never merge two pages. Each URL is parsed once. */
 export function groupByUrl(entries: RankedItem[]): MergeGroup[] {
-  const groups = new Map<string, MergeGroup>();
-  for (const entry of entries) {
+  const byKey = new Map<string, MergeGroup>();
+  // Groups in the order their first member came, kept as they are made rather than copied out of the Map.
+  const groups: MergeGroup[] = [];
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index]!;
     const { key, domain } = urlIdentity(entry.item.url);
     // A literal of one shape, not a spread: this runs for every web result of every search.
     const located: RankedItem = { provider: entry.provider, rank: entry.rank, weight: entry.weight, item: entry.item, domain };
-    const group = groups.get(key);
+    const group = byKey.get(key);
     if (group) group.push(located);
-    else groups.set(key, [located]);
+    else {
+      const created = [located];
+      byKey.set(key, created);
+      groups.push(created);
+    }
   }
-  return [...groups.values()];
+  return groups;
 }
 
 /** Union-find over entry indexes: near-constant time per union, so grouping stays close to linear. */
 class DisjointSets {
-  private readonly parent: number[];
+  private readonly parent: Int32Array;
   constructor(size: number) {
-    this.parent = Array.from({ length: size }, (_, index) => index);
+    this.parent = new Int32Array(size);
+    for (let index = 0; index < size; index += 1) this.parent[index] = index;
   }
   find(index: number): number {
     let root = index;
@@ -58,6 +67,7 @@ class DisjointSets {
     }
     return root;
   }
+  /** Joins two sets; the root of the joined set is its lowest index. */
   union(a: number, b: number): void {
     const rootA = this.find(a);
     const rootB = this.find(b);
@@ -81,56 +91,86 @@ function identifiersConflict(a: ProviderItem, b: ProviderItem): boolean {
  */
 export function groupPapers(entries: RankedItem[]): MergeGroup[] {
   const sets = new DisjointSets(entries.length);
-  const identifierOwner = new Map<string, number>();
-  entries.forEach((entry, index) => {
-    for (const key of identifierKeys(entry.item)) {
-      const owner = identifierOwner.get(key);
-      if (owner === undefined) identifierOwner.set(key, index);
+  joinSharedIdentifiers(entries, sets);
+  joinSimilarTitles(entries, sets);
+  const groups: MergeGroup[] = [];
+  // A set's root is its lowest index, so its group is made when its first entry comes: groups in first-seen order.
+  const groupOfRoot: Array<MergeGroup | undefined> = new Array<MergeGroup | undefined>(entries.length);
+  for (let index = 0; index < entries.length; index += 1) {
+    const root = sets.find(index);
+    const group = groupOfRoot[root];
+    if (group) group.push(entries[index]!);
+    else {
+      const created = [entries[index]!];
+      groupOfRoot[root] = created;
+      groups.push(created);
+    }
+  }
+  return groups;
+}
+
+function joinSharedIdentifiers(entries: RankedItem[], sets: DisjointSets): void {
+  const owners = new Map<string, number>();
+  for (let index = 0; index < entries.length; index += 1) {
+    for (const key of identifierKeys(entries[index]!.item)) {
+      const owner = owners.get(key);
+      if (owner === undefined) owners.set(key, index);
       else sets.union(owner, index);
     }
-  });
+  }
+}
 
-  const blocks = new Map<string, number[]>();
+/** Joins papers without a conflicting identifier whose titles are similar and years compatible, comparing inside blocks only. */
+function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
   const titles = entries.map((entry) => normalizeTitle(entry.item.title));
-  entries.forEach((entry, index) => {
-    const title = titles[index]!;
-    if (title === '') return;
-    for (const blockKey of titleBlocks(title)) {
-      let members = blocks.get(blockKey);
-      if (!members) {
-        members = [];
-        blocks.set(blockKey, members);
-      }
-      let joined = false;
-      // Every member looked at counts, so a crowded block costs at most MAX_COMPARISONS_PER_TITLE per title.
-      const compared = Math.min(members.length, MAX_COMPARISONS_PER_TITLE);
-      for (let position = 0; position < compared; position += 1) {
-        const other = members[position]!;
-        if (sets.find(other) === sets.find(index)) {
-          joined = true;
-          continue;
-        }
-        const otherItem = entries[other]!.item;
-        if (
-          yearsCompatible(entry.item.year, otherItem.year) &&
-          !identifiersConflict(entry.item, otherItem) &&
-          titlesSimilar(title, titles[other]!)
-        ) {
-          sets.union(other, index);
-          joined = true;
-        }
-      }
-      // A block keeps one member per work: a title that joined a work already in it adds nothing to compare.
-      if (!joined) members.push(index);
+  // A title's bigrams are counted the first time it is compared, then reused for every later comparison.
+  const bigrams = new Map<string, Uint32Array>();
+  const bigramsOf = (title: string): Uint32Array => {
+    let counted = bigrams.get(title);
+    if (counted === undefined) {
+      counted = titleBigrams(title);
+      bigrams.set(title, counted);
     }
-  });
-
-  const groups = new Map<number, MergeGroup>();
-  entries.forEach((entry, index) => {
-    const root = sets.find(index);
-    const group = groups.get(root);
-    if (group) group.push(entry);
-    else groups.set(root, [entry]);
-  });
-  return [...groups.values()];
+    return counted;
+  };
+  // Head, tail and whole-title blocks apart, so that a key needs no prefix to say which it is.
+  const heads = new Map<string, number[]>();
+  const tails = new Map<string, number[]>();
+  const wholes = new Map<string, number[]>();
+  const compareInBlock = (blocks: Map<string, number[]>, blockKey: string, index: number): void => {
+    let members = blocks.get(blockKey);
+    if (!members) {
+      members = [];
+      blocks.set(blockKey, members);
+    }
+    const item = entries[index]!.item;
+    const title = titles[index]!;
+    let joined = false;
+    // Every member looked at counts, so a crowded block costs at most MAX_COMPARISONS_PER_TITLE per title.
+    const compared = Math.min(members.length, MAX_COMPARISONS_PER_TITLE);
+    for (let position = 0; position < compared; position += 1) {
+      const other = members[position]!;
+      if (sets.find(other) === sets.find(index)) {
+        joined = true;
+        continue;
+      }
+      const otherItem = entries[other]!.item;
+      if (yearsCompatible(item.year, otherItem.year) && !identifiersConflict(item, otherItem) && titlesSimilar(title, titles[other]!, bigramsOf)) {
+        sets.union(other, index);
+        joined = true;
+      }
+    }
+    // A block keeps one member per work: a title that joined a work already in it adds nothing to compare.
+    if (!joined) members.push(index);
+  };
+  for (let index = 0; index < entries.length; index += 1) {
+    const title = titles[index]!;
+    if (title === '') continue;
+    const blocks = titleBlocks(title);
+    if ('whole' in blocks) compareInBlock(wholes, blocks.whole, index);
+    else {
+      compareInBlock(heads, blocks.head, index);
+      compareInBlock(tails, blocks.tail, index);
+    }
+  }
 }

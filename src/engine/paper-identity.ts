@@ -1,4 +1,3 @@
-import stringSimilarity from 'string-similarity';
 import type { ProviderItem } from '../domain/result.js';
 import { arxivIdFromDoi } from '../domain/paper-identifiers.js';
 
@@ -20,12 +19,13 @@ export function identifierKeys(item: ProviderItem): string[] {
   return keys;
 }
 
+/** Printable ASCII: NFKD leaves it as it is and it holds no combining marks, so normalising it skips both steps. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Lower case, accents and punctuation removed, white space folded: what title comparison sees. */
 export function normalizeTitle(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  const folded = PRINTABLE_ASCII.test(title) ? title.toLowerCase() : title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return folded
     .replace(/<[^>]*>/g, ' ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
@@ -33,23 +33,79 @@ export function normalizeTitle(title: string): string {
 
 /**
  * Blocking keys: two near-identical titles almost always share their first or their last three words, so
- * only titles in the same block are compared, instead of every pair.
+ * only titles in the same block are compared, instead of every pair. A title of three words or fewer is
+ * its own block. Found by looking for spaces (a normalised title has single spaces and no space at either
+ * end), without splitting the title into words.
  */
-export function titleBlocks(normalized: string): string[] {
-  const words = normalized.split(' ');
-  if (words.length <= 3) return [`all:${normalized}`];
-  return [`head:${words.slice(0, 3).join(' ')}`, `tail:${words.slice(-3).join(' ')}`];
+export function titleBlocks(normalized: string): { head: string; tail: string } | { whole: string } {
+  const thirdSpace = nthSpace(normalized, 3);
+  if (thirdSpace < 0) return { whole: normalized };
+  const thirdSpaceFromEnd = normalized.lastIndexOf(' ', normalized.lastIndexOf(' ', normalized.lastIndexOf(' ') - 1) - 1);
+  return { head: normalized.slice(0, thirdSpace), tail: normalized.slice(thirdSpaceFromEnd + 1) };
+}
+
+function nthSpace(text: string, count: number): number {
+  let position = -1;
+  for (let found = 0; found < count; found += 1) {
+    position = text.indexOf(' ', position + 1);
+    if (position < 0) return -1;
+  }
+  return position;
 }
 
 export function yearsCompatible(a: number | undefined, b: number | undefined): boolean {
   return a === undefined || b === undefined || Math.abs(a - b) <= YEAR_TOLERANCE;
 }
 
-export function titlesSimilar(a: string, b: string): boolean {
+/**
+ * The bigrams of a text without its white space, each two UTF-16 code units as one number, sorted: what the
+ * Dice coefficient counts (as string-similarity's compareTwoStrings counts it), computed once per title
+ * instead of once per comparison.
+ */
+export function titleBigrams(text: string): Uint32Array {
+  const letters = text.replace(/\s+/g, '');
+  const bigrams = new Uint32Array(Math.max(letters.length - 1, 0));
+  for (let index = 0; index < bigrams.length; index += 1) {
+    bigrams[index] = letters.charCodeAt(index) * 0x10000 + letters.charCodeAt(index + 1);
+  }
+  return bigrams.sort();
+}
+
+/**
+ * Whether two titles name the same paper: the same normalised title, or titles of 8 characters or more whose
+ * Dice coefficient (2 × shared bigrams / all bigrams) reaches the threshold. `bigramsOf` gives each title's
+ * titleBigrams, so a caller comparing one title many times computes them once.
+ */
+export function titlesSimilar(a: string, b: string, bigramsOf: (title: string) => Uint32Array = titleBigrams): boolean {
   if (a === b) return true;
   // Dice needs at least 2 characters on both sides; very short titles only match exactly.
   if (a.length < 8 || b.length < 8) return false;
-  return stringSimilarity.compareTwoStrings(a, b) >= TITLE_SIMILARITY_THRESHOLD;
+  const first = bigramsOf(a);
+  const second = bigramsOf(b);
+  // Fewer than 2 characters once white space is gone: only the same characters match.
+  if (first.length === 0 || second.length === 0) return a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
+  const total = first.length + second.length;
+  // Shared bigrams are at most the smaller count: when even that falls short, no need to count them.
+  if ((2.0 * Math.min(first.length, second.length)) / total < TITLE_SIMILARITY_THRESHOLD) return false;
+  return (2.0 * sharedBigrams(first, second)) / total >= TITLE_SIMILARITY_THRESHOLD;
+}
+
+/** The size of the multiset intersection of two sorted bigram lists, in one walk over both. */
+function sharedBigrams(first: Uint32Array, second: Uint32Array): number {
+  let shared = 0;
+  let i = 0;
+  let j = 0;
+  while (i < first.length && j < second.length) {
+    const a = first[i]!;
+    const b = second[j]!;
+    if (a === b) {
+      shared += 1;
+      i += 1;
+      j += 1;
+    } else if (a < b) i += 1;
+    else j += 1;
+  }
+  return shared;
 }
 
 export { MAX_COMPARISONS_PER_TITLE };

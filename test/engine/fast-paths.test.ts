@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reencodePath, samePercentEncoding } from '../../src/engine/canonical-url.js';
+import stringSimilarity from 'string-similarity';
+import { domainOf, parsedUrlIdentity, reencodePath, samePercentEncoding, urlIdentity } from '../../src/engine/canonical-url.js';
 import { groupResults, type RankedItem } from '../../src/engine/merge.js';
+import { normalizeTitle, titleBlocks, titlesSimilar } from '../../src/engine/paper-identity.js';
 import { rankResults } from '../../src/engine/rank.js';
 import { htmlToText } from '../../src/providers/parse-helpers.js';
 
@@ -34,8 +36,9 @@ describe('hot-path shortcuts', () => {
   });
 
   it('parses each web result URL once to merge and rank it', () => {
+    // URLs the parser must read (a query, a capital, a port): plain ones are taken apart without it.
     const entries: RankedItem[] = ['brave', 'tavily'].flatMap((provider) =>
-      ['https://www.example.org/a?utm_source=x', 'https://example.org/b/', `https://${provider}.example.com/c`].map((url, index) => ({
+      ['https://www.example.org/a?utm_source=x', 'https://Example.org/b/', `https://${provider}.example.com:8443/c`].map((url, index) => ({
         provider,
         rank: index + 1,
         weight: 1,
@@ -56,5 +59,67 @@ describe('hot-path shortcuts', () => {
     const results = rankResults(groupResults('web', entries));
     expect(parsed).toBe(entries.length);
     expect(results.map((result) => result.domain)).toEqual(['example.org', 'example.org', 'brave.example.com', 'tavily.example.com']);
+  });
+
+  it('takes a URL apart without the parser only when the parser would give the same key and domain', () => {
+    const piece = fc.constantFrom(
+      ...['a', 'z', 'A', '0', '9', '-', '_', '.', '..', '/', '//', '/./', '/../', '/.', '/..', '#', '?a=1', ':', ':443', '@', '~', '%2e'],
+      ...['xn--', 'xn--bcher-kva', 'www.', '0x1', 'com', "!$&'()*+,;=", ' ', '\t', '\\', 'é', '[', '|', '"', '<'],
+    );
+    const scheme = fc.constantFrom('https://', 'http://', 'https://www.', 'HTTP://', 'ftp://', '');
+    const url = fc.tuple(scheme, fc.array(piece, { maxLength: 8 })).map(([start, pieces]) => `${start}${pieces.join('')}`);
+    fc.assert(
+      fc.property(url, (value) => {
+        expect(urlIdentity(value)).toEqual(parsedUrlIdentity(value));
+        let parsedDomain: string | undefined;
+        try {
+          parsedDomain = new URL(value).hostname.toLowerCase().replace(/^www\./, '') || undefined;
+        } catch {
+          parsedDomain = undefined;
+        }
+        expect(domainOf(value)).toBe(parsedDomain);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('folds a title exactly as the general rule does when it skips Unicode normalisation for ASCII', () => {
+    const title = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '-', '<', '>', '1', '.', '\t', 'é', 'É', 'ﬁ', 'ß', 'İ', '\u0301', '²') });
+    fc.assert(
+      fc.property(title, (value) => {
+        const general = value
+          .normalize('NFKD')
+          .replace(/[\u0300-\u036f]/g, '')
+          .toLowerCase()
+          .replace(/<[^>]*>/g, ' ')
+          .replace(/[^\p{L}\p{N}]+/gu, ' ')
+          .trim();
+        expect(normalizeTitle(value)).toBe(general);
+      }),
+    );
+  });
+
+  it('blocks a normalised title by its first and last three words, or whole when it has three or fewer', () => {
+    const normalized = fc.array(fc.constantFrom('a', 'of', 'survey', 'é', '2024'), { minLength: 1, maxLength: 7 }).map((words) => words.join(' '));
+    fc.assert(
+      fc.property(normalized, (value) => {
+        const words = value.split(' ');
+        const expected = words.length <= 3 ? { whole: value } : { head: words.slice(0, 3).join(' '), tail: words.slice(-3).join(' ') };
+        expect(titleBlocks(value)).toEqual(expected);
+      }),
+    );
+  });
+
+  it('finds titles similar exactly when their Dice coefficient (string-similarity) reaches 0.9', () => {
+    const title = fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' ', 'é', '\u{1d400}'), minLength: 6, maxLength: 30, size: 'max' });
+    // Pairs that differ by a small edit sit near the threshold, where an error would show.
+    const edited = fc.tuple(title, fc.nat(24), fc.constantFrom('', 'a', 'ab', ' ')).map(([value, at, insert]) => `${value.slice(0, at)}${insert}${value.slice(at + 1)}`);
+    fc.assert(
+      fc.property(title, fc.oneof(title, edited), (a, b) => {
+        const general = a === b || (a.length >= 8 && b.length >= 8 && stringSimilarity.compareTwoStrings(a, b) >= 0.9);
+        expect(titlesSimilar(a, b)).toBe(general);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

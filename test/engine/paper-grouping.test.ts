@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import stringSimilarity from 'string-similarity';
+import { describe, expect, it } from 'vitest';
+import type { ProviderItem } from '../../src/domain/result.js';
+import { groupResults, type RankedItem } from '../../src/engine/merge.js';
+import { identifierKeys, normalizeTitle } from '../../src/engine/paper-identity.js';
+
+/**
+ * Paper grouping on crowded title blocks, where its shortcuts (bigrams counted once per title, blocks found
+ * without splitting, a length bound before counting) could change which pairs merge.
+ */
+
+const CAP = 32;
+
+/** The rule on its own terms: union by shared identifier, then title comparisons inside blocks, at most CAP per block. */
+function referenceGroups(entries: RankedItem[]): number[][] {
+  const label = entries.map((_, index) => index);
+  const find = (index: number): number => (label[index] === index ? index : find(label[index]!));
+  const union = (a: number, b: number): void => {
+    const [rootA, rootB] = [find(a), find(b)];
+    if (rootA !== rootB) label[Math.max(rootA, rootB)] = Math.min(rootA, rootB);
+  };
+  const owners = new Map<string, number>();
+  entries.forEach((entry, index) => {
+    for (const key of identifierKeys(entry.item)) {
+      if (owners.has(key)) union(owners.get(key)!, index);
+      else owners.set(key, index);
+    }
+  });
+  const conflict = (a: ProviderItem, b: ProviderItem): boolean =>
+    (['doi', 'arxiv_id', 'pmid'] as const).some((field) => a[field] !== undefined && b[field] !== undefined && a[field] !== b[field]);
+  const similar = (a: string, b: string): boolean => a === b || (a.length >= 8 && b.length >= 8 && stringSimilarity.compareTwoStrings(a, b) >= 0.9);
+  const blocks = new Map<string, number[]>();
+  entries.forEach((entry, index) => {
+    const title = normalizeTitle(entry.item.title);
+    if (title === '') return;
+    const words = title.split(' ');
+    const keys = words.length <= 3 ? [`all:${title}`] : [`head:${words.slice(0, 3).join(' ')}`, `tail:${words.slice(-3).join(' ')}`];
+    for (const key of keys) {
+      const members = blocks.get(key) ?? [];
+      blocks.set(key, members);
+      let joined = false;
+      for (const other of members.slice(0, CAP)) {
+        const otherItem = entries[other]!.item;
+        const yearsClose = entry.item.year === undefined || otherItem.year === undefined || Math.abs(entry.item.year - otherItem.year) <= 1;
+        if (find(other) === find(index)) joined = true;
+        else if (yearsClose && !conflict(entry.item, otherItem) && similar(title, normalizeTitle(otherItem.title))) {
+          union(other, index);
+          joined = true;
+        }
+      }
+      if (!joined) members.push(index);
+    }
+  });
+  const groups = new Map<number, number[]>();
+  entries.forEach((_, index) => groups.set(find(index), [...(groups.get(find(index)) ?? []), index]));
+  return [...groups.values()];
+}
+
+function paper(title: string, year?: number, identifiers: Partial<ProviderItem> = {}): ProviderItem {
+  return { title, url: `https://papers.example/${encodeURIComponent(title)}`, ...(year === undefined ? {} : { year }), ...identifiers };
+}
+
+function entriesOf(items: ProviderItem[]): RankedItem[] {
+  return items.map((item, index) => ({ provider: `p${index % 4}`, rank: Math.floor(index / 4) + 1, weight: 1, item }));
+}
+
+function indexGroups(entries: RankedItem[]): number[][] {
+  return groupResults('papers', entries).map((group) => group.map((member) => entries.indexOf(member)));
+}
+
+describe('paper grouping on crowded title blocks', () => {
+  it('compares a title with the first 32 works of a crowded block, and still finds a later one through its other block', () => {
+    const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango'.split(' ');
+    // 34 works that share their first three words and no other: one crowded head block, 34 tail blocks.
+    const works = Array.from({ length: 34 }, (_, index) =>
+      paper(`A survey of ${words[index % 20]} ${index < 20 ? 'models' : 'systems'}`, 2020, { doi: `10.1000/work.${index}` }),
+    );
+    const items = [
+      ...works,
+      // 34: the first work again, spelled otherwise: found in the crowded head block.
+      paper('A Survey of Alpha Models.', 2021),
+      // 35: the 32nd work with its last word changed (another tail block): the last work the head block compares.
+      paper('A survey of lima system', 2020),
+      // 36: the 33rd work with its last word changed: past the 32 the head block compares, and in no other block with it.
+      paper('A survey of mike system', 2020),
+      // 37: the 34th work again: past the 32 of the head block, found in its tail block.
+      paper('A survey: of november systems', 2020),
+      // 38, 39: alike, but three years apart or with another DOI: never the same work.
+      paper('A survey of bravo models', 2023),
+      paper('A survey of charlie models', 2020, { doi: '10.1000/other' }),
+    ];
+    const groups = indexGroups(entriesOf(items));
+    expect(groups.filter((group) => group.length > 1)).toEqual([
+      [0, 34],
+      [31, 35],
+      [33, 37],
+    ]);
+    expect(groups).toHaveLength(items.length - 3);
+  });
+
+  it('merges exactly the pairs the rule merges, on blocks crowded past the comparison cap', () => {
+    const word = fc.constantFrom('a', 'survey', 'of', 'deep', 'graph', 'learning', 'learnings');
+    const topic = fc.constantFrom(...'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike oscar papa'.split(' '));
+    // Either a few common words in any order, or one opening and two of many topics (blocks past 32 titles), the
+    // last one perhaps in the plural: a near duplicate in another tail block, found only in the crowded head block.
+    const title = fc.oneof(
+      fc.array(word, { minLength: 2, maxLength: 7 }).map((words) => words.join(' ')),
+      fc.tuple(topic, topic, fc.constantFrom('', 's')).map(([first, second, plural]) => `a survey of ${first} ${second}${plural}`),
+    );
+    /** Mostly absent: identifiers that every other paper had would join or split everything. */
+    const rarely = <T>(values: T[]) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 9 }, { arbitrary: fc.constantFrom(...values), weight: 1 });
+    const item = fc.record({
+      title: fc.tuple(title, fc.constantFrom('', '.', '!', ' (extended)')).map(([text, ending]) => `${text}${ending}`),
+      year: fc.option(fc.integer({ min: 2018, max: 2021 }), { nil: undefined }),
+      doi: rarely(['10.1000/a', '10.1000/b', '10.48550/arXiv.2101.00001']),
+      arxiv_id: rarely(['2101.00001', '2202.00002']),
+    });
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 0, maxLength: 150, size: 'max' }), (items) => {
+        const entries = entriesOf(items.map(({ title: text, ...rest }) => ({ ...paper(text), ...rest })));
+        expect(indexGroups(entries)).toEqual(referenceGroups(entries));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
