@@ -12,6 +12,8 @@ type ChildMessage<T> = { ready: T } | { failed: string };
 
 export interface RunningChild<T> {
   payload: T;
+  /** The child's process id, to read its CPU time. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ export function startChild<T>(module: URL, input: unknown, readyWithinMs = 30_00
         reject(new Error(`${module.pathname}: ${message.failed}`));
         return;
       }
-      resolve({ payload: message.ready, stop: () => stopChild(child) });
+      resolve({ payload: message.ready, pid: child.pid, stop: () => stopChild(child) });
     });
     child.send({ input });
   });
