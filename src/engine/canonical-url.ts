@@ -1,3 +1,4 @@
+import { isParserStableHttpUrl } from '../domain/plain-url.js';
 /** Query parameters that only track a click and never change what a page shows. */
 const TRACKING_PARAMETERS = new Set([
   'gclid', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'yclid', 'twclid', 'ttclid', 'li_fat_id',
@@ -26,22 +27,18 @@ export function canonicalUrl(value: string): string {
   return urlIdentity(value).key;
 }
 
-/**
- * An http(s) URL that parsing would give back unchanged, the shape of most result URLs: a lower-case host of
- * plain labels (none `xn--`, which the parser checks, and a last one starting with a letter, so never read as
- * an IPv4 address), no user or port, a path of characters that need no encoding with no `.` or `..` segment,
- * no query, perhaps a fragment (which the key drops). Its key and domain are slices of it, without a parse.
- */
-const PLAIN_URL = /^https?:\/\/(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*(?:\/(?!\.\.?(?:[/#]|$))[\w\-.!~*'():@$&+,;=]*)*(?:#|$)/;
-
 /** The canonical key and the domain of one URL, parsed once (merging needs both for every web result). */
 export function urlIdentity(value: string): UrlIdentity {
   return isPlainUrl(value) ? plainUrlIdentity(value) : parsedUrlIdentity(value);
 }
 
-/** A query rules a URL out at once: looking for `?` first spares the pattern a scan that would fail at it. */
+/**
+ * A URL the parser gives back unchanged (domain/plain-url.ts) whose key and domain are slices of it: no query
+ * (its parameters are sorted and filtered) and no percent-encoding (the path is re-encoded). Looking for `?`
+ * and `%` first spares the pattern a scan that would not help.
+ */
 function isPlainUrl(value: string): boolean {
-  return !value.includes('?') && PLAIN_URL.test(value);
+  return !value.includes('?') && !value.includes('%') && isParserStableHttpUrl(value);
 }
 
 function plainUrlIdentity(value: string): UrlIdentity {

@@ -1,6 +1,7 @@
 import { decode } from 'html-entities';
 import { XMLParser } from 'fast-xml-parser';
 import { parseError } from '../domain/errors.js';
+import { isParserStableHttpUrl } from '../domain/plain-url.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { UpstreamResponse } from './provider.js';
 
@@ -215,24 +216,11 @@ export function encodePathSegments(id: string): string {
   return id.split('/').map(encodeURIComponent).join('/');
 }
 
-/** One path segment, query or fragment character the URL parser keeps as it is, or a percent-encoded octet. */
-const KEPT = String.raw`(?:[A-Za-z0-9\-._~!$&()*+,;=:@]|%[0-9A-Fa-f]{2})`;
-/**
- * An http(s) URL the URL parser gives back character for character, so it needs no parsing: lower-case
- * scheme and host; no user, port or trailing dot; a host whose last label starts with a letter (never an IPv4
- * address) and no punycode label (those are decoded and checked); a path that is there, with no segment
- * starting with a dot (`.` and `..` are resolved); only characters that are never percent-encoded.
- * Anything else goes through `new URL`.
- */
-const PLAIN_HTTP_URL = new RegExp(
-  String.raw`^https?://(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*` +
-    String.raw`(?:/(?!\.|%2[eE])${KEPT}*)+(?:\?(?:${KEPT}|[/?])*)?(?:#(?:${KEPT}|[/?])*)?$`,
-);
-
 /** An absolute http(s) URL string, or undefined. */
 export function httpUrl(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  if (PLAIN_HTTP_URL.test(value)) return value;
+  // Most URLs in API answers are already what the parser would give back: no parse for those.
+  if (isParserStableHttpUrl(value)) return value;
   try {
     const url = new URL(value.trim());
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : undefined;

@@ -1,0 +1,21 @@
+/** One path segment, query or fragment character the URL parser keeps as it is, or a percent-encoded octet. */
+const KEPT = String.raw`(?:[A-Za-z0-9\-._~!$&()*+,;=:@]|%[0-9A-Fa-f]{2})`;
+
+/**
+ * An http(s) URL the URL parser gives back character for character: lower-case scheme and host; no user,
+ * port or trailing dot; a host whose last label starts with a letter (never an IPv4 address) and no punycode
+ * label (those are decoded and checked); a path that is there, with no segment starting with a dot (`.` and
+ * `..` are resolved); only characters that are never percent-encoded.
+ */
+const PLAIN_HTTP_URL = new RegExp(
+  String.raw`^https?://(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*` +
+    String.raw`(?:/(?!\.|%2[eE])${KEPT}*)+(?:\?(?:${KEPT}|[/?])*)?(?:#(?:${KEPT}|[/?])*)?$`,
+);
+
+/**
+ * Whether `new URL(value).href` would be `value` itself: the shape of most URLs in API answers, which can then
+ * be used (or sliced) without a parse. False only means "parse it to know".
+ */
+export function isParserStableHttpUrl(value: string): boolean {
+  return PLAIN_HTTP_URL.test(value);
+}
