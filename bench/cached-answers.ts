@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { startChild, startFakesAndService } from './child-process.js';
-import { format, printTable } from './report.js';
+import { format, median, printTable } from './report.js';
 
 /**
  * `npm run bench`, cached answers: the same search repeated (every answer after the first comes from the
@@ -49,11 +49,6 @@ async function round(origin: string, path: string, pid: number | undefined, seco
     p99: result.latency.p99,
     cpuPerRequest: before === undefined || after === undefined || answered === 0 ? undefined : (after - before) / answered,
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function summary(rounds: Round[]): Round {
