@@ -44,6 +44,11 @@ export class BraveProvider extends Provider {
     rateLimit: '1/s',
   };
   readonly settings = BraveProvider.settings;
+  /** The same for every request: built once, from a configuration that never changes. */
+  private readonly requestHeaders: Readonly<Record<string, string>> = Object.freeze({
+    Accept: 'application/json',
+    'X-Subscription-Token': this.credential('BRAVE_API_KEY') ?? '',
+  });
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
     const parameters: Record<string, string> = { q: query.text, count: String(Math.min(query.limit, MAX_COUNT)), offset: '0' };
@@ -51,15 +56,7 @@ export class BraveProvider extends Provider {
     if (timeRange) parameters.freshness = FRESHNESS[timeRange];
     if (language) parameters.search_lang = language;
     if (safesearch) parameters.safesearch = safesearch;
-    return { url: this.endpointWithParameters('/res/v1/web/search', parameters), headers: this.headers() };
-  }
-
-  /** The same for every request: built once. */
-  private requestHeaders?: Readonly<Record<string, string>>;
-
-  private headers(): Record<string, string> {
-    this.requestHeaders ??= Object.freeze({ Accept: 'application/json', 'X-Subscription-Token': this.credential('BRAVE_API_KEY') ?? '' });
-    return this.requestHeaders;
+    return { url: this.endpointWithParameters('/res/v1/web/search', parameters), headers: this.requestHeaders };
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {

@@ -28,6 +28,12 @@ export class ExaProvider extends Provider {
     rateLimit: '10/s',
   };
   readonly settings = ExaProvider.settings;
+  /** The same for every request: built once, from a configuration that never changes. */
+  private readonly requestHeaders: Readonly<Record<string, string>> = Object.freeze({
+    Accept: 'application/json',
+    'Content-Type': 'application/json',
+    'x-api-key': this.credential('EXA_API_KEY') ?? '',
+  });
 
   override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
     const { time_range: timeRange, include_domains: includeDomains, exclude_domains: excludeDomains } = query.filters;
@@ -42,19 +48,7 @@ export class ExaProvider extends Provider {
       includeDomains: includeDomains?.length ? includeDomains : undefined,
       excludeDomains: excludeDomains?.length ? excludeDomains : undefined,
     };
-    return { url: this.endpointAddress('/search'), method: 'POST', headers: this.headers(), body: JSON.stringify(body) };
-  }
-
-  /** The same for every request: built once. */
-  private requestHeaders?: Readonly<Record<string, string>>;
-
-  private headers(): Record<string, string> {
-    this.requestHeaders ??= Object.freeze({
-      Accept: 'application/json',
-      'Content-Type': 'application/json',
-      'x-api-key': this.credential('EXA_API_KEY') ?? '',
-    });
-    return this.requestHeaders;
+    return { url: this.endpointAddress('/search'), method: 'POST', headers: this.requestHeaders, body: JSON.stringify(body) };
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {

@@ -25,6 +25,12 @@ export class TavilyProvider extends Provider {
     rateLimit: '100/min',
   };
   readonly settings = TavilyProvider.settings;
+  /** The same for every request: built once, from a configuration that never changes. */
+  private readonly requestHeaders: Readonly<Record<string, string>> = Object.freeze({
+    Accept: 'application/json',
+    'Content-Type': 'application/json',
+    Authorization: `Bearer ${this.credential('TAVILY_API_KEY') ?? ''}`,
+  });
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
     const { time_range: timeRange, include_domains: includeDomains, exclude_domains: excludeDomains } = query.filters;
@@ -39,19 +45,7 @@ export class TavilyProvider extends Provider {
       include_domains: includeDomains?.length ? includeDomains : undefined,
       exclude_domains: excludeDomains?.length ? excludeDomains : undefined,
     };
-    return { url: this.endpointAddress('/search'), method: 'POST', headers: this.headers(), body: JSON.stringify(body) };
-  }
-
-  /** The same for every request: built once. */
-  private requestHeaders?: Readonly<Record<string, string>>;
-
-  private headers(): Record<string, string> {
-    this.requestHeaders ??= Object.freeze({
-      Accept: 'application/json',
-      'Content-Type': 'application/json',
-      Authorization: `Bearer ${this.credential('TAVILY_API_KEY') ?? ''}`,
-    });
-    return this.requestHeaders;
+    return { url: this.endpointAddress('/search'), method: 'POST', headers: this.requestHeaders, body: JSON.stringify(body) };
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
