@@ -62,14 +62,62 @@ export function answerTtl(answer: CachedAnswer, partialAnswerTtlMs = DEFAULT_PAR
  * The page is not part of it: every page of a search is sliced from one cached list.
  */
 export function cacheKey(query: SearchQuery, providers: Provider[], timeoutMs: number | undefined): string {
-  const names = providers.map((provider) => provider.name).sort();
-  const filters: Array<[string, unknown]> = [];
-  for (const name in query.filters) {
-    const value = query.filters[name as keyof SearchFilters];
-    if (value !== undefined) filters.push([name, value]);
+  // The JSON text of [kind, words, providers, limit, deadline, filters], written in parts: no array of it is
+  // built, and every hit on the cache pays for this, so the common parts skip JSON.stringify (same text).
+  return `[${nameJson(query.kind)},${wordsJson(query.text)},${providerNamesJson(providers)},${numberJson(query.limit)},${timeoutMs === undefined ? 'null' : numberJson(timeoutMs)},${filtersJson(query.filters)}]`;
+}
+
+/** The words in lower case, each run of white space one space, as JSON. */
+function wordsJson(text: string): string {
+  const words = text.toLowerCase();
+  // Printable ASCII without quotes, backslashes or two spaces in a row is its own JSON, with nothing to collapse.
+  let plain = true;
+  for (let index = 0; index < words.length && plain; index += 1) {
+    const code = words.charCodeAt(index);
+    plain = code > 0x20 ? code < 0x7f && code !== 0x22 && code !== 0x5c : code === 0x20 && words.charCodeAt(index + 1) !== 0x20;
   }
-  if (filters.length > 1) filters.sort(([a], [b]) => a.localeCompare(b));
-  // The JSON text of [kind, words, providers, limit, deadline, filters], written in parts: no array of it is built.
-  const words = JSON.stringify(query.text.toLowerCase().replace(/\s+/g, ' '));
-  return `[${JSON.stringify(query.kind)},${words},${JSON.stringify(names)},${JSON.stringify(query.limit)},${JSON.stringify(timeoutMs ?? null)},${JSON.stringify(filters)}]`;
+  return plain ? `"${words}"` : JSON.stringify(words.replace(/\s+/g, ' '));
+}
+
+/** The providers' names in code-unit order (Array.prototype.sort's), as a JSON list. */
+function providerNamesJson(providers: readonly Provider[]): string {
+  const names: string[] = [];
+  for (const provider of providers) {
+    // Insertion sort: a search names a handful of providers.
+    let index = names.length;
+    while (index > 0 && names[index - 1]! > provider.name) index -= 1;
+    names.splice(index, 0, provider.name);
+  }
+  let json = '[';
+  for (let index = 0; index < names.length; index += 1) json += `${index === 0 ? '' : ','}${nameJson(names[index]!)}`;
+  return `${json}]`;
+}
+
+function filtersJson(filters: SearchFilters): string {
+  const set: Array<[string, unknown]> = [];
+  for (const name in filters) {
+    const value = filters[name as keyof SearchFilters];
+    if (value !== undefined) set.push([name, value]);
+  }
+  if (set.length === 0) return '[]';
+  if (set.length > 1) set.sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify(set);
+}
+
+/** JSON.stringify's text for a number (NaN and ±Infinity as null), without the call. */
+function numberJson(value: number): string {
+  return Number.isFinite(value) ? String(value) : 'null';
+}
+
+/** JSON of kind and provider names: a few dozen, each escaped once. */
+const namesJson = new Map<string, string>();
+
+function nameJson(name: string): string {
+  let json = namesJson.get(name);
+  if (json === undefined) {
+    json = JSON.stringify(name);
+    // Kinds and provider names come from the catalogue, not from a request; the bound is only a guard.
+    if (namesJson.size < 1000) namesJson.set(name, json);
+  }
+  return json;
 }

@@ -82,24 +82,30 @@ export class ProviderCatalog {
   selectProviders(kind: SearchKind, names: string[] | undefined): Provider[] {
     // A copy: the caller may keep or change its list; the catalogue's stays as it is.
     if (!names || names.length === 0) return this.searchersOf(kind).slice();
-    // Named only in an error: not worked out for every search.
-    const allowed = (): string => this.providerNames(kind).join(', ');
+    // Every search runs this (twice: to plan it and to run it), so it makes no Set, closure or mapped copy:
+    // a list names a few providers, and a repeated name is found by looking at those already chosen.
     const selected: Provider[] = [];
-    for (const name of new Set(names.map((entry) => entry.trim().toLowerCase()).filter(Boolean))) {
+    for (const entry of names) {
+      const name = entry.trim().toLowerCase();
+      if (name === '') continue;
       const provider = this.byName.get(name);
-      if (!provider) {
-        throw invalidQuery(`providers: unknown provider "${name}"; allowed for ${kind}: ${allowed()}`);
-      }
+      if (!provider) throw invalidQuery(`providers: unknown provider "${name}"; allowed for ${kind}: ${this.allowedNames(kind)}`);
+      if (selected.includes(provider)) continue;
       if (provider.kind !== kind) {
-        throw invalidQuery(`providers: "${name}" serves ${provider.kind}, not ${kind}; allowed for ${kind}: ${allowed()}`);
+        throw invalidQuery(`providers: "${name}" serves ${provider.kind}, not ${kind}; allowed for ${kind}: ${this.allowedNames(kind)}`);
       }
       if (!searches(provider)) {
-        throw invalidQuery(`providers: "${name}" does not search (${provider.settings.description}); allowed for ${kind}: ${allowed()}`);
+        throw invalidQuery(`providers: "${name}" does not search (${provider.settings.description}); allowed for ${kind}: ${this.allowedNames(kind)}`);
       }
       selected.push(provider);
     }
-    if (selected.length === 0) throw invalidQuery(`providers: name at least one provider; allowed for ${kind}: ${allowed()}`);
+    if (selected.length === 0) throw invalidQuery(`providers: name at least one provider; allowed for ${kind}: ${this.allowedNames(kind)}`);
     return selected;
+  }
+
+  /** Named only in an error: not worked out for every search. */
+  private allowedNames(kind: SearchKind): string {
+    return this.providerNames(kind).join(', ');
   }
 
   healthOf(provider: Provider): ProviderHealth {

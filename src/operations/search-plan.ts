@@ -41,26 +41,43 @@ function asksForAuto(providers: SearchParameters['providers']): boolean {
 export function planSearch(kind: SearchKind, parameters: SearchParameters, search: SearchService): SearchPlan {
   const routing = asksForAuto(parameters.providers) ? routeProviders(kind, parameters.query, search) : undefined;
   const providers = routing ? routing.providers : (parameters.providers as string[] | undefined);
-  const asking = search.selectProviders(kind, providers).length;
-  return {
-    asking,
-    run: async ({ logger, onProviderAnswer }, signal) => {
-      const response = await search.search(
-        {
-          kind,
-          query: parameters.query,
-          providers,
-          limit: parameters.max_results,
-          page: parameters.page,
-          timeoutMs: parameters.timeout_ms,
-          explain: parameters.explain,
-          filters: parameters.filters,
-          logger,
-          onProviderAnswer,
-        },
-        signal,
-      );
-      return routing ? { ...response, routing } : response;
-    },
-  };
+  return new PlannedSearch(kind, parameters, search, providers, routing);
+}
+
+/** A class rather than an object with an arrow in it: every search makes one, and a method costs nothing per plan. */
+class PlannedSearch implements SearchPlan {
+  readonly asking: number;
+
+  constructor(
+    private readonly kind: SearchKind,
+    private readonly parameters: SearchParameters,
+    private readonly search: SearchService,
+    private readonly providers: string[] | undefined,
+    private readonly routing: ProviderRouting | undefined,
+  ) {
+    this.asking = search.selectProviders(kind, providers).length;
+  }
+
+  async run(
+    { logger, onProviderAnswer }: { logger?: Logger; onProviderAnswer?: (answer: ProviderAnswer) => void },
+    signal: AbortSignal | (() => AbortSignal),
+  ): Promise<RoutedSearchResponse> {
+    const { kind, parameters, providers, routing } = this;
+    const response = await this.search.search(
+      {
+        kind,
+        query: parameters.query,
+        providers,
+        limit: parameters.max_results,
+        page: parameters.page,
+        timeoutMs: parameters.timeout_ms,
+        explain: parameters.explain,
+        filters: parameters.filters,
+        logger,
+        onProviderAnswer,
+      },
+      signal,
+    );
+    return routing ? { ...response, routing } : response;
+  }
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../../src/engine/cached-answer.js';
 import type { Provider } from '../../src/providers/provider.js';
@@ -23,5 +24,27 @@ describe('cacheKey', () => {
     const other = cacheKey({ kind: 'web', text: 'A   b', limit: 5, filters: { safesearch: 'strict', language: 'en' } }, named('brave', 'exa'), 900);
     expect(other).toBe(one);
     expect(cacheKey({ kind: 'web', text: 'a b', limit: 5, filters: { language: 'de', safesearch: 'strict' } }, named('exa', 'brave'), 900)).not.toBe(one);
+  });
+
+  it('is, for any search, the JSON the rule describes (the written-out parts skip JSON.stringify, not its text)', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'Z', '0', ' ', '  ', '\t', '\n', '\u00a0', 'É', '"', '\\', '~', '\u007f', '\u001f', '\u2028') });
+    const names = fc.uniqueArray(fc.string({ unit: fc.constantFrom('a', 'B', '_', '-', '"', 'é', '1') }), { maxLength: 5 });
+    const filters = fc.dictionary(fc.constantFrom('language', 'safesearch', 'year_from', 'scope'), fc.option(fc.oneof(fc.string(), fc.integer(), fc.boolean()), { nil: undefined }));
+    const number = fc.oneof(fc.integer(), fc.double());
+    fc.assert(
+      fc.property(fc.constantFrom('web', 'papers'), text, names, number, fc.option(number, { nil: undefined }), filters, (kind, words, providerNames, limit, timeoutMs, set) => {
+        const expected = JSON.stringify([
+          kind,
+          words.toLowerCase().replace(/\s+/g, ' '),
+          [...providerNames].sort(),
+          limit,
+          timeoutMs ?? null,
+          Object.entries(set)
+            .filter(([, value]) => value !== undefined)
+            .sort(([a], [b]) => a.localeCompare(b)),
+        ]);
+        expect(cacheKey({ kind, text: words, limit, filters: set }, named(...providerNames), timeoutMs)).toBe(expected);
+      }),
+    );
   });
 });

@@ -45,4 +45,17 @@ describe('lazyClientGoneSignal', () => {
     expect(signal().aborted).toBe(false);
     answered.stop();
   });
+
+  it('adds no close listener to the response until the signal is asked for', async () => {
+    const held = await heldRequest();
+    const listeners = held.response.listenerCount('close');
+    const signal = lazyClientGoneSignal({ raw: held.response });
+    expect(held.response.listenerCount('close')).toBe(listeners);
+    const made = signal();
+    expect(held.response.listenerCount('close')).toBe(listeners + 1);
+    held.client.abort();
+    await held.closed;
+    expect(made.aborted).toBe(true);
+    held.stop();
+  });
 });
