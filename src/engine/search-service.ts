@@ -24,6 +24,8 @@ export interface SearchRequest {
   kind: SearchKind;
   query: string;
   providers?: string[];
+  /** What selectProviders gave for `kind` and `providers`, when the caller already asked (planSearch): not worked out again. */
+  selected?: Provider[];
   limit: number;
   /** Which page of `limit` results (1 by default); every page is sliced from one fused list. */
   page?: number;
@@ -149,7 +151,7 @@ export class SearchService {
   /** `signal` may be a function making it: it is made only when providers are asked, never for a cached answer. */
   async search(request: SearchRequest, signal?: AbortSignal | (() => AbortSignal)): Promise<SearchResponse> {
     const started = performance.now();
-    const providers = this.selectProviders(request.kind, request.providers);
+    const providers = request.selected ?? this.selectProviders(request.kind, request.providers);
     const page = request.page ?? 1;
     const query: SearchQuery = {
       kind: request.kind,

@@ -12,10 +12,14 @@ const paperSearchInput = z
   .strictObject({ ...searchParams, ...filterParamsOf.papers })
   .superRefine(checkYearsInOrder);
 
+/** Every filter's name, listed once rather than on every search. */
+const FILTER_NAMES: readonly string[] = [...Object.keys(webFilterParams), ...Object.keys(paperFilterParams), 'scope'];
+
 /** The fields of an operation's input that are search filters, as the engine takes them. */
 export function filtersOf(input: Record<string, unknown>): SearchFilters {
-  const names = [...Object.keys(webFilterParams), ...Object.keys(paperFilterParams), 'scope'];
-  return Object.fromEntries(names.filter((name) => input[name] !== undefined).map((name) => [name, input[name]])) as SearchFilters;
+  const filters: Record<string, unknown> = {};
+  for (const name of FILTER_NAMES) if (input[name] !== undefined) filters[name] = input[name];
+  return filters as SearchFilters;
 }
 
 /** Runs one search of a kind through the shared plan: the body of every search-shaped operation. */

@@ -41,15 +41,17 @@ function asksForAuto(providers: SearchParameters['providers']): boolean {
 export function planSearch(kind: SearchKind, parameters: SearchParameters, search: SearchService): SearchPlan {
   const routing = asksForAuto(parameters.providers) ? routeProviders(kind, parameters.query, search) : undefined;
   const providers = routing ? routing.providers : (parameters.providers as string[] | undefined);
-  const asking = search.selectProviders(kind, providers).length;
+  // Selected once: the count for progress now, the same list for the search (not looked up again there).
+  const selected = search.selectProviders(kind, providers);
   return {
-    asking,
+    asking: selected.length,
     run: async ({ logger, onProviderAnswer }, signal) => {
       const response = await search.search(
         {
           kind,
           query: parameters.query,
           providers,
+          selected,
           limit: parameters.max_results,
           page: parameters.page,
           timeoutMs: parameters.timeout_ms,
