@@ -1,3 +1,4 @@
+import type { CallerSignal } from './cancellation.js';
 import { ProviderTimeout } from './provider-outcome.js';
 
 /** The abort reason of calls that are over (answered or failed): nothing reads it, it only stops leftover work. */
@@ -20,7 +21,7 @@ export class CallDeadline {
 
   constructor(
     readonly timeoutMs: number,
-    private readonly callerSignal?: AbortSignal,
+    private readonly callerSignal?: CallerSignal,
   ) {
     this.signal = this.controller.signal;
     this.at = performance.now() + timeoutMs;
@@ -53,7 +54,7 @@ export class CallDeadline {
 export class CallDeadlines {
   private readonly byTimeout = new Map<number, CallDeadline>();
 
-  constructor(private readonly callerSignal?: AbortSignal) {}
+  constructor(private readonly callerSignal?: CallerSignal) {}
 
   for(timeoutMs: number): CallDeadline {
     let deadline = this.byTimeout.get(timeoutMs);

@@ -7,6 +7,7 @@ import type { Capability, CapabilityInput, CapabilityOutput } from '../providers
 import type { PaperIdentifier, Provider } from '../providers/provider.js';
 import { createOutboundRateLimiter, type OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { AnswerCache } from './answer-cache.js';
+import { Cancellation, type CallerSignal } from './cancellation.js';
 import { answerTtl, cacheKey, presentedAnswer, type CachedAnswer } from './cached-answer.js';
 import { fuseAnswers } from './fuse.js';
 import { extendResults, hasMorePages, pageOf, resultsWanted, servesPage } from './paging.js';
@@ -149,7 +150,7 @@ export class SearchService {
   }
 
   /** `signal` may be a function making it: it is made only when providers are asked, never for a cached answer. */
-  async search(request: SearchRequest, signal?: AbortSignal | (() => AbortSignal)): Promise<SearchResponse> {
+  async search(request: SearchRequest, signal?: CallerSignal | (() => CallerSignal)): Promise<SearchResponse> {
     const started = performance.now();
     const providers = request.selected ?? this.selectProviders(request.kind, request.providers);
     const page = request.page ?? 1;
@@ -170,7 +171,7 @@ export class SearchService {
     const answer =
       cached ??
       (request.onProviderAnswer
-        ? await this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new AbortController().signal)
+        ? await this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new Cancellation())
         : await this.flights.run(`${key}#${query.limit}#${explain}`, signalOf(signal), (sharedSignal) =>
             this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
           ));
@@ -219,7 +220,7 @@ export class SearchService {
     key: string,
     listed: SearchResult[],
     explain: boolean,
-    signal: AbortSignal,
+    signal: CallerSignal,
   ): Promise<CachedAnswer> {
     const finished = this.options.onSearchStarted?.();
     const gatheredAt = Date.now();
@@ -246,7 +247,7 @@ export class SearchService {
   }
 }
 
-function signalOf(signal: AbortSignal | (() => AbortSignal) | undefined): AbortSignal | undefined {
+function signalOf(signal: CallerSignal | (() => CallerSignal) | undefined): CallerSignal | undefined {
   return typeof signal === 'function' ? signal() : signal;
 }
 

@@ -1,30 +1,47 @@
 import type { ServerResponse } from 'node:http';
 import { FedsearchError } from '../domain/errors.js';
+import { Cancellation, type CallerSignal } from '../engine/cancellation.js';
 
 /**
- * Aborts when the client goes away before the answer is written, so its fan-out stops too. The signal is made
- * when first asked for: a search answered from the cache never asks, and an AbortSignal is among the dearest
- * objects such a request would make. Asked for after the client left, it comes already aborted.
+ * Makes a signal with `make` when first asked for, and aborts it with `abort` when the client goes away before
+ * the answer is written, so its work stops too. Asked for after the client left, it comes already aborted.
  */
-export function lazyClientGoneSignal(reply: { raw: ServerResponse }): () => AbortSignal {
-  let controller: AbortController | undefined;
+function lazyOnClientGone<Made>(reply: { raw: ServerResponse }, make: () => Made, abort: (made: Made, reason: FedsearchError) => void): () => Made {
+  let made: Made | undefined;
   let gone: FedsearchError | undefined;
   reply.raw.once('close', () => {
     if (reply.raw.writableFinished) return;
     // A cancelled request (499), not a server failure: it must not page anyone.
     gone = new FedsearchError('REQUEST_CANCELLED', 'the client closed the connection');
-    controller?.abort(gone);
+    if (made !== undefined) abort(made, gone);
   });
   return () => {
-    if (!controller) {
-      controller = new AbortController();
-      if (gone) controller.abort(gone);
+    if (made === undefined) {
+      made = make();
+      if (gone) abort(made, gone);
     }
-    return controller.signal;
+    return made;
   };
 }
 
-/** Aborts when the client goes away before the answer is written, so its fan-out stops too. */
+/**
+ * The client-gone signal of a search: made when first asked for (a search answered from the cache never
+ * asks), and an engine Cancellation rather than an AbortSignal, which is among the dearest objects a request
+ * would make and which the engine only passes along.
+ */
+export function lazyClientGoneSignal(reply: { raw: ServerResponse }): () => CallerSignal {
+  return lazyOnClientGone(
+    reply,
+    () => new Cancellation(),
+    (cancellation, reason) => cancellation.abort(reason),
+  );
+}
+
+/** Aborts when the client goes away before the answer is written, so its work (a fetch, an operation) stops too. */
 export function clientGoneSignal(reply: { raw: ServerResponse }): AbortSignal {
-  return lazyClientGoneSignal(reply)();
+  return lazyOnClientGone(
+    reply,
+    () => new AbortController(),
+    (controller, reason) => controller.abort(reason),
+  )().signal;
 }

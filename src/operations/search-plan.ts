@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
+import type { CallerSignal } from '../engine/cancellation.js';
 import type { ProviderAnswer } from '../engine/gather.js';
 import type { SearchResponse, SearchService } from '../engine/search-service.js';
 import { routeProviders, type ProviderRouting } from './routing.js';
@@ -26,7 +27,7 @@ export interface SearchPlan {
   run(
     observers: { logger?: Logger; onProviderAnswer?: (answer: ProviderAnswer) => void },
     /** Or a function making it, when a cached answer should not pay for one (SearchService.search). */
-    signal: AbortSignal | (() => AbortSignal),
+    signal: CallerSignal | (() => CallerSignal),
   ): Promise<RoutedSearchResponse>;
 }
 
