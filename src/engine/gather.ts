@@ -47,7 +47,7 @@ export async function gatherResults(
   // Providers with the same timeout share one timer and abort signal; what they leave running stops when all are done.
   const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines: new CallDeadlines(options.signal) };
   try {
-    return await Promise.all(
+    const answers = Promise.all(
       providers.map(async (provider) => {
         const result = await runPipeline(provider, task, limits, dependencies);
         const answer = { provider, items: result.ok ? result.value : [], outcome: result.outcome };
@@ -55,6 +55,9 @@ export async function gatherResults(
         return answer;
       }),
     );
+    // Each provider has sent its first request by now, unless it waits for a rate-limit slot.
+    limits.deadlines.arm();
+    return await answers;
   } finally {
     limits.deadlines.finish();
   }
