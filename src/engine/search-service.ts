@@ -164,17 +164,23 @@ export class SearchService {
     const stored = await this.readCache(key);
     // A list too short for this page is gathered again, deeper; the deeper list extends it.
     const cached = stored && servesPage(stored, request.limit, page) ? stored : undefined;
-    this.options.onCacheLookup?.(cached !== undefined);
-    const listed = stored?.results ?? [];
-    // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
-    const explain = request.explain === true || this.options.cache.storesNothing !== true;
-    const answer =
-      cached ??
-      (request.onProviderAnswer
-        ? await this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new Cancellation())
-        : await this.flights.run(`${key}#${query.limit}#${explain}`, signalOf(signal), (sharedSignal) =>
+    let answer: CachedAnswer;
+    if (cached) {
+      this.options.onCacheLookup?.(true);
+      answer = cached;
+    } else {
+      const listed = stored?.results ?? [];
+      // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
+      const explain = request.explain === true || this.options.cache.storesNothing !== true;
+      const gathering = request.onProviderAnswer
+        ? this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new Cancellation())
+        : this.flights.run(`${key}#${query.limit}#${explain}`, signalOf(signal), (sharedSignal) =>
             this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
-          ));
+          );
+      // Counted once the providers are asked: the requests need not wait for the bookkeeping.
+      this.options.onCacheLookup?.(false);
+      answer = await gathering;
+    }
     // An answer that is kept is presented once (cached-answer.ts): its hits share the same frozen arrays.
     const presented = this.options.cache.storesNothing
       ? { results: presentResults(answer.results, { ...request, page }), providers: answer.providers }
@@ -222,24 +228,28 @@ export class SearchService {
     explain: boolean,
     signal: CallerSignal,
   ): Promise<CachedAnswer> {
-    const finished = this.options.onSearchStarted?.();
     const gatheredAt = Date.now();
+    const gathering = gatherResults(
+      providers,
+      query,
+      { timeoutMs: request.timeoutMs, signal, onAnswer: request.onProviderAnswer },
+      this.runtime.dependencies(request.logger),
+    );
+    // Counted as started once its providers are asked: the requests need not wait for the bookkeeping.
+    const finished = this.options.onSearchStarted?.();
     let answers: ProviderAnswer[];
     try {
-      answers = await gatherResults(
-        providers,
-        query,
-        { timeoutMs: request.timeoutMs, signal, onAnswer: request.onProviderAnswer },
-        this.runtime.dependencies(request.logger),
-      );
+      answers = await gathering;
     } finally {
       finished?.();
     }
     const results = extendResults(listed, this.rankAnswers(query.kind, answers, explain));
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
-    if (outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
-      await this.options.cache.set(key, outcome, answerTtl(outcome, this.options.partialAnswerTtlMs)).catch((error: unknown) => {
+    if (!this.options.cache.storesNothing && outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
+      // The answer does not wait for its copy to be kept: a shared cache's write is a round trip to Redis (up to its
+      // command timeout when Redis is slow). Each cache keeps its in-process copy as set() is called.
+      this.options.cache.set(key, outcome, answerTtl(outcome, this.options.partialAnswerTtlMs)).catch((error: unknown) => {
         this.options.logger.warn({ err: error }, 'answer cache write failed');
       });
     }
