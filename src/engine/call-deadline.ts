@@ -1,3 +1,4 @@
+import type { CallerSignal } from './cancellation.js';
 import { ProviderTimeout } from './provider-outcome.js';
 
 /** The abort reason of calls that are over (answered or failed): nothing reads it, it only stops leftover work. */
@@ -15,12 +16,15 @@ export class CallDeadline {
   readonly at: number;
   readonly aborted: Promise<never>;
   private readonly controller = new AbortController();
-  private readonly timer: ReturnType<typeof setTimeout>;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private finished = false;
   private rejectAborted!: (reason: unknown) => void;
 
+  /** `armed: false` leaves the timer to arm(), for calls that send their requests first (CallDeadlines). */
   constructor(
     readonly timeoutMs: number,
-    private readonly callerSignal?: AbortSignal,
+    private readonly callerSignal?: CallerSignal,
+    { armed = true }: { armed?: boolean } = {},
   ) {
     this.signal = this.controller.signal;
     this.at = performance.now() + timeoutMs;
@@ -28,40 +32,74 @@ export class CallDeadline {
       this.rejectAborted = reject;
     });
     this.aborted.catch(() => undefined);
-    this.timer = setTimeout(() => this.abort(new ProviderTimeout(timeoutMs)), timeoutMs);
+    if (armed) this.arm();
     if (callerSignal?.aborted) this.abortFromCaller();
     else callerSignal?.addEventListener('abort', this.abortFromCaller, { once: true });
   }
 
-  /** Stops whatever the calls left running. The reason is made once: abort() without one builds a DOMException, stack and all. */
+  /** Starts the timer, once, for what is left of the time: the deadline stays `at`, however late it is armed. */
+  arm(): void {
+    if (this.timer !== undefined || this.finished) return;
+    this.timer = setTimeout(() => this.abort(new ProviderTimeout(this.timeoutMs)), Math.max(0, this.at - performance.now()));
+  }
+
+  /**
+   * Stops whatever the calls left running, with a reason made once (abort() without one builds a DOMException,
+   * stack and all). The timer and the abort wait for the check phase: the abort costs more than anything else
+   * the end of a fan-out does (an Event, dispatched through EventTarget), and the answer the calls were for
+   * need not wait for either. Nothing is lost: what was left running is stopped as soon as the answer is on
+   * its way, and a deadline passing in between no longer counts.
+   */
   finish(): void {
-    clearTimeout(this.timer);
+    if (this.finished) return;
+    this.finished = true;
     this.callerSignal?.removeEventListener('abort', this.abortFromCaller);
+    setImmediate(endCalls, this);
+  }
+
+  /** finish()'s deferred half. */
+  end(): void {
+    clearTimeout(this.timer);
     if (!this.signal.aborted) this.controller.abort(CALLS_FINISHED);
   }
 
   private readonly abortFromCaller = (): void => this.abort(this.callerSignal?.reason);
 
   private abort(reason: unknown): void {
-    if (this.signal.aborted) return;
+    if (this.signal.aborted || this.finished) return;
     this.controller.abort(reason);
     this.rejectAborted(this.signal.reason);
   }
 }
 
-/** One CallDeadline per timeout for calls started together: providers with the same timeout share one timer. */
+function endCalls(deadline: CallDeadline): void {
+  deadline.end();
+}
+
+/**
+ * One CallDeadline per timeout for calls started together: providers with the same timeout share one timer.
+ * The timers start when arm() is called, once every call has sent its first request: setting a timer is
+ * bookkeeping the requests need not wait for, and the deadlines themselves count from when they were made.
+ */
 export class CallDeadlines {
   private readonly byTimeout = new Map<number, CallDeadline>();
+  private armed = false;
 
-  constructor(private readonly callerSignal?: AbortSignal) {}
+  constructor(private readonly callerSignal?: CallerSignal) {}
 
   for(timeoutMs: number): CallDeadline {
     let deadline = this.byTimeout.get(timeoutMs);
     if (!deadline) {
-      deadline = new CallDeadline(timeoutMs, this.callerSignal);
+      deadline = new CallDeadline(timeoutMs, this.callerSignal, { armed: this.armed });
       this.byTimeout.set(timeoutMs, deadline);
     }
     return deadline;
+  }
+
+  /** Starts every deadline's timer, and those of deadlines made later at once. */
+  arm(): void {
+    this.armed = true;
+    for (const deadline of this.byTimeout.values()) deadline.arm();
   }
 
   finish(): void {

@@ -3,6 +3,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import { CallDeadlines } from './call-deadline.js';
+import type { CallerSignal } from './cancellation.js';
 import { applyPostFilters } from './filters.js';
 import { runPipeline, type PipelineDependencies, type ProviderTask } from './provider-pipeline.js';
 
@@ -21,7 +22,7 @@ export interface GatherOptions {
   /** The caller's deadline; each provider gets the smaller of this and its own timeout. */
   timeoutMs?: number;
   /** Aborts every provider at once (the client went away). */
-  signal?: AbortSignal;
+  signal?: CallerSignal;
   /** What to ask each provider instead of a search: a paper lookup by identifier (reported as task `lookup`). */
   task?: (provider: Provider, transport: UpstreamTransport, signal: AbortSignal) => Promise<ProviderItem[]>;
   /**
@@ -46,7 +47,7 @@ export async function gatherResults(
   // Providers with the same timeout share one timer and abort signal; what they leave running stops when all are done.
   const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines: new CallDeadlines(options.signal) };
   try {
-    return await Promise.all(
+    const answers = Promise.all(
       providers.map(async (provider) => {
         const result = await runPipeline(provider, task, limits, dependencies);
         const answer = { provider, items: result.ok ? result.value : [], outcome: result.outcome };
@@ -54,6 +55,9 @@ export async function gatherResults(
         return answer;
       }),
     );
+    // Each provider has sent its first request by now, unless it waits for a rate-limit slot.
+    limits.deadlines.arm();
+    return await answers;
   } finally {
     limits.deadlines.finish();
   }

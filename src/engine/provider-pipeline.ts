@@ -2,6 +2,7 @@ import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters } from '../domain/query.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import { CallDeadline, type CallDeadlines } from './call-deadline.js';
+import type { CallerSignal } from './cancellation.js';
 import { concurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.js';
 import { unsupportedFilters } from './filters.js';
 import { failureOutcome, notAsked, okOutcome, turnedOff } from './provider-outcome.js';
@@ -30,7 +31,7 @@ export interface PipelineLimits {
   /** The caller's deadline; the provider gets the smaller of this and its own timeout. */
   timeoutMs?: number;
   /** Aborts the call (the client went away). */
-  signal?: AbortSignal;
+  signal?: CallerSignal;
   /**
    * Deadlines shared with the other calls of one fan-out (one timer and signal per timeout, made with the same
    * `signal`); whoever passes them finishes them when every call is over. Without it, each call has its own.

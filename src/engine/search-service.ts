@@ -7,6 +7,7 @@ import type { Capability, CapabilityInput, CapabilityOutput } from '../providers
 import type { PaperIdentifier, Provider } from '../providers/provider.js';
 import { createOutboundRateLimiter, type OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { AnswerCache } from './answer-cache.js';
+import { Cancellation, type CallerSignal } from './cancellation.js';
 import { answerTtl, cacheKey, presentedAnswer, type CachedAnswer } from './cached-answer.js';
 import { fuseAnswers } from './fuse.js';
 import { extendResults, hasMorePages, pageOf, resultsWanted, servesPage } from './paging.js';
@@ -24,6 +25,8 @@ export interface SearchRequest {
   kind: SearchKind;
   query: string;
   providers?: string[];
+  /** What selectProviders gave for `kind` and `providers`, when the caller already asked (planSearch): not worked out again. */
+  selected?: Provider[];
   limit: number;
   /** Which page of `limit` results (1 by default); every page is sliced from one fused list. */
   page?: number;
@@ -147,9 +150,9 @@ export class SearchService {
   }
 
   /** `signal` may be a function making it: it is made only when providers are asked, never for a cached answer. */
-  async search(request: SearchRequest, signal?: AbortSignal | (() => AbortSignal)): Promise<SearchResponse> {
+  async search(request: SearchRequest, signal?: CallerSignal | (() => CallerSignal)): Promise<SearchResponse> {
     const started = performance.now();
-    const providers = this.selectProviders(request.kind, request.providers);
+    const providers = request.selected ?? this.selectProviders(request.kind, request.providers);
     const page = request.page ?? 1;
     const query: SearchQuery = {
       kind: request.kind,
@@ -161,17 +164,23 @@ export class SearchService {
     const stored = await this.readCache(key);
     // A list too short for this page is gathered again, deeper; the deeper list extends it.
     const cached = stored && servesPage(stored, request.limit, page) ? stored : undefined;
-    this.options.onCacheLookup?.(cached !== undefined);
-    const listed = stored?.results ?? [];
-    // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
-    const explain = request.explain === true || this.options.cache.storesNothing !== true;
-    const answer =
-      cached ??
-      (request.onProviderAnswer
-        ? await this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new AbortController().signal)
-        : await this.flights.run(`${key}#${query.limit}#${explain}`, signalOf(signal), (sharedSignal) =>
+    let answer: CachedAnswer;
+    if (cached) {
+      this.options.onCacheLookup?.(true);
+      answer = cached;
+    } else {
+      const listed = stored?.results ?? [];
+      // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
+      const explain = request.explain === true || this.options.cache.storesNothing !== true;
+      const gathering = request.onProviderAnswer
+        ? this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new Cancellation())
+        : this.flights.run(`${key}#${query.limit}#${explain}`, signalOf(signal), (sharedSignal) =>
             this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
-          ));
+          );
+      // Counted once the providers are asked: the requests need not wait for the bookkeeping.
+      this.options.onCacheLookup?.(false);
+      answer = await gathering;
+    }
     // An answer that is kept is presented once (cached-answer.ts): its hits share the same frozen arrays.
     const presented = this.options.cache.storesNothing
       ? { results: presentResults(answer.results, { ...request, page }), providers: answer.providers }
@@ -217,26 +226,30 @@ export class SearchService {
     key: string,
     listed: SearchResult[],
     explain: boolean,
-    signal: AbortSignal,
+    signal: CallerSignal,
   ): Promise<CachedAnswer> {
-    const finished = this.options.onSearchStarted?.();
     const gatheredAt = Date.now();
+    const gathering = gatherResults(
+      providers,
+      query,
+      { timeoutMs: request.timeoutMs, signal, onAnswer: request.onProviderAnswer },
+      this.runtime.dependencies(request.logger),
+    );
+    // Counted as started once its providers are asked: the requests need not wait for the bookkeeping.
+    const finished = this.options.onSearchStarted?.();
     let answers: ProviderAnswer[];
     try {
-      answers = await gatherResults(
-        providers,
-        query,
-        { timeoutMs: request.timeoutMs, signal, onAnswer: request.onProviderAnswer },
-        this.runtime.dependencies(request.logger),
-      );
+      answers = await gathering;
     } finally {
       finished?.();
     }
     const results = extendResults(listed, this.rankAnswers(query.kind, answers, explain));
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
-    if (outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
-      await this.options.cache.set(key, outcome, answerTtl(outcome, this.options.partialAnswerTtlMs)).catch((error: unknown) => {
+    if (!this.options.cache.storesNothing && outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
+      // The answer does not wait for its copy to be kept: a shared cache's write is a round trip to Redis (up to its
+      // command timeout when Redis is slow). Each cache keeps its in-process copy as set() is called.
+      this.options.cache.set(key, outcome, answerTtl(outcome, this.options.partialAnswerTtlMs)).catch((error: unknown) => {
         this.options.logger.warn({ err: error }, 'answer cache write failed');
       });
     }
@@ -244,7 +257,7 @@ export class SearchService {
   }
 }
 
-function signalOf(signal: AbortSignal | (() => AbortSignal) | undefined): AbortSignal | undefined {
+function signalOf(signal: CallerSignal | (() => CallerSignal) | undefined): CallerSignal | undefined {
   return typeof signal === 'function' ? signal() : signal;
 }
 

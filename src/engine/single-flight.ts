@@ -1,15 +1,17 @@
+import { Cancellation, type CallerSignal } from './cancellation.js';
+
 /**
  * Identical concurrent requests share one run. Each caller brings its own abort signal; the shared run is
  * aborted only when every caller waiting on it has gone away.
  */
 export class SingleFlight<T> {
-  private readonly inFlight = new Map<string, { promise: Promise<T>; controller: AbortController; waiters: number }>();
+  private readonly inFlight = new Map<string, { promise: Promise<T>; controller: Cancellation; waiters: number }>();
 
-  run(key: string, signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  run(key: string, signal: CallerSignal | undefined, work: (signal: CallerSignal) => Promise<T>): Promise<T> {
     let flight = this.inFlight.get(key);
     if (!flight) {
-      const controller = new AbortController();
-      const promise = work(controller.signal).finally(() => this.inFlight.delete(key));
+      const controller = new Cancellation();
+      const promise = work(controller).finally(() => this.inFlight.delete(key));
       flight = { promise, controller, waiters: 0 };
       this.inFlight.set(key, flight);
     }

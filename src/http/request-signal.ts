@@ -1,27 +1,28 @@
 import type { ServerResponse } from 'node:http';
 import { FedsearchError } from '../domain/errors.js';
+import { Cancellation, type CallerSignal } from '../engine/cancellation.js';
 
 /**
- * Aborts when the client goes away before the answer is written, so its fan-out stops too. The signal, and the
- * listener that aborts it, are made when first asked for: a search answered from the cache never asks, and an
- * AbortSignal and a close listener are among the dearest things such a request would make. Asked for after the
- * client left, it comes already aborted (Node marks the response destroyed when its connection closes).
+ * Makes a signal with `make` when first asked for, and aborts it with `abort` when the client goes away before
+ * the answer is written, so its work stops too. The close listener is added only then: a search answered from
+ * the cache never asks, and a listener is among the dearest things such a request would make. Asked for after
+ * the client left, it comes already aborted (Node marks the response destroyed when its connection closes).
  */
-export function lazyClientGoneSignal(reply: { raw: ServerResponse }): () => AbortSignal {
-  let controller: AbortController | undefined;
+function lazyOnClientGone<Made>(reply: { raw: ServerResponse }, make: () => Made, abort: (made: Made, reason: FedsearchError) => void): () => Made {
+  let made: Made | undefined;
   return () => {
-    if (controller) return controller.signal;
-    const made = new AbortController();
-    controller = made;
+    if (made !== undefined) return made;
+    const signal = make();
+    made = signal;
     const response = reply.raw;
-    if (response.writableFinished) return made.signal;
-    if (response.destroyed) made.abort(cancelled());
+    if (response.writableFinished) return signal;
+    if (response.destroyed) abort(signal, cancelled());
     else {
       response.once('close', () => {
-        if (!response.writableFinished) made.abort(cancelled());
+        if (!response.writableFinished) abort(signal, cancelled());
       });
     }
-    return made.signal;
+    return signal;
   };
 }
 
@@ -30,7 +31,24 @@ function cancelled(): FedsearchError {
   return new FedsearchError('REQUEST_CANCELLED', 'the client closed the connection');
 }
 
-/** Aborts when the client goes away before the answer is written, so its fan-out stops too. */
+/**
+ * The client-gone signal of a search: made when first asked for (a search answered from the cache never
+ * asks), and an engine Cancellation rather than an AbortSignal, which is among the dearest objects a request
+ * would make and which the engine only passes along.
+ */
+export function lazyClientGoneSignal(reply: { raw: ServerResponse }): () => CallerSignal {
+  return lazyOnClientGone(
+    reply,
+    () => new Cancellation(),
+    (cancellation, reason) => cancellation.abort(reason),
+  );
+}
+
+/** Aborts when the client goes away before the answer is written, so its work (a fetch, an operation) stops too. */
 export function clientGoneSignal(reply: { raw: ServerResponse }): AbortSignal {
-  return lazyClientGoneSignal(reply)();
+  return lazyOnClientGone(
+    reply,
+    () => new AbortController(),
+    (controller, reason) => controller.abort(reason),
+  )().signal;
 }

@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
+import type { CallerSignal } from '../engine/cancellation.js';
 import type { ProviderAnswer } from '../engine/gather.js';
 import type { SearchResponse, SearchService } from '../engine/search-service.js';
+import type { Provider } from '../providers/provider.js';
 import { routeProviders, type ProviderRouting } from './routing.js';
 
 /** A validated search as every surface hands it over: operations, MCP tools, the REST routes and their stream. */
@@ -26,7 +28,7 @@ export interface SearchPlan {
   run(
     observers: { logger?: Logger; onProviderAnswer?: (answer: ProviderAnswer) => void },
     /** Or a function making it, when a cached answer should not pay for one (SearchService.search). */
-    signal: AbortSignal | (() => AbortSignal),
+    signal: CallerSignal | (() => CallerSignal),
   ): Promise<RoutedSearchResponse>;
 }
 
@@ -47,6 +49,8 @@ export function planSearch(kind: SearchKind, parameters: SearchParameters, searc
 /** A class rather than an object with an arrow in it: every search makes one, and a method costs nothing per plan. */
 class PlannedSearch implements SearchPlan {
   readonly asking: number;
+  /** Selected once: the count for progress now, the same list for the search (not looked up again there). */
+  private readonly selected: Provider[];
 
   constructor(
     private readonly kind: SearchKind,
@@ -55,19 +59,21 @@ class PlannedSearch implements SearchPlan {
     private readonly providers: string[] | undefined,
     private readonly routing: ProviderRouting | undefined,
   ) {
-    this.asking = search.selectProviders(kind, providers).length;
+    this.selected = search.selectProviders(kind, providers);
+    this.asking = this.selected.length;
   }
 
   async run(
     { logger, onProviderAnswer }: { logger?: Logger; onProviderAnswer?: (answer: ProviderAnswer) => void },
-    signal: AbortSignal | (() => AbortSignal),
+    signal: CallerSignal | (() => CallerSignal),
   ): Promise<RoutedSearchResponse> {
-    const { kind, parameters, providers, routing } = this;
+    const { kind, parameters, providers, selected, routing } = this;
     const response = await this.search.search(
       {
         kind,
         query: parameters.query,
         providers,
+        selected,
         limit: parameters.max_results,
         page: parameters.page,
         timeoutMs: parameters.timeout_ms,

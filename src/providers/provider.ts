@@ -294,6 +294,22 @@ export function withParameters(request: UpstreamRequest, parameters: Record<stri
 
 /** A query parameter of a request as a whole number, or `fallback` when it is absent. */
 export function numberParameter(request: UpstreamRequest, name: string, fallback: number): number {
-  const value = new URL(request.url).searchParams.get(name);
+  const value = queryParameters(request.url).get(name);
   return value === null ? fallback : Number(value);
+}
+
+const UNREAD = /^[\u0000-\u0020]|[\u0000-\u0020]$|[\t\n\r]/;
+
+/**
+ * The parameters of a URL's query, exactly as `new URL(url).searchParams` reads them, without
+ * parsing the rest of the URL: adapters ask this of every page they read, to decide whether to read another.
+ */
+function queryParameters(written: string): URLSearchParams {
+  // What the parser drops before reading a URL: C0 controls and spaces at either end, tabs and newlines anywhere.
+  const url = UNREAD.test(written) ? written.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '') : written;
+  const start = url.indexOf('?');
+  const fragment = url.indexOf('#');
+  if (start === -1 || (fragment !== -1 && fragment < start)) return new URLSearchParams();
+  // With its `?`: the constructor drops one leading `?`, so a query that itself starts with one keeps it.
+  return new URLSearchParams(url.slice(start, fragment === -1 ? undefined : fragment));
 }

@@ -58,11 +58,12 @@ export class SearxngProvider extends Provider {
 
   /** The next `pageno`; with no page size to compare against, an empty page is the last. */
   override nextPageRequest(query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
-    const pageno = numberParameter(page.request, 'pageno', 1);
-    if (page.items.length === 0 || pageno >= MAX_PAGENO) return undefined;
+    if (page.items.length === 0) return undefined;
     // With no page size, a page just short of the look-ahead says nothing about the next: reading one for
     // that item alone would cost every ordinary search a second request.
     if (page.collected >= query.limit - PAGE_LOOK_AHEAD) return undefined;
+    const pageno = numberParameter(page.request, 'pageno', 1);
+    if (pageno >= MAX_PAGENO) return undefined;
     return withParameters(page.request, { pageno: String(pageno + 1) });
   }
 

@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLimiters, gatherResults, type ProviderAnswer } from '../../src/engine/gather.js';
 import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import type { Provider } from '../../src/providers/provider.js';
@@ -40,6 +40,9 @@ describe('gatherResults', () => {
       .json('/weird/search', { results: 'not a list' });
   });
   afterAll(() => upstream.stop());
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
   const provider = (name: string, timeoutMs = 5000) => new TestProvider(name, `${upstream.origin}/${name}`, { timeoutMs });
 
@@ -128,9 +131,39 @@ describe('gatherResults', () => {
     await gatherResults([provider('ok'), provider('slow')], makeQuery('q'), { task }, dependencies());
     await gatherResults([provider('ok')], makeQuery('q'), { task }, dependencies());
     expect(signals).toHaveLength(3);
-    expect(signals.every((signal) => signal.aborted)).toBe(true);
+    await expect.poll(() => signals.every((signal) => signal.aborted)).toBe(true);
     expect(signals[0]!.reason).toMatchObject({ name: 'AbortError' });
     expect(new Set(signals.map((signal) => signal.reason)).size).toBe(1);
+  });
+
+  it('sets the deadline timer only after every provider has started its work, and still keeps the deadline', async () => {
+    const order: string[] = [];
+    const realSetTimeout = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => {
+      order.push('timer');
+      return realSetTimeout(callback, ms);
+    }) as typeof setTimeout);
+    const task = async (asked: Provider, _transport: unknown, signal: AbortSignal) => {
+      order.push(asked.name);
+      if (asked.name === 'ok') return [];
+      await new Promise((resolve) => signal.addEventListener('abort', resolve));
+      throw signal.reason;
+    };
+    const answers = byName(await gatherResults([provider('ok'), provider('hang')], makeQuery('q'), { task, timeoutMs: 100 }, dependencies()));
+    vi.mocked(globalThis.setTimeout).mockRestore();
+    expect(order).toEqual(['ok', 'hang', 'timer']);
+    expect(answers.hang!.outcome).toMatchObject({ status: 'timeout', message: 'no answer within 100 ms' });
+  });
+
+  it('answers before it stops what the finished calls left running: the answer does not wait for the abort', async () => {
+    let signal: AbortSignal | undefined;
+    const task = async (_provider: Provider, _transport: unknown, given: AbortSignal) => {
+      signal = given;
+      return [];
+    };
+    const answered = gatherResults([provider('ok')], makeQuery('q'), { task }, dependencies()).then(() => signal!.aborted);
+    expect(await answered).toBe(false);
+    await expect.poll(() => signal!.aborted).toBe(true);
   });
 
   it('gives providers with the same timeout one deadline signal, and a shorter timeout its own', async () => {
@@ -154,6 +187,6 @@ describe('gatherResults', () => {
     expect(answers.ok!.outcome).toMatchObject({ status: 'ok' });
     expect(answers.slow!.outcome).toMatchObject({ status: 'ok' });
     expect(seen.ok!.abortedWhenDone).toBe(false);
-    expect(seen.ok!.signal.aborted).toBe(true);
+    await expect.poll(() => seen.ok!.signal.aborted).toBe(true);
   });
 });

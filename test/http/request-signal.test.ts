@@ -1,7 +1,10 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, get, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lazyClientGoneSignal } from '../../src/http/request-signal.js';
+import { braveBody } from '../mcp/mcp-client.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, startService, type RunningService } from '../support/service.js';
 
 /** A real server whose one request is held: the test decides when to answer and when to ask for the signal. */
 async function heldRequest(): Promise<{ response: ServerResponse; closed: Promise<void>; client: AbortController; stop(): void }> {
@@ -57,5 +60,59 @@ describe('lazyClientGoneSignal', () => {
     await held.closed;
     expect(made.aborted).toBe(true);
     held.stop();
+  });
+});
+
+describe('a search route and its client', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json('/brave/res/v1/web/search', braveBody('https://brave.example/1')).on('/searxng/search', { kind: 'hang' });
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-test-key-0123456789', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** node:http, so the test's own client makes no AbortController. */
+  const answerOf = (path: string) =>
+    new Promise<{ providers: Array<{ provider: string; status: string }> }>((resolve, reject) => {
+      get(`${service.origin}${path}`, (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve(JSON.parse(body)));
+      }).on('error', reject);
+    });
+
+  it('stops asking the providers when the client goes away', async () => {
+    const client = new AbortController();
+    const asked = upstream.requestsTo('/searxng/search').length;
+    fetch(`${service.origin}/v1/search/web?q=leaving&providers=searxng`, { signal: client.signal }).catch(() => undefined);
+    await expect.poll(() => upstream.requestsTo('/searxng/search').length).toBe(asked + 1);
+    client.abort();
+    // The upstream saw its connection closed: the request was aborted, not left to run into its timeout.
+    await expect.poll(() => upstream.abortedPaths).toContain('/searxng/search');
+  });
+
+  it('makes one AbortController per search, for the providers\' deadline, and none to pass the client\'s abort along', async () => {
+    let made = 0;
+    vi.stubGlobal(
+      'AbortController',
+      class CountingAbortController extends AbortController {
+        constructor() {
+          super();
+          made += 1;
+        }
+      },
+    );
+    const answer = await answerOf('/v1/search/web?q=counted&providers=brave');
+    expect(answer.providers).toMatchObject([{ provider: 'brave', status: 'ok' }]);
+    expect(made).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { SearchKind } from '../../src/domain/result.js';
 import { BraveProvider } from '../../src/providers/brave.js';
@@ -6,7 +7,7 @@ import { CrossrefProvider } from '../../src/providers/crossref.js';
 import { GithubProvider } from '../../src/providers/github.js';
 import { HackerNewsProvider } from '../../src/providers/hackernews.js';
 import { OpenAlexProvider } from '../../src/providers/openalex.js';
-import type { PageRead, Provider, UpstreamRequest } from '../../src/providers/provider.js';
+import { numberParameter, type PageRead, type Provider, type UpstreamRequest } from '../../src/providers/provider.js';
 import { PubmedProvider } from '../../src/providers/pubmed.js';
 import { SearxngProvider } from '../../src/providers/searxng.js';
 import { SemanticScholarProvider } from '../../src/providers/semanticscholar.js';
@@ -257,5 +258,49 @@ describe('HN Search: page from 0, hitsPerPage up to 100, within nbPages and the 
 describe('APIs without an offset stay one request deep', () => {
   it.each([TavilyProvider, ExaProvider])('$settings.name', (Provider) => {
     expect(makeProvider(Provider, KEYS).nextPageRequest).toBeUndefined();
+  });
+});
+
+describe('reading a page parameter', () => {
+  it('reads a request\'s parameter exactly as the URL parser would', () => {
+    const piece = fc.constantFrom('count', 'page', '=', '&', '1', '20', '-3', ' ', '+', '%20', '%3D', '%2', '%', '#', '?', '/', 'é', 'x', '\t', '\n', '\u0001');
+    const url = fc
+      .tuple(fc.constantFrom('https://api.example/v1/search', 'http://127.0.0.1:9100/a/b', 'https://h.example/p#frag'), fc.array(piece, { maxLength: 12 }))
+      .map(([base, pieces]) => `${base}?${pieces.join('')}`);
+    // Adapters build URLs without spaces around them, but the parser's reading holds for those too.
+    const spaced = fc.tuple(fc.constantFrom('', ' ', '\n '), url, fc.constantFrom('', ' ', '\t')).map(([before, address, after]) => `${before}${address}${after}`);
+    fc.assert(
+      fc.property(spaced, fc.constantFrom('count', 'page'), (address, name) => {
+        const parsed = new URL(address).searchParams.get(name);
+        expect(numberParameter({ url: address }, name, -1)).toBe(parsed === null ? -1 : Number(parsed));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('tells an ordinary last page of Brave and SearXNG without parsing a URL', () => {
+    const brave = makeProvider(BraveProvider, KEYS);
+    const searxng = makeProvider(SearxngProvider, KEYS);
+    const ordinary = makeQuery('paging', 'web', 11);
+    const braveFirst = first(brave, 'web', 11);
+    const searxngFirst = first(searxng, 'web', 11);
+    const RealUrl = URL;
+    let parsed = 0;
+    vi.stubGlobal(
+      'URL',
+      class CountingUrl extends RealUrl {
+        constructor(...args: ConstructorParameters<typeof URL>) {
+          super(...args);
+          parsed += 1;
+        }
+      },
+    );
+    try {
+      expect(brave.nextPageRequest!(ordinary, pageRead(braveFirst, { web: { results: items(10) } }, 10))).toBeUndefined();
+      expect(searxng.nextPageRequest!(ordinary, pageRead(searxngFirst, {}, 10))).toBeUndefined();
+      expect(parsed).toBe(0);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { Cancellation } from '../../src/engine/cancellation.js';
+import { SingleFlight } from '../../src/engine/single-flight.js';
+
+describe('Cancellation', () => {
+  it('aborts once, with its reason, telling each listener once in the order they were added', () => {
+    const cancellation = new Cancellation();
+    const heard: string[] = [];
+    const first = () => heard.push(`first:${String(cancellation.reason)}`);
+    cancellation.addEventListener('abort', first);
+    cancellation.addEventListener('abort', first);
+    cancellation.addEventListener('abort', () => heard.push('second'));
+    expect(cancellation.aborted).toBe(false);
+    cancellation.abort('gone');
+    cancellation.abort('again');
+    expect(cancellation).toMatchObject({ aborted: true, reason: 'gone' });
+    expect(heard).toEqual(['first:gone', 'second']);
+  });
+
+  it('never calls a listener removed before the abort or added after it', () => {
+    const cancellation = new Cancellation();
+    const heard: string[] = [];
+    const removed = () => heard.push('removed');
+    cancellation.addEventListener('abort', removed);
+    cancellation.removeEventListener('abort', removed);
+    cancellation.abort();
+    cancellation.addEventListener('abort', () => heard.push('late'));
+    expect(heard).toEqual([]);
+    // Without a reason, the reason an AbortController gives.
+    expect(cancellation.reason).toMatchObject({ name: 'AbortError' });
+  });
+
+  it('tells the other listeners when one throws, and reports the error', async () => {
+    const cancellation = new Cancellation();
+    const heard: string[] = [];
+    cancellation.addEventListener('abort', () => {
+      throw new Error('listener bug');
+    });
+    cancellation.addEventListener('abort', () => heard.push('after'));
+    const reported = new Promise<unknown>((resolve) => process.once('uncaughtException', resolve));
+    cancellation.abort();
+    expect(heard).toEqual(['after']);
+    expect(await reported).toMatchObject({ message: 'listener bug' });
+  });
+});
+
+describe('SingleFlight', () => {
+  it('runs identical work once and aborts it only when every caller waiting on it has gone away', async () => {
+    const flights = new SingleFlight<string>();
+    let runs = 0;
+    let shared: { aborted: boolean; reason: unknown } | undefined;
+    let finish!: (value: string) => void;
+    const work = (signal: { aborted: boolean; reason: unknown }) => {
+      runs += 1;
+      shared = signal;
+      return new Promise<string>((resolve) => (finish = resolve));
+    };
+    const first = new Cancellation();
+    const second = new AbortController();
+    const third = new Cancellation();
+    const one = flights.run('key', first, work);
+    const two = flights.run('key', second.signal, work);
+    const three = flights.run('key', third, work);
+    expect(runs).toBe(1);
+    first.abort('first left');
+    await expect(one).rejects.toBe('first left');
+    second.abort('second left');
+    await expect(two).rejects.toBe('second left');
+    expect(shared!.aborted).toBe(false);
+    finish('answer');
+    await expect(three).resolves.toBe('answer');
+
+    const alone = new Cancellation();
+    const left = flights.run('other', alone, work);
+    alone.abort('everyone left');
+    await expect(left).rejects.toBe('everyone left');
+    expect(shared).toMatchObject({ aborted: true, reason: 'everyone left' });
+  });
+});

@@ -1,0 +1,86 @@
+import pino from 'pino';
+import { Agent, type Dispatcher } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnswerCache } from '../../src/engine/answer-cache.js';
+import { SearchService, type CachedAnswer, type SearchServiceOptions } from '../../src/engine/search-service.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { TestProvider, resultsBody } from '../support/test-provider.js';
+
+const agent = new Agent({ keepAliveTimeout: 500 });
+
+/** The shared pool, with each upstream request's dispatch noted in `order`. */
+function notingDispatches(order: string[]): Dispatcher {
+  return agent.compose((dispatch) => (options, handler) => {
+    order.push(`dispatch ${String(options.path).split('?')[0]}`);
+    return dispatch(options, handler);
+  });
+}
+
+/** An in-process cache that keeps what it is given: enough to see what the service reads and writes. */
+function recordingCache(options: { storesNothing?: boolean; writeNeverEnds?: boolean } = {}): AnswerCache<CachedAnswer> & { written: string[] } {
+  const kept = new Map<string, CachedAnswer>();
+  const written: string[] = [];
+  return {
+    written,
+    storesNothing: options.storesNothing,
+    get: async (key) => kept.get(key),
+    set: (key, value) => {
+      written.push(key);
+      kept.set(key, value);
+      return options.writeNeverEnds ? new Promise<void>(() => undefined) : Promise.resolve();
+    },
+  };
+}
+
+describe('SearchService.search', () => {
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json('/a/search', resultsBody('https://a.example/1')).json('/b/search', resultsBody('https://b.example/1'));
+  });
+  afterAll(() => upstream.stop());
+
+  const service = (overrides: Partial<SearchServiceOptions>) =>
+    new SearchService({
+      providers: [new TestProvider('a', `${upstream.origin}/a`), new TestProvider('b', `${upstream.origin}/b`)],
+      cache: recordingCache(),
+      dispatcher: agent,
+      logger: pino({ level: 'silent' }),
+      rrfK: 60,
+      maxUpstreamBytes: 64 * 1024,
+      breaker: { failureThreshold: 5, cooldownMs: 1000, maxCooldownMs: 10_000 },
+      ...overrides,
+    });
+
+  it('asks every provider before it counts the cache miss and the search in flight', async () => {
+    const order: string[] = [];
+    const search = service({
+      dispatcher: notingDispatches(order),
+      onCacheLookup: (hit) => order.push(hit ? 'cache hit' : 'cache miss'),
+      onSearchStarted: () => {
+        order.push('search started');
+        return () => order.push('search ended');
+      },
+    });
+    const answer = await search.search({ kind: 'web', query: 'ordered', limit: 5 });
+    expect(answer.results.map((result) => result.url).sort()).toEqual(['https://a.example/1', 'https://b.example/1']);
+    expect(order).toEqual(['dispatch /a/search', 'dispatch /b/search', 'search started', 'cache miss', 'search ended']);
+  });
+
+  it('answers without waiting for the cache to finish keeping the answer, which a later search then finds', async () => {
+    const cache = recordingCache({ writeNeverEnds: true });
+    const search = service({ cache });
+    const first = await search.search({ kind: 'web', query: 'kept', limit: 5 });
+    expect(first.cached).toBe(false);
+    expect(cache.written).toHaveLength(1);
+    const again = await search.search({ kind: 'web', query: 'kept', limit: 5 });
+    expect(again).toMatchObject({ cached: true, results: first.results });
+  });
+
+  it('does not hand an answer to a cache that keeps nothing', async () => {
+    const cache = recordingCache({ storesNothing: true });
+    const answer = await service({ cache }).search({ kind: 'web', query: 'not kept', limit: 5 });
+    expect(answer.results).toHaveLength(2);
+    expect(cache.written).toEqual([]);
+  });
+});
