@@ -9,7 +9,9 @@ const TRACKING_PREFIXES = ['utm_', 'pk_', 'hsa_', 'piwik_', 'matomo_'];
 
 function isTracking(name: string): boolean {
   const lower = name.toLowerCase();
-  return TRACKING_PARAMETERS.has(lower) || TRACKING_PREFIXES.some((prefix) => lower.startsWith(prefix));
+  if (TRACKING_PARAMETERS.has(lower)) return true;
+  for (const prefix of TRACKING_PREFIXES) if (lower.startsWith(prefix)) return true;
+  return false;
 }
 
 /** What merging needs to know of a result's URL, from one parse: its dedup key and its domain. */
@@ -27,31 +29,117 @@ export function canonicalUrl(value: string): string {
   return urlIdentity(value).key;
 }
 
-/** The canonical key and the domain of one URL, parsed once (merging needs both for every web result). */
-export function urlIdentity(value: string): UrlIdentity {
-  return isPlainUrl(value) ? plainUrlIdentity(value) : parsedUrlIdentity(value);
-}
-
 /**
- * A URL the parser gives back unchanged (domain/plain-url.ts) whose key and domain are slices of it: no query
- * (its parameters are sorted and filtered) and no percent-encoding (the path is re-encoded). Looking for `?`
- * and `%` first spares the pattern a scan that would not help.
+ * The canonical key and the domain of one URL, parsed once (merging needs both for every web result). A URL the
+ * parser gives back unchanged (domain/plain-url.ts) is taken apart by slicing it, without the parser.
  */
-function isPlainUrl(value: string): boolean {
-  return !value.includes('?') && !value.includes('%') && isParserStableHttpUrl(value);
+export function urlIdentity(value: string): UrlIdentity {
+  return isParserStableHttpUrl(value) ? plainUrlIdentity(value) : parsedUrlIdentity(value);
 }
 
-function plainUrlIdentity(value: string): UrlIdentity {
+/** Where the parts of a plain URL end: its host, its path (before the query) and its query (before the fragment). */
+interface PlainUrlBounds {
+  keyStart: number;
+  hostEnd: number;
+  pathEnd: number;
+  queryEnd: number;
+}
+
+function plainUrlBounds(value: string): PlainUrlBounds {
   // `http://` or `https://`: the colon is the fifth character of one, the sixth of the other.
   const hostStart = value.charCodeAt(4) === 58 ? 7 : 8;
   const keyStart = value.startsWith('www.', hostStart) ? hostStart + 4 : hostStart;
   const fragment = value.indexOf('#', hostStart);
-  let keyEnd = fragment < 0 ? value.length : fragment;
+  const queryEnd = fragment < 0 ? value.length : fragment;
+  const question = value.indexOf('?', hostStart);
+  const pathEnd = question < 0 || question > queryEnd ? queryEnd : question;
   const slash = value.indexOf('/', hostStart);
-  const hostEnd = slash < 0 || slash > keyEnd ? keyEnd : slash;
+  const hostEnd = slash < 0 || slash > pathEnd ? pathEnd : slash;
+  return { keyStart, hostEnd, pathEnd, queryEnd };
+}
+
+function plainUrlIdentity(value: string): UrlIdentity {
+  const { keyStart, hostEnd, pathEnd, queryEnd } = plainUrlBounds(value);
+  let search = '';
+  if (pathEnd < queryEnd) {
+    const canonical = canonicalPlainQuery(value, pathEnd + 1, queryEnd);
+    // A query the form encoding would change (`+`, `%`, a second `=`, …): the parser's reading decides.
+    if (canonical === undefined) return parsedUrlIdentity(value);
+    search = canonical;
+  }
+  const domain = value.slice(keyStart, hostEnd);
+  const percent = value.indexOf('%', hostEnd);
+  if (percent >= 0 && percent < pathEnd) {
+    // The parser's pathname is the path as written: the general rule applies to it as it is.
+    return { key: domain + samePercentEncoding(value.slice(hostEnd, pathEnd)).replace(/\/+$/, '') + search, domain };
+  }
   // Trailing slashes do not count (and a host alone has the path `/`).
+  let keyEnd = pathEnd;
   while (keyEnd > hostEnd && value.charCodeAt(keyEnd - 1) === 47) keyEnd -= 1;
-  return { key: value.slice(keyStart, keyEnd), domain: value.slice(keyStart, hostEnd) };
+  const path = value.slice(keyStart, keyEnd);
+  return { key: search === '' ? path : path + search, domain };
+}
+
+/**
+ * canonicalSearch for a query made only of `name=value` pairs whose characters the form encoding keeps as they
+ * are (letters, digits, `*-._`): the parameters are slices of it, and they serialise back to the same text.
+ * Undefined for any other query. Parameters are sorted as they come, with canonicalSearch's order (a stable
+ * insertion, as its stable sort), in two arrays kept between calls instead of URLSearchParams and an array per
+ * pair: this runs for every web result with a query.
+ */
+function canonicalPlainQuery(value: string, start: number, end: number): string | undefined {
+  const names = parameterNames;
+  const values = parameterValues;
+  names.length = 0;
+  values.length = 0;
+  for (let pieceStart = start; pieceStart <= end; ) {
+    let pieceEnd = value.indexOf('&', pieceStart);
+    if (pieceEnd < 0 || pieceEnd > end) pieceEnd = end;
+    let equals = -1;
+    for (let index = pieceStart; index < pieceEnd; index += 1) {
+      const code = value.charCodeAt(index);
+      if (code === 61 && equals < 0) equals = index;
+      else if (!isFormSafe(code)) return undefined;
+    }
+    // An empty piece (`a=1&&b=2`, a query that is only `?`) names no parameter.
+    if (pieceEnd > pieceStart) {
+      const name = value.slice(pieceStart, equals < 0 ? pieceEnd : equals);
+      if (!isTracking(name)) insertParameter(names, values, name, equals < 0 ? '' : value.slice(equals + 1, pieceEnd));
+    }
+    pieceStart = pieceEnd + 1;
+  }
+  if (names.length === 0) return '';
+  let search = `?${names[0]!}=${values[0]!}`;
+  for (let index = 1; index < names.length; index += 1) search += `&${names[index]!}=${values[index]!}`;
+  return search;
+}
+
+const parameterNames: string[] = [];
+const parameterValues: string[] = [];
+
+/** Letters, digits, `*`, `-`, `.` and `_`: what application/x-www-form-urlencoded leaves unescaped. */
+function isFormSafe(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 42 || code === 45 || code === 46 || code === 95
+  );
+}
+
+/** Puts a parameter after every one that does not sort after it: where a stable sort would leave it. */
+function insertParameter(names: string[], values: string[], name: string, value: string): void {
+  let position = names.length;
+  names.push(name);
+  values.push(value);
+  for (; position > 0 && compareParameters(names[position - 1]!, values[position - 1]!, name, value) > 0; position -= 1) {
+    names[position] = names[position - 1]!;
+    values[position] = values[position - 1]!;
+  }
+  names[position] = name;
+  values[position] = value;
+}
+
+/** The order of canonical query parameters: by name, then by value. */
+function compareParameters(nameA: string, valueA: string, nameB: string, valueB: string): number {
+  return nameA === nameB ? valueA.localeCompare(valueB) : nameA.localeCompare(nameB);
 }
 
 /** The general rule, through the URL parser; urlIdentity skips it for URLs the parser would not change. */
@@ -78,7 +166,7 @@ function canonicalSearch(url: URL): string {
   if (url.search === '') return '';
   const parameters = [...url.searchParams.entries()]
     .filter(([name]) => !isTracking(name))
-    .sort(([nameA, valueA], [nameB, valueB]) => (nameA === nameB ? valueA.localeCompare(valueB) : nameA.localeCompare(nameB)));
+    .sort(([nameA, valueA], [nameB, valueB]) => compareParameters(nameA, valueA, nameB, valueB));
   return parameters.length > 0 ? `?${new URLSearchParams(parameters).toString()}` : '';
 }
 
@@ -112,7 +200,10 @@ export function reencodePath(pathname: string): string {
 
 /** The host a result lives on, without `www.`, for display and domain filters. */
 export function domainOf(value: string): string | undefined {
-  if (isPlainUrl(value)) return plainUrlIdentity(value).domain;
+  if (isParserStableHttpUrl(value)) {
+    const { keyStart, hostEnd } = plainUrlBounds(value);
+    return value.slice(keyStart, hostEnd);
+  }
   try {
     return withoutWww(new URL(value).hostname.toLowerCase()) || undefined;
   } catch {

@@ -2,7 +2,7 @@ import type { ProviderItem, SearchKind } from '../domain/result.js';
 import { urlIdentity } from './canonical-url.js';
 import {
   MAX_COMPARISONS_PER_TITLE,
-  identifierKeys,
+  matchingIdentifiers,
   normalizeTitle,
   titleBigrams,
   titleBlocks,
@@ -28,22 +28,46 @@ export function groupResults(kind: SearchKind, entries: RankedItem[]): MergeGrou
   return kind === 'papers' ? groupPapers(entries) : groupByUrl(entries);
 }
 
-/** Web duplicates share a canonical URL; similar titles alone never merge two pages. Each URL is parsed once. */
+/**
+ * Web duplicates share a canonical URL; similar titles alone never merge two pages. Each URL is parsed once.
+ * Two passes: the first finds each entry's group (a number) while parsing, the second makes each group's
+ * array at its final size. On large inputs the first pass's short-lived strings set off young-generation
+ * collections, and each copies whatever is alive by then: numbers in typed arrays instead of objects and
+ * half-filled arrays keep that small.
+ */
 export function groupByUrl(entries: RankedItem[]): MergeGroup[] {
-  const byKey = new Map<string, MergeGroup>();
-  // Groups in the order their first member came, kept as they are made rather than copied out of the Map.
-  const groups: MergeGroup[] = [];
+  const groupOfKey = new Map<string, number>();
+  const groupOf = new Int32Array(entries.length);
+  const domains: Array<string | undefined> = new Array<string | undefined>(entries.length);
+  // At most one group per entry: sized once, never grown.
+  const sizes = new Int32Array(entries.length);
+  let groupCount = 0;
+  for (let index = 0; index < entries.length; index += 1) {
+    const { key, domain } = urlIdentity(entries[index]!.item.url);
+    domains[index] = domain;
+    let group = groupOfKey.get(key);
+    if (group === undefined) {
+      group = groupCount;
+      groupOfKey.set(key, group);
+      groupCount += 1;
+    }
+    sizes[group] = sizes[group]! + 1;
+    groupOf[index] = group;
+  }
+  // Groups in the order their first member came, each member in entry order.
+  const groups: MergeGroup[] = new Array<MergeGroup>(groupCount);
+  const filled = new Int32Array(groupCount);
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index]!;
-    const { key, domain } = urlIdentity(entry.item.url);
+    const group = groupOf[index]!;
     // A literal of one shape, not a spread: this runs for every web result of every search.
-    const located: RankedItem = { provider: entry.provider, rank: entry.rank, weight: entry.weight, item: entry.item, domain };
-    const group = byKey.get(key);
-    if (group) group.push(located);
+    const located: RankedItem = { provider: entry.provider, rank: entry.rank, weight: entry.weight, item: entry.item, domain: domains[index] };
+    const size = sizes[group]!;
+    if (size === 1) groups[group] = [located];
     else {
-      const created = [located];
-      byKey.set(key, created);
-      groups.push(created);
+      if (filled[group] === 0) groups[group] = new Array<RankedItem>(size);
+      groups[group]![filled[group]!] = located;
+      filled[group] = filled[group]! + 1;
     }
   }
   return groups;
@@ -109,15 +133,24 @@ export function groupPapers(entries: RankedItem[]): MergeGroup[] {
   return groups;
 }
 
+/** Joins papers that share an identifier; one owner map per kind of identifier, so that no key string is built. */
 function joinSharedIdentifiers(entries: RankedItem[], sets: DisjointSets): void {
-  const owners = new Map<string, number>();
+  const doiOwners = new Map<string, number>();
+  const arxivOwners = new Map<string, number>();
+  const pmidOwners = new Map<string, number>();
   for (let index = 0; index < entries.length; index += 1) {
-    for (const key of identifierKeys(entries[index]!.item)) {
-      const owner = owners.get(key);
-      if (owner === undefined) owners.set(key, index);
-      else sets.union(owner, index);
-    }
+    const { doi, arxiv, pmid } = matchingIdentifiers(entries[index]!.item);
+    if (doi !== undefined) joinOwner(doiOwners, doi, index, sets);
+    if (arxiv !== undefined) joinOwner(arxivOwners, arxiv, index, sets);
+    if (pmid !== undefined) joinOwner(pmidOwners, pmid, index, sets);
   }
+}
+
+/** The first entry with an identifier owns it; each later one joins the owner's set. */
+function joinOwner(owners: Map<string, number>, identifier: string, index: number, sets: DisjointSets): void {
+  const owner = owners.get(identifier);
+  if (owner === undefined) owners.set(identifier, index);
+  else sets.union(owner, index);
 }
 
 /** Joins papers without a conflicting identifier whose titles are similar and years compatible, comparing inside blocks only. */

@@ -8,27 +8,58 @@ export const YEAR_TOLERANCE = 1;
 /** Comparisons one title may make inside one block; keeps the worst case linear on pathological input. */
 const MAX_COMPARISONS_PER_TITLE = 32;
 
+/** The identifiers a paper is matched by, each absent or non-empty. */
+export interface MatchingIdentifiers {
+  doi: string | undefined;
+  arxiv: string | undefined;
+  pmid: string | undefined;
+}
+
+/** A paper's DOI, arXiv id and PMID as matching sees them: an arXiv DOI counts as its arXiv id, not as a DOI. */
+export function matchingIdentifiers(item: ProviderItem): MatchingIdentifiers {
+  const arxivFromDoi = arxivIdFromDoi(item.doi);
+  return {
+    doi: item.doi && !arxivFromDoi ? item.doi : undefined,
+    // An arXiv id given as an empty string is given: the DOI does not stand in for it.
+    arxiv: (item.arxiv_id ?? arxivFromDoi) || undefined,
+    pmid: item.pmid || undefined,
+  };
+}
+
 /** Identifier keys of a paper: DOI, arXiv id (an arXiv DOI counts as its arXiv id) and PMID. */
 export function identifierKeys(item: ProviderItem): string[] {
   const keys: string[] = [];
-  const arxivFromDoi = arxivIdFromDoi(item.doi);
-  if (item.doi && !arxivFromDoi) keys.push(`doi:${item.doi}`);
-  const arxiv = item.arxiv_id ?? arxivFromDoi;
+  const { doi, arxiv, pmid } = matchingIdentifiers(item);
+  if (doi) keys.push(`doi:${doi}`);
   if (arxiv) keys.push(`arxiv:${arxiv}`);
-  if (item.pmid) keys.push(`pmid:${item.pmid}`);
+  if (pmid) keys.push(`pmid:${pmid}`);
   return keys;
 }
 
 /** Printable ASCII: NFKD leaves it as it is and it holds no combining marks, so normalising it skips both steps. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** Lower-case ASCII words with one space between them: what normalizing such a title gives back unchanged. */
+const FOLDED_ASCII = /^(?:[a-z0-9]+(?: [a-z0-9]+)*)?$/;
 
 /** Lower case, accents and punctuation removed, white space folded: what title comparison sees. */
 export function normalizeTitle(title: string): string {
-  const folded = PRINTABLE_ASCII.test(title) ? title.toLowerCase() : title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const ascii = PRINTABLE_ASCII.test(title);
+  if (ascii && !title.includes('<')) return normalizeAsciiTitle(title);
+  const folded = ascii ? title.toLowerCase() : title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
   return folded
     .replace(/<[^>]*>/g, ' ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
+}
+
+/**
+ * normalizeTitle for printable ASCII without a tag: its only letters and digits are `A-Za-z0-9`, so once lower
+ * case every other run is what becomes one space. Most titles need nothing more than lower case (often not even
+ * that), and are given back without a new string; titles are normalised for every paper result.
+ */
+function normalizeAsciiTitle(title: string): string {
+  const lower = title.toLowerCase();
+  return FOLDED_ASCII.test(lower) ? lower : lower.replace(/[^a-z0-9]+/g, ' ').trim();
 }
 
 /**

@@ -58,23 +58,20 @@ function scoreSingle(entry: RankedItem, k: number, explain: boolean, sortKeys: S
 }
 
 function scoreGroup(group: MergeGroup, k: number, explain: boolean, sortKeys: SortKeys): SearchResult {
-  const best = bestPerProvider(group);
-  const contributions: ScoreContribution[] = [];
-  for (const entry of best) {
-    contributions.push({ provider: entry.provider, rank: entry.rank, weight: entry.weight, contribution: entry.weight / (k + entry.rank) });
-  }
+  // One contribution per provider at its best rank, then best first; once rounded they are the explanation.
+  const contributions = bestContributions(group, k);
   insertionSort(contributions, byContribution);
   let score = 0;
   let bestRank = Number.POSITIVE_INFINITY;
+  const sources: ResultSource[] = [];
   for (const part of contributions) {
     score += part.contribution;
     if (part.rank < bestRank) bestRank = part.rank;
+    sources.push({ provider: part.provider, rank: part.rank });
   }
   // Members ordered best source first: fields are filled from the best source that has them.
   const members = bestSourceFirst(group, contributions);
-  const sources: ResultSource[] = [];
-  for (const part of contributions) sources.push({ provider: part.provider, rank: part.rank });
-  const result = combineFields(members.map((member) => member.item)) as SearchResult;
+  const result = combineFields(members) as SearchResult;
   result.score = round(score);
   result.sources = sources;
   const lead = members[0]!;
@@ -82,7 +79,8 @@ function scoreGroup(group: MergeGroup, k: number, explain: boolean, sortKeys: So
   const domain = lead.domain !== undefined && lead.item.url === result.url ? lead.domain : domainOf(result.url);
   if (domain) result.domain = domain;
   if (explain) {
-    result.explain = contributions.map((part) => ({ provider: part.provider, rank: part.rank, weight: part.weight, contribution: round(part.contribution) }));
+    for (const part of contributions) part.contribution = round(part.contribution);
+    result.explain = contributions;
   }
   sortKeys.scores.push(result.score);
   sortKeys.sourceCounts.push(sources.length);
@@ -107,27 +105,49 @@ function insertionSort<T>(values: T[], compare: (a: T, b: T) => number): void {
   }
 }
 
-/** Each provider's best-ranked entry of a group, in first-seen order: a provider that listed a thing twice counts once. */
-function bestPerProvider(group: MergeGroup): RankedItem[] {
-  const best: RankedItem[] = [];
+/**
+ * Each provider's contribution from its best-ranked entry of a group, in first-seen order: a provider that
+ * listed a thing twice counts once.
+ */
+function bestContributions(group: MergeGroup, k: number): ScoreContribution[] {
+  const contributions: ScoreContribution[] = [];
   for (const entry of group) {
     let index = 0;
-    while (index < best.length && best[index]!.provider !== entry.provider) index += 1;
-    if (index === best.length) best.push(entry);
-    else if (entry.rank < best[index]!.rank) best[index] = entry;
+    while (index < contributions.length && contributions[index]!.provider !== entry.provider) index += 1;
+    if (index === contributions.length) {
+      contributions.push({ provider: entry.provider, rank: entry.rank, weight: entry.weight, contribution: entry.weight / (k + entry.rank) });
+    } else if (entry.rank < contributions[index]!.rank) {
+      const part = contributions[index]!;
+      part.rank = entry.rank;
+      part.weight = entry.weight;
+      part.contribution = entry.weight / (k + entry.rank);
+    }
   }
-  return best;
+  return contributions;
 }
 
-/** The group's entries by their provider's contribution, highest first, then by rank; ties keep their order. */
+/** The group's entries by their provider's contribution, highest first, then by rank; ties keep their order (a stable insertion). */
 function bestSourceFirst(group: MergeGroup, contributions: ScoreContribution[]): RankedItem[] {
-  const contributionOf = (entry: RankedItem): number => {
-    for (const part of contributions) if (part.provider === entry.provider) return part.contribution;
-    return 0;
-  };
   const members = group.slice();
-  insertionSort(members, (a, b) => contributionOf(b) - contributionOf(a) || a.rank - b.rank);
+  for (let index = 1; index < members.length; index += 1) {
+    const member = members[index]!;
+    const contribution = contributionOf(member, contributions);
+    let position = index;
+    for (; position > 0; position -= 1) {
+      const before = members[position - 1]!;
+      // Array.prototype.sort's comparator (b before a when it is positive), kept as it was written.
+      const order = contribution - contributionOf(before, contributions) || before.rank - member.rank;
+      if (!(order > 0)) break;
+      members[position] = before;
+    }
+    members[position] = member;
+  }
   return members;
+}
+
+function contributionOf(entry: RankedItem, contributions: ScoreContribution[]): number {
+  for (const part of contributions) if (part.provider === entry.provider) return part.contribution;
+  return 0;
 }
 
 function round(value: number): number {
@@ -145,19 +165,20 @@ function copyOf(item: ProviderItem): SearchResult {
 }
 
 /**
- * One item from several, as a new object: each field from the best source that has it, except the citation count (the
- * highest any source reports) and the abstract (the longest, since some indexes truncate it).
+ * One item from a group's members (best source first), as a new object: each field from the best source that
+ * has it, except the citation count (the highest any source reports) and the abstract (the longest, since
+ * some indexes truncate it).
  */
-export function combineFields(items: ProviderItem[]): ProviderItem {
-  const best = items[0];
+export function combineFields(members: RankedItem[]): ProviderItem {
+  const best = members[0]?.item;
   if (!best) throw new Error('cannot combine an empty group');
   const combined: ProviderItem = copyOf(best);
-  if (items.length === 1) return combined;
+  if (members.length === 1) return combined;
   const record = combined as unknown as Record<string, unknown>;
   let highestCitations: number | undefined = best.citation_count;
   let longestAbstract: string | undefined = best.abstract;
-  for (let index = 1; index < items.length; index += 1) {
-    const other = items[index]!;
+  for (let index = 1; index < members.length; index += 1) {
+    const other = members[index]!.item;
     for (const field in other) {
       const value = other[field as keyof ProviderItem];
       if (value !== undefined && record[field] === undefined) record[field] = value;

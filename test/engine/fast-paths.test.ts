@@ -36,9 +36,9 @@ describe('hot-path shortcuts', () => {
   });
 
   it('parses each web result URL once to merge and rank it', () => {
-    // URLs the parser must read (a query, a capital, a port): plain ones are taken apart without it.
+    // URLs the parser must read (a `+` in the query, a capital, a port): plain ones are taken apart without it.
     const entries: RankedItem[] = ['brave', 'tavily'].flatMap((provider) =>
-      ['https://www.example.org/a?utm_source=x', 'https://Example.org/b/', `https://${provider}.example.com:8443/c`].map((url, index) => ({
+      ['https://www.example.org/a?q=a+b&utm_source=x', 'https://Example.org/b/', `https://${provider}.example.com:8443/c`].map((url, index) => ({
         provider,
         rank: index + 1,
         weight: 1,
