@@ -1,18 +1,6 @@
 import { isParserStableHttpUrl } from '../domain/plain-url.js';
-/** Query parameters that only track a click and never change what a page shows. */
-const TRACKING_PARAMETERS = new Set([
-  'gclid', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'yclid', 'twclid', 'ttclid', 'li_fat_id',
-  'igshid', 'mc_cid', 'mc_eid', '_ga', '_gl', '_hsenc', '_hsmi', 'mkt_tok', 'oly_anon_id', 'oly_enc_id',
-  'vero_id', 'rb_clickid', 's_cid', 'ref_src', 'ref_url', 'spm', 'srsltid',
-]);
-const TRACKING_PREFIXES = ['utm_', 'pk_', 'hsa_', 'piwik_', 'matomo_'];
-
-function isTracking(name: string): boolean {
-  const lower = name.toLowerCase();
-  if (TRACKING_PARAMETERS.has(lower)) return true;
-  for (const prefix of TRACKING_PREFIXES) if (lower.startsWith(prefix)) return true;
-  return false;
-}
+import { canonicalPlainQuery } from './plain-query.js';
+import { compareParameters, isTracking } from './query-parameters.js';
 
 /** What merging needs to know of a result's URL, from one parse: its dedup key and its domain. */
 export interface UrlIdentity {
@@ -78,68 +66,6 @@ function plainUrlIdentity(value: string): UrlIdentity {
   while (keyEnd > hostEnd && value.charCodeAt(keyEnd - 1) === 47) keyEnd -= 1;
   const path = value.slice(keyStart, keyEnd);
   return { key: search === '' ? path : path + search, domain };
-}
-
-/**
- * canonicalSearch for a query made only of `name=value` pairs whose characters the form encoding keeps as they
- * are (letters, digits, `*-._`): the parameters are slices of it, and they serialise back to the same text.
- * Undefined for any other query. Parameters are sorted as they come, with canonicalSearch's order (a stable
- * insertion, as its stable sort), in two arrays kept between calls instead of URLSearchParams and an array per
- * pair: this runs for every web result with a query.
- */
-function canonicalPlainQuery(value: string, start: number, end: number): string | undefined {
-  const names = parameterNames;
-  const values = parameterValues;
-  names.length = 0;
-  values.length = 0;
-  for (let pieceStart = start; pieceStart <= end; ) {
-    let pieceEnd = value.indexOf('&', pieceStart);
-    if (pieceEnd < 0 || pieceEnd > end) pieceEnd = end;
-    let equals = -1;
-    for (let index = pieceStart; index < pieceEnd; index += 1) {
-      const code = value.charCodeAt(index);
-      if (code === 61 && equals < 0) equals = index;
-      else if (!isFormSafe(code)) return undefined;
-    }
-    // An empty piece (`a=1&&b=2`, a query that is only `?`) names no parameter.
-    if (pieceEnd > pieceStart) {
-      const name = value.slice(pieceStart, equals < 0 ? pieceEnd : equals);
-      if (!isTracking(name)) insertParameter(names, values, name, equals < 0 ? '' : value.slice(equals + 1, pieceEnd));
-    }
-    pieceStart = pieceEnd + 1;
-  }
-  if (names.length === 0) return '';
-  let search = `?${names[0]!}=${values[0]!}`;
-  for (let index = 1; index < names.length; index += 1) search += `&${names[index]!}=${values[index]!}`;
-  return search;
-}
-
-const parameterNames: string[] = [];
-const parameterValues: string[] = [];
-
-/** Letters, digits, `*`, `-`, `.` and `_`: what application/x-www-form-urlencoded leaves unescaped. */
-function isFormSafe(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 42 || code === 45 || code === 46 || code === 95
-  );
-}
-
-/** Puts a parameter after every one that does not sort after it: where a stable sort would leave it. */
-function insertParameter(names: string[], values: string[], name: string, value: string): void {
-  let position = names.length;
-  names.push(name);
-  values.push(value);
-  for (; position > 0 && compareParameters(names[position - 1]!, values[position - 1]!, name, value) > 0; position -= 1) {
-    names[position] = names[position - 1]!;
-    values[position] = values[position - 1]!;
-  }
-  names[position] = name;
-  values[position] = value;
-}
-
-/** The order of canonical query parameters: by name, then by value. */
-function compareParameters(nameA: string, valueA: string, nameB: string, valueB: string): number {
-  return nameA === nameB ? valueA.localeCompare(valueB) : nameA.localeCompare(nameB);
 }
 
 /** The general rule, through the URL parser; urlIdentity skips it for URLs the parser would not change. */

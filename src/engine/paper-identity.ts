@@ -38,28 +38,30 @@ export function identifierKeys(item: ProviderItem): string[] {
 
 /** Printable ASCII: NFKD leaves it as it is and it holds no combining marks, so normalising it skips both steps. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-/** Lower-case ASCII words with one space between them: what normalizing such a title gives back unchanged. */
+/** Lower-case ASCII words of letters and digits, one space between them: normalising gives them back as they are. */
 const FOLDED_ASCII = /^(?:[a-z0-9]+(?: [a-z0-9]+)*)?$/;
+/**
+ * In lower-case ASCII, the runs of characters other than letters and digits that are not a single space (the
+ * longest such run where one starts): replacing only those with a space gives what replacing every run gives,
+ * with a match per punctuation mark instead of one per word.
+ */
+const ASCII_RUNS_TO_FOLD = /[^a-z0-9]{2,}|[^a-z0-9 ]/g;
 
-/** Lower case, accents and punctuation removed, white space folded: what title comparison sees. */
+/**
+ * Lower case, accents and punctuation removed, white space folded: what title comparison sees. Titles are
+ * normalised for every paper result, so the usual ones take shorter ways: a title already normalised is given
+ * back as it is, and printable ASCII without a tag (whose letters and digits are `A-Za-z0-9`) skips Unicode
+ * normalisation and property classes.
+ */
 export function normalizeTitle(title: string): string {
+  if (FOLDED_ASCII.test(title)) return title;
   const ascii = PRINTABLE_ASCII.test(title);
-  if (ascii && !title.includes('<')) return normalizeAsciiTitle(title);
+  if (ascii && !title.includes('<')) return title.toLowerCase().replace(ASCII_RUNS_TO_FOLD, ' ').trim();
   const folded = ascii ? title.toLowerCase() : title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
   return folded
     .replace(/<[^>]*>/g, ' ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
-}
-
-/**
- * normalizeTitle for printable ASCII without a tag: its only letters and digits are `A-Za-z0-9`, so once lower
- * case every other run is what becomes one space. Most titles need nothing more than lower case (often not even
- * that), and are given back without a new string; titles are normalised for every paper result.
- */
-function normalizeAsciiTitle(title: string): string {
-  const lower = title.toLowerCase();
-  return FOLDED_ASCII.test(lower) ? lower : lower.replace(/[^a-z0-9]+/g, ' ').trim();
 }
 
 /**
@@ -115,10 +117,27 @@ export function titlesSimilar(a: string, b: string, bigramsOf: (title: string) =
   const second = bigramsOf(b);
   // Fewer than 2 characters once white space is gone: only the same characters match.
   if (first.length === 0 || second.length === 0) return a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
-  const total = first.length + second.length;
   // Shared bigrams are at most the smaller count: when even that falls short, no need to count them.
-  if ((2.0 * Math.min(first.length, second.length)) / total < TITLE_SIMILARITY_THRESHOLD) return false;
-  return (2.0 * sharedBigrams(first, second)) / total >= TITLE_SIMILARITY_THRESHOLD;
+  if (!bigramCountsAllowSimilar(first.length, second.length)) return false;
+  return (2.0 * sharedBigrams(first, second)) / (first.length + second.length) >= TITLE_SIMILARITY_THRESHOLD;
+}
+
+/**
+ * Whether titles with these many bigrams (both at least one) could reach the threshold: they share at most
+ * the smaller count.
+ */
+export function bigramCountsAllowSimilar(first: number, second: number): boolean {
+  return (2.0 * Math.min(first, second)) / (first + second) >= TITLE_SIMILARITY_THRESHOLD;
+}
+
+/**
+ * How many bigrams titleBigrams finds in a normalised title, without finding them: its only white space is the
+ * single spaces between words (letters and digits are never white space).
+ */
+export function normalizedTitleBigramCount(normalized: string): number {
+  let spaces = 0;
+  for (let index = normalized.indexOf(' '); index >= 0; index = normalized.indexOf(' ', index + 1)) spaces += 1;
+  return Math.max(normalized.length - spaces - 1, 0);
 }
 
 /** The size of the multiset intersection of two sorted bigram lists, in one walk over both. */

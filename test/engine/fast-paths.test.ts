@@ -83,6 +83,45 @@ describe('hot-path shortcuts', () => {
     );
   });
 
+  it('keys a query without the parser exactly as the general rule does (sorted, tracking parameters left out)', () => {
+    const parameter = fc.constantFrom(
+      ...['a=1', 'a=2', 'a=10', 'a', 'a=', 'b=2', 'B=1', '_=1', 'x.y=z-w', '*=*', '=', '=v', 'utm_source=x', 'UTM_Medium=y', 'fbclid=3'],
+      ...['', 'q=a+b', 'q=%41', 'e=é', 'b=2=3', 'p=/x', 'p=?', "s='"],
+    );
+    const url = fc
+      .tuple(fc.constantFrom('https://example.org/p', 'https://www.example.org/p/', 'http://example.org/a%20b/'), fc.array(parameter, { maxLength: 6 }))
+      .map(([base, parameters]) => `${base}?${parameters.join('&')}${parameters.length % 3 === 2 ? '#f?x=1' : ''}`);
+    fc.assert(
+      fc.property(url, (value) => {
+        const general = new URL(value);
+        const search = [...general.searchParams.entries()]
+          .filter(([name]) => !/^(utm_|pk_|hsa_|piwik_|matomo_)/i.test(name) && name.toLowerCase() !== 'fbclid')
+          .sort(([nameA, valueA], [nameB, valueB]) => (nameA === nameB ? valueA.localeCompare(valueB) : nameA.localeCompare(nameB)));
+        const path = samePercentEncoding(general.pathname).replace(/\/+$/, '');
+        const query = search.length > 0 ? `?${new URLSearchParams(search).toString()}` : '';
+        expect(urlIdentity(value)).toEqual({ key: `example.org${path}${query}`, domain: 'example.org' });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads a query made of plain name=value pairs without the URL parser', () => {
+    const RealUrl = URL;
+    let parsed = 0;
+    vi.stubGlobal(
+      'URL',
+      class CountingUrl extends RealUrl {
+        constructor(...args: ConstructorParameters<typeof URL>) {
+          super(...args);
+          parsed += 1;
+        }
+      },
+    );
+    expect(urlIdentity('https://www.example.org/a/?b=2&a=1&utm_source=x')).toEqual({ key: 'example.org/a?a=1&b=2', domain: 'example.org' });
+    expect(urlIdentity('https://example.org/watch?v=abc_1')).toEqual({ key: 'example.org/watch?v=abc_1', domain: 'example.org' });
+    expect(parsed).toBe(0);
+  });
+
   it('folds a title exactly as the general rule does when it skips Unicode normalisation for ASCII', () => {
     const title = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '-', '<', '>', '1', '.', '\t', 'é', 'É', 'ﬁ', 'ß', 'İ', '\u0301', '²') });
     fc.assert(
