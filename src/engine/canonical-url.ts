@@ -1,4 +1,4 @@
-import { isParserStableHttpUrl } from '../domain/plain-url.js';
+import { hasParserStableHttpHost, isParserStableHttpUrl } from '../domain/plain-url.js';
 import { canonicalPlainQuery } from './plain-query.js';
 import { compareParameters, isTracking } from './query-parameters.js';
 
@@ -124,9 +124,12 @@ export function reencodePath(pathname: string): string {
     .join('/');
 }
 
-/** The host a result lives on, without `www.`, for display and domain filters. */
+/**
+ * The host a result lives on, without `www.`, for display and domain filters. A host the parser would give back
+ * as written is sliced out, however the rest of the URL is spelled (paper links are full of `%20`).
+ */
 export function domainOf(value: string): string | undefined {
-  if (isParserStableHttpUrl(value)) {
+  if (hasParserStableHttpHost(value)) {
     const { keyStart, hostEnd } = plainUrlBounds(value);
     return value.slice(keyStart, hostEnd);
   }
