@@ -17,55 +17,59 @@ export function canonicalUrl(value: string): string {
   return urlIdentity(value).key;
 }
 
-/**
- * The canonical key and the domain of one URL, parsed once (merging needs both for every web result). A URL the
- * parser gives back unchanged (domain/plain-url.ts) is taken apart by slicing it, without the parser.
- */
+/** The canonical key and the domain of one URL, parsed once (or not at all: see plainUrlKey). */
 export function urlIdentity(value: string): UrlIdentity {
-  return isParserStableHttpUrl(value) ? plainUrlIdentity(value) : parsedUrlIdentity(value);
+  const key = plainUrlKey(value);
+  return key === undefined ? parsedUrlIdentity(value) : { key, domain: plainUrlDomain(value) };
 }
 
-/** Where the parts of a plain URL end: its host, its path (before the query) and its query (before the fragment). */
-interface PlainUrlBounds {
-  keyStart: number;
-  hostEnd: number;
-  pathEnd: number;
-  queryEnd: number;
+/** Where a plain URL's host starts: after `http://` or `https://` (the colon is the fifth character of one, the sixth of the other). */
+function hostStartOf(value: string): number {
+  return value.charCodeAt(4) === 58 ? 7 : 8;
 }
 
-function plainUrlBounds(value: string): PlainUrlBounds {
-  // `http://` or `https://`: the colon is the fifth character of one, the sixth of the other.
-  const hostStart = value.charCodeAt(4) === 58 ? 7 : 8;
-  const keyStart = value.startsWith('www.', hostStart) ? hostStart + 4 : hostStart;
-  const fragment = value.indexOf('#', hostStart);
+/** Where its key and domain start: the host without `www.`. */
+function keyStartOf(value: string, hostStart: number): number {
+  return value.startsWith('www.', hostStart) ? hostStart + 4 : hostStart;
+}
+
+/**
+ * The key of a URL the parser gives back unchanged (domain/plain-url.ts), taken apart by slicing it; undefined
+ * for any other URL, and for a query the form encoding would change (`+`, `%`, a second `=`, …): the parser
+ * must read those (parsedUrlIdentity).
+ */
+export function plainUrlKey(value: string): string | undefined {
+  if (!isParserStableHttpUrl(value)) return undefined;
+  const hostStart = hostStartOf(value);
+  const keyStart = keyStartOf(value, hostStart);
+  // A plain URL has a path: the host ends at its `/`. The query (from `?`) ends where a fragment starts.
+  const hostEnd = value.indexOf('/', hostStart);
+  const fragment = value.indexOf('#', hostEnd);
   const queryEnd = fragment < 0 ? value.length : fragment;
-  const question = value.indexOf('?', hostStart);
+  const question = value.indexOf('?', hostEnd);
   const pathEnd = question < 0 || question > queryEnd ? queryEnd : question;
-  const slash = value.indexOf('/', hostStart);
-  const hostEnd = slash < 0 || slash > pathEnd ? pathEnd : slash;
-  return { keyStart, hostEnd, pathEnd, queryEnd };
-}
-
-function plainUrlIdentity(value: string): UrlIdentity {
-  const { keyStart, hostEnd, pathEnd, queryEnd } = plainUrlBounds(value);
   let search = '';
   if (pathEnd < queryEnd) {
     const canonical = canonicalPlainQuery(value, pathEnd + 1, queryEnd);
-    // A query the form encoding would change (`+`, `%`, a second `=`, …): the parser's reading decides.
-    if (canonical === undefined) return parsedUrlIdentity(value);
+    if (canonical === undefined) return undefined;
     search = canonical;
   }
-  const domain = value.slice(keyStart, hostEnd);
   const percent = value.indexOf('%', hostEnd);
   if (percent >= 0 && percent < pathEnd) {
     // The parser's pathname is the path as written: the general rule applies to it as it is.
-    return { key: domain + samePercentEncoding(value.slice(hostEnd, pathEnd)).replace(/\/+$/, '') + search, domain };
+    return value.slice(keyStart, hostEnd) + samePercentEncoding(value.slice(hostEnd, pathEnd)).replace(/\/+$/, '') + search;
   }
   // Trailing slashes do not count (and a host alone has the path `/`).
   let keyEnd = pathEnd;
   while (keyEnd > hostEnd && value.charCodeAt(keyEnd - 1) === 47) keyEnd -= 1;
   const path = value.slice(keyStart, keyEnd);
-  return { key: search === '' ? path : path + search, domain };
+  return search === '' ? path : path + search;
+}
+
+/** The domain of a URL whose host the parser keeps as written (and ends at a `/`): sliced out, without `www.`. */
+function plainUrlDomain(value: string): string {
+  const hostStart = hostStartOf(value);
+  return value.slice(keyStartOf(value, hostStart), value.indexOf('/', hostStart));
 }
 
 /** The general rule, through the URL parser; urlIdentity skips it for URLs the parser would not change. */
@@ -129,10 +133,7 @@ export function reencodePath(pathname: string): string {
  * as written is sliced out, however the rest of the URL is spelled (paper links are full of `%20`).
  */
 export function domainOf(value: string): string | undefined {
-  if (hasParserStableHttpHost(value)) {
-    const { keyStart, hostEnd } = plainUrlBounds(value);
-    return value.slice(keyStart, hostEnd);
-  }
+  if (hasParserStableHttpHost(value)) return plainUrlDomain(value);
   try {
     return withoutWww(new URL(value).hostname.toLowerCase()) || undefined;
   } catch {

@@ -1,5 +1,5 @@
 import type { ProviderItem, SearchKind } from '../domain/result.js';
-import { urlIdentity } from './canonical-url.js';
+import { parsedUrlIdentity, plainUrlKey } from './canonical-url.js';
 import { groupArrays } from './group-arrays.js';
 import { groupPapers } from './paper-grouping.js';
 
@@ -22,21 +22,33 @@ export function groupResults(kind: SearchKind, entries: RankedItem[]): MergeGrou
 }
 
 /**
- * Web duplicates share a canonical URL; similar titles alone never merge two pages. Each URL is parsed once.
- * Two passes: the first finds each entry's group (a number) while parsing, the second makes the groups. On
- * large inputs the first pass's short-lived strings set off young-generation collections, each of which copies
- * whatever is alive by then: numbers in typed arrays rather than objects and half-filled arrays keep that small.
+ * Web duplicates share a canonical URL; similar titles alone never merge two pages. Each URL is parsed once:
+ * a URL the parser would give back unchanged is keyed by slicing it (ranking slices its domain out the same
+ * way), and an entry whose URL the parser had to read is copied with the domain it found, so that ranking
+ * need not parse it again.
+ *
+ * Two passes: the first finds each entry's group (a number), the second makes the groups. On large inputs the
+ * first pass's short-lived strings set off young-generation collections, each of which copies whatever is
+ * alive by then: numbers in typed arrays rather than objects, and no copy of an entry that needs none, keep
+ * that small.
  */
 export function groupByUrl(entries: RankedItem[]): MergeGroup[] {
   const groupOfKey = new Map<string, number>();
   const groupOf = new Int32Array(entries.length);
   // At most one group per entry: sized once, never grown.
   const sizes = new Int32Array(entries.length);
-  const domains: Array<string | undefined> = new Array<string | undefined>(entries.length);
+  let located: Array<RankedItem | undefined> | undefined;
   let groupCount = 0;
   for (let index = 0; index < entries.length; index += 1) {
-    const { key, domain } = urlIdentity(entries[index]!.item.url);
-    domains[index] = domain;
+    const entry = entries[index]!;
+    let key = plainUrlKey(entry.item.url);
+    if (key === undefined) {
+      const identity = parsedUrlIdentity(entry.item.url);
+      key = identity.key;
+      located ??= new Array<RankedItem | undefined>(entries.length);
+      // A literal of one shape, not a spread.
+      located[index] = { provider: entry.provider, rank: entry.rank, weight: entry.weight, item: entry.item, domain: identity.domain };
+    }
     let group = groupOfKey.get(key);
     if (group === undefined) {
       group = groupCount;
@@ -46,9 +58,5 @@ export function groupByUrl(entries: RankedItem[]): MergeGroup[] {
     sizes[group] = sizes[group]! + 1;
     groupOf[index] = group;
   }
-  return groupArrays(groupOf, sizes, groupCount, (index): RankedItem => {
-    const entry = entries[index]!;
-    // A literal of one shape, not a spread: this runs for every web result of every search.
-    return { provider: entry.provider, rank: entry.rank, weight: entry.weight, item: entry.item, domain: domains[index] };
-  });
+  return groupArrays(groupOf, sizes, groupCount, (index) => located?.[index] ?? entries[index]!);
 }

@@ -1,6 +1,7 @@
 import type { ProviderItem, ResultSource, ScoreContribution, SearchResult } from '../domain/result.js';
 import { domainOf } from './canonical-url.js';
 import type { MergeGroup, RankedItem } from './merge.js';
+import { rankingOrder } from './result-order.js';
 
 /** The k of reciprocal rank fusion: larger k flattens the advantage of top positions. */
 export const DEFAULT_RRF_K = 60;
@@ -17,31 +18,30 @@ export interface RankOptions {
 export function rankResults(groups: MergeGroup[], options: RankOptions = {}): SearchResult[] {
   const k = options.k ?? DEFAULT_RRF_K;
   const explain = options.explain === true;
-  const results: SearchResult[] = [];
-  // What ranking sorts by, in arrays beside the results rather than in a wrapper object per result.
-  const sortKeys: SortKeys = { scores: [], sourceCounts: [], bestRanks: [] };
-  const order: number[] = [];
-  for (let index = 0; index < groups.length; index += 1) {
+  const count = groups.length;
+  const results: SearchResult[] = new Array<SearchResult>(count);
+  // What ranking sorts by, in typed arrays beside the results (sized once, outside the collected heap when
+  // large) rather than in a wrapper object per result.
+  const sortKeys: SortKeys = { scores: new Float64Array(count), sourceCounts: new Int32Array(count), bestRanks: new Float64Array(count) };
+  for (let index = 0; index < count; index += 1) {
     const group = groups[index]!;
-    results.push(group.length === 1 ? scoreSingle(group[0]!, k, explain, sortKeys) : scoreGroup(group, k, explain, sortKeys));
-    order.push(index);
+    results[index] = group.length === 1 ? scoreSingle(group[0]!, k, explain, sortKeys, index) : scoreGroup(group, k, explain, sortKeys, index);
   }
-  const { scores, sourceCounts, bestRanks } = sortKeys;
-  order.sort((a, b) => scores[b]! - scores[a]! || sourceCounts[b]! - sourceCounts[a]! || bestRanks[a]! - bestRanks[b]! || a - b);
-  const ranked: SearchResult[] = new Array<SearchResult>(order.length);
-  for (let position = 0; position < order.length; position += 1) ranked[position] = results[order[position]!]!;
+  const order = rankingOrder(sortKeys.scores, sortKeys.sourceCounts, sortKeys.bestRanks);
+  const ranked: SearchResult[] = new Array<SearchResult>(count);
+  for (let position = 0; position < count; position += 1) ranked[position] = results[order[position]!]!;
   return ranked;
 }
 
 interface SortKeys {
   /** Each result's (rounded) score, its number of sources and its best rank: what ranking sorts by, in that order. */
-  scores: number[];
-  sourceCounts: number[];
-  bestRanks: number[];
+  scores: Float64Array;
+  sourceCounts: Int32Array;
+  bestRanks: Float64Array;
 }
 
 /** Most groups hold one item: no per-provider bookkeeping, no sorting, one source. */
-function scoreSingle(entry: RankedItem, k: number, explain: boolean, sortKeys: SortKeys): SearchResult {
+function scoreSingle(entry: RankedItem, k: number, explain: boolean, sortKeys: SortKeys, index: number): SearchResult {
   const contribution = entry.weight / (k + entry.rank);
   let score = 0;
   score += contribution;
@@ -51,23 +51,25 @@ function scoreSingle(entry: RankedItem, k: number, explain: boolean, sortKeys: S
   const domain = entry.domain !== undefined && entry.item.url === result.url ? entry.domain : domainOf(result.url);
   if (domain) result.domain = domain;
   if (explain) result.explain = [{ provider: entry.provider, rank: entry.rank, weight: entry.weight, contribution: round(contribution) }];
-  sortKeys.scores.push(result.score);
-  sortKeys.sourceCounts.push(1);
-  sortKeys.bestRanks.push(entry.rank);
+  sortKeys.scores[index] = result.score;
+  sortKeys.sourceCounts[index] = 1;
+  sortKeys.bestRanks[index] = entry.rank;
   return result;
 }
 
-function scoreGroup(group: MergeGroup, k: number, explain: boolean, sortKeys: SortKeys): SearchResult {
+function scoreGroup(group: MergeGroup, k: number, explain: boolean, sortKeys: SortKeys, index: number): SearchResult {
   // One contribution per provider at its best rank, then best first; once rounded they are the explanation.
   const contributions = bestContributions(group, k);
   insertionSort(contributions, byContribution);
   let score = 0;
   let bestRank = Number.POSITIVE_INFINITY;
-  const sources: ResultSource[] = [];
-  for (const part of contributions) {
+  // Arrays of the answer made at their size: one grown by push keeps 17 slots for two sources.
+  const sources: ResultSource[] = new Array<ResultSource>(contributions.length);
+  for (let position = 0; position < contributions.length; position += 1) {
+    const part = contributions[position]!;
     score += part.contribution;
     if (part.rank < bestRank) bestRank = part.rank;
-    sources.push({ provider: part.provider, rank: part.rank });
+    sources[position] = { provider: part.provider, rank: part.rank };
   }
   // Members ordered best source first: fields are filled from the best source that has them.
   const members = bestSourceFirst(group, contributions);
@@ -82,9 +84,9 @@ function scoreGroup(group: MergeGroup, k: number, explain: boolean, sortKeys: So
     for (const part of contributions) part.contribution = round(part.contribution);
     result.explain = contributions;
   }
-  sortKeys.scores.push(result.score);
-  sortKeys.sourceCounts.push(sources.length);
-  sortKeys.bestRanks.push(bestRank);
+  sortKeys.scores[index] = result.score;
+  sortKeys.sourceCounts[index] = sources.length;
+  sortKeys.bestRanks[index] = bestRank;
   return result;
 }
 
@@ -110,12 +112,15 @@ function insertionSort<T>(values: T[], compare: (a: T, b: T) => number): void {
  * listed a thing twice counts once.
  */
 function bestContributions(group: MergeGroup, k: number): ScoreContribution[] {
-  const contributions: ScoreContribution[] = [];
+  // Made at its size (the number of providers), since it becomes the answer's explanation.
+  const contributions: ScoreContribution[] = new Array<ScoreContribution>(providerCount(group));
+  let filled = 0;
   for (const entry of group) {
     let index = 0;
-    while (index < contributions.length && contributions[index]!.provider !== entry.provider) index += 1;
-    if (index === contributions.length) {
-      contributions.push({ provider: entry.provider, rank: entry.rank, weight: entry.weight, contribution: entry.weight / (k + entry.rank) });
+    while (index < filled && contributions[index]!.provider !== entry.provider) index += 1;
+    if (index === filled) {
+      contributions[index] = { provider: entry.provider, rank: entry.rank, weight: entry.weight, contribution: entry.weight / (k + entry.rank) };
+      filled += 1;
     } else if (entry.rank < contributions[index]!.rank) {
       const part = contributions[index]!;
       part.rank = entry.rank;
@@ -124,6 +129,18 @@ function bestContributions(group: MergeGroup, k: number): ScoreContribution[] {
     }
   }
   return contributions;
+}
+
+/** How many providers a group's entries come from. */
+function providerCount(group: MergeGroup): number {
+  let count = 0;
+  for (let index = 0; index < group.length; index += 1) {
+    const provider = group[index]!.provider;
+    let earlier = 0;
+    while (earlier < index && group[earlier]!.provider !== provider) earlier += 1;
+    if (earlier === index) count += 1;
+  }
+  return count;
 }
 
 /** The group's entries by their provider's contribution, highest first, then by rank; ties keep their order (a stable insertion). */
