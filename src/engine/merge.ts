@@ -1,5 +1,5 @@
 import type { ProviderItem, SearchKind } from '../domain/result.js';
-import { parsedUrlIdentity, plainUrlKey } from './canonical-url.js';
+import { domainOf, parsedUrlIdentity, plainUrlKey } from './canonical-url.js';
 import { groupArrays } from './group-arrays.js';
 import { groupPapers } from './paper-grouping.js';
 
@@ -42,12 +42,19 @@ export function groupByUrl(entries: RankedItem[]): MergeGroup[] {
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index]!;
     let key = plainUrlKey(entry.item.url);
+    let domain: string | undefined;
     if (key === undefined) {
       const identity = parsedUrlIdentity(entry.item.url);
       key = identity.key;
+      domain = identity.domain;
+    } else if (entry.domain !== undefined) {
+      // A domain that came with the entry gives way to its URL's, as it always has.
+      domain = domainOf(entry.item.url);
+    }
+    if (domain !== undefined || entry.domain !== undefined) {
       located ??= new Array<RankedItem | undefined>(entries.length);
       // A literal of one shape, not a spread.
-      located[index] = { provider: entry.provider, rank: entry.rank, weight: entry.weight, item: entry.item, domain: identity.domain };
+      located[index] = { provider: entry.provider, rank: entry.rank, weight: entry.weight, item: entry.item, domain };
     }
     let group = groupOfKey.get(key);
     if (group === undefined) {

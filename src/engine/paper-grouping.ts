@@ -7,7 +7,7 @@ import {
   matchingIdentifiers,
   normalizeTitle,
   normalizedTitleBigramCount,
-  titleBigrams,
+  normalizedTitleBigrams,
   titleBlocks,
   titlesSimilar,
   yearsCompatible,
@@ -126,7 +126,7 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
   const bigramsOf = (title: string): Uint32Array => {
     let counted = bigrams.get(title);
     if (counted === undefined) {
-      counted = titleBigrams(title);
+      counted = normalizedTitleBigrams(title);
       bigrams.set(title, counted);
     }
     return counted;

@@ -105,6 +105,23 @@ export function titleBigrams(text: string): Uint32Array {
 }
 
 /**
+ * titleBigrams of a normalised title, without making the title's copy without spaces: its only white space is
+ * the single spaces between words, which are skipped (the bigram across a space joins the letters either side).
+ */
+export function normalizedTitleBigrams(normalized: string): Uint32Array {
+  const bigrams = new Uint32Array(normalizedTitleBigramCount(normalized));
+  let previous = -1;
+  let count = 0;
+  for (let index = 0; index < normalized.length; index += 1) {
+    const code = normalized.charCodeAt(index);
+    if (code === 0x20) continue;
+    if (previous >= 0) bigrams[count++] = previous * 0x10000 + code;
+    previous = code;
+  }
+  return bigrams.sort();
+}
+
+/**
  * Whether two titles name the same paper: the same normalised title, or titles of 8 characters or more whose
  * Dice coefficient (2 × shared bigrams / all bigrams) reaches the threshold. `bigramsOf` gives each title's
  * titleBigrams, so a caller comparing one title many times computes them once.

@@ -3,7 +3,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import stringSimilarity from 'string-similarity';
 import { domainOf, parsedUrlIdentity, reencodePath, samePercentEncoding, urlIdentity } from '../../src/engine/canonical-url.js';
 import { groupResults, type RankedItem } from '../../src/engine/merge.js';
-import { normalizeTitle, titleBlocks, titlesSimilar } from '../../src/engine/paper-identity.js';
+import {
+  normalizeTitle,
+  normalizedTitleBigramCount,
+  normalizedTitleBigrams,
+  titleBigrams,
+  titleBlocks,
+  titlesSimilar,
+} from '../../src/engine/paper-identity.js';
 import { rankResults } from '../../src/engine/rank.js';
 import { htmlToText } from '../../src/providers/parse-helpers.js';
 
@@ -149,6 +156,17 @@ describe('hot-path shortcuts', () => {
         const words = value.split(' ');
         const expected = words.length <= 3 ? { whole: value } : { head: words.slice(0, 3).join(' '), tail: words.slice(-3).join(' ') };
         expect(titleBlocks(value)).toEqual(expected);
+      }),
+    );
+  });
+
+  it('counts and lists the bigrams of a normalised title as titleBigrams does, without removing its spaces first', () => {
+    const title = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '  ', '-', '1', 'é', 'ß', '\u{1d400}', '\t', ':'), maxLength: 40 });
+    fc.assert(
+      fc.property(title, (value) => {
+        const normalized = normalizeTitle(value);
+        expect(normalizedTitleBigrams(normalized)).toEqual(titleBigrams(normalized));
+        expect(normalizedTitleBigramCount(normalized)).toBe(titleBigrams(normalized).length);
       }),
     );
   });
