@@ -1,20 +1,10 @@
-import type { ProviderItem, SearchKind } from '../domain/result.js';
+import type { SearchKind } from '../domain/result.js';
 import { domainOf, parsedUrlIdentity, plainUrlKey } from './canonical-url.js';
 import { groupArrays } from './group-arrays.js';
 import { groupPapers } from './paper-grouping.js';
+import type { MergeGroup, RankedItem } from './ranked-item.js';
 
-/** One item as one provider ranked it (rank is 1-based), with that provider's weight. */
-export interface RankedItem {
-  provider: string;
-  rank: number;
-  weight: number;
-  item: ProviderItem;
-  /** The host of item.url without `www.`, when merging has already parsed it (ranking then need not). */
-  domain?: string | undefined;
-}
-
-/** Items that name the same thing, found by one or more providers. */
-export type MergeGroup = RankedItem[];
+export type { MergeGroup, RankedItem } from './ranked-item.js';
 
 /** Groups results of one kind: papers by identifiers and similar titles, everything else by canonical URL. */
 export function groupResults(kind: SearchKind, entries: RankedItem[]): MergeGroup[] {

@@ -1,6 +1,6 @@
 import type { ProviderItem } from '../domain/result.js';
 import { groupArrays } from './group-arrays.js';
-import type { MergeGroup, RankedItem } from './merge.js';
+import type { MergeGroup, RankedItem } from './ranked-item.js';
 import {
   MAX_COMPARISONS_PER_TITLE,
   bigramCountsAllowSimilar,
