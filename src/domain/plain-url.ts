@@ -11,6 +11,12 @@ const PLAIN_HTTP_URL = new RegExp(
   String.raw`^https?://(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*` +
     String.raw`(?:/(?!\.|%2[eE])${KEPT}*)+(?:\?(?:${KEPT}|[/?])*)?(?:#(?:${KEPT}|[/?])*)?$`,
 );
+/**
+ * The start of PLAIN_HTTP_URL up to the path's first `/`. The parser reads the host of an http(s) URL up to
+ * that `/` and never fails on what follows (a path, query or fragment is percent-encoded, never refused), so
+ * such a URL's hostname is the host as written, whatever the rest holds.
+ */
+const PLAIN_HTTP_HOST = new RegExp(String.raw`^https?://(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*/`);
 
 /**
  * Whether `new URL(value).href` would be `value` itself: the shape of most URLs in API answers, which can then
@@ -18,4 +24,9 @@ const PLAIN_HTTP_URL = new RegExp(
  */
 export function isParserStableHttpUrl(value: string): boolean {
   return PLAIN_HTTP_URL.test(value);
+}
+
+/** Whether `new URL(value).hostname` is the host as written in `value` (the `/` after it comes first). */
+export function hasParserStableHttpHost(value: string): boolean {
+  return PLAIN_HTTP_HOST.test(value);
 }

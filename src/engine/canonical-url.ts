@@ -1,16 +1,6 @@
-import { isParserStableHttpUrl } from '../domain/plain-url.js';
-/** Query parameters that only track a click and never change what a page shows. */
-const TRACKING_PARAMETERS = new Set([
-  'gclid', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'yclid', 'twclid', 'ttclid', 'li_fat_id',
-  'igshid', 'mc_cid', 'mc_eid', '_ga', '_gl', '_hsenc', '_hsmi', 'mkt_tok', 'oly_anon_id', 'oly_enc_id',
-  'vero_id', 'rb_clickid', 's_cid', 'ref_src', 'ref_url', 'spm', 'srsltid',
-]);
-const TRACKING_PREFIXES = ['utm_', 'pk_', 'hsa_', 'piwik_', 'matomo_'];
-
-function isTracking(name: string): boolean {
-  const lower = name.toLowerCase();
-  return TRACKING_PARAMETERS.has(lower) || TRACKING_PREFIXES.some((prefix) => lower.startsWith(prefix));
-}
+import { hasParserStableHttpHost, isParserStableHttpUrl } from '../domain/plain-url.js';
+import { canonicalPlainQuery } from './plain-query.js';
+import { compareParameters, isTracking } from './query-parameters.js';
 
 /** What merging needs to know of a result's URL, from one parse: its dedup key and its domain. */
 export interface UrlIdentity {
@@ -27,31 +17,59 @@ export function canonicalUrl(value: string): string {
   return urlIdentity(value).key;
 }
 
-/** The canonical key and the domain of one URL, parsed once (merging needs both for every web result). */
+/** The canonical key and the domain of one URL, parsed once (or not at all: see plainUrlKey). */
 export function urlIdentity(value: string): UrlIdentity {
-  return isPlainUrl(value) ? plainUrlIdentity(value) : parsedUrlIdentity(value);
+  const key = plainUrlKey(value);
+  return key === undefined ? parsedUrlIdentity(value) : { key, domain: plainUrlDomain(value) };
+}
+
+/** Where a plain URL's host starts: after `http://` or `https://` (the colon is the fifth character of one, the sixth of the other). */
+function hostStartOf(value: string): number {
+  return value.charCodeAt(4) === 58 ? 7 : 8;
+}
+
+/** Where its key and domain start: the host without `www.`. */
+function keyStartOf(value: string, hostStart: number): number {
+  return value.startsWith('www.', hostStart) ? hostStart + 4 : hostStart;
 }
 
 /**
- * A URL the parser gives back unchanged (domain/plain-url.ts) whose key and domain are slices of it: no query
- * (its parameters are sorted and filtered) and no percent-encoding (the path is re-encoded). Looking for `?`
- * and `%` first spares the pattern a scan that would not help.
+ * The key of a URL the parser gives back unchanged (domain/plain-url.ts), taken apart by slicing it; undefined
+ * for any other URL, and for a query the form encoding would change (`+`, `%`, a second `=`, …): the parser
+ * must read those (parsedUrlIdentity).
  */
-function isPlainUrl(value: string): boolean {
-  return !value.includes('?') && !value.includes('%') && isParserStableHttpUrl(value);
+export function plainUrlKey(value: string): string | undefined {
+  if (!isParserStableHttpUrl(value)) return undefined;
+  const hostStart = hostStartOf(value);
+  const keyStart = keyStartOf(value, hostStart);
+  // A plain URL has a path: the host ends at its `/`. The query (from `?`) ends where a fragment starts.
+  const hostEnd = value.indexOf('/', hostStart);
+  const fragment = value.indexOf('#', hostEnd);
+  const queryEnd = fragment < 0 ? value.length : fragment;
+  const question = value.indexOf('?', hostEnd);
+  const pathEnd = question < 0 || question > queryEnd ? queryEnd : question;
+  let search = '';
+  if (pathEnd < queryEnd) {
+    const canonical = canonicalPlainQuery(value, pathEnd + 1, queryEnd);
+    if (canonical === undefined) return undefined;
+    search = canonical;
+  }
+  const percent = value.indexOf('%', hostEnd);
+  if (percent >= 0 && percent < pathEnd) {
+    // The parser's pathname is the path as written: the general rule applies to it as it is.
+    return value.slice(keyStart, hostEnd) + samePercentEncoding(value.slice(hostEnd, pathEnd)).replace(/\/+$/, '') + search;
+  }
+  // Trailing slashes do not count (and a host alone has the path `/`).
+  let keyEnd = pathEnd;
+  while (keyEnd > hostEnd && value.charCodeAt(keyEnd - 1) === 47) keyEnd -= 1;
+  const path = value.slice(keyStart, keyEnd);
+  return search === '' ? path : path + search;
 }
 
-function plainUrlIdentity(value: string): UrlIdentity {
-  // `http://` or `https://`: the colon is the fifth character of one, the sixth of the other.
-  const hostStart = value.charCodeAt(4) === 58 ? 7 : 8;
-  const keyStart = value.startsWith('www.', hostStart) ? hostStart + 4 : hostStart;
-  const fragment = value.indexOf('#', hostStart);
-  let keyEnd = fragment < 0 ? value.length : fragment;
-  const slash = value.indexOf('/', hostStart);
-  const hostEnd = slash < 0 || slash > keyEnd ? keyEnd : slash;
-  // Trailing slashes do not count (and a host alone has the path `/`).
-  while (keyEnd > hostEnd && value.charCodeAt(keyEnd - 1) === 47) keyEnd -= 1;
-  return { key: value.slice(keyStart, keyEnd), domain: value.slice(keyStart, hostEnd) };
+/** The domain of a URL whose host the parser keeps as written (and ends at a `/`): sliced out, without `www.`. */
+function plainUrlDomain(value: string): string {
+  const hostStart = hostStartOf(value);
+  return value.slice(keyStartOf(value, hostStart), value.indexOf('/', hostStart));
 }
 
 /** The general rule, through the URL parser; urlIdentity skips it for URLs the parser would not change. */
@@ -78,7 +96,7 @@ function canonicalSearch(url: URL): string {
   if (url.search === '') return '';
   const parameters = [...url.searchParams.entries()]
     .filter(([name]) => !isTracking(name))
-    .sort(([nameA, valueA], [nameB, valueB]) => (nameA === nameB ? valueA.localeCompare(valueB) : nameA.localeCompare(nameB)));
+    .sort(([nameA, valueA], [nameB, valueB]) => compareParameters(nameA, valueA, nameB, valueB));
   return parameters.length > 0 ? `?${new URLSearchParams(parameters).toString()}` : '';
 }
 
@@ -110,9 +128,12 @@ export function reencodePath(pathname: string): string {
     .join('/');
 }
 
-/** The host a result lives on, without `www.`, for display and domain filters. */
+/**
+ * The host a result lives on, without `www.`, for display and domain filters. A host the parser would give back
+ * as written is sliced out, however the rest of the URL is spelled (paper links are full of `%20`).
+ */
 export function domainOf(value: string): string | undefined {
-  if (isPlainUrl(value)) return plainUrlIdentity(value).domain;
+  if (hasParserStableHttpHost(value)) return plainUrlDomain(value);
   try {
     return withoutWww(new URL(value).hostname.toLowerCase()) || undefined;
   } catch {

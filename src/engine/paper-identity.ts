@@ -8,23 +8,56 @@ export const YEAR_TOLERANCE = 1;
 /** Comparisons one title may make inside one block; keeps the worst case linear on pathological input. */
 const MAX_COMPARISONS_PER_TITLE = 32;
 
+/** The identifiers a paper is matched by, each absent or non-empty. */
+export interface MatchingIdentifiers {
+  doi: string | undefined;
+  arxiv: string | undefined;
+  pmid: string | undefined;
+}
+
+/** A paper's DOI, arXiv id and PMID as matching sees them: an arXiv DOI counts as its arXiv id, not as a DOI. */
+export function matchingIdentifiers(item: ProviderItem): MatchingIdentifiers {
+  const arxivFromDoi = arxivIdFromDoi(item.doi);
+  return {
+    doi: item.doi && !arxivFromDoi ? item.doi : undefined,
+    // An arXiv id given as an empty string is given: the DOI does not stand in for it.
+    arxiv: (item.arxiv_id ?? arxivFromDoi) || undefined,
+    pmid: item.pmid || undefined,
+  };
+}
+
 /** Identifier keys of a paper: DOI, arXiv id (an arXiv DOI counts as its arXiv id) and PMID. */
 export function identifierKeys(item: ProviderItem): string[] {
   const keys: string[] = [];
-  const arxivFromDoi = arxivIdFromDoi(item.doi);
-  if (item.doi && !arxivFromDoi) keys.push(`doi:${item.doi}`);
-  const arxiv = item.arxiv_id ?? arxivFromDoi;
+  const { doi, arxiv, pmid } = matchingIdentifiers(item);
+  if (doi) keys.push(`doi:${doi}`);
   if (arxiv) keys.push(`arxiv:${arxiv}`);
-  if (item.pmid) keys.push(`pmid:${item.pmid}`);
+  if (pmid) keys.push(`pmid:${pmid}`);
   return keys;
 }
 
 /** Printable ASCII: NFKD leaves it as it is and it holds no combining marks, so normalising it skips both steps. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** Lower-case ASCII words of letters and digits, one space between them: normalising gives them back as they are. */
+const FOLDED_ASCII = /^(?:[a-z0-9]+(?: [a-z0-9]+)*)?$/;
+/**
+ * In lower-case ASCII, the runs of characters other than letters and digits that are not a single space (the
+ * longest such run where one starts): replacing only those with a space gives what replacing every run gives,
+ * with a match per punctuation mark instead of one per word.
+ */
+const ASCII_RUNS_TO_FOLD = /[^a-z0-9]{2,}|[^a-z0-9 ]/g;
 
-/** Lower case, accents and punctuation removed, white space folded: what title comparison sees. */
+/**
+ * Lower case, accents and punctuation removed, white space folded: what title comparison sees. Titles are
+ * normalised for every paper result, so the usual ones take shorter ways: a title already normalised is given
+ * back as it is, and printable ASCII without a tag (whose letters and digits are `A-Za-z0-9`) skips Unicode
+ * normalisation and property classes.
+ */
 export function normalizeTitle(title: string): string {
-  const folded = PRINTABLE_ASCII.test(title) ? title.toLowerCase() : title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  if (FOLDED_ASCII.test(title)) return title;
+  const ascii = PRINTABLE_ASCII.test(title);
+  if (ascii && !title.includes('<')) return title.toLowerCase().replace(ASCII_RUNS_TO_FOLD, ' ').trim();
+  const folded = ascii ? title.toLowerCase() : title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
   return folded
     .replace(/<[^>]*>/g, ' ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
@@ -72,6 +105,23 @@ export function titleBigrams(text: string): Uint32Array {
 }
 
 /**
+ * titleBigrams of a normalised title, without making the title's copy without spaces: its only white space is
+ * the single spaces between words, which are skipped (the bigram across a space joins the letters either side).
+ */
+export function normalizedTitleBigrams(normalized: string): Uint32Array {
+  const bigrams = new Uint32Array(normalizedTitleBigramCount(normalized));
+  let previous = -1;
+  let count = 0;
+  for (let index = 0; index < normalized.length; index += 1) {
+    const code = normalized.charCodeAt(index);
+    if (code === 0x20) continue;
+    if (previous >= 0) bigrams[count++] = previous * 0x10000 + code;
+    previous = code;
+  }
+  return bigrams.sort();
+}
+
+/**
  * Whether two titles name the same paper: the same normalised title, or titles of 8 characters or more whose
  * Dice coefficient (2 × shared bigrams / all bigrams) reaches the threshold. `bigramsOf` gives each title's
  * titleBigrams, so a caller comparing one title many times computes them once.
@@ -84,10 +134,27 @@ export function titlesSimilar(a: string, b: string, bigramsOf: (title: string) =
   const second = bigramsOf(b);
   // Fewer than 2 characters once white space is gone: only the same characters match.
   if (first.length === 0 || second.length === 0) return a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
-  const total = first.length + second.length;
   // Shared bigrams are at most the smaller count: when even that falls short, no need to count them.
-  if ((2.0 * Math.min(first.length, second.length)) / total < TITLE_SIMILARITY_THRESHOLD) return false;
-  return (2.0 * sharedBigrams(first, second)) / total >= TITLE_SIMILARITY_THRESHOLD;
+  if (!bigramCountsAllowSimilar(first.length, second.length)) return false;
+  return (2.0 * sharedBigrams(first, second)) / (first.length + second.length) >= TITLE_SIMILARITY_THRESHOLD;
+}
+
+/**
+ * Whether titles with these many bigrams (both at least one) could reach the threshold: they share at most
+ * the smaller count.
+ */
+export function bigramCountsAllowSimilar(first: number, second: number): boolean {
+  return (2.0 * Math.min(first, second)) / (first + second) >= TITLE_SIMILARITY_THRESHOLD;
+}
+
+/**
+ * How many bigrams titleBigrams finds in a normalised title, without finding them: its only white space is the
+ * single spaces between words (letters and digits are never white space).
+ */
+export function normalizedTitleBigramCount(normalized: string): number {
+  let spaces = 0;
+  for (let index = normalized.indexOf(' '); index >= 0; index = normalized.indexOf(' ', index + 1)) spaces += 1;
+  return Math.max(normalized.length - spaces - 1, 0);
 }
 
 /** The size of the multiset intersection of two sorted bigram lists, in one walk over both. */

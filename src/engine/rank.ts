@@ -1,6 +1,7 @@
 import type { ProviderItem, ResultSource, ScoreContribution, SearchResult } from '../domain/result.js';
 import { domainOf } from './canonical-url.js';
 import type { MergeGroup, RankedItem } from './merge.js';
+import { rankingOrder } from './result-order.js';
 
 /** The k of reciprocal rank fusion: larger k flattens the advantage of top positions. */
 export const DEFAULT_RRF_K = 60;
@@ -17,31 +18,30 @@ export interface RankOptions {
 export function rankResults(groups: MergeGroup[], options: RankOptions = {}): SearchResult[] {
   const k = options.k ?? DEFAULT_RRF_K;
   const explain = options.explain === true;
-  const results: SearchResult[] = [];
-  // What ranking sorts by, in arrays beside the results rather than in a wrapper object per result.
-  const sortKeys: SortKeys = { scores: [], sourceCounts: [], bestRanks: [] };
-  const order: number[] = [];
-  for (let index = 0; index < groups.length; index += 1) {
+  const count = groups.length;
+  const results: SearchResult[] = new Array<SearchResult>(count);
+  // What ranking sorts by, in typed arrays beside the results (sized once, outside the collected heap when
+  // large) rather than in a wrapper object per result.
+  const sortKeys: SortKeys = { scores: new Float64Array(count), sourceCounts: new Int32Array(count), bestRanks: new Float64Array(count) };
+  for (let index = 0; index < count; index += 1) {
     const group = groups[index]!;
-    results.push(group.length === 1 ? scoreSingle(group[0]!, k, explain, sortKeys) : scoreGroup(group, k, explain, sortKeys));
-    order.push(index);
+    results[index] = group.length === 1 ? scoreSingle(group[0]!, k, explain, sortKeys, index) : scoreGroup(group, k, explain, sortKeys, index);
   }
-  const { scores, sourceCounts, bestRanks } = sortKeys;
-  order.sort((a, b) => scores[b]! - scores[a]! || sourceCounts[b]! - sourceCounts[a]! || bestRanks[a]! - bestRanks[b]! || a - b);
-  const ranked: SearchResult[] = new Array<SearchResult>(order.length);
-  for (let position = 0; position < order.length; position += 1) ranked[position] = results[order[position]!]!;
+  const order = rankingOrder(sortKeys.scores, sortKeys.sourceCounts, sortKeys.bestRanks);
+  const ranked: SearchResult[] = new Array<SearchResult>(count);
+  for (let position = 0; position < count; position += 1) ranked[position] = results[order[position]!]!;
   return ranked;
 }
 
 interface SortKeys {
   /** Each result's (rounded) score, its number of sources and its best rank: what ranking sorts by, in that order. */
-  scores: number[];
-  sourceCounts: number[];
-  bestRanks: number[];
+  scores: Float64Array;
+  sourceCounts: Int32Array;
+  bestRanks: Float64Array;
 }
 
 /** Most groups hold one item: no per-provider bookkeeping, no sorting, one source. */
-function scoreSingle(entry: RankedItem, k: number, explain: boolean, sortKeys: SortKeys): SearchResult {
+function scoreSingle(entry: RankedItem, k: number, explain: boolean, sortKeys: SortKeys, index: number): SearchResult {
   const contribution = entry.weight / (k + entry.rank);
   let score = 0;
   score += contribution;
@@ -51,30 +51,29 @@ function scoreSingle(entry: RankedItem, k: number, explain: boolean, sortKeys: S
   const domain = entry.domain !== undefined && entry.item.url === result.url ? entry.domain : domainOf(result.url);
   if (domain) result.domain = domain;
   if (explain) result.explain = [{ provider: entry.provider, rank: entry.rank, weight: entry.weight, contribution: round(contribution) }];
-  sortKeys.scores.push(result.score);
-  sortKeys.sourceCounts.push(1);
-  sortKeys.bestRanks.push(entry.rank);
+  sortKeys.scores[index] = result.score;
+  sortKeys.sourceCounts[index] = 1;
+  sortKeys.bestRanks[index] = entry.rank;
   return result;
 }
 
-function scoreGroup(group: MergeGroup, k: number, explain: boolean, sortKeys: SortKeys): SearchResult {
-  const best = bestPerProvider(group);
-  const contributions: ScoreContribution[] = [];
-  for (const entry of best) {
-    contributions.push({ provider: entry.provider, rank: entry.rank, weight: entry.weight, contribution: entry.weight / (k + entry.rank) });
-  }
+function scoreGroup(group: MergeGroup, k: number, explain: boolean, sortKeys: SortKeys, index: number): SearchResult {
+  // One contribution per provider at its best rank, then best first; once rounded they are the explanation.
+  const contributions = bestContributions(group, k);
   insertionSort(contributions, byContribution);
   let score = 0;
   let bestRank = Number.POSITIVE_INFINITY;
-  for (const part of contributions) {
+  // Arrays of the answer made at their size: one grown by push keeps 17 slots for two sources.
+  const sources: ResultSource[] = new Array<ResultSource>(contributions.length);
+  for (let position = 0; position < contributions.length; position += 1) {
+    const part = contributions[position]!;
     score += part.contribution;
     if (part.rank < bestRank) bestRank = part.rank;
+    sources[position] = { provider: part.provider, rank: part.rank };
   }
   // Members ordered best source first: fields are filled from the best source that has them.
   const members = bestSourceFirst(group, contributions);
-  const sources: ResultSource[] = [];
-  for (const part of contributions) sources.push({ provider: part.provider, rank: part.rank });
-  const result = combineFields(members.map((member) => member.item)) as SearchResult;
+  const result = combineFields(members) as SearchResult;
   result.score = round(score);
   result.sources = sources;
   const lead = members[0]!;
@@ -82,11 +81,12 @@ function scoreGroup(group: MergeGroup, k: number, explain: boolean, sortKeys: So
   const domain = lead.domain !== undefined && lead.item.url === result.url ? lead.domain : domainOf(result.url);
   if (domain) result.domain = domain;
   if (explain) {
-    result.explain = contributions.map((part) => ({ provider: part.provider, rank: part.rank, weight: part.weight, contribution: round(part.contribution) }));
+    for (const part of contributions) part.contribution = round(part.contribution);
+    result.explain = contributions;
   }
-  sortKeys.scores.push(result.score);
-  sortKeys.sourceCounts.push(sources.length);
-  sortKeys.bestRanks.push(bestRank);
+  sortKeys.scores[index] = result.score;
+  sortKeys.sourceCounts[index] = sources.length;
+  sortKeys.bestRanks[index] = bestRank;
   return result;
 }
 
@@ -107,27 +107,64 @@ function insertionSort<T>(values: T[], compare: (a: T, b: T) => number): void {
   }
 }
 
-/** Each provider's best-ranked entry of a group, in first-seen order: a provider that listed a thing twice counts once. */
-function bestPerProvider(group: MergeGroup): RankedItem[] {
-  const best: RankedItem[] = [];
+/**
+ * Each provider's contribution from its best-ranked entry of a group, in first-seen order: a provider that
+ * listed a thing twice counts once.
+ */
+function bestContributions(group: MergeGroup, k: number): ScoreContribution[] {
+  // Made at its size (the number of providers), since it becomes the answer's explanation.
+  const contributions: ScoreContribution[] = new Array<ScoreContribution>(providerCount(group));
+  let filled = 0;
   for (const entry of group) {
     let index = 0;
-    while (index < best.length && best[index]!.provider !== entry.provider) index += 1;
-    if (index === best.length) best.push(entry);
-    else if (entry.rank < best[index]!.rank) best[index] = entry;
+    while (index < filled && contributions[index]!.provider !== entry.provider) index += 1;
+    if (index === filled) {
+      contributions[index] = { provider: entry.provider, rank: entry.rank, weight: entry.weight, contribution: entry.weight / (k + entry.rank) };
+      filled += 1;
+    } else if (entry.rank < contributions[index]!.rank) {
+      const part = contributions[index]!;
+      part.rank = entry.rank;
+      part.weight = entry.weight;
+      part.contribution = entry.weight / (k + entry.rank);
+    }
   }
-  return best;
+  return contributions;
 }
 
-/** The group's entries by their provider's contribution, highest first, then by rank; ties keep their order. */
+/** How many providers a group's entries come from. */
+function providerCount(group: MergeGroup): number {
+  let count = 0;
+  for (let index = 0; index < group.length; index += 1) {
+    const provider = group[index]!.provider;
+    let earlier = 0;
+    while (earlier < index && group[earlier]!.provider !== provider) earlier += 1;
+    if (earlier === index) count += 1;
+  }
+  return count;
+}
+
+/** The group's entries by their provider's contribution, highest first, then by rank; ties keep their order (a stable insertion). */
 function bestSourceFirst(group: MergeGroup, contributions: ScoreContribution[]): RankedItem[] {
-  const contributionOf = (entry: RankedItem): number => {
-    for (const part of contributions) if (part.provider === entry.provider) return part.contribution;
-    return 0;
-  };
   const members = group.slice();
-  insertionSort(members, (a, b) => contributionOf(b) - contributionOf(a) || a.rank - b.rank);
+  for (let index = 1; index < members.length; index += 1) {
+    const member = members[index]!;
+    const contribution = contributionOf(member, contributions);
+    let position = index;
+    for (; position > 0; position -= 1) {
+      const before = members[position - 1]!;
+      // Array.prototype.sort's comparator (b before a when it is positive), kept as it was written.
+      const order = contribution - contributionOf(before, contributions) || before.rank - member.rank;
+      if (!(order > 0)) break;
+      members[position] = before;
+    }
+    members[position] = member;
+  }
   return members;
+}
+
+function contributionOf(entry: RankedItem, contributions: ScoreContribution[]): number {
+  for (const part of contributions) if (part.provider === entry.provider) return part.contribution;
+  return 0;
 }
 
 function round(value: number): number {
@@ -145,19 +182,20 @@ function copyOf(item: ProviderItem): SearchResult {
 }
 
 /**
- * One item from several, as a new object: each field from the best source that has it, except the citation count (the
- * highest any source reports) and the abstract (the longest, since some indexes truncate it).
+ * One item from a group's members (best source first), as a new object: each field from the best source that
+ * has it, except the citation count (the highest any source reports) and the abstract (the longest, since
+ * some indexes truncate it).
  */
-export function combineFields(items: ProviderItem[]): ProviderItem {
-  const best = items[0];
+export function combineFields(members: RankedItem[]): ProviderItem {
+  const best = members[0]?.item;
   if (!best) throw new Error('cannot combine an empty group');
   const combined: ProviderItem = copyOf(best);
-  if (items.length === 1) return combined;
+  if (members.length === 1) return combined;
   const record = combined as unknown as Record<string, unknown>;
   let highestCitations: number | undefined = best.citation_count;
   let longestAbstract: string | undefined = best.abstract;
-  for (let index = 1; index < items.length; index += 1) {
-    const other = items[index]!;
+  for (let index = 1; index < members.length; index += 1) {
+    const other = members[index]!.item;
     for (const field in other) {
       const value = other[field as keyof ProviderItem];
       if (value !== undefined && record[field] === undefined) record[field] = value;

@@ -3,7 +3,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import stringSimilarity from 'string-similarity';
 import { domainOf, parsedUrlIdentity, reencodePath, samePercentEncoding, urlIdentity } from '../../src/engine/canonical-url.js';
 import { groupResults, type RankedItem } from '../../src/engine/merge.js';
-import { normalizeTitle, titleBlocks, titlesSimilar } from '../../src/engine/paper-identity.js';
+import {
+  normalizeTitle,
+  normalizedTitleBigramCount,
+  normalizedTitleBigrams,
+  titleBigrams,
+  titleBlocks,
+  titlesSimilar,
+} from '../../src/engine/paper-identity.js';
 import { rankResults } from '../../src/engine/rank.js';
 import { htmlToText } from '../../src/providers/parse-helpers.js';
 
@@ -36,9 +43,9 @@ describe('hot-path shortcuts', () => {
   });
 
   it('parses each web result URL once to merge and rank it', () => {
-    // URLs the parser must read (a query, a capital, a port): plain ones are taken apart without it.
+    // URLs the parser must read (a `+` in the query, a capital, a port): plain ones are taken apart without it.
     const entries: RankedItem[] = ['brave', 'tavily'].flatMap((provider) =>
-      ['https://www.example.org/a?utm_source=x', 'https://Example.org/b/', `https://${provider}.example.com:8443/c`].map((url, index) => ({
+      ['https://www.example.org/a?q=a+b&utm_source=x', 'https://Example.org/b/', `https://${provider}.example.com:8443/c`].map((url, index) => ({
         provider,
         rank: index + 1,
         weight: 1,
@@ -64,7 +71,8 @@ describe('hot-path shortcuts', () => {
   it('takes a URL apart without the parser only when the parser would give the same key and domain', () => {
     const piece = fc.constantFrom(
       ...['a', 'z', 'A', '0', '9', '-', '_', '.', '..', '/', '//', '/./', '/../', '/.', '/..', '#', '?a=1', ':', ':443', '@', '~', '%2e'],
-      ...['xn--', 'xn--bcher-kva', 'www.', '0x1', 'com', "!$&'()*+,;=", ' ', '\t', '\\', 'é', '[', '|', '"', '<'],
+      ...['xn--', 'xn--bcher-kva', 'www.', '0x1', 'com', "!$&'()*+,;=", ' ', '\t', '\n', '\\', 'é', '[', '|', '"', '<'],
+      ...['%', '%zz', '%20', '%C3%A9', '?q=a+b', '&', '=', '?b=2&a=1', 'utm_source=x'],
     );
     const scheme = fc.constantFrom('https://', 'http://', 'https://www.', 'HTTP://', 'ftp://', '');
     const url = fc.tuple(scheme, fc.array(piece, { maxLength: 8 })).map(([start, pieces]) => `${start}${pieces.join('')}`);
@@ -83,8 +91,50 @@ describe('hot-path shortcuts', () => {
     );
   });
 
+  it('keys a query without the parser exactly as the general rule does (sorted, tracking parameters left out)', () => {
+    const parameter = fc.constantFrom(
+      ...['a=1', 'a=2', 'a=10', 'a', 'a=', 'b=2', 'B=1', '_=1', 'x.y=z-w', '*=*', '=', '=v', 'utm_source=x', 'UTM_Medium=y', 'fbclid=3'],
+      ...['', 'q=a+b', 'q=%41', 'e=é', 'b=2=3', 'p=/x', 'p=?', "s='"],
+    );
+    const url = fc
+      .tuple(fc.constantFrom('https://example.org/p', 'https://www.example.org/p/', 'http://example.org/a%20b/'), fc.array(parameter, { maxLength: 6 }))
+      .map(([base, parameters]) => `${base}?${parameters.join('&')}${parameters.length % 3 === 2 ? '#f?x=1' : ''}`);
+    fc.assert(
+      fc.property(url, (value) => {
+        const general = new URL(value);
+        const search = [...general.searchParams.entries()]
+          .filter(([name]) => !/^(utm_|pk_|hsa_|piwik_|matomo_)/i.test(name) && name.toLowerCase() !== 'fbclid')
+          .sort(([nameA, valueA], [nameB, valueB]) => (nameA === nameB ? valueA.localeCompare(valueB) : nameA.localeCompare(nameB)));
+        const path = samePercentEncoding(general.pathname).replace(/\/+$/, '');
+        const query = search.length > 0 ? `?${new URLSearchParams(search).toString()}` : '';
+        expect(urlIdentity(value)).toEqual({ key: `example.org${path}${query}`, domain: 'example.org' });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads a query made of plain name=value pairs without the URL parser', () => {
+    const RealUrl = URL;
+    let parsed = 0;
+    vi.stubGlobal(
+      'URL',
+      class CountingUrl extends RealUrl {
+        constructor(...args: ConstructorParameters<typeof URL>) {
+          super(...args);
+          parsed += 1;
+        }
+      },
+    );
+    expect(urlIdentity('https://www.example.org/a/?b=2&a=1&utm_source=x')).toEqual({ key: 'example.org/a?a=1&b=2', domain: 'example.org' });
+    expect(urlIdentity('https://example.org/watch?v=abc_1')).toEqual({ key: 'example.org/watch?v=abc_1', domain: 'example.org' });
+    expect(parsed).toBe(0);
+  });
+
   it('folds a title exactly as the general rule does when it skips Unicode normalisation for ASCII', () => {
-    const title = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '-', '<', '>', '1', '.', '\t', 'é', 'É', 'ﬁ', 'ß', 'İ', '\u0301', '²') });
+    const anyTitle = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '-', '<', '>', '1', '.', '\t', 'é', 'É', 'ﬁ', 'ß', 'İ', '\u0301', '²') });
+    // Printable ASCII alone, so that most titles take the shortcuts (as they are, lower case only, runs folded).
+    const asciiTitle = fc.string({ unit: fc.constantFrom('a', 'z', 'B', 'Z', '0', '9', ' ', ' ', '  ', ':', '-', '.', '_', '~', '<', '>') });
+    const title = fc.oneof(anyTitle, asciiTitle);
     fc.assert(
       fc.property(title, (value) => {
         const general = value
@@ -106,6 +156,17 @@ describe('hot-path shortcuts', () => {
         const words = value.split(' ');
         const expected = words.length <= 3 ? { whole: value } : { head: words.slice(0, 3).join(' '), tail: words.slice(-3).join(' ') };
         expect(titleBlocks(value)).toEqual(expected);
+      }),
+    );
+  });
+
+  it('counts and lists the bigrams of a normalised title as titleBigrams does, without removing its spaces first', () => {
+    const title = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '  ', '-', '1', 'é', 'ß', '\u{1d400}', '\t', ':'), maxLength: 40 });
+    fc.assert(
+      fc.property(title, (value) => {
+        const normalized = normalizeTitle(value);
+        expect(normalizedTitleBigrams(normalized)).toEqual(titleBigrams(normalized));
+        expect(normalizedTitleBigramCount(normalized)).toBe(titleBigrams(normalized).length);
       }),
     );
   });

@@ -1,0 +1,184 @@
+import type { ProviderItem } from '../domain/result.js';
+import { groupArrays } from './group-arrays.js';
+import type { MergeGroup, RankedItem } from './ranked-item.js';
+import {
+  MAX_COMPARISONS_PER_TITLE,
+  bigramCountsAllowSimilar,
+  matchingIdentifiers,
+  normalizeTitle,
+  normalizedTitleBigramCount,
+  normalizedTitleBigrams,
+  titleBlocks,
+  titlesSimilar,
+  yearsCompatible,
+} from './paper-identity.js';
+import { TitleBlocks } from './title-blocks.js';
+
+/** Union-find over entry indexes: near-constant time per union, so grouping stays close to linear. */
+class DisjointSets {
+  private readonly parent: Int32Array;
+  constructor(size: number) {
+    this.parent = new Int32Array(size);
+    for (let index = 0; index < size; index += 1) this.parent[index] = index;
+  }
+  find(index: number): number {
+    let root = index;
+    while (this.parent[root] !== root) root = this.parent[root]!;
+    // Path compression keeps later finds short.
+    for (let node = index; this.parent[node] !== root; ) {
+      const next = this.parent[node]!;
+      this.parent[node] = root;
+      node = next;
+    }
+    return root;
+  }
+  /** Joins two sets; the root of the joined set is its lowest index. */
+  union(a: number, b: number): void {
+    const rootA = this.find(a);
+    const rootB = this.find(b);
+    if (rootA !== rootB) this.parent[Math.max(rootA, rootB)] = Math.min(rootA, rootB);
+  }
+}
+
+/** Two papers with different values of the same identifier are different works, however alike their titles. */
+function identifiersConflict(a: ProviderItem, b: ProviderItem): boolean {
+  return (
+    (a.doi !== undefined && b.doi !== undefined && a.doi !== b.doi) ||
+    (a.arxiv_id !== undefined && b.arxiv_id !== undefined && a.arxiv_id !== b.arxiv_id) ||
+    (a.pmid !== undefined && b.pmid !== undefined && a.pmid !== b.pmid)
+  );
+}
+
+/**
+ * Papers are the same work when they share a DOI, an arXiv id or a PMID, or, failing identifiers, when
+ * their normalised titles are similar (Dice ≥ 0.9) and their years differ by at most one. Titles are only
+ * compared inside blocks (same first or last three words), so cost grows close to linearly.
+ */
+export function groupPapers(entries: RankedItem[]): MergeGroup[] {
+  const sets = new DisjointSets(entries.length);
+  joinSharedIdentifiers(entries, sets);
+  joinSimilarTitles(entries, sets);
+  // A set's root is its lowest index, so its group is numbered when its first entry comes: groups in first-seen order.
+  const groupOf = new Int32Array(entries.length);
+  const groupOfRoot = new Int32Array(entries.length).fill(-1);
+  const sizes = new Int32Array(entries.length);
+  let groupCount = 0;
+  for (let index = 0; index < entries.length; index += 1) {
+    const root = sets.find(index);
+    let group = groupOfRoot[root]!;
+    if (group < 0) {
+      group = groupCount;
+      groupOfRoot[root] = group;
+      groupCount += 1;
+    }
+    groupOf[index] = group;
+    sizes[group] = sizes[group]! + 1;
+  }
+  return groupArrays(groupOf, sizes, groupCount, (index) => entries[index]!);
+}
+
+/** Joins papers that share an identifier; one owner map per kind of identifier, so that no key string is built. */
+function joinSharedIdentifiers(entries: RankedItem[], sets: DisjointSets): void {
+  const doiOwners = new Map<string, number>();
+  const arxivOwners = new Map<string, number>();
+  const pmidOwners = new Map<string, number>();
+  for (let index = 0; index < entries.length; index += 1) {
+    const { doi, arxiv, pmid } = matchingIdentifiers(entries[index]!.item);
+    if (doi !== undefined) joinOwner(doiOwners, doi, index, sets);
+    if (arxiv !== undefined) joinOwner(arxivOwners, arxiv, index, sets);
+    if (pmid !== undefined) joinOwner(pmidOwners, pmid, index, sets);
+  }
+}
+
+/** The first entry with an identifier owns it; each later one joins the owner's set. */
+function joinOwner(owners: Map<string, number>, identifier: string, index: number, sets: DisjointSets): void {
+  const owner = owners.get(identifier);
+  if (owner === undefined) owners.set(identifier, index);
+  else sets.union(owner, index);
+}
+
+/**
+ * Joins papers without a conflicting identifier whose titles are similar and years compatible, comparing
+ * inside blocks only. What each comparison reads first (the sets, the years, the bigram counts) sits in typed
+ * arrays beside the entries: a crowded block compares a title with up to 32 others, and following each one to
+ * its item object costs a cache miss once the results no longer fit the cache.
+ */
+function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
+  const titles = entries.map((entry) => normalizeTitle(entry.item.title));
+  // A year that is not a number is NaN here: the comparison then asks yearsCompatible about the items.
+  const years = new Float64Array(entries.length);
+  for (let index = 0; index < entries.length; index += 1) {
+    const year = entries[index]!.item.year;
+    years[index] = typeof year === 'number' ? year : Number.NaN;
+  }
+  // Counted the first time a title is compared (-1 until then).
+  const bigramCounts = new Int32Array(entries.length).fill(-1);
+  const bigramCountOf = (index: number): number => {
+    let count = bigramCounts[index]!;
+    if (count < 0) {
+      count = normalizedTitleBigramCount(titles[index]!);
+      bigramCounts[index] = count;
+    }
+    return count;
+  };
+  // A title's bigrams are counted the first time it is compared, then reused for every later comparison.
+  const bigrams = new Map<string, Uint32Array>();
+  const bigramsOf = (title: string): Uint32Array => {
+    let counted = bigrams.get(title);
+    if (counted === undefined) {
+      counted = normalizedTitleBigrams(title);
+      bigrams.set(title, counted);
+    }
+    return counted;
+  };
+  /** titlesSimilar, first ruling out titles whose bigram counts alone are too far apart. */
+  const similar = (index: number, other: number): boolean => {
+    const title = titles[index]!;
+    const otherTitle = titles[other]!;
+    if (title !== otherTitle && title.length >= 8 && otherTitle.length >= 8) {
+      const count = bigramCountOf(index);
+      const otherCount = bigramCountOf(other);
+      if (count > 0 && otherCount > 0 && !bigramCountsAllowSimilar(count, otherCount)) return false;
+    }
+    return titlesSimilar(title, otherTitle, bigramsOf);
+  };
+  const yearsClose = (index: number, other: number): boolean => {
+    const year = years[index]!;
+    const otherYear = years[other]!;
+    if (year === year && otherYear === otherYear) return yearsCompatible(year, otherYear);
+    return yearsCompatible(entries[index]!.item.year, entries[other]!.item.year);
+  };
+  const compareInBlock = (blocks: TitleBlocks, blockKey: string, index: number): void => {
+    const block = blocks.block(blockKey);
+    let joined = false;
+    // Every member looked at counts, so a crowded block costs at most MAX_COMPARISONS_PER_TITLE per title.
+    let compared = 0;
+    for (let other = blocks.firstMember(block); other >= 0 && compared < MAX_COMPARISONS_PER_TITLE; other = blocks.nextMember(other)) {
+      compared += 1;
+      if (sets.find(other) === sets.find(index)) {
+        joined = true;
+        continue;
+      }
+      if (yearsClose(index, other) && !identifiersConflict(entries[index]!.item, entries[other]!.item) && similar(index, other)) {
+        sets.union(other, index);
+        joined = true;
+      }
+    }
+    // A block keeps one member per work: a title that joined a work already in it adds nothing to compare.
+    if (!joined) blocks.append(block, index);
+  };
+  // Head, tail and whole-title blocks apart, so that a key needs no prefix to say which it is.
+  const heads = new TitleBlocks(entries.length);
+  const tails = new TitleBlocks(entries.length);
+  const wholes = new TitleBlocks(entries.length);
+  for (let index = 0; index < entries.length; index += 1) {
+    const title = titles[index]!;
+    if (title === '') continue;
+    const blocks = titleBlocks(title);
+    if ('whole' in blocks) compareInBlock(wholes, blocks.whole, index);
+    else {
+      compareInBlock(heads, blocks.head, index);
+      compareInBlock(tails, blocks.tail, index);
+    }
+  }
+}
