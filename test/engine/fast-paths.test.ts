@@ -13,6 +13,7 @@ import {
 } from '../../src/engine/paper-identity.js';
 import { rankResults } from '../../src/engine/rank.js';
 import { htmlToText } from '../../src/providers/parse-helpers.js';
+import { urlsParsedBy } from '../support/url-parses.js';
 
 /**
  * The shortcuts taken on the hot path of every search must give exactly what the general code gives. Each
@@ -52,18 +53,7 @@ describe('hot-path shortcuts', () => {
         item: { title: `${provider} ${index}`, url },
       })),
     );
-    const RealUrl = URL;
-    let parsed = 0;
-    vi.stubGlobal(
-      'URL',
-      class CountingUrl extends RealUrl {
-        constructor(...args: ConstructorParameters<typeof URL>) {
-          super(...args);
-          parsed += 1;
-        }
-      },
-    );
-    const results = rankResults(groupResults('web', entries));
+    const { parsed, result: results } = urlsParsedBy(() => rankResults(groupResults('web', entries)));
     expect(parsed).toBe(entries.length);
     expect(results.map((result) => result.domain)).toEqual(['example.org', 'example.org', 'brave.example.com', 'tavily.example.com']);
   });
@@ -114,19 +104,10 @@ describe('hot-path shortcuts', () => {
   });
 
   it('reads a query made of plain name=value pairs without the URL parser', () => {
-    const RealUrl = URL;
-    let parsed = 0;
-    vi.stubGlobal(
-      'URL',
-      class CountingUrl extends RealUrl {
-        constructor(...args: ConstructorParameters<typeof URL>) {
-          super(...args);
-          parsed += 1;
-        }
-      },
-    );
-    expect(urlIdentity('https://www.example.org/a/?b=2&a=1&utm_source=x')).toEqual({ key: 'example.org/a?a=1&b=2', domain: 'example.org' });
-    expect(urlIdentity('https://example.org/watch?v=abc_1')).toEqual({ key: 'example.org/watch?v=abc_1', domain: 'example.org' });
+    const { parsed } = urlsParsedBy(() => {
+      expect(urlIdentity('https://www.example.org/a/?b=2&a=1&utm_source=x')).toEqual({ key: 'example.org/a?a=1&b=2', domain: 'example.org' });
+      expect(urlIdentity('https://example.org/watch?v=abc_1')).toEqual({ key: 'example.org/watch?v=abc_1', domain: 'example.org' });
+    });
     expect(parsed).toBe(0);
   });
 

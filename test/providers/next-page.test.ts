@@ -15,6 +15,7 @@ import { TavilyProvider } from '../../src/providers/tavily.js';
 import { WikipediaProvider } from '../../src/providers/wikipedia.js';
 import { YoutubeProvider } from '../../src/providers/youtube.js';
 import { makeProvider, makeQuery, response } from '../support/run-provider.js';
+import { urlsParsedBy } from '../support/url-parses.js';
 
 const KEYS = { BRAVE_API_KEY: 'k', TAVILY_API_KEY: 'k', EXA_API_KEY: 'k', YOUTUBE_API_KEY: 'k', SEARXNG_URL: 'http://searx.test' };
 
@@ -284,23 +285,10 @@ describe('reading a page parameter', () => {
     const ordinary = makeQuery('paging', 'web', 11);
     const braveFirst = first(brave, 'web', 11);
     const searxngFirst = first(searxng, 'web', 11);
-    const RealUrl = URL;
-    let parsed = 0;
-    vi.stubGlobal(
-      'URL',
-      class CountingUrl extends RealUrl {
-        constructor(...args: ConstructorParameters<typeof URL>) {
-          super(...args);
-          parsed += 1;
-        }
-      },
-    );
-    try {
+    const { parsed } = urlsParsedBy(() => {
       expect(brave.nextPageRequest!(ordinary, pageRead(braveFirst, { web: { results: items(10) } }, 10))).toBeUndefined();
       expect(searxng.nextPageRequest!(ordinary, pageRead(searxngFirst, {}, 10))).toBeUndefined();
-      expect(parsed).toBe(0);
-    } finally {
-      vi.unstubAllGlobals();
-    }
+    });
+    expect(parsed).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import { BraveProvider } from '../../src/providers/brave.js';
 import { httpUrl, text } from '../../src/providers/parse-helpers.js';
 import { SearxngProvider } from '../../src/providers/searxng.js';
 import { makeProvider, makeQuery } from '../support/run-provider.js';
+import { urlsParsedBy as countParses } from '../support/url-parses.js';
 
 /** The general rule for a result URL: what the URL parser makes of it, when it is http or https. */
 function parsedHttpUrl(value: string): string | undefined {
@@ -17,23 +18,7 @@ function parsedHttpUrl(value: string): string | undefined {
 
 /** Counts the URLs parsed while `run` runs. */
 function urlsParsedBy(run: () => void): number {
-  const RealUrl = URL;
-  let parsed = 0;
-  vi.stubGlobal(
-    'URL',
-    class CountingUrl extends RealUrl {
-      constructor(...args: ConstructorParameters<typeof URL>) {
-        super(...args);
-        parsed += 1;
-      }
-    },
-  );
-  try {
-    run();
-  } finally {
-    vi.unstubAllGlobals();
-  }
-  return parsed;
+  return countParses(run).parsed;
 }
 
 describe('parse shortcuts for plain values', () => {
