@@ -11,6 +11,8 @@ const pieceStarts: number[] = [];
 const valueStarts: number[] = [];
 const pieceEnds: number[] = [];
 let parameterCount = 0;
+/** More parameters than real result URLs carry; past it, sorting by insertion would cost more than the parser. */
+const MAX_PLAIN_PARAMETERS = 32;
 
 /**
  * The canonical search (parameters sorted, tracking ones left out, `?` first; empty when none is left) of
@@ -37,6 +39,8 @@ export function canonicalPlainQuery(value: string, start: number, end: number): 
       const name = value.slice(pieceStart, equals < 0 ? pieceEnd : equals);
       if (isTracking(name)) asWritten = false;
       else {
+        // Kept in order by insertion, quadratic in their number: a query of many parameters goes to the parser.
+        if (parameterCount === MAX_PLAIN_PARAMETERS) return undefined;
         const atEnd = insertParameter(value, name, pieceStart, equals < 0 ? -1 : equals + 1, pieceEnd);
         if (!atEnd || equals < 0) asWritten = false;
       }

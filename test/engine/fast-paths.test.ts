@@ -111,6 +111,14 @@ describe('hot-path shortcuts', () => {
     expect(parsed).toBe(0);
   });
 
+  it('leaves a query of many parameters to the parser, with the same key', () => {
+    const query = Array.from({ length: 40 }, (_, index) => `p${(index * 7) % 40}=${index}`).join('&');
+    const url = `https://example.org/many?${query}`;
+    const { parsed, result } = urlsParsedBy(() => urlIdentity(url));
+    expect(parsed).toBe(1);
+    expect(result).toEqual(parsedUrlIdentity(url));
+  });
+
   it('folds a title exactly as the general rule does when it skips Unicode normalisation for ASCII', () => {
     const anyTitle = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '-', '<', '>', '1', '.', '\t', 'é', 'É', 'ﬁ', 'ß', 'İ', '\u0301', '²') });
     // Printable ASCII alone, so that most titles take the shortcuts (as they are, lower case only, runs folded).
