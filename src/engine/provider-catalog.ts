@@ -82,8 +82,8 @@ export class ProviderCatalog {
   selectProviders(kind: SearchKind, names: string[] | undefined): Provider[] {
     // A copy: the caller may keep or change its list; the catalogue's stays as it is.
     if (!names || names.length === 0) return this.searchersOf(kind).slice();
-    // Every search runs this (once, when it is planned: planSearch hands its list on), so it makes no Set, closure or mapped copy:
-    // a list names a few providers, and a repeated name is found by looking at those already chosen.
+    // Every search runs this (once: planSearch hands its list on), so it makes no Set, closure or mapped copy: a
+    // list names a few providers, and a repeated name is found by looking at those already chosen.
     const selected: Provider[] = [];
     for (const entry of names) {
       const name = entry.trim().toLowerCase();
