@@ -3,7 +3,6 @@ import { groupArrays } from './group-arrays.js';
 import type { MergeGroup, RankedItem } from './ranked-item.js';
 import {
   MAX_COMPARISONS_PER_TITLE,
-  bigramCountsAllowSimilar,
   matchingIdentifiers,
   normalizeTitle,
   normalizedTitleBigramCount,
@@ -131,17 +130,9 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
     }
     return counted;
   };
-  /** titlesSimilar, first ruling out titles whose bigram counts alone are too far apart. */
-  const similar = (index: number, other: number): boolean => {
-    const title = titles[index]!;
-    const otherTitle = titles[other]!;
-    if (title !== otherTitle && title.length >= 8 && otherTitle.length >= 8) {
-      const count = bigramCountOf(index);
-      const otherCount = bigramCountOf(other);
-      if (count > 0 && otherCount > 0 && !bigramCountsAllowSimilar(count, otherCount)) return false;
-    }
-    return titlesSimilar(title, otherTitle, bigramsOf);
-  };
+  /** titlesSimilar, with the bigram counts of both titles, which rule most pairs out before any bigram is found. */
+  const similar = (index: number, other: number): boolean =>
+    titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other));
   const yearsClose = (index: number, other: number): boolean => {
     const year = years[index]!;
     const otherYear = years[other]!;

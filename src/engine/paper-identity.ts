@@ -124,27 +124,26 @@ export function normalizedTitleBigrams(normalized: string): Uint32Array {
 /**
  * Whether two titles name the same paper: the same normalised title, or titles of 8 characters or more whose
  * Dice coefficient (2 × shared bigrams / all bigrams) reaches the threshold. `bigramsOf` gives each title's
- * titleBigrams, so a caller comparing one title many times computes them once.
+ * titleBigrams, so a caller comparing one title many times computes them once; a caller that knows how many
+ * bigrams each title has (`countA`, `countB`) spares finding them for a pair whose counts alone rule it out.
  */
-export function titlesSimilar(a: string, b: string, bigramsOf: (title: string) => Uint32Array = titleBigrams): boolean {
+export function titlesSimilar(
+  a: string,
+  b: string,
+  bigramsOf: (title: string) => Uint32Array = titleBigrams,
+  countA?: number,
+  countB?: number,
+): boolean {
   if (a === b) return true;
   // Dice needs at least 2 characters on both sides; very short titles only match exactly.
   if (a.length < 8 || b.length < 8) return false;
-  const first = bigramsOf(a);
-  const second = bigramsOf(b);
+  const firstCount = countA ?? bigramsOf(a).length;
+  const secondCount = countB ?? bigramsOf(b).length;
   // Fewer than 2 characters once white space is gone: only the same characters match.
-  if (first.length === 0 || second.length === 0) return a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
+  if (firstCount === 0 || secondCount === 0) return a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
   // Shared bigrams are at most the smaller count: when even that falls short, no need to count them.
-  if (!bigramCountsAllowSimilar(first.length, second.length)) return false;
-  return (2.0 * sharedBigrams(first, second)) / (first.length + second.length) >= TITLE_SIMILARITY_THRESHOLD;
-}
-
-/**
- * Whether titles with these many bigrams (both at least one) could reach the threshold: they share at most
- * the smaller count.
- */
-export function bigramCountsAllowSimilar(first: number, second: number): boolean {
-  return (2.0 * Math.min(first, second)) / (first + second) >= TITLE_SIMILARITY_THRESHOLD;
+  if ((2.0 * Math.min(firstCount, secondCount)) / (firstCount + secondCount) < TITLE_SIMILARITY_THRESHOLD) return false;
+  return (2.0 * sharedBigrams(bigramsOf(a), bigramsOf(b))) / (firstCount + secondCount) >= TITLE_SIMILARITY_THRESHOLD;
 }
 
 /**
