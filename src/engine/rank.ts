@@ -143,22 +143,10 @@ function providerCount(group: MergeGroup): number {
   return count;
 }
 
-/** The group's entries by their provider's contribution, highest first, then by rank; ties keep their order (a stable insertion). */
+/** The group's entries by their provider's contribution, highest first, then by rank; ties keep their order. */
 function bestSourceFirst(group: MergeGroup, contributions: ScoreContribution[]): RankedItem[] {
   const members = group.slice();
-  for (let index = 1; index < members.length; index += 1) {
-    const member = members[index]!;
-    const contribution = contributionOf(member, contributions);
-    let position = index;
-    for (; position > 0; position -= 1) {
-      const before = members[position - 1]!;
-      // Array.prototype.sort's comparator (b before a when it is positive), kept as it was written.
-      const order = contribution - contributionOf(before, contributions) || before.rank - member.rank;
-      if (!(order > 0)) break;
-      members[position] = before;
-    }
-    members[position] = member;
-  }
+  insertionSort(members, (a, b) => contributionOf(b, contributions) - contributionOf(a, contributions) || a.rank - b.rank);
   return members;
 }
 
