@@ -14,13 +14,23 @@ export function concurrencyLimit(max: number): ConcurrencyLimit {
     if (next) next();
     else active -= 1;
   };
-  return async (work) => {
-    if (active < max) active += 1;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
+  // Without an async function: the frame it would keep while the work runs is one more object per call in flight.
+  const run = <T>(work: () => Promise<T> | T): Promise<T> => {
+    let done: Promise<T>;
     try {
-      return await work();
-    } finally {
+      done = Promise.resolve(work());
+    } catch (error) {
       release();
+      return Promise.reject(error);
     }
+    done.then(release, release);
+    return done;
+  };
+  return <T>(work: () => Promise<T> | T): Promise<T> => {
+    if (active < max) {
+      active += 1;
+      return run(work);
+    }
+    return new Promise<void>((resolve) => waiting.push(resolve)).then(() => run(work));
   };
 }

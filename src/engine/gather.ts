@@ -5,7 +5,7 @@ import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import { CallDeadlines } from './call-deadline.js';
 import type { CallerSignal } from './cancellation.js';
 import { applyPostFilters } from './filters.js';
-import { runPipeline, type PipelineDependencies, type ProviderTask } from './provider-pipeline.js';
+import { runPipeline, type PipelineDependencies, type PipelineResult, type ProviderTask } from './provider-pipeline.js';
 
 export { createLimiters } from './provider-pipeline.js';
 export { notAsked, turnedOff } from './provider-outcome.js';
@@ -47,14 +47,12 @@ export async function gatherResults(
   // Providers with the same timeout share one timer and abort signal; what they leave running stops when all are done.
   const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines: new CallDeadlines(options.signal) };
   try {
-    const answers = Promise.all(
-      providers.map(async (provider) => {
-        const result = await runPipeline(provider, task, limits, dependencies);
-        const answer = { provider, items: result.ok ? result.value : [], outcome: result.outcome };
-        options.onAnswer?.(answer);
-        return answer;
-      }),
-    );
+    const toAnswer = (result: PipelineResult<ProviderItem[]>): ProviderAnswer => {
+      const answer = { provider: result.provider, items: result.ok ? result.value : [], outcome: result.outcome };
+      options.onAnswer?.(answer);
+      return answer;
+    };
+    const answers = Promise.all(providers.map((provider) => runPipeline(provider, task, limits, dependencies).then(toAnswer)));
     // Each provider has sent its first request by now, unless it waits for a rate-limit slot.
     limits.deadlines.arm();
     return await answers;
@@ -68,9 +66,9 @@ function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTas
   return {
     name: ask ? 'lookup' : 'search',
     filters: query.filters,
-    run: async (provider, transport, signal) => {
-      const items = ask ? await ask(provider, transport, signal) : await provider.search(query, transport, signal);
-      return applyPostFilters(items, query.filters, provider.settings.filters ?? []);
+    run: (provider, transport, signal) => {
+      const found = ask ? ask(provider, transport, signal) : provider.search(query, transport, signal);
+      return found.then((items) => applyPostFilters(items, query.filters, provider.settings.filters ?? []));
     },
     count: (items) => items.length,
   };

@@ -7,7 +7,7 @@ import { concurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.js'
 import { unsupportedFilters } from './filters.js';
 import { failureOutcome, notAsked, okOutcome, turnedOff } from './provider-outcome.js';
 import type { Admission } from './provider-health.js';
-import { withOneRetry } from './upstream-transport.js';
+import { CallTransport } from './upstream-transport.js';
 
 /** What one provider did for one task, as health, metrics and the log line hear of it. */
 export interface ProviderReport {
@@ -77,14 +77,14 @@ export function createLimiters(): (provider: Provider) => ConcurrencyLimit {
  * (one retry within the deadline) → parse / follow-ups → outcome → health, metrics and log (onOutcome).
  * Never rejects: a failure is an outcome.
  */
-export async function runPipeline<T>(
+export function runPipeline<T>(
   provider: Provider,
   task: ProviderTask<T>,
   limits: PipelineLimits,
   dependencies: PipelineDependencies,
 ): Promise<PipelineResult<T>> {
   const refusal = refuse(provider, task);
-  if (refusal) return { ok: false, provider, outcome: refusal };
+  if (refusal) return Promise.resolve({ ok: false, provider, outcome: refusal });
   const admission = dependencies.admit?.(provider) ?? { allowed: true };
   if (!admission.allowed) {
     const outcome = notAsked(provider, 'suspended', admission.reason, {
@@ -92,11 +92,9 @@ export async function runPipeline<T>(
       retry_after_ms: Math.max(0, Math.round(admission.retryAfterMs)),
     });
     dependencies.onOutcome?.({ provider, outcome, task: task.name });
-    return { ok: false, provider, outcome };
+    return Promise.resolve({ ok: false, provider, outcome });
   }
-  const result = await runAdmitted(provider, task, limits, dependencies);
-  dependencies.onOutcome?.({ provider, outcome: result.outcome, task: task.name });
-  return result;
+  return runAdmitted(provider, task, limits, dependencies);
 }
 
 /** The outcome of a provider that must not be asked for this task (off, not configured, a filter it lacks). */
@@ -110,6 +108,7 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   return undefined;
 }
 
+/** An admitted call, from its deadline to its reported outcome: the one async step of the pipeline itself. */
 async function runAdmitted<T>(
   provider: Provider,
   task: ProviderTask<T>,
@@ -121,39 +120,28 @@ async function runAdmitted<T>(
   const shared = limits.deadlines?.for(timeoutMs);
   const call = shared ?? new CallDeadline(timeoutMs, limits.signal);
   const { signal, aborted, at: deadline } = call;
+  let result: PipelineResult<T>;
   try {
     // A provider with no outbound limit has no slot to wait for: no limiter call and no race on its way out.
     const takeSlot =
-      dependencies.rateLimit && provider.config.rateLimit && ((slotSignal: AbortSignal) => dependencies.rateLimit!(provider, deadline, slotSignal));
+      dependencies.rateLimit && provider.config.rateLimit ? (slotSignal: AbortSignal) => dependencies.rateLimit!(provider, deadline, slotSignal) : undefined;
     // The first request's slot is taken before the concurrency limit: a request that may not go never holds a place there.
     // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
     if (takeSlot) await Promise.race([takeSlot(signal), aborted]);
     const work = dependencies.limiterFor(provider)(() => {
       // Queued behind the concurrency limit past the deadline: do not start at all.
       if (signal.aborted) throw signal.reason;
-      const sender = dependencies.transportFor(provider);
-      const transport = withOneRetry(takeSlot ? slotPerFollowUp(sender, takeSlot) : sender, deadline);
-      return task.run(provider, transport, signal);
+      return task.run(provider, new CallTransport(dependencies.transportFor(provider), deadline, takeSlot), signal);
     });
     work.catch(() => undefined);
     const value = await Promise.race([work, aborted]);
-    return { ok: true, provider, value, outcome: okOutcome(provider, task.count(value), started) };
+    result = { ok: true, provider, value, outcome: okOutcome(provider, task.count(value), started) };
   } catch (error) {
-    return { ok: false, provider, error, outcome: failureOutcome(provider, error, started, signal, dependencies.secrets()) };
+    result = { ok: false, provider, error, outcome: failureOutcome(provider, error, started, signal, dependencies.secrets()) };
   } finally {
     // A shared deadline is finished by whoever made it, once all its calls are over.
     if (!shared) call.finish();
   }
-}
-
-/** The first request uses the slot runAdmitted took; each later one (a follow-up, a retry) takes its own. */
-function slotPerFollowUp(transport: UpstreamTransport, takeSlot: (signal: AbortSignal) => Promise<void>): UpstreamTransport {
-  let firstSlotUnused = true;
-  return {
-    async send(request, signal) {
-      if (!firstSlotUnused) await takeSlot(signal);
-      firstSlotUnused = false;
-      return transport.send(request, signal);
-    },
-  };
+  dependencies.onOutcome?.({ provider, outcome: result.outcome, task: task.name });
+  return result;
 }

@@ -3,12 +3,14 @@ import { FedsearchError } from '../domain/errors.js';
 import { retryAfterMs } from '../providers/parse-helpers.js';
 import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
 import { networkCause } from '../transport/network-errors.js';
-import { exchange, type ExchangeResult } from '../transport/upstream-exchange.js';
+import { exchange, type ExchangeErrors, type ExchangeResult } from '../transport/upstream-exchange.js';
 
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 const MAX_DESCRIBED_CHARS = 160;
 /** One decoder for every body: without `stream` a decode keeps no state between calls (and drops a BOM, as before). */
 const UTF8 = new TextDecoder('utf-8');
+/** The headers of a request whose adapter sets none; undici only reads them. */
+const DEFAULT_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'user-agent': USER_AGENT });
 
 export interface TransportOptions {
   dispatcher: Dispatcher;
@@ -17,33 +19,39 @@ export interface TransportOptions {
 
 /** The transport a provider's requests go through: HTTP errors become typed, per-provider errors. */
 export function createUpstreamTransport(provider: Provider, options: TransportOptions): UpstreamTransport {
-  return {
-    async send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
-      const response = await sendRequest(upstream, signal, options, provider);
-      const accepted = upstream.acceptStatuses ?? [];
-      if ((response.status >= 200 && response.status < 300) || accepted.includes(response.status)) return response;
-      throw statusError(response, provider.describeError(response));
-    },
-  };
+  return new ProviderTransport(provider, options);
 }
 
-async function sendRequest(
-  upstream: UpstreamRequest,
-  signal: AbortSignal,
-  options: TransportOptions,
-  provider: Provider,
-): Promise<UpstreamResponse> {
-  const response = await exchange(
-    options.dispatcher,
-    { url: upstream.url, method: upstream.method ?? 'GET', headers: { 'user-agent': USER_AGENT, ...upstream.headers }, body: upstream.body },
-    signal,
-    options.maxBytes,
-    {
+/**
+ * One provider's way out, made once per provider: a request is one async step over the exchange, with the
+ * headers and the error mapping it needs, and nothing else held while the upstream thinks.
+ */
+class ProviderTransport implements UpstreamTransport {
+  private readonly errors: ExchangeErrors;
+
+  constructor(
+    private readonly provider: Provider,
+    private readonly options: TransportOptions,
+  ) {
+    this.errors = {
       tooLarge: () => new FedsearchError('PROVIDER_PARSE', `the body is larger than ${options.maxBytes} bytes`),
-      failed: (error) => networkError(error, signal, provider, upstream.url),
-    },
-  );
-  return { url: upstream.url, status: response.status, headers: singleValued(response.headers), body: UTF8.decode(response.body) };
+      failed: (error, signal, url) => networkError(error, signal, provider, url),
+    };
+  }
+
+  async send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+    const headers = upstream.headers ? { 'user-agent': USER_AGENT, ...upstream.headers } : DEFAULT_HEADERS;
+    const exchanged = await exchange(
+      this.options.dispatcher,
+      { url: upstream.url, method: upstream.method ?? 'GET', headers, body: upstream.body },
+      signal,
+      this.options.maxBytes,
+      this.errors,
+    );
+    const response: UpstreamResponse = { url: upstream.url, status: exchanged.status, headers: singleValued(exchanged.headers), body: UTF8.decode(exchanged.body) };
+    if ((response.status >= 200 && response.status < 300) || upstream.acceptStatuses?.includes(response.status)) return response;
+    throw statusError(response, this.provider.describeError(response));
+  }
 }
 
 /**
@@ -123,20 +131,32 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /**
- * Retries a request once after a reset, 502 or 503, but only when the time left before the deadline is at
- * least what the failed attempt took: a retry never runs past the deadline (the abort would cut it anyway).
+ * The transport of one provider call: each request takes its own outbound slot, except the first, whose slot
+ * the pipeline took before the concurrency limit; and a request that failed with a reset, 502 or 503 is tried
+ * once more, but only when the time left before the deadline is at least what the failed attempt took: a
+ * retry never runs past the deadline (the abort would cut it anyway). One object and one async step per
+ * request, however many of these rules apply.
  */
-export function withOneRetry(transport: UpstreamTransport, deadlineAt: number): UpstreamTransport {
-  return {
-    async send(upstream, signal) {
-      const started = performance.now();
-      try {
-        return await transport.send(upstream, signal);
-      } catch (error) {
-        const took = performance.now() - started;
-        if (signal.aborted || !isRetryable(error) || deadlineAt - performance.now() < took) throw error;
-        return transport.send(upstream, signal);
-      }
-    },
-  };
+export class CallTransport implements UpstreamTransport {
+  private firstSlotUnused = true;
+
+  constructor(
+    private readonly transport: UpstreamTransport,
+    private readonly deadlineAt: number,
+    private readonly takeSlot?: (signal: AbortSignal) => Promise<void>,
+  ) {}
+
+  async send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+    if (this.takeSlot && !this.firstSlotUnused) await this.takeSlot(signal);
+    this.firstSlotUnused = false;
+    const started = performance.now();
+    try {
+      return await this.transport.send(upstream, signal);
+    } catch (error) {
+      const took = performance.now() - started;
+      if (signal.aborted || !isRetryable(error) || this.deadlineAt - performance.now() < took) throw error;
+      if (this.takeSlot) await this.takeSlot(signal);
+      return this.transport.send(upstream, signal);
+    }
+  }
 }

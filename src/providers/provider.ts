@@ -235,6 +235,8 @@ export abstract class Provider {
     let request = this.buildRequest(query);
     let page = await this.run(request, query, transport, signal);
     const firstItems = page.items;
+    // The usual answer: one page with enough distinct results, kept as it came with no map of them built.
+    if (!this.nextPageRequest || hasDistinctUrls(firstItems, query.limit)) return firstItems;
     const collected = new Map(firstItems.map((item) => [item.url, item]));
     let pagesRead = 1;
     while (collected.size < query.limit && pagesRead < MAX_PAGES) {
@@ -281,6 +283,23 @@ export abstract class Provider {
     }
     throw new Error(`${this.name} asked for more than ${MAX_STEPS} requests`);
   }
+}
+
+/** Comparing pairs beats a Set's hashing (and allocates nothing) for lists up to about this long. */
+const PAIRWISE_MAX = 32;
+
+/** Whether `items` hold at least `wanted` distinct URLs. */
+function hasDistinctUrls(items: readonly ProviderItem[], wanted: number): boolean {
+  if (items.length < wanted) return false;
+  if (items.length > PAIRWISE_MAX) return new Set(items.map((item) => item.url)).size >= wanted;
+  let distinct = 0;
+  for (let index = 0; index < items.length && distinct < wanted; index += 1) {
+    const url = items[index]!.url;
+    let repeated = false;
+    for (let earlier = 0; earlier < index && !repeated; earlier += 1) repeated = items[earlier]!.url === url;
+    if (!repeated) distinct += 1;
+  }
+  return distinct >= wanted;
 }
 
 export type ProviderFactory = (config: ProviderConfig) => Provider;

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 export interface Exchange {
   url: string;
   method: 'GET' | 'POST';
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   body?: string;
 }
 
@@ -18,8 +18,8 @@ export interface ExchangeResult {
 export interface ExchangeErrors {
   /** The error for a body past the cap; the request is aborted there and the rest is dropped. */
   tooLarge(): Error;
-  /** What a connection failure (refused, reset, a socket error) becomes. */
-  failed(error: unknown): unknown;
+  /** What a connection failure (refused, reset, a socket error) of a request to `url` under `signal` becomes. */
+  failed(error: unknown, signal: AbortSignal, url: string): unknown;
 }
 
 /** `https://host:port/path?query` split where undici wants it, without a URL parser for the usual shape. */
@@ -87,14 +87,14 @@ export function exchange(dispatcher: Dispatcher, request: Exchange, signal: Abor
         settle();
         if (failure) reject(failure);
         else if (signal.aborted) reject(signal.reason);
-        else reject(errors.failed(error));
+        else reject(errors.failed(error, signal, request.url));
       },
     };
     try {
       dispatcher.dispatch({ origin, path, method: request.method, headers: request.headers, body: request.body ?? null }, handler);
     } catch (error) {
       settle();
-      reject(errors.failed(error));
+      reject(errors.failed(error, signal, request.url));
     }
   });
 }

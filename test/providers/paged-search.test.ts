@@ -41,6 +41,21 @@ describe('a search deeper than one request allows', () => {
     expect(items.map((item) => item.url)).toEqual(page(0, 45));
   });
 
+  it('reads on when a full first page repeats a URL: a repeat does not count towards the limit', async () => {
+    const repeating = [...page(0, 19), page(0)[3]!];
+    upstream.on(BRAVE, braveServing([repeating, page(20)]));
+    const items = await runProvider(brave(), makeQuery('repeats', 'web', 20));
+    expect(requestsFor('repeats')).toHaveLength(2);
+    expect(items.map((item) => item.url)).toEqual([...page(0, 19), page(20)[0]]);
+  });
+
+  it('asks once when a full first page has the limit in distinct URLs', async () => {
+    upstream.on(BRAVE, braveServing([page(0), page(20)]));
+    const items = await runProvider(brave(), makeQuery('enough', 'web', 20));
+    expect(requestsFor('enough')).toHaveLength(1);
+    expect(items.map((item) => item.url)).toEqual(page(0));
+  });
+
   it('stops after a short page', async () => {
     upstream.on(BRAVE, braveServing([page(0), page(20, 7), page(27)]));
     const items = await runProvider(brave(), makeQuery('short', 'web', 45));
