@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -40,6 +40,34 @@ export interface FloorComparison {
 export interface FloorOptions {
   conns: string;
   duration: number;
+  /** Run ../shared/bench exactly as shipped, even when its wrk script repeats queries across threads. */
+  asShipped?: boolean;
+}
+
+/** The shipped script's defect: a local shadows the global that `thread:set` writes. */
+const SHADOWED_THREAD_ID = /^local thread_id = 0$/m;
+
+/**
+ * Where to run the side-by-side tool from: ../shared/bench itself, or a copy whose wrk script gives each wrk
+ * thread its own queries. The shipped uniq.lua declares `local thread_id = 0`, so `thread:set("thread_id", …)`
+ * sets a global its request function never reads; LuaJIT's random numbers start from the same seed in every
+ * thread; so with two wrk threads (16 and 256 connections) every query is sent twice, once by each thread.
+ * fedsearch answers identical searches in flight with one fan-out (engine/single-flight.ts) and the floor does
+ * not, so fedsearch would be measured doing up to half the searches the floor does. The copy changes that one
+ * line (the counter becomes the global that thread:set reaches); `--as-shipped` runs the tool unchanged.
+ */
+function sideBySideDirectory(asShipped: boolean): string {
+  const script = readFileSync(path.join(SHARED_BENCH, 'uniq.lua'), 'utf8');
+  if (asShipped || !SHADOWED_THREAD_ID.test(script)) return SHARED_BENCH;
+  const copy = path.join(mkdtempSync(path.join(os.tmpdir(), 'fedsearch-side-by-side-')), 'bench');
+  cpSync(SHARED_BENCH, copy, { recursive: true });
+  writeFileSync(path.join(copy, 'uniq.lua'), script.replace(SHADOWED_THREAD_ID, 'thread_id = 0'));
+  console.log(
+    `\nNote: ${path.join(SHARED_BENCH, 'uniq.lua')} gives both wrk threads the same queries (its \`local thread_id\` hides the\n` +
+      'global that thread:set writes), which fedsearch coalesces and the floor does not. Running a copy with that line\n' +
+      `fixed (${copy}); --as-shipped runs the shipped script.`,
+  );
+  return copy;
 }
 
 function newestMtime(directory: string): number {
@@ -111,7 +139,7 @@ export async function runFloorComparison(options: FloorOptions): Promise<FloorCo
   buildIfNeeded();
   const systems = [...(existsSync(SEARX_INSTALLED) ? ['searx'] : []), 'floor', 'fedsearch'];
   const output = path.join(mkdtempSync(path.join(os.tmpdir(), 'fedsearch-bench-')), 'side-by-side.json');
-  const args = [path.join(SHARED_BENCH, 'side-by-side.py'), CHECKOUT, '--systems', systems.join(','), '--conns', options.conns];
+  const args = [path.join(sideBySideDirectory(options.asShipped === true), 'side-by-side.py'), CHECKOUT, '--systems', systems.join(','), '--conns', options.conns];
   args.push('--duration', String(options.duration), '--json', output);
   console.log(`\nSide by side (${systems.join(', ')}): python3 ${args.map((arg) => path.relative(CHECKOUT, arg) || '.').join(' ')}\n`);
   const rss = watchRss(systems);

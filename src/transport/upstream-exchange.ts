@@ -48,53 +48,81 @@ export function exchange(dispatcher: Dispatcher, request: Exchange, signal: Abor
       reject(signal.reason);
       return;
     }
-    let controller: Dispatcher.DispatchController | undefined;
-    let status = 0;
-    let headers: ExchangeResult['headers'] = {};
-    let chunks: Buffer[] = [];
-    let size = 0;
-    let failure: Error | undefined;
-    const onAbort = (): void => controller?.abort(signal.reason);
-    const settle = (): void => signal.removeEventListener('abort', onAbort);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const handler = new ExchangeHandler(resolve, reject, signal, maxBytes, errors, request.url);
+    signal.addEventListener('abort', handler, { once: true });
     const { origin, path } = originAndPath(request.url);
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(started) {
-        controller = started;
-        if (signal.aborted) started.abort(signal.reason);
-      },
-      onResponseStart(_controller, statusCode, responseHeaders) {
-        // A 1xx answer comes before the real one: start over with the final status and headers.
-        status = statusCode;
-        headers = responseHeaders;
-        chunks = [];
-        size = 0;
-      },
-      onResponseData(current, chunk) {
-        size += chunk.length;
-        if (size > maxBytes) {
-          failure = errors.tooLarge();
-          current.abort(failure);
-          return;
-        }
-        chunks.push(chunk);
-      },
-      onResponseEnd() {
-        settle();
-        resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
-      },
-      onResponseError(_controller, error) {
-        settle();
-        if (failure) reject(failure);
-        else if (signal.aborted) reject(signal.reason);
-        else reject(errors.failed(error, signal, request.url));
-      },
-    };
     try {
       dispatcher.dispatch({ origin, path, method: request.method, headers: request.headers, body: request.body ?? null }, handler);
     } catch (error) {
-      settle();
+      handler.settle();
       reject(errors.failed(error, signal, request.url));
     }
   });
+}
+
+/**
+ * One exchange's state, its undici handler and its abort listener in one object: what a request in flight
+ * keeps is this and the promise, not a closure per callback (thousands of requests wait at once on a busy replica).
+ */
+class ExchangeHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private status = 0;
+  private headers: ExchangeResult['headers'] = {};
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private failure: Error | undefined;
+
+  constructor(
+    private readonly resolve: (result: ExchangeResult) => void,
+    private readonly reject: (reason: unknown) => void,
+    private readonly signal: AbortSignal,
+    private readonly maxBytes: number,
+    private readonly errors: ExchangeErrors,
+    private readonly url: string,
+  ) {}
+
+  /** The signal's abort event (this object is its listener). */
+  handleEvent(): void {
+    this.controller?.abort(this.signal.reason);
+  }
+
+  settle(): void {
+    this.signal.removeEventListener('abort', this);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal.aborted) controller.abort(this.signal.reason);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: ExchangeResult['headers']): void {
+    // A 1xx answer comes before the real one: start over with the final status and headers.
+    this.status = statusCode;
+    this.headers = headers;
+    this.chunks = [];
+    this.size = 0;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      this.failure = this.errors.tooLarge();
+      controller.abort(this.failure);
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.settle();
+    const { chunks } = this;
+    this.resolve({ status: this.status, headers: this.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size) });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.settle();
+    if (this.failure) this.reject(this.failure);
+    else if (this.signal.aborted) this.reject(this.signal.reason);
+    else this.reject(this.errors.failed(error, this.signal, this.url));
+  }
 }
