@@ -98,11 +98,22 @@ export function createMetrics(): Metrics {
     buckets: LATENCY_BUCKETS_SECONDS,
     registers: [registry],
   });
-  const providerOutcomes = new Counter({
+  // Counted like HTTP requests: in a series found by two map lookups, brought into the counter when scraped.
+  const outcomeSeries = new Map<string, Map<string, OutcomeSeries>>();
+  const providerOutcomes: Counter<'provider' | 'status'> = new Counter({
     name: 'fedsearch_provider_outcomes_total',
     help: 'Provider answers by outcome (ok, error, timeout, not_configured, skipped, suspended, rate_limited).',
     labelNames: ['provider', 'status'] as const,
     registers: [registry],
+    collect() {
+      for (const byStatus of outcomeSeries.values()) {
+        for (const series of byStatus.values()) {
+          if (series.unscraped === 0) continue;
+          providerOutcomes.inc(series.labels, series.unscraped);
+          series.unscraped = 0;
+        }
+      }
+    },
   });
   const cacheHits = new Counter({
     name: 'fedsearch_cache_hits_total',
@@ -156,11 +167,11 @@ export function createMetrics(): Metrics {
   return {
     registry,
     recordProviderAnswer({ outcome }) {
-      const labels = { provider: outcome.provider, status: outcome.status };
-      providerOutcomes.inc(labels);
+      const series = outcomeSeriesOf(outcomeSeries, outcome.provider, outcome.status);
+      series.unscraped += 1;
       // A provider that was never asked (unconfigured, skipped, suspended by its breaker) has no latency worth a bucket.
       if (!NOT_ASKED.has(outcome.status)) {
-        providerLatency.observe(labels, outcome.latency_ms / 1000);
+        providerLatency.observe(series.labels, outcome.latency_ms / 1000);
       }
     },
     recordCache(hit) {
@@ -206,6 +217,20 @@ function seriesOf(all: Map<string, Map<string, Map<number, HttpSeries>>>, method
   if (!byStatus) byMethod.set(method, (byStatus = new Map()));
   let series = byStatus.get(statusCode);
   if (!series) byStatus.set(statusCode, (series = { labels: { method, route, status_code: String(statusCode) }, unscraped: 0 }));
+  return series;
+}
+
+/** One provider and outcome status: its labels, made once, and the outcomes since the last scrape. */
+interface OutcomeSeries {
+  readonly labels: Readonly<Record<'provider' | 'status', string>>;
+  unscraped: number;
+}
+
+function outcomeSeriesOf(all: Map<string, Map<string, OutcomeSeries>>, provider: string, status: string): OutcomeSeries {
+  let byStatus = all.get(provider);
+  if (!byStatus) all.set(provider, (byStatus = new Map()));
+  let series = byStatus.get(status);
+  if (!series) byStatus.set(status, (series = { labels: { provider, status }, unscraped: 0 }));
   return series;
 }
 
