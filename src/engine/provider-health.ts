@@ -44,7 +44,11 @@ export class ProviderHealth {
   private cooldownMs: number;
   private probing = false;
   private opened = false;
-  private readonly recent: Array<{ ok: boolean; latencyMs: number }> = [];
+  /** The last WINDOW calls in a ring: latency, and whether each succeeded (1) or failed (0). No object per call. */
+  private readonly recentLatencies = new Float64Array(WINDOW);
+  private readonly recentOk = new Uint8Array(WINDOW);
+  private recentCount = 0;
+  private recentNext = 0;
   private lastError: { message: string; at: string } | undefined;
   private readonly now: () => number;
 
@@ -125,20 +129,25 @@ export class ProviderHealth {
   }
 
   private remember(ok: boolean, latencyMs: number): void {
-    this.recent.push({ ok, latencyMs });
-    if (this.recent.length > WINDOW) this.recent.shift();
+    this.recentLatencies[this.recentNext] = latencyMs;
+    this.recentOk[this.recentNext] = ok ? 1 : 0;
+    this.recentNext = (this.recentNext + 1) % WINDOW;
+    this.recentCount = Math.min(this.recentCount + 1, WINDOW);
   }
 
   snapshot(): HealthSnapshot {
-    const latencies = this.recent.map((call) => call.latencyMs).sort((a, b) => a - b);
+    // The ring's order does not matter here: percentiles sort, the success rate counts.
+    const latencies = Array.from(this.recentLatencies.subarray(0, this.recentCount)).sort((a, b) => a - b);
+    let succeeded = 0;
+    for (let index = 0; index < this.recentCount; index += 1) succeeded += this.recentOk[index]!;
     const state = this.state;
     const snapshot: HealthSnapshot = {
       state,
       consecutive_failures: this.consecutiveFailures,
-      success_rate: this.recent.length === 0 ? null : this.recent.filter((call) => call.ok).length / this.recent.length,
+      success_rate: this.recentCount === 0 ? null : succeeded / this.recentCount,
       latency_p50_ms: percentile(latencies, 0.5),
       latency_p95_ms: percentile(latencies, 0.95),
-      recent_calls: this.recent.length,
+      recent_calls: this.recentCount,
     };
     if (state === 'open') snapshot.retry_after_ms = this.openUntil - this.now();
     if (this.lastError) snapshot.last_error = this.lastError;

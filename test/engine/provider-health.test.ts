@@ -62,6 +62,16 @@ describe('ProviderHealth', () => {
     expect(health.snapshot()).toMatchObject({ state: 'open', retry_after_ms: 7000 });
   });
 
+  it('reports over the last 100 calls only: older ones leave the window as new ones come', () => {
+    const health = new ProviderHealth({ failureThreshold: 1000, cooldownMs: 1000, maxCooldownMs: 8000, now: clock().now });
+    for (let call = 0; call < 150; call += 1) health.record(failure({ latency_ms: 1000 }));
+    for (let call = 1; call <= 60; call += 1) health.record(success(call));
+    // The window holds the last 40 failures (1000 ms each) and the 60 successes (1..60 ms).
+    expect(health.snapshot()).toMatchObject({ recent_calls: 100, success_rate: 0.6, latency_p50_ms: 51 });
+    for (let call = 61; call <= 100; call += 1) health.record(success(call));
+    expect(health.snapshot()).toMatchObject({ recent_calls: 100, success_rate: 1, latency_p50_ms: 51, latency_p95_ms: 96 });
+  });
+
   it('ignores cancelled calls and reports percentiles, success rate and the last error', () => {
     const time = clock();
     const health = new ProviderHealth({ failureThreshold: 2, cooldownMs: 1000, maxCooldownMs: 8000, now: time.now });
