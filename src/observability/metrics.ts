@@ -125,10 +125,15 @@ export function createMetrics(): Metrics {
     help: 'Searches that had to ask the providers.',
     registers: [registry],
   });
-  const inFlight = new Gauge({
+  // Read when scraped, like the circuit states: a search pays a number's increment, not a gauge update.
+  let searchesInFlight = 0;
+  const inFlight: Gauge = new Gauge({
     name: 'fedsearch_searches_in_flight',
     help: 'Searches being answered right now.',
     registers: [registry],
+    collect() {
+      inFlight.set(searchesInFlight);
+    },
   });
   const circuitState: Gauge<'provider'> = new Gauge({
     name: 'fedsearch_provider_circuit_state',
@@ -178,12 +183,12 @@ export function createMetrics(): Metrics {
       (hit ? cacheHits : cacheMisses).inc();
     },
     searchStarted() {
-      inFlight.inc();
+      searchesInFlight += 1;
       let ended = false;
       return () => {
         if (ended) return;
         ended = true;
-        inFlight.dec();
+        searchesInFlight -= 1;
       };
     },
     recordHttpRequest({ method, route, statusCode, seconds }) {
