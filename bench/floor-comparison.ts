@@ -56,14 +56,14 @@ const SHADOWED_THREAD_ID = /^local thread_id = 0$/m;
  * not, so fedsearch would be measured doing up to half the searches the floor does. The copy changes that one
  * line (the counter becomes the global that thread:set reaches); `--as-shipped` runs the tool unchanged.
  */
-function sideBySideDirectory(asShipped: boolean): string {
-  const script = readFileSync(path.join(SHARED_BENCH, 'uniq.lua'), 'utf8');
-  if (asShipped || !SHADOWED_THREAD_ID.test(script)) return SHARED_BENCH;
+export function sideBySideDirectory(asShipped: boolean, shipped = SHARED_BENCH): string {
+  const script = readFileSync(path.join(shipped, 'uniq.lua'), 'utf8');
+  if (asShipped || !SHADOWED_THREAD_ID.test(script)) return shipped;
   const copy = path.join(mkdtempSync(path.join(os.tmpdir(), 'fedsearch-side-by-side-')), 'bench');
-  cpSync(SHARED_BENCH, copy, { recursive: true });
+  cpSync(shipped, copy, { recursive: true });
   writeFileSync(path.join(copy, 'uniq.lua'), script.replace(SHADOWED_THREAD_ID, 'thread_id = 0'));
   console.log(
-    `\nNote: ${path.join(SHARED_BENCH, 'uniq.lua')} gives both wrk threads the same queries (its \`local thread_id\` hides the\n` +
+    `\nNote: ${path.join(shipped, 'uniq.lua')} gives both wrk threads the same queries (its \`local thread_id\` hides the\n` +
       'global that thread:set writes), which fedsearch coalesces and the floor does not. Running a copy with that line\n' +
       `fixed (${copy}); --as-shipped runs the shipped script.`,
   );
