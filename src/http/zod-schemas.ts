@@ -4,14 +4,18 @@ import { z } from 'zod';
 import { validationError } from '../domain/validation.js';
 import { replyJson } from './reply-json.js';
 
-/** The zod schema behind each JSON Schema handed to Fastify: OpenAPI reads the JSON, validation runs zod. */
-const zodBehind = new WeakMap<object, { schema: z.ZodType; what: string }>();
+/**
+ * The zod schema behind each JSON Schema handed to Fastify: OpenAPI reads the JSON, validation runs zod.
+ * `parser` is zod's compiled clone of `schema` (z.compile): a generated fast path for valid input that hands
+ * anything it would reject to the ordinary parser, so errors and their messages are zod's own as before.
+ */
+const zodBehind = new WeakMap<object, { schema: z.ZodType; parser: z.ZodType; what: string }>();
 
 /** JSON Schema for docs, remembered so the validator can run the zod schema it came from. */
 export function documented(schema: z.ZodType, what: string): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
-  zodBehind.set(json, { schema, what });
+  zodBehind.set(json, { schema, parser: z.compile(schema), what });
   return json;
 }
 
@@ -28,7 +32,7 @@ export function useZodValidation(app: FastifyInstance): void {
     if (!entry) return () => true;
     const validate = (data: unknown): Validated => {
       const input = data ?? (httpPart === 'body' ? {} : data);
-      const result = entry.schema.safeParse(input);
+      const result = entry.parser.safeParse(input);
       if (result.success) return { value: result.data };
       return { error: validationError(result.error, entry.schema, entry.what, input) };
     };
