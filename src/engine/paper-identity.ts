@@ -65,16 +65,35 @@ export function normalizeTitle(title: string): string {
 }
 
 /**
+ * Words a title may open with that say nothing of its subject ("a survey of", "on the", "towards"): skipped
+ * when a title's head block is chosen, so that the many titles opening with them do not all share one block.
+ */
+export const TITLE_OPENING_WORDS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'on', 'of', 'in', 'for', 'to', 'towards', 'toward', 'and', 'with', 'from', 'by', 'at', 'via', 'how', 'what', 'why', 'when']);
+
+/**
  * Blocking keys: two near-identical titles almost always share their first or their last three words, so
- * only titles in the same block are compared, instead of every pair. A title of three words or fewer is
- * its own block. Found by looking for spaces (a normalised title has single spaces and no space at either
- * end), without splitting the title into words.
+ * only titles in the same block are compared, instead of every pair. The first three words are counted after
+ * any opening words ("a survey of deep learning …" heads as "survey of deep"), unless fewer than three would
+ * be left; a title of three words or fewer is its own block. Found by looking for spaces (a normalised title
+ * has single spaces and no space at either end), without splitting the title into words.
  */
 export function titleBlocks(normalized: string): { head: string; tail: string } | { whole: string } {
   const thirdSpace = nthSpace(normalized, 3);
   if (thirdSpace < 0) return { whole: normalized };
   const thirdSpaceFromEnd = normalized.lastIndexOf(' ', normalized.lastIndexOf(' ', normalized.lastIndexOf(' ') - 1) - 1);
-  return { head: normalized.slice(0, thirdSpace), tail: normalized.slice(thirdSpaceFromEnd + 1) };
+  return { head: headBlock(normalized, thirdSpace), tail: normalized.slice(thirdSpaceFromEnd + 1) };
+}
+
+/** The first three words after the opening words, or the first three (ending at `thirdSpace`) when too few are left. */
+function headBlock(normalized: string, thirdSpace: number): string {
+  let start = 0;
+  for (let end = normalized.indexOf(' '); end >= 0 && TITLE_OPENING_WORDS.has(normalized.slice(start, end)); end = normalized.indexOf(' ', start)) {
+    start = end + 1;
+  }
+  if (start === 0) return normalized.slice(0, thirdSpace);
+  const rest = normalized.slice(start);
+  const restThirdSpace = nthSpace(rest, 3);
+  return restThirdSpace < 0 ? (nthSpace(rest, 2) < 0 ? normalized.slice(0, thirdSpace) : rest) : rest.slice(0, restThirdSpace);
 }
 
 function nthSpace(text: string, count: number): number {

@@ -138,12 +138,19 @@ describe('hot-path shortcuts', () => {
     );
   });
 
-  it('blocks a normalised title by its first and last three words, or whole when it has three or fewer', () => {
-    const normalized = fc.array(fc.constantFrom('a', 'of', 'survey', 'é', '2024'), { minLength: 1, maxLength: 7 }).map((words) => words.join(' '));
+  it('blocks a normalised title by its first three words after its opening words and its last three, or whole when it has three or fewer', () => {
+    const opening = new Set(['a', 'of', 'the', 'towards']);
+    const normalized = fc
+      .array(fc.constantFrom('a', 'of', 'the', 'towards', 'survey', 'é', '2024', 'ab'), { minLength: 1, maxLength: 8 })
+      .map((words) => words.join(' '));
     fc.assert(
       fc.property(normalized, (value) => {
         const words = value.split(' ');
-        const expected = words.length <= 3 ? { whole: value } : { head: words.slice(0, 3).join(' '), tail: words.slice(-3).join(' ') };
+        let skipped = 0;
+        while (skipped < words.length && opening.has(words[skipped]!)) skipped += 1;
+        const rest = words.slice(skipped);
+        const head = rest.length >= 3 ? rest.slice(0, 3) : words.slice(0, 3);
+        const expected = words.length <= 3 ? { whole: value } : { head: head.join(' '), tail: words.slice(-3).join(' ') };
         expect(titleBlocks(value)).toEqual(expected);
       }),
     );

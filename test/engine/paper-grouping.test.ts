@@ -3,7 +3,7 @@ import stringSimilarity from 'string-similarity';
 import { describe, expect, it } from 'vitest';
 import type { ProviderItem } from '../../src/domain/result.js';
 import { groupResults, type RankedItem } from '../../src/engine/merge.js';
-import { identifierKeys, normalizeTitle } from '../../src/engine/paper-identity.js';
+import { identifierKeys, normalizeTitle, TITLE_OPENING_WORDS } from '../../src/engine/paper-identity.js';
 
 /**
  * Paper grouping on crowded title blocks, where its shortcuts (bigrams counted once per title, blocks found
@@ -35,7 +35,11 @@ function referenceGroups(entries: RankedItem[]): number[][] {
     const title = normalizeTitle(entry.item.title);
     if (title === '') return;
     const words = title.split(' ');
-    const keys = words.length <= 3 ? [`all:${title}`] : [`head:${words.slice(0, 3).join(' ')}`, `tail:${words.slice(-3).join(' ')}`];
+    // The head: the first three words after any opening words, or the first three when fewer would be left.
+    let opening = 0;
+    while (opening < words.length && TITLE_OPENING_WORDS.has(words[opening]!)) opening += 1;
+    const head = words.length - opening >= 3 ? words.slice(opening, opening + 3) : words.slice(0, 3);
+    const keys = words.length <= 3 ? [`all:${title}`] : [`head:${head.join(' ')}`, `tail:${words.slice(-3).join(' ')}`];
     for (const key of keys) {
       const members = blocks.get(key) ?? [];
       blocks.set(key, members);
@@ -74,21 +78,21 @@ describe('paper grouping on crowded title blocks', () => {
     const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango'.split(' ');
     // 34 works that share their first three words and no other: one crowded head block, 34 tail blocks.
     const works = Array.from({ length: 34 }, (_, index) =>
-      paper(`A survey of ${words[index % 20]} ${index < 20 ? 'models' : 'systems'}`, 2020, { doi: `10.1000/work.${index}` }),
+      paper(`Deep graph learning ${words[index % 20]} ${index < 20 ? 'models' : 'systems'}`, 2020, { doi: `10.1000/work.${index}` }),
     );
     const items = [
       ...works,
       // 34: the first work again, spelled otherwise: found in the crowded head block.
-      paper('A Survey of Alpha Models.', 2021),
+      paper('Deep Graph Learning Alpha Models.', 2021),
       // 35: the 32nd work with its last word changed (another tail block): the last work the head block compares.
-      paper('A survey of lima system', 2020),
+      paper('Deep graph learning lima system', 2020),
       // 36: the 33rd work with its last word changed: past the 32 the head block compares, and in no other block with it.
-      paper('A survey of mike system', 2020),
+      paper('Deep graph learning mike system', 2020),
       // 37: the 34th work again: past the 32 of the head block, found in its tail block.
-      paper('A survey: of november systems', 2020),
+      paper('Deep graph: learning november systems', 2020),
       // 38, 39: alike, but three years apart or with another DOI: never the same work.
-      paper('A survey of bravo models', 2023),
-      paper('A survey of charlie models', 2020, { doi: '10.1000/other' }),
+      paper('Deep graph learning bravo models', 2023),
+      paper('Deep graph learning charlie models', 2020, { doi: '10.1000/other' }),
     ];
     const groups = indexGroups(entriesOf(items));
     expect(groups.filter((group) => group.length > 1)).toEqual([
@@ -99,14 +103,26 @@ describe('paper grouping on crowded title blocks', () => {
     expect(groups).toHaveLength(items.length - 3);
   });
 
+  it('heads a title by its words after an opening like "a survey of": titles opening alike do not crowd one block', () => {
+    const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango'.split(' ');
+    // 40 works opening "a survey of" (one block of 40 if the opening counted, past the 32 compared).
+    const works = Array.from({ length: 40 }, (_, index) => paper(`A survey of ${words[index % 20]} ${words[Math.floor(index / 20) + 5]} methods`, 2020));
+    // The 40th work with its last word changed: no tail block in common, so only its head block can find it.
+    const items = [...works, paper('A Survey of Tango Golf Method', 2020)];
+    expect(indexGroups(entriesOf(items)).filter((group) => group.length > 1)).toEqual([[39, 40]]);
+  });
+
   it('merges exactly the pairs the rule merges, on blocks crowded past the comparison cap', () => {
     const word = fc.constantFrom('a', 'survey', 'of', 'deep', 'graph', 'learning', 'learnings');
     const topic = fc.constantFrom(...'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike oscar papa'.split(' '));
-    // Either a few common words in any order, or one opening and two of many topics (blocks past 32 titles), the
-    // last one perhaps in the plural: a near duplicate in another tail block, found only in the crowded head block.
+    // Either a few common words in any order, or one opening and two of many topics ("deep graph learning" makes a
+    // head block past 32 titles; "a survey of" is skipped as an opening), the last one perhaps in the plural: a near
+    // duplicate in another tail block, found only in the head block.
     const title = fc.oneof(
       fc.array(word, { minLength: 2, maxLength: 7 }).map((words) => words.join(' ')),
-      fc.tuple(topic, topic, fc.constantFrom('', 's')).map(([first, second, plural]) => `a survey of ${first} ${second}${plural}`),
+      fc.tuple(fc.constantFrom('a survey of', 'deep graph learning'), topic, topic, fc.constantFrom('', 's')).map(
+        ([opening, first, second, plural]) => `${opening} ${first} ${second}${plural}`,
+      ),
     );
     /** Mostly absent: identifiers that every other paper had would join or split everything. */
     const rarely = <T>(values: T[]) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 9 }, { arbitrary: fc.constantFrom(...values), weight: 1 });
