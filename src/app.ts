@@ -57,7 +57,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('searchService', search);
   app.decorate('readiness', readiness);
 
-  useZodValidation(app);
+  // Remembered query validation pays off for searches the answer cache serves; with no cache there are none.
+  useZodValidation(app, { rememberQueries: config.CACHE_TTL_SECONDS > 0 });
   registerRequestParsing(app);
   registerErrorHandler(app);
   observeRequests(app, metrics);

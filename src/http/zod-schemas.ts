@@ -22,11 +22,14 @@ export function documented(schema: z.ZodType, what: string): Record<string, unkn
 type Validated = { value: unknown } | { error: Error };
 
 /**
- * One validation path for every route: zod, with messages naming each bad field and what is allowed.
+ * One validation path for every route: zod, with messages naming each bad field and what is allowed. Query
+ * strings are remembered (rememberingValid) only when `rememberQueries`: the service passes false when its
+ * answer cache keeps nothing, since then no repeated search is answered cheaply enough for validation to
+ * matter, and remembering every new query would only keep objects alive long enough to cost the collector.
  * Responses are serialised as JSON.stringify would (http/reply-json.ts), so response schemas document and
  * never strip fields.
  */
-export function useZodValidation(app: FastifyInstance): void {
+export function useZodValidation(app: FastifyInstance, { rememberQueries = true }: { rememberQueries?: boolean } = {}): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const entry = zodBehind.get(schema);
     if (!entry) return () => true;
@@ -36,7 +39,7 @@ export function useZodValidation(app: FastifyInstance): void {
       if (result.success) return { value: result.data };
       return { error: validationError(result.error, entry.schema, entry.what, input) };
     };
-    return httpPart === 'querystring' ? rememberingValid(validate) : validate;
+    return httpPart === 'querystring' && rememberQueries ? rememberingValid(validate) : validate;
   });
   app.setSerializerCompiler(() => replyJson);
 }

@@ -1,6 +1,7 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { REMEMBERED_QUERY_CHARACTERS, rememberingValid } from '../../src/http/zod-schemas.js';
+import { documented, REMEMBERED_QUERY_CHARACTERS, rememberingValid, useZodValidation } from '../../src/http/zod-schemas.js';
 import { searchQuerystrings } from '../../src/http/search-schemas.js';
 
 /** The route's own validation (zod), counting how often it runs. */
@@ -49,5 +50,32 @@ describe('query strings validated once per distinct set of parameters', () => {
     expect(validate(long)).toHaveProperty('value');
     expect(validate(long)).toHaveProperty('value');
     expect(runs()).toBe(4);
+  });
+});
+
+describe('remembered query validation in an app', () => {
+  /** An app with one validated route that says whether the query it got is a remembered (frozen) one. */
+  async function appRemembering(rememberQueries: boolean) {
+    const app = Fastify();
+    useZodValidation(app, { rememberQueries });
+    app.get('/search', { schema: { querystring: documented(searchQuerystrings.web, 'query') } }, async (request) => ({
+      frozen: Object.isFrozen(request.query),
+    }));
+    await app.ready();
+    return app;
+  }
+
+  it('remembers valid query strings when asked to (an app whose answer cache keeps answers)', async () => {
+    const app = await appRemembering(true);
+    const answers = await Promise.all([1, 2].map(() => app.inject('/search?q=again&limit=5')));
+    expect(answers.map((answer) => answer.json())).toEqual([{ frozen: true }, { frozen: true }]);
+    await app.close();
+  });
+
+  it('validates every query string afresh when not (the service with CACHE_TTL_SECONDS=0)', async () => {
+    const app = await appRemembering(false);
+    const answers = await Promise.all([1, 2].map(() => app.inject('/search?q=again&limit=5')));
+    expect(answers.map((answer) => answer.json())).toEqual([{ frozen: false }, { frozen: false }]);
+    await app.close();
   });
 });
