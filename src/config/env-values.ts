@@ -103,18 +103,24 @@ export function listenHost() {
   });
 }
 
+/** What a folder setting must name, as messages say it. */
+export const READABLE_FOLDER = 'an existing folder this process can read';
+
+/** `raw` as an absolute path when it names a folder that exists and this process can list and read. */
+export function readableFolderPath(raw: string): string | undefined {
+  const folder = path.resolve(raw.trim());
+  try {
+    if (!statSync(folder).isDirectory()) return undefined;
+    accessSync(folder, constants.R_OK | constants.X_OK);
+    return folder;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A folder that exists and this process can list and read, resolved to an absolute path. */
 export function readableFolder() {
-  return envValue('an existing folder this process can read', (raw) => {
-    const folder = path.resolve(raw.trim());
-    try {
-      if (!statSync(folder).isDirectory()) return undefined;
-      accessSync(folder, constants.R_OK | constants.X_OK);
-      return folder;
-    } catch {
-      return undefined;
-    }
-  });
+  return envValue(READABLE_FOLDER, readableFolderPath);
 }
 
 /** Free text of at least `minLength` characters; secrets are never echoed back. */

@@ -4,6 +4,7 @@ import { isNode, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { CredentialSetting, ProviderSettings } from '../providers/provider.js';
 import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey, type Tuning } from '../providers/provider-config.js';
 import { reason as unreadable } from './api-keys.js';
+import { READABLE_FOLDER, readableFolderPath } from './env-values.js';
 
 /**
  * PROVIDERS_FILE: named provider instances in YAML (JSON is YAML too), read once at start-up.
@@ -153,6 +154,13 @@ function readCredentials(
     if (value.problem) problems.push(`${key}: ${value.problem}`);
     credentials[credential.env] = value.text?.trim() || undefined;
     if (credential.required && !credentials[credential.env] && !value.problem) problems.push(`${key}: required for a ${settings.name} instance`);
+    const given = credentials[credential.env];
+    if (credential.folder && given !== undefined) {
+      // Checked now, as LOCAL_INDEX_DIR is: a folder that is not there would otherwise fail the first search.
+      const folder = readableFolderPath(given);
+      if (folder === undefined) problems.push(`${key}: expected ${READABLE_FOLDER}, got ${JSON.stringify(given)}`);
+      else credentials[credential.env] = folder;
+    }
   }
   return credentials;
 }

@@ -41,7 +41,7 @@ export class LocalProvider extends Provider {
     kind: 'web',
     description: 'Embedded full-text index over LOCAL_INDEX_DIR (.md, .txt, .html, .json, .jsonl).',
     baseUrl: '',
-    credentials: [{ env: 'LOCAL_INDEX_DIR', required: false, secret: false }],
+    credentials: [{ env: 'LOCAL_INDEX_DIR', required: false, secret: false, folder: true }],
     weight: 1,
   };
   readonly settings = LocalProvider.settings;

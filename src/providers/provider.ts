@@ -44,6 +44,8 @@ export interface CredentialSetting {
   required: boolean;
   /** Credentials are redacted everywhere; a plain setting (a URL, an e-mail) need not be. */
   secret: boolean;
+  /** The value names a folder the process reads (the local index): checked at start-up, kept as an absolute path. */
+  folder?: boolean;
 }
 
 /**

@@ -131,6 +131,15 @@ providers:
   });
 });
 
+describe('a local instance in PROVIDERS_FILE', () => {
+  it('reads the index_dir it is given as an absolute path, checked at start-up as LOCAL_INDEX_DIR is', () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-notes-'));
+    const file = writeProvidersFile(`providers:\n  - name: notes\n    use: local\n    index_dir: ${path.relative(process.cwd(), folder)}\n`);
+    const config = loadConfig({ PROVIDERS_FILE: file });
+    expect(config.providers.notes).toMatchObject({ definition: 'local', credentials: { LOCAL_INDEX_DIR: folder } });
+  });
+});
+
 describe('a bad PROVIDERS_FILE refuses start-up, naming the file, the entry and the field', () => {
   it.each([
     ['an unknown definition', 'providers:\n  - name: odd\n    use: nosuchprovider\n', 'providers[0] "odd" (line 2): use: expected one of local, brave,', 'got "nosuchprovider"'],
@@ -157,6 +166,12 @@ describe('a bad PROVIDERS_FILE refuses start-up, naming the file, the entry and 
       'got "fast"',
     ],
     ['a missing base_url', 'providers:\n  - name: searx-a\n    use: searxng\n', 'providers[0] "searx-a" (line 2): base_url: required for a searxng instance', ''],
+    [
+      'a local index_dir that is not a folder',
+      'providers:\n  - name: notes\n    use: local\n    index_dir: /no/such/folder\n',
+      'providers[0] "notes" (line 2): index_dir: expected an existing folder this process can read',
+      'got "/no/such/folder"',
+    ],
     ['a missing base_url for mediawiki', 'providers:\n  - name: mywiki\n    use: mediawiki\n', 'providers[0] "mywiki" (line 2): base_url: required for a mediawiki instance', ''],
     ['a missing required credential', 'providers:\n  - name: brave-2\n    use: brave\n', 'providers[0] "brave-2" (line 2): api_key: required for a brave instance', ''],
     ['a bad base_url', 'providers:\n  - name: s\n    use: searxng\n    base_url: searx.example\n', 'providers[0] "s" (line 2): base_url: expected an absolute http or https URL', 'got "searx.example"'],
