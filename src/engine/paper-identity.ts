@@ -91,13 +91,15 @@ function headBlock(normalized: string, thirdSpace: number): string {
     start = end + 1;
   }
   if (start === 0) return normalized.slice(0, thirdSpace);
-  const rest = normalized.slice(start);
-  const restThirdSpace = nthSpace(rest, 3);
-  return restThirdSpace < 0 ? (nthSpace(rest, 2) < 0 ? normalized.slice(0, thirdSpace) : rest) : rest.slice(0, restThirdSpace);
+  const restThirdSpace = nthSpace(normalized, 3, start);
+  if (restThirdSpace >= 0) return normalized.slice(start, restThirdSpace);
+  // Exactly three words after the openings are the head; fewer, and the openings count after all.
+  return nthSpace(normalized, 2, start) >= 0 ? normalized.slice(start) : normalized.slice(0, thirdSpace);
 }
 
-function nthSpace(text: string, count: number): number {
-  let position = -1;
+/** The position of the `count`th space at or after `from`, or -1. */
+function nthSpace(text: string, count: number, from = 0): number {
+  let position = from - 1;
   for (let found = 0; found < count; found += 1) {
     position = text.indexOf(' ', position + 1);
     if (position < 0) return -1;
