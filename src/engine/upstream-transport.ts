@@ -28,6 +28,8 @@ export function createUpstreamTransport(provider: Provider, options: TransportOp
  */
 class ProviderTransport implements UpstreamTransport {
   private readonly errors: ExchangeErrors;
+  /** An adapter's frozen headers (the same object on every request) with the user agent, merged once. */
+  private merged: { given: Readonly<Record<string, string>>; headers: Readonly<Record<string, string>> } | undefined;
 
   constructor(
     private readonly provider: Provider,
@@ -40,7 +42,7 @@ class ProviderTransport implements UpstreamTransport {
   }
 
   async send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
-    const headers = upstream.headers ? { 'user-agent': USER_AGENT, ...upstream.headers } : DEFAULT_HEADERS;
+    const headers = this.headersFor(upstream.headers);
     const exchanged = await exchange(
       this.options.dispatcher,
       { url: upstream.url, method: upstream.method ?? 'GET', headers, body: upstream.body },
@@ -51,6 +53,16 @@ class ProviderTransport implements UpstreamTransport {
     const response: UpstreamResponse = { url: upstream.url, status: exchanged.status, headers: singleValued(exchanged.headers), body: UTF8.decode(exchanged.body) };
     if ((response.status >= 200 && response.status < 300) || upstream.acceptStatuses?.includes(response.status)) return response;
     throw statusError(response, this.provider.describeError(response));
+  }
+
+  /** The user agent, then the adapter's headers (which may replace it). */
+  private headersFor(given: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> {
+    if (!given) return DEFAULT_HEADERS;
+    if (this.merged?.given === given) return this.merged.headers;
+    const headers = { 'user-agent': USER_AGENT, ...given };
+    // A frozen object cannot change, so its merge holds for every later request that brings it.
+    if (Object.isFrozen(given)) this.merged = { given, headers: Object.freeze(headers) };
+    return headers;
   }
 }
 

@@ -92,6 +92,28 @@ describe('reading upstream answers', () => {
     ]);
     expect(echoed[0]!.headers).toMatchObject({ accept: 'application/json', 'user-agent': expect.stringMatching(/^fedsearch\//) });
   });
+
+  it("sends each request an adapter's headers as they are then, its own user agent first, whether the object is frozen and reused or changed in place", async () => {
+    upstream.json('/headers', { ok: true });
+    const transport = createUpstreamTransport(provider(), { dispatcher: agent, maxBytes: 1024 });
+    const fixed = Object.freeze({ 'x-api-key': 'key-1', 'user-agent': 'adapter/1' });
+    const changing: Record<string, string> = { 'x-api-key': 'key-2' };
+    const sendWith = (headers?: Record<string, string>) => transport.send({ url: `${upstream.origin}/headers`, headers }, new AbortController().signal);
+    await sendWith(fixed);
+    await sendWith(changing);
+    await sendWith(fixed);
+    changing['x-api-key'] = 'key-3';
+    await sendWith(changing);
+    await sendWith();
+    const sent = upstream.requests.filter((request) => request.path === '/headers').map((request) => [request.headers['x-api-key'], request.headers['user-agent']]);
+    expect(sent).toEqual([
+      ['key-1', 'adapter/1'],
+      ['key-2', expect.stringMatching(/^fedsearch\//)],
+      ['key-1', 'adapter/1'],
+      ['key-3', expect.stringMatching(/^fedsearch\//)],
+      [undefined, expect.stringMatching(/^fedsearch\//)],
+    ]);
+  });
 });
 
 describe('responses from the upstream transport', () => {
