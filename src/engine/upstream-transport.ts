@@ -23,7 +23,7 @@ export function createUpstreamTransport(provider: Provider, options: TransportOp
 }
 
 /**
- * One provider's way out, made once per provider: a request is one async step over the exchange, with the
+ * One provider's way out, made once per provider: a request is one continuation of the exchange, with the
  * headers and the error mapping it needs, and nothing else held while the upstream thinks.
  */
 class ProviderTransport implements UpstreamTransport {
@@ -41,15 +41,20 @@ class ProviderTransport implements UpstreamTransport {
     };
   }
 
-  async send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
-    const headers = this.headersFor(upstream.headers);
-    const exchanged = await exchange(
+  send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+    const exchanged = exchange(
       this.options.dispatcher,
-      { url: upstream.url, method: upstream.method ?? 'GET', headers, body: upstream.body },
+      { url: upstream.url, method: upstream.method ?? 'GET', headers: this.headersFor(upstream.headers), body: upstream.body },
       signal,
       this.options.maxBytes,
       this.errors,
     );
+    // A continuation, not an async function: nothing but the exchange's promise is held while the upstream thinks.
+    return exchanged.then((result) => this.answer(upstream, result));
+  }
+
+  /** The exchange as the adapter reads it: a string body, one value per header; a status error unless accepted. */
+  private answer(upstream: UpstreamRequest, exchanged: ExchangeResult): UpstreamResponse {
     const response: UpstreamResponse = { url: upstream.url, status: exchanged.status, headers: singleValued(exchanged.headers), body: UTF8.decode(exchanged.body) };
     if ((response.status >= 200 && response.status < 300) || upstream.acceptStatuses?.includes(response.status)) return response;
     throw statusError(response, this.provider.describeError(response));
@@ -146,7 +151,7 @@ export function isRetryable(error: unknown): boolean {
  * The transport of one provider call: each request takes its own outbound slot, except the first, whose slot
  * the pipeline took before the concurrency limit; and a request that failed with a reset, 502 or 503 is tried
  * once more, but only when the time left before the deadline is at least what the failed attempt took: a
- * retry never runs past the deadline (the abort would cut it anyway). One object and one async step per
+ * retry never runs past the deadline (the abort would cut it anyway). One object and one continuation per
  * request, however many of these rules apply.
  */
 export class CallTransport implements UpstreamTransport {
@@ -158,17 +163,19 @@ export class CallTransport implements UpstreamTransport {
     private readonly takeSlot?: (signal: AbortSignal) => Promise<void>,
   ) {}
 
-  async send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
-    if (this.takeSlot && !this.firstSlotUnused) await this.takeSlot(signal);
+  send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+    if (this.takeSlot && !this.firstSlotUnused) return this.takeSlot(signal).then(() => this.attempt(upstream, signal));
     this.firstSlotUnused = false;
+    return this.attempt(upstream, signal);
+  }
+
+  /** One try, and the retry its failure may earn; continuations rather than async frames, as in ProviderTransport. */
+  private attempt(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
     const started = performance.now();
-    try {
-      return await this.transport.send(upstream, signal);
-    } catch (error) {
+    return this.transport.send(upstream, signal).catch((error: unknown) => {
       const took = performance.now() - started;
       if (signal.aborted || !isRetryable(error) || this.deadlineAt - performance.now() < took) throw error;
-      if (this.takeSlot) await this.takeSlot(signal);
-      return this.transport.send(upstream, signal);
-    }
+      return this.takeSlot ? this.takeSlot(signal).then(() => this.transport.send(upstream, signal)) : this.transport.send(upstream, signal);
+    });
   }
 }

@@ -110,6 +110,11 @@ export type { PaperIdentifier };
 
 /** Requests one page (or one lookup) takes at most; a guard against a follow-up loop. */
 const MAX_STEPS = 4;
+/** One page as read: its items, and the response they came from for nextPageRequest. */
+interface Page {
+  items: ProviderItem[];
+  response: UpstreamResponse;
+}
 /** Pages one search reads at most; a guard for an API that never says it has no more (each adapter has its own bound). */
 const MAX_PAGES = 25;
 
@@ -233,12 +238,33 @@ export abstract class Provider {
    * API sent it; pages read past the first are cut at `query.limit`, so that an answer reaching the limit
    * still means "may have more" and one that stopped on a short page is seen as the end (engine/paging.ts).
    */
-  async search(query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
-    let request = this.buildRequest(query);
-    let page = await this.run(request, query, transport, signal);
-    const firstItems = page.items;
-    // The usual answer: one page with enough distinct results, kept as it came with no map of them built.
-    if (!this.nextPageRequest || hasDistinctUrls(firstItems, query.limit)) return firstItems;
+  search(query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
+    let request: UpstreamRequest;
+    let first: Promise<Page>;
+    try {
+      request = this.buildRequest(query);
+      first = this.run(request, query, transport, signal);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // The usual answer: one page with enough distinct results, kept as it came with no map of them built. A
+    // continuation rather than an async frame: thousands of these wait on upstreams at once on a busy replica.
+    return first.then((page) =>
+      !this.nextPageRequest || hasDistinctUrls(page.items, query.limit) ? page.items : this.readMorePages(query, request, page, transport, signal),
+    );
+  }
+
+  /** The pages after a first one that held fewer than `query.limit` distinct results. */
+  private async readMorePages(
+    query: SearchQuery,
+    firstRequest: UpstreamRequest,
+    firstPage: Page,
+    transport: UpstreamTransport,
+    signal: AbortSignal,
+  ): Promise<ProviderItem[]> {
+    const firstItems = firstPage.items;
+    let request = firstRequest;
+    let page = firstPage;
     const collected = new Map(firstItems.map((item) => [item.url, item]));
     let pagesRead = 1;
     while (collected.size < query.limit && pagesRead < MAX_PAGES) {
@@ -270,20 +296,13 @@ export abstract class Provider {
   }
 
   /** One request and its follow-ups: the items, and the last response for nextPageRequest. */
-  private async run(
-    first: UpstreamRequest,
-    query: SearchQuery,
-    transport: UpstreamTransport,
-    signal: AbortSignal,
-  ): Promise<{ items: ProviderItem[]; response: UpstreamResponse }> {
-    let request = first;
-    for (let step = 1; step <= MAX_STEPS; step += 1) {
-      const response = await transport.send(request, signal);
+  private run(request: UpstreamRequest, query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal, step = 1): Promise<Page> {
+    return transport.send(request, signal).then((response) => {
       const outcome = this.parseResponse(response, query);
       if ('items' in outcome) return { items: outcome.items, response };
-      request = outcome.followUp;
-    }
-    throw new Error(`${this.name} asked for more than ${MAX_STEPS} requests`);
+      if (step === MAX_STEPS) throw new Error(`${this.name} asked for more than ${MAX_STEPS} requests`);
+      return this.run(outcome.followUp, query, transport, signal, step + 1);
+    });
   }
 }
 
