@@ -21,6 +21,11 @@ export function unsupportedFilters(filters: SearchFilters, native: readonly Filt
   return requestedFilters(filters).filter((name) => !native.includes(name) && !POST_FILTERABLE.has(name));
 }
 
+/** Requested filters the provider does not apply upstream and the engine applies to its parsed results. */
+export function postFilters(filters: SearchFilters, native: readonly FilterName[]): FilterName[] {
+  return requestedFilters(filters).filter((name) => !native.includes(name) && POST_FILTERABLE.has(name));
+}
+
 function matchesDomain(url: string, domains: string[]): boolean {
   const host = domainOf(url);
   if (!host) return false;
@@ -35,7 +40,7 @@ function matchesDomain(url: string, domains: string[]): boolean {
  * data a filter needs (no date for a time range) cannot be shown to match and is left out.
  */
 export function applyPostFilters(items: ProviderItem[], filters: SearchFilters, native: readonly FilterName[], now = Date.now()): ProviderItem[] {
-  const pending = requestedFilters(filters).filter((name) => !native.includes(name) && POST_FILTERABLE.has(name));
+  const pending = postFilters(filters, native);
   if (pending.length === 0) return items;
   return items.filter((item) =>
     pending.every((name) => {

@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import { CallDeadlines } from './call-deadline.js';
 import type { CallerSignal } from './cancellation.js';
-import { applyPostFilters } from './filters.js';
+import { applyPostFilters, postFilters } from './filters.js';
 import { runPipeline, type PipelineDependencies, type PipelineResult, type ProviderTask } from './provider-pipeline.js';
 
 export { createLimiters } from './provider-pipeline.js';
@@ -68,7 +68,10 @@ function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTas
     filters: query.filters,
     run: (provider, transport, signal) => {
       const found = ask ? ask(provider, transport, signal) : provider.search(query, transport, signal);
-      return found.then((items) => applyPostFilters(items, query.filters, provider.settings.filters ?? []));
+      const native = provider.settings.filters ?? [];
+      // Most searches set no filter that is left to the engine: their answer is the provider's, with no step after it.
+      if (postFilters(query.filters, native).length === 0) return found;
+      return found.then((items) => applyPostFilters(items, query.filters, native));
     },
     count: (items) => items.length,
   };
