@@ -14,11 +14,15 @@ function nameJson(name: string): string {
   return json;
 }
 
+function isFrozenArray(value: unknown): value is readonly unknown[] {
+  return Array.isArray(value) && Object.isFrozen(value);
+}
+
 function fieldJson(value: unknown): string | undefined {
   // Numbers and truth values as JSON.stringify writes them (NaN and ±Infinity as null), without the call.
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (Array.isArray(value) && Object.isFrozen(value)) {
+  if (isFrozenArray(value)) {
     let json = writtenOnce.get(value);
     if (json === undefined) {
       json = JSON.stringify(value);
@@ -41,8 +45,12 @@ export function replyJson(answer: unknown): string {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || typeof (answer as { toJSON?: unknown }).toJSON === 'function') {
     return JSON.stringify(answer);
   }
+  const names = Object.keys(answer);
+  // An answer with no frozen array (a live search, cache off) has nothing written before: one stringify
+  // writes it flat, with no string built up field by field to be flattened again for the socket.
+  if (!names.some((name) => isFrozenArray((answer as Record<string, unknown>)[name]))) return JSON.stringify(answer);
   let json = '';
-  for (const name of Object.keys(answer)) {
+  for (const name of names) {
     const field = fieldJson((answer as Record<string, unknown>)[name]);
     if (field === undefined) continue;
     json += `${json === '' ? '{' : ','}${nameJson(name)}${field}`;
