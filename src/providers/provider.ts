@@ -247,29 +247,32 @@ export abstract class Provider {
     } catch (error) {
       return Promise.reject(error);
     }
-    // The usual answer: one page with enough distinct results, kept as it came with no map of them built. A
-    // continuation rather than an async frame: thousands of these wait on upstreams at once on a busy replica.
-    return first.then((page) =>
-      !this.nextPageRequest || hasDistinctUrls(page.items, query.limit) ? page.items : this.readMorePages(query, request, page, transport, signal),
-    );
+    // Continuations rather than an async frame: thousands of these wait on upstreams at once on a busy replica.
+    return first.then((page) => {
+      if (!this.nextPageRequest) return page.items;
+      // The usual answers: a page with enough distinct results, or a short one with no page after it. Either
+      // is kept as it came, with no map of its results built.
+      const distinct = distinctUrls(page.items, query.limit);
+      if (distinct >= query.limit) return page.items;
+      const next = this.nextPageRequest(query, { request, response: page.response, items: page.items, collected: distinct });
+      return next ? this.readMorePages(query, page, next, transport, signal) : page.items;
+    });
   }
 
-  /** The pages after a first one that held fewer than `query.limit` distinct results. */
+  /** The pages after a first one that held fewer than `query.limit` distinct results, from `second` on. */
   private async readMorePages(
     query: SearchQuery,
-    firstRequest: UpstreamRequest,
     firstPage: Page,
+    second: UpstreamRequest,
     transport: UpstreamTransport,
     signal: AbortSignal,
   ): Promise<ProviderItem[]> {
     const firstItems = firstPage.items;
-    let request = firstRequest;
-    let page = firstPage;
     const collected = new Map(firstItems.map((item) => [item.url, item]));
     let pagesRead = 1;
-    while (collected.size < query.limit && pagesRead < MAX_PAGES) {
-      const next = this.nextPageRequest?.(query, { request, response: page.response, items: page.items, collected: collected.size });
-      if (!next) break;
+    let next: UpstreamRequest | undefined = second;
+    while (next) {
+      let page: Page;
       try {
         page = await this.run(next, query, transport, signal);
       } catch (error) {
@@ -277,12 +280,13 @@ export abstract class Provider {
         if (signal.aborted) throw error;
         break;
       }
-      request = next;
+      const request: UpstreamRequest = next;
       pagesRead += 1;
       const before = collected.size;
       for (const item of page.items) if (!collected.has(item.url)) collected.set(item.url, item);
       // An API that ignores its offset answers the same page again: nothing new, no use asking further.
-      if (collected.size === before) break;
+      if (collected.size === before || collected.size >= query.limit || pagesRead >= MAX_PAGES) break;
+      next = this.nextPageRequest?.(query, { request, response: page.response, items: page.items, collected: collected.size });
     }
     return pagesRead === 1 ? firstItems : [...collected.values()].slice(0, query.limit);
   }
@@ -309,10 +313,9 @@ export abstract class Provider {
 /** Comparing pairs beats a Set's hashing (and allocates nothing) for lists up to about this long. */
 const PAIRWISE_MAX = 32;
 
-/** Whether `items` hold at least `wanted` distinct URLs. */
-function hasDistinctUrls(items: readonly ProviderItem[], wanted: number): boolean {
-  if (items.length < wanted) return false;
-  if (items.length > PAIRWISE_MAX) return new Set(items.map((item) => item.url)).size >= wanted;
+/** How many distinct URLs `items` hold, counted up to `wanted` (the count stops there). */
+function distinctUrls(items: readonly ProviderItem[], wanted: number): number {
+  if (items.length > PAIRWISE_MAX) return Math.min(wanted, new Set(items.map((item) => item.url)).size);
   let distinct = 0;
   for (let index = 0; index < items.length && distinct < wanted; index += 1) {
     const url = items[index]!.url;
@@ -320,7 +323,7 @@ function hasDistinctUrls(items: readonly ProviderItem[], wanted: number): boolea
     for (let earlier = 0; earlier < index && !repeated; earlier += 1) repeated = items[earlier]!.url === url;
     if (!repeated) distinct += 1;
   }
-  return distinct >= wanted;
+  return distinct;
 }
 
 export type ProviderFactory = (config: ProviderConfig) => Provider;
