@@ -133,7 +133,7 @@ async function runAdmitted<T>(
       if (signal.aborted) throw signal.reason;
       return task.run(provider, new CallTransport(dependencies.transportFor(provider), deadline, takeSlot), signal);
     });
-    work.catch(() => undefined);
+    // The race observes both promises at once: neither is left to reject unhandled, whichever loses.
     const value = await Promise.race([work, aborted]);
     result = { ok: true, provider, value, outcome: okOutcome(provider, task.count(value), started) };
   } catch (error) {

@@ -166,6 +166,29 @@ describe('gatherResults', () => {
     await expect.poll(() => signal!.aborted).toBe(true);
   });
 
+  it('leaves no rejection unhandled when a provider that ignores its signal fails after its deadline', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let failLate!: (error: Error) => void;
+      const late = new Promise<never>((_, reject) => {
+        failLate = reject;
+      });
+      const task = () => late;
+      const [answer] = await gatherResults([provider('ok', 50)], makeQuery('q'), { task }, dependencies());
+      expect(answer!.outcome).toMatchObject({ status: 'timeout', code: 'PROVIDER_TIMEOUT' });
+      failLate(new Error('the upstream failed after the deadline'));
+      // Node reports an unhandled rejection once the microtasks of the turn are done: one turn later it would be in.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('gives providers with the same timeout one deadline signal, and a shorter timeout its own', async () => {
     const seen: Record<string, { signal: AbortSignal; abortedWhenDone?: boolean }> = {};
     let hangTimedOut!: () => void;
