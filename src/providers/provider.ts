@@ -1,3 +1,4 @@
+import { formEncoded } from '../domain/form-encoding.js';
 import type { PaperIdentifier } from '../domain/paper-identifiers.js';
 import type { FilterName, SearchQuery } from '../domain/query.js';
 import type { ProviderItem, SearchKind } from '../domain/result.js';
@@ -182,7 +183,7 @@ export abstract class Provider {
       for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
       return url.toString();
     }
-    const query = new URLSearchParams(parameters).toString();
+    const query = formEncoded(parameters);
     return query === '' ? address : `${address}?${query}`;
   }
 
