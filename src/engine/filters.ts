@@ -7,8 +7,18 @@ import { domainOf } from './canonical-url.js';
 /** Filters the engine can apply to parsed results when the upstream could not. */
 const POST_FILTERABLE: ReadonlySet<FilterName> = new Set(['include_domains', 'exclude_domains', 'time_range', 'year_from', 'year_to']);
 
+const NO_FILTERS: readonly FilterName[] = Object.freeze([]);
+
+/** Whether `filters` has any field at all, without building the list of its names. */
+function hasFields(filters: SearchFilters): boolean {
+  for (const name in filters) if (Object.hasOwn(filters, name)) return true;
+  return false;
+}
+
 /** The filters a request actually sets (empty lists and undefined do not count). */
-export function requestedFilters(filters: SearchFilters): FilterName[] {
+export function requestedFilters(filters: SearchFilters): readonly FilterName[] {
+  // Most searches set none, and each provider of a fan-out asks twice (may it be asked, what is left to do after).
+  if (!hasFields(filters)) return NO_FILTERS;
   return (Object.keys(filters) as Array<keyof SearchFilters>).filter((name): name is FilterName => {
     if (name === 'scope') return false;
     const value = filters[name];
@@ -17,13 +27,17 @@ export function requestedFilters(filters: SearchFilters): FilterName[] {
 }
 
 /** Requested filters this provider can neither apply upstream nor the engine afterwards: it must be skipped. */
-export function unsupportedFilters(filters: SearchFilters, native: readonly FilterName[]): FilterName[] {
-  return requestedFilters(filters).filter((name) => !native.includes(name) && !POST_FILTERABLE.has(name));
+export function unsupportedFilters(filters: SearchFilters, native: readonly FilterName[]): readonly FilterName[] {
+  const requested = requestedFilters(filters);
+  if (requested.length === 0) return NO_FILTERS;
+  return requested.filter((name) => !native.includes(name) && !POST_FILTERABLE.has(name));
 }
 
 /** Requested filters the provider does not apply upstream and the engine applies to its parsed results. */
-export function postFilters(filters: SearchFilters, native: readonly FilterName[]): FilterName[] {
-  return requestedFilters(filters).filter((name) => !native.includes(name) && POST_FILTERABLE.has(name));
+export function postFilters(filters: SearchFilters, native: readonly FilterName[]): readonly FilterName[] {
+  const requested = requestedFilters(filters);
+  if (requested.length === 0) return NO_FILTERS;
+  return requested.filter((name) => !native.includes(name) && POST_FILTERABLE.has(name));
 }
 
 function matchesDomain(url: string, domains: string[]): boolean {
