@@ -94,7 +94,7 @@ export function runPipeline<T>(
     dependencies.onOutcome?.({ provider, outcome, task: task.name });
     return Promise.resolve({ ok: false, provider, outcome });
   }
-  return runAdmitted(provider, task, limits, dependencies);
+  return new AdmittedCall(provider, task, limits, dependencies).run();
 }
 
 /** The outcome of a provider that must not be asked for this task (off, not configured, a filter it lacks). */
@@ -108,40 +108,78 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   return undefined;
 }
 
-/** An admitted call, from its deadline to its reported outcome: the one async step of the pipeline itself. */
-async function runAdmitted<T>(
-  provider: Provider,
-  task: ProviderTask<T>,
-  limits: PipelineLimits,
-  dependencies: PipelineDependencies,
-): Promise<PipelineResult<T>> {
-  const timeoutMs = Math.min(provider.config.timeoutMs, limits.timeoutMs ?? Number.POSITIVE_INFINITY);
-  const started = performance.now();
-  const shared = limits.deadlines?.for(timeoutMs);
-  const call = shared ?? new CallDeadline(timeoutMs, limits.signal);
-  const { signal, aborted, at: deadline } = call;
-  let result: PipelineResult<T>;
-  try {
+/**
+ * An admitted call, from its deadline to its reported outcome: one object and one pair of continuations
+ * rather than an async function, whose frame would be held for the whole wait (a search has one of these
+ * per provider, and a busy replica thousands of searches waiting at once).
+ */
+class AdmittedCall<T> {
+  private readonly started = performance.now();
+  /** A deadline shared with the other calls of the fan-out; whoever made it finishes it. */
+  private readonly shared: CallDeadline | undefined;
+  private readonly call: CallDeadline;
+
+  constructor(
+    private readonly provider: Provider,
+    private readonly task: ProviderTask<T>,
+    limits: PipelineLimits,
+    private readonly dependencies: PipelineDependencies,
+  ) {
+    const timeoutMs = Math.min(provider.config.timeoutMs, limits.timeoutMs ?? Number.POSITIVE_INFINITY);
+    this.shared = limits.deadlines?.for(timeoutMs);
+    this.call = this.shared ?? new CallDeadline(timeoutMs, limits.signal);
+  }
+
+  run(): Promise<PipelineResult<T>> {
+    const { provider, dependencies, call } = this;
     // A provider with no outbound limit has no slot to wait for: no limiter call and no race on its way out.
     const takeSlot =
-      dependencies.rateLimit && provider.config.rateLimit ? (slotSignal: AbortSignal) => dependencies.rateLimit!(provider, deadline, slotSignal) : undefined;
-    // The first request's slot is taken before the concurrency limit: a request that may not go never holds a place there.
-    // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
-    if (takeSlot) await Promise.race([takeSlot(signal), aborted]);
+      dependencies.rateLimit && provider.config.rateLimit ? (slotSignal: AbortSignal) => dependencies.rateLimit!(provider, call.at, slotSignal) : undefined;
+    let answered: Promise<T>;
+    try {
+      // The first request's slot is taken before the concurrency limit: a request that may not go never holds a place there.
+      // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
+      answered = takeSlot ? Promise.race([takeSlot(call.signal), call.aborted]).then(() => this.start(takeSlot)) : this.start(undefined);
+    } catch (error) {
+      return Promise.resolve(this.failed(error));
+    }
+    return answered.then(
+      (value) => this.answered(value),
+      (error: unknown) => this.failed(error),
+    );
+  }
+
+  private start(takeSlot: ((signal: AbortSignal) => Promise<void>) | undefined): Promise<T> {
+    const { provider, task, dependencies } = this;
+    const { signal, aborted, at: deadline } = this.call;
     const work = dependencies.limiterFor(provider)(() => {
       // Queued behind the concurrency limit past the deadline: do not start at all.
       if (signal.aborted) throw signal.reason;
       return task.run(provider, new CallTransport(dependencies.transportFor(provider), deadline, takeSlot), signal);
     });
     // The race observes both promises at once: neither is left to reject unhandled, whichever loses.
-    const value = await Promise.race([work, aborted]);
-    result = { ok: true, provider, value, outcome: okOutcome(provider, task.count(value), started) };
-  } catch (error) {
-    result = { ok: false, provider, error, outcome: failureOutcome(provider, error, started, signal, dependencies.secrets()) };
-  } finally {
-    // A shared deadline is finished by whoever made it, once all its calls are over.
-    if (!shared) call.finish();
+    return Promise.race([work, aborted]);
   }
-  dependencies.onOutcome?.({ provider, outcome: result.outcome, task: task.name });
-  return result;
+
+  private answered(value: T): PipelineResult<T> {
+    let outcome: ProviderOutcome;
+    try {
+      outcome = okOutcome(this.provider, this.task.count(value), this.started);
+    } catch (error) {
+      return this.failed(error);
+    }
+    return this.reported({ ok: true, provider: this.provider, value, outcome });
+  }
+
+  private failed(error: unknown): PipelineResult<T> {
+    const outcome = failureOutcome(this.provider, error, this.started, this.call.signal, this.dependencies.secrets());
+    return this.reported({ ok: false, provider: this.provider, error, outcome });
+  }
+
+  /** The call is over: its own deadline is finished, then health, metrics and the log hear of it. */
+  private reported(result: PipelineResult<T>): PipelineResult<T> {
+    if (!this.shared) this.call.finish();
+    this.dependencies.onOutcome?.({ provider: this.provider, outcome: result.outcome, task: this.task.name });
+    return result;
+  }
 }
