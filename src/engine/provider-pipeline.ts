@@ -135,15 +135,15 @@ class AdmittedCall<T> {
     // A provider with no outbound limit has no slot to wait for: no limiter call and no race on its way out.
     const takeSlot =
       dependencies.rateLimit && provider.config.rateLimit ? (slotSignal: AbortSignal) => dependencies.rateLimit!(provider, call.at, slotSignal) : undefined;
-    let answered: Promise<T>;
+    let work: Promise<T>;
     try {
       // The first request's slot is taken before the concurrency limit: a request that may not go never holds a place there.
       // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
-      answered = takeSlot ? Promise.race([takeSlot(call.signal), call.aborted]).then(() => this.start(takeSlot)) : this.start(undefined);
+      work = takeSlot ? Promise.race([takeSlot(call.signal), call.aborted]).then(() => this.start(takeSlot)) : this.start(undefined);
     } catch (error) {
       return Promise.resolve(this.failed(error));
     }
-    return answered.then(
+    return work.then(
       (value) => this.answered(value),
       (error: unknown) => this.failed(error),
     );
