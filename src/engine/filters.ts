@@ -26,18 +26,24 @@ export function requestedFilters(filters: SearchFilters): readonly FilterName[] 
   });
 }
 
-/** Requested filters this provider can neither apply upstream nor the engine afterwards: it must be skipped. */
-export function unsupportedFilters(filters: SearchFilters, native: readonly FilterName[]): readonly FilterName[] {
+/** Requested filters the provider does not apply upstream, of those `kind` picks out; the shared empty list when none. */
+function notAppliedUpstream(filters: SearchFilters, native: readonly FilterName[], kind: (name: FilterName) => boolean): readonly FilterName[] {
   const requested = requestedFilters(filters);
   if (requested.length === 0) return NO_FILTERS;
-  return requested.filter((name) => !native.includes(name) && !POST_FILTERABLE.has(name));
+  return requested.filter((name) => !native.includes(name) && kind(name));
+}
+
+const engineApplies = (name: FilterName): boolean => POST_FILTERABLE.has(name);
+const engineCannotApply = (name: FilterName): boolean => !POST_FILTERABLE.has(name);
+
+/** Requested filters this provider can neither apply upstream nor the engine afterwards: it must be skipped. */
+export function unsupportedFilters(filters: SearchFilters, native: readonly FilterName[]): readonly FilterName[] {
+  return notAppliedUpstream(filters, native, engineCannotApply);
 }
 
 /** Requested filters the provider does not apply upstream and the engine applies to its parsed results. */
 export function postFilters(filters: SearchFilters, native: readonly FilterName[]): readonly FilterName[] {
-  const requested = requestedFilters(filters);
-  if (requested.length === 0) return NO_FILTERS;
-  return requested.filter((name) => !native.includes(name) && POST_FILTERABLE.has(name));
+  return notAppliedUpstream(filters, native, engineApplies);
 }
 
 function matchesDomain(url: string, domains: string[]): boolean {

@@ -69,7 +69,8 @@ function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTas
     run: (provider, transport, signal) => {
       const found = ask ? ask(provider, transport, signal) : provider.search(query, transport, signal);
       const native = provider.settings.filters ?? [];
-      // Most searches set no filter that is left to the engine: their answer is the provider's, with no step after it.
+      // Most searches set no filter that is left to the engine: their answer is the provider's, with no step after
+      // it. The others work out their filters again when the items arrive (a few names; no second entry point).
       if (postFilters(query.filters, native).length === 0) return found;
       return found.then((items) => applyPostFilters(items, query.filters, native));
     },
