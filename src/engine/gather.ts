@@ -35,9 +35,10 @@ export interface GatherOptions {
 /**
  * Asks every provider at once, each through the one provider pipeline (provider-pipeline.ts) under its
  * deadline and abort signal (shared by the providers with the same timeout); a late provider is aborted and
- * reported as `timeout`, a failing one as `error`, and neither holds up the others. Never rejects.
+ * reported as `timeout`, a failing one as `error`, and neither holds up the others. Never rejects (unless
+ * `onAnswer` throws). Not an async function: a fan-out in flight holds no frame here.
  */
-export async function gatherResults(
+export function gatherResults(
   providers: Provider[],
   query: SearchQuery,
   options: GatherOptions,
@@ -45,20 +46,32 @@ export async function gatherResults(
 ): Promise<ProviderAnswer[]> {
   const task = searchTask(query, options.task);
   // Providers with the same timeout share one timer and abort signal; what they leave running stops when all are done.
-  const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines: new CallDeadlines(options.signal) };
+  const deadlines = new CallDeadlines(options.signal);
+  const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines };
+  const toAnswer = (result: PipelineResult<ProviderItem[]>): ProviderAnswer => {
+    const answer = { provider: result.provider, items: result.ok ? result.value : [], outcome: result.outcome };
+    options.onAnswer?.(answer);
+    return answer;
+  };
+  let answers: Promise<ProviderAnswer[]>;
   try {
-    const toAnswer = (result: PipelineResult<ProviderItem[]>): ProviderAnswer => {
-      const answer = { provider: result.provider, items: result.ok ? result.value : [], outcome: result.outcome };
-      options.onAnswer?.(answer);
-      return answer;
-    };
-    const answers = Promise.all(providers.map((provider) => runPipeline(provider, task, limits, dependencies).then(toAnswer)));
-    // Each provider has sent its first request by now, unless it waits for a rate-limit slot.
-    limits.deadlines.arm();
-    return await answers;
-  } finally {
-    limits.deadlines.finish();
+    answers = Promise.all(providers.map((provider) => runPipeline(provider, task, limits, dependencies).then(toAnswer)));
+  } catch (error) {
+    deadlines.finish();
+    return Promise.reject(error);
   }
+  // Each provider has sent its first request by now, unless it waits for a rate-limit slot.
+  deadlines.arm();
+  return answers.then(
+    (gathered) => {
+      deadlines.finish();
+      return gathered;
+    },
+    (error: unknown) => {
+      deadlines.finish();
+      throw error;
+    },
+  );
 }
 
 /** A search (or the given task) whose items pass the filters the provider could not apply itself. */

@@ -149,9 +149,25 @@ export class SearchService {
     return callCapability(this.catalog.get(providerName), capability, input, options, this.runtime.dependencies(options.logger));
   }
 
-  /** `signal` may be a function making it: it is made only when providers are asked, never for a cached answer. */
-  async search(request: SearchRequest, signal?: CallerSignal | (() => CallerSignal)): Promise<SearchResponse> {
+  /**
+   * `signal` may be a function making it: it is made only when providers are asked, never for a cached answer.
+   * Continuations rather than an async function: a search waiting on its providers holds no frame here, and a
+   * cache that keeps nothing is not read (no hop before the providers are asked).
+   */
+  search(request: SearchRequest, signal?: CallerSignal | (() => CallerSignal)): Promise<SearchResponse> {
     const started = performance.now();
+    let plan: SearchKeys;
+    try {
+      plan = this.keysOf(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.options.cache.storesNothing) return this.answerFrom(undefined, plan, request, signal, started);
+    return this.readCache(plan.key).then((stored) => this.answerFrom(stored, plan, request, signal, started));
+  }
+
+  /** What a request asks for, and its answer's cache key. */
+  private keysOf(request: SearchRequest): SearchKeys {
     const providers = request.selected ?? this.selectProviders(request.kind, request.providers);
     const page = request.page ?? 1;
     const query: SearchQuery = {
@@ -160,27 +176,42 @@ export class SearchService {
       limit: resultsWanted(request.limit, page),
       filters: request.filters ?? {},
     };
-    const key = cacheKey({ ...query, limit: request.limit }, providers, request.timeoutMs);
-    const stored = await this.readCache(key);
+    return { providers, page, query, key: cacheKey({ ...query, limit: request.limit }, providers, request.timeoutMs) };
+  }
+
+  /** The answer from a stored list when it serves the page, else from the providers (extending the stored list). */
+  private answerFrom(
+    stored: CachedAnswer | undefined,
+    plan: SearchKeys,
+    request: SearchRequest,
+    signal: CallerSignal | (() => CallerSignal) | undefined,
+    started: number,
+  ): Promise<SearchResponse> {
+    const { providers, page, query, key } = plan;
     // A list too short for this page is gathered again, deeper; the deeper list extends it.
-    const cached = stored && servesPage(stored, request.limit, page) ? stored : undefined;
-    let answer: CachedAnswer;
-    if (cached) {
+    if (stored && servesPage(stored, request.limit, page)) {
       this.options.onCacheLookup?.(true);
-      answer = cached;
-    } else {
-      const listed = stored?.results ?? [];
-      // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
-      const explain = request.explain === true || this.options.cache.storesNothing !== true;
-      const gathering = request.onProviderAnswer
+      return Promise.resolve(this.respond(stored, true, query, request, page, started));
+    }
+    const listed = stored?.results ?? [];
+    // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
+    const explain = request.explain === true || this.options.cache.storesNothing !== true;
+    let gathering: Promise<CachedAnswer>;
+    try {
+      gathering = request.onProviderAnswer
         ? this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new Cancellation())
         : this.flights.run(`${key}#${query.limit}#${explain}`, signalOf(signal), (sharedSignal) =>
             this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
           );
-      // Counted once the providers are asked: the requests need not wait for the bookkeeping.
-      this.options.onCacheLookup?.(false);
-      answer = await gathering;
+    } catch (error) {
+      return Promise.reject(error);
     }
+    // Counted once the providers are asked: the requests need not wait for the bookkeeping.
+    this.options.onCacheLookup?.(false);
+    return gathering.then((answer) => this.respond(answer, false, query, request, page, started));
+  }
+
+  private respond(answer: CachedAnswer, cached: boolean, query: SearchQuery, request: SearchRequest, page: number, started: number): SearchResponse {
     // An answer that is kept is presented once (cached-answer.ts): its hits share the same frozen arrays.
     const presented = this.options.cache.storesNothing
       ? { results: presentResults(answer.results, { ...request, page }), providers: answer.providers }
@@ -195,9 +226,9 @@ export class SearchService {
       page,
       has_more: hasMorePages(answer, request.limit, page),
       took_ms: Math.round(performance.now() - started),
-      cached: cached !== undefined,
+      cached,
       // Clocks of replicas sharing Redis may differ a little: never a negative age.
-      cache_age_ms: cached === undefined ? 0 : Math.max(0, Date.now() - cached.cached_at),
+      cache_age_ms: cached ? Math.max(0, Date.now() - answer.cached_at) : 0,
     };
   }
 
@@ -219,7 +250,8 @@ export class SearchService {
     return fuseAnswers(kind, answers, { k: this.options.rrfK, explain });
   }
 
-  private async gatherAndRank(
+  /** The providers' answers, ranked and kept; never rejects (gatherResults reports every failure as an outcome). */
+  private gatherAndRank(
     query: SearchQuery,
     providers: Provider[],
     request: SearchRequest,
@@ -237,12 +269,28 @@ export class SearchService {
     );
     // Counted as started once its providers are asked: the requests need not wait for the bookkeeping.
     const finished = this.options.onSearchStarted?.();
-    let answers: ProviderAnswer[];
-    try {
-      answers = await gathering;
-    } finally {
-      finished?.();
-    }
+    return gathering.then(
+      (answers) => {
+        finished?.();
+        return this.keep(answers, query, key, listed, explain, signal, gatheredAt);
+      },
+      (error: unknown) => {
+        finished?.();
+        throw error;
+      },
+    );
+  }
+
+  /** One fan-out's answers as a ranked list, stored for later callers when some provider answered. */
+  private keep(
+    answers: ProviderAnswer[],
+    query: SearchQuery,
+    key: string,
+    listed: SearchResult[],
+    explain: boolean,
+    signal: CallerSignal,
+    gatheredAt: number,
+  ): CachedAnswer {
     const results = extendResults(listed, this.rankAnswers(query.kind, answers, explain));
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
@@ -255,6 +303,14 @@ export class SearchService {
     }
     return outcome;
   }
+}
+
+/** What a search asks for: its providers, page, query (as deep as the page needs) and cache key. */
+interface SearchKeys {
+  providers: Provider[];
+  page: number;
+  query: SearchQuery;
+  key: string;
 }
 
 function signalOf(signal: CallerSignal | (() => CallerSignal) | undefined): CallerSignal | undefined {

@@ -63,12 +63,13 @@ class PlannedSearch implements SearchPlan {
     this.asking = this.selected.length;
   }
 
-  async run(
+  /** Not async: a search in flight holds no frame of its own here, and one without routing has no step after the service's. */
+  run(
     { logger, onProviderAnswer }: { logger?: Logger; onProviderAnswer?: (answer: ProviderAnswer) => void },
     signal: CallerSignal | (() => CallerSignal),
   ): Promise<RoutedSearchResponse> {
     const { kind, parameters, providers, selected, routing } = this;
-    const response = await this.search.search(
+    const response = this.search.search(
       {
         kind,
         query: parameters.query,
@@ -84,6 +85,6 @@ class PlannedSearch implements SearchPlan {
       },
       signal,
     );
-    return routing ? { ...response, routing } : response;
+    return routing ? response.then((answer) => ({ ...answer, routing })) : response;
   }
 }
