@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { ProviderOutcome, ProviderStatus } from '../domain/outcome.js';
+import { BucketHistogram, type HistogramSeries } from './bucket-histogram.js';
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
@@ -83,21 +84,20 @@ export function createMetrics(): Metrics {
       }
     },
   });
-  const httpDuration = new Histogram({
-    name: 'fedsearch_http_request_duration_seconds',
-    help: 'Time from receiving an HTTP request to sending its answer, by method, route pattern and status code.',
-    labelNames: ['method', 'route', 'status_code'] as const,
-    buckets: REQUEST_BUCKETS_SECONDS,
-    registers: [registry],
-  });
+  // Histograms observed into series kept beside the counters' (bucket-histogram.ts says why).
+  const httpDuration = new BucketHistogram(
+    'fedsearch_http_request_duration_seconds',
+    'Time from receiving an HTTP request to sending its answer, by method, route pattern and status code.',
+    REQUEST_BUCKETS_SECONDS,
+    registry,
+  );
 
-  const providerLatency = new Histogram({
-    name: 'fedsearch_provider_latency_seconds',
-    help: 'Time from asking a provider to its answer, error or timeout.',
-    labelNames: ['provider', 'status'] as const,
-    buckets: LATENCY_BUCKETS_SECONDS,
-    registers: [registry],
-  });
+  const providerLatency = new BucketHistogram(
+    'fedsearch_provider_latency_seconds',
+    'Time from asking a provider to its answer, error or timeout.',
+    LATENCY_BUCKETS_SECONDS,
+    registry,
+  );
   // Counted like HTTP requests: in a series found by two map lookups, brought into the counter when scraped.
   const outcomeSeries = new Map<string, Map<string, OutcomeSeries>>();
   const providerOutcomes: Counter<'provider' | 'status'> = new Counter({
@@ -155,13 +155,13 @@ export function createMetrics(): Metrics {
       for (const [transport, count] of Object.entries(sources.mcpSessions())) mcpSessions.set({ transport }, count);
     },
   });
-  const rateLimitWaits = new Histogram({
-    name: 'fedsearch_provider_rate_limit_wait_seconds',
-    help: 'Time upstream requests waited for their outbound rate-limit slot (count: requests that waited).',
-    labelNames: ['provider'] as const,
-    buckets: RATE_LIMIT_WAIT_BUCKETS_SECONDS,
-    registers: [registry],
-  });
+  const rateLimitWaits = new BucketHistogram(
+    'fedsearch_provider_rate_limit_wait_seconds',
+    'Time upstream requests waited for their outbound rate-limit slot (count: requests that waited).',
+    RATE_LIMIT_WAIT_BUCKETS_SECONDS,
+    registry,
+  );
+  const waitSeries = new Map<string, HistogramSeries>();
   const rateLimited = new Counter({
     name: 'fedsearch_provider_rate_limited_total',
     help: 'Upstream requests not made because their outbound rate-limit slot lay past the deadline.',
@@ -176,7 +176,8 @@ export function createMetrics(): Metrics {
       series.unscraped += 1;
       // A provider that was never asked (unconfigured, skipped, suspended by its breaker) has no latency worth a bucket.
       if (!NOT_ASKED.has(outcome.status)) {
-        providerLatency.observe(series.labels, outcome.latency_ms / 1000);
+        series.latency ??= providerLatency.series(series.labels);
+        series.latency.observe(outcome.latency_ms / 1000);
       }
     },
     recordCache(hit) {
@@ -192,15 +193,17 @@ export function createMetrics(): Metrics {
       };
     },
     recordHttpRequest({ method, route, statusCode, seconds }) {
-      const series = seriesOf(httpSeries, method, route, statusCode);
+      const series = seriesOf(httpSeries, httpDuration, method, route, statusCode);
       series.unscraped += 1;
-      httpDuration.observe(series.labels, seconds);
+      series.duration.observe(seconds);
     },
     watch(watched) {
       sources = watched;
     },
     recordRateLimitWait(provider, waitMs) {
-      rateLimitWaits.observe({ provider }, waitMs / 1000);
+      let series = waitSeries.get(provider);
+      if (!series) waitSeries.set(provider, (series = rateLimitWaits.series({ provider })));
+      series.observe(waitMs / 1000);
     },
     recordRateLimited(provider) {
       rateLimited.inc({ provider });
@@ -213,15 +216,26 @@ export function createMetrics(): Metrics {
 interface HttpSeries {
   readonly labels: Readonly<Record<'method' | 'route' | 'status_code', string>>;
   unscraped: number;
+  /** Its answers' durations. */
+  readonly duration: HistogramSeries;
 }
 
-function seriesOf(all: Map<string, Map<string, Map<number, HttpSeries>>>, method: string, route: string, statusCode: number): HttpSeries {
+function seriesOf(
+  all: Map<string, Map<string, Map<number, HttpSeries>>>,
+  durations: BucketHistogram,
+  method: string,
+  route: string,
+  statusCode: number,
+): HttpSeries {
   let byMethod = all.get(route);
   if (!byMethod) all.set(route, (byMethod = new Map()));
   let byStatus = byMethod.get(method);
   if (!byStatus) byMethod.set(method, (byStatus = new Map()));
   let series = byStatus.get(statusCode);
-  if (!series) byStatus.set(statusCode, (series = { labels: { method, route, status_code: String(statusCode) }, unscraped: 0 }));
+  if (!series) {
+    const labels = { method, route, status_code: String(statusCode) };
+    byStatus.set(statusCode, (series = { labels, unscraped: 0, duration: durations.series(labels) }));
+  }
   return series;
 }
 
@@ -229,6 +243,8 @@ function seriesOf(all: Map<string, Map<string, Map<number, HttpSeries>>>, method
 interface OutcomeSeries {
   readonly labels: Readonly<Record<'provider' | 'status', string>>;
   unscraped: number;
+  /** Latencies of its answers; none for a provider that was not asked (made at the first latency). */
+  latency?: HistogramSeries;
 }
 
 function outcomeSeriesOf(all: Map<string, Map<string, OutcomeSeries>>, provider: string, status: string): OutcomeSeries {
