@@ -42,15 +42,16 @@ class ProviderTransport implements UpstreamTransport {
   }
 
   send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
-    const exchanged = exchange(
+    // The answer is read as the exchange ends, not in a step chained after it: nothing but the exchange's
+    // promise and this reader is held while the upstream thinks.
+    return exchange(
       this.options.dispatcher,
       { url: upstream.url, method: upstream.method ?? 'GET', headers: this.headersFor(upstream.headers), body: upstream.body },
       signal,
       this.options.maxBytes,
       this.errors,
+      (result) => this.answer(upstream, result),
     );
-    // A continuation, not an async function: nothing but the exchange's promise is held while the upstream thinks.
-    return exchanged.then((result) => this.answer(upstream, result));
   }
 
   /** The exchange as the adapter reads it: a string body, one value per header; a status error unless accepted. */

@@ -241,23 +241,38 @@ export abstract class Provider {
    */
   search(query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
     let request: UpstreamRequest;
-    let first: Promise<Page>;
+    let sent: Promise<UpstreamResponse>;
     try {
       request = this.buildRequest(query);
-      first = this.run(request, query, transport, signal);
+      sent = transport.send(request, signal);
     } catch (error) {
       return Promise.reject(error);
     }
     // Continuations rather than an async frame: thousands of these wait on upstreams at once on a busy replica.
-    return first.then((page) => {
-      if (!this.nextPageRequest) return page.items;
-      // The usual answers: a page with enough distinct results, or a short one with no page after it. Either
-      // is kept as it came, with no map of its results built.
-      const distinct = distinctUrls(page.items, query.limit);
-      if (distinct >= query.limit) return page.items;
-      const next = this.nextPageRequest(query, { request, response: page.response, items: page.items, collected: distinct });
-      return next ? this.readMorePages(query, page, next, transport, signal) : page.items;
+    // The first answer is parsed and judged in one step; only a follow-up request adds another.
+    return sent.then((response) => {
+      const page = this.pageFrom(response, query, transport, signal, 1);
+      if (page instanceof Promise) return page.then((read) => this.afterFirstPage(read, request, query, transport, signal));
+      return this.afterFirstPage(page, request, query, transport, signal);
     });
+  }
+
+  /**
+   * The first page's items when they are enough, or when no page comes after them. Either is kept as it came,
+   * with no map of its results built: the usual answers.
+   */
+  private afterFirstPage(
+    page: Page,
+    request: UpstreamRequest,
+    query: SearchQuery,
+    transport: UpstreamTransport,
+    signal: AbortSignal,
+  ): ProviderItem[] | Promise<ProviderItem[]> {
+    if (!this.nextPageRequest) return page.items;
+    const distinct = distinctUrls(page.items, query.limit);
+    if (distinct >= query.limit) return page.items;
+    const next = this.nextPageRequest(query, { request, response: page.response, items: page.items, collected: distinct });
+    return next ? this.readMorePages(query, page, next, transport, signal) : page.items;
   }
 
   /** The pages after a first one that held fewer than `query.limit` distinct results, from `second` on. */
@@ -302,12 +317,21 @@ export abstract class Provider {
 
   /** One request and its follow-ups: the items, and the last response for nextPageRequest. */
   private run(request: UpstreamRequest, query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal, step = 1): Promise<Page> {
-    return transport.send(request, signal).then((response) => {
-      const outcome = this.parseResponse(response, query);
-      if ('items' in outcome) return { items: outcome.items, response };
-      if (step === MAX_STEPS) throw new Error(`${this.name} asked for more than ${MAX_STEPS} requests`);
-      return this.run(outcome.followUp, query, transport, signal, step + 1);
-    });
+    return transport.send(request, signal).then((response) => this.pageFrom(response, query, transport, signal, step));
+  }
+
+  /** A response parsed: its page, or the follow-up request it asks for (step `step` of at most MAX_STEPS). */
+  private pageFrom(
+    response: UpstreamResponse,
+    query: SearchQuery,
+    transport: UpstreamTransport,
+    signal: AbortSignal,
+    step: number,
+  ): Page | Promise<Page> {
+    const outcome = this.parseResponse(response, query);
+    if ('items' in outcome) return { items: outcome.items, response };
+    if (step === MAX_STEPS) throw new Error(`${this.name} asked for more than ${MAX_STEPS} requests`);
+    return this.run(outcome.followUp, query, transport, signal, step + 1);
   }
 }
 

@@ -41,14 +41,23 @@ function originAndPath(url: string): { origin: string; path: string } {
  * `maxBytes`. This is what undici's `request()` + reading its body stream does, without the stream: no
  * Readable, no async iterator, no promise per chunk, for the thousands of small JSON answers a busy replica
  * reads each second. The signal aborts the request at any stage; its reason is what the promise rejects with.
+ * The promise holds what `read` makes of the result (or rejects with what it throws): the caller's reading
+ * is part of the exchange, not a step chained after it.
  */
-export function exchange(dispatcher: Dispatcher, request: Exchange, signal: AbortSignal, maxBytes: number, errors: ExchangeErrors): Promise<ExchangeResult> {
-  return new Promise<ExchangeResult>((resolve, reject) => {
+export function exchange<T>(
+  dispatcher: Dispatcher,
+  request: Exchange,
+  signal: AbortSignal,
+  maxBytes: number,
+  errors: ExchangeErrors,
+  read: (result: ExchangeResult) => T,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
       return;
     }
-    const handler = new ExchangeHandler(resolve, reject, signal, maxBytes, errors, request.url);
+    const handler = new ExchangeHandler(resolve, reject, signal, maxBytes, errors, request.url, read);
     signal.addEventListener('abort', handler, { once: true });
     const { origin, path } = originAndPath(request.url);
     try {
@@ -64,7 +73,7 @@ export function exchange(dispatcher: Dispatcher, request: Exchange, signal: Abor
  * One exchange's state, its undici handler and its abort listener in one object: what a request in flight
  * keeps is this and the promise, not a closure per callback (thousands of requests wait at once on a busy replica).
  */
-class ExchangeHandler implements Dispatcher.DispatchHandler {
+class ExchangeHandler<T> implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private status = 0;
   private headers: ExchangeResult['headers'] = {};
@@ -73,12 +82,13 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   private failure: Error | undefined;
 
   constructor(
-    private readonly resolve: (result: ExchangeResult) => void,
+    private readonly resolve: (value: T) => void,
     private readonly reject: (reason: unknown) => void,
     private readonly signal: AbortSignal,
     private readonly maxBytes: number,
     private readonly errors: ExchangeErrors,
     private readonly url: string,
+    private readonly read: (result: ExchangeResult) => T,
   ) {}
 
   /** The signal's abort event (this object is its listener). */
@@ -116,7 +126,14 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     this.settle();
     const { chunks } = this;
-    this.resolve({ status: this.status, headers: this.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size) });
+    let value: T;
+    try {
+      value = this.read({ status: this.status, headers: this.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size) });
+    } catch (error) {
+      this.reject(error);
+      return;
+    }
+    this.resolve(value);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
