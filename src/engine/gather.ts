@@ -48,30 +48,39 @@ export function gatherResults(
   // Providers with the same timeout share one timer and abort signal; what they leave running stops when all are done.
   const deadlines = new CallDeadlines(options.signal);
   const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines };
-  const toAnswer = (result: PipelineResult<ProviderItem[]>): ProviderAnswer => {
-    const answer = { provider: result.provider, items: result.ok ? result.value : [], outcome: result.outcome };
-    options.onAnswer?.(answer);
-    return answer;
-  };
-  let answers: Promise<ProviderAnswer[]>;
+  let pending: Promise<PipelineResult<ProviderItem[]>>[];
   try {
-    answers = Promise.all(providers.map((provider) => runPipeline(provider, task, limits, dependencies).then(toAnswer)));
+    pending = providers.map((provider) => runPipeline(provider, task, limits, dependencies));
   } catch (error) {
     deadlines.finish();
     return Promise.reject(error);
   }
   // Each provider has sent its first request by now, unless it waits for a rate-limit slot.
   deadlines.arm();
-  return answers.then(
-    (gathered) => {
-      deadlines.finish();
-      return gathered;
-    },
-    (error: unknown) => {
-      deadlines.finish();
-      throw error;
-    },
+  const done = <V>(value: V): V => {
+    deadlines.finish();
+    return value;
+  };
+  const failed = (error: unknown): never => {
+    deadlines.finish();
+    throw error;
+  };
+  const { onAnswer } = options;
+  // Most callers take every answer at once: made when all are in, with no step per provider.
+  if (!onAnswer) return Promise.all(pending).then((results) => done(results.map(answerOf)), failed);
+  // A caller that hears each answer as it comes (a stream, MCP progress) gets one step per provider.
+  const heard = pending.map((result) =>
+    result.then((finished) => {
+      const answer = answerOf(finished);
+      onAnswer(answer);
+      return answer;
+    }),
   );
+  return Promise.all(heard).then(done, failed);
+}
+
+function answerOf(result: PipelineResult<ProviderItem[]>): ProviderAnswer {
+  return { provider: result.provider, items: result.ok ? result.value : [], outcome: result.outcome };
 }
 
 /** A search (or the given task) whose items pass the filters the provider could not apply itself. */
