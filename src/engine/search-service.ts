@@ -213,11 +213,10 @@ export class SearchService {
 
   private respond(answer: CachedAnswer, cached: boolean, query: SearchQuery, request: SearchRequest, page: number, started: number): SearchResponse {
     // An answer that is kept is presented once (cached-answer.ts): its hits share the same frozen arrays.
+    const shown = { limit: request.limit, page, explain: request.explain === true };
     const presented = this.options.cache.storesNothing
-      ? { results: presentResults(answer.results, { ...request, page }), providers: answer.providers }
-      : presentedAnswer(answer, { limit: request.limit, page, explain: request.explain === true }, () =>
-          presentResults(answer.results, { ...request, page }),
-        );
+      ? { results: presentResults(answer.results, shown), providers: answer.providers }
+      : presentedAnswer(answer, shown, () => presentResults(answer.results, shown));
     return {
       query: query.text,
       kind: query.kind,
