@@ -17,6 +17,15 @@ function badEscape(part: string): string | undefined {
   return undefined;
 }
 
+function decodesWhole(search: string): boolean {
+  try {
+    decodeURIComponent(search);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function leniently(part: string): string {
   try {
     return decodeURIComponent(part.replace(/\+/g, ' '));
@@ -31,6 +40,9 @@ function leniently(part: string): string {
  * text itself; after decoding, that cannot be told apart from a correctly encoded "%", so it is checked raw.
  */
 export function findInvalidPercentEncoding(search: string): { field: string; problem: string } | undefined {
+  // A query string that decodes whole has no bad escape in any part: a multi-byte sequence cannot run across
+  // the literal "&" or "=" between two parts. Only one that fails is taken apart to name the parameter.
+  if (decodesWhole(search)) return undefined;
   for (const pair of search.split('&')) {
     const [name = '', ...rest] = pair.split('=');
     const problem = badEscape(name) ?? badEscape(rest.join('='));
