@@ -156,14 +156,14 @@ export class SearchService {
    */
   search(request: SearchRequest, signal?: CallerSignal | (() => CallerSignal)): Promise<SearchResponse> {
     const started = performance.now();
-    let plan: SearchKeys;
+    // Whatever goes wrong is a rejection, as from an async function, never a throw at the caller.
     try {
-      plan = this.keysOf(request);
+      const plan = this.keysOf(request);
+      if (this.options.cache.storesNothing) return this.answerFrom(undefined, plan, request, signal, started);
+      return this.readCache(plan.key).then((stored) => this.answerFrom(stored, plan, request, signal, started));
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.options.cache.storesNothing) return this.answerFrom(undefined, plan, request, signal, started);
-    return this.readCache(plan.key).then((stored) => this.answerFrom(stored, plan, request, signal, started));
   }
 
   /** What a request asks for, and its answer's cache key. */
@@ -179,7 +179,10 @@ export class SearchService {
     return { providers, page, query, key: cacheKey({ ...query, limit: request.limit }, providers, request.timeoutMs) };
   }
 
-  /** The answer from a stored list when it serves the page, else from the providers (extending the stored list). */
+  /**
+   * The answer from a stored list when it serves the page, else from the providers (extending the stored list).
+   * May throw: search() and the cache read's continuation make that a rejection.
+   */
   private answerFrom(
     stored: CachedAnswer | undefined,
     plan: SearchKeys,
@@ -196,16 +199,11 @@ export class SearchService {
     const listed = stored?.results ?? [];
     // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
     const explain = request.explain === true || this.options.cache.storesNothing !== true;
-    let gathering: Promise<CachedAnswer>;
-    try {
-      gathering = request.onProviderAnswer
-        ? this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new Cancellation())
-        : this.flights.run(`${key}#${query.limit}#${explain}`, signalOf(signal), (sharedSignal) =>
-            this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
-          );
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    const gathering = request.onProviderAnswer
+      ? this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new Cancellation())
+      : this.flights.run(`${key}#${query.limit}#${explain}`, signalOf(signal), (sharedSignal) =>
+          this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
+        );
     // Counted once the providers are asked: the requests need not wait for the bookkeeping.
     this.options.onCacheLookup?.(false);
     return gathering.then((answer) => this.respond(answer, false, query, request, page, started));

@@ -77,6 +77,30 @@ describe('SearchService.search', () => {
     expect(again).toMatchObject({ cached: true, results: first.results });
   });
 
+  it('rejects a search it cannot start (an unknown provider) rather than throwing at its caller, whatever the cache', async () => {
+    for (const cache of [recordingCache(), recordingCache({ storesNothing: true })]) {
+      let answer: Promise<unknown> | undefined;
+      expect(() => {
+        answer = service({ cache }).search({ kind: 'web', query: 'nowhere', providers: ['nowhere'], limit: 5 });
+      }).not.toThrow();
+      await expect(answer).rejects.toMatchObject({ code: 'QUERY_INVALID', message: expect.stringContaining('unknown provider "nowhere"') });
+    }
+  });
+
+  it('rejects when its bookkeeping throws after the providers are asked, with a cache that keeps nothing too', async () => {
+    const broken = service({
+      cache: recordingCache({ storesNothing: true }),
+      onCacheLookup: () => {
+        throw new Error('metrics broke');
+      },
+    });
+    let answer: Promise<unknown> | undefined;
+    expect(() => {
+      answer = broken.search({ kind: 'web', query: 'bookkeeping', limit: 5 });
+    }).not.toThrow();
+    await expect(answer).rejects.toThrow('metrics broke');
+  });
+
   it('does not hand an answer to a cache that keeps nothing', async () => {
     const cache = recordingCache({ storesNothing: true });
     const answer = await service({ cache }).search({ kind: 'web', query: 'not kept', limit: 5 });
