@@ -38,6 +38,6 @@ export async function lookupPaper(
   const skipped = paperProviders
     .filter((provider) => !able.includes(provider))
     .map((provider) => notAsked(provider, 'skipped', `cannot look up ${identifier.type} identifiers`));
-  const [result] = fuseAnswers('papers', answers, { k: rrfK });
+  const [result] = fuseAnswers('papers', answers, { k: rrfK, atMost: 1 });
   return { result, providers: [...answers.map((answer) => answer.outcome), ...skipped] };
 }

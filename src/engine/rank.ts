@@ -9,6 +9,12 @@ export const DEFAULT_RRF_K = 60;
 export interface RankOptions {
   k?: number;
   explain?: boolean;
+  /**
+   * How many of the ranked results to make, from the first: a caller that shows one page and keeps nothing
+   * needs no more. Every group is still scored and ranked (the first places depend on all of them); only the
+   * results past this many are never made. All of them when unset.
+   */
+  atMost?: number;
 }
 
 /**
@@ -19,17 +25,24 @@ export function rankResults(groups: MergeGroup[], options: RankOptions = {}): Se
   const k = options.k ?? DEFAULT_RRF_K;
   const explain = options.explain === true;
   const count = groups.length;
-  const results: SearchResult[] = new Array<SearchResult>(count);
+  const made = Math.max(0, Math.min(count, options.atMost ?? count));
+  // Results of groups of several entries, made as they are scored (their contributions are worked out once);
+  // a single entry's result is made only if it ranks among the first `made`, from its entry.
+  const results: Array<SearchResult | undefined> = new Array<SearchResult | undefined>(count);
   // What ranking sorts by, in typed arrays beside the results (sized once, outside the collected heap when
   // large) rather than in a wrapper object per result.
   const sortKeys: SortKeys = { scores: new Float64Array(count), sourceCounts: new Int32Array(count), bestRanks: new Float64Array(count) };
   for (let index = 0; index < count; index += 1) {
     const group = groups[index]!;
-    results[index] = group.length === 1 ? scoreSingle(group[0]!, k, explain, sortKeys, index) : scoreGroup(group, k, explain, sortKeys, index);
+    if (group.length === 1) scoreSingle(group[0]!, k, sortKeys, index);
+    else results[index] = scoreGroup(group, k, explain, sortKeys, index);
   }
   const order = rankingOrder(sortKeys.scores, sortKeys.sourceCounts, sortKeys.bestRanks);
-  const ranked: SearchResult[] = new Array<SearchResult>(count);
-  for (let position = 0; position < count; position += 1) ranked[position] = results[order[position]!]!;
+  const ranked: SearchResult[] = new Array<SearchResult>(made);
+  for (let position = 0; position < made; position += 1) {
+    const index = order[position]!;
+    ranked[position] = results[index] ?? singleResult(groups[index]![0]!, k, explain, sortKeys.scores[index]!);
+  }
   return ranked;
 }
 
@@ -41,19 +54,20 @@ interface SortKeys {
 }
 
 /** Most groups hold one item: no per-provider bookkeeping, no sorting, one source. */
-function scoreSingle(entry: RankedItem, k: number, explain: boolean, sortKeys: SortKeys, index: number): SearchResult {
-  const contribution = entry.weight / (k + entry.rank);
-  let score = 0;
-  score += contribution;
+function scoreSingle(entry: RankedItem, k: number, sortKeys: SortKeys, index: number): void {
+  sortKeys.scores[index] = round(entry.weight / (k + entry.rank));
+  sortKeys.sourceCounts[index] = 1;
+  sortKeys.bestRanks[index] = entry.rank;
+}
+
+/** A single entry's result, with the score scoreSingle gave it. */
+function singleResult(entry: RankedItem, k: number, explain: boolean, score: number): SearchResult {
   const result = copyOf(entry.item);
-  result.score = round(score);
+  result.score = score;
   result.sources = [{ provider: entry.provider, rank: entry.rank }];
   const domain = entry.domain !== undefined && entry.item.url === result.url ? entry.domain : domainOf(result.url);
   if (domain) result.domain = domain;
-  if (explain) result.explain = [{ provider: entry.provider, rank: entry.rank, weight: entry.weight, contribution: round(contribution) }];
-  sortKeys.scores[index] = result.score;
-  sortKeys.sourceCounts[index] = 1;
-  sortKeys.bestRanks[index] = entry.rank;
+  if (explain) result.explain = [{ provider: entry.provider, rank: entry.rank, weight: entry.weight, contribution: round(entry.weight / (k + entry.rank)) }];
   return result;
 }
 

@@ -231,7 +231,7 @@ export class SearchService {
 
   /** Some providers' answers fused exactly as a finished search fuses them all: a streamed search's results so far. */
   fuseAnswers(kind: SearchKind, answers: ProviderAnswer[], options: { limit: number; page?: number; explain?: boolean }): SearchResult[] {
-    return presentResults(this.rankAnswers(kind, answers, options.explain === true), options);
+    return presentResults(this.rankAnswers(kind, answers, options.explain === true, options.limit * (options.page ?? 1)), options);
   }
 
   private async readCache(key: string): Promise<CachedAnswer | undefined> {
@@ -243,8 +243,9 @@ export class SearchService {
     }
   }
 
-  private rankAnswers(kind: SearchKind, answers: ProviderAnswer[], explain: boolean): SearchResult[] {
-    return fuseAnswers(kind, answers, { k: this.options.rrfK, explain });
+  /** The answers ranked; only the first `atMost` results are made (all when unset). */
+  private rankAnswers(kind: SearchKind, answers: ProviderAnswer[], explain: boolean, atMost?: number): SearchResult[] {
+    return fuseAnswers(kind, answers, { k: this.options.rrfK, explain, atMost });
   }
 
   /** The providers' answers, ranked and kept; never rejects (gatherResults reports every failure as an outcome). */
@@ -288,7 +289,10 @@ export class SearchService {
     signal: CallerSignal,
     gatheredAt: number,
   ): CachedAnswer {
-    const results = extendResults(listed, this.rankAnswers(query.kind, answers, explain));
+    // An answer that is never kept serves one page: the results past its depth (the page and the one after it that
+    // tells whether another page exists) would never be shown, so they are ranked but not made.
+    const atMost = this.options.cache.storesNothing ? query.limit : undefined;
+    const results = extendResults(listed, this.rankAnswers(query.kind, answers, explain, atMost));
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (!this.options.cache.storesNothing && outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {

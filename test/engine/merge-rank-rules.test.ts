@@ -102,6 +102,18 @@ describe('ranking', () => {
       }),
     );
   });
+
+  it('makes only the first `atMost` results, each exactly as the whole ranking has it', () => {
+    fc.assert(
+      fc.property(webEntries, fc.nat(45), fc.boolean(), (entries, atMost, explain) => {
+        const groups = groupResults('web', entries);
+        const whole = rankResults(groups, { k: 60, explain });
+        const first = rankResults(groups, { k: 60, explain, atMost });
+        expect(first).toHaveLength(Math.min(atMost, groups.length));
+        expect(JSON.stringify(first)).toBe(JSON.stringify(whole.slice(0, atMost)));
+      }),
+    );
+  });
 });
 
 describe('paper identifiers', () => {

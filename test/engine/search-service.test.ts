@@ -101,6 +101,21 @@ describe('SearchService.search', () => {
     await expect(answer).rejects.toThrow('metrics broke');
   });
 
+  it('gives every page and whether more follow as a kept answer gives them, with a cache that keeps nothing', async () => {
+    // Two overlapping lists of seven: eleven results in all, two of them found by both providers.
+    const listed = (host: string, shared: number[]) => [...shared.map((n) => `https://both.example/${n}`), ...[1, 2, 3, 4, 5].map((n) => `https://${host}.example/${n}`)];
+    upstream.json('/c/search', resultsBody(...listed('c', [1, 2]))).json('/d/search', resultsBody(...listed('d', [2, 1])));
+    const providers = () => [new TestProvider('c', `${upstream.origin}/c`), new TestProvider('d', `${upstream.origin}/d`)];
+    for (const limit of [1, 2, 3, 5, 10, 12]) {
+      for (const page of [1, 2, 3]) {
+        const request = { kind: 'web' as const, query: `pages ${limit} ${page}`, limit, page };
+        const kept = await service({ providers: providers(), cache: recordingCache() }).search(request);
+        const notKept = await service({ providers: providers(), cache: recordingCache({ storesNothing: true }) }).search(request);
+        expect({ results: notKept.results, has_more: notKept.has_more }).toEqual({ results: kept.results.map(({ explain: _explain, ...rest }) => rest), has_more: kept.has_more });
+      }
+    }
+  });
+
   it('does not hand an answer to a cache that keeps nothing', async () => {
     const cache = recordingCache({ storesNothing: true });
     const answer = await service({ cache }).search({ kind: 'web', query: 'not kept', limit: 5 });
