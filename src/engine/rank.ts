@@ -25,7 +25,8 @@ export function rankResults(groups: MergeGroup[], options: RankOptions = {}): Se
   const k = options.k ?? DEFAULT_RRF_K;
   const explain = options.explain === true;
   const count = groups.length;
-  const made = Math.max(0, Math.min(count, options.atMost ?? count));
+  // Anything but a number below the count (unset, NaN, more than there are) makes them all.
+  const made = options.atMost !== undefined && options.atMost < count ? Math.max(0, Math.floor(options.atMost)) : count;
   // Results of groups of several entries, made as they are scored (their contributions are worked out once);
   // a single entry's result is made only if it ranks among the first `made`, from its entry.
   const results: Array<SearchResult | undefined> = new Array<SearchResult | undefined>(count);

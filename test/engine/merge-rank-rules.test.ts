@@ -114,6 +114,16 @@ describe('ranking', () => {
       }),
     );
   });
+
+  it('makes them all for an `atMost` that is not a number below the count, and whole results for a fraction', () => {
+    const groups = groupResults('web', fc.sample(webEntries.filter((entries) => entries.length >= 3), { numRuns: 1, seed: 7 })[0]!);
+    const whole = JSON.stringify(rankResults(groups, { k: 60 }));
+    for (const atMost of [Number.NaN, Number.POSITIVE_INFINITY, groups.length, groups.length + 5]) {
+      expect(JSON.stringify(rankResults(groups, { k: 60, atMost }))).toBe(whole);
+    }
+    expect(rankResults(groups, { k: 60, atMost: 1.5 })).toHaveLength(1);
+    expect(rankResults(groups, { k: 60, atMost: -2 })).toEqual([]);
+  });
 });
 
 describe('paper identifiers', () => {
