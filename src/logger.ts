@@ -1,5 +1,6 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { lazyChildLoggerFactory } from './request-logger.js';
 
 /** Header and field paths that carry credentials: never written to a log line. */
 export const REDACTED_PATHS = [
@@ -9,6 +10,9 @@ export const REDACTED_PATHS = [
   'req.headers.cookie',
   'headers.authorization',
   'headers["x-api-key"]',
+  'apiKey',
+  'api_key',
+  'token',
   '*.apiKey',
   '*.api_key',
   '*.token',
@@ -24,7 +28,7 @@ export function redactUrl(url: string): string {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Fastify logger and request-id options: pino JSON, the request id on every line, secrets redacted. */
-export function loggerOptions(level: string, stream?: { write(line: string): void }): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader'> {
+export function loggerOptions(level: string, stream?: { write(line: string): void }): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'childLoggerFactory'> {
   return {
     logger: {
       level,
@@ -38,6 +42,8 @@ export function loggerOptions(level: string, stream?: { write(line: string): voi
         }),
       },
     },
+    // Each request's pino child is made when it first writes a line (request-logger.ts).
+    childLoggerFactory: lazyChildLoggerFactory,
     // Not Fastify's requestIdHeader: it would take any header value as it is; genReqId checks it first.
     requestIdHeader: false,
     genReqId: (request) => {
