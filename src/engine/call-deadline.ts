@@ -1,3 +1,4 @@
+import { AbortListeners, offerAbortWatch } from '../transport/abort-watch.js';
 import type { CallerSignal } from './cancellation.js';
 import { ProviderTimeout } from './provider-outcome.js';
 
@@ -8,7 +9,8 @@ const CALLS_FINISHED = new DOMException('the provider call is over', 'AbortError
  * The deadline and abort signal of provider calls that start together with the same timeout: one timer, one
  * AbortController and one listener on the caller's signal, however many calls share it (a fan-out's providers).
  * `aborted` rejects with the signal's reason the moment the deadline passes or the caller goes away; it is
- * rejected directly, not through a listener on the signal.
+ * rejected directly, not through a listener on the signal. The calls' upstream requests hear of the abort
+ * through the signal's watch (transport/abort-watch.ts), not through listeners on the signal.
  */
 export class CallDeadline {
   readonly signal: AbortSignal;
@@ -16,6 +18,7 @@ export class CallDeadline {
   readonly at: number;
   readonly aborted: Promise<never>;
   private readonly controller = new AbortController();
+  private readonly watchers = new AbortListeners();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private finished = false;
   private rejectAborted!: (reason: unknown) => void;
@@ -27,6 +30,7 @@ export class CallDeadline {
     { armed = true }: { armed?: boolean } = {},
   ) {
     this.signal = this.controller.signal;
+    offerAbortWatch(this.signal, this.watchers);
     this.at = performance.now() + timeoutMs;
     this.aborted = new Promise<never>((_, reject) => {
       this.rejectAborted = reject;
@@ -60,7 +64,9 @@ export class CallDeadline {
   /** finish()'s deferred half. */
   end(): void {
     clearTimeout(this.timer);
-    if (!this.signal.aborted) this.controller.abort(CALLS_FINISHED);
+    if (this.signal.aborted) return;
+    this.controller.abort(CALLS_FINISHED);
+    this.watchers.fire();
   }
 
   private readonly abortFromCaller = (): void => this.abort(this.callerSignal?.reason);
@@ -68,6 +74,7 @@ export class CallDeadline {
   private abort(reason: unknown): void {
     if (this.signal.aborted || this.finished) return;
     this.controller.abort(reason);
+    this.watchers.fire();
     this.rejectAborted(this.signal.reason);
   }
 }

@@ -1,3 +1,5 @@
+import { AbortListeners } from '../transport/abort-watch.js';
+
 /**
  * What the engine needs of a caller's abort signal: whether and why it was aborted, and to hear when it is.
  * An AbortSignal has all of it, so any caller may pass one.
@@ -19,34 +21,22 @@ export interface CallerSignal {
 export class Cancellation implements CallerSignal {
   aborted = false;
   reason: unknown = undefined;
-  private listeners: Array<() => void> = [];
+  private readonly listeners = new AbortListeners();
 
   /** Like AbortController.abort(): once only, listeners called in the order they were added, each once. */
   abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
-    const listeners = this.listeners;
-    this.listeners = [];
-    for (const listener of listeners) {
-      try {
-        listener();
-      } catch (error) {
-        // As an EventTarget does: a throwing listener is reported, and the others still hear of the abort.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    this.listeners.fire();
   }
 
   /** As on an AbortSignal: a listener added after the abort is never called, and one added twice is called once. */
   addEventListener(_type: 'abort', listener: () => void): void {
-    if (!this.aborted && !this.listeners.includes(listener)) this.listeners.push(listener);
+    this.listeners.add(listener);
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
-    const index = this.listeners.indexOf(listener);
-    if (index !== -1) this.listeners.splice(index, 1);
+    this.listeners.remove(listener);
   }
 }

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { listenForAbort, stopListeningForAbort } from './abort-watch.js';
 
 /** One request to an upstream API, as the transport sends it. */
 export interface Exchange {
@@ -58,7 +59,7 @@ export function exchange<T>(
       return;
     }
     const handler = new ExchangeHandler(resolve, reject, signal, maxBytes, errors, request.url, read);
-    signal.addEventListener('abort', handler, { once: true });
+    listenForAbort(signal, handler);
     const { origin, path } = originAndPath(request.url);
     try {
       dispatcher.dispatch({ origin, path, method: request.method, headers: request.headers, body: request.body ?? null }, handler);
@@ -91,13 +92,13 @@ class ExchangeHandler<T> implements Dispatcher.DispatchHandler {
     private readonly read: (result: ExchangeResult) => T,
   ) {}
 
-  /** The signal's abort event (this object is its listener). */
+  /** The signal's abort (this object is its listener: transport/abort-watch.ts). */
   handleEvent(): void {
     this.controller?.abort(this.signal.reason);
   }
 
   settle(): void {
-    this.signal.removeEventListener('abort', this);
+    stopListeningForAbort(this.signal, this);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
