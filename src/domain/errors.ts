@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   /** A lookup no provider could answer (every one able failed or timed out): the thing may well exist. */
   PROVIDERS_FAILED: 502,
   REQUEST_CANCELLED: 499,
+  /** The service is shedding load (event loop delay, heap or RSS past its limit): try again later. */
+  OVERLOADED: 503,
   INTERNAL: 500,
   /** fetch_url / paper_read: the URL's scheme or resolved address is not allowed. */
   FETCH_FORBIDDEN: 400,

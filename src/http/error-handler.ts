@@ -13,7 +13,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = statusOf(error);
     const code = error instanceof FedsearchError ? error.code : codeOf(error, status);
     const showMessage = status < 500 || (error instanceof FedsearchError && code !== 'INTERNAL');
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (status >= 500 && !TURNED_AWAY.has(code)) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code, message: error.message }, 'request rejected');
     const body: Record<string, unknown> = {
       statusCode: status,
@@ -41,6 +41,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }),
   );
 }
+
+/**
+ * 503s the service gives by design about its own state (shedding load): rejections, logged as such, not
+ * failures with a stack (a busy service would write one per request turned away).
+ */
+const TURNED_AWAY: ReadonlySet<string> = new Set(['OVERLOADED']);
 
 function statusOf(error: Error): number {
   if (error instanceof FedsearchError) return error.httpStatus;

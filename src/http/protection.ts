@@ -4,6 +4,7 @@ import fastifyUnderPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config.js';
+import { FedsearchError } from '../domain/errors.js';
 import { listFromEnv } from '../config/env-values.js';
 import { isOpenPath } from './access-control.js';
 import { sendSecurityHeaders } from './security-headers.js';
@@ -64,7 +65,29 @@ export async function registerProtection(app: FastifyInstance, config: AppConfig
     maxEventLoopDelay: config.PRESSURE_MAX_EVENT_LOOP_DELAY_MS,
     maxHeapUsedBytes: config.PRESSURE_MAX_HEAP_BYTES,
     maxRssBytes: config.PRESSURE_MAX_RSS_BYTES,
-    retryAfter: 10,
     exposeStatusRoute: false,
+    // The plugin's own answer is an error without our code: the envelope said INTERNAL and hid the reason, and
+    // the log recorded every request turned away as a failure, stack and all, just when the service is busiest.
+    pressureHandler: (_request, _reply, type) => Promise.reject(overloaded(type)),
   });
 }
+
+const SHEDDING_RETRY_AFTER_MS = 10_000;
+
+/** What a caller turned away by load shedding is told: which limit was passed, and when to try again. */
+function overloaded(type: string): FedsearchError {
+  const limit = PRESSURE_LIMITS[type] ?? 'a load limit';
+  return new FedsearchError(
+    'OVERLOADED',
+    `the service is overloaded (${limit} is past its limit) and turns requests away for now; retry in ${SHEDDING_RETRY_AFTER_MS / 1000} s`,
+    { retryAfterMs: SHEDDING_RETRY_AFTER_MS },
+  );
+}
+
+/** under-pressure's names for the limits it checks, as a caller reads them. */
+const PRESSURE_LIMITS: Readonly<Record<string, string>> = {
+  eventLoopDelay: 'its event loop delay',
+  eventLoopUtilization: 'its event loop utilisation',
+  heapUsedBytes: 'its heap in use',
+  rssBytes: 'its resident memory',
+};

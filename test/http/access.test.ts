@@ -161,13 +161,32 @@ describe('load shedding', () => {
   let service: RunningService;
   beforeAll(async () => {
     // A heap ceiling every process exceeds: the service is "under pressure" from its first sample on.
-    service = await startService({ PRESSURE_MAX_HEAP_BYTES: '1', LOG_LEVEL: 'silent' });
+    service = await startService({ PRESSURE_MAX_HEAP_BYTES: '1', LOG_LEVEL: 'info' });
   });
   afterAll(() => service.stop());
 
-  it('answers 503 with Retry-After instead of slowing everyone down', async () => {
+  it('answers 503 OVERLOADED, saying which limit and when to retry, instead of slowing everyone down', async () => {
     await expect.poll(async () => (await request(service.origin, '/v1/providers')).status, { timeout: 10_000 }).toBe(503);
     const response = await request(service.origin, '/v1/providers');
     expect(response.headers.get('retry-after')).toBe('10');
+    const id = response.headers.get('x-request-id');
+    expect(await response.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      code: 'OVERLOADED',
+      message: 'the service is overloaded (its heap in use is past its limit) and turns requests away for now; retry in 10 s',
+      retry_after_ms: 10_000,
+      request_id: id,
+    });
+  });
+
+  it('logs a request turned away as a rejection, not as a failure with a stack', async () => {
+    const response = await request(service.origin, '/v1/providers');
+    expect(response.status).toBe(503);
+    const id = response.headers.get('x-request-id');
+    const lines = service.logs.map((line) => JSON.parse(line) as { reqId?: string; level: number; msg?: string; code?: string; err?: unknown });
+    const own = lines.filter((line) => line.reqId === id && line.msg !== 'incoming request' && line.msg !== 'request completed');
+    expect(own).toEqual([expect.objectContaining({ level: 30, msg: 'request rejected', code: 'OVERLOADED' })]);
+    expect(own[0]).not.toHaveProperty('err');
   });
 });

@@ -33,12 +33,16 @@ export function providerEnv(origin: string): Record<string, string> {
   return env;
 }
 
-/** Starts the real service on a loopback port with the given environment; logs are captured. */
-export async function startService(env: Record<string, string>): Promise<RunningService> {
+/**
+ * Starts the real service on a loopback port with the given environment; logs are captured. `beforeListen`
+ * may add a route of the test's own (a handler that fails in a way no real route can be made to, say).
+ */
+export async function startService(env: Record<string, string>, beforeListen?: (app: FastifyInstance) => void): Promise<RunningService> {
   const logs: string[] = [];
   // Tests send bursts from one address: the rate limit is tested on its own, with its own limit.
   const config = loadConfig({ LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000', ...env, PORT: '0', HOST: '127.0.0.1' });
   const app = await buildApp(config, { dispatcher: sharedAgent, logStream: { write: (line) => void logs.push(line) } });
+  beforeListen?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return { app, origin: `http://127.0.0.1:${port}`, logs, stop: () => app.close() };
