@@ -4,8 +4,8 @@ import fastifyUnderPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config.js';
-import { FedsearchError } from '../domain/errors.js';
 import { listFromEnv } from '../config/env-values.js';
+import { FedsearchError } from '../domain/errors.js';
 import { isOpenPath } from './access-control.js';
 import { sendSecurityHeaders } from './security-headers.js';
 
