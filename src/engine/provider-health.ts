@@ -74,9 +74,16 @@ export class ProviderHealth {
     return { allowed: true };
   }
 
-  /** Records what a call did; outcomes that say nothing about the upstream (cancelled, skipped) are ignored. */
-  record(outcome: ProviderOutcome): void {
+  /**
+   * Records what a call did; outcomes that say nothing about the upstream (cancelled, skipped, or a failure its
+   * caller caused: see ProviderReport.callerCaused) are ignored, and end a probe unused.
+   */
+  record(outcome: ProviderOutcome, callerCaused = false): void {
     if (outcome.status === 'ok') return this.recordSuccess(outcome.latency_ms);
+    if (callerCaused) {
+      this.probing = false;
+      return;
+    }
     // Our own rate limit held the call back: the upstream was not asked, so a probe it was admitted as ends unused.
     if (outcome.status === 'rate_limited') {
       this.probing = false;

@@ -1,3 +1,4 @@
+import { FedsearchError } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters } from '../domain/query.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
@@ -15,6 +16,13 @@ export interface ProviderReport {
   outcome: ProviderOutcome;
   /** What was asked: `search`, `lookup`, or a capability (`videoDetails`, `captions`, `scrape`, `readDocument`). */
   task: string;
+  /**
+   * The call failed for a reason its caller chose: a deadline shorter than the provider's own timeout, or a
+   * request the upstream refused for what it asked (a malformed identifier). That says nothing of the upstream's
+   * health, so the circuit breaker, which every caller shares, does not count it: otherwise one caller could
+   * suspend a provider for everyone with a few searches at `timeout_ms=100`.
+   */
+  callerCaused?: boolean;
 }
 
 /** One piece of work for one provider: a search, a lookup by id, or a capability such as captions. */
@@ -118,6 +126,8 @@ class AdmittedCall<T> {
   /** A deadline shared with the other calls of the fan-out; whoever made it finishes it. */
   private readonly shared: CallDeadline | undefined;
   private readonly call: CallDeadline;
+  /** The caller's deadline is shorter than the provider's own timeout: a timeout is then the caller's doing. */
+  private readonly callerShortened: boolean;
 
   constructor(
     private readonly provider: Provider,
@@ -126,6 +136,7 @@ class AdmittedCall<T> {
     private readonly dependencies: PipelineDependencies,
   ) {
     const timeoutMs = Math.min(provider.config.timeoutMs, limits.timeoutMs ?? Number.POSITIVE_INFINITY);
+    this.callerShortened = timeoutMs < provider.config.timeoutMs;
     this.shared = limits.deadlines?.for(timeoutMs);
     this.call = this.shared ?? new CallDeadline(timeoutMs, limits.signal);
   }
@@ -173,13 +184,27 @@ class AdmittedCall<T> {
 
   private failed(error: unknown): PipelineResult<T> {
     const outcome = failureOutcome(this.provider, error, this.started, this.call.signal, this.dependencies.secrets());
-    return this.reported({ ok: false, provider: this.provider, error, outcome });
+    const callerCaused = (outcome.status === 'timeout' && this.callerShortened) || refusedForWhatWasAsked(error);
+    return this.reported({ ok: false, provider: this.provider, error, outcome }, callerCaused);
   }
 
   /** The call is over: its own deadline is finished, then health, metrics and the log hear of it. */
-  private reported(result: PipelineResult<T>): PipelineResult<T> {
+  private reported(result: PipelineResult<T>, callerCaused = false): PipelineResult<T> {
     if (!this.shared) this.call.finish();
-    this.dependencies.onOutcome?.({ provider: this.provider, outcome: result.outcome, task: this.task.name });
+    const report: ProviderReport = { provider: this.provider, outcome: result.outcome, task: this.task.name };
+    if (callerCaused) report.callerCaused = true;
+    this.dependencies.onOutcome?.(report);
     return result;
   }
+}
+
+/**
+ * An upstream's 4xx refusal of what it was asked (400, 404, 422, …): the request's content, which the caller
+ * chose. Credentials (401, 403) and rate limits (429) have codes of their own and do count, as does 408, the
+ * upstream's own timeout.
+ */
+function refusedForWhatWasAsked(error: unknown): boolean {
+  if (!(error instanceof FedsearchError) || error.code !== 'PROVIDER_HTTP') return false;
+  const status = error.upstreamStatus;
+  return status !== undefined && status >= 400 && status < 500 && status !== 408;
 }

@@ -19,6 +19,25 @@ const failure = (extra: Partial<ProviderOutcome> = {}): ProviderOutcome => ({
 const success = (latency = 10): ProviderOutcome => ({ provider: 'p', status: 'ok', count: 3, latency_ms: latency });
 
 describe('ProviderHealth', () => {
+  it('does not count failures their caller caused, and a probe that ends in one leaves the next call to probe', () => {
+    const time = clock();
+    const health = new ProviderHealth({ failureThreshold: 2, cooldownMs: 1000, maxCooldownMs: 8000, now: time.now });
+    const callerTimeout = failure({ status: 'timeout', code: 'PROVIDER_TIMEOUT', message: 'no answer within 100 ms' });
+    for (let call = 0; call < 5; call += 1) health.record(callerTimeout, true);
+    expect(health.state).toBe('closed');
+    expect(health.snapshot()).toMatchObject({ consecutive_failures: 0, recent_calls: 0 });
+    expect(health.snapshot().last_error).toBeUndefined();
+
+    health.record(failure());
+    health.record(failure());
+    time.advance(1000);
+    expect(health.admit()).toEqual({ allowed: true });
+    health.record(callerTimeout, true);
+    // Still half-open, with no probe in flight: the next call is let through.
+    expect(health.state).toBe('half-open');
+    expect(health.admit()).toEqual({ allowed: true });
+  });
+
   it('opens after N consecutive failures, probes once after the cooldown, and closes on success', () => {
     const time = clock();
     const health = new ProviderHealth({ failureThreshold: 3, cooldownMs: 1000, maxCooldownMs: 8000, now: time.now });

@@ -63,6 +63,58 @@ describe('upstream resilience', () => {
   });
 });
 
+describe('failures a caller causes do not suspend a provider for everyone', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let query = 0;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    service = await startService({
+      ...providerEnv(upstream.origin),
+      BRAVE_API_KEY: 'k-123456',
+      BRAVE_TIMEOUT_MS: '2000',
+      CACHE_TTL_SECONDS: '0',
+      BREAKER_FAILURES: '3',
+      LOG_LEVEL: 'silent',
+    });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  const braveSearch = async (extra = '') => {
+    query += 1;
+    const body = await (await request(service.origin, `/v1/search/web?q=caller+${query}&providers=brave${extra}`)).json();
+    return body.providers[0];
+  };
+  const braveHealth = async () => {
+    const body = await (await request(service.origin, '/v1/providers')).json();
+    return body.providers.find((provider: { name: string }) => provider.name === 'brave').health;
+  };
+
+  it('a deadline shorter than the provider\'s own is reported as a timeout and not counted by the breaker', async () => {
+    upstream.on(BRAVE_PATH, { kind: 'respond', status: 200, headers: { 'content-type': 'application/json' }, body: braveBody, delayMs: 400 });
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      expect(await braveSearch('&timeout_ms=100')).toMatchObject({ status: 'timeout', code: 'PROVIDER_TIMEOUT' });
+    }
+    expect(await braveHealth()).toMatchObject({ state: 'closed', consecutive_failures: 0 });
+    expect(await braveSearch()).toMatchObject({ status: 'ok', count: 1 });
+  });
+
+  it('an upstream\'s 4xx refusal of what was asked is reported and not counted; its 5xx are', async () => {
+    upstream.json(BRAVE_PATH, { error: 'bad query' }, 422);
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      expect(await braveSearch()).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: expect.stringContaining('HTTP 422') });
+    }
+    expect(await braveHealth()).toMatchObject({ state: 'closed', consecutive_failures: 0 });
+    upstream.json(BRAVE_PATH, { error: 'down' }, 500);
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await braveSearch()).status).toBe('error');
+    expect(await braveSearch()).toMatchObject({ status: 'suspended', code: 'PROVIDER_SUSPENDED' });
+  });
+});
+
 describe('one retry within the deadline', () => {
   let upstream: FakeUpstream;
   let service: RunningService;
