@@ -3,6 +3,8 @@
  * them, as upstreams send them and as they appear in running text, each reduced to one canonical spelling.
  */
 
+import { invalidQuery } from './errors.js';
+
 /** A paper identifier a caller can look up: DOI (lower case), arXiv id (no version), PMID, Semantic Scholar id. */
 export interface PaperIdentifier {
   type: 'doi' | 'arxiv' | 'pmid' | 's2';
@@ -16,6 +18,12 @@ const ARXIV_NEW_ID = String.raw`\d{4}\.\d{4,5}`;
 const ARXIV_OLD_ID = String.raw`[a-z-]+(?:\.[A-Z]{2})?\/\d{7}`;
 
 const DOI = new RegExp(`^${DOI_PREFIX}\\S+$`);
+/**
+ * A `/`-separated part that is `.` or `..`, with any dot written `%2e` in either case: the URL parser reads all
+ * of these as dot segments and resolves them, so a DOI with one, put in a lookup's URL path, would climb out of
+ * it (10.1234/../../graph/v1/author/1 reaches another API, with the operator's key). No real DOI has one.
+ */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
 /** In running text a DOI ends at white space, a quote or an angle bracket. */
 const DOI_IN_TEXT = new RegExp(String.raw`\b${DOI_PREFIX}[^\s"'<>]+`, 'g');
 const ARXIV_ID = new RegExp(String.raw`^(${ARXIV_NEW_ID}|${ARXIV_OLD_ID})(v\d+)?$`, 'i');
@@ -33,12 +41,16 @@ const TRAILING_PUNCTUATION = /[).,;]+$/;
 /** A DOI in lower case without resolver prefix (`https://doi.org/`, `doi:`), or undefined. */
 export function normalizeDoi(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const stripped = value
+  const stripped = withoutDoiResolver(value);
+  return DOI.test(stripped) && !DOT_SEGMENT.test(stripped) ? stripped : undefined;
+}
+
+function withoutDoiResolver(value: string): string {
+  return value
     .trim()
     .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
     .replace(/^doi:\s*/i, '')
     .toLowerCase();
-  return DOI.test(stripped) ? stripped : undefined;
 }
 
 /** An arXiv id without version and without URL or `arXiv:` prefix (new `2101.00001` and old `hep-th/9901001`). */
@@ -94,7 +106,8 @@ export function findArxivIds(text: string): string[] {
 
 /**
  * Reads what a caller calls a paper, or undefined: a DOI (an arXiv DOI counts as its arXiv id), an arXiv id,
- * a PMID, or a Semantic Scholar id, in any of the spellings the normalisers above accept.
+ * a PMID, or a Semantic Scholar id, in any of the spellings the normalisers above accept. A DOI with a `.` or
+ * `..` part is refused (QUERY_INVALID) with a reason of its own rather than "not a paper identifier".
  */
 export function readPaperIdentifier(input: string): PaperIdentifier | undefined {
   const value = input.trim();
@@ -103,10 +116,20 @@ export function readPaperIdentifier(input: string): PaperIdentifier | undefined 
     const arxivFromDoi = arxivIdFromDoi(doi);
     return arxivFromDoi ? { type: 'arxiv', value: arxivFromDoi } : { type: 'doi', value: doi };
   }
+  refuseDoiWithDotSegment(value);
   const arxiv = normalizeArxivId(value);
   if (arxiv) return { type: 'arxiv', value: arxiv };
   const pmid = normalizePmid(value);
   if (pmid) return { type: 'pmid', value: pmid };
   const semanticScholar = normalizeSemanticScholarId(value);
   return semanticScholar ? { type: 's2', value: semanticScholar } : undefined;
+}
+
+/** Throws for a DOI that has a `.` or `..` part (DOT_SEGMENT): saying why helps a caller more than "not an id". */
+function refuseDoiWithDotSegment(value: string): void {
+  const stripped = withoutDoiResolver(value);
+  if (!DOI.test(stripped) || !DOT_SEGMENT.test(stripped)) return;
+  throw invalidQuery(
+    `id: "${value.slice(0, 100)}" has a part between slashes that is "." or ".." (also as %2e), which no DOI has; use the DOI as registered, such as 10.1000/a.b/c..d or 10.1016/S0140-6736(20)30183-5`,
+  );
 }

@@ -84,7 +84,7 @@ export class CrossrefProvider extends Provider {
     const doi = identifier.type === 'doi' ? normalizeDoi(identifier.value) : undefined;
     if (!doi) return undefined;
     // The DOI's own slashes stay; reserved characters in it (`#`, `?`, `;`, `<`) must not end the path.
-    const url = this.endpoint(`/works/${encodePathSegments(doi)}`);
+    const url = this.endpointUnder('/works/', encodePathSegments(doi));
     const mailto = this.credential('CROSSREF_MAILTO');
     if (mailto) url.searchParams.set('mailto', mailto);
     return { url: url.toString(), headers: { Accept: 'application/json' }, acceptStatuses: [404] };

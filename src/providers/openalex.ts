@@ -102,7 +102,7 @@ export class OpenAlexProvider extends Provider {
       : identifier.type === 'pmid' ? prefixed('pmid', normalizePmid(identifier.value))
       : undefined;
     if (!externalId) return undefined;
-    const url = this.endpoint(`/works/${externalId}`);
+    const url = this.endpointUnder('/works/', externalId);
     url.searchParams.set('select', SELECT);
     const mailto = this.credential('OPENALEX_MAILTO');
     if (mailto) url.searchParams.set('mailto', mailto);

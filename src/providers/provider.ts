@@ -1,3 +1,4 @@
+import { FedsearchError } from '../domain/errors.js';
 import { formEncoded } from '../domain/form-encoding.js';
 import type { PaperIdentifier } from '../domain/paper-identifiers.js';
 import type { FilterName, SearchQuery } from '../domain/query.js';
@@ -157,6 +158,33 @@ export abstract class Provider {
   /** The base URL with any trailing slash removed, ready for the real API path to be appended. */
   protected endpoint(path: string): URL {
     return new URL(this.config.baseUrl.replace(/\/+$/, '') + path);
+  }
+
+  /**
+   * `endpoint(fixedPath + callerPath)` for a path with a part the caller chose (a DOI, already percent-encoded
+   * part by part), refused when the URL no longer lies under `fixedPath` (which ends at a `/`): the parser
+   * resolves `.` and `..` segments, also spelled `%2e`, so one that slipped past validation would otherwise
+   * send this provider's credentials to another API path, or out of a base URL's own path prefix.
+   */
+  protected endpointUnder(fixedPath: string, callerPath: string): URL {
+    const url = this.endpoint(fixedPath + callerPath);
+    if (!url.pathname.startsWith(this.endpointPathname(fixedPath))) {
+      // QUERY_INVALID: what was asked for is at fault, not the upstream; the pipeline reports it as this provider's error.
+      throw new FedsearchError('QUERY_INVALID', `${this.name}: refused a request path that leaves ${fixedPath} once its "." and ".." segments are resolved`);
+    }
+    return url;
+  }
+
+  /** The path of `endpoint(path)`, by path: parsed once, as endpointAddress is. */
+  private readonly endpointPathnames = new Map<string, string>();
+
+  private endpointPathname(path: string): string {
+    let pathname = this.endpointPathnames.get(path);
+    if (pathname === undefined) {
+      pathname = this.endpoint(path).pathname;
+      this.endpointPathnames.set(path, pathname);
+    }
+    return pathname;
   }
 
   /** `endpoint(path)` as a string, by path: the base URL never changes, so each is parsed once. */

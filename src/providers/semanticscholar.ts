@@ -96,7 +96,7 @@ export class SemanticScholarProvider extends Provider {
   override buildLookupRequest(identifier: PaperIdentifier): UpstreamRequest | undefined {
     const paperId = paperIdOf(identifier);
     if (!paperId) return undefined;
-    const url = this.endpoint(`/graph/v1/paper/${paperId}`);
+    const url = this.endpointUnder('/graph/v1/paper/', paperId);
     url.searchParams.set('fields', FIELDS);
     return { url: url.toString(), headers: this.headers(), acceptStatuses: [404] };
   }
