@@ -1,5 +1,7 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { stdSerializers } from 'pino';
+import { redactSecrets } from './engine/redact.js';
 import { lazyChildLoggerFactory } from './request-logger.js';
 
 /** Header and field paths that carry credentials: never written to a log line. */
@@ -25,10 +27,41 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_PARAMETERS, '$1[redacted]');
 }
 
+type SerializedError = ReturnType<typeof stdSerializers.err>;
+
+/** How deep a logged error's fields are searched for secrets; anything deeper is not written. */
+const MAX_ERROR_DEPTH = 8;
+
+/**
+ * pino's own `err` serializer, then every string it wrote redacted: its message and stack hold those of the
+ * whole cause chain, so an upstream's text that quotes a key is redacted wherever in the chain it sits.
+ * Serializers run only for a line that has an `err`, so a request that fails nothing pays nothing.
+ */
+function errorSerializer(secrets: readonly string[]): (error: Error) => SerializedError {
+  if (secrets.length === 0) return stdSerializers.err;
+  return (error) => redactFields(stdSerializers.err(error), secrets, 0) as SerializedError;
+}
+
+function redactFields(value: unknown, secrets: readonly string[], depth: number): unknown {
+  if (typeof value === 'string') return redactSecrets(value, secrets);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_ERROR_DEPTH) return '[not logged: nested too deep]';
+  if (Array.isArray(value)) return value.map((item: unknown) => redactFields(item, secrets, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, redactFields(field, secrets, depth + 1)]));
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Fastify logger and request-id options: pino JSON, the request id on every line, secrets redacted. */
-export function loggerOptions(level: string, stream?: { write(line: string): void }): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'childLoggerFactory'> {
+/**
+ * Fastify logger and request-id options: pino JSON, the request id on every line, secrets redacted. `secrets`
+ * are the configured key values (`secretValues` in engine/redact.ts): an error's message or stack may quote
+ * one an upstream echoed, and no path-based redaction can know where.
+ */
+export function loggerOptions(
+  level: string,
+  stream?: { write(line: string): void },
+  secrets: readonly string[] = [],
+): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'childLoggerFactory'> {
   return {
     logger: {
       level,
@@ -40,6 +73,7 @@ export function loggerOptions(level: string, stream?: { write(line: string): voi
           url: redactUrl(request.url),
           remoteAddress: request.socket?.remoteAddress,
         }),
+        err: errorSerializer(secrets),
       },
     },
     // Each request's pino child is made when it first writes a line (request-logger.ts).

@@ -3,6 +3,7 @@ import type { ProviderOutcome } from '../domain/outcome.js';
 import type { Capability, CapabilityInput, CapabilityOutput } from '../providers/capabilities.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import { runPipeline, type PipelineDependencies, type PipelineLimits, type PipelineResult } from './provider-pipeline.js';
+import { redactedError } from './redact.js';
 
 /** How the engine invokes one capability of an adapter, and how many results its answer counts as. */
 interface CapabilityCall<C extends Capability> {
@@ -20,7 +21,8 @@ const CAPABILITY_CALLS: { [C in Capability]: CapabilityCall<C> } = {
 /**
  * A provider call that did not answer: a FedsearchError built from its outcome (PROVIDER_SUSPENDED with
  * retry_after_ms, PROVIDER_RATE_LIMITED, PROVIDER_TIMEOUT, PROVIDER_NOT_CONFIGURED, the upstream's own error,
- * …) with the provider's redacted message. The outcome rides along for callers that tell cases apart.
+ * …) with the provider's redacted message. The outcome rides along for callers that tell cases apart. Its
+ * cause is a redacted copy of the upstream's error: logs write a cause chain's messages and stacks too.
  */
 export class ProviderCallFailed extends FedsearchError {
   constructor(
@@ -60,12 +62,14 @@ export async function callCapability<C extends Capability>(
     dependencies,
   );
   if (result.ok) return result.value;
-  throw new ProviderCallFailed(result.outcome, failure(result));
+  throw new ProviderCallFailed(result.outcome, failure(result, dependencies.secrets()));
 }
 
 /** The error a caller sees for an outcome that is not `ok`: the outcome's code and message, said of the provider. */
-function failure({ provider, outcome, error }: Extract<PipelineResult<unknown>, { ok: false }>): FedsearchError {
+function failure({ provider, outcome, error }: Extract<PipelineResult<unknown>, { ok: false }>, secrets: readonly string[]): FedsearchError {
   const name = provider.name;
+  // Only a redacted copy is carried: the raw error's message may quote an upstream body that echoed a key.
+  const cause = redactedError(error, secrets);
   const retryAfterMs = outcome.retry_after_ms;
   switch (outcome.status) {
     case 'not_configured':
@@ -78,12 +82,12 @@ function failure({ provider, outcome, error }: Extract<PipelineResult<unknown>, 
     }
     case 'rate_limited':
     case 'timeout':
-      return new FedsearchError(outcome.code ?? 'PROVIDER_TIMEOUT', `${name}: ${outcome.message ?? outcome.status}`, { cause: error, retryAfterMs });
+      return new FedsearchError(outcome.code ?? 'PROVIDER_TIMEOUT', `${name}: ${outcome.message ?? outcome.status}`, { cause, retryAfterMs });
     default: {
       // The upstream's own error, its message already redacted in the outcome; its status and safe details kept.
       const upstream = error instanceof FedsearchError ? error : undefined;
       return new FedsearchError(outcome.code ?? 'PROVIDER_PARSE', outcome.message ?? `${name} failed`, {
-        cause: error,
+        cause,
         retryAfterMs,
         upstreamStatus: upstream?.upstreamStatus,
         details: upstream?.details,

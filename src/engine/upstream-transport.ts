@@ -4,6 +4,7 @@ import { retryAfterMs } from '../providers/parse-helpers.js';
 import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
 import { networkCause } from '../transport/network-errors.js';
 import { exchange, type ExchangeErrors, type ExchangeResult } from '../transport/upstream-exchange.js';
+import { redactAndCut, secretValues } from './redact.js';
 
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 const MAX_DESCRIBED_CHARS = 160;
@@ -28,6 +29,11 @@ export function createUpstreamTransport(provider: Provider, options: TransportOp
  */
 class ProviderTransport implements UpstreamTransport {
   private readonly errors: ExchangeErrors;
+  /**
+   * This provider's own keys: an upstream can echo only what it was sent, and its error text is cut here, so
+   * it is redacted here, before the cut can split a key into pieces that whole-key redaction would miss.
+   */
+  private readonly secrets: readonly string[];
   /** An adapter's frozen headers (the same object on every request) with the user agent, merged once. */
   private merged: { given: Readonly<Record<string, string>>; headers: Readonly<Record<string, string>> } | undefined;
 
@@ -35,6 +41,7 @@ class ProviderTransport implements UpstreamTransport {
     private readonly provider: Provider,
     private readonly options: TransportOptions,
   ) {
+    this.secrets = secretValues([provider]);
     this.errors = {
       tooLarge: () => new FedsearchError('PROVIDER_PARSE', `the body is larger than ${options.maxBytes} bytes`),
       failed: (error, signal, url) => networkError(error, signal, provider, url),
@@ -58,7 +65,7 @@ class ProviderTransport implements UpstreamTransport {
   private answer(upstream: UpstreamRequest, exchanged: ExchangeResult): UpstreamResponse {
     const response: UpstreamResponse = { url: upstream.url, status: exchanged.status, headers: singleValued(exchanged.headers), body: UTF8.decode(exchanged.body) };
     if ((response.status >= 200 && response.status < 300) || upstream.acceptStatuses?.includes(response.status)) return response;
-    throw statusError(response, this.provider.describeError(response));
+    throw statusError(response, this.provider.describeError(response), this.secrets);
   }
 
   /** The user agent, then the adapter's headers (which may replace it). */
@@ -93,8 +100,8 @@ function singleValued(received: ExchangeResult['headers']): Record<string, strin
   return headers;
 }
 
-function statusError(response: UpstreamResponse, described: string | undefined): FedsearchError {
-  const detail = described ? `: ${described.slice(0, MAX_DESCRIBED_CHARS)}` : '';
+function statusError(response: UpstreamResponse, described: string | undefined, secrets: readonly string[]): FedsearchError {
+  const detail = described ? `: ${redactAndCut(described, MAX_DESCRIBED_CHARS, secrets)}` : '';
   const isHtml = /^\s*</.test(response.body) && /html/i.test(response.headers['content-type'] ?? response.body.slice(0, 200));
   const page = !described && isHtml ? ' (HTML error page)' : '';
   if (response.status === 401 || response.status === 403) {

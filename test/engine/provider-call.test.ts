@@ -108,6 +108,16 @@ describe('a single capability call through the provider pipeline', () => {
     expect(upstream.requestsTo('/down/page')).toHaveLength(1);
   });
 
+  it("carries only a redacted copy of the upstream's error as its cause, which is what a log line writes", async () => {
+    // The adapter declares no credential, so only the engine's secrets can hide the key the body echoes.
+    const error = await failure(callCapability(provider('down'), 'scrape', { url: 'https://example.org/' }, {}, dependencies()));
+    expect(error.cause).toBeInstanceOf(FedsearchError);
+    expect(error.cause).toMatchObject({ code: 'PROVIDER_HTTP', upstreamStatus: 500, message: 'HTTP 500: rejected key [redacted]' });
+    const logged = pino.stdSerializers.err(error);
+    expect(logged.message).toBe('HTTP 500: rejected key [redacted]: HTTP 500: rejected key [redacted]');
+    expect(JSON.stringify(logged)).not.toContain(SECRET);
+  });
+
   it('does not ask a provider that is turned off (weight 0)', async () => {
     const before = upstream.requestsTo('/ok/page').length;
     const error = await failure(callCapability(provider('ok', { weight: 0 }), 'scrape', { url: 'https://example.org/' }, {}, dependencies()));

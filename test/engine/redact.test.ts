@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { redactAndCut, redactedError, redactSecrets } from '../../src/engine/redact.js';
+
+const KEY = 'exa-key-0123456789abcdef0123456789abc';
+const OTHER_KEY = 'yt-key-9876543210';
+
+describe('redacting secrets from text', () => {
+  it('replaces every whole secret with the marker, and leaves secrets under 4 characters alone', () => {
+    expect(redactSecrets(`key ${KEY}, again ${KEY}; ${OTHER_KEY}`, [KEY, OTHER_KEY, 'abc'])).toBe('key [redacted], again [redacted]; [redacted]');
+  });
+
+  it('redacts before cutting: a key across the cut is hidden whole, not left in part', () => {
+    const text = `${'x'.repeat(117)} invalid key ${KEY}`;
+    expect(text.indexOf(KEY)).toBeLessThan(160);
+    expect(text.length).toBeGreaterThan(160);
+    expect(redactAndCut(text, 160, [KEY])).toBe(`${'x'.repeat(117)} invalid key [redacted]`);
+  });
+
+  it('masks a cut that ends inside the start of a secret (4 characters or more), whatever follows it', () => {
+    // The upstream echoed the key mangled (no whole match), so only the cut can hide what is left of it.
+    const text = `${'x'.repeat(150)}${KEY.slice(0, 20)}…`;
+    expect(redactAndCut(text, 160, [OTHER_KEY, KEY])).toBe(`${'x'.repeat(150)}[redacted]`);
+    // Three characters of a key are not masked: too common a string to say anything.
+    expect(redactAndCut(`${'x'.repeat(157)}${KEY.slice(0, 20)}`, 160, [KEY])).toBe(`${'x'.repeat(157)}exa`);
+  });
+
+  it('leaves text under the limit as redaction alone leaves it', () => {
+    expect(redactAndCut(`rejected ${KEY} (ends exa-)`, 160, [KEY])).toBe('rejected [redacted] (ends exa-)');
+  });
+});
+
+describe('a redacted copy of an error', () => {
+  it('keeps the class, code and status, with message, stack and every cause redacted', () => {
+    const socket = Object.assign(new Error(`socket closed while sending key=${KEY}`), { code: 'ECONNRESET', headers: { 'x-api-key': KEY } });
+    const upstream = new FedsearchError('PROVIDER_HTTP', `HTTP 400: API key not valid: ${KEY}`, { upstreamStatus: 400, cause: socket });
+    const copy = redactedError(upstream, [KEY]) as FedsearchError;
+
+    expect(copy).toBeInstanceOf(FedsearchError);
+    expect(copy).not.toBe(upstream);
+    expect(copy).toMatchObject({ name: 'FedsearchError', code: 'PROVIDER_HTTP', upstreamStatus: 400, message: 'HTTP 400: API key not valid: [redacted]' });
+    expect(copy.stack).toMatch(/^FedsearchError: HTTP 400: API key not valid: \[redacted\]\n/);
+    const cause = copy.cause as Error & { code?: string; headers?: unknown };
+    expect(cause).toMatchObject({ message: 'socket closed while sending key=[redacted]', code: 'ECONNRESET' });
+    expect(cause.headers).toBeUndefined();
+    expect(Object.keys(copy)).not.toContain('cause');
+    // The original is left as it was: it may be shared with another caller.
+    expect(upstream.message).toContain(KEY);
+  });
+
+  it('ends a cause chain at a bounded depth', () => {
+    let error: Error = new Error(`innermost ${KEY}`);
+    for (let level = 0; level < 20; level += 1) error = new Error(`level ${level}`, { cause: error });
+    let depth = 0;
+    for (let current = redactedError(error, [KEY]) as Error | undefined; current; current = current.cause as Error | undefined) depth += 1;
+    expect(depth).toBe(9);
+  });
+});

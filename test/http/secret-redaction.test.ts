@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+const YOUTUBE_KEY = 'AIzaSyD-youtube-key-0123456789abcdef';
+const EXA_KEY = 'exa-key-0123456789abcdef0123456789abc';
+/** The longest Exa error text before the key that still puts the key across the transport's 160-character cut. */
+const FILLER = 'x'.repeat(117);
+
+/** Every prefix of `secret` long enough to identify it (4 characters or more), the whole secret included. */
+function prefixesOf(secret: string): string[] {
+  return Array.from({ length: secret.length - 3 }, (_, index) => secret.slice(0, index + 4));
+}
+
+/**
+ * Upstreams that echo the key they were sent (many APIs do in 400 and 401 bodies): the key must reach
+ * neither a response nor a log line, however the error travels or is cut.
+ */
+describe('secrets echoed by an upstream', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on('/youtube/youtube/v3/videos', {
+      kind: 'handler',
+      handle: (request, response) => {
+        const message = `API key not valid: ${request.url.searchParams.get('key')}`;
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, errors: [{ reason: 'badRequest' }] } }));
+      },
+    });
+    upstream.on('/exa/search', {
+      kind: 'handler',
+      handle: (request, response) => {
+        const error = `${FILLER} invalid key ${String(request.headers['x-api-key'])}`;
+        response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error }));
+      },
+    });
+    service = await startService({ ...providerEnv(upstream.origin), YOUTUBE_API_KEY: YOUTUBE_KEY, EXA_API_KEY: EXA_KEY, CACHE_TTL_SECONDS: '0' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('a failed capability call is logged with its cause, and no log line holds the key', async () => {
+    const response = await callOperation(service, 'youtube_video_details', { ids: ['abcDEF12345'] });
+    expect(response.status).toBe(502);
+    const body = await response.json();
+    expect(body.message).toBe('HTTP 400: badRequest: API key not valid: [redacted]');
+    expect(upstream.requestsTo('/youtube/youtube/v3/videos')).toHaveLength(1);
+
+    const failures = service.logs.map((line) => JSON.parse(line) as { reqId?: string; msg?: string; err?: { message?: string; stack?: string } });
+    const logged = failures.filter((line) => line.reqId === body.request_id && line.msg === 'request failed');
+    expect(logged).toHaveLength(1);
+    // pino writes the cause chain's messages and stacks into the line: the upstream's own error is there, redacted.
+    const upstreamMessage = 'HTTP 400: badRequest: API key not valid: [redacted]';
+    expect(logged[0]!.err?.message).toBe(`${upstreamMessage}: ${upstreamMessage}`);
+    expect(logged[0]!.err?.stack).toContain(`caused by: FedsearchError: ${upstreamMessage}`);
+    for (const line of service.logs) expect(line).not.toContain(YOUTUBE_KEY);
+  });
+
+  it('an error body cut to 160 characters shows no part of a key that straddles the cut', async () => {
+    const body = await (await request(service.origin, '/v1/search/web?q=leak&providers=exa')).json();
+    const outcome = body.providers.find((provider: { provider: string }) => provider.provider === 'exa');
+    expect(outcome).toMatchObject({ status: 'error', code: 'PROVIDER_AUTH' });
+    expect(outcome.message).toBe(`HTTP 401: credentials rejected: ${FILLER} invalid key [redacted]`);
+
+    const listing = await (await request(service.origin, '/v1/providers')).json();
+    const health = listing.providers.find((provider: { name: string }) => provider.name === 'exa').health;
+    expect(health.last_error.message).toBe(outcome.message);
+    for (const text of [JSON.stringify(body), JSON.stringify(listing), ...service.logs]) {
+      for (const prefix of prefixesOf(EXA_KEY)) expect(text).not.toContain(prefix);
+    }
+  });
+});
