@@ -14,7 +14,9 @@ describe('providers=auto chooses among providers that can answer now', () => {
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
-    // Wikipedia answers; every other upstream path is the fake's 404, an error for its provider.
+    // Wikipedia answers; every other upstream path is down (a 500, which the breaker counts: a 4xx refusal of
+    // what was asked would not).
+    upstream.json('*', { error: 'down' }, 500);
     upstream.json('/wikipedia/w/api.php', fixture('wikipedia/list-search.json'));
     service = await startService({ ...providerEnv(upstream.origin), BREAKER_FAILURES: '1', BREAKER_COOLDOWN_MS: '600000', LOG_LEVEL: 'silent' });
     // One failure each suspends the code-topic providers that are configured (no keys: brave and exa are not).
