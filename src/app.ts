@@ -7,6 +7,7 @@ import { registerAccessControl } from './http/access-control.js';
 import { handleClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
+import { registerHostCheck } from './http/host-check.js';
 import { registerOpenApi } from './http/openapi-document.js';
 import { registerOperationRoutes } from './http/operation-routes.js';
 import { registerPaperRoutes } from './http/paper-routes.js';
@@ -17,10 +18,15 @@ import { registerSearchRoutes } from './http/search-routes.js';
 import { registerStreamRoutes } from './http/stream-routes.js';
 import { registerWebPage } from './http/web-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
+import { secretValues } from './engine/redact.js';
 import { loggerOptions } from './logger.js';
+import { refuseMcpHost } from './mcp/host-guard.js';
 import { mcpSessionCounts, registerMcp } from './mcp/register.js';
+import { MESSAGES_PATH, SSE_PATH } from './mcp/sse-transport-routes.js';
+import { MCP_PATH } from './mcp/streamable-routes.js';
 import { createMetrics, registerMetricsRoute } from './observability/metrics.js';
 import { observeRequests } from './observability/request-observation.js';
+import { createProviders } from './providers/registry.js';
 import { createSearchService } from './search-setup.js';
 import { OPERATIONS } from './operations/registry.js';
 import { createRedisClient } from './transport/redis-connection.js';
@@ -41,8 +47,10 @@ export interface BuildOptions {
 
 /** Builds the whole service: plugins, then routes, then MCP. Listening is server.ts's job. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const providers = createProviders(config.providers);
   const app = Fastify({
-    ...loggerOptions(config.LOG_LEVEL, options.logStream),
+    // The keys' values too: an error's text may quote one an upstream echoed, where no field path can find it.
+    ...loggerOptions(config.LOG_LEVEL, options.logStream, secretValues(providers)),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
     clientErrorHandler: handleClientError,
@@ -51,7 +59,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   const dispatcher = options.dispatcher ?? createUpstreamAgent();
   const metrics = createMetrics();
-  const { search, close: closeSearch } = createSearchService(config, { logger: app.log, dispatcher, metrics });
+  const { search, close: closeSearch } = createSearchService(config, { providers, logger: app.log, dispatcher, metrics });
   metrics.watch({ circuitStates: () => search.circuitStates(), mcpSessions: () => mcpSessionCounts(app) });
   const readiness: Readiness = { ready: false };
   app.decorate('searchService', search);
@@ -62,6 +70,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerRequestParsing(app);
   registerErrorHandler(app);
   observeRequests(app, metrics);
+  // Before anything else is done for a request: a page re-bound to this address gets nothing, not even a 401.
+  registerHostCheck(app, {
+    allowedHosts: config.ALLOWED_HOSTS,
+    keysRequired: config.apiKeys.length > 0,
+    refusalsByRoute: new Map([MCP_PATH, SSE_PATH, MESSAGES_PATH].map((path) => [path, refuseMcpHost])),
+  });
   // Access first: the rate limiter counts per API key, which access control identifies.
   registerAccessControl(app, config.apiKeys);
   const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits') : undefined;

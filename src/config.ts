@@ -15,6 +15,7 @@ import {
   wholeNumber,
 } from './config/env-values.js';
 import { fetchSettingsFrom, fetchVariableShape, type FetchSettings } from './fetch/fetch-settings.js';
+import { allowedHostsVariable } from './http/host-check.js';
 import { allowedOriginsVariable, mcpSettingsFrom, mcpTimingVariableShape, type McpSettings } from './mcp/settings.js';
 import { builtInName, instanceConfig, providerConfigFrom, providerVariableShape } from './providers/provider-config.js';
 import { CONFIGURED_PROVIDER_SETTINGS, PROVIDER_DEFINITIONS, RESERVED_INSTANCE_NAMES, type ProviderConfigs } from './providers/registry.js';
@@ -45,6 +46,11 @@ const serviceShape = {
   // Checked only when set: the default ships with the project (and the Docker image).
   LOCAL_INDEX_DIR: readableFolder().default(path.join(projectRoot, 'docs')),
   TRUST_PROXY: booleanFromEnv.default(false),
+  /**
+   * Host names the service answers besides IP addresses and localhost (DNS-rebinding guard: http/host-check.ts);
+   * unset, that is every name when API keys are required and none otherwise.
+   */
+  ALLOWED_HOSTS: allowedHostsVariable.optional(),
   /** Comma list of accepted API keys; when set (here or in API_KEYS_FILE) REST and MCP require one. */
   API_KEYS: apiKeyList().optional(),
   API_KEYS_FILE: apiKeyFile().optional(),

@@ -5,18 +5,19 @@ import { createMemoryCache } from './engine/answer-cache.js';
 import { createRedisCache } from './engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from './engine/search-service.js';
 import type { Metrics } from './observability/metrics.js';
-import { createProviders } from './providers/registry.js';
+import type { Provider } from './providers/provider.js';
 import { createOutboundRateLimiter } from './rate-limit/outbound-limiter.js';
 
 export interface SearchSetup {
+  /** Every instance, built from `config.providers` (createProviders): the app needs their secrets first, for its logger. */
+  providers: Provider[];
   logger: FastifyBaseLogger;
   dispatcher: Dispatcher;
   metrics: Metrics;
 }
 
 /** The search service as configured: providers from the validated configuration, caches, metrics hooks, breakers. */
-export function createSearchService(config: AppConfig, { logger, dispatcher, metrics }: SearchSetup): { search: SearchService; close(): Promise<void> } {
-  const providers = createProviders(config.providers);
+export function createSearchService(config: AppConfig, { providers, logger, dispatcher, metrics }: SearchSetup): { search: SearchService; close(): Promise<void> } {
   const localCache = createMemoryCache<CachedAnswer>({
     ttlMs: config.CACHE_TTL_SECONDS * 1000,
     maxEntries: config.CACHE_MAX_ENTRIES,

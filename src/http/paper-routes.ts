@@ -32,7 +32,7 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
         produces: ['application/pdf'],
         response: {
           200: { type: 'string', format: 'binary', description: 'The PDF, as an attachment.' },
-          ...errorResponses(400, 401, 404, 413, 415, 429, 500, 502, 503, 504),
+          ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500, 502, 503, 504),
         },
       },
     },

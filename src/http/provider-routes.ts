@@ -13,7 +13,7 @@ export function registerProviderRoutes(app: FastifyInstance, search: SearchServi
         summary: 'Every provider instance: its definition, kind, configured or not (and which variable is missing), weight, timeout, circuit state and recent health',
         response: {
           200: documentedResponse(providerListOutput, 'Every provider instance, configured or not, with its definition, circuit state and recent health.'),
-          ...errorResponses(401, 429),
+          ...errorResponses(401, 403, 429),
         },
       },
     },

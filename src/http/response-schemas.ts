@@ -12,7 +12,7 @@ export function documentedResponse(schema: z.ZodType, description: string): Reco
 export const errorEnvelope = z.strictObject({
   statusCode: z.int(),
   error: z.string().describe('The HTTP reason phrase.'),
-  code: z.string().describe('A stable code: QUERY_INVALID, NOT_FOUND, PROVIDER_TIMEOUT, PROVIDER_HTTP, RATE_LIMITED, …'),
+  code: z.string().describe('A stable code: QUERY_INVALID, NOT_FOUND, PROVIDER_TIMEOUT, PROVIDER_HTTP, RATE_LIMITED, HOST_NOT_ALLOWED, …'),
   message: z.string().describe('What went wrong and, for a client error, what is allowed.'),
   details: z.unknown().optional().describe('For some client errors: the fields at fault, or what each provider did.'),
   retry_after_ms: z
@@ -25,11 +25,12 @@ export const errorEnvelope = z.strictObject({
     .describe('The id of this request in the server log (also the x-request-id header): quote it when reporting a 5xx.'),
 });
 
-export type ErrorStatus = 400 | 401 | 404 | 413 | 415 | 429 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 500 | 502 | 503 | 504;
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Invalid parameters: the message names each field at fault and what is allowed (QUERY_INVALID).',
   401: 'API keys are required here and none, or an unknown one, was sent (UNAUTHORIZED).',
+  403: 'The Host header names a host this service does not answer: IP addresses and localhost always are, other names only when listed in ALLOWED_HOSTS, or any name when API keys are required (HOST_NOT_ALLOWED).',
   404: 'Nothing found: no provider knows the paper, the video has no captions, … (NOT_FOUND).',
   413: 'The page or file is larger than the service reads (FETCH_TOO_LARGE).',
   415: 'The page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
@@ -50,5 +51,5 @@ export function errorResponses(...statuses: ErrorStatus[]): Record<number, Recor
   return Object.fromEntries(statuses.map((status) => [status, { $ref: `${ERROR_ENVELOPE_ID}#`, description: ERROR_DESCRIPTIONS[status] }]));
 }
 
-/** Every error an operation can answer with (the 401 only when API keys are configured). */
-export const OPERATION_ERRORS: ErrorStatus[] = [400, 401, 404, 429, 500, 502, 503, 504];
+/** Every error an operation can answer with (the 401 only when API keys are configured, the 403 for a Host not admitted). */
+export const OPERATION_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 429, 500, 502, 503, 504];

@@ -46,7 +46,7 @@ const DESCRIPTION =
 export function registerSearchRoutes(app: FastifyInstance, search: SearchService): void {
   const responses = {
     200: documentedResponse(searchResponseOutput, 'The merged results and every provider\'s outcome (also when every provider failed).'),
-    ...errorResponses(400, 401, 429, 500, 503),
+    ...errorResponses(400, 401, 403, 429, 500, 503),
   };
   for (const { kind, path, summary, operationId } of ROUTE_KINDS) {
     const handle = async (input: SearchRouteInput, request: FastifyRequest, reply: FastifyReply) =>

@@ -69,9 +69,18 @@ export function originEntryProblem(entry: string): string | undefined {
 }
 
 /**
- * DNS-rebinding guard for the MCP routes: a page on an attacker's domain that resolves to this server
- * still sends its own Origin (browsers always do on POST, which every tool call needs), so only pages
- * from this machine or from MCP_ALLOWED_ORIGINS get in. MCP_ALLOWED_HOSTS adds a check of the Host header.
+ * A Host that ALLOWED_HOSTS does not admit is refused on every route before the route's own hooks run
+ * (http/host-check.ts); on the MCP routes the answer is still a JSON-RPC error, the shape MCP clients read.
+ */
+export function refuseMcpHost(reply: FastifyReply, message: string): FastifyReply {
+  return sendMcpError(reply, 403, `Forbidden: ${message}`);
+}
+
+/**
+ * DNS-rebinding guard for the MCP routes, on top of ALLOWED_HOSTS' Host check of every route: a page on an
+ * attacker's domain that resolves to this server still sends its own Origin (browsers always do on POST,
+ * which every tool call needs), so only pages from this machine or from MCP_ALLOWED_ORIGINS get in.
+ * MCP_ALLOWED_HOSTS narrows the Host check further, for the MCP routes only.
  */
 export function createHostGuard(options: HostGuardOptions): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {

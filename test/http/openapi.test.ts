@@ -80,7 +80,7 @@ describe('OpenAPI document', () => {
     );
     for (const operation of OPERATIONS) {
       const responses = committed.paths[`/v1/ops/${operation.name}`].post.responses;
-      for (const status of ['400', '401', '404', '429', '500', '502', '503', '504']) {
+      for (const status of ['400', '401', '403', '404', '429', '500', '502', '503', '504']) {
         expect(responses[status], `${operation.name} ${status}`).toMatchObject({
           description: expect.stringMatching(/\w/),
           content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },

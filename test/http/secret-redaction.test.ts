@@ -74,3 +74,29 @@ describe('secrets echoed by an upstream', () => {
     }
   });
 });
+
+describe('the service logger', () => {
+  let service: RunningService;
+
+  beforeAll(async () => {
+    // A route of the test's own whose error quotes a configured key deep in its cause chain, as an adapter bug or
+    // a library's error might: the logger itself must redact it, whatever path the error took.
+    service = await startService({ EXA_API_KEY: EXA_KEY, LOG_LEVEL: 'warn' }, (app) => {
+      app.get('/test/echoed-key', async () => {
+        throw new Error('lookup failed', { cause: new Error('wrapped', { cause: new Error(`upstream said: bad key ${EXA_KEY}`) }) });
+      });
+    });
+  });
+  afterAll(async () => {
+    await service.stop();
+  });
+
+  it('redacts a configured key from an error it logs, cause chain included', async () => {
+    const response = await request(service.origin, '/test/echoed-key');
+    expect(response.status).toBe(500);
+    const logged = service.logs.map((line) => JSON.parse(line) as { msg?: string; err?: { stack?: string } }).filter((line) => line.msg === 'request failed');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]!.err?.stack).toContain('upstream said: bad key [redacted]');
+    for (const line of service.logs) expect(line).not.toContain(EXA_KEY);
+  });
+});

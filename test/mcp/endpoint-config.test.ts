@@ -80,6 +80,8 @@ describe('MCP_ALLOWED_HOSTS and MCP_ALLOWED_ORIGINS', () => {
   let service: RunningService;
   beforeAll(async () => {
     service = await startService({
+      // Every route admits these names; MCP_ALLOWED_HOSTS narrows the MCP routes to fewer.
+      ALLOWED_HOSTS: '.example.com, evil.example',
       MCP_ALLOWED_HOSTS: '127.0.0.1, mcp.example.com:8443',
       MCP_ALLOWED_ORIGINS: 'https://app.example.com',
       LOG_LEVEL: 'silent',
@@ -145,10 +147,11 @@ describe('Origin check without MCP_ALLOWED_ORIGINS', () => {
     ['POST', '/mcp'],
     ['GET', '/sse'],
     ['POST', '/messages?sessionId=x'],
-  ])('refuses %s %s from a page on another site (DNS rebinding) with 403 naming MCP_ALLOWED_ORIGINS', async (method, path) => {
+  ])('refuses %s %s from a page on another site with 403 naming MCP_ALLOWED_ORIGINS', async (method, path) => {
+    // The Host is this service's own: a re-bound name is refused by ALLOWED_HOSTS first (test/http/allowed-hosts.test.ts).
     const response = await rawRequest(service.origin, path, {
       method,
-      headers: { ...MCP_POST_HEADERS, host: 'rebound.example:8080', origin: 'http://rebound.example:8080' },
+      headers: { ...MCP_POST_HEADERS, origin: 'http://rebound.example:8080' },
       body: method === 'POST' ? INITIALIZE_MESSAGE : undefined,
     });
     expect(response.status).toBe(403);
