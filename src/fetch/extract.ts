@@ -1,8 +1,9 @@
 import { invalidQuery } from '../domain/errors.js';
 import type { DocumentKind } from './content-type.js';
 import { extractHtml } from './extract-html.js';
-import { extractPdfText } from './extract-pdf.js';
+import { extractPdfText, type PdfReadingLimits } from './extract-pdf.js';
 import type { ExtractedDocument } from './extracted-document.js';
+import { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS } from './safe-fetch.js';
 
 export type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
 
@@ -23,16 +24,22 @@ export interface TextPage {
   total_chars: number;
 }
 
-/** Turns a fetched body into Markdown and metadata by its kind: HTML, plain text, JSON, XML or PDF. */
-export async function extractDocument(input: ExtractionInput): Promise<ExtractedDocument> {
+/** The fetch settings' defaults (FETCH_MAX_BYTES, FETCH_TIMEOUT_MS), for a document that comes with no settings. */
+const DEFAULT_READING_LIMITS: PdfReadingLimits = { maxChars: DEFAULT_FETCH_MAX_BYTES, timeMs: DEFAULT_FETCH_TIMEOUT_MS };
+
+/**
+ * Turns a fetched body into Markdown and metadata by its kind: HTML, plain text, JSON, XML or PDF. Only a PDF
+ * can hold more text than its bytes, so only its reading takes `limits`; one cut short says so at its end.
+ */
+export async function extractDocument(input: ExtractionInput, limits: PdfReadingLimits = DEFAULT_READING_LIMITS): Promise<ExtractedDocument> {
   const { finalUrl: url, contentType, kind } = input;
   if (kind === 'pdf') {
-    const pdf = await extractPdfText(input.body);
+    const pdf = await extractPdfText(input.body, limits);
     return {
       title: pdf.title ?? titleFromUrl(url),
       ...(pdf.author ? { byline: pdf.author } : {}),
       ...(pdf.created ? { published_at: pdf.created } : {}),
-      markdown: pdf.text,
+      markdown: pdf.stopped ? `${pdf.text}\n\n[Reading stopped ${pdf.stopped}; the rest of the PDF was not read.]` : pdf.text,
       links: [],
       content_type: contentType,
     };

@@ -16,7 +16,7 @@ async function fetchDirect(input: FetchInput, context: OperationContext): Promis
   const settings = readFetchSettings(context.config);
   const timeoutMs = fetchTimeoutMs(settings, input);
   const document = await safeFetch(input.url, { ...settings, timeoutMs, signal: context.signal });
-  const extracted = await extractDocument(document);
+  const extracted = await extractDocument(document, { maxChars: settings.maxBytes, timeMs: timeoutMs, signal: context.signal });
   const page: FetchedPage = {
     url: input.url,
     final_url: document.finalUrl,

@@ -128,7 +128,8 @@ export const paperRead = defineOperation({
   output: paperTextOutput,
   run: async (input, context): Promise<PaperText> => {
     const { document, paper } = await downloadPaper(input, context);
-    const extracted = await extractDocument(document);
+    const settings = readFetchSettings(context.config);
+    const extracted = await extractDocument(document, { maxChars: settings.maxBytes, timeMs: settings.timeoutMs, signal: context.signal });
     const page = pageText(extracted.markdown, input.offset, input.max_chars);
     const output: PaperText = { url: document.finalUrl, content_type: extracted.content_type, ...page };
     const title = extracted.title ?? paper?.title;

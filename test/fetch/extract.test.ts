@@ -126,6 +126,43 @@ describe('extractDocument', () => {
     expect(xml.title).toBe('page');
   });
 
+  describe('a PDF that holds more than it weighs', () => {
+    // Thirty lines of 60 characters on each page, one content stream shared by 400 pages: about 700 KB of text
+    // from a file of about 60 KB.
+    const line = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit sed.';
+    const pdf = minimalPdf({ lines: Array.from({ length: 30 }, () => line), pages: 400 });
+    const generous = { maxChars: 10_000_000, timeMs: 60_000 };
+
+    it('is read to the end within the limits', async () => {
+      const document = await extractDocument(input(pdf, 'application/pdf', 'pdf'), generous);
+      expect(document.markdown.split('Lorem ipsum').length - 1).toBe(400 * 30);
+      expect(document.markdown.length).toBeGreaterThan(10 * pdf.length);
+      expect(document.markdown).not.toContain('Reading stopped');
+    });
+
+    it('is cut at maxChars, saying where reading stopped', async () => {
+      const document = await extractDocument(input(pdf, 'application/pdf', 'pdf'), { ...generous, maxChars: 20_000 });
+      const [text, note] = document.markdown.split('\n\n[Reading stopped ');
+      expect(text!.length).toBe(20_000);
+      expect(note).toMatch(/^at 20000 characters \(FETCH_MAX_BYTES\), at page \d+ of 400; the rest of the PDF was not read\.\]$/);
+      // Not every page was read to find that out.
+      expect(Number(/at page (\d+) of/.exec(note!)![1])).toBeLessThan(20);
+    });
+
+    it('stops after timeMs, having read the first page', async () => {
+      const document = await extractDocument(input(pdf, 'application/pdf', 'pdf'), { ...generous, timeMs: 0 });
+      expect(document.markdown).toMatch(/\n\n\[Reading stopped after 0 ms \(FETCH_TIMEOUT_MS\), at page 1 of 400; the rest of the PDF was not read\.\]$/);
+      expect(document.markdown).toContain(line);
+    });
+
+    it('stops when its caller goes away, rejecting with the caller\'s reason', async () => {
+      const gone = new AbortController();
+      const reason = new Error('the client went away');
+      gone.abort(reason);
+      await expect(extractDocument(input(pdf, 'application/pdf', 'pdf'), { ...generous, signal: gone.signal })).rejects.toBe(reason);
+    });
+  });
+
   it('fails with a clear message on a body that is not a PDF', async () => {
     const error = await extractDocument(input('%PDF-1.4 truncated', 'application/pdf', 'pdf')).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(FedsearchError);

@@ -1,8 +1,10 @@
 /**
- * A one-page PDF with real text objects and an Info dictionary, written by hand with a correct xref table,
- * so PDF tests need no fixture file and no PDF writer.
+ * A PDF with real text objects and an Info dictionary, written by hand with a correct xref table, so PDF tests
+ * need no fixture file and no PDF writer. Its `pages` (one unless given) all show the same content stream, as a
+ * hostile file may: a few kilobytes that read as megabytes of text.
  */
-export function minimalPdf(options: { lines: string[]; title?: string; author?: string; created?: string }): Buffer {
+export function minimalPdf(options: { lines: string[]; title?: string; author?: string; created?: string; pages?: number }): Buffer {
+  const pageCount = options.pages ?? 1;
   const escape = (text: string): string => text.replace(/[\\()]/g, (character) => `\\${character}`);
   const content = `BT /F1 14 Tf 72 720 Td 20 TL ${options.lines.map((line) => `(${escape(line)}) Tj T*`).join(' ')} ET`;
   const info = [
@@ -10,13 +12,15 @@ export function minimalPdf(options: { lines: string[]; title?: string; author?: 
     options.author ? `/Author (${escape(options.author)})` : '',
     options.created ? `/CreationDate (${options.created})` : '',
   ].join(' ');
+  // Objects 1–5, then one per page from 6: the pages share the font (3) and the content stream (4).
+  const pageNumbers = Array.from({ length: pageCount }, (_, index) => index + 6);
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    `<< /Type /Pages /Kids [${pageNumbers.map((number) => `${number} 0 R`).join(' ')}] /Count ${pageCount} >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
     `<< ${info} >>`,
+    ...pageNumbers.map(() => '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>'),
   ];
   let pdf = '%PDF-1.4\n';
   const offsets: number[] = [];
@@ -27,6 +31,6 @@ export function minimalPdf(options: { lines: string[]; title?: string; author?: 
   const xref = pdf.length;
   const entries = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
   pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${entries}`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 5 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(pdf, 'latin1');
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { minimalPdf } from '../fetch/minimal-pdf.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 
@@ -96,5 +97,36 @@ describe('fetch_url applies the address policy before any engine', () => {
     expect(await fallback.json()).toMatchObject({ engine: 'firecrawl' });
     const sent = upstream.requestsTo(SCRAPE).slice(before).map((recorded) => JSON.parse(recorded.body).url);
     expect(sent).toEqual(['http://127.0.0.1:6379/', `${upstream.origin}/site/broken`]);
+  });
+});
+
+/**
+ * A PDF's size is capped when it is fetched, not the text it holds: one content stream shown on many pages
+ * reads as far more characters than the file has bytes. fetch_url reads at most FETCH_MAX_BYTES characters of it.
+ */
+describe('fetch_url reads a PDF up to FETCH_MAX_BYTES characters', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  const pdf = minimalPdf({ lines: Array.from({ length: 30 }, () => 'Lorem ipsum dolor sit amet, consectetur adipiscing elit sed.'), pages: 400 });
+  const maxBytes = pdf.length + 1000;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on('/site/heavy.pdf', { kind: 'respond', headers: { 'content-type': 'application/pdf' }, body: pdf.toString('latin1') });
+    service = await startService({ FETCH_ALLOW_PRIVATE: 'true', FETCH_MAX_BYTES: String(maxBytes), LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('stops there and says so at the end of the text', async () => {
+    const response = await fetchUrl(service, { url: `${upstream.origin}/site/heavy.pdf`, offset: maxBytes - 200, max_chars: 1000 });
+    expect(response.status).toBe(200);
+    const page = await response.json();
+    expect(page.next_offset).toBeNull();
+    expect(page.text).toMatch(new RegExp(`\\[Reading stopped at ${maxBytes} characters \\(FETCH_MAX_BYTES\\), at page \\d+ of 400; the rest of the PDF was not read\\.\\]$`));
+    expect(page.total_chars).toBe(page.offset + page.text.length);
+    expect(page.total_chars).toBeLessThan(maxBytes + 200);
   });
 });
