@@ -5,56 +5,57 @@ import { providerEnv, request, startService, type RunningService } from '../supp
 const BRAVE_PATH = '/brave/res/v1/web/search';
 const braveBody = JSON.stringify({ type: 'search', web: { results: [{ title: 'Up again', url: 'https://brave.example/up' }] } });
 
-describe('upstream resilience', () => {
-  let upstream: FakeUpstream;
-  let service: RunningService;
+/**
+ * A service whose brave instance asks a fake upstream, started for the enclosing describe, with a search of brave
+ * alone (a new query each time, so nothing is shared or cached) and brave's health as /v1/providers reports it.
+ */
+function braveService(env: Record<string, string>) {
+  const running = {} as { upstream: FakeUpstream; service: RunningService };
   let query = 0;
-
   beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    service = await startService({
-      ...providerEnv(upstream.origin),
-      BRAVE_API_KEY: 'k-123456',
-      CACHE_TTL_SECONDS: '0',
-      BREAKER_FAILURES: '3',
-      BREAKER_COOLDOWN_MS: '300',
-      LOG_LEVEL: 'silent',
-    });
+    running.upstream = await startFakeUpstream();
+    running.service = await startService({ ...providerEnv(running.upstream.origin), BRAVE_API_KEY: 'k-123456', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent', ...env });
   });
   afterAll(async () => {
-    await service.stop();
-    await upstream.stop();
+    await running.service.stop();
+    await running.upstream.stop();
   });
+  return {
+    upstream: () => running.upstream,
+    braveSearch: async (extra = '') => {
+      query += 1;
+      const body = await (await request(running.service.origin, `/v1/search/web?q=resilience+${query}&providers=brave${extra}`)).json();
+      return body.providers[0];
+    },
+    braveHealth: async () => {
+      const body = await (await request(running.service.origin, '/v1/providers')).json();
+      return body.providers.find((provider: { name: string }) => provider.name === 'brave').health;
+    },
+  };
+}
 
-  const braveSearch = async () => {
-    query += 1;
-    const body = await (await request(service.origin, `/v1/search/web?q=resilience+${query}&providers=brave`)).json();
-    return body.providers[0];
-  };
-  const braveHealth = async () => {
-    const body = await (await request(service.origin, '/v1/providers')).json();
-    return body.providers.find((provider: { name: string }) => provider.name === 'brave').health;
-  };
+describe('upstream resilience', () => {
+  const { upstream, braveSearch, braveHealth } = braveService({ BREAKER_FAILURES: '3', BREAKER_COOLDOWN_MS: '300' });
 
   it('suspends a provider after consecutive failures, reports when it will retry, and recovers after a probe', async () => {
-    upstream.json(BRAVE_PATH, { error: 'down' }, 500);
+    upstream().json(BRAVE_PATH, { error: 'down' }, 500);
     for (let attempt = 0; attempt < 3; attempt += 1) expect((await braveSearch()).status).toBe('error');
-    const before = upstream.requestsTo(BRAVE_PATH).length;
+    const before = upstream().requestsTo(BRAVE_PATH).length;
     const suspended = await braveSearch();
     expect(suspended).toMatchObject({ status: 'suspended', code: 'PROVIDER_SUSPENDED', message: 'suspended after 3 consecutive failures' });
     expect(suspended.retry_after_ms).toBeGreaterThan(0);
     expect(suspended.retry_after_ms).toBeLessThanOrEqual(300);
-    expect(upstream.requestsTo(BRAVE_PATH).length).toBe(before);
+    expect(upstream().requestsTo(BRAVE_PATH).length).toBe(before);
     expect(await braveHealth()).toMatchObject({ state: 'open', consecutive_failures: 3, last_error: { message: 'HTTP 500' } });
 
-    upstream.json(BRAVE_PATH, braveBody);
+    upstream().json(BRAVE_PATH, braveBody);
     await expect.poll(async () => (await braveHealth()).state, { timeout: 5000 }).toBe('half-open');
     expect(await braveSearch()).toMatchObject({ status: 'ok', count: 1 });
     expect(await braveHealth()).toMatchObject({ state: 'closed', consecutive_failures: 0 });
   });
 
   it('suspends a provider for as long as its 429 Retry-After asks', async () => {
-    upstream.json(BRAVE_PATH, { error: 'slow down' }, 429, { 'retry-after': '30' });
+    upstream().json(BRAVE_PATH, { error: 'slow down' }, 429, { 'retry-after': '30' });
     expect(await braveSearch()).toMatchObject({ status: 'error', code: 'PROVIDER_RATE_LIMITED', retry_after_ms: 30_000 });
     const suspended = await braveSearch();
     expect(suspended.status).toBe('suspended');
@@ -64,38 +65,10 @@ describe('upstream resilience', () => {
 });
 
 describe('failures a caller causes do not suspend a provider for everyone', () => {
-  let upstream: FakeUpstream;
-  let service: RunningService;
-  let query = 0;
-
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    service = await startService({
-      ...providerEnv(upstream.origin),
-      BRAVE_API_KEY: 'k-123456',
-      BRAVE_TIMEOUT_MS: '2000',
-      CACHE_TTL_SECONDS: '0',
-      BREAKER_FAILURES: '3',
-      LOG_LEVEL: 'silent',
-    });
-  });
-  afterAll(async () => {
-    await service.stop();
-    await upstream.stop();
-  });
-
-  const braveSearch = async (extra = '') => {
-    query += 1;
-    const body = await (await request(service.origin, `/v1/search/web?q=caller+${query}&providers=brave${extra}`)).json();
-    return body.providers[0];
-  };
-  const braveHealth = async () => {
-    const body = await (await request(service.origin, '/v1/providers')).json();
-    return body.providers.find((provider: { name: string }) => provider.name === 'brave').health;
-  };
+  const { upstream, braveSearch, braveHealth } = braveService({ BRAVE_TIMEOUT_MS: '2000', BREAKER_FAILURES: '3' });
 
   it('a deadline shorter than the provider\'s own is reported as a timeout and not counted by the breaker', async () => {
-    upstream.on(BRAVE_PATH, { kind: 'respond', status: 200, headers: { 'content-type': 'application/json' }, body: braveBody, delayMs: 400 });
+    upstream().on(BRAVE_PATH, { kind: 'respond', status: 200, headers: { 'content-type': 'application/json' }, body: braveBody, delayMs: 400 });
     for (let attempt = 0; attempt < 4; attempt += 1) {
       expect(await braveSearch('&timeout_ms=100')).toMatchObject({ status: 'timeout', code: 'PROVIDER_TIMEOUT' });
     }
@@ -104,12 +77,12 @@ describe('failures a caller causes do not suspend a provider for everyone', () =
   });
 
   it('an upstream\'s 4xx refusal of what was asked is reported and not counted; its 5xx are', async () => {
-    upstream.json(BRAVE_PATH, { error: 'bad query' }, 422);
+    upstream().json(BRAVE_PATH, { error: 'bad query' }, 422);
     for (let attempt = 0; attempt < 4; attempt += 1) {
       expect(await braveSearch()).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: expect.stringContaining('HTTP 422') });
     }
     expect(await braveHealth()).toMatchObject({ state: 'closed', consecutive_failures: 0 });
-    upstream.json(BRAVE_PATH, { error: 'down' }, 500);
+    upstream().json(BRAVE_PATH, { error: 'down' }, 500);
     for (let attempt = 0; attempt < 3; attempt += 1) expect((await braveSearch()).status).toBe('error');
     expect(await braveSearch()).toMatchObject({ status: 'suspended', code: 'PROVIDER_SUSPENDED' });
   });
