@@ -1,13 +1,15 @@
 import type { FilterName, SearchFilters } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
+import { isParserStableHttpUrl } from '../domain/plain-url.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { yearFrom } from '../providers/parse-helpers.js';
-import { domainOf } from './canonical-url.js';
+import { domainOf, samePercentEncoding } from './canonical-url.js';
 
 /** Filters the engine can apply to parsed results when the upstream could not. */
 const POST_FILTERABLE: ReadonlySet<FilterName> = new Set(['include_domains', 'exclude_domains', 'time_range', 'year_from', 'year_to']);
 
 const NO_FILTERS: readonly FilterName[] = Object.freeze([]);
+const NO_ENTRIES: readonly string[] = Object.freeze([]);
 
 /** Whether `filters` has any field at all, without building the list of its names. */
 function hasFields(filters: SearchFilters): boolean {
@@ -46,12 +48,65 @@ export function postFilters(filters: SearchFilters, native: readonly FilterName[
   return notAppliedUpstream(filters, native, engineApplies);
 }
 
-function matchesDomain(url: string, domains: string[]): boolean {
+/** One include_domains / exclude_domains entry taken apart: a host, and the path under it ('' for the whole host). */
+interface DomainRule {
+  host: string;
+  path: string;
+}
+
+/** The rules of each entry list: a search hands the same list to each of its providers, and each asks for every result. */
+const rulesOfEntries = new WeakMap<readonly string[], readonly DomainRule[]>();
+
+function domainRulesOf(entries: readonly string[]): readonly DomainRule[] {
+  let rules = rulesOfEntries.get(entries);
+  if (rules === undefined) {
+    rules = entries.map(domainRuleOf);
+    rulesOfEntries.set(entries, rules);
+  }
+  return rules;
+}
+
+/**
+ * `docs.example.com/guide/` as host `docs.example.com` and path `/guide`. The path is read by the URL parser (on a
+ * fixed host, which cannot fail) and compared as result paths are (comparablePath), so both meet however spelled.
+ */
+function domainRuleOf(entry: string): DomainRule {
+  const slash = entry.indexOf('/');
+  const host = (slash < 0 ? entry : entry.slice(0, slash)).toLowerCase().replace(/^www\./, '');
+  if (slash < 0) return { host, path: '' };
+  return { host, path: comparablePath(new URL(`http://host${entry.slice(slash)}`).pathname) };
+}
+
+/** `%3A` and `:` alike (as merge keys read them), and `/guide/` as `/guide`: a trailing slash names no other place. */
+function comparablePath(pathname: string): string {
+  return samePercentEncoding(pathname).replace(/\/+$/, '');
+}
+
+/** The path of a URL the parser gives back unchanged: from the `/` after the host up to a query or fragment. */
+const PLAIN_URL_PATH = /^https?:\/\/[^/]*(\/[^?#]*)/;
+
+/** A result URL's path as the URL parser reads it; sliced out, without a parse, when the parser would not change it. */
+function pathOf(url: string): string {
+  if (isParserStableHttpUrl(url)) return PLAIN_URL_PATH.exec(url)?.[1] ?? '';
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}
+
+/** Whether `url` is on a rule's host or one of its subdomains and, when the rule has a path, at or under it. */
+function matchesDomain(url: string, rules: readonly DomainRule[]): boolean {
   const host = domainOf(url);
   if (!host) return false;
-  return domains.some((domain) => {
-    const wanted = domain.toLowerCase().replace(/^www\./, '');
-    return host === wanted || host.endsWith(`.${wanted}`);
+  // Read only when a rule with a path matches the host: host-only filters (most) never need it.
+  let path: string | undefined;
+  return rules.some((rule) => {
+    if (host !== rule.host && !host.endsWith(`.${rule.host}`)) return false;
+    if (rule.path === '') return true;
+    path ??= comparablePath(pathOf(url));
+    // At a segment boundary: `/guide` holds `/guide/intro`, not `/guides`.
+    return path === rule.path || path.startsWith(`${rule.path}/`);
   });
 }
 
@@ -62,13 +117,15 @@ function matchesDomain(url: string, domains: string[]): boolean {
 export function applyPostFilters(items: ProviderItem[], filters: SearchFilters, native: readonly FilterName[], now = Date.now()): ProviderItem[] {
   const pending = postFilters(filters, native);
   if (pending.length === 0) return items;
+  const included = domainRulesOf(filters.include_domains ?? NO_ENTRIES);
+  const excluded = domainRulesOf(filters.exclude_domains ?? NO_ENTRIES);
   return items.filter((item) =>
     pending.every((name) => {
       switch (name) {
         case 'include_domains':
-          return matchesDomain(item.url, filters.include_domains ?? []);
+          return matchesDomain(item.url, included);
         case 'exclude_domains':
-          return !matchesDomain(item.url, filters.exclude_domains ?? []);
+          return !matchesDomain(item.url, excluded);
         case 'time_range': {
           const published = item.published_at ? Date.parse(item.published_at) : Number.NaN;
           return !Number.isNaN(published) && published >= timeRangeStart(filters.time_range!, now);

@@ -29,10 +29,17 @@ export const searchParams = {
     .describe(`Which page of results (1–${MAX_PAGE}, default 1); the answer's has_more says whether the next page holds any.`),
 };
 
+/** `Docs.Example.com/Guide` as `docs.example.com/Guide`: a host has no letter case, a path does. */
+function lowerCaseHost(entry: string): string {
+  const slash = entry.indexOf('/');
+  return slash < 0 ? entry.toLowerCase() : entry.slice(0, slash).toLowerCase() + entry.slice(slash);
+}
+
+/** A host, or a host and a path under it (`docs.example.com/guide`): the engine's post-filter reads both forms. */
 const domain = z
   .string()
   .trim()
-  .toLowerCase()
+  .overwrite(lowerCaseHost)
   .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,63}(\/\S*)?$/, 'not a domain name; allowed: a domain such as example.com');
 
 export const timeRange = z.enum(TIME_RANGES).optional().describe('Only results published within this period.');

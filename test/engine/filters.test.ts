@@ -24,6 +24,58 @@ describe('search filters', () => {
     expect(applyPostFilters(items, { exclude_domains: ['reddit.com'] }, [], NOW).map((item) => item.title)).toEqual(['Old blog']);
   });
 
+  describe('a domain entry with a path', () => {
+    const pages = [
+      { title: 'Guide index', url: 'https://docs.example.com/guide' },
+      { title: 'Guide intro', url: 'https://docs.example.com/guide/intro' },
+      { title: 'Guides', url: 'https://docs.example.com/guides/x' },
+      { title: 'Private', url: 'https://docs.example.com/private/x' },
+      { title: 'Public', url: 'https://docs.example.com/public' },
+      { title: 'Other host', url: 'https://other.example.org/guide/intro' },
+    ];
+    const titles = (filters: Parameters<typeof applyPostFilters>[1], list: typeof pages = pages) =>
+      applyPostFilters(list, filters, [], NOW).map((item) => item.title);
+
+    it('includes the path and what lies under it, not a longer segment nor another host', () => {
+      expect(titles({ include_domains: ['docs.example.com/guide'] })).toEqual(['Guide index', 'Guide intro']);
+    });
+
+    it('excludes the path and what lies under it, and keeps the rest of the host', () => {
+      expect(titles({ exclude_domains: ['docs.example.com/private'] })).toEqual(['Guide index', 'Guide intro', 'Guides', 'Public', 'Other host']);
+    });
+
+    it('takes a trailing slash on either side, and a host in any letter case', () => {
+      expect(titles({ include_domains: ['Docs.Example.COM/guide/'] })).toEqual(['Guide index', 'Guide intro']);
+      expect(titles({ include_domains: ['docs.example.com/guide'] }, [{ title: 'Slash', url: 'https://DOCS.example.com/guide/' }])).toEqual(['Slash']);
+    });
+
+    it('compares paths as the URL parser reads them: letter case counts, percent-encoding and dot segments do not', () => {
+      const spelled = [
+        { title: 'Upper', url: 'https://example.com/Guide/a' },
+        { title: 'Encoded', url: 'https://example.com/caf%C3%A9/menu' },
+        { title: 'Dotted', url: 'https://example.com/x/../guide/b' },
+      ];
+      expect(titles({ include_domains: ['example.com/guide'] }, spelled)).toEqual(['Dotted']);
+      expect(titles({ include_domains: ['example.com/Guide'] }, spelled)).toEqual(['Upper']);
+      expect(titles({ include_domains: ['example.com/café'] }, spelled)).toEqual(['Encoded']);
+    });
+
+    it('holds for subdomains and www, as a host entry does', () => {
+      const hosts = [
+        { title: 'Sub', url: 'https://eu.docs.example.com/guide/a' },
+        { title: 'Www', url: 'https://www.example.com/guide' },
+        { title: 'Lookalike', url: 'https://notexample.com/guide' },
+      ];
+      expect(titles({ include_domains: ['example.com/guide'] }, hosts)).toEqual(['Sub', 'Www']);
+      expect(titles({ include_domains: ['www.example.com/guide'] }, hosts)).toEqual(['Sub', 'Www']);
+    });
+
+    it('leaves host entries as they were, beside path entries', () => {
+      expect(titles({ include_domains: ['other.example.org', 'docs.example.com/public'] })).toEqual(['Public', 'Other host']);
+      expect(titles({ include_domains: ['example.com/'] })).toEqual(titles({ include_domains: ['example.com'] }));
+    });
+  });
+
   it('applies a time range to dated items and leaves out items that cannot be shown to match', () => {
     expect(applyPostFilters(items, { time_range: 'week' }, [], NOW).map((item) => item.title)).toEqual(['Fresh reddit post']);
   });

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+const BRAVE = '/brave/res/v1/web/search';
+
+type Answer = { results: Array<{ url: string }>; providers: Array<{ provider: string; status: string; count?: number }> };
+
+describe('domain filters with a path, applied by the engine where the provider cannot', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json(BRAVE, {
+      web: {
+        results: [
+          { title: 'Guide intro', url: 'https://docs.example.com/guide/intro', description: 'under the path' },
+          { title: 'Guide', url: 'https://docs.example.com/guide', description: 'the path itself' },
+          { title: 'Guides', url: 'https://docs.example.com/guides/x', description: 'a longer segment' },
+          { title: 'Private', url: 'https://docs.example.com/private/x', description: 'excluded' },
+          { title: 'Public', url: 'https://docs.example.com/public', description: 'kept' },
+          { title: 'Upper', url: 'https://docs.example.com/Guide/upper', description: 'another path: paths have letter case' },
+          { title: 'Other', url: 'https://other.example.org/guide/intro', description: 'another host' },
+        ],
+      },
+    });
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-key-0123456789', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  const urls = async (path: string): Promise<string[]> => {
+    const response = await request(service.origin, path);
+    expect(response.status).toBe(200);
+    return ((await response.json()) as Answer).results.map((result) => result.url);
+  };
+
+  it('include_domains with a path keeps the path and what lies under it', async () => {
+    expect(await urls('/v1/search/web?q=path+one&providers=brave&include_domains=docs.example.com/guide')).toEqual([
+      'https://docs.example.com/guide/intro',
+      'https://docs.example.com/guide',
+    ]);
+  });
+
+  it('exclude_domains with a path drops only what lies under it', async () => {
+    expect(await urls('/v1/search/web?q=path+two&providers=brave&exclude_domains=docs.example.com/private')).toEqual([
+      'https://docs.example.com/guide/intro',
+      'https://docs.example.com/guide',
+      'https://docs.example.com/guides/x',
+      'https://docs.example.com/public',
+      'https://docs.example.com/Guide/upper',
+      'https://other.example.org/guide/intro',
+    ]);
+  });
+
+  it('reads the host in any letter case and a trailing slash, and keeps the letter case of the path', async () => {
+    expect(await urls('/v1/search/web?q=path+three&providers=brave&include_domains=Docs.Example.com/Guide/')).toEqual(['https://docs.example.com/Guide/upper']);
+  });
+
+  it('takes a host entry beside a path entry: the host and its subdomains, any path', async () => {
+    expect(await urls('/v1/search/web?q=path+four&providers=brave&include_domains=example.org,docs.example.com/public')).toEqual([
+      'https://docs.example.com/public',
+      'https://other.example.org/guide/intro',
+    ]);
+  });
+});
