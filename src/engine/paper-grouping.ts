@@ -1,4 +1,3 @@
-import type { ProviderItem } from '../domain/result.js';
 import { groupArrays } from './group-arrays.js';
 import type { MergeGroup, RankedItem } from './ranked-item.js';
 import {
@@ -13,11 +12,22 @@ import {
 } from './paper-identity.js';
 import { TitleBlocks } from './title-blocks.js';
 
-/** Union-find over entry indexes: near-constant time per union, so grouping stays close to linear. */
+/** Bits of a set's identifier kinds: which of DOI, arXiv id and PMID some member of the set has. */
+const HAS_DOI = 1;
+const HAS_ARXIV_ID = 2;
+const HAS_PMID = 4;
+
+/**
+ * Union-find over entry indexes: near-constant time per union, so grouping stays close to linear. Each root also
+ * carries its set's identifier kinds, one byte per entry, so that a title match can be refused for what the two
+ * whole sets are known by, not only the two entries compared.
+ */
 class DisjointSets {
   private readonly parent: Int32Array;
+  private readonly identifierKinds: Uint8Array;
   constructor(size: number) {
     this.parent = new Int32Array(size);
+    this.identifierKinds = new Uint8Array(size);
     for (let index = 0; index < size; index += 1) this.parent[index] = index;
   }
   find(index: number): number {
@@ -31,27 +41,35 @@ class DisjointSets {
     }
     return root;
   }
-  /** Joins two sets; the root of the joined set is its lowest index. */
+  /** Records an entry's identifier kinds; before the entry joins any set, while it is its own root. */
+  setIdentifierKinds(index: number, kinds: number): void {
+    this.identifierKinds[index] = kinds;
+  }
+  /**
+   * Whether two roots' sets are both known by an identifier of the same kind. Every entry with a given identifier
+   * is joined before titles are compared, and a union only adds sets together, so two different sets never share
+   * an identifier's value: both having a DOI (or an arXiv id, or a PMID) means two different ones, two works.
+   */
+  rootsShareIdentifierKind(rootA: number, rootB: number): boolean {
+    return (this.identifierKinds[rootA]! & this.identifierKinds[rootB]!) !== 0;
+  }
+  /** Joins two sets; the root of the joined set is its lowest index, and carries the identifier kinds of both. */
   union(a: number, b: number): void {
     const rootA = this.find(a);
     const rootB = this.find(b);
-    if (rootA !== rootB) this.parent[Math.max(rootA, rootB)] = Math.min(rootA, rootB);
+    if (rootA === rootB) return;
+    const root = Math.min(rootA, rootB);
+    this.parent[Math.max(rootA, rootB)] = root;
+    this.identifierKinds[root] = this.identifierKinds[rootA]! | this.identifierKinds[rootB]!;
   }
-}
-
-/** Two papers with different values of the same identifier are different works, however alike their titles. */
-function identifiersConflict(a: ProviderItem, b: ProviderItem): boolean {
-  return (
-    (a.doi !== undefined && b.doi !== undefined && a.doi !== b.doi) ||
-    (a.arxiv_id !== undefined && b.arxiv_id !== undefined && a.arxiv_id !== b.arxiv_id) ||
-    (a.pmid !== undefined && b.pmid !== undefined && a.pmid !== b.pmid)
-  );
 }
 
 /**
  * Papers are the same work when they share a DOI, an arXiv id or a PMID, or, failing identifiers, when
  * their normalised titles are similar (Dice ≥ 0.9) and their years differ by at most one. Titles are only
- * compared inside blocks (same first or last three words), so cost grows close to linearly.
+ * compared inside blocks (same first or last three words), so cost grows close to linearly. A title match
+ * never joins two sets that each have a different DOI, arXiv id or PMID, even through a third paper that has
+ * none: whichever of them it is compared with first takes it, and the other stays a work of its own.
  */
 export function groupPapers(entries: RankedItem[]): MergeGroup[] {
   const sets = new DisjointSets(entries.length);
@@ -76,13 +94,20 @@ export function groupPapers(entries: RankedItem[]): MergeGroup[] {
   return groupArrays(groupOf, sizes, groupCount, (index) => entries[index]!);
 }
 
-/** Joins papers that share an identifier; one owner map per kind of identifier, so that no key string is built. */
+/**
+ * Joins papers that share an identifier; one owner map per kind of identifier, so that no key string is built.
+ * Sharing one identifier is taken as the same work even when another differs (same DOI, two arXiv ids): one
+ * shared identifier is the rule the docs state (docs/ranking.md), and a source's second identifier is the
+ * likelier mistake. Identifiers are read as matching reads them (matchingIdentifiers: an arXiv DOI is an arXiv
+ * id), and each entry's kinds of identifier are recorded for the title comparisons that follow.
+ */
 function joinSharedIdentifiers(entries: RankedItem[], sets: DisjointSets): void {
   const doiOwners = new Map<string, number>();
   const arxivOwners = new Map<string, number>();
   const pmidOwners = new Map<string, number>();
   for (let index = 0; index < entries.length; index += 1) {
     const { doi, arxiv, pmid } = matchingIdentifiers(entries[index]!.item);
+    sets.setIdentifierKinds(index, (doi === undefined ? 0 : HAS_DOI) | (arxiv === undefined ? 0 : HAS_ARXIV_ID) | (pmid === undefined ? 0 : HAS_PMID));
     if (doi !== undefined) joinOwner(doiOwners, doi, index, sets);
     if (arxiv !== undefined) joinOwner(arxivOwners, arxiv, index, sets);
     if (pmid !== undefined) joinOwner(pmidOwners, pmid, index, sets);
@@ -97,10 +122,11 @@ function joinOwner(owners: Map<string, number>, identifier: string, index: numbe
 }
 
 /**
- * Joins papers without a conflicting identifier whose titles are similar and years compatible, comparing
- * inside blocks only. What each comparison reads first (the sets, the years, the bigram counts) sits in typed
- * arrays beside the entries: a crowded block compares a title with up to 32 others, and following each one to
- * its item object costs a cache miss once the results no longer fit the cache.
+ * Joins papers whose titles are similar and years compatible, unless their sets have different identifiers of
+ * one kind, comparing inside blocks only. What each comparison reads first (the sets and their identifier kinds,
+ * the years, the bigram counts) sits in typed arrays beside the entries: a crowded block compares a title with up
+ * to 32 others, and following each one to its item object costs a cache miss once the results no longer fit the
+ * cache.
  */
 function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
   const titles = entries.map((entry) => normalizeTitle(entry.item.title));
@@ -146,11 +172,13 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
     let compared = 0;
     for (let other = blocks.firstMember(block); other >= 0 && compared < MAX_COMPARISONS_PER_TITLE; other = blocks.nextMember(other)) {
       compared += 1;
-      if (sets.find(other) === sets.find(index)) {
+      const otherRoot = sets.find(other);
+      const ownRoot = sets.find(index);
+      if (otherRoot === ownRoot) {
         joined = true;
         continue;
       }
-      if (yearsClose(index, other) && !identifiersConflict(entries[index]!.item, entries[other]!.item) && similar(index, other)) {
+      if (yearsClose(index, other) && !sets.rootsShareIdentifierKind(ownRoot, otherRoot) && similar(index, other)) {
         sets.union(other, index);
         joined = true;
       }

@@ -12,13 +12,21 @@ import { identifierKeys, normalizeTitle, TITLE_OPENING_WORDS } from '../../src/e
 
 const CAP = 32;
 
-/** The rule on its own terms: union by shared identifier, then title comparisons inside blocks, at most CAP per block. */
+/**
+ * The rule on its own terms: union by shared identifier, then title comparisons inside blocks, at most CAP per
+ * block, refused when the two sets hold different identifiers of one kind (as identifierKeys spells them).
+ */
 function referenceGroups(entries: RankedItem[]): number[][] {
   const label = entries.map((_, index) => index);
+  // Per root: every identifier key ("doi:…", "arxiv:…", "pmid:…") of its set's members.
+  const keysOfRoot = entries.map((entry) => new Set(identifierKeys(entry.item)));
   const find = (index: number): number => (label[index] === index ? index : find(label[index]!));
   const union = (a: number, b: number): void => {
     const [rootA, rootB] = [find(a), find(b)];
-    if (rootA !== rootB) label[Math.max(rootA, rootB)] = Math.min(rootA, rootB);
+    if (rootA === rootB) return;
+    const [root, child] = [Math.min(rootA, rootB), Math.max(rootA, rootB)];
+    label[child] = root;
+    for (const key of keysOfRoot[child]!) keysOfRoot[root]!.add(key);
   };
   const owners = new Map<string, number>();
   entries.forEach((entry, index) => {
@@ -27,8 +35,9 @@ function referenceGroups(entries: RankedItem[]): number[][] {
       else owners.set(key, index);
     }
   });
-  const conflict = (a: ProviderItem, b: ProviderItem): boolean =>
-    (['doi', 'arxiv_id', 'pmid'] as const).some((field) => a[field] !== undefined && b[field] !== undefined && a[field] !== b[field]);
+  const kindOf = (key: string): string => key.slice(0, key.indexOf(':'));
+  const conflict = (a: number, b: number): boolean =>
+    [...keysOfRoot[find(a)]!].some((key) => [...keysOfRoot[find(b)]!].some((other) => kindOf(other) === kindOf(key) && other !== key));
   const similar = (a: string, b: string): boolean => a === b || (a.length >= 8 && b.length >= 8 && stringSimilarity.compareTwoStrings(a, b) >= 0.9);
   const blocks = new Map<string, number[]>();
   entries.forEach((entry, index) => {
@@ -48,7 +57,7 @@ function referenceGroups(entries: RankedItem[]): number[][] {
         const otherItem = entries[other]!.item;
         const yearsClose = entry.item.year === undefined || otherItem.year === undefined || Math.abs(entry.item.year - otherItem.year) <= 1;
         if (find(other) === find(index)) joined = true;
-        else if (yearsClose && !conflict(entry.item, otherItem) && similar(title, normalizeTitle(otherItem.title))) {
+        else if (yearsClose && !conflict(index, other) && similar(title, normalizeTitle(otherItem.title))) {
           union(other, index);
           joined = true;
         }
@@ -141,5 +150,58 @@ describe('paper grouping on crowded title blocks', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('paper grouping against identifiers', () => {
+  const TITLE = 'Graph neural networks for molecular property prediction';
+  const conference = paper(TITLE, 2019, { doi: '10.1000/conf.2019.1' });
+  const journal = paper(TITLE, 2020, { doi: '10.2000/journal.2020.7' });
+  const noIdentifier = paper(TITLE, 2019);
+
+  /** The DOIs of each group of more than one paper, and of each paper alone. */
+  function doisByGroup(items: ProviderItem[]): Array<Array<string | undefined>> {
+    return groupResults('papers', entriesOf(items)).map((group) => group.map((member) => member.item.doi));
+  }
+
+  it('keeps two works with different DOIs apart when a paper without identifiers matches both by title', () => {
+    // Crossref's two DOIs first, OpenAlex's identifier-less copy last: it joins the first, and the second stays.
+    expect(doisByGroup([conference, journal, noIdentifier])).toEqual([['10.1000/conf.2019.1', undefined], ['10.2000/journal.2020.7']]);
+  });
+
+  it('keeps them apart whichever paper comes first: the identifier-less one joins the first work it matches', () => {
+    expect(doisByGroup([noIdentifier, conference, journal])).toEqual([[undefined, '10.1000/conf.2019.1'], ['10.2000/journal.2020.7']]);
+    expect(doisByGroup([noIdentifier, journal, conference])).toEqual([[undefined, '10.2000/journal.2020.7'], ['10.1000/conf.2019.1']]);
+    expect(doisByGroup([conference, noIdentifier, journal])).toEqual([['10.1000/conf.2019.1', undefined], ['10.2000/journal.2020.7']]);
+  });
+
+  it('keeps two "Editorial" papers with different DOIs apart beside a third "Editorial" without one', () => {
+    const editorial = (doi?: string): ProviderItem => ({ title: 'Editorial', url: `https://journal.example/${doi ?? 'none'}`, ...(doi ? { doi } : {}) });
+    expect(doisByGroup([editorial('10.1000/one'), editorial('10.1000/two'), editorial()])).toEqual([['10.1000/one', undefined], ['10.1000/two']]);
+    expect(doisByGroup([editorial(), editorial('10.1000/one'), editorial('10.1000/two')])).toEqual([[undefined, '10.1000/one'], ['10.1000/two']]);
+  });
+
+  it('refuses a second DOI to a work that got its DOI from a paper it joined by title, not from the one compared', () => {
+    // The PMID paper stays in the title block; the DOI paper joins it there, so the block holds no DOI of its own.
+    const items = [paper(TITLE, 2019, { pmid: '31000001' }), conference, journal];
+    expect(doisByGroup(items)).toEqual([[undefined, '10.1000/conf.2019.1'], ['10.2000/journal.2020.7']]);
+  });
+
+  it('merges an arXiv preprint known by its arXiv DOI with the journal version of the same title a year later', () => {
+    const preprint = paper('Sparse attention mechanisms for long document summarization', 2021, { doi: '10.48550/arxiv.2101.00001' });
+    const published = paper('Sparse attention mechanisms for long document summarization', 2022, { doi: '10.3000/jrnl.2022.5' });
+    expect(doisByGroup([preprint, published])).toEqual([['10.48550/arxiv.2101.00001', '10.3000/jrnl.2022.5']]);
+    expect(doisByGroup([published, preprint])).toEqual([['10.3000/jrnl.2022.5', '10.48550/arxiv.2101.00001']]);
+  });
+
+  it('still keeps an arXiv preprint apart from another arXiv paper of the same title', () => {
+    const first = paper('Sparse attention mechanisms for long document summarization', 2021, { doi: '10.48550/arxiv.2101.00001' });
+    const second = paper('Sparse attention mechanisms for long document summarization', 2021, { arxiv_id: '2101.00002' });
+    expect(doisByGroup([first, second])).toEqual([['10.48550/arxiv.2101.00001'], [undefined]]);
+  });
+
+  it('joins papers that share a DOI even when their arXiv ids differ: one shared identifier makes one work', () => {
+    const items = [paper('A title', 2020, { doi: '10.1000/x', arxiv_id: '2101.00001' }), paper('Another title', 2020, { doi: '10.1000/x', arxiv_id: '2101.00002' })];
+    expect(doisByGroup(items)).toEqual([['10.1000/x', '10.1000/x']]);
   });
 });
