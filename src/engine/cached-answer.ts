@@ -9,6 +9,11 @@ export interface CachedAnswer {
   /** How many results each provider was asked for: whether a later page can be sliced from this list (paging.ts). */
   depth: number;
   providers: ProviderOutcome[];
+  /**
+   * Providers that may have more though they gave fewer than `depth`: the engine's own filters kept part of a
+   * full upstream answer (gather.ts `upstreamFull`). Absent when none, as in answers kept before it existed.
+   */
+  upstreamFull?: string[];
   /** When the providers were asked (epoch ms), so a cached answer can say how old it is. */
   cached_at: number;
 }

@@ -4,6 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import { CallDeadlines } from './call-deadline.js';
 import type { CallerSignal } from './cancellation.js';
+import { searchFiltered, type FilteredItems } from './filtered-search.js';
 import { applyPostFilters, postFilters } from './filters.js';
 import { runPipeline, type PipelineDependencies, type PipelineResult, type ProviderTask } from './provider-pipeline.js';
 
@@ -16,7 +17,15 @@ export interface ProviderAnswer {
   provider: Provider;
   items: ProviderItem[];
   outcome: ProviderOutcome;
+  /**
+   * Set when the engine filtered this provider's items itself and the upstream's answer was full: it may hold
+   * more matching results than `items` and the outcome's count show (filtered-search.ts).
+   */
+  upstreamFull?: true;
 }
+
+/** A task's value: the provider's items as they came, or as the engine's own filters left them. */
+type TaskValue = ProviderItem[] | FilteredItems;
 
 export interface GatherOptions {
   /** The caller's deadline; each provider gets the smaller of this and its own timeout. */
@@ -48,7 +57,7 @@ export function gatherResults(
   // Providers with the same timeout share one timer and abort signal; what they leave running stops when all are done.
   const deadlines = new CallDeadlines(options.signal);
   const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines };
-  let pending: Promise<PipelineResult<ProviderItem[]>>[];
+  let pending: Promise<PipelineResult<TaskValue>>[];
   try {
     pending = providers.map((provider) => runPipeline(provider, task, limits, dependencies));
   } catch (error) {
@@ -79,23 +88,29 @@ export function gatherResults(
   return Promise.all(heard).then(done, failed);
 }
 
-function answerOf(result: PipelineResult<ProviderItem[]>): ProviderAnswer {
-  return { provider: result.provider, items: result.ok ? result.value : [], outcome: result.outcome };
+function answerOf(result: PipelineResult<TaskValue>): ProviderAnswer {
+  const { provider, outcome } = result;
+  if (!result.ok) return { provider, items: [], outcome };
+  const value = result.value;
+  if (Array.isArray(value)) return { provider, items: value, outcome };
+  return value.upstreamFull ? { provider, items: value.items, outcome, upstreamFull: true } : { provider, items: value.items, outcome };
 }
 
 /** A search (or the given task) whose items pass the filters the provider could not apply itself. */
-function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTask<ProviderItem[]> {
+function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTask<TaskValue> {
   return {
     name: ask ? 'lookup' : 'search',
     filters: query.filters,
-    run: (provider, transport, signal) => {
-      const found = ask ? ask(provider, transport, signal) : provider.search(query, transport, signal);
+    run: (provider, transport, signal, deadline) => {
       const native = provider.settings.filters ?? [];
       // Most searches set no filter that is left to the engine: their answer is the provider's, with no step after
       // it. The others work out their filters again when the items arrive (a few names; no second entry point).
-      if (postFilters(query.filters, native).length === 0) return found;
-      return found.then((items) => applyPostFilters(items, query.filters, native));
+      if (postFilters(query.filters, native).length === 0) return ask ? ask(provider, transport, signal) : provider.search(query, transport, signal);
+      const keep = (items: ProviderItem[]): ProviderItem[] => applyPostFilters(items, query.filters, native);
+      // A lookup is by identifier, never asked deeper; a search its filters leave short is (filtered-search.ts).
+      return ask ? ask(provider, transport, signal).then(keep) : searchFiltered(provider, query, keep, { transport, signal, deadline });
     },
-    count: (items) => items.length,
+    // The results kept: what the outcome's count has always said. Paging reads `upstreamFull` besides it.
+    count: (value) => (Array.isArray(value) ? value : value.items).length,
   };
 }

@@ -25,9 +25,14 @@ export function pageOf<T>(results: T[], limit: number, page: number): T[] {
 /**
  * Whether asking again for more could lengthen the list: some provider gave everything it was asked for. An
  * adapter gives at most that many, reading further pages of its API past one request's maximum (Provider.search).
+ * A provider whose results the engine filtered counts by its upstream's answer, not by what the filters kept:
+ * three of six kept says nothing of the results past the sixth.
  */
 function couldGrow(answer: CachedAnswer): boolean {
-  return answer.providers.some((provider) => provider.status === 'ok' && provider.count >= answer.depth);
+  const { depth, upstreamFull } = answer;
+  return answer.providers.some(
+    (provider) => provider.status === 'ok' && (provider.count >= depth || upstreamFull?.includes(provider.provider) === true),
+  );
 }
 
 /** Whether a fused list fills `page` as well as asking the providers again would. */

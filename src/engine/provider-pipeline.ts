@@ -30,7 +30,8 @@ export interface ProviderTask<T> {
   name: string;
   /** Filters the work needs the provider to apply; a provider that cannot apply one of them is skipped. */
   filters?: SearchFilters;
-  run(provider: Provider, transport: UpstreamTransport, signal: AbortSignal): Promise<T>;
+  /** `deadline` is the performance.now() time by which the call must be done, for work that judges whether another request fits. */
+  run(provider: Provider, transport: UpstreamTransport, signal: AbortSignal, deadline: number): Promise<T>;
   /** How many results the answer holds, for the outcome's count. */
   count(value: T): number;
 }
@@ -166,7 +167,7 @@ class AdmittedCall<T> {
     const work = dependencies.limiterFor(provider)(() => {
       // Queued behind the concurrency limit past the deadline: do not start at all.
       if (signal.aborted) throw signal.reason;
-      return task.run(provider, new CallTransport(dependencies.transportFor(provider), deadline, takeSlot), signal);
+      return task.run(provider, new CallTransport(dependencies.transportFor(provider), deadline, takeSlot), signal, deadline);
     });
     // The race observes both promises at once: neither is left to reject unhandled, whichever loses.
     return Promise.race([work, aborted]);

@@ -294,6 +294,8 @@ export class SearchService {
     const atMost = this.options.cache.storesNothing ? query.limit : undefined;
     const results = extendResults(listed, this.rankAnswers(query.kind, answers, explain, atMost));
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
+    const upstreamFull = filteredShortOfFullAnswers(answers, query.limit);
+    if (upstreamFull) outcome.upstreamFull = upstreamFull;
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (!this.options.cache.storesNothing && outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
       // The answer does not wait for its copy to be kept: a shared cache's write is a round trip to Redis (up to its
@@ -312,6 +314,17 @@ interface SearchKeys {
   page: number;
   query: SearchQuery;
   key: string;
+}
+
+/**
+ * The providers whose upstream answer was full though the engine's filters kept fewer than `depth` of it (undefined
+ * when none): their count alone would tell paging they have nothing more (paging.ts couldGrow).
+ */
+function filteredShortOfFullAnswers(answers: ProviderAnswer[], depth: number): string[] | undefined {
+  let names: string[] | undefined;
+  // Most answers have none: no list is made for them.
+  for (const answer of answers) if (answer.upstreamFull && answer.outcome.count < depth) (names ??= []).push(answer.provider.name);
+  return names;
 }
 
 function signalOf(signal: CallerSignal | (() => CallerSignal) | undefined): CallerSignal | undefined {

@@ -37,6 +37,18 @@ describe('pages of one fused list', () => {
     expect(hasMorePages(answer(200, 101, [101, 101]), 10, 10)).toBe(false);
   });
 
+  it('counts a provider the engine filtered by its full upstream answer, not by the few results its filter kept', () => {
+    // Brave asked for 6 gave 6, of which the filter kept 3: the results past the sixth may match too.
+    const filtered = { ...answer(3, 6, [3]), upstreamFull: ['p0'] };
+    expect(hasMorePages(filtered, 5, 1)).toBe(true);
+    expect(servesPage(filtered, 5, 2)).toBe(false);
+    // Without it, 3 of 6 reads as a provider that gave all it has.
+    expect(hasMorePages(answer(3, 6, [3]), 5, 1)).toBe(false);
+    expect(servesPage(answer(3, 6, [3]), 5, 2)).toBe(true);
+    // Another provider's full answer does not make this one's count full.
+    expect(hasMorePages({ ...answer(3, 6, [3]), upstreamFull: ['elsewhere'] }, 5, 1)).toBe(false);
+  });
+
   it('extends a shown list with a deeper one without moving or repeating what was shown', () => {
     const shown = [result('https://a.example/'), result('https://b.example/'), result('https://p.example/1', { doi: '10.1/x' })];
     const deeper = [
