@@ -12,6 +12,7 @@ import { answerTtl, cacheKey, presentedAnswer, type CachedAnswer } from './cache
 import { fuseAnswers } from './fuse.js';
 import { extendResults, hasMorePages, pageOf, resultsWanted, servesPage } from './paging.js';
 import { gatherResults, type ProviderAnswer } from './gather.js';
+import { rankedAsPaged } from './paged-ranking.js';
 import { lookupPaper, type PaperLookup } from './paper-lookup.js';
 import { callCapability } from './provider-call.js';
 import { ProviderCatalog, type ProviderDescription } from './provider-catalog.js';
@@ -270,7 +271,7 @@ export class SearchService {
     return gathering.then(
       (answers) => {
         finished?.();
-        return this.keep(answers, query, key, listed, explain, signal, gatheredAt);
+        return this.keep(answers, query, { limit: request.limit, page: request.page ?? 1 }, key, listed, explain, signal, gatheredAt);
       },
       (error: unknown) => {
         finished?.();
@@ -283,6 +284,7 @@ export class SearchService {
   private keep(
     answers: ProviderAnswer[],
     query: SearchQuery,
+    { limit, page }: { limit: number; page: number },
     key: string,
     listed: SearchResult[],
     explain: boolean,
@@ -292,7 +294,12 @@ export class SearchService {
     // An answer that is never kept serves one page: the results past its depth (the page and the one after it that
     // tells whether another page exists) would never be shown, so they are ranked but not made.
     const atMost = this.options.cache.storesNothing ? query.limit : undefined;
-    const results = extendResults(listed, this.rankAnswers(query.kind, answers, explain, atMost));
+    // A later page with no earlier list kept is ranked as a caller paging from page 1 would have seen it.
+    const ranked =
+      listed.length === 0 && page > 1
+        ? rankedAsPaged(answers, limit, page, (cut) => this.rankAnswers(query.kind, cut, explain))
+        : this.rankAnswers(query.kind, answers, explain, atMost);
+    const results = extendResults(listed, ranked);
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     const upstreamFull = filteredShortOfFullAnswers(answers, query.limit);
     if (upstreamFull) outcome.upstreamFull = upstreamFull;

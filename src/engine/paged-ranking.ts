@@ -1,0 +1,35 @@
+import type { SearchResult } from '../domain/result.js';
+import type { CachedAnswer } from './cached-answer.js';
+import type { ProviderAnswer } from './gather.js';
+import { extendResults, resultsWanted, servesPage } from './paging.js';
+
+/**
+ * The fused list a caller who paged from page 1 to `page` would have been shown, rebuilt from one fan-out asked
+ * as deep as `page` needs: for when no earlier answer is kept (the cache off, or the answer gone). Ranking the
+ * deep lists at once would not give the same pages: a result that one more provider finds further down moves up,
+ * so page 2 could repeat a result of page 1 and skip another. So each provider's list is cut to the depth each
+ * page was asked at, ranked, and each deeper ranking only extends the list before it, exactly as a kept answer is
+ * extended (search-service.ts); a page the list already serves asks for no deeper ranking, as it asks no provider.
+ */
+export function rankedAsPaged(answers: ProviderAnswer[], limit: number, page: number, rank: (answers: ProviderAnswer[]) => SearchResult[]): SearchResult[] {
+  let results: SearchResult[] = [];
+  let rankedDepth = 0;
+  for (let shown = 1; shown <= page; shown += 1) {
+    if (rankedDepth > 0 && servesPage(answerAt(results, answers, rankedDepth), limit, shown)) continue;
+    rankedDepth = resultsWanted(limit, shown);
+    results = extendResults(results, rank(answers.map((answer) => cutTo(answer, rankedDepth))));
+  }
+  return results;
+}
+
+/** A provider's answer as it would have been asked `depth` deep: its first `depth` items. */
+function cutTo(answer: ProviderAnswer, depth: number): ProviderAnswer {
+  return answer.items.length > depth ? { ...answer, items: answer.items.slice(0, depth) } : answer;
+}
+
+/** The list as an answer `depth` deep, for servesPage: each provider counted by what it gave at that depth. */
+function answerAt(results: SearchResult[], answers: ProviderAnswer[], depth: number): CachedAnswer {
+  const providers = answers.map((answer) => ({ ...answer.outcome, count: Math.min(answer.items.length, depth) }));
+  const upstreamFull = answers.filter((answer) => answer.upstreamFull).map((answer) => answer.provider.name);
+  return { results, depth, providers, cached_at: 0, ...(upstreamFull.length > 0 ? { upstreamFull } : {}) };
+}
