@@ -40,7 +40,8 @@ const domain = z
   .string()
   .trim()
   .overwrite(lowerCaseHost)
-  .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,63}(\/\S*)?$/, 'not a domain name; allowed: a domain such as example.com');
+  // A query or fragment is not part of what the filter compares (a host and a path), so it is refused, not ignored.
+  .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,63}(\/[^\s?#]*)?$/, 'not a domain name; allowed: a domain such as example.com, with or without a path (docs.example.com/guide)');
 
 export const timeRange = z.enum(TIME_RANGES).optional().describe('Only results published within this period.');
 

@@ -47,7 +47,7 @@ describe('operation routes', () => {
 
   it.each([
     ['web_search', { query: 'x', time_range: 'decade' }, 'time_range: "decade" is not allowed; allowed: "day", "week", "month", "year"'],
-    ['web_search', { query: 'x', include_domains: ['not a domain'] }, 'include_domains.0: not a domain name; allowed: a domain such as example.com'],
+    ['web_search', { query: 'x', include_domains: ['not a domain'] }, 'include_domains.0: not a domain name; allowed: a domain such as example.com, with or without a path (docs.example.com/guide)'],
     ['web_search', { query: 'x', max_results: 0 }, 'max_results: 0 is too small; allowed: 1–50'],
     ['paper_search', { query: 'x', year_from: 2020, year_to: 2010 }, 'year_from: 2020 is after year_to (2010); allowed: a year no later than year_to'],
     ['paper_search', { query: 'x', open_access: 'yes' }, 'open_access: "yes" is not a boolean; allowed: true or false'],
