@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import { createMemoryCache } from './engine/answer-cache.js';
+import { isStoredAnswer } from './engine/cached-answer.js';
 import { createRedisCache } from './engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from './engine/search-service.js';
 import type { Metrics } from './observability/metrics.js';
@@ -25,7 +26,7 @@ export function createSearchService(config: AppConfig, { providers, logger, disp
   });
   // With Redis, replicas share answers; the local LRU stays in front and carries on alone if Redis goes away.
   const sharedCache = config.REDIS_URL
-    ? createRedisCache<CachedAnswer>({ url: config.REDIS_URL, ttlMs: config.CACHE_TTL_SECONDS * 1000, logger, front: localCache })
+    ? createRedisCache<CachedAnswer>({ url: config.REDIS_URL, ttlMs: config.CACHE_TTL_SECONDS * 1000, logger, front: localCache, isServable: isStoredAnswer })
     : undefined;
   // With Redis, replicas draw from one bucket per provider; without it (or while it is away), each limits on its own.
   const rateLimiter = createOutboundRateLimiter({

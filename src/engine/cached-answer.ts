@@ -1,4 +1,5 @@
-import type { ProviderOutcome } from '../domain/outcome.js';
+import { z } from 'zod';
+import { PROVIDER_STATUSES, type ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { SearchResult } from '../domain/result.js';
 import type { Provider } from '../providers/provider.js';
@@ -27,6 +28,24 @@ const presentedPages = new WeakMap<CachedAnswer, Map<string, readonly SearchResu
  * the HTTP layer writes their JSON once instead of per request (http/reply-json.ts), and no page is sliced
  * and copied again. Frozen, because they are shared: nothing may change what another request is answered.
  */
+/**
+ * What an answer read back from a shared cache must hold to be served. Anything else may sit under its key: an
+ * entry of another version of this service, or of another service sharing the Redis. Fields are checked as far
+ * as serving them needs, and those not named here pass as they are.
+ */
+const storedAnswerShape = z.object({
+  results: z.array(z.looseObject({ title: z.string(), url: z.string(), score: z.number(), sources: z.array(z.looseObject({ provider: z.string(), rank: z.number() })) })),
+  depth: z.number(),
+  providers: z.array(z.looseObject({ provider: z.string(), status: z.enum(PROVIDER_STATUSES), count: z.number(), latency_ms: z.number() })),
+  cached_at: z.number(),
+  upstreamFull: z.array(z.string()).optional(),
+});
+
+/** Whether a value read from a shared cache is an answer this service can serve (storedAnswerShape). */
+export function isStoredAnswer(value: unknown): value is CachedAnswer {
+  return storedAnswerShape.safeParse(value).success;
+}
+
 export function presentedAnswer(
   answer: CachedAnswer,
   page: { limit: number; page: number; explain: boolean },

@@ -15,6 +15,8 @@ export interface RedisCacheOptions<T> {
   front: AnswerCache<T>;
   /** Longest wait for one Redis command before the local cache is used alone. Default 250 ms. */
   commandTimeoutMs?: number;
+  /** Whether an entry read back can be served: another writer may have left anything under a key. */
+  isServable(value: unknown): value is T;
 }
 
 export type RedisCache<T> = AnswerCache<T> & { close(): Promise<void> };
@@ -49,11 +51,16 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       const replies = await attempt((client) => client.multi().get(redisEntry).pttl(redisEntry).exec());
       const [[, stored] = [], [, remainingMs] = []] = replies ?? [];
       if (typeof stored !== 'string') return undefined;
-      let value: T;
+      let value: unknown;
       try {
-        value = JSON.parse(stored) as T;
+        value = JSON.parse(stored);
       } catch {
         logger.debug({ redis: describeRedisUrl(options.url) }, 'shared cache entry is not JSON; ignored');
+        return undefined;
+      }
+      // A miss, not an error: the search runs and its answer replaces the entry.
+      if (!options.isServable(value)) {
+        logger.debug({ redis: describeRedisUrl(options.url) }, 'shared cache entry is not an answer this service can serve; ignored');
         return undefined;
       }
       if (typeof remainingMs === 'number' && remainingMs > 0) await front.set(key, value, remainingMs);

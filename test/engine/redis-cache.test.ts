@@ -22,6 +22,11 @@ function answer(url: string): Answer {
   return { results: [{ url }] };
 }
 
+/** The test's answers' shape: what the cache may serve from Redis. */
+function isAnswer(value: unknown): value is Answer {
+  return typeof value === 'object' && value !== null && Array.isArray((value as Answer).results);
+}
+
 /** A logger whose lines the test can read. */
 function captureLogs(): { logger: FastifyBaseLogger; lines: LogLine[] } {
   const lines: LogLine[] = [];
@@ -58,6 +63,7 @@ describeWithRedis('Redis answer cache', () => {
       logger,
       front,
       commandTimeoutMs: 200,
+      isServable: isAnswer,
     });
     opened.push(cache);
     return { cache, front, lines };
@@ -159,6 +165,18 @@ describeWithRedis('Redis answer cache', () => {
     for (const key of keys) await raw.set(key, '{not json');
     const { cache: fresh } = await openConnected({ keyPrefix: prefix });
     expect(await fresh.get('mangled')).toBeUndefined();
+  });
+
+  it('treats an entry it cannot serve as a miss, and keeps no local copy of it', async () => {
+    const prefix = `foreign:${prefixCounter}:`;
+    const { cache } = await openConnected({ keyPrefix: prefix });
+    await cache.set('foreign', answer('https://foreign.example/'));
+    const keys = await raw.keys(`${prefix}*`);
+    for (const key of keys) await raw.set(key, JSON.stringify({ results: 'not a list' }), 'PX', 60_000);
+    const { cache: fresh, front, lines } = await openConnected({ keyPrefix: prefix });
+    expect(await fresh.get('foreign')).toBeUndefined();
+    expect(await front.get('foreign')).toBeUndefined();
+    expect(lines.some((line) => line.level === DEBUG && line.msg === 'shared cache entry is not an answer this service can serve; ignored')).toBe(true);
   });
 
   it('never waits on a Redis that is not there, and warns once', async () => {

@@ -38,6 +38,30 @@ describeWithRedis('two replicas sharing one Redis', () => {
     expect(upstream.requestsTo(BRAVE_PATH).length).toBe(calls);
   });
 
+  it('searches again when the shared entry is not an answer it can serve, and replaces it', async () => {
+    const raw = new Redis(redis.url);
+    try {
+      // What another writer might have left: each not an answer, or one whose results are of the wrong types.
+      const foreignEntries = ['{}', '[1,2]', '{"results":[{"title":1}],"providers":[],"depth":11,"cached_at":0}'];
+      for (const [index, foreign] of foreignEntries.entries()) {
+        const path = `/v1/search/web?q=foreign+entry+${index}&providers=brave`;
+        const before = new Set(await raw.keys('fedsearch:answer:v2:*'));
+        expect((await request(replicaA.origin, path)).status).toBe(200);
+        const key = (await raw.keys('fedsearch:answer:v2:*')).find((candidate) => !before.has(candidate))!;
+        await raw.set(key, foreign, 'PX', 60_000);
+
+        const calls = upstream.requestsTo(BRAVE_PATH).length;
+        const response = await request(replicaB.origin, path);
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({ cached: false, results: [{ title: 'Shared', url: 'https://shared.example/' }] });
+        expect(upstream.requestsTo(BRAVE_PATH).length).toBe(calls + 1);
+        await expect.poll(async () => JSON.parse((await raw.get(key)) ?? '{}').results?.[0]?.title).toBe('Shared');
+      }
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it('keeps answering, from the local cache and the providers, when Redis goes down', async () => {
     await redis.kill();
     const response = await request(replicaA.origin, '/v1/search/web?q=redis+is+down&providers=brave');
