@@ -97,8 +97,17 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 
 /** A value as a message may quote it: JSON, cut short. */
 function shown(value: unknown): string {
-  const text = typeof value === 'number' && !Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? String(value));
+  const text = typeof value === 'number' && !Number.isFinite(value) ? String(value) : asJson(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** JSON of a value a caller sent, which may nest deeper than JSON.stringify's stack goes (a 10 KB body can). */
+function asJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Array.isArray(value) ? 'an array nested too deeply to show' : 'a value nested too deeply to show';
+  }
 }
 
 function article(word: string): string {

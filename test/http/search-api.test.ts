@@ -167,6 +167,12 @@ describe('search API', () => {
     expect((await response.json()).message).toContain(expected);
   });
 
+  it('answers a value nested deeper than JSON.stringify can quote with a 400 that says so, not a 500', async () => {
+    const response = await post('/v1/search/web', `{"q": "a", "limit": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toContain('limit: an array nested too deeply to show is not a number; allowed: a number (1–50)');
+  });
+
   it('never writes the API key to a response or a log line', async () => {
     await get('/v1/search/web?q=secret+check&providers=brave', { authorization: `Bearer ${BRAVE_KEY}`, 'x-api-key': BRAVE_KEY });
     const providers = await (await get('/v1/providers')).text();
