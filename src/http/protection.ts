@@ -1,12 +1,13 @@
 import fastifyCors from '@fastify/cors';
-import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyRateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor, type RateLimitOptions } from '@fastify/rate-limit';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
 import type { AppConfig } from '../config.js';
 import { listFromEnv } from '../config/env-values.js';
 import { FedsearchError } from '../domain/errors.js';
 import { isOpenPath } from './access-control.js';
+import type { FailFastClient } from '../transport/redis-connection.js';
 import { sendSecurityHeaders } from './security-headers.js';
 
 /**
@@ -28,9 +29,9 @@ export const PAGE_CONTENT_SECURITY_POLICY = {
 /**
  * Headers, CORS, rate limits and load shedding. Rate limits count per API key (per IP without keys) and are
  * shared across replicas through Redis when one is configured; if Redis fails, requests pass (skipOnError)
- * rather than every caller getting an error.
+ * rather than every caller getting an error, and while Redis is paused after a failure they pass at once.
  */
-export async function registerProtection(app: FastifyInstance, config: AppConfig, redis: Redis | undefined): Promise<void> {
+export async function registerProtection(app: FastifyInstance, config: AppConfig, redis: FailFastClient | undefined): Promise<void> {
   // The API serves JSON and the Swagger UI page; a strict CSP would break the UI's inline bootstrap.
   // helmet's headers, worked out once at start-up (the search page adds its own CSP: http/web-routes.ts).
   sendSecurityHeaders(app, { contentSecurityPolicy: false });
@@ -52,7 +53,7 @@ export async function registerProtection(app: FastifyInstance, config: AppConfig
     timeWindow: config.RATE_LIMIT_WINDOW_MS,
     keyGenerator: (request) => (request.apiKeyId ? `key:${request.apiKeyId}` : `ip:${request.ip}`),
     allowList: (request) => isOpenPath(request.url),
-    ...(redis ? { redis, nameSpace: 'fedsearch-rate-limit-', skipOnError: true } : {}),
+    ...(redis ? { store: failFastRedisStore(redis), skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
       error: 'Too Many Requests',
@@ -70,6 +71,49 @@ export async function registerProtection(app: FastifyInstance, config: AppConfig
     // the log recorded every request turned away as a failure, stack and all, just when the service is busiest.
     pressureHandler: (_request, _reply, type) => Promise.reject(overloaded(type)),
   });
+}
+
+const RATE_LIMIT_KEY_PREFIX = 'fedsearch-rate-limit-';
+
+/** The plugin's own Redis store (its Lua counter), reached by path: the package exports only its plugin. */
+interface RedisCounter {
+  incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number, max: number): void;
+  child(routeOptions: object): RedisCounter;
+}
+type RedisCounterCtor = new (continueExceeding: boolean, exponentialBackoff: boolean, redis: FailFastClient, key: string) => RedisCounter;
+const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as RedisCounterCtor;
+
+/** What the plugin is told while Redis is paused; skipOnError lets the request pass without waiting. */
+const REDIS_SKIPPED = new Error('redis skipped after a recent failure');
+
+/**
+ * The plugin's Redis store, run through the client's fail-fast gate: after a failed or late command, requests
+ * skip Redis at once for a short pause instead of each waiting out the command timeout.
+ */
+function failFastRedisStore(redis: FailFastClient): FastifyRateLimitStoreCtor {
+  class FailFastRedisStore implements FastifyRateLimitStore {
+    private readonly counter: RedisCounter;
+
+    constructor(options: RateLimitOptions, counter?: RedisCounter) {
+      this.counter = counter ?? new RedisStore(options.continueExceeding ?? false, options.exponentialBackoff ?? false, redis, RATE_LIMIT_KEY_PREFIX);
+    }
+
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow?: number, max?: number): void {
+      const counted = redis.attempt(
+        () =>
+          new Promise<{ current: number; ttl: number }>((resolve, reject) =>
+            this.counter.incr(key, (error, result) => (error || !result ? reject(error) : resolve(result)), timeWindow ?? 0, max ?? 0),
+          ),
+      );
+      void counted.then((result) => (result ? callback(null, result) : callback(REDIS_SKIPPED)));
+    }
+
+    // The plugin passes the route's merged rate-limit settings; its types name the route options instead.
+    child(routeOptions: object): FastifyRateLimitStore {
+      return new FailFastRedisStore(routeOptions as RateLimitOptions, this.counter.child(routeOptions));
+    }
+  }
+  return FailFastRedisStore;
 }
 
 const SHEDDING_RETRY_AFTER_MS = 10_000;

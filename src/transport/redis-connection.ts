@@ -1,29 +1,17 @@
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 
+/** A client that carries its fail-fast gate, for a plugin that must be handed the client itself (@fastify/rate-limit). */
+export type FailFastClient = Redis & Pick<FailFastRedis, 'attempt'>;
+
 /**
  * A Redis client that fails fast instead of queueing while Redis is down, so a shared-state feature (rate
- * limits) degrades at once; it reconnects in the background and logs one warning per outage.
+ * limits) degrades at once. Its `attempt` is `openFailFastRedis`'s: after a failed or late command Redis is
+ * left alone for a moment, so a stalled Redis costs one command timeout per pause, not one per request.
  */
-export function createRedisClient(url: string, logger: FastifyBaseLogger, purpose: string): Redis {
-  const client = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 1000,
-    commandTimeout: 500,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 5000),
-  });
-  let down = false;
-  client.on('error', (error: Error) => {
-    if (down) return;
-    down = true;
-    logger.warn({ purpose, err: { message: error.message } }, `redis unavailable for ${purpose}; degrading`);
-  });
-  client.on('ready', () => {
-    if (down) logger.info({ purpose }, `redis back for ${purpose}`);
-    down = false;
-  });
-  return client;
+export function createRedisClient(url: string, logger: FastifyBaseLogger, purpose: string): FailFastClient {
+  const redis = openFailFastRedis({ url, logger, purpose, whileDown: 'going on without it', commandTimeoutMs: 500 });
+  return Object.assign(redis.client, { attempt: redis.attempt });
 }
 
 /** Host and port only: a redis:// URL may carry a password, which must never reach a log line. */
