@@ -76,6 +76,9 @@ const serviceShape = {
   MCP_TOOLS: oneOf(['compact', 'split']).default('compact'),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   MCP_ALLOWED_ORIGINS: allowedOriginsVariable.optional(),
+  /** Open MCP sessions in total and per API key (per address without keys): each holds a server (~31 KB) until it ends. */
+  MCP_MAX_SESSIONS: wholeNumber(1, 1_000_000).default(1000),
+  MCP_MAX_SESSIONS_PER_CLIENT: wholeNumber(1, 1_000_000).default(50),
 };
 
 // LOCAL_INDEX_DIR is both the local provider's setting and a service setting: the service's check wins.

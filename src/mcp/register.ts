@@ -6,6 +6,7 @@ import type { Operation, OperationContext } from '../operations/operation.js';
 import { createHostGuard } from './host-guard.js';
 import { createMcpServer } from './mcp-server.js';
 import { registerOAuthDiscoveryRoutes } from './oauth-discovery.js';
+import { SessionLimits } from './session-limits.js';
 import { SessionStore } from './session-store.js';
 import { readMcpSettings, type McpTimings } from './settings.js';
 import { registerSseRoutes } from './sse-transport-routes.js';
@@ -41,6 +42,8 @@ export async function registerMcp(app: FastifyInstance, options: McpOptions): Pr
   const routeOptions = {
     settings,
     guard: createHostGuard(settings),
+    // Shared: a client's SSE and Streamable HTTP sessions count against the same limits.
+    limits: new SessionLimits({ maxSessions: options.config.MCP_MAX_SESSIONS, maxSessionsPerClient: options.config.MCP_MAX_SESSIONS_PER_CLIENT }),
     createServer: (sessionId: string) =>
       createMcpServer({ tools, context: options.context, logger: app.log.child({ mcpSession: sessionId }) }),
   };

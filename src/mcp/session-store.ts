@@ -3,6 +3,7 @@ import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared
 import type { ServerResponse } from 'node:http';
 import { IdleWatch } from './idle-watch.js';
 import { PendingRequests } from './pending-requests.js';
+import type { SessionOwner } from './session-limits.js';
 
 /**
  * One client's server and transport. Whatever ends it (the client went away, DELETE, idle, shutdown),
@@ -14,17 +15,19 @@ export class McpSession<Transport extends SdkTransport> {
   private readonly cleanups: Array<() => void> = [];
   private readonly idle: IdleWatch | undefined;
   private readonly pending: PendingRequests;
+  readonly owner: SessionOwner | undefined;
 
   /**
    * Create it before the server connects to the transport (see PendingRequests). With idleMs, the session
-   * closes once none of its HTTP exchanges has been open for that long.
+   * closes once none of its HTTP exchanges has been open for that long. Its owner is who opened it.
    */
   constructor(
     readonly id: string,
     readonly server: McpServer,
     readonly transport: Transport,
-    options: { idleMs?: number } = {},
+    options: { idleMs?: number; owner?: SessionOwner } = {},
   ) {
+    this.owner = options.owner;
     this.pending = new PendingRequests(transport);
     this.cleanups.push(() => this.pending.clear());
     if (options.idleMs !== undefined) {

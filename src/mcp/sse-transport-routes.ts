@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
+import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { McpSession, type SessionStore } from './session-store.js';
 
 export const SSE_PATH = '/sse';
@@ -14,22 +15,27 @@ export const MESSAGES_PATH = '/messages';
 export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<SSEServerTransport>, options: TransportRouteOptions): void {
   const routeOptions = { schema: { hide: true }, onRequest: options.guard };
 
-  app.get(SSE_PATH, { ...routeOptions, exposeHeadRoute: false }, (request, reply) =>
-    handOver(reply, async (response) => {
+  app.get(SSE_PATH, { ...routeOptions, exposeHeadRoute: false }, (request, reply) => {
+    const owner = ownerOf(request);
+    const refusal = options.limits.refusal(owner);
+    if (refusal) return sendSessionRefusal(reply, refusal);
+    return handOver(reply, async (response) => {
       const transport = new SSEServerTransport(MESSAGES_PATH, response);
-      const session = new McpSession(transport.sessionId, options.createServer(transport.sessionId), transport);
+      const session = new McpSession(transport.sessionId, options.createServer(transport.sessionId), transport, { owner });
+      session.onClose(options.limits.hold(owner));
       transport.onclose = () => void session.close();
       sessions.add(session);
+      // Before connecting: a failed connect ends the response, and the session (and its slot) with it.
+      session.endWith(response);
       await session.server.connect(transport);
       // A comment line every heartbeatMs: proxies that cut silent streams see traffic, clients ignore it.
       const heartbeat = setInterval(() => response.write(': ping\n\n'), options.settings.heartbeatMs);
       heartbeat.unref();
       session.onClose(() => clearInterval(heartbeat));
-      session.endWith(response);
       request.log.info({ mcpSession: session.id }, 'MCP SSE session opened');
       session.onClose(() => request.log.info({ mcpSession: session.id }, 'MCP SSE session closed'));
-    }),
-  );
+    });
+  });
 
   app.post(MESSAGES_PATH, routeOptions, (request, reply) => {
     const { sessionId } = request.query as { sessionId?: unknown };
@@ -37,7 +43,8 @@ export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<S
       return sendMcpError(reply, 400, `Bad Request: the sessionId query parameter is required; open a session with GET ${SSE_PATH}`);
     }
     const session = sessions.get(sessionId);
-    if (!session) {
+    // Another key's session is answered as an unknown one: a session id is no credential.
+    if (!session || !belongsTo(session, request)) {
       return sendMcpError(reply, 404, `Session not found: no open SSE session "${sessionId}"; open a new one with GET ${SSE_PATH}`, {
         code: SESSION_NOT_FOUND,
       });

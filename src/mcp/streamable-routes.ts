@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
+import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { McpSession, type SessionStore } from './session-store.js';
 
 export const MCP_PATH = '/mcp';
@@ -59,6 +60,7 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
 
   const openSession = async (request: FastifyRequest): Promise<StreamableSession> => {
     const id = randomUUID();
+    const owner = ownerOf(request);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       keepAliveMs: options.settings.heartbeatMs,
@@ -68,21 +70,36 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
         session.onClose(() => request.log.info({ mcpSession: id }, 'MCP Streamable HTTP session closed'));
       },
     });
-    const session: StreamableSession = new McpSession(id, options.createServer(id), transport, { idleMs: options.settings.sessionIdleMs });
+    const session: StreamableSession = new McpSession(id, options.createServer(id), transport, { idleMs: options.settings.sessionIdleMs, owner });
+    // Taken before the first await, so concurrent initialize requests see each other's slots.
+    session.onClose(options.limits.hold(owner));
     transport.onclose = () => void session.close();
-    await session.server.connect(transport);
+    try {
+      await session.server.connect(transport);
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
     return session;
+  };
+
+  /** The session this request names, if it is open and was opened with the same API key. */
+  const sessionFor = (request: FastifyRequest, sessionId: string): StreamableSession | undefined => {
+    const session = sessions.get(sessionId);
+    return session && belongsTo(session, request) ? session : undefined;
   };
 
   app.post(MCP_PATH, routeOptions, async (request, reply) => {
     const sessionId = sessionIdOf(request);
     if (sessionId !== undefined) {
-      const session = sessions.get(sessionId);
+      const session = sessionFor(request, sessionId);
       return session ? serve(session, request, reply) : sessionNotFound(reply, sessionId);
     }
     if (!isInitialization(request.body)) {
       return sendMcpError(reply, 400, 'Bad Request: Mcp-Session-Id header is required; start a session with an initialize request');
     }
+    const refusal = options.limits.refusal(ownerOf(request));
+    if (refusal) return sendSessionRefusal(reply, refusal);
     const session = await openSession(request);
     // An initialize the transport refused (wrong Accept header, bad version) opened nothing to keep.
     reply.raw.once('close', () => {
@@ -94,7 +111,7 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
   const existingSession = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const sessionId = sessionIdOf(request);
     if (sessionId === undefined) return sendMcpError(reply, 400, 'Bad Request: Mcp-Session-Id header is required');
-    const session = sessions.get(sessionId);
+    const session = sessionFor(request, sessionId);
     return session ? serve(session, request, reply) : sessionNotFound(reply, sessionId);
   };
   app.get(MCP_PATH, { ...routeOptions, exposeHeadRoute: false }, existingSession);

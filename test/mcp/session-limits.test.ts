@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { mcpSessionCounts } from '../../src/mcp/register.js';
+import { startService, type RunningService } from '../support/service.js';
+import { MCP_POST_HEADERS, rawRequest } from './mcp-client.js';
+
+const KEY_A = 'limit-key-aaaaaaaaaaaaaaaa';
+const KEY_B = 'limit-key-bbbbbbbbbbbbbbbb';
+const INITIALIZE_MESSAGE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fedsearch-test', version: '0.0.0' } },
+});
+
+function initialize(service: RunningService, headers: Record<string, string> = {}) {
+  return rawRequest(service.origin, '/mcp', { method: 'POST', headers: { ...MCP_POST_HEADERS, ...headers }, body: INITIALIZE_MESSAGE });
+}
+
+async function openSession(service: RunningService, headers: Record<string, string> = {}): Promise<string> {
+  const response = await initialize(service, headers);
+  expect(response.status).toBe(200);
+  return response.headers['mcp-session-id'] as string;
+}
+
+function expectRefused(response: Awaited<ReturnType<typeof initialize>>, status: number, message: RegExp): void {
+  expect(response.status).toBe(status);
+  expect(response.headers['retry-after']).toMatch(/^\d+$/);
+  expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(message) } });
+}
+
+describe('MCP session limits', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ API_KEYS: `${KEY_A},${KEY_B}`, MCP_MAX_SESSIONS: '3', MCP_MAX_SESSIONS_PER_CLIENT: '2', LOG_LEVEL: 'silent' });
+  });
+  afterAll(() => service.stop());
+
+  it('refuses a key its next session past the per-client limit (429), another key past the total (503); DELETE frees a slot', async () => {
+    const keyA = { 'x-api-key': KEY_A };
+    const keyB = { 'x-api-key': KEY_B };
+    const [firstOfA] = [await openSession(service, keyA), await openSession(service, keyA)];
+    expectRefused(await initialize(service, keyA), 429, /at most 2 open sessions per API key \(MCP_MAX_SESSIONS_PER_CLIENT\).*raise MCP_MAX_SESSIONS_PER_CLIENT/);
+
+    // The per-client limit counts per key: B still gets one, which fills the total.
+    await openSession(service, keyB);
+    expectRefused(await initialize(service, keyB), 503, /at most 3 open sessions \(MCP_MAX_SESSIONS\).*raise MCP_MAX_SESSIONS/);
+    expect(mcpSessionCounts(service.app).streamable).toBe(3);
+
+    const deleted = await rawRequest(service.origin, '/mcp', { method: 'DELETE', headers: { ...keyA, 'mcp-session-id': firstOfA!, 'mcp-protocol-version': '2025-06-18' } });
+    expect(deleted.status).toBe(200);
+    await openSession(service, keyA);
+  });
+});
+
+describe('MCP session limits without API keys', () => {
+  it('counts per client address, and a session that idled out frees its slot', async () => {
+    const service = await startService({ MCP_MAX_SESSIONS_PER_CLIENT: '1', MCP_SESSION_IDLE_MS: '300', LOG_LEVEL: 'silent' });
+    try {
+      await openSession(service);
+      expectRefused(await initialize(service), 429, /at most 1 open sessions per client address/);
+      await expect.poll(() => mcpSessionCounts(service.app).streamable, { timeout: 5000 }).toBe(0);
+      await openSession(service);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('does not count stateless exchanges', async () => {
+    const service = await startService({ MCP_STATELESS: 'true', MCP_MAX_SESSIONS: '1', LOG_LEVEL: 'silent' });
+    try {
+      for (let attempt = 0; attempt < 3; attempt += 1) expect((await initialize(service)).status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('validates the limits like the other MCP numbers', () => {
+    expect(loadConfig({})).toMatchObject({ MCP_MAX_SESSIONS: 1000, MCP_MAX_SESSIONS_PER_CLIENT: 50 });
+    expect(() => loadConfig({ MCP_MAX_SESSIONS: '0' })).toThrow(/MCP_MAX_SESSIONS/);
+    expect(() => loadConfig({ MCP_MAX_SESSIONS_PER_CLIENT: 'many' })).toThrow(/MCP_MAX_SESSIONS_PER_CLIENT/);
+  });
+});
