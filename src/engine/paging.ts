@@ -2,6 +2,7 @@ import { MAX_PAGE, PAGE_LOOK_AHEAD } from '../domain/query.js';
 import type { SearchResult } from '../domain/result.js';
 import type { CachedAnswer } from './cached-answer.js';
 import { canonicalUrl } from './canonical-url.js';
+import type { ProviderAnswer } from './gather.js';
 import { identifierKeys } from './paper-identity.js';
 
 /**
@@ -33,6 +34,17 @@ function couldGrow(answer: CachedAnswer): boolean {
   return answer.providers.some(
     (provider) => provider.status === 'ok' && (provider.count >= depth || upstreamFull?.includes(provider.provider) === true),
   );
+}
+
+/**
+ * The providers whose upstream answer was full though the engine's filters kept fewer than `depth` of it (undefined
+ * when none): a CachedAnswer's `upstreamFull`, since their count alone would tell couldGrow they have nothing more.
+ */
+export function thinnedByFilters(answers: readonly ProviderAnswer[], depth: number): string[] | undefined {
+  let names: string[] | undefined;
+  // Most answers have none: no list is made for them.
+  for (const answer of answers) if (answer.upstreamFull && answer.outcome.count < depth) (names ??= []).push(answer.provider.name);
+  return names;
 }
 
 /** Whether a fused list fills `page` as well as asking the providers again would. */
