@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { createRequire } from 'node:module';
 import type { AppConfig } from '../config.js';
 import { listFromEnv } from '../config/env-values.js';
+import { clientKey } from '../domain/client-key.js';
 import { FedsearchError } from '../domain/errors.js';
 import { isOpenPath } from './access-control.js';
 import type { FailFastClient } from '../transport/redis-connection.js';
@@ -51,7 +52,7 @@ export async function registerProtection(app: FastifyInstance, config: AppConfig
   await app.register(fastifyRateLimit, {
     max: config.RATE_LIMIT_MAX,
     timeWindow: config.RATE_LIMIT_WINDOW_MS,
-    keyGenerator: (request) => (request.apiKeyId ? `key:${request.apiKeyId}` : `ip:${request.ip}`),
+    keyGenerator: (request) => clientKey(request.apiKeyId, request.ip),
     allowList: (request) => isOpenPath(request.url),
     ...(redis ? { store: failFastRedisStore(redis), skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({

@@ -1,17 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { clientKey } from '../domain/client-key.js';
 import { sendMcpError } from './replies.js';
 
-/**
- * Who opened a session: the API key's id when keys are configured (never the key), else the address, as the
- * rate limiter tells clients apart (http/protection.ts, keyGenerator).
- */
+/** Who opened a session: its API key id, and the client it counts against (domain/client-key.ts, as the rate limiter counts). */
 export interface SessionOwner {
   apiKeyId: string | undefined;
   client: string;
 }
 
 export function ownerOf(request: FastifyRequest): SessionOwner {
-  return { apiKeyId: request.apiKeyId, client: request.apiKeyId ? `key:${request.apiKeyId}` : `ip:${request.ip}` };
+  return { apiKeyId: request.apiKeyId, client: clientKey(request.apiKeyId, request.ip) };
 }
 
 /** Another key's session is answered as an unknown one: a session id is no credential. Without keys both ids are undefined. */
