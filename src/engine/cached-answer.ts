@@ -12,7 +12,8 @@ export interface CachedAnswer {
   providers: ProviderOutcome[];
   /**
    * Providers that may have more though they gave fewer than `depth`: the engine's own filters kept part of a
-   * full upstream answer (gather.ts `upstreamFull`). Absent when none, as in answers kept before it existed.
+   * full upstream answer, or the adapter stopped reading before the upstream's end (gather.ts `upstreamFull`).
+   * Absent when none, as in answers kept before it existed.
    */
   upstreamFull?: string[];
   /** When the providers were asked (epoch ms), so a cached answer can say how old it is. */

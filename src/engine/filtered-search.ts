@@ -1,6 +1,6 @@
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import { stoppedBeforeEnd, type Provider, type UpstreamTransport } from '../providers/provider.js';
 
 /**
  * A search whose results the engine filters itself (a filter the provider's API lacks, such as Brave's
@@ -40,6 +40,8 @@ export interface FilteredCall {
 interface Round {
   asked: number;
   found: number;
+  /** The upstream may hold more than it gave: as many as asked came, or the adapter stopped reading early. */
+  full: boolean;
   kept: ProviderItem[];
   took: number;
 }
@@ -54,7 +56,7 @@ export async function searchFiltered(
   const ask = async (limit: number): Promise<Round> => {
     const started = performance.now();
     const found = await provider.search(limit === query.limit ? query : { ...query, limit }, call.transport, call.signal);
-    return { asked: limit, found: found.length, kept: keep(found), took: performance.now() - started };
+    return { asked: limit, found: found.length, full: found.length >= limit || stoppedBeforeEnd(found), kept: keep(found), took: performance.now() - started };
   };
   let round = await ask(query.limit);
   for (let deeper = 0; deeper < DEEPER_ROUNDS && mayFindMore(round, query.limit); deeper += 1) {
@@ -69,12 +71,12 @@ export async function searchFiltered(
       break;
     }
   }
-  return { items: round.kept.slice(0, query.limit), upstreamFull: round.found >= round.asked };
+  return { items: round.kept.slice(0, query.limit), upstreamFull: round.full };
 }
 
-/** Too few were kept, the upstream gave all it was asked for, and a deeper ask is allowed. */
+/** Too few were kept, the upstream may hold more (it gave all it was asked for), and a deeper ask is allowed. */
 function mayFindMore(round: Round, wanted: number): boolean {
-  return round.kept.length < wanted && round.found >= round.asked && round.asked < DEEPEST;
+  return round.kept.length < wanted && round.full && round.asked < DEEPEST;
 }
 
 /** Whether the time left would hold a round `limit` deep, guessing its time grows with its depth (pages read). */

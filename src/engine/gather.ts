@@ -1,7 +1,7 @@
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import { stoppedBeforeEnd, type Provider, type UpstreamTransport } from '../providers/provider.js';
 import { CallDeadlines } from './call-deadline.js';
 import type { CallerSignal } from './cancellation.js';
 import { searchFiltered, type FilteredItems } from './filtered-search.js';
@@ -18,8 +18,9 @@ export interface ProviderAnswer {
   items: ProviderItem[];
   outcome: ProviderOutcome;
   /**
-   * Set when the engine filtered this provider's items itself and the upstream's answer was full: it may hold
-   * more matching results than `items` and the outcome's count show (filtered-search.ts).
+   * Set when the upstream may hold more results than `items` and the outcome's count show: the engine filtered
+   * the items itself and the upstream's answer was full (filtered-search.ts), or the adapter stopped reading
+   * before the upstream's end (Provider MORE_NOT_READ).
    */
   upstreamFull?: true;
 }
@@ -92,7 +93,7 @@ function answerOf(result: PipelineResult<TaskValue>): ProviderAnswer {
   const { provider, outcome } = result;
   if (!result.ok) return { provider, items: [], outcome };
   const value = result.value;
-  if (Array.isArray(value)) return { provider, items: value, outcome };
+  if (Array.isArray(value)) return stoppedBeforeEnd(value) ? { provider, items: value, outcome, upstreamFull: true } : { provider, items: value, outcome };
   return value.upstreamFull ? { provider, items: value.items, outcome, upstreamFull: true } : { provider, items: value.items, outcome };
 }
 

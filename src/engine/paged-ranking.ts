@@ -1,7 +1,7 @@
 import type { SearchResult } from '../domain/result.js';
 import type { CachedAnswer } from './cached-answer.js';
 import type { ProviderAnswer } from './gather.js';
-import { extendResults, resultsWanted, servesPage, thinnedByFilters } from './paging.js';
+import { extendResults, resultsWanted, servesPage, upstreamsWithMore } from './paging.js';
 
 /**
  * The fused list a caller who paged from page 1 to `page` would have been shown, rebuilt from one fan-out asked
@@ -30,6 +30,6 @@ function cutTo(answer: ProviderAnswer, depth: number): ProviderAnswer {
 /** The list as an answer `depth` deep, for servesPage: each provider counted by what it gave at that depth. */
 function answerAt(results: SearchResult[], answers: ProviderAnswer[], depth: number): CachedAnswer {
   const providers = answers.map((answer) => ({ ...answer.outcome, count: Math.min(answer.items.length, depth) }));
-  const upstreamFull = thinnedByFilters(answers, depth);
+  const upstreamFull = upstreamsWithMore(answers, depth);
   return { results, depth, providers, cached_at: 0, ...(upstreamFull ? { upstreamFull } : {}) };
 }

@@ -37,10 +37,11 @@ function couldGrow(answer: CachedAnswer): boolean {
 }
 
 /**
- * The providers whose upstream answer was full though the engine's filters kept fewer than `depth` of it (undefined
- * when none): a CachedAnswer's `upstreamFull`, since their count alone would tell couldGrow they have nothing more.
+ * The providers whose upstream may hold more though they gave fewer than `depth` (undefined when none): the
+ * engine's filters kept part of a full upstream answer, or the adapter stopped reading before the upstream's end.
+ * A CachedAnswer's `upstreamFull`, since their count alone would tell couldGrow they have nothing more.
  */
-export function thinnedByFilters(answers: readonly ProviderAnswer[], depth: number): string[] | undefined {
+export function upstreamsWithMore(answers: readonly ProviderAnswer[], depth: number): string[] | undefined {
   let names: string[] | undefined;
   // Most answers have none: no list is made for them.
   for (const answer of answers) if (answer.upstreamFull && answer.outcome.count < depth) (names ??= []).push(answer.provider.name);

@@ -10,7 +10,7 @@ import type { AnswerCache } from './answer-cache.js';
 import { Cancellation, type CallerSignal } from './cancellation.js';
 import { answerTtl, cacheKey, presentedAnswer, type CachedAnswer } from './cached-answer.js';
 import { fuseAnswers } from './fuse.js';
-import { extendResults, hasMorePages, pageOf, resultsWanted, servesPage, thinnedByFilters } from './paging.js';
+import { extendResults, hasMorePages, pageOf, resultsWanted, servesPage, upstreamsWithMore } from './paging.js';
 import { gatherResults, type ProviderAnswer } from './gather.js';
 import { rankedAsPaged } from './paged-ranking.js';
 import { lookupPaper, type PaperLookup } from './paper-lookup.js';
@@ -301,7 +301,7 @@ export class SearchService {
         : this.rankAnswers(query.kind, answers, explain, atMost);
     const results = extendResults(listed, ranked);
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
-    const upstreamFull = thinnedByFilters(answers, query.limit);
+    const upstreamFull = upstreamsWithMore(answers, query.limit);
     if (upstreamFull) outcome.upstreamFull = upstreamFull;
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (!this.options.cache.storesNothing && outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {

@@ -40,6 +40,27 @@ export interface PageRead {
   collected: number;
 }
 
+/**
+ * What nextPageRequest answers when the API may hold more but reading on is not worth a request: SearXNG's pages
+ * have no set size, and a page read for the one look-ahead result alone would cost every ordinary search a second
+ * request. The items read are then marked as short of the upstream's end (stoppedBeforeEnd), so that paging does
+ * not take their count for all there is.
+ */
+export const MORE_NOT_READ: unique symbol = Symbol('more not read');
+
+/** Items a search returned though its adapter knew the API had more (MORE_NOT_READ). */
+const shortOfEnd = new WeakSet<readonly ProviderItem[]>();
+
+/** Whether a search's items stop short of what its API holds, by its adapter's choice (MORE_NOT_READ). */
+export function stoppedBeforeEnd(items: readonly ProviderItem[]): boolean {
+  return shortOfEnd.has(items);
+}
+
+function markedShortOfEnd(items: ProviderItem[]): ProviderItem[] {
+  shortOfEnd.add(items);
+  return items;
+}
+
 /** An environment variable that carries a credential or a required setting for one provider. */
 export interface CredentialSetting {
   env: string;
@@ -227,9 +248,10 @@ export abstract class Provider {
   /**
    * The request for the page after `page`, with the API's offset, page or token parameter, when the search
    * wants more than `page.collected` (query.limit) and the API may have more; undefined when `page` was short
-   * or the API goes no deeper. Adapters without one (their API has no offset) are read one page deep.
+   * or the API goes no deeper; MORE_NOT_READ when the API may have more that is not worth reading. Adapters
+   * without one (their API has no offset) are read one page deep.
    */
-  nextPageRequest?(query: SearchQuery, page: PageRead): UpstreamRequest | undefined;
+  nextPageRequest?(query: SearchQuery, page: PageRead): UpstreamRequest | typeof MORE_NOT_READ | undefined;
 
   parseResponse(_response: UpstreamResponse, _query: SearchQuery): ParseOutcome {
     throw new Error(`${this.name} does not parse HTTP responses`);
@@ -300,6 +322,7 @@ export abstract class Provider {
     const distinct = distinctUrls(page.items, query.limit);
     if (distinct >= query.limit) return page.items;
     const next = this.nextPageRequest(query, { request, response: page.response, items: page.items, collected: distinct });
+    if (next === MORE_NOT_READ) return markedShortOfEnd(page.items);
     return next ? this.readMorePages(query, page, next, transport, signal) : page.items;
   }
 
@@ -314,8 +337,8 @@ export abstract class Provider {
     const firstItems = firstPage.items;
     const collected = new Map(firstItems.map((item) => [item.url, item]));
     let pagesRead = 1;
-    let next: UpstreamRequest | undefined = second;
-    while (next) {
+    let next: UpstreamRequest | typeof MORE_NOT_READ | undefined = second;
+    while (next && next !== MORE_NOT_READ) {
       let page: Page;
       try {
         page = await this.run(next, query, transport, signal);
@@ -332,7 +355,8 @@ export abstract class Provider {
       if (collected.size === before || collected.size >= query.limit || pagesRead >= MAX_PAGES) break;
       next = this.nextPageRequest?.(query, { request, response: page.response, items: page.items, collected: collected.size });
     }
-    return pagesRead === 1 ? firstItems : [...collected.values()].slice(0, query.limit);
+    const items = pagesRead === 1 ? firstItems : [...collected.values()].slice(0, query.limit);
+    return next === MORE_NOT_READ ? markedShortOfEnd(items) : items;
   }
 
   /** Looks one paper up; the engine calls this only when buildLookupRequest gave a request. */

@@ -3,6 +3,7 @@ import { PAGE_LOOK_AHEAD, type SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonBody, text, webItem } from './parse-helpers.js';
 import {
+  MORE_NOT_READ,
   Provider,
   numberParameter,
   withParameters,
@@ -57,11 +58,12 @@ export class SearxngProvider extends Provider {
   }
 
   /** The next `pageno`; with no page size to compare against, an empty page is the last. */
-  override nextPageRequest(query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
+  override nextPageRequest(query: SearchQuery, page: PageRead): UpstreamRequest | typeof MORE_NOT_READ | undefined {
     if (page.items.length === 0) return undefined;
     // With no page size, a page just short of the look-ahead says nothing about the next: reading one for
-    // that item alone would cost every ordinary search a second request.
-    if (page.collected >= query.limit - PAGE_LOOK_AHEAD) return undefined;
+    // that item alone would cost every ordinary search a second request. The next page may hold more, though:
+    // paging must not read these items as all there is.
+    if (page.collected >= query.limit - PAGE_LOOK_AHEAD) return MORE_NOT_READ;
     const pageno = numberParameter(page.request, 'pageno', 1);
     if (pageno >= MAX_PAGENO) return undefined;
     return withParameters(page.request, { pageno: String(pageno + 1) });

@@ -7,7 +7,7 @@ import { CrossrefProvider } from '../../src/providers/crossref.js';
 import { GithubProvider } from '../../src/providers/github.js';
 import { HackerNewsProvider } from '../../src/providers/hackernews.js';
 import { OpenAlexProvider } from '../../src/providers/openalex.js';
-import { numberParameter, type PageRead, type Provider, type UpstreamRequest } from '../../src/providers/provider.js';
+import { MORE_NOT_READ, numberParameter, type PageRead, type Provider, type UpstreamRequest } from '../../src/providers/provider.js';
 import { PubmedProvider } from '../../src/providers/pubmed.js';
 import { SearxngProvider } from '../../src/providers/searxng.js';
 import { SemanticScholarProvider } from '../../src/providers/semanticscholar.js';
@@ -29,9 +29,17 @@ function pageRead(request: UpstreamRequest, body: unknown, itemCount: number, co
   return { request, response: response(JSON.stringify(body)), items: items(itemCount), collected };
 }
 
-function parameters(request: UpstreamRequest | undefined): Record<string, string> {
+/** A next request's parameters; only an adapter that may stop early (SearXNG) answers MORE_NOT_READ. */
+function parameters(request: UpstreamRequest | typeof MORE_NOT_READ | undefined): Record<string, string> {
   expect(request).toBeDefined();
-  return Object.fromEntries(new URL(request!.url).searchParams);
+  expect(request).not.toBe(MORE_NOT_READ);
+  return Object.fromEntries(new URL((request as UpstreamRequest).url).searchParams);
+}
+
+/** A next request that is one (not undefined, not MORE_NOT_READ). */
+function requestOf(request: UpstreamRequest | typeof MORE_NOT_READ | undefined): UpstreamRequest {
+  parameters(request);
+  return request as UpstreamRequest;
 }
 
 /** The request an adapter sends first for a search that wants `limit` results. */
@@ -49,7 +57,7 @@ describe('Brave: count up to 20, offset counts pages of count from 0 to 9', () =
     expect(parameters(request)).toMatchObject({ count: '20', offset: '0' });
     const next = brave.nextPageRequest!(query, pageRead(request, web(20, true), 20));
     expect(parameters(next)).toEqual({ ...parameters(request), offset: '1' });
-    expect(next!.headers).toEqual(request.headers);
+    expect(requestOf(next).headers).toEqual(request.headers);
   });
 
   it('stops after a short page, or when Brave says it has no more', () => {
@@ -96,10 +104,10 @@ describe('SearXNG: pageno, no page size', () => {
     expect(searxng.nextPageRequest!(query, pageRead(tenth, {}, 12))).toBeUndefined();
   });
 
-  it('reads no second page for the look-ahead result alone: a first page of 10 serves limit 10', () => {
+  it('reads no second page for the look-ahead result alone, but says there may be more: a first page of 10 serves limit 10', () => {
     const ordinary = makeQuery('paging', 'web', 11);
-    expect(searxng.nextPageRequest!(ordinary, pageRead(first(searxng, 'web', 11), {}, 10))).toBeUndefined();
-    expect(searxng.nextPageRequest!(ordinary, pageRead(first(searxng, 'web', 11), {}, 9))).toBeDefined();
+    expect(searxng.nextPageRequest!(ordinary, pageRead(first(searxng, 'web', 11), {}, 10))).toBe(MORE_NOT_READ);
+    expect(parameters(searxng.nextPageRequest!(ordinary, pageRead(first(searxng, 'web', 11), {}, 9)))).toMatchObject({ pageno: '2' });
   });
 });
 
@@ -116,7 +124,7 @@ describe('Semantic Scholar: offset from `next`, limit up to 100, within the firs
   it('keeps the open-access flag on later pages', () => {
     const query = makeQuery('paging', 'papers', 151, { open_access: true });
     const next = s2.nextPageRequest!(query, pageRead(s2.buildRequest(query), { next: 100 }, 100));
-    expect(next!.url).toMatch(/&openAccessPdf$/);
+    expect(requestOf(next).url).toMatch(/&openAccessPdf$/);
   });
 
   it('stops when there is no `next`, after a short page, and at offset + limit = 1,000', () => {
@@ -279,7 +287,7 @@ describe('reading a page parameter', () => {
     );
   });
 
-  it('tells an ordinary last page of Brave and SearXNG without parsing a URL', () => {
+  it('tells an ordinary last page of Brave, and an ordinary first one of SearXNG, without parsing a URL', () => {
     const brave = makeProvider(BraveProvider, KEYS);
     const searxng = makeProvider(SearxngProvider, KEYS);
     const ordinary = makeQuery('paging', 'web', 11);
@@ -287,7 +295,7 @@ describe('reading a page parameter', () => {
     const searxngFirst = first(searxng, 'web', 11);
     const { parsed } = urlsParsedBy(() => {
       expect(brave.nextPageRequest!(ordinary, pageRead(braveFirst, { web: { results: items(10) } }, 10))).toBeUndefined();
-      expect(searxng.nextPageRequest!(ordinary, pageRead(searxngFirst, {}, 10))).toBeUndefined();
+      expect(searxng.nextPageRequest!(ordinary, pageRead(searxngFirst, {}, 10))).toBe(MORE_NOT_READ);
     });
     expect(parsed).toBe(0);
   });
