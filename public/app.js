@@ -138,6 +138,9 @@ async function search(state) {
       return void say(problem.message ?? `The search answered HTTP ${response.status}.`, 'error');
     }
     let finished = 0;
+    // The stream ends with `done` or `error`; one that ends without either was cut short (a proxy's timeout, a
+    // replica going away), and what it showed is not the answer.
+    let concluded = false;
     for await (const { event, data } of readEvents(response, controller.signal)) {
       // A newer search took over: events already read for this one must not reach the page.
       if (controller.signal.aborted) break;
@@ -149,15 +152,18 @@ async function search(state) {
         renderResults(resultsList, data.results, state.kind);
         say(`${data.results.length} results so far (${data.done} of ${data.total} providers)…`);
       } else if (event === 'done') {
+        concluded = true;
         waterfall.finish(data.providers);
         renderResults(resultsList, data.results, state.kind);
         const answered = data.providers.filter((provider) => provider.status === 'ok').length;
         waterfallSummary.textContent = `${answered} of ${data.providers.length} answered`;
         say(`${data.results.length} results in ${data.took_ms} ms${data.cached ? ' (cached)' : ''}.`, 'done');
       } else if (event === 'error') {
+        concluded = true;
         say(data.message, 'error');
       }
     }
+    if (!concluded && !controller.signal.aborted) say('The answer was cut short: the connection ended before the search finished. Search again to retry.', 'error');
   } catch (error) {
     if (!controller.signal.aborted) say(`The search failed: ${error.message}`, 'error');
   } finally {

@@ -60,6 +60,8 @@ export class Waterfall {
       if (!outcome) {
         row.dataset.status = this.timer ? 'pending' : 'unknown';
         bar.style.width = this.timer ? `${(Math.min(elapsed, scale) / scale) * 100}%` : '0';
+        // Finished without word from this provider (the stream was cut short): it is no longer waiting.
+        if (!this.timer) row.querySelector('.outcome').textContent = 'no answer';
         continue;
       }
       row.dataset.status = outcome.status;

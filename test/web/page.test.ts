@@ -109,6 +109,29 @@ describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
     await page.close();
   });
 
+  it('says so when the result stream ends before the search is done (a proxy cut it), and marks who never answered', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    // The service's own stream, cut after its first partial results, as a proxy's read timeout would cut it.
+    await page.route('**/v1/search/web/stream?**', async (route) => {
+      const whole = await (await route.fetch()).text();
+      const cut = whole.indexOf('event: results');
+      expect(cut).toBeGreaterThan(0);
+      await route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' }, body: whole.slice(0, whole.indexOf('\n\n', cut) + 2) });
+    });
+    await page.goto(`${service.origin}/?q=rank+fusion&providers=brave,hackernews`);
+
+    const status = page.locator('#status[data-kind="error"]');
+    await status.waitFor();
+    expect(await status.textContent()).toMatch(/cut short/);
+    expect(await page.locator('#results .result').count()).toBeGreaterThan(0);
+    const rows = await waterfallRows(page);
+    expect(rows.filter((row) => row.status === 'ok')).toHaveLength(1);
+    expect(rows.filter((row) => row.status === 'unknown').map((row) => row.text)).toEqual(['no answer']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('searches papers on Enter on a phone in dark mode, shows paper details, and keeps the search in the address bar', async () => {
     const page = await chromium.context.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
