@@ -54,9 +54,14 @@ function paperLine(result) {
   return parts.length ? element('p', { className: 'paper-line', text: parts.join(' · ') }) : undefined;
 }
 
+/** A DOI's doi.org link: `#` and `?` may be part of a DOI (`…;2-#`), so they are encoded, as the service does. */
+function doiLink(doi) {
+  return `https://doi.org/${encodeURI(doi).replace(/[?#]/g, encodeURIComponent)}`;
+}
+
 function paperLinks(result) {
   const links = [
-    result.doi && link(`https://doi.org/${result.doi}`, `DOI ${result.doi}`),
+    result.doi && link(doiLink(result.doi), `DOI ${result.doi}`),
     result.arxiv_id && link(`https://arxiv.org/abs/${result.arxiv_id}`, `arXiv ${result.arxiv_id}`),
     result.pmid && link(`https://pubmed.ncbi.nlm.nih.gov/${result.pmid}/`, `PubMed ${result.pmid}`),
     result.pdf_url && link(result.pdf_url, 'PDF'),

@@ -45,6 +45,16 @@ export function normalizeDoi(value: unknown): string | undefined {
   return DOI.test(stripped) && !DOT_SEGMENT.test(stripped) ? stripped : undefined;
 }
 
+/**
+ * A DOI's link at doi.org. A DOI may hold characters a URL gives another meaning: SICI-style DOIs end in a check
+ * character that can be `#` (`…3.0.co;2-#`), which would start a fragment, so doi.org would be asked for another
+ * DOI. Those are percent-encoded (`#`, `?`, `%`, spaces, `<>`); the rest stays as written (`/`, `;`, `:`, `()`), the
+ * link a browser or doi.org itself shows.
+ */
+export function doiUrl(doi: string): string {
+  return `https://doi.org/${encodeURI(doi).replace(/[?#]/g, encodeURIComponent)}`;
+}
+
 function withoutDoiResolver(value: string): string {
   return value
     .trim()

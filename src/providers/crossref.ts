@@ -1,5 +1,5 @@
 import { parseError, upstreamError } from '../domain/errors.js';
-import { normalizeDoi } from '../domain/paper-identifiers.js';
+import { doiUrl, normalizeDoi } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, describePlainTextError, errorEnvelopeMessage } from './error-envelope.js';
@@ -115,7 +115,7 @@ function toItem(work: Record<string, unknown>): ProviderItem {
   const date = publicationDate(work);
   const url =
     httpUrl(work.URL) ??
-    (doi ? `https://doi.org/${doi}` : undefined) ??
+    (doi ? doiUrl(doi) : undefined) ??
     (isRecord(work.resource) && isRecord(work.resource.primary) ? httpUrl(work.resource.primary.URL) : undefined);
   const title = firstText(work.title) ?? firstText(work['original-title']) ?? firstText(work['short-title']) ?? fallbackTitle(venue, doi);
   const authors = asArray(work.author).filter(isRecord).map(authorName).filter((name): name is string => name !== undefined);

@@ -1,5 +1,5 @@
 import { parseError, upstreamError } from '../domain/errors.js';
-import { arxivIdFromDoi, normalizeArxivId, normalizeDoi, normalizePmid } from '../domain/paper-identifiers.js';
+import { arxivIdFromDoi, doiUrl, normalizeArxivId, normalizeDoi, normalizePmid } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
@@ -140,7 +140,7 @@ function toItem(work: Record<string, unknown>): ProviderItem {
   const venue = isRecord(primary.source) ? text(primary.source.display_name) : undefined;
   const openalexId = typeof work.id === 'string' ? /W\d+$/.exec(work.id)?.[0] : undefined;
   const url =
-    (doi ? `https://doi.org/${doi}` : undefined) ??
+    (doi ? doiUrl(doi) : undefined) ??
     httpUrl(primary.landing_page_url) ??
     httpUrl(work.id) ??
     (openalexId ? `https://openalex.org/${openalexId}` : undefined);

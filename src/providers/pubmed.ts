@@ -1,5 +1,5 @@
 import { parseError, upstreamError } from '../domain/errors.js';
-import { normalizeDoi, normalizePmid } from '../domain/paper-identifiers.js';
+import { doiUrl, normalizeDoi, normalizePmid } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError } from './error-envelope.js';
@@ -226,7 +226,7 @@ function bookItem(article: XmlNode): ProviderItem {
 type PaperFields = Omit<ProviderItem, 'title' | 'url' | 'snippet' | 'extra'> & { title?: string; pmcid?: string };
 
 function paperItem(fields: PaperFields): ProviderItem {
-  const url = fields.pmid ? `https://pubmed.ncbi.nlm.nih.gov/${fields.pmid}/` : fields.doi ? `https://doi.org/${fields.doi}` : undefined;
+  const url = fields.pmid ? `https://pubmed.ncbi.nlm.nih.gov/${fields.pmid}/` : fields.doi ? doiUrl(fields.doi) : undefined;
   if (!url) throw parseError('a PubMed record has neither a PMID nor a DOI');
   return compact({
     title: fields.title ?? url,

@@ -1,6 +1,6 @@
 import { decode } from 'html-entities';
 import { parseError, upstreamError } from '../domain/errors.js';
-import { normalizeArxivId, normalizeDoi, normalizePmid, normalizeSemanticScholarId } from '../domain/paper-identifiers.js';
+import { doiUrl, normalizeArxivId, normalizeDoi, normalizePmid, normalizeSemanticScholarId } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
@@ -156,7 +156,7 @@ function toItem(paper: unknown): ProviderItem {
   const paperId = typeof paper.paperId === 'string' && paper.paperId !== '' ? paper.paperId : undefined;
   const url = httpUrl(paper.url)
     ?? (paperId ? `https://www.semanticscholar.org/paper/${encodeURIComponent(paperId)}` : undefined)
-    ?? (doi ? `https://doi.org/${doi}` : undefined)
+    ?? (doi ? doiUrl(doi) : undefined)
     ?? (arxivId ? `https://arxiv.org/abs/${arxivId}` : undefined);
   if (!url) throw parseError('a Semantic Scholar paper has neither an id nor a url');
   const abstract = clean(paper.abstract);
