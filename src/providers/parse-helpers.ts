@@ -104,6 +104,14 @@ export function plainXmlText(value: unknown): string | undefined {
   return folded ? folded : undefined;
 }
 
+/**
+ * How entities are read: as in an HTML attribute value, where a reference without its `;` (`&copy 2024`) is
+ * read only when no letter, digit or `=` follows. Many fields are plain text or markdown rather than HTML (Exa's
+ * highlights, Tavily's content) and quote links with raw `&`: read as HTML body text, `?a=1&section=2` would
+ * become `?a=1§ion=2`.
+ */
+export const ENTITY_DECODING = { scope: 'attribute' } as const;
+
 /** HTML fragment to plain text: tags dropped, entities decoded, white space folded. */
 export function htmlToText(value: string): string {
   if (isPlainText(value)) return value;
@@ -116,6 +124,7 @@ export function htmlToText(value: string): string {
       .replace(/<!--[\s\S]*?-->/g, '')
       .replace(/<\/?(p|br|div|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote|jats:p|jats:sec|jats:title)\b[^<>]*>/gi, ' ')
       .replace(/<\/?[A-Za-z][\w:-]*(\s[^<>]*)?\/?>/g, ''),
+    ENTITY_DECODING,
   )
     .replace(/\s+/g, ' ')
     .trim();

@@ -7,6 +7,7 @@ import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './erro
 import {
   asArray,
   compact,
+  ENTITY_DECODING,
   encodePathSegments,
   httpUrl,
   isoDate,
@@ -195,6 +196,6 @@ function nameOf(value: unknown): string | undefined {
  */
 function clean(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const cleaned = decode(value.replace(INLINE_TAG, (tag) => (/^<\/?(p|br|div)\b/i.test(tag) ? ' ' : ''))).replace(/\s+/g, ' ').trim();
+  const cleaned = decode(value.replace(INLINE_TAG, (tag) => (/^<\/?(p|br|div)\b/i.test(tag) ? ' ' : '')), ENTITY_DECODING).replace(/\s+/g, ' ').trim();
   return cleaned === '' ? undefined : cleaned;
 }

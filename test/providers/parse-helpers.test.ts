@@ -33,6 +33,14 @@ describe('parse helpers', () => {
     expect(htmlToText('if a < b and c > d')).toBe('if a < b and c > d');
   });
 
+  it('keeps the ampersands of a quoted link: a reference without its ; is read only before a space or punctuation', () => {
+    // Plain-text and markdown fields (Exa highlights, Tavily content) quote links with raw &.
+    expect(htmlToText('see https://example.org/w?title=Rust&action=edit&section=2&region=eu&not=1')).toBe(
+      'see https://example.org/w?title=Rust&action=edit&section=2&region=eu&not=1',
+    );
+    expect(htmlToText('&copy 2024 AT&T, R&D &amp; more &sect;2 &#39;quoted&#x27; &lt;b&gt;')).toBe("© 2024 AT&T, R&D & more §2 'quoted' <b>");
+  });
+
   it('reads a plausible year from a date-like value', () => {
     expect(yearFrom('published 2019-03-01')).toBe(2019);
     expect(yearFrom(999)).toBeUndefined();
