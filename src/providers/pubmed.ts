@@ -283,15 +283,24 @@ function authorsOf(list: unknown): string[] {
 function dateOf(value: unknown): string | undefined {
   const date = node(value);
   const year = plainXmlText(date.Year);
-  if (!year) {
-    const medline = plainXmlText(date.MedlineDate);
-    return isoDate(medline) ?? stringYear(medline);
-  }
+  if (!year) return medlineDate(plainXmlText(date.MedlineDate));
   const month = plainXmlText(date.Month);
   const day = plainXmlText(date.Day);
   const numericMonth = month && /^\d{1,2}$/.test(month) ? month.padStart(2, '0') : undefined;
   if (numericMonth) return isoDate(day ? `${year}-${numericMonth}-${day.padStart(2, '0')}` : `${year}-${numericMonth}`) ?? year;
   return isoDate([year, month, day].filter(Boolean).join(' ')) ?? isoDate(year) ?? stringYear(year);
+}
+
+/**
+ * MedlineDate, the free text of an issue that spans months or names a season ("2018 Jun-Jul", "1998 Dec-1999
+ * Jan", "2000 Spring", "2000 Dec 23-30"): its year and, when one is named, its first month. No day is read: a
+ * range's first day would claim a precision the date lacks. (Read whole as a date, "2018 Jun-Jul" gave July 1st
+ * at midnight in the server's time zone.)
+ */
+function medlineDate(value: string | undefined): string | undefined {
+  const start = value === undefined ? null : /^(\d{4})(?:\s+([A-Za-z]{3})[a-z]*)?/.exec(value);
+  if (!start) return stringYear(value);
+  return (start[2] === undefined ? undefined : isoDate(`${start[1]} ${start[2]}`)) ?? start[1];
 }
 
 function stringYear(value: string | undefined): string | undefined {

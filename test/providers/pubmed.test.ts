@@ -33,7 +33,8 @@ const expectedArticles: ProviderItem[] = [
   {
     title: 'An old study without abstract.',
     url: 'https://pubmed.ncbi.nlm.nih.gov/31000001/',
-    published_at: '1998',
+    // MedlineDate "1998 Dec-1999 Jan": the issue's first month.
+    published_at: '1998-12',
     year: 1998,
     venue: 'Archives of Old Studies',
     pmid: '31000001',
@@ -113,6 +114,26 @@ describe('pubmed adapter', () => {
     const before = upstream.requests.length;
     expect((await rejection(runProvider(provider, makeQuery('rank fusion', 'papers', 2)))).code).toBe('PROVIDER_HTTP');
     expect(upstream.requests.slice(before).map((request) => request.path)).toEqual([ESEARCH, EFETCH]);
+  });
+
+  it('reads a MedlineDate as its year and first month, never as a day, whatever the time zone', () => {
+    const article = (medlineDate: string, articleDate = '') => `<PubmedArticle><MedlineCitation><PMID Version="1">1</PMID><Article>
+      <Journal><JournalIssue><PubDate><MedlineDate>${medlineDate}</MedlineDate></PubDate></JournalIssue><Title>J</Title></Journal>
+      <ArticleTitle>A title.</ArticleTitle>${articleDate}</Article></MedlineCitation></PubmedArticle>`;
+    const dates = (...articles: string[]) => {
+      const outcome = makeProvider(PubmedProvider).parseResponse(response(`<PubmedArticleSet>${articles.join('')}</PubmedArticleSet>`), makeQuery('q', 'papers'));
+      return ('items' in outcome ? outcome.items : []).map((item) => [item.published_at, item.year]);
+    };
+    expect(dates(article('2018 Jun-Jul'), article('1998 Dec-1999 Jan'), article('2000 Spring'), article('2000 Dec 23-30'), article('Summer 2001'))).toEqual([
+      ['2018-06', 2018],
+      ['1998-12', 1998],
+      ['2000', 2000],
+      ['2000-12', 2000],
+      ['2001', 2001],
+    ]);
+    // An exact electronic date is still preferred to an issue date without a day.
+    const exact = '<ArticleDate DateType="Electronic"><Year>2018</Year><Month>06</Month><Day>04</Day></ArticleDate>';
+    expect(dates(article('2018 Jun-Jul', exact))).toEqual([['2018-06-04', 2018]]);
   });
 
   it('keeps book records (PubmedBookArticle) that esearch also returns', () => {
