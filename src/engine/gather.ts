@@ -102,6 +102,7 @@ function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTas
   return {
     name: ask ? 'lookup' : 'search',
     filters: query.filters,
+    queryText: ask ? undefined : query.text,
     run: (provider, transport, signal, deadline) => {
       const native = provider.settings.filters ?? [];
       // Most searches set no filter that is left to the engine: their answer is the provider's, with no step after

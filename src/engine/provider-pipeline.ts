@@ -30,6 +30,8 @@ export interface ProviderTask<T> {
   name: string;
   /** Filters the work needs the provider to apply; a provider that cannot apply one of them is skipped. */
   filters?: SearchFilters;
+  /** The words a search sends; a provider whose API takes shorter queries is skipped (maxQueryLength). */
+  queryText?: string | undefined;
   /** `deadline` is the performance.now() time by which the call must be done, for work that judges whether another request fits. */
   run(provider: Provider, transport: UpstreamTransport, signal: AbortSignal, deadline: number): Promise<T>;
   /** How many results the answer holds, for the outcome's count. */
@@ -114,7 +116,17 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   if (missing.length > 0) return notAsked(provider, 'not_configured', `set ${missing.join(', ')} to enable`, { missing: [...missing] });
   const unsupported = unsupportedFilters(task.filters ?? {}, provider.settings.filters ?? []);
   if (unsupported.length > 0) return notAsked(provider, 'skipped', `cannot filter by ${unsupported.join(', ')}`);
+  const tooLong = task.queryText === undefined ? undefined : queryTooLong(task.queryText, provider.settings.maxQueryLength);
+  if (tooLong) return notAsked(provider, 'skipped', tooLong);
   return undefined;
+}
+
+/** Why a query is longer than a provider's API accepts, in characters as the API counts them (code points). */
+function queryTooLong(text: string, maxLength: number | undefined): string | undefined {
+  // A string's length counts UTF-16 units, never fewer than its characters: most queries are decided by it alone.
+  if (maxLength === undefined || text.length <= maxLength) return undefined;
+  const characters = [...text].length;
+  return characters > maxLength ? `accepts queries of at most ${maxLength} characters; this one has ${characters}` : undefined;
 }
 
 /**

@@ -107,6 +107,11 @@ export interface ProviderSettings {
   rateLimit?: RateLimitDefault;
   /** False for a provider that serves only other capabilities (the captions source): no search asks it. */
   searchable?: boolean;
+  /**
+   * The longest query the API accepts, in characters, when shorter than fedsearch's own limit: a longer one is
+   * not sent (the API would refuse it) and the provider reports `skipped` with the reason.
+   */
+  maxQueryLength?: number;
 }
 
 /** The configuration one provider instance runs with, resolved from settings and environment (or PROVIDERS_FILE). */

@@ -23,6 +23,8 @@ export class TavilyProvider extends Provider {
     weight: 1.2,
     // Tavily, development key: 100 requests per minute (a production key allows 1,000).
     rateLimit: '100/min',
+    // "Query is too long. Max query length is 400 characters." (400; Tavily's best-practices page says the same).
+    maxQueryLength: 400,
   };
   readonly settings = TavilyProvider.settings;
   /** The same for every request: built once, from a configuration that never changes. */

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+const TAVILY = '/tavily/search';
+const BRAVE = '/brave/res/v1/web/search';
+
+type Outcome = { provider: string; status: string; count: number; message?: string };
+
+/**
+ * Tavily refuses a query longer than 400 characters with a 400 ("Query is too long. Max query length is 400
+ * characters."), while fedsearch takes up to 500: such a search does not ask Tavily (no request, no quota spent,
+ * no error outcome) and reports it skipped with the reason; the other providers answer as usual.
+ */
+describe('a query longer than a provider accepts', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json(`POST ${TAVILY}`, { query: 'q', results: [{ title: 'Tavily result', url: 'https://t.example/1', content: 'text', score: 0.9 }] });
+    upstream.json(BRAVE, { web: { results: [{ title: 'Brave result', url: 'https://b.example/1', description: 'text' }] } });
+    service = await startService({ ...providerEnv(upstream.origin), TAVILY_API_KEY: 'tavily-key-0123456789', BRAVE_API_KEY: 'brave-key-0123456789', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  const search = async (words: string): Promise<Record<string, Outcome>> => {
+    const response = await request(service.origin, `/v1/search/web?q=${encodeURIComponent(words)}&providers=tavily,brave`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { providers: Outcome[] };
+    return Object.fromEntries(body.providers.map((outcome) => [outcome.provider, outcome]));
+  };
+  const tavilyAsked = (words: string): number => upstream.requestsTo(TAVILY).filter((recorded) => JSON.parse(recorded.body).query === words).length;
+
+  it('skips Tavily for 401 characters, saying why, and still asks Brave', async () => {
+    const words = `${'long '.repeat(80)}x`;
+    expect(words).toHaveLength(401);
+    const outcomes = await search(words);
+    expect(outcomes.tavily).toMatchObject({ status: 'skipped', count: 0, message: 'accepts queries of at most 400 characters; this one has 401' });
+    expect(outcomes.brave).toMatchObject({ status: 'ok', count: 1 });
+    expect(tavilyAsked(words)).toBe(0);
+  });
+
+  it('asks Tavily for 400 characters, counted as characters (é, emoji), not bytes or UTF-16 units', async () => {
+    const words = `${'é😀 '.repeat(133)}x`;
+    expect([...words]).toHaveLength(400);
+    expect((await search(words)).tavily).toMatchObject({ status: 'ok', count: 1 });
+    expect(tavilyAsked(words)).toBe(1);
+  });
+});
