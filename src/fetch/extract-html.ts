@@ -1,9 +1,25 @@
 import { Readability } from '@mozilla/readability';
+import { decode } from 'html-entities';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
 
 const MAX_LINKS = 500;
+
+/**
+ * Bounds on the pages Readability reads. Its cost grows with elements × nesting depth, on the event loop every
+ * other request shares: 1,200 nested elements took 11 s and 20,000 overflowed the stack, and a page of 40,000
+ * elements nested 200 deep takes seconds. Real pages stay well inside these (a DOM deeper than 32 or larger than
+ * 1,500 elements is already called excessive by Lighthouse); a page past them is read as plain text instead.
+ */
+const READABLE_MAX_DEPTH = 80;
+const READABLE_MAX_ELEMENTS = 15_000;
+/**
+ * Past this nesting, estimated from the markup before any parsing, the page is not parsed at all: linkedom's own
+ * parse grows faster than linear with depth (50,000 nested elements, 600 KB, took 1.7 s). Its text is read by
+ * taking the tags out.
+ */
+const PARSABLE_MAX_DEPTH = 2_000;
 
 /** The few DOM members used here; the project compiles without the DOM library. */
 interface DomElement {
@@ -19,6 +35,14 @@ interface DomElement {
 interface DomDocument extends DomElement {
   title: string;
   body: DomElement | null;
+  documentElement: DomNode | null;
+}
+
+/** What a walk over the elements reads. */
+interface DomNode {
+  firstElementChild: DomNode | null;
+  nextElementSibling: DomNode | null;
+  parentElement: DomNode | null;
 }
 
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
@@ -30,9 +54,20 @@ turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button', 'sel
  * DOM, which Readability runs on unchanged; a page Readability finds no article in falls back to its body.
  */
 export function extractHtml(html: string, pageUrl: string, contentType: string): ExtractedDocument {
+  if (markupDepth(html) > PARSABLE_MAX_DEPTH) {
+    return { title: markupTitle(html) ?? new URL(pageUrl).hostname, markdown: textWithoutMarkup(html), links: [], content_type: contentType };
+  }
   const document = prepareDocument(html, pageUrl);
   const pageTitle = document.title?.trim() || document.querySelector('h1')?.textContent?.trim() || '';
-  const article = new Readability(document as never, { charThreshold: 200 }).parse();
+  const shape = elementShape(document);
+  if (shape.depth > READABLE_MAX_DEPTH || shape.elements > READABLE_MAX_ELEMENTS) return plainTextOf(document, pageTitle, pageUrl, contentType);
+  let article: ReturnType<Readability['parse']>;
+  try {
+    article = new Readability(document as never, { charThreshold: 200, maxElemsToParse: READABLE_MAX_ELEMENTS }).parse();
+  } catch {
+    // A page Readability cannot read (it throws past maxElemsToParse) still has its text.
+    return plainTextOf(prepareDocument(html, pageUrl), pageTitle, pageUrl, contentType);
+  }
   // Readability changes the document it reads, so the fallback starts from a fresh copy.
   const contentHtml = article?.content ?? prepareDocument(html, pageUrl).body?.innerHTML ?? '';
   const markdown = turndown.turndown(contentHtml).trim();
@@ -46,6 +81,138 @@ export function extractHtml(html: string, pageUrl: string, contentType: string):
     links: collectLinks(parseDocument(`<!doctype html><html><body>${contentHtml}</body></html>`)),
     content_type: contentType,
   };
+}
+
+/** A page too deep or too large for Readability: its body's text, white space folded, and its links. */
+function plainTextOf(document: DomDocument, pageTitle: string, pageUrl: string, contentType: string): ExtractedDocument {
+  const body = document.body ?? document;
+  return {
+    title: pageTitle || new URL(pageUrl).hostname,
+    markdown: textWithoutMarkup(body.innerHTML),
+    links: collectLinks(body),
+    content_type: contentType,
+  };
+}
+
+/**
+ * The number of elements and their deepest nesting, walked without recursion (a page may nest thousands deep),
+ * stopping once past both bounds matter no more.
+ */
+function elementShape(document: DomDocument): { elements: number; depth: number } {
+  let node: DomNode | null = document.documentElement;
+  let depth = 0;
+  let deepest = 0;
+  let elements = 0;
+  while (node && elements <= READABLE_MAX_ELEMENTS && deepest <= READABLE_MAX_DEPTH) {
+    elements += 1;
+    if (depth > deepest) deepest = depth;
+    const child: DomNode | null = node.firstElementChild;
+    if (child) {
+      node = child;
+      depth += 1;
+      continue;
+    }
+    while (node && !node.nextElementSibling) {
+      node = node.parentElement;
+      depth -= 1;
+    }
+    node = node ? node.nextElementSibling : null;
+  }
+  return { elements, depth: deepest };
+}
+
+/** Elements that never hold others, and those whose end tag HTML lets a page leave out (each counts as closed). */
+const NO_NESTING = new Set(
+  'area base br col embed hr img input link meta source track wbr p li dt dd option optgroup tr td th thead tbody tfoot colgroup rb rt rtc rp'.split(' '),
+);
+
+/**
+ * The deepest nesting of a page's markup as its tags say, in one pass over the text without parsing it: an
+ * upper bound close enough to stop a page built to be deep before linkedom parses it. Tags whose end HTML
+ * lets a page leave out are not counted, so a page that leaves them open is not taken for a deep one.
+ */
+function markupDepth(html: string): number {
+  let depth = 0;
+  let deepest = 0;
+  // The next '>' at or after a tag's name, found again only once passed: one pass however many '<' lack one.
+  let nextClose = -1;
+  for (let at = html.indexOf('<'); at >= 0; at = html.indexOf('<', at + 1)) {
+    const closing = html.charCodeAt(at + 1) === 0x2f;
+    const start = closing ? at + 2 : at + 1;
+    let end = start;
+    while (end < html.length && isNameCode(html.charCodeAt(end))) end += 1;
+    if (end === start) continue;
+    const name = html.slice(start, end).toLowerCase();
+    if (NO_NESTING.has(name)) continue;
+    if (closing) depth = Math.max(0, depth - 1);
+    else {
+      if (nextClose < end) {
+        const found = html.indexOf('>', end);
+        nextClose = found < 0 ? Number.POSITIVE_INFINITY : found;
+      }
+      // `<br/>`, `<svg … />`: closed where opened.
+      if (nextClose !== Number.POSITIVE_INFINITY && html.charCodeAt(nextClose - 1) === 0x2f) continue;
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+    }
+  }
+  return deepest;
+}
+
+function isNameCode(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x3a;
+}
+
+/** A page's text with its tags, comments, scripts and styles taken out, in one pass: for a page not parsed. */
+function textWithoutMarkup(html: string): string {
+  let text = '';
+  let at = 0;
+  while (at < html.length) {
+    const open = html.indexOf('<', at);
+    if (open < 0) {
+      text += html.slice(at);
+      break;
+    }
+    text += html.slice(at, open);
+    // A block's edge parts words as a reader sees them; an inline tag ("foo<b>bar</b>") does not.
+    if (BLOCK_TAG.test(html.slice(open, open + 12))) text += ' ';
+    const rawEnd = rawTextEnd(html, open);
+    const close = rawEnd ?? (html.startsWith('<!--', open) ? html.indexOf('-->', open + 4) + 2 : html.indexOf('>', open + 1));
+    if (close < open + 1) break;
+    at = close + 1;
+  }
+  return cleanText(decode(text)) ?? '';
+}
+
+const BLOCK_TAG = /^<\/?(?:p|br|hr|div|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|aside|header|footer|nav|main|blockquote|pre|figure|figcaption|title)\b/i;
+
+/** The page's <title>, looked for near its start only, for a page not parsed. */
+function markupTitle(html: string): string | undefined {
+  const found = /<title\b[^>]*>([^<]*)<\/title/i.exec(html.slice(0, 65_536));
+  return found ? cleanText(decode(found[1])) : undefined;
+}
+
+/** Elements whose content is not the page's text: code, styles, and the title (read on its own). */
+const RAW_TEXT_OPENING = /^<(script|style|noscript|template|title)\b/i;
+const RAW_TEXT_CLOSINGS: Record<string, RegExp> = {
+  title: /<\/title[^>]*>/gi,
+  script: /<\/script[^>]*>/gi,
+  style: /<\/style[^>]*>/gi,
+  noscript: /<\/noscript[^>]*>/gi,
+  template: /<\/template[^>]*>/gi,
+};
+
+/**
+ * Where a script, style, noscript or template element opened at `open` ends (the last character of its end tag),
+ * or undefined when the tag there is not one. One without an end tag runs to the end of the page, as in a browser.
+ */
+function rawTextEnd(html: string, open: number): number | undefined {
+  const name = RAW_TEXT_OPENING.exec(html.slice(open, open + 10))?.[1]?.toLowerCase();
+  if (!name) return undefined;
+  const closing = RAW_TEXT_CLOSINGS[name]!;
+  closing.lastIndex = open;
+  const found = closing.exec(html);
+  return found ? found.index + found[0].length - 1 : html.length - 1;
 }
 
 function parseDocument(html: string): DomDocument {
@@ -84,7 +251,7 @@ function absolutizeUrls(document: DomDocument, base: string): void {
 }
 
 /** The article's http(s) links, first occurrence of each URL, with the text a reader saw. */
-function collectLinks(content: DomDocument): ExtractedLink[] {
+function collectLinks(content: DomElement): ExtractedLink[] {
   const links: ExtractedLink[] = [];
   const seen = new Set<string>();
   for (const anchor of content.querySelectorAll('a[href]')) {
