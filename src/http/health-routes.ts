@@ -8,12 +8,16 @@ const statusSchema = { type: 'object', required: ['status'], properties: { statu
 
 /**
  * /healthz: the process answers. /readyz: it should get traffic (false while starting or draining).
- * Probes need no API key (`security: []`), whatever the document requires of other routes.
+ * Probes need no API key (`security: []`), whatever the document requires of other routes. Under pressure
+ * (http/protection.ts) /readyz is shed like any route, which sends traffic elsewhere; /healthz still answers:
+ * a liveness probe that failed would get a busy replica restarted, dropping every request in flight.
  */
 export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness): void {
   app.get(
     '/healthz',
     {
+      // A pressure handler that returns nothing lets the request through.
+      config: { pressureHandler: () => undefined },
       schema: {
         operationId: 'get_health',
         tags: ['health'],

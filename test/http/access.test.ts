@@ -180,6 +180,14 @@ describe('load shedding', () => {
     });
   });
 
+  it('still answers the liveness probe, and sheds readiness: a busy replica gets no traffic but is not restarted', async () => {
+    await expect.poll(async () => (await request(service.origin, '/readyz')).status, { timeout: 10_000 }).toBe(503);
+    expect(await (await request(service.origin, '/readyz')).json()).toMatchObject({ code: 'OVERLOADED' });
+    const live = await request(service.origin, '/healthz');
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: 'ok' });
+  });
+
   it('logs a request turned away as a rejection, not as a failure with a stack', async () => {
     const response = await request(service.origin, '/v1/providers');
     expect(response.status).toBe(503);
