@@ -3,7 +3,7 @@ import { FedsearchError } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchResult } from '../domain/result.js';
 import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
-import { readFetchSettings } from '../fetch/fetch-settings.js';
+import { readFetchSettings, type FetchSettings } from '../fetch/fetch-settings.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
 import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { paperDetailsOutput, paperTextOutput } from './output-schemas.js';
@@ -75,11 +75,16 @@ function pdfLocation(paper: SearchResult, context: OperationContext): string | u
   return arxivBase ? `${arxivBase}/pdf/${paper.arxiv_id}` : undefined;
 }
 
-/** Downloads a paper's PDF (by identifier or URL) through the safe fetcher. */
+/**
+ * Downloads a paper's PDF (by identifier or URL) through the safe fetcher. The caller's `timeout_ms` bounds the
+ * whole of it, lookup and download, within FETCH_TIMEOUT_MS; `deadline` (a performance.now() time) is what it
+ * leaves for reading the document.
+ */
 export async function downloadPaper(
   input: { id?: string | undefined; url?: string | undefined; timeout_ms?: number | undefined },
   context: OperationContext,
-): Promise<{ document: FetchedDocument; paper?: SearchResult }> {
+): Promise<{ document: FetchedDocument; paper?: SearchResult; deadline: number }> {
+  const deadline = performance.now() + (input.timeout_ms ?? Number.POSITIVE_INFINITY);
   let location = input.url;
   let paper: SearchResult | undefined;
   if (!location) {
@@ -88,8 +93,13 @@ export async function downloadPaper(
     if (!location) throw new FedsearchError('NOT_FOUND', `no open PDF is known for ${input.id}; try fetch_url on ${paper.url}`);
   }
   const settings = readFetchSettings(context.config);
-  const document = await safeFetch(location, { ...settings, signal: context.signal });
-  return paper ? { document, paper } : { document };
+  const document = await safeFetch(location, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal });
+  return paper ? { document, paper, deadline } : { document, deadline };
+}
+
+/** FETCH_TIMEOUT_MS, or less when the caller's deadline comes sooner (at least 1 ms: a step always starts). */
+export function timeLeft(settings: FetchSettings, deadline: number): number {
+  return Math.max(1, Math.round(Math.min(settings.timeoutMs, deadline - performance.now())));
 }
 
 /** A paper is named by id or by url: never both, never neither. For `.superRefine` on a schema holding both. */
@@ -127,9 +137,9 @@ export const paperRead = defineOperation({
   example: { id: 'arXiv:1706.03762', max_chars: 5000 },
   output: paperTextOutput,
   run: async (input, context): Promise<PaperText> => {
-    const { document, paper } = await downloadPaper(input, context);
+    const { document, paper, deadline } = await downloadPaper(input, context);
     const settings = readFetchSettings(context.config);
-    const extracted = await extractDocument(document, { maxChars: settings.maxBytes, timeMs: settings.timeoutMs, signal: context.signal });
+    const extracted = await extractDocument(document, { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline), signal: context.signal });
     const page = pageText(extracted.markdown, input.offset, input.max_chars);
     const output: PaperText = { url: document.finalUrl, content_type: extracted.content_type, ...page };
     const title = extracted.title ?? paper?.title;

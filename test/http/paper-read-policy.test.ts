@@ -49,3 +49,29 @@ describe('paper_read keeps the address policy', () => {
     expect(upstream.requestsTo('/files/paper.pdf')).toEqual([]);
   });
 });
+
+/** paper_read's timeout_ms bounds the whole read, as fetch_url's does: the download too, not only the lookup. */
+describe('paper_read keeps its deadline', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on('/files/slow.pdf', { kind: 'hang' });
+    service = await startService({ ...providerEnv(upstream.origin), FETCH_ALLOW_PRIVATE: 'true', FETCH_TIMEOUT_MS: '20000', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('gives up on a PDF download at timeout_ms, well before FETCH_TIMEOUT_MS', async () => {
+    const response = await callOperation(service, 'paper_read', { url: `${upstream.origin}/files/slow.pdf`, timeout_ms: 300 });
+    expect(response.status).toBe(504);
+    const body = (await response.json()) as { code: string; message: string };
+    expect(body.code).toBe('FETCH_TIMEOUT');
+    const allowed = Number(/took longer than (\d+) ms/.exec(body.message)?.[1]);
+    expect(allowed).toBeGreaterThan(0);
+    expect(allowed).toBeLessThanOrEqual(300);
+  });
+});
