@@ -84,8 +84,14 @@ export function parsedUrlIdentity(value: string): UrlIdentity {
   const host = withoutWww(url.hostname);
   const port = url.port ? `:${url.port}` : '';
   const path = samePercentEncoding(url.pathname).replace(/\/+$/, '');
-  return { key: `${host}${port}${path}${canonicalSearch(url)}`, domain: withoutWww(url.hostname.toLowerCase()) || undefined };
+  // A web page's fragment is a place on the page; a local index link's names a record of its file (`#2` of a
+  // .jsonl or a JSON array): two records are two results.
+  const record = url.protocol === LOCAL_SCHEME ? url.hash : '';
+  return { key: `${host}${port}${path}${canonicalSearch(url)}${record}`, domain: withoutWww(url.hostname.toLowerCase()) || undefined };
 }
+
+/** The embedded index's links (providers/local.ts). */
+const LOCAL_SCHEME = 'local:';
 
 function withoutWww(hostname: string): string {
   return hostname.startsWith('www.') ? hostname.slice(4) : hostname;

@@ -27,7 +27,7 @@ interface LocalDocument {
 interface LocalIndex {
   search: MiniSearch<LocalDocument>;
   documents: Map<number, LocalDocument>;
-  /** Documents by their local:/// link, normalised as a URL (so "a b.md" and "a%20b.md" meet). */
+  /** Documents by their local:/// link, normalised as a URL (a link typed `local:///a b.md` finds `a b.md`, whose link is `local:///a%20b.md`). */
   byLink: Map<string, LocalDocument>;
 }
 
@@ -98,13 +98,24 @@ export class LocalProvider extends Provider {
   }
 }
 
-async function buildIndex(folder: string): Promise<LocalIndex> {
+/** Reads one file of the index's folder; a parameter so that a test can make one fail as root cannot. */
+export type FileReader = (file: string) => Promise<string>;
+
+const readText: FileReader = (file) => readFile(file, 'utf8');
+
+export async function buildIndex(folder: string, read: FileReader = readText): Promise<LocalIndex> {
   const root = path.resolve(folder);
   const files = await listFiles(root);
   const documents = new Map<number, LocalDocument>();
   const byLink = new Map<string, LocalDocument>();
   for (const file of files) {
-    const raw = await readFile(file, 'utf8');
+    let raw: string;
+    try {
+      raw = await read(file);
+    } catch {
+      // A file the process may not read (its permissions, removed since listed) is left out, not the whole index.
+      continue;
+    }
     const relative = path.relative(root, file).split(path.sep).join('/');
     for (const fields of documentsFrom(raw, relative, file)) {
       const document: LocalDocument = { ...fields, id: documents.size + 1 };
@@ -148,7 +159,8 @@ type DocumentFields = Omit<LocalDocument, 'id'>;
 
 /** A whole file (Markdown, HTML, text) is one document served from its source; JSON gives one per record. */
 function documentsFrom(raw: string, relative: string, file: string): DocumentFields[] {
-  const fileUrl = `local:///${relative}`;
+  // Each part of the path percent-encoded: `a b.md` and `a%20b.md` are two files, so two links.
+  const fileUrl = `local:///${relative.split('/').map(encodeURIComponent).join('/')}`;
   switch (path.extname(file).toLowerCase()) {
     case '.json':
       return jsonDocuments(parseJson(raw), fileUrl);

@@ -39,6 +39,13 @@ describe('fetch_url on local:/// links', () => {
         'It lives in the forests of central Africa and is rarely seen by anyone, which is why so little is known of it.</p></article></body></html>',
     );
     writeFileSync(path.join(folder, 'records.jsonl'), '{"title": "Aardvark", "text": "digs"}\n{"title": "Quokka record", "text": "The quokka smiles."}\n');
+    writeFileSync(
+      path.join(folder, 'wombats.jsonl'),
+      ['Wombat diet', 'Wombat burrows', 'Wombat droppings'].map((title) => JSON.stringify({ title, text: `${title}: the wombat.` })).join('\n'),
+    );
+    // Two files whose names a URL would read alike: each is a document of its own, with a link of its own.
+    writeFileSync(path.join(folder, 'pangolin notes.md'), '# Pangolin scales\n\nThe pangolin has scales.\n');
+    writeFileSync(path.join(folder, 'pangolin%20notes.md'), '# Pangolin diet\n\nThe pangolin eats ants.\n');
     service = await startService({ LOCAL_INDEX_DIR: folder, LOG_LEVEL: 'silent' });
   });
   afterAll(async () => {
@@ -53,7 +60,7 @@ describe('fetch_url on local:/// links', () => {
 
   it('serves a Markdown document as its source, paged like any page', async () => {
     const link = await firstLocalLink('zebra');
-    expect(link).toBe('local:///sub dir/guide.md');
+    expect(link).toBe('local:///sub%20dir/guide.md');
     const first = await fetchUrl(service, { url: link, max_chars: 500 });
     expect(first.status).toBe(200);
     const page = await first.json();
@@ -61,9 +68,9 @@ describe('fetch_url on local:/// links', () => {
     expect(page.text).toBe(GUIDE.slice(0, 500));
     const second = await (await fetchUrl(service, { url: link, max_chars: 500, offset: page.next_offset })).json();
     expect(second.text).toBe(GUIDE.slice(500, 1000));
-    // The same document, its space percent-encoded as a URL parser writes it.
-    const encoded = await (await fetchUrl(service, { url: 'local:///sub%20dir/guide.md', max_chars: 500 })).json();
-    expect(encoded.text).toBe(page.text);
+    // The same document, its link typed with the space as the file's name has it.
+    const typed = await (await fetchUrl(service, { url: 'local:///sub dir/guide.md', max_chars: 500 })).json();
+    expect(typed.text).toBe(page.text);
   });
 
   it('turns an HTML document into Markdown, and serves one record of a JSON Lines file', async () => {
@@ -74,6 +81,19 @@ describe('fetch_url on local:/// links', () => {
     const link = await firstLocalLink('quokka');
     expect(link).toBe('local:///records.jsonl#2');
     expect(await (await fetchUrl(service, { url: link })).json()).toMatchObject({ title: 'Quokka record', text: 'The quokka smiles.' });
+  });
+
+  it('gives every matching record of a JSON Lines file as a result of its own', async () => {
+    const body = await (await request(service.origin, '/v1/search/web?q=wombat&providers=local')).json();
+    expect(body.providers[0]).toMatchObject({ status: 'ok', count: 3 });
+    expect(body.results.map((result: { url: string }) => result.url).sort()).toEqual(['local:///wombats.jsonl#1', 'local:///wombats.jsonl#2', 'local:///wombats.jsonl#3']);
+  });
+
+  it('links two files whose names a URL would read alike apart, and serves each', async () => {
+    const body = await (await request(service.origin, '/v1/search/web?q=pangolin&providers=local')).json();
+    const links = Object.fromEntries(body.results.map((result: { title: string; url: string }) => [result.title, result.url]));
+    expect(links).toEqual({ 'Pangolin scales': 'local:///pangolin%20notes.md', 'Pangolin diet': 'local:///pangolin%2520notes.md' });
+    for (const [title, url] of Object.entries(links)) expect(await (await fetchUrl(service, { url })).json()).toMatchObject({ title });
   });
 
   it('answers 404 for a link the index did not give out, including one that climbs out of the folder', async () => {

@@ -1,0 +1,25 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIndex } from '../../src/providers/local.js';
+
+describe('the embedded index over a folder', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-index-'));
+    writeFileSync(path.join(folder, 'readable.md'), '# Capybara\n\nThe capybara is a rodent.\n');
+    writeFileSync(path.join(folder, 'unreadable.md'), '# Capybara too\n\nNever read.\n');
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('leaves out a file it cannot read, not the whole index', async () => {
+    // Tests run as root, whom no file mode stops: the read fails as EACCES would for the service's own user.
+    const read = (file: string): Promise<string> =>
+      path.basename(file) === 'unreadable.md' ? Promise.reject(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })) : readFile(file, 'utf8');
+    const index = await buildIndex(folder, read);
+    expect([...index.documents.values()].map((document) => document.url)).toEqual(['local:///readable.md']);
+    expect(index.search.search('capybara').map((hit) => index.documents.get(hit.id as number)?.title)).toEqual(['Capybara']);
+  });
+});
