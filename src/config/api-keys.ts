@@ -29,7 +29,10 @@ export function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** API_KEYS_FILE: a readable file with one key a line; `#` starts a comment. Read once, at start-up. */
+/**
+ * API_KEYS_FILE: a readable file with one key a line. A `#` at the start of a line or after white space starts a
+ * comment, as in a shell; one inside a key is part of it (`k3y#Xq9` is one key, not `k3y`). Read once, at start-up.
+ */
 export function apiKeyFile() {
   return z.string().transform((raw, context) => {
     const file = path.resolve(raw.trim());
@@ -42,7 +45,7 @@ export function apiKeyFile() {
     }
     const keys = content
       .split('\n')
-      .map((line) => line.replace(/#.*/, '').trim())
+      .map((line) => line.replace(/(^|\s)#.*/, '').trim())
       .filter((line) => line !== '');
     if (keys.length === 0) {
       context.addIssue({ code: 'custom', message: `expected one key a line, but ${file} holds none (unset it to run without keys)` });

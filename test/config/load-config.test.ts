@@ -137,12 +137,14 @@ describe('loadConfig with valid values', () => {
   });
 
   it('collects keys from API_KEYS and API_KEYS_FILE', () => {
-    const file = writeScratch('keys.txt', '# operators\nfile-key-aaaaaaaa\n\nfile-key-bbbbbbbb # ci\n');
+    const file = writeScratch('keys.txt', '# operators\nfile-key-aaaaaaaa\n\nfile-key-bbbbbbbb # ci\nk3y#Xq9-cccccccc\n\t# indented comment\n');
     expect(loadConfig({ API_KEYS: 'listed-key-1, listed-key-2', API_KEYS_FILE: file }).apiKeys).toEqual([
       'listed-key-1',
       'listed-key-2',
       'file-key-aaaaaaaa',
       'file-key-bbbbbbbb',
+      // A # inside a key is part of it: cutting it there would accept the short prefix as a key.
+      'k3y#Xq9-cccccccc',
     ]);
   });
 
