@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FedsearchError } from '../domain/errors.js';
+import { MAX_QUERY_LENGTH, queryTextProblem } from '../domain/query-text.js';
 import { parseInput } from '../domain/validation.js';
 import { defineOperation, type OperationContext } from './operation.js';
 import { researchOutput } from './output-schemas.js';
@@ -43,7 +44,7 @@ const WEB_BASELINE = 0.5;
  */
 export function planResearch(query: string, depth: number, configured: (provider: string) => boolean, signals: QuerySignals = analyseQuery(query)): PlannedStep[] {
   const maxResults = Math.min(50, 2 + 3 * depth);
-  const text = query.replace(/\bhttps?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim() || query;
+  const text = searchWordsOf(query);
   const words = (topic: keyof QuerySignals['reasons']) => signals.reasons[topic].join(', ');
   const steps: PlannedStep[] = [];
   for (const url of signals.urls.filter((candidate) => !signals.youtubeUrls.includes(candidate)).slice(0, 3)) {
@@ -85,6 +86,36 @@ export function planResearch(query: string, depth: number, configured: (provider
     .slice(0, depth + 1);
 }
 
+/** The words the planned searches send: the query without its links, white space folded (the query itself when it is all links). */
+function searchWordsOf(query: string): string {
+  return query.replace(/\bhttps?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim() || query;
+}
+
+/**
+ * The research query: up to 1,000 characters with its links, text a provider can be asked about (as every
+ * search's), and words outside the links that fit one search (500 characters), since the searches it plans
+ * send those words: a longer query got a 200 whose every search section had failed.
+ */
+const researchQuery = z
+  .string()
+  .trim()
+  .min(1)
+  .max(1000)
+  .superRefine((query, context) => {
+    const problem = query === '' ? undefined : queryTextProblem(query);
+    if (problem) context.addIssue({ code: 'custom', message: problem, input: query });
+    // Measured as the searches' own limit measures it (zod's max: UTF-16 units).
+    else if (query !== '' && searchWordsOf(query).length > MAX_QUERY_LENGTH) {
+      const length = searchWordsOf(query).length;
+      context.addIssue({
+        code: 'custom',
+        message: `has ${length} characters besides its links; allowed: at most ${MAX_QUERY_LENGTH}, which its searches send (links count apart, up to 1000 in all)`,
+        input: query,
+      });
+    }
+  })
+  .describe('The question or topic, with any links or identifiers.');
+
 async function runStep(step: PlannedStep, context: OperationContext): Promise<ResearchSection> {
   const operation = context.operations().find((candidate) => candidate.name === step.operation);
   if (!operation) return { operation: step.operation, reason: step.reason, error: 'no such operation' };
@@ -93,9 +124,11 @@ async function runStep(step: PlannedStep, context: OperationContext): Promise<Re
     const output = await operation.run(params, context);
     return { operation: step.operation, reason: step.reason, output, text: operation.render(output, params) };
   } catch (error) {
-    // One failed step (a page that refuses, a paper nobody knows) never sinks the others.
-    const message = error instanceof FedsearchError ? error.message : 'failed';
-    return { operation: step.operation, reason: step.reason, error: message };
+    // One failed step (a page that refuses, a paper nobody knows) never sinks the others. A failure that is not
+    // one of ours is a defect: logged with its stack, as the REST and MCP paths log theirs, and named as such.
+    if (error instanceof FedsearchError) return { operation: step.operation, reason: step.reason, error: error.message };
+    context.logger.error({ err: error, operation: step.operation }, 'auto_research step failed');
+    return { operation: step.operation, reason: step.reason, error: 'internal error (logged)' };
   }
 }
 
@@ -105,7 +138,7 @@ export const autoResearch = defineOperation({
     'Research a question automatically: analyses it (links, YouTube videos, DOIs/arXiv ids/PMIDs, code, news, paper and discussion words), ' +
     'plans operations by documented scores, runs them in parallel and returns each result with the plan and its reasons.',
   input: z.strictObject({
-    query: z.string().trim().min(1).max(1000).describe('The question or topic, with any links or identifiers.'),
+    query: researchQuery,
     depth: z.number().int().min(1).max(5).default(2).describe('1–5: how many operations to run (depth + 1) and how many results each.'),
   }),
   example: { query: 'latest research on retrieval augmented generation 2026', depth: 2 },

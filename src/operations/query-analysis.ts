@@ -1,4 +1,5 @@
 import { findArxivIds, findDois } from '../domain/paper-identifiers.js';
+import { parseVideoIdOrUndefined } from './video-operations.js';
 
 /**
  * What a query looks like, from plain patterns and word lists: links, identifiers, and words that say
@@ -34,7 +35,8 @@ const PER_HIT = 0.35;
 
 export function analyseQuery(query: string): QuerySignals {
   const urls = [...query.matchAll(URL_PATTERN)].map((match) => match[0].replace(/[).,;]+$/, ''));
-  const youtubeUrls = urls.filter((url) => /^https?:\/\/((www|m)\.)?(youtube\.com|youtu\.be)\//i.test(url));
+  // Links to videos only: a channel or playlist link is a page like any other (video details would refuse it).
+  const youtubeUrls = urls.filter((url) => /^https?:\/\/((www|m)\.)?(youtube\.com|youtu\.be)\//i.test(url) && parseVideoIdOrUndefined(url) !== undefined);
   const withoutUrls = query.replace(URL_PATTERN, ' ');
   const paperIds = [
     ...findDois(withoutUrls),

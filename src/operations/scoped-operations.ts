@@ -113,7 +113,8 @@ const companyInput = z.strictObject({
     .string()
     .trim()
     .toLowerCase()
-    .regex(/^([a-z0-9-]+\.)+[a-z]{2,63}$/, 'not a domain name; allowed: a domain such as example.com')
+    // At most 253 characters and 63 a label, as DNS allows: the domain goes to paid APIs and into the cache key.
+    .regex(/^(?=.{1,253}$)([a-z0-9-]{1,63}\.)+[a-z]{2,63}$/, 'not a domain name; allowed: a domain such as example.com (at most 253 characters)')
     .optional()
     .describe("The company's own domain, to include what it says about itself."),
   max_results: searchParams.max_results,

@@ -56,7 +56,8 @@ export const youtubeVideoDetails = defineOperation({
     ].join('\n'),
 });
 
-function parseVideoIdOrUndefined(url: string): string | undefined {
+/** The video id of an id or a YouTube video link; undefined for anything else (a channel, a playlist, another site). */
+export function parseVideoIdOrUndefined(url: string): string | undefined {
   try {
     return parseVideoId(url);
   } catch {

@@ -215,6 +215,22 @@ describe('research operations over loopback providers', () => {
     expect(read.error ?? read.output).toBeDefined();
     expect(body.sections.find((section: { operation: string }) => section.operation === 'web_search').output.results.length).toBeGreaterThan(0);
   });
+
+  it('auto_research refuses a query its searches could not send, saying why, rather than answering with failed sections', async () => {
+    const refusal = async (query: string): Promise<string> => {
+      const response = await call(service, 'auto_research', { query, depth: 1 });
+      expect(response.status).toBe(400);
+      return ((await response.json()) as { message: string }).message;
+    };
+    expect(await refusal(`${'word '.repeat(119)}wordy`)).toContain('has 600 characters besides its links; allowed: at most 500');
+    expect(await refusal('find the  bell')).toContain('holds the control character U+0007');
+  });
+
+  it('company_research refuses a domain longer than DNS allows before any provider hears of it', async () => {
+    const response = await call(service, 'company_research', { company: 'Example', domain: `${'a'.repeat(250)}.example.com` });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toContain('not a domain name; allowed: a domain such as example.com (at most 253 characters)');
+  });
 });
 
 describe('paper reading and download', () => {

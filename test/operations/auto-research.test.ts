@@ -12,6 +12,14 @@ describe('query analysis', () => {
     expect(signals.paperIds).toEqual(['10.1038/nature14539', 'arXiv:1706.03762', 'PMID:29915538']);
   });
 
+  it('takes only video links for YouTube videos: a channel or playlist link is a page like any other', () => {
+    const signals = analyseQuery('compare https://www.youtube.com/@MusicChannel https://www.youtube.com/watch?v=dQw4w9WgXcQ https://www.youtube.com/playlist?list=PL123');
+    expect(signals.youtubeUrls).toEqual(['https://www.youtube.com/watch?v=dQw4w9WgXcQ']);
+    const plan = planResearch('compare https://www.youtube.com/@MusicChannel https://www.youtube.com/watch?v=dQw4w9WgXcQ', 5, everythingConfigured);
+    expect(plan.find((step) => step.operation === 'youtube_video_details')?.params).toEqual({ ids: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ'] });
+    expect(plan.filter((step) => step.operation === 'fetch_url').map((step) => step.params.url)).toEqual(['https://www.youtube.com/@MusicChannel']);
+  });
+
   it('scores topics by their words, 0.35 a word up to 1', () => {
     const signals = analyseQuery('clinical trial of a cancer drug: latest papers');
     expect(signals.scores.biomedical).toBe(1);
