@@ -77,7 +77,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     refusalsByRoute: new Map([MCP_PATH, SSE_PATH, MESSAGES_PATH].map((path) => [path, refuseMcpHost])),
   });
   // Access first: the rate limiter counts per API key, which access control identifies.
-  registerAccessControl(app, config.apiKeys);
+  registerAccessControl(app, config.apiKeys, { metricsToken: config.METRICS_TOKEN !== undefined });
   const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits') : undefined;
   await registerProtection(app, config, rateLimitRedis);
   await registerOpenApi(app, config.apiKeys.length > 0);

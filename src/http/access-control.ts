@@ -9,8 +9,9 @@ declare module 'fastify' {
 }
 
 /**
- * Paths anyone may reach: probes, the metrics route (it has its own token), the API's documentation and the
- * search page's files (the page asks for a key itself and sends it with every API call).
+ * Paths no API key is asked for: probes, the metrics route (its own token guards it, or the API keys when it has
+ * none: registerAccessControl), the API's documentation and the search page's files (the page asks for a key
+ * itself and sends it with every API call).
  */
 export function isOpenPath(url: string): boolean {
   const queryStart = url.indexOf('?');
@@ -26,6 +27,10 @@ export function isOpenPath(url: string): boolean {
     path.startsWith('/web/') ||
     isOAuthDiscoveryPath(path)
   );
+}
+
+function isMetricsPath(url: string): boolean {
+  return url === '/metrics' || url.startsWith('/metrics?');
 }
 
 /** Where MCP clients look for OAuth after a 401: answered 404 "send an API key" (mcp/oauth-discovery.ts), so without a key. */
@@ -59,7 +64,7 @@ function presentedKey(request: FastifyRequest): string | undefined {
  * When keys are configured, every REST and MCP request needs `Authorization: Bearer <key>` or `X-API-Key`;
  * otherwise a 401 with WWW-Authenticate. Probes and docs stay open.
  */
-export function registerAccessControl(app: FastifyInstance, keys: readonly string[]): void {
+export function registerAccessControl(app: FastifyInstance, keys: readonly string[], options: { metricsToken?: boolean } = {}): void {
   const keyDigests = keys.map(digest);
   // Without keys every request passes and none has a key id: no hook to run for each one.
   if (keyDigests.length === 0) return;
@@ -69,7 +74,8 @@ export function registerAccessControl(app: FastifyInstance, keys: readonly strin
       request.apiKeyId = digest(key).toString('hex').slice(0, 12);
       return;
     }
-    if (request.method === 'OPTIONS' || isOpenPath(request.url)) return;
+    // Without a token of its own, /metrics is an API route like the others: it tells who calls what, how often.
+    if (request.method === 'OPTIONS' || (isOpenPath(request.url) && (options.metricsToken === true || !isMetricsPath(request.url)))) return;
     const message = key ? 'the API key is not valid' : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>';
     // No resource_metadata: nothing points MCP clients at an OAuth server, since there is none.
     return reply

@@ -75,6 +75,15 @@ describe('API keys', () => {
     expect((await request(service.origin, '/openapi.json')).status).toBe(200);
   });
 
+  it('guards /metrics with the API keys when it has no token of its own', async () => {
+    const refused = await request(service.origin, '/metrics');
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).not.toContain('fedsearch_');
+    const scraped = await request(service.origin, '/metrics', { headers: { authorization: `Bearer ${KEY}` } });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('fedsearch_');
+  });
+
   it('never logs a key', () => {
     const logs = service.logs.join('\n');
     expect(logs).not.toContain(KEY);
