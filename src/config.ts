@@ -6,6 +6,7 @@ import { readProvidersFile } from './config/providers-file.js';
 import {
   absoluteUrl,
   booleanFlag,
+  byteLimit,
   decimalNumber,
   describeProblems,
   listenHost,
@@ -16,7 +17,7 @@ import {
 } from './config/env-values.js';
 import { fetchSettingsFrom, fetchVariableShape, type FetchSettings } from './fetch/fetch-settings.js';
 import { allowedHostsVariable } from './http/host-check.js';
-import { allowedOriginsVariable, mcpSettingsFrom, mcpTimingVariableShape, type McpSettings } from './mcp/settings.js';
+import { allowedMcpHostsVariable, allowedOriginsVariable, mcpSettingsFrom, mcpTimingVariableShape, type McpSettings } from './mcp/settings.js';
 import { builtInName, instanceConfig, providerConfigFrom, providerVariableShape } from './providers/provider-config.js';
 import { CONFIGURED_PROVIDER_SETTINGS, PROVIDER_DEFINITIONS, RESERVED_INSTANCE_NAMES, type ProviderConfigs } from './providers/registry.js';
 
@@ -59,11 +60,13 @@ const serviceShape = {
   METRICS_TOKEN: text(8, { secret: true }).optional(),
   RATE_LIMIT_MAX: wholeNumber(1).default(120),
   RATE_LIMIT_WINDOW_MS: wholeNumber(100).default(60_000),
-  CORS_ORIGINS: z.string().optional(),
+  CORS_ORIGINS: allowedOriginsVariable.optional(),
   BODY_LIMIT_BYTES: wholeNumber(1024, 10 * 1024 * 1024).default(256 * 1024),
   PRESSURE_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0).default(1000),
-  PRESSURE_MAX_HEAP_BYTES: wholeNumber(0).default(0),
-  PRESSURE_MAX_RSS_BYTES: wholeNumber(0).default(0),
+  // Bytes, 0 for off; below 1 MiB no process fits, so a smaller value is a unit slip (512 meant as MiB) that
+  // would turn every request away.
+  PRESSURE_MAX_HEAP_BYTES: byteLimit(),
+  PRESSURE_MAX_RSS_BYTES: byteLimit(),
   REDIS_URL: absoluteUrl(['redis', 'rediss']).optional(),
   SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000).default(8000),
   /**
@@ -74,7 +77,7 @@ const serviceShape = {
   MCP_ENABLED: booleanFromEnv.default(true),
   MCP_STATELESS: booleanFromEnv.default(false),
   MCP_TOOLS: oneOf(['compact', 'split']).default('compact'),
-  MCP_ALLOWED_HOSTS: z.string().optional(),
+  MCP_ALLOWED_HOSTS: allowedMcpHostsVariable.optional(),
   MCP_ALLOWED_ORIGINS: allowedOriginsVariable.optional(),
   /** Open MCP sessions in total and per API key (per address without keys): each holds a server (~31 KB) until it ends. */
   MCP_MAX_SESSIONS: wholeNumber(1, 1_000_000).default(1000),

@@ -47,6 +47,16 @@ export function wholeNumber(min: number, max?: number) {
   });
 }
 
+const MEBIBYTE = 1024 * 1024;
+
+/** A size in bytes, 0 for off, else at least 1 MiB: a smaller one is a unit slip (512 meant as MiB). Defaults to 0. */
+export function byteLimit() {
+  return envValue(`0 (off) or a number of bytes ≥ ${MEBIBYTE} (1 MiB; 512 MiB is ${512 * MEBIBYTE})`, (raw) => {
+    const value = raw.trim() === '' ? Number.NaN : Number(raw);
+    return Number.isSafeInteger(value) && (value === 0 || value >= MEBIBYTE) ? value : undefined;
+  }).default(0);
+}
+
 /** Any finite number within bounds (weights, the RRF k). */
 export function decimalNumber(min: number, max?: number) {
   return envValue(`a number ${range(min, max)}`, (raw) => {

@@ -37,7 +37,8 @@ export async function registerProtection(app: FastifyInstance, config: AppConfig
   // helmet's headers, worked out once at start-up (the search page adds its own CSP: http/web-routes.ts).
   sendSecurityHeaders(app, { contentSecurityPolicy: false });
 
-  const origins = listFromEnv(config.CORS_ORIGINS);
+  // Written as the Origin header carries them: an entry with a trailing slash (checked at start-up) matched nothing.
+  const origins = listFromEnv(config.CORS_ORIGINS).map((entry) => (entry === '*' ? entry : new URL(entry).origin));
   // Without CORS_ORIGINS no origin is allowed: the plugin would add nothing to any answer (its OPTIONS route
   // answers 404, as no route does), yet run a hook on every request.
   if (origins.length > 0) {

@@ -37,6 +37,24 @@ export const allowedOriginsVariable = z.string().superRefine((raw, context) => {
   }
 });
 
+/** A Host header's value: a name or IPv4 address, or an IPv6 one in brackets, with an optional port. */
+const HOST_ENTRY = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * MCP_ALLOWED_HOSTS: a comma list of Host header values, compared as they are. A URL, a leading dot or a
+ * wildcard used to be taken and then match no request, so that every MCP request was refused: they are refused
+ * at start-up instead, pointing at ALLOWED_HOSTS, which has those forms.
+ */
+export const allowedMcpHostsVariable = z.string().superRefine((raw, context) => {
+  const wrong = listFromEnv(raw).filter((entry) => !HOST_ENTRY.test(entry));
+  if (wrong.length > 0) {
+    context.addIssue({
+      code: 'custom',
+      message: `${wrong.map((entry) => `"${entry}"`).join(', ')} ${wrong.length === 1 ? 'is' : 'are'} not host[:port] as a Host header carries it (mcp.example.com, mcp.example.com:8443); for a domain and its subdomains (.example.com) or any host (*), use ALLOWED_HOSTS`,
+    });
+  }
+});
+
 interface McpValues {
   MCP_STATELESS: boolean;
   MCP_TOOLS: 'compact' | 'split';

@@ -187,6 +187,13 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     [{ REDIS_URL: 'http://redis:6379' }, 'REDIS_URL: expected an absolute redis or rediss URL (redis://host…), got "http://redis:6379"'],
     [{ BREAKER_COOLDOWN_MS: '700000' }, 'BREAKER_COOLDOWN_MS: expected at most BREAKER_MAX_COOLDOWN_MS (600000), got 700000'],
     [{ BREAKER_COOLDOWN_MS: '5000', BREAKER_MAX_COOLDOWN_MS: '1000' }, 'BREAKER_COOLDOWN_MS: expected at most BREAKER_MAX_COOLDOWN_MS (1000), got 5000'],
+    // Audit 4: values accepted that then matched nothing, or turned every request away.
+    [
+      { MCP_ALLOWED_HOSTS: 'mcp.example.com, https://mcp.example.com, .example.com, *' },
+      'MCP_ALLOWED_HOSTS: "https://mcp.example.com", ".example.com", "*" are not host[:port] as a Host header carries it',
+    ],
+    [{ CORS_ORIGINS: 'https://app.example.com/app' }, 'CORS_ORIGINS: "https://app.example.com/app" is not an origin'],
+    [{ PRESSURE_MAX_HEAP_BYTES: '512' }, 'PRESSURE_MAX_HEAP_BYTES: expected 0 (off) or a number of bytes ≥ 1048576 (1 MiB; 512 MiB is 536870912)'],
   ])('%j', (env, expected) => {
     const message = refusal(env);
     expect(message.startsWith('Invalid configuration: ')).toBe(true);

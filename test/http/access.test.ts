@@ -94,7 +94,7 @@ describe('API keys', () => {
 describe('rate limits and protective headers', () => {
   let service: RunningService;
   beforeAll(async () => {
-    service = await startService({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', API_KEYS: `${KEY},${FILE_KEY}`, CORS_ORIGINS: 'https://app.example' });
+    service = await startService({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', API_KEYS: `${KEY},${FILE_KEY}`, CORS_ORIGINS: 'https://app.example/' });
   });
   afterAll(() => service.stop());
 
@@ -169,8 +169,8 @@ describe('requests the HTTP parser rejects', () => {
 describe('load shedding', () => {
   let service: RunningService;
   beforeAll(async () => {
-    // A heap ceiling every process exceeds: the service is "under pressure" from its first sample on.
-    service = await startService({ PRESSURE_MAX_HEAP_BYTES: '1', LOG_LEVEL: 'info' });
+    // A heap ceiling every process exceeds (the least allowed, 1 MiB): the service is "under pressure" from its first sample on.
+    service = await startService({ PRESSURE_MAX_HEAP_BYTES: '1048576', LOG_LEVEL: 'info' });
   });
   afterAll(() => service.stop());
 
