@@ -144,6 +144,11 @@ function markupDepth(html: string): number {
     if (end === start) continue;
     const name = html.slice(start, end).toLowerCase();
     if (NO_NESTING.has(name)) continue;
+    // A script's or style's text is not markup, however many tags its strings hold.
+    if (!closing && (name === 'script' || name === 'style')) {
+      at = rawTextEnd(html, at) ?? at;
+      continue;
+    }
     if (closing) depth = Math.max(0, depth - 1);
     else {
       if (nextClose < end) {

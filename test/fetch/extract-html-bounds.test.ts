@@ -38,7 +38,9 @@ describe('HTML extraction bounds', () => {
   });
 
   it('still gives an ordinary article to Readability, as Markdown, with paragraphs left open as HTML allows', () => {
-    const body = `<article><h1>Fusion</h1>${Array.from({ length: 300 }, (_, index) => `<p>${index} ${PARAGRAPH}`).join('\n')}</article>`;
+    // A script whose strings open thousands of tags is not markup: the page is not taken for a deep one.
+    const script = `<script>const parts = [${Array.from({ length: 3_000 }, () => "'<div>'").join(',')}];</script>`;
+    const body = `${script}<article><h1>Fusion</h1>${Array.from({ length: 300 }, (_, index) => `<p>${index} ${PARAGRAPH}`).join('\n')}</article>`;
     const document = extract(page(body, 'Fusion'));
     expect(document.title).toBe('Fusion');
     // Turndown writes each paragraph apart; the plain-text reading folds everything onto one line.
