@@ -98,7 +98,7 @@ export async function downloadPaper(
 }
 
 /** FETCH_TIMEOUT_MS, or less when the caller's deadline comes sooner (at least 1 ms: a step always starts). */
-export function timeLeft(settings: FetchSettings, deadline: number): number {
+function timeLeft(settings: FetchSettings, deadline: number): number {
   return Math.max(1, Math.round(Math.min(settings.timeoutMs, deadline - performance.now())));
 }
 
