@@ -26,6 +26,8 @@ export class Waterfall {
       element('span', { className: 'provider-name', text: name }),
       element('span', { className: 'track', attributes: { 'aria-hidden': 'true' } }, [bar, marker]),
       element('span', { className: 'outcome', text: 'waiting…' }),
+      // Why a provider failed or was not asked, written out: a tooltip alone reaches no keyboard or touch user.
+      element('span', { className: 'outcome-message' }),
     ]);
   }
 
@@ -71,6 +73,7 @@ export class Waterfall {
       const outcomeText = row.querySelector('.outcome');
       outcomeText.textContent = `${text}${count}`;
       outcomeText.title = outcome.message ?? '';
+      row.querySelector('.outcome-message').textContent = outcome.status === 'ok' ? '' : (outcome.message ?? '');
     }
   }
 }

@@ -82,6 +82,14 @@ describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
     const exaRow = rows.find((row) => row.provider === 'exa')!;
     expect(exaRow.text).toMatch(/^timeout \d+ ms$/);
     expect(rows.find((row) => row.provider === 'tavily')!.text).toBe('not configured');
+    // Why a provider failed or was not asked is written out beside its bar, not only in a tooltip.
+    for (const provider of ['wikipedia', 'tavily']) {
+      const message = page.locator(`#waterfall [data-provider="${provider}"] .outcome-message`);
+      expect(await message.isVisible()).toBe(true);
+      expect(await message.textContent()).toBe(await page.locator(`#waterfall [data-provider="${provider}"] .outcome`).getAttribute('title'));
+    }
+    expect(await page.locator('#waterfall [data-provider="tavily"] .outcome-message').textContent()).toContain('TAVILY_API_KEY');
+    expect(await page.locator('#waterfall [data-provider="brave"] .outcome-message').isVisible()).toBe(false);
     expect(await page.locator('#waterfall [data-provider="brave"] .deadline-marker').count()).toBe(1);
     // A provider that was called has a bar as long as it took; one never called has none.
     expect(exaRow.style).toMatch(/width: (?!0)[\d.]+%/);
