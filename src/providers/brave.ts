@@ -77,7 +77,9 @@ export class BraveProvider extends Provider {
     const moreAvailable = isRecord(body.query) ? body.query.more_results_available : undefined;
     if (moreAvailable === false) return undefined;
     const webResults = isRecord(body.web) ? asArray(body.web.results).length : 0;
-    if (webResults < numberParameter(page.request, 'count', MAX_COUNT)) return undefined;
+    // Brave may give fewer than `count` and still have more: its own word counts first. Without it, a short
+    // page is the last; an empty one always is.
+    if (webResults === 0 || (moreAvailable !== true && webResults < numberParameter(page.request, 'count', MAX_COUNT))) return undefined;
     const offset = numberParameter(page.request, 'offset', 0);
     if (offset >= MAX_OFFSET) return undefined;
     return withParameters(page.request, { offset: String(offset + 1) });

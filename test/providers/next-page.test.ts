@@ -64,6 +64,12 @@ describe('Brave: count up to 20, offset counts pages of count from 0 to 9', () =
     const request = first(brave, 'web', 31);
     expect(brave.nextPageRequest!(query, pageRead(request, web(12), 12))).toBeUndefined();
     expect(brave.nextPageRequest!(query, pageRead(request, web(20, false), 20))).toBeUndefined();
+    expect(brave.nextPageRequest!(query, pageRead(request, web(0, true), 0))).toBeUndefined();
+  });
+
+  it('reads on after a short page when Brave says more results are available', () => {
+    const request = first(brave, 'web', 31);
+    expect(parameters(brave.nextPageRequest!(query, pageRead(request, web(18, true), 18)))).toEqual({ ...parameters(request), offset: '1' });
   });
 
   it('reads the page parseResponse parsed: a body is parsed once, whether or not a next page is asked for', () => {
