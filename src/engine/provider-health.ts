@@ -76,11 +76,11 @@ export class ProviderHealth {
 
   /**
    * Records what a call did; outcomes that say nothing about the upstream (cancelled, skipped, or a failure its
-   * caller caused: see ProviderReport.callerCaused) are ignored, and end a probe unused.
+   * caller or our own queues caused: see ProviderReport.saysNothingOfUpstream) are ignored, and end a probe unused.
    */
-  record(outcome: ProviderOutcome, callerCaused = false): void {
+  record(outcome: ProviderOutcome, saysNothingOfUpstream = false): void {
     if (outcome.status === 'ok') return this.recordSuccess(outcome.latency_ms);
-    if (callerCaused) {
+    if (saysNothingOfUpstream) {
       this.probing = false;
       return;
     }

@@ -17,12 +17,13 @@ export interface ProviderReport {
   /** What was asked: `search`, `lookup`, or a capability (`videoDetails`, `captions`, `scrape`, `readDocument`). */
   task: string;
   /**
-   * The call failed for a reason its caller chose: a deadline shorter than the provider's own timeout, or a
-   * request the upstream refused for what it asked (a malformed identifier). That says nothing of the upstream's
-   * health, so the circuit breaker, which every caller shares, does not count it: otherwise one caller could
-   * suspend a provider for everyone with a few searches at `timeout_ms=100`.
+   * The call failed for a reason that says nothing of the upstream's health, so the circuit breaker, which every
+   * caller shares, does not count it: a deadline the caller made shorter than the provider's own timeout, a
+   * request the upstream refused for what it asked (a malformed identifier), or a timeout that came while the
+   * call waited here, for an outbound rate-limit slot or a concurrency place, so that the upstream had less than
+   * its timeout. Otherwise one caller, or a burst of ordinary load, could suspend a healthy provider for everyone.
    */
-  callerCaused?: boolean;
+  saysNothingOfUpstream?: boolean;
 }
 
 /** One piece of work for one provider: a search, a lookup by id, or a capability such as captions. */
@@ -129,6 +130,9 @@ function queryTooLong(text: string, maxLength: number | undefined): string | und
   return characters > maxLength ? `accepts queries of at most ${maxLength} characters; this one has ${characters}` : undefined;
 }
 
+/** A timeout counts against an upstream that had at least this share of its timeout. */
+const UPSTREAM_SHARE_COUNTED = 0.9;
+
 /**
  * An admitted call, from its deadline to its reported outcome: one object and one pair of continuations
  * rather than an async function, whose frame would be held for the whole wait (a search has one of these
@@ -141,6 +145,8 @@ class AdmittedCall<T> {
   private readonly call: CallDeadline;
   /** The caller's deadline is shorter than the provider's own timeout: a timeout is then the caller's doing. */
   private readonly callerShortened: boolean;
+  /** When the work began, its first slot and concurrency place in hand; undefined while it waits for them. */
+  private ranAt: number | undefined;
 
   constructor(
     private readonly provider: Provider,
@@ -179,6 +185,7 @@ class AdmittedCall<T> {
     const work = dependencies.limiterFor(provider)(() => {
       // Queued behind the concurrency limit past the deadline: do not start at all.
       if (signal.aborted) throw signal.reason;
+      this.ranAt = performance.now();
       return task.run(provider, new CallTransport(dependencies.transportFor(provider), deadline, takeSlot), signal, deadline);
     });
     // The race observes both promises at once: neither is left to reject unhandled, whichever loses.
@@ -197,15 +204,24 @@ class AdmittedCall<T> {
 
   private failed(error: unknown): PipelineResult<T> {
     const outcome = failureOutcome(this.provider, error, this.started, this.call.signal, this.dependencies.secrets());
-    const callerCaused = (outcome.status === 'timeout' && this.callerShortened) || refusedForWhatWasAsked(error);
-    return this.reported({ ok: false, provider: this.provider, error, outcome }, callerCaused);
+    const saysNothingOfUpstream = (outcome.status === 'timeout' && (this.callerShortened || this.waitedHere())) || refusedForWhatWasAsked(error);
+    return this.reported({ ok: false, provider: this.provider, error, outcome }, saysNothingOfUpstream);
+  }
+
+  /**
+   * Whether the upstream had less than its timeout (less a tenth, for the work's own start): the call spent the
+   * rest waiting here for a rate-limit slot or a concurrency place, or never left.
+   */
+  private waitedHere(): boolean {
+    if (this.ranAt === undefined) return true;
+    return this.call.at - this.ranAt < this.provider.config.timeoutMs * UPSTREAM_SHARE_COUNTED;
   }
 
   /** The call is over: its own deadline is finished, then health, metrics and the log hear of it. */
-  private reported(result: PipelineResult<T>, callerCaused = false): PipelineResult<T> {
+  private reported(result: PipelineResult<T>, saysNothingOfUpstream = false): PipelineResult<T> {
     if (!this.shared) this.call.finish();
     const report: ProviderReport = { provider: this.provider, outcome: result.outcome, task: this.task.name };
-    if (callerCaused) report.callerCaused = true;
+    if (saysNothingOfUpstream) report.saysNothingOfUpstream = true;
     this.dependencies.onOutcome?.(report);
     return result;
   }

@@ -49,7 +49,7 @@ export class ProviderRuntime {
   private reportOutcome(report: ProviderReport, logger: Logger): void {
     const { outcome, task } = report;
     const health = this.options.catalog.healthOf(report.provider);
-    health.record(outcome, report.callerCaused === true);
+    health.record(outcome, report.saysNothingOfUpstream === true);
     const level = outcome.status === 'ok' ? 'debug' : 'info';
     // Most outcomes are `ok` lines below the level a busy service logs at: not even their message is built.
     if (levelEnabled(logger, level)) logger[level]({ provider: outcome, task }, `provider ${outcome.provider}: ${outcome.status}`);
