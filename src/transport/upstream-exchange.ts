@@ -94,7 +94,15 @@ class ExchangeHandler<T> implements Dispatcher.DispatchHandler {
 
   /** The signal's abort (this object is its listener: transport/abort-watch.ts). */
   handleEvent(): void {
-    this.controller?.abort(this.signal.reason);
+    if (this.controller) {
+      this.controller.abort(this.signal.reason);
+      return;
+    }
+    // Not written yet (undici is still connecting, or the request waits for a free connection): undici hands
+    // over its controller only when it writes the request, so until then it cannot hear of the abort. The
+    // exchange ends now, as the caller was told; the request is dropped as soon as undici starts it.
+    this.settle();
+    this.reject(this.signal.reason);
   }
 
   settle(): void {

@@ -102,6 +102,30 @@ describe('an upstream request on a watched signal', () => {
     shared.finish();
   });
 
+  it('ends at its abort while it still waits for a connection, not when undici gets round to writing it', async () => {
+    // One connection to the origin: while a slow request holds it, the next waits inside undici, unwritten.
+    const single = new Agent({ connections: 1, keepAliveTimeout: 500 });
+    upstream.on('/holds-the-connection', { kind: 'respond', status: 200, body: 'slow', delayMs: 1500 });
+    upstream.json('/queued', { ok: true });
+    const errors = { tooLarge: () => new Error('too large'), failed: (error: unknown) => error };
+    const send = (path: string, signal: AbortSignal) =>
+      exchange(single, { url: `${upstream.origin}${path}`, method: 'GET', headers: {} }, signal, 1024, errors, (result) => result.body.toString('utf8'));
+    const slow = send('/holds-the-connection', new AbortController().signal).then(() => 'the slow request answered first');
+    await expect.poll(() => upstream.requests.some((request) => request.path === '/holds-the-connection')).toBe(true);
+    const controller = new AbortController();
+    const reason = new Error('deadline');
+    const queued = send('/queued', controller.signal).then(
+      () => 'the queued request was answered',
+      (error: unknown) => (error === reason ? 'the queued request ended at its abort' : `rejected otherwise: ${String(error)}`),
+    );
+    controller.abort(reason);
+    expect(await Promise.race([queued, slow])).toBe('the queued request ended at its abort');
+    await slow;
+    // Never sent: undici dropped it when its turn came.
+    expect(upstream.requests.some((request) => request.path === '/queued')).toBe(false);
+    await single.close();
+  });
+
   it('is cut when the calls it belongs to are over: nothing is left running after a fan-out ends', async () => {
     upstream.on('/left-running', { kind: 'hang' });
     const transport = createUpstreamTransport(new TestProvider('someapi', upstream.origin), { dispatcher: agent, maxBytes: 1024 });
