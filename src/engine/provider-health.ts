@@ -112,8 +112,9 @@ export class ProviderHealth {
     const wasProbe = this.probing;
     this.probing = false;
     if (outcome.retry_after_ms !== undefined && outcome.retry_after_ms > 0) {
-      // The upstream said how long to wait: believe it.
-      this.open(outcome.retry_after_ms);
+      // The upstream said how long to wait: believe it, up to the longest suspension (a Retry-After of a year, or a
+      // date mistyped, would otherwise keep the provider out until the process restarts).
+      this.open(Math.min(outcome.retry_after_ms, this.options.maxCooldownMs));
       return;
     }
     if (wasProbe) {

@@ -117,6 +117,12 @@ function statusError(response: UpstreamResponse, described: string | undefined, 
       upstreamStatus: 429,
     });
   }
+  // A 503 may say when to come back (RFC 9110 §10.2.3), as a 429 does: the breaker then waits that long, and
+  // the call is not retried at once.
+  const wait = response.status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
+  if (wait !== undefined) {
+    return new FedsearchError('PROVIDER_HTTP', `HTTP 503 (retry after ${Math.ceil(wait / 1000)} s)${detail}${page}`, { retryAfterMs: wait, upstreamStatus: 503 });
+  }
   return new FedsearchError('PROVIDER_HTTP', `HTTP ${response.status}${detail}${page}`, { upstreamStatus: response.status });
 }
 
@@ -146,11 +152,17 @@ function hostOf(url: string): string {
 const RETRYABLE_STATUSES = new Set([502, 503]);
 const RETRYABLE_NETWORK = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 
-/** A failure worth one more try: the connection was reset or the upstream's gateway said 502/503. */
-export function isRetryable(error: unknown): boolean {
+/**
+ * A failure worth one more try of a request with `method`: the upstream's gateway said 502 or 503 without
+ * saying when to come back, or, for a GET, the connection was reset. A POST (Tavily's, Exa's, Firecrawl's
+ * searches, billed per request) may have been delivered before a reset, so it is not sent twice for one.
+ */
+export function isRetryable(error: unknown, method: UpstreamRequest['method'] = 'GET'): boolean {
   if (!(error instanceof FedsearchError)) return false;
-  if (error.code === 'PROVIDER_HTTP') return error.upstreamStatus !== undefined && RETRYABLE_STATUSES.has(error.upstreamStatus);
-  if (error.code !== 'PROVIDER_NETWORK') return false;
+  if (error.code === 'PROVIDER_HTTP') {
+    return error.upstreamStatus !== undefined && RETRYABLE_STATUSES.has(error.upstreamStatus) && error.retryAfterMs === undefined;
+  }
+  if (error.code !== 'PROVIDER_NETWORK' || method === 'POST') return false;
   const networkCode = (error.details as { networkCode?: string } | undefined)?.networkCode;
   return networkCode !== undefined && RETRYABLE_NETWORK.has(networkCode);
 }
@@ -182,8 +194,16 @@ export class CallTransport implements UpstreamTransport {
     const started = performance.now();
     return this.transport.send(upstream, signal).catch((error: unknown) => {
       const took = performance.now() - started;
-      if (signal.aborted || !isRetryable(error) || this.deadlineAt - performance.now() < took) throw error;
-      return this.takeSlot ? this.takeSlot(signal).then(() => this.transport.send(upstream, signal)) : this.transport.send(upstream, signal);
+      if (signal.aborted || !isRetryable(error, upstream.method) || this.deadlineAt - performance.now() < took) throw error;
+      if (!this.takeSlot) return this.transport.send(upstream, signal);
+      // No slot for the retry in time: the answer is the upstream's failure, not our rate limit (which the breaker
+      // would not count, leaving an upstream that fails every request in service).
+      return this.takeSlot(signal).then(
+        () => this.transport.send(upstream, signal),
+        () => {
+          throw error;
+        },
+      );
     });
   }
 }

@@ -143,3 +143,62 @@ describe('one retry within the deadline', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('an upstream that says when to come back', () => {
+  const { upstream, braveSearch } = braveService({ BREAKER_MAX_COOLDOWN_MS: '60000' });
+
+  it('is not retried at once after a 503 with Retry-After, and is suspended for that long', async () => {
+    upstream().json(BRAVE_PATH, { error: 'maintenance' }, 503, { 'retry-after': '45' });
+    expect(await braveSearch()).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', retry_after_ms: 45_000, message: 'HTTP 503 (retry after 45 s)' });
+    expect(upstream().requestsTo(BRAVE_PATH)).toHaveLength(1);
+    const suspended = await braveSearch();
+    expect(suspended.status).toBe('suspended');
+    expect(suspended.retry_after_ms).toBeGreaterThan(40_000);
+    expect(suspended.retry_after_ms).toBeLessThanOrEqual(45_000);
+  });
+});
+
+describe('a Retry-After past the longest suspension', () => {
+  const { upstream, braveSearch } = braveService({ BREAKER_MAX_COOLDOWN_MS: '60000' });
+
+  it('suspends the provider for BREAKER_MAX_COOLDOWN_MS at most', async () => {
+    upstream().json(BRAVE_PATH, { error: 'slow down' }, 429, { 'retry-after': '99999999999' });
+    expect((await braveSearch()).status).toBe('error');
+    const suspended = await braveSearch();
+    expect(suspended.status).toBe('suspended');
+    expect(suspended.retry_after_ms).toBeLessThanOrEqual(60_000);
+  });
+});
+
+describe('a retry that gets no outbound slot in time', () => {
+  // One slot every 2 s against a 1 s timeout: the first request has its slot, a retry cannot have one.
+  const { upstream, braveSearch, braveHealth } = braveService({ BRAVE_RATE_LIMIT: '1/2s', BRAVE_TIMEOUT_MS: '1000', BREAKER_FAILURES: '1' });
+
+  it("answers with the upstream's failure, which the breaker counts, not with our rate limit", async () => {
+    upstream().json(BRAVE_PATH, { error: 'gateway' }, 502);
+    expect(await braveSearch()).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: 'HTTP 502' });
+    expect(upstream().requestsTo(BRAVE_PATH)).toHaveLength(1);
+    expect(await braveHealth()).toMatchObject({ state: 'open' });
+  });
+});
+
+describe('a POST search whose connection is reset after it was delivered', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    // Tavily reads the whole request, then the connection drops before any answer.
+    upstream.on('POST /tavily/search', { kind: 'handler', handle: (_recorded, response) => void response.socket?.destroy() });
+    service = await startService({ ...providerEnv(upstream.origin), TAVILY_API_KEY: 'tavily-key-0123456789', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('is not sent again: Tavily bills each request it receives', async () => {
+    const body = await (await request(service.origin, '/v1/search/web?q=billed+once&providers=tavily')).json();
+    expect(body.providers[0]).toMatchObject({ provider: 'tavily', status: 'error', code: 'PROVIDER_NETWORK' });
+    expect(upstream.requestsTo('/tavily/search')).toHaveLength(1);
+  });
+});
