@@ -167,9 +167,7 @@ class AdmittedCall<T> {
       dependencies.rateLimit && provider.config.rateLimit ? (slotSignal: AbortSignal) => dependencies.rateLimit!(provider, call.at, slotSignal) : undefined;
     let work: Promise<T>;
     try {
-      // The first request's slot is taken before the concurrency limit: a request that may not go never holds a place there.
-      // The race guarantees the deadline even if an adapter ignores its signal (a CPU-bound parse, a stuck queue).
-      work = takeSlot ? Promise.race([takeSlot(call.signal), call.aborted]).then(() => this.start(takeSlot)) : this.start(undefined);
+      work = this.start(takeSlot);
     } catch (error) {
       return Promise.resolve(this.failed(error));
     }
@@ -180,16 +178,29 @@ class AdmittedCall<T> {
   }
 
   private start(takeSlot: ((signal: AbortSignal) => Promise<void>) | undefined): Promise<T> {
-    const { provider, task, dependencies } = this;
-    const { signal, aborted, at: deadline } = this.call;
+    const { provider, dependencies } = this;
+    const { signal, aborted } = this.call;
     const work = dependencies.limiterFor(provider)(() => {
       // Queued behind the concurrency limit past the deadline: do not start at all.
       if (signal.aborted) throw signal.reason;
-      this.ranAt = performance.now();
-      return task.run(provider, new CallTransport(dependencies.transportFor(provider), deadline, takeSlot), signal, deadline);
+      if (!takeSlot) return this.begin(undefined);
+      // The first request's slot is taken with a concurrency place in hand, so that the request leaves at its
+      // slot's time: slots taken before the queue passed while their calls waited there, and the requests then
+      // left back to back, past the rate. A slot that cannot come before the deadline is refused at once, so the
+      // place is held no longer than a wait the call would make anyway. The race keeps the deadline however the
+      // wait goes.
+      return Promise.race([takeSlot(signal), aborted]).then(() => this.begin(takeSlot));
     });
     // The race observes both promises at once: neither is left to reject unhandled, whichever loses.
     return Promise.race([work, aborted]);
+  }
+
+  /** The work itself, its first slot and concurrency place in hand. */
+  private begin(takeSlot: ((signal: AbortSignal) => Promise<void>) | undefined): Promise<T> {
+    const { provider, task, dependencies } = this;
+    const { signal, at: deadline } = this.call;
+    this.ranAt = performance.now();
+    return task.run(provider, new CallTransport(dependencies.transportFor(provider), deadline, takeSlot), signal, deadline);
   }
 
   private answered(value: T): PipelineResult<T> {

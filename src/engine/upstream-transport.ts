@@ -169,7 +169,7 @@ export function isRetryable(error: unknown, method: UpstreamRequest['method'] = 
 
 /**
  * The transport of one provider call: each request takes its own outbound slot, except the first, whose slot
- * the pipeline took before the concurrency limit; and a request that failed with a reset, 502 or 503 is tried
+ * the pipeline took with its concurrency place; and a request that failed with a reset, 502 or 503 is tried
  * once more, but only when the time left before the deadline is at least what the failed attempt took: a
  * retry never runs past the deadline (the abort would cut it anyway). One object and one continuation per
  * request, however many of these rules apply.

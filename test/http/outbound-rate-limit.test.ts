@@ -50,6 +50,46 @@ describe('outbound rate limit (BRAVE_RATE_LIMIT=2/s)', () => {
   });
 });
 
+describe('an outbound rate limit behind a concurrency queue (BRAVE_RATE_LIMIT=10/s, BRAVE_CONCURRENCY=1)', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    service = await startService({
+      ...providerEnv(upstream.origin),
+      BRAVE_API_KEY: 'brave-key-0123456789',
+      BRAVE_RATE_LIMIT: '10/s',
+      BRAVE_CONCURRENCY: '1',
+      BRAVE_TIMEOUT_MS: '5000',
+      CACHE_TTL_SECONDS: '0',
+      LOG_LEVEL: 'silent',
+    });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('sends requests a slot apart even when their calls waited for a place meanwhile', async () => {
+    const arrivals: number[] = [];
+    upstream.on('/brave/res/v1/web/search', {
+      kind: 'handler',
+      handle: (_recorded, response) => {
+        arrivals.push(performance.now());
+        // The first answer is slow, so that the others' slots would pass while they wait for its place; the rest are instant.
+        setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"web":{"results":[]}}'), arrivals.length === 1 ? 450 : 0);
+      },
+    });
+    const outcomes = await Promise.all(
+      Array.from({ length: 4 }, async (_, index) => ((await (await request(service.origin, `/v1/search/web?q=paced+${index}&providers=brave`)).json()) as { providers: Array<{ status: string }> }).providers[0]!),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    // 10/s with a burst of one: never two requests closer than 100 ms (a little less for the timers' rounding).
+    const gaps = arrivals.slice(1).map((at, index) => at - arrivals[index]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(90);
+  });
+});
+
 describe('a bad outbound rate limit', () => {
   it('refuses to start, naming the variable and what is allowed', async () => {
     await expect(startService({ BRAVE_RATE_LIMIT: 'fast', LOG_LEVEL: 'silent' })).rejects.toThrow(
