@@ -1,5 +1,9 @@
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { planResearch } from '../../src/operations/auto-research.js';
+import { z } from 'zod';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { autoResearch, planResearch, type ResearchAnswer } from '../../src/operations/auto-research.js';
+import { defineOperation, type OperationContext } from '../../src/operations/operation.js';
 import { analyseQuery } from '../../src/operations/query-analysis.js';
 
 const everythingConfigured = () => true;
@@ -58,5 +62,44 @@ describe('planResearch', () => {
     expect(planResearch('sourdough hydration', 2, everythingConfigured)).toEqual([
       { operation: 'web_search', params: { query: 'sourdough hydration', max_results: 8 }, score: 0.5, reason: 'general web search' },
     ]);
+  });
+});
+
+describe('auto_research steps that fail', () => {
+  /** A context whose only operation is a web_search that fails as given; the log lines go to `lines`. */
+  function contextFailingWith(error: unknown, lines: string[]): OperationContext {
+    const webSearch = defineOperation({
+      name: 'web_search',
+      description: 'fails',
+      example: { query: 'x', max_results: 1 },
+      input: z.strictObject({ query: z.string(), max_results: z.number() }),
+      output: z.object({}),
+      run: (): Promise<Record<string, never>> => Promise.reject(error),
+      render: () => '',
+    });
+    return {
+      search: { isConfigured: () => true } as unknown as OperationContext['search'],
+      config: {} as OperationContext['config'],
+      operations: () => [webSearch],
+      signal: new AbortController().signal,
+      logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) as unknown as OperationContext['logger'],
+    };
+  }
+
+  it("say our own error's message, and log nothing", async () => {
+    const lines: string[] = [];
+    const answer = (await autoResearch.run({ query: 'sourdough hydration', depth: 1 }, contextFailingWith(new FedsearchError('PROVIDERS_FAILED', 'every provider failed'), lines))) as ResearchAnswer;
+    expect(answer.sections).toEqual([expect.objectContaining({ operation: 'web_search', error: 'every provider failed' })]);
+    expect(lines).toEqual([]);
+  });
+
+  it('call anything else an internal error, and log it with its stack', async () => {
+    const lines: string[] = [];
+    const answer = (await autoResearch.run({ query: 'sourdough hydration', depth: 1 }, contextFailingWith(new TypeError('cannot read x of undefined'), lines))) as ResearchAnswer;
+    expect(answer.sections).toEqual([expect.objectContaining({ operation: 'web_search', error: 'internal error (logged)' })]);
+    expect(lines).toHaveLength(1);
+    const logged = JSON.parse(lines[0]!) as { level: number; msg: string; operation: string; err: { type: string; message: string; stack: string } };
+    expect(logged).toMatchObject({ level: 50, msg: 'auto_research step failed', operation: 'web_search', err: { type: 'TypeError', message: 'cannot read x of undefined' } });
+    expect(logged.err.stack).toContain('TypeError');
   });
 });
