@@ -178,6 +178,12 @@ function textWithoutMarkup(html: string): string {
       text += html.slice(at);
       break;
     }
+    // As HTML reads it, `<` opens a tag only before a letter, `/`, `!` or `?`: in "a < b" it is text.
+    if (!opensMarkup(html.charCodeAt(open + 1))) {
+      text += html.slice(at, open + 1);
+      at = open + 1;
+      continue;
+    }
     text += html.slice(at, open);
     // A block's edge parts words as a reader sees them; an inline tag ("foo<b>bar</b>") does not.
     if (BLOCK_TAG.test(html.slice(open, open + 12))) text += ' ';
@@ -187,6 +193,10 @@ function textWithoutMarkup(html: string): string {
     at = close + 1;
   }
   return cleanText(decode(text)) ?? '';
+}
+
+function opensMarkup(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x2f || code === 0x21 || code === 0x3f;
 }
 
 const BLOCK_TAG = /^<\/?(?:p|br|hr|div|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|aside|header|footer|nav|main|blockquote|pre|figure|figcaption|title)\b/i;
