@@ -1,4 +1,5 @@
 import { hasParserStableHttpHost, isParserStableHttpUrl } from '../domain/plain-url.js';
+import { LOCAL_LINK_SCHEME } from '../providers/capabilities.js';
 import { canonicalPlainQuery } from './plain-query.js';
 import { compareParameters, isTracking } from './query-parameters.js';
 
@@ -86,12 +87,9 @@ export function parsedUrlIdentity(value: string): UrlIdentity {
   const path = samePercentEncoding(url.pathname).replace(/\/+$/, '');
   // A web page's fragment is a place on the page; a local index link's names a record of its file (`#2` of a
   // .jsonl or a JSON array): two records are two results.
-  const record = url.protocol === LOCAL_SCHEME ? url.hash : '';
+  const record = url.protocol === LOCAL_LINK_SCHEME ? url.hash : '';
   return { key: `${host}${port}${path}${canonicalSearch(url)}${record}`, domain: withoutWww(url.hostname.toLowerCase()) || undefined };
 }
-
-/** The embedded index's links (providers/local.ts). */
-const LOCAL_SCHEME = 'local:';
 
 function withoutWww(hostname: string): string {
   return hostname.startsWith('www.') ? hostname.slice(4) : hostname;

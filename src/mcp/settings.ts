@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppConfig } from '../config.js';
 import { listFromEnv, wholeNumber } from '../config/env-values.js';
+import { parseHostEntry } from '../http/host-check.js';
 import { originEntryProblem } from './host-guard.js';
 
 /** How the MCP endpoint behaves: the `mcp` section of the configuration. */
@@ -37,16 +38,14 @@ export const allowedOriginsVariable = z.string().superRefine((raw, context) => {
   }
 });
 
-/** A Host header's value: a name or IPv4 address, or an IPv6 one in brackets, with an optional port. */
-const HOST_ENTRY = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
-
 /**
- * MCP_ALLOWED_HOSTS: a comma list of Host header values, compared as they are. A URL, a leading dot or a
- * wildcard used to be taken and then match no request, so that every MCP request was refused: they are refused
- * at start-up instead, pointing at ALLOWED_HOSTS, which has those forms.
+ * MCP_ALLOWED_HOSTS: a comma list of Host header values, compared as they are: an entry ALLOWED_HOSTS reads
+ * (http/host-check.ts parseHostEntry) without its domain (`.example.com`) and wildcard (`*`) forms. A URL, a
+ * leading dot or a wildcard used to be taken and then match no request, so that every MCP request was refused:
+ * they are refused at start-up instead, pointing at ALLOWED_HOSTS, which has those forms.
  */
 export const allowedMcpHostsVariable = z.string().superRefine((raw, context) => {
-  const wrong = listFromEnv(raw).filter((entry) => !HOST_ENTRY.test(entry));
+  const wrong = listFromEnv(raw).filter((entry) => parseHostEntry(entry).entry?.withSubdomains !== false);
   if (wrong.length > 0) {
     context.addIssue({
       code: 'custom',
