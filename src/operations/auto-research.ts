@@ -102,11 +102,15 @@ const researchQuery = z
   .min(1)
   .max(1000)
   .superRefine((query, context) => {
-    const problem = query === '' ? undefined : queryTextProblem(query);
-    if (problem) context.addIssue({ code: 'custom', message: problem, input: query });
+    if (query === '') return;
+    const problem = queryTextProblem(query);
+    if (problem) {
+      context.addIssue({ code: 'custom', message: problem, input: query });
+      return;
+    }
     // Measured as the searches' own limit measures it (zod's max: UTF-16 units).
-    else if (query !== '' && searchWordsOf(query).length > MAX_QUERY_LENGTH) {
-      const length = searchWordsOf(query).length;
+    const length = searchWordsOf(query).length;
+    if (length > MAX_QUERY_LENGTH) {
       context.addIssue({
         code: 'custom',
         message: `has ${length} characters besides its links; allowed: at most ${MAX_QUERY_LENGTH}, which its searches send (links count apart, up to 1000 in all)`,
