@@ -39,8 +39,14 @@ export function searchText(description: string) {
     .min(1)
     .max(MAX_QUERY_LENGTH)
     .superRefine((text, context) => {
-      const problem = text === '' ? undefined : queryTextProblem(text);
-      if (problem) context.addIssue({ code: 'custom', message: problem, input: text });
+      refuseUnsendableText(text, context);
     })
     .describe(description);
+}
+
+/** Refines a trimmed text: adds an issue saying why it cannot be sent to providers (queryTextProblem), and says whether it can. */
+export function refuseUnsendableText(text: string, context: z.RefinementCtx): boolean {
+  const problem = text === '' ? undefined : queryTextProblem(text);
+  if (problem) context.addIssue({ code: 'custom', message: problem, input: text });
+  return problem === undefined;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FedsearchError } from '../domain/errors.js';
-import { MAX_QUERY_LENGTH, queryTextProblem } from '../domain/query-text.js';
+import { MAX_QUERY_LENGTH, refuseUnsendableText } from '../domain/query-text.js';
 import { parseInput } from '../domain/validation.js';
 import { defineOperation, type OperationContext } from './operation.js';
 import { researchOutput } from './output-schemas.js';
@@ -102,12 +102,7 @@ const researchQuery = z
   .min(1)
   .max(1000)
   .superRefine((query, context) => {
-    if (query === '') return;
-    const problem = queryTextProblem(query);
-    if (problem) {
-      context.addIssue({ code: 'custom', message: problem, input: query });
-      return;
-    }
+    if (query === '' || !refuseUnsendableText(query, context)) return;
     // Measured as the searches' own limit measures it (zod's max: UTF-16 units).
     const length = searchWordsOf(query).length;
     if (length > MAX_QUERY_LENGTH) {
