@@ -202,3 +202,49 @@ describe('a POST search whose connection is reset after it was delivered', () =>
     expect(upstream.requestsTo('/tavily/search')).toHaveLength(1);
   });
 });
+
+/**
+ * A timeout that came while a call waited here (for a concurrency place or an outbound rate-limit slot) leaves the
+ * upstream less than its timeout: it says nothing of the upstream's health, and a burst of ordinary searches must
+ * not suspend a healthy provider for everyone.
+ */
+describe('the circuit breaker and time spent in our own queues', () => {
+  const answering = (delayMs: number) => ({ kind: 'respond' as const, status: 200, headers: { 'content-type': 'application/json' }, body: braveBody, delayMs });
+  const breaker = { CACHE_TTL_SECONDS: '0', BREAKER_FAILURES: '3', BREAKER_COOLDOWN_MS: '60000' };
+
+  describe('behind the concurrency limit', () => {
+    // One request at a time, each answered in 300 ms, against a 600 ms timeout: most of a burst of six waits out its deadline.
+    const { upstream, braveSearch, braveHealth } = braveService({ ...breaker, BRAVE_CONCURRENCY: '1', BRAVE_TIMEOUT_MS: '600' });
+
+    it('reports the waits as timeouts, and keeps the provider in service', async () => {
+      upstream().on(BRAVE_PATH, answering(300));
+      const outcomes = await Promise.all(Array.from({ length: 6 }, () => braveSearch()));
+      expect(outcomes.filter((outcome) => outcome.status === 'timeout').length).toBeGreaterThanOrEqual(3);
+      expect(upstream().requestsTo(BRAVE_PATH).length).toBeLessThanOrEqual(3);
+      expect(await braveHealth()).toMatchObject({ state: 'closed' });
+      expect(await braveSearch()).toMatchObject({ status: 'ok' });
+    });
+  });
+
+  describe('behind the outbound rate limit', () => {
+    // One slot every 100 ms; answers take 700 ms against a 1,000 ms timeout: a search sent after 300 ms of waiting cannot finish.
+    const { upstream, braveSearch, braveHealth } = braveService({ ...breaker, BRAVE_RATE_LIMIT: '10/s', BRAVE_TIMEOUT_MS: '1000' });
+
+    it('reports the waits as timeouts, and keeps the provider in service', async () => {
+      upstream().on(BRAVE_PATH, answering(700));
+      const outcomes = await Promise.all(Array.from({ length: 10 }, () => braveSearch()));
+      expect(outcomes.filter((outcome) => outcome.status === 'timeout').length).toBeGreaterThanOrEqual(3);
+      expect(await braveHealth()).toMatchObject({ state: 'closed' });
+    });
+  });
+
+  describe('an upstream slower than its whole timeout', () => {
+    const { upstream, braveSearch, braveHealth } = braveService({ ...breaker, BRAVE_TIMEOUT_MS: '300' });
+
+    it('is still suspended after three timeouts it had all its time for', async () => {
+      upstream().on(BRAVE_PATH, answering(2000));
+      for (let index = 0; index < 3; index += 1) expect(await braveSearch()).toMatchObject({ status: 'timeout' });
+      expect(await braveHealth()).toMatchObject({ state: 'open' });
+    });
+  });
+});
