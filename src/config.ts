@@ -16,8 +16,8 @@ import {
   wholeNumber,
 } from './config/env-values.js';
 import { fetchSettingsFrom, fetchVariableShape, type FetchSettings } from './fetch/fetch-settings.js';
-import { allowedHostsVariable } from './http/host-check.js';
-import { allowedMcpHostsVariable, allowedOriginsVariable, mcpSettingsFrom, mcpTimingVariableShape, type McpSettings } from './mcp/settings.js';
+import { allowedHostsVariable, allowedMcpHostsVariable } from './http/host-check.js';
+import { allowedOriginsVariable, mcpSettingsFrom, mcpTimingVariableShape, type McpSettings } from './mcp/settings.js';
 import { builtInName, instanceConfig, providerConfigFrom, providerVariableShape } from './providers/provider-config.js';
 import { CONFIGURED_PROVIDER_SETTINGS, PROVIDER_DEFINITIONS, RESERVED_INSTANCE_NAMES, type ProviderConfigs } from './providers/registry.js';
 

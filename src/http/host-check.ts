@@ -73,6 +73,22 @@ export const allowedHostsVariable = z.string().transform((raw, context): string[
   return entries.map((entry) => entry.toLowerCase());
 });
 
+/**
+ * MCP_ALLOWED_HOSTS: a comma list of Host header values, compared as they are: an entry ALLOWED_HOSTS reads
+ * (parseHostEntry) without its domain (`.example.com`) and wildcard (`*`) forms. A URL, a
+ * leading dot or a wildcard used to be taken and then match no request, so that every MCP request was refused:
+ * they are refused at start-up instead, pointing at ALLOWED_HOSTS, which has those forms.
+ */
+export const allowedMcpHostsVariable = z.string().superRefine((raw, context) => {
+  const wrong = listFromEnv(raw).filter((entry) => parseHostEntry(entry).entry?.withSubdomains !== false);
+  if (wrong.length > 0) {
+    context.addIssue({
+      code: 'custom',
+      message: `${wrong.map((entry) => `"${entry}"`).join(', ')} ${wrong.length === 1 ? 'is' : 'are'} not host[:port] as a Host header carries it (mcp.example.com, mcp.example.com:8443); for a domain and its subdomains (.example.com) or any host (*), use ALLOWED_HOSTS`,
+    });
+  }
+});
+
 const CHAR_A = 65;
 const CHAR_Z = 90;
 const CHAR_0 = 48;

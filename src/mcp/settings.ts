@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { AppConfig } from '../config.js';
 import { listFromEnv, wholeNumber } from '../config/env-values.js';
-import { parseHostEntry } from '../http/host-check.js';
 import { originEntryProblem } from './host-guard.js';
 
 /** How the MCP endpoint behaves: the `mcp` section of the configuration. */
@@ -34,22 +33,6 @@ export const allowedOriginsVariable = z.string().superRefine((raw, context) => {
     context.addIssue({
       code: 'custom',
       message: `${problems.join('; ')}; give a comma list of origins like https://app.example.com (scheme, host and port only), or * for any origin`,
-    });
-  }
-});
-
-/**
- * MCP_ALLOWED_HOSTS: a comma list of Host header values, compared as they are: an entry ALLOWED_HOSTS reads
- * (http/host-check.ts parseHostEntry) without its domain (`.example.com`) and wildcard (`*`) forms. A URL, a
- * leading dot or a wildcard used to be taken and then match no request, so that every MCP request was refused:
- * they are refused at start-up instead, pointing at ALLOWED_HOSTS, which has those forms.
- */
-export const allowedMcpHostsVariable = z.string().superRefine((raw, context) => {
-  const wrong = listFromEnv(raw).filter((entry) => parseHostEntry(entry).entry?.withSubdomains !== false);
-  if (wrong.length > 0) {
-    context.addIssue({
-      code: 'custom',
-      message: `${wrong.map((entry) => `"${entry}"`).join(', ')} ${wrong.length === 1 ? 'is' : 'are'} not host[:port] as a Host header carries it (mcp.example.com, mcp.example.com:8443); for a domain and its subdomains (.example.com) or any host (*), use ALLOWED_HOSTS`,
     });
   }
 });
