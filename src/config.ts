@@ -62,6 +62,8 @@ const serviceShape = {
   RATE_LIMIT_WINDOW_MS: wholeNumber(100).default(60_000),
   CORS_ORIGINS: allowedOriginsVariable.optional(),
   BODY_LIMIT_BYTES: wholeNumber(1024, 10 * 1024 * 1024).default(256 * 1024),
+  /** Time for a request's headers and body to arrive (not for its answer, so streams are unaffected). */
+  REQUEST_TIMEOUT_MS: wholeNumber(1000, 600_000).default(30_000),
   PRESSURE_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0).default(1000),
   // Bytes, 0 for off; below 1 MiB no process fits, so a smaller value is a unit slip (512 meant as MiB) that
   // would turn every request away.

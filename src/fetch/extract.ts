@@ -94,7 +94,9 @@ function prettyJson(text: string): string {
 
 /** A Markdown code block whose fence is longer than any backtick run inside it. */
 function fenced(text: string, language: string): string {
-  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length));
+  // A loop, not Math.max(...runs): a page of a few hundred thousand backtick runs overflowed the call stack.
+  let longest = 2;
+  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
   const fence = '`'.repeat(longest + 1);
   return `${fence}${language}\n${text}\n${fence}`;
 }

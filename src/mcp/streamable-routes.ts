@@ -22,6 +22,20 @@ function isInitialization(body: unknown): boolean {
 }
 
 /**
+ * A JSON-RPC batch runs each of its requests as a call of its own, but the rate limiter counts the POST once: up
+ * to 100 fetches or searches (the SDK's batch cap) for one request of RATE_LIMIT_MAX. MCP has dropped batches
+ * (2025-06-18) and the SDK's clients send none, so a POST may carry one request at most; notifications and
+ * responses may still come with it.
+ */
+function batchesRequests(body: unknown): boolean {
+  return Array.isArray(body) && body.filter(isJSONRPCRequest).length > 1;
+}
+
+function refuseBatch(reply: FastifyReply): FastifyReply {
+  return sendMcpError(reply, 400, 'Bad Request: send one request per POST; a batch of requests would count as one against the rate limit');
+}
+
+/**
  * A client that drops a POST's response stream will never read the answers it asked for there: its
  * requests count as cancelled, as if it had sent notifications/cancelled, so their searches stop too.
  */
@@ -90,6 +104,7 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
   };
 
   app.post(MCP_PATH, routeOptions, async (request, reply) => {
+    if (batchesRequests(request.body)) return refuseBatch(reply);
     const sessionId = sessionIdOf(request);
     if (sessionId !== undefined) {
       const session = sessionFor(request, sessionId);
@@ -122,8 +137,9 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
 function registerStatelessRoutes(app: FastifyInstance, exchanges: SessionStore<StreamableHTTPServerTransport>, options: TransportRouteOptions): void {
   const routeOptions = { schema: { hide: true }, onRequest: options.guard };
 
-  app.post(MCP_PATH, routeOptions, (request, reply) =>
-    handOver(reply, async (response) => {
+  app.post(MCP_PATH, routeOptions, (request, reply) => {
+    if (batchesRequests(request.body)) return refuseBatch(reply);
+    return handOver(reply, async (response) => {
       const id = randomUUID();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, keepAliveMs: options.settings.heartbeatMs });
       const exchange = new McpSession(id, options.createServer(id), transport);
@@ -131,8 +147,8 @@ function registerStatelessRoutes(app: FastifyInstance, exchanges: SessionStore<S
       await exchange.server.connect(transport);
       exchange.endWith(response);
       await transport.handleRequest(request.raw, response, request.body);
-    }),
-  );
+    });
+  });
 
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply): Promise<unknown> =>
     sendMcpError(reply, 405, 'Method Not Allowed: this server is stateless (MCP_STATELESS=true), so it has no streams or sessions; use POST', {

@@ -126,6 +126,13 @@ describe('extractDocument', () => {
     expect(xml.title).toBe('page');
   });
 
+  it('fences a document of hundreds of thousands of backtick runs (the longest run was spread into Math.max)', async () => {
+    const body = `<a>${'` '.repeat(300_000)}\`\`\`\`</a>`;
+    const xml = await extractDocument(input(body, 'application/xml', 'xml'));
+    expect(xml.markdown.startsWith('`````xml\n<a>` ` ')).toBe(true);
+    expect(xml.markdown.endsWith('````</a>\n`````')).toBe(true);
+  });
+
   describe('a PDF that holds more than it weighs', () => {
     // Thirty lines of 60 characters on each page, one content stream shared by 400 pages: about 700 KB of text
     // from a file of about 60 KB.
