@@ -67,15 +67,17 @@ export function presentedAnswer(
 }
 
 /**
- * How long an answer in which some provider failed (error, timeout, suspended) is kept, at most. Such an
- * answer is still worth a few seconds: identical searches in a burst (a user retrying, an agent repeating
- * itself) get it at once instead of each waiting out the same timeout. But a failure is often over in
- * seconds, and serving "brave: timeout" for the full TTL (5 minutes by default) hides a provider that is
- * back. Not-configured and skipped providers do not shorten it: they will answer the same way next time.
+ * How long an answer in which some provider failed (error, timeout, suspended) or was not asked for want of
+ * an outbound request slot (rate_limited) is kept, at most. Such an answer is still worth a few seconds:
+ * identical searches in a burst (a user retrying, an agent repeating itself) get it at once instead of each
+ * waiting out the same timeout. But a failure is often over in seconds, and a rate limit's next slot comes
+ * within its period: serving "brave: timeout" or "brave: rate_limited" for the full TTL (5 minutes by default)
+ * hides a provider that is back. Not-configured and skipped providers do not shorten it: they will answer the
+ * same way next time.
  */
 export const DEFAULT_PARTIAL_ANSWER_TTL_MS = 15_000;
 
-const FAILED_STATUSES: ReadonlySet<ProviderOutcome['status']> = new Set(['error', 'timeout', 'suspended']);
+const FAILED_STATUSES: ReadonlySet<ProviderOutcome['status']> = new Set(['error', 'timeout', 'suspended', 'rate_limited']);
 
 /** How long the cache may keep an answer: undefined (the cache's own TTL) unless a provider failed in it. */
 export function answerTtl(answer: CachedAnswer, partialAnswerTtlMs = DEFAULT_PARTIAL_ANSWER_TTL_MS): number | undefined {

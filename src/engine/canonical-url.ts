@@ -11,7 +11,7 @@ export interface UrlIdentity {
 
 /**
  * The key two URLs share when they show the same page: scheme, `www.`, default port, trailing slash,
- * fragment, host letter case, parameter order and tracking parameters do not count. Returns the input,
+ * fragment (unless it is a route: `#/…`, `#!…`), host letter case, parameter order and tracking parameters do not count. Returns the input,
  * lower-cased, when it is not a URL, so odd values still deduplicate with themselves.
  */
 export function canonicalUrl(value: string): string {
@@ -55,16 +55,26 @@ export function plainUrlKey(value: string): string | undefined {
     if (canonical === undefined) return undefined;
     search = canonical;
   }
+  // A plain URL's fragment is as the parser's hash writes it.
+  const route = fragment < 0 ? '' : routeOf(value.slice(fragment));
   const percent = value.indexOf('%', hostEnd);
   if (percent >= 0 && percent < pathEnd) {
     // The parser's pathname is the path as written: the general rule applies to it as it is.
-    return value.slice(keyStart, hostEnd) + samePercentEncoding(value.slice(hostEnd, pathEnd)).replace(/\/+$/, '') + search;
+    return value.slice(keyStart, hostEnd) + samePercentEncoding(value.slice(hostEnd, pathEnd)).replace(/\/+$/, '') + search + route;
   }
   // Trailing slashes do not count (and a host alone has the path `/`).
   let keyEnd = pathEnd;
   while (keyEnd > hostEnd && value.charCodeAt(keyEnd - 1) === 47) keyEnd -= 1;
   const path = value.slice(keyStart, keyEnd);
-  return search === '' ? path : path + search;
+  return search === '' && route === '' ? path : path + search + route;
+}
+
+/**
+ * The part of a fragment (`#…`, as the parser writes it) that names a page: a single-page app routes by `#/docs/a`
+ * or `#!/profile/42`, and each route is a page of its own (two results), where `#section` is a place on one page.
+ */
+function routeOf(hash: string): string {
+  return hash.startsWith('#/') || hash.startsWith('#!') ? hash : '';
 }
 
 /** The domain of a URL whose host the parser keeps as written (and ends at a `/`): sliced out, without `www.`. */
@@ -87,7 +97,7 @@ export function parsedUrlIdentity(value: string): UrlIdentity {
   const path = samePercentEncoding(url.pathname).replace(/\/+$/, '');
   // A web page's fragment is a place on the page; a local index link's names a record of its file (`#2` of a
   // .jsonl or a JSON array): two records are two results.
-  const record = url.protocol === LOCAL_LINK_SCHEME ? url.hash : '';
+  const record = url.protocol === LOCAL_LINK_SCHEME ? url.hash : routeOf(url.hash);
   return { key: `${host}${port}${path}${canonicalSearch(url)}${record}`, domain: withoutWww(url.hostname.toLowerCase()) || undefined };
 }
 

@@ -17,7 +17,7 @@ export function rankedAsPaged(answers: ProviderAnswer[], limit: number, page: nu
   for (let shown = 1; shown <= page; shown += 1) {
     if (rankedDepth > 0 && servesPage(answerAt(results, answers, rankedDepth), limit, shown)) continue;
     rankedDepth = resultsWanted(limit, shown);
-    results = extendResults(results, rank(answers.map((answer) => cutTo(answer, rankedDepth))));
+    results = extendResults(results, rank(answers.map((answer) => cutTo(answer, rankedDepth))), answers[0]?.provider.kind);
   }
   return results;
 }

@@ -1,9 +1,11 @@
 import { MAX_PAGE, PAGE_LOOK_AHEAD } from '../domain/query.js';
-import type { SearchResult } from '../domain/result.js';
+import type { SearchKind, SearchResult } from '../domain/result.js';
 import type { CachedAnswer } from './cached-answer.js';
 import { canonicalUrl } from './canonical-url.js';
 import type { ProviderAnswer } from './gather.js';
+import { groupPapers } from './paper-grouping.js';
 import { identifierKeys } from './paper-identity.js';
+import type { RankedItem } from './ranked-item.js';
 
 /**
  * Pages are slices of one fused list. Each provider is asked for its first `limit × page` results, plus one
@@ -63,13 +65,33 @@ export function hasMorePages(answer: CachedAnswer, limit: number, page: number):
 /**
  * A deeper list after a shallower one: the shallower list keeps its order (pages already shown stay as they
  * were), and the deeper list's other results follow in its order. A deeper result is one already listed when
- * it shares a canonical URL or a paper identifier with it.
+ * it shares a canonical URL or a paper identifier with it, or, for papers, when merging would make them one
+ * work (a similar title and year): a paper listed by one source may come back deeper merged with another
+ * source that leads it, under that source's link and identifiers.
  */
-export function extendResults(listed: SearchResult[], deeper: SearchResult[]): SearchResult[] {
+export function extendResults(listed: SearchResult[], deeper: SearchResult[], kind?: SearchKind): SearchResult[] {
   if (listed.length === 0) return deeper;
   const seen = new Set(listed.flatMap(identityKeys));
-  return [...listed, ...deeper.filter((result) => !identityKeys(result).some((key) => seen.has(key)))];
+  const fresh = deeper.filter((result) => !identityKeys(result).some((key) => seen.has(key)));
+  return [...listed, ...(kind === 'papers' && fresh.length > 0 ? withoutListedWorks(listed, fresh) : fresh)];
 }
+
+/** The fresh papers that merging (paper-grouping.ts) would not join with a listed one. */
+function withoutListedWorks(listed: SearchResult[], fresh: SearchResult[]): SearchResult[] {
+  const entries: RankedItem[] = [];
+  for (const item of listed) entries.push({ provider: LISTED, rank: 1, weight: 1, item });
+  for (const item of fresh) entries.push({ provider: FRESH, rank: 1, weight: 1, item });
+  const shown = new Set<SearchResult>();
+  for (const group of groupPapers(entries)) {
+    if (!group.some((entry) => entry.provider === LISTED)) continue;
+    for (const entry of group) if (entry.provider === FRESH) shown.add(entry.item as SearchResult);
+  }
+  return shown.size === 0 ? fresh : fresh.filter((result) => !shown.has(result));
+}
+
+/** Which list an entry of withoutListedWorks comes from. */
+const LISTED = 'listed';
+const FRESH = 'fresh';
 
 function identityKeys(result: SearchResult): string[] {
   return [`url:${canonicalUrl(result.url)}`, ...identifierKeys(result)];

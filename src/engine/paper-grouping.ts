@@ -6,6 +6,8 @@ import {
   normalizeTitle,
   normalizedTitleBigramCount,
   normalizedTitleBigrams,
+  sameNoticeKind,
+  sameTitleNumbers,
   titleBlocks,
   titlesSimilar,
   yearsCompatible,
@@ -156,9 +158,13 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
     }
     return counted;
   };
-  /** titlesSimilar, with the bigram counts of both titles, which rule most pairs out before any bigram is found. */
+  /**
+   * titlesSimilar, with the bigram counts of both titles, which rule most pairs out before any bigram is found;
+   * then the same numbers in both (sameTitleNumbers), for the few pairs that are similar.
+   */
   const similar = (index: number, other: number): boolean =>
-    titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other));
+    titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other)) &&
+    sameTitleNumbers(titles[index]!, titles[other]!);
   const yearsClose = (index: number, other: number): boolean => {
     const year = years[index]!;
     const otherYear = years[other]!;
@@ -178,7 +184,13 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
         joined = true;
         continue;
       }
-      if (yearsClose(index, other) && !sets.rootsShareIdentifierKind(ownRoot, otherRoot) && similar(index, other)) {
+      // A notice (an erratum, a reply) is never the work it names, however alike their titles.
+      if (
+        yearsClose(index, other) &&
+        !sets.rootsShareIdentifierKind(ownRoot, otherRoot) &&
+        similar(index, other) &&
+        sameNoticeKind(titles[index]!, titles[other]!)
+      ) {
         sets.union(other, index);
         joined = true;
       }

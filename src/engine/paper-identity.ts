@@ -112,6 +112,19 @@ export function yearsCompatible(a: number | undefined, b: number | undefined): b
 }
 
 /**
+ * The opening of a normalised title that makes it a notice about another work rather than the work: an erratum,
+ * a correction, a retraction, a comment or a reply carries its own DOI and the title of the work it names, so by
+ * its bigrams it is that work.
+ */
+const NOTICE_OPENING =
+  /^(?:erratum|errata|corrigendum|corrigenda|correction|author correction|publisher correction|retraction|retracted|expression of concern|withdrawal|withdrawn|addendum|comment|comments|reply|response to)(?= |$)/;
+
+/** Whether two normalised titles are both notices of one kind (NOTICE_OPENING), or both not notices. */
+export function sameNoticeKind(a: string, b: string): boolean {
+  return (NOTICE_OPENING.exec(a)?.[0] ?? '') === (NOTICE_OPENING.exec(b)?.[0] ?? '');
+}
+
+/**
  * The bigrams of a text without its white space, each two UTF-16 code units as one number, sorted: what the
  * Dice coefficient counts (as string-similarity's compareTwoStrings counts it), computed once per title
  * instead of once per comparison.
@@ -165,6 +178,21 @@ export function titlesSimilar(
   // Shared bigrams are at most the smaller count: when even that falls short, no need to count them.
   if ((2.0 * Math.min(firstCount, secondCount)) / (firstCount + secondCount) < TITLE_SIMILARITY_THRESHOLD) return false;
   return (2.0 * sharedBigrams(bigramsOf(a), bigramsOf(b))) / (firstCount + secondCount) >= TITLE_SIMILARITY_THRESHOLD;
+}
+
+/**
+ * The words of a normalised title that are numbers: digits, or a roman numeral (`part ii`). Titles that differ
+ * only in them are near-identical by their bigrams, yet name other works: part I and part II of a series, a
+ * study's 2019 and 2020 editions, the proceedings of two years, variants BA.2 and BA.4.
+ */
+const TITLE_NUMBER = /(?<![\p{L}\p{N}])(?:\p{N}+|[ivx]+)(?![\p{L}\p{N}])/gu;
+
+/** Whether two normalised titles hold the same numbers in the same order (TITLE_NUMBER); checked only once they are similar. */
+export function sameTitleNumbers(a: string, b: string): boolean {
+  const numbersOfA = a.match(TITLE_NUMBER);
+  const numbersOfB = b.match(TITLE_NUMBER);
+  if (numbersOfA === null || numbersOfB === null) return numbersOfA === numbersOfB;
+  return numbersOfA.length === numbersOfB.length && numbersOfA.every((number, index) => number === numbersOfB[index]);
 }
 
 /**

@@ -232,7 +232,15 @@ export class SearchService {
 
   /** Some providers' answers fused exactly as a finished search fuses them all: a streamed search's results so far. */
   fuseAnswers(kind: SearchKind, answers: ProviderAnswer[], options: { limit: number; page?: number; explain?: boolean }): SearchResult[] {
-    return presentResults(this.rankAnswers(kind, answers, options.explain === true, options.limit * (options.page ?? 1)), options);
+    const page = options.page ?? 1;
+    const explain = options.explain === true;
+    // A later page is ranked as keep() ranks one with no earlier list: as a caller paging from page 1 saw it. Ranked
+    // at once, the deep lists would stream a page the finished search does not give (even a result of page 1).
+    const ranked =
+      page > 1
+        ? rankedAsPaged(answers, options.limit, page, (cut) => this.rankAnswers(kind, cut, explain))
+        : this.rankAnswers(kind, answers, explain, options.limit);
+    return presentResults(ranked, options);
   }
 
   private async readCache(key: string): Promise<CachedAnswer | undefined> {
@@ -299,7 +307,7 @@ export class SearchService {
       listed.length === 0 && page > 1
         ? rankedAsPaged(answers, limit, page, (cut) => this.rankAnswers(query.kind, cut, explain))
         : this.rankAnswers(query.kind, answers, explain, atMost);
-    const results = extendResults(listed, ranked);
+    const results = extendResults(listed, ranked, query.kind);
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     const upstreamFull = upstreamsWithMore(answers, query.limit);
     if (upstreamFull) outcome.upstreamFull = upstreamFull;

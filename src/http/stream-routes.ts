@@ -55,10 +55,15 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   write(': fedsearch search stream\n\n');
   const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
 
-  const answers: ProviderAnswer[] = [];
+  // Fused in the order the providers were asked, as the finished search fuses them, not in finish order: ties
+  // between results (and which provider's fields a merged result shows) break by it, so the last `results`
+  // event is the answer `done` gives.
+  const slots = new Array<ProviderAnswer | undefined>(plan.selected.length);
   let shownResults = JSON.stringify([]);
   const onProviderAnswer = (answer: ProviderAnswer): void => {
-    answers.push(answer);
+    const slot = plan.selected.indexOf(answer.provider);
+    slots[slot < 0 ? slots.length : slot] = answer;
+    const answers = slots.filter((filled): filled is ProviderAnswer => filled !== undefined);
     write(sseEvent('provider', answer.outcome));
     const results = search.fuseAnswers(kind, answers, { limit: input.limit, page: input.page, explain: input.explain });
     const serialised = JSON.stringify(results);

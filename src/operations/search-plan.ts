@@ -25,6 +25,8 @@ export type RoutedSearchResponse = SearchResponse & { routing?: ProviderRouting 
 export interface SearchPlan {
   /** How many providers will be asked. */
   asking: number;
+  /** The providers asked, in the order their answers are fused (ties between results break by it). */
+  readonly selected: readonly Provider[];
   run(
     observers: { logger?: Logger; onProviderAnswer?: (answer: ProviderAnswer) => void },
     /** Or a function making it, when a cached answer should not pay for one (SearchService.search). */
@@ -50,7 +52,7 @@ export function planSearch(kind: SearchKind, parameters: SearchParameters, searc
 class PlannedSearch implements SearchPlan {
   readonly asking: number;
   /** Selected once: the count for progress now, the same list for the search (not looked up again there). */
-  private readonly selected: Provider[];
+  readonly selected: Provider[];
 
   constructor(
     private readonly kind: SearchKind,
