@@ -63,7 +63,7 @@ step "start: node dist/server.js on $ORIGIN (NODE_ENV=production, no provider ke
 (
   cd "$RUNTIME"
   exec env -i PATH="$PATH" HOME="$WORK" NODE_ENV=production PORT="$PORT" HOST=127.0.0.1 LOG_LEVEL=warn \
-    node dist/server.js
+    NODE_OPTIONS=--max-semi-space-size=32 node dist/server.js
 ) >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 
