@@ -51,11 +51,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const app = Fastify({
     // The keys' values too: an error's text may quote one an upstream echoed, where no field path can find it.
     ...loggerOptions(config.LOG_LEVEL, options.logStream, secretValues(providers)),
-    // One hop, not every hop: the proxy in front (CapRover's nginx) appends the address it saw to whatever
-    // X-Forwarded-For the caller sent, so trusting every hop (`true`) took the caller's own first entry as its address,
+    // As many hops as there are proxies, not every hop: each proxy appends the address it saw to whatever
+    // X-Forwarded-For the caller sent, so trusting every hop took the caller's own first entry as its address,
     // and a new one per request escaped the per-address rate limit and MCP session cap. (Fastify's types
     // leave out the hop count it takes, so this is that count's test: hop 0 is the socket's peer, the proxy.)
-    trustProxy: config.TRUST_PROXY ? (_address: string, hop: number) => hop < 1 : false,
+    trustProxy: config.TRUST_PROXY > 0 ? (_address: string, hop: number) => hop < config.TRUST_PROXY : false,
     bodyLimit: config.BODY_LIMIT_BYTES,
     // Fastify's default is no limit at all: a client that sends headers and then trickles (or withholds) its body
     // held its connection open for ever, and a few thousand such held the server's sockets and its shutdown.

@@ -11,6 +11,7 @@ import {
   describeProblems,
   listenHost,
   oneOf,
+  proxyHops,
   readableFolder,
   text,
   wholeNumber,
@@ -46,7 +47,7 @@ const serviceShape = {
   BREAKER_MAX_COOLDOWN_MS: wholeNumber(100).default(600_000),
   // Checked only when set: the default ships with the project (and the Docker image).
   LOCAL_INDEX_DIR: readableFolder().default(path.join(projectRoot, 'docs')),
-  TRUST_PROXY: booleanFromEnv.default(false),
+  TRUST_PROXY: proxyHops().default(0),
   /**
    * Host names the service answers besides IP addresses and localhost (DNS-rebinding guard: http/host-check.ts);
    * unset, that is every name when API keys are required and none otherwise.

@@ -75,6 +75,19 @@ export function booleanFlag() {
   });
 }
 
+/**
+ * How many proxies in front to believe about the caller's address: a boolean word (`true` for the one proxy
+ * in front, `false` for none) or a whole number of hops, for a chain (a CDN before CapRover's nginx: 2).
+ */
+export function proxyHops(max = 10) {
+  return envValue(`true (one proxy in front), false (none) or a whole number of proxies, 0–${max}`, (raw) => {
+    const word = raw.trim().toLowerCase();
+    if (TRUE_WORDS.includes(word)) return 1;
+    if (FALSE_WORDS.includes(word)) return 0;
+    return /^\d+$/.test(word) && Number(word) <= max ? Number(word) : undefined;
+  });
+}
+
 export function oneOf<const Choices extends readonly [string, ...string[]]>(choices: Choices) {
   return envValue(`one of ${choices.join(', ')}`, (raw) => choices.find((choice): choice is Choices[number] => choice === raw.trim()));
 }
