@@ -159,12 +159,15 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
     return counted;
   };
   /**
-   * titlesSimilar, with the bigram counts of both titles, which rule most pairs out before any bigram is found;
-   * then the same numbers in both (sameTitleNumbers), for the few pairs that are similar.
+   * Whether two titles name one work: titlesSimilar, with the bigram counts of both titles, which rule most pairs
+   * out before any bigram is found; then, for the few pairs that are similar, the same numbers in both
+   * (sameTitleNumbers) and the same kind of notice (sameNoticeKind: an erratum or a reply is never the work it
+   * names, however alike their titles).
    */
   const similar = (index: number, other: number): boolean =>
     titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other)) &&
-    sameTitleNumbers(titles[index]!, titles[other]!);
+    sameTitleNumbers(titles[index]!, titles[other]!) &&
+    sameNoticeKind(titles[index]!, titles[other]!);
   const yearsClose = (index: number, other: number): boolean => {
     const year = years[index]!;
     const otherYear = years[other]!;
@@ -184,13 +187,7 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
         joined = true;
         continue;
       }
-      // A notice (an erratum, a reply) is never the work it names, however alike their titles.
-      if (
-        yearsClose(index, other) &&
-        !sets.rootsShareIdentifierKind(ownRoot, otherRoot) &&
-        similar(index, other) &&
-        sameNoticeKind(titles[index]!, titles[other]!)
-      ) {
+      if (yearsClose(index, other) && !sets.rootsShareIdentifierKind(ownRoot, otherRoot) && similar(index, other)) {
         sets.union(other, index);
         joined = true;
       }

@@ -232,15 +232,20 @@ export class SearchService {
 
   /** Some providers' answers fused exactly as a finished search fuses them all: a streamed search's results so far. */
   fuseAnswers(kind: SearchKind, answers: ProviderAnswer[], options: { limit: number; page?: number; explain?: boolean }): SearchResult[] {
-    const page = options.page ?? 1;
-    const explain = options.explain === true;
-    // A later page is ranked as keep() ranks one with no earlier list: as a caller paging from page 1 saw it. Ranked
-    // at once, the deep lists would stream a page the finished search does not give (even a result of page 1).
-    const ranked =
-      page > 1
-        ? rankedAsPaged(answers, options.limit, page, (cut) => this.rankAnswers(kind, cut, explain))
-        : this.rankAnswers(kind, answers, explain, options.limit);
+    // Ranked as keep() ranks a page with no earlier list: ranked at once, the deep lists of a later page would
+    // stream a page the finished search does not give (even a result of page 1).
+    const ranked = this.rankedForPage(kind, answers, options.limit, options.page ?? 1, options.explain === true, options.limit);
     return presentResults(ranked, options);
+  }
+
+  /**
+   * A page's ranking with no earlier list kept: a later page as a caller paging from page 1 would have seen it
+   * (rankedAsPaged), the first page at once, at most `atMost` results of it made.
+   */
+  private rankedForPage(kind: SearchKind, answers: ProviderAnswer[], limit: number, page: number, explain: boolean, atMost?: number): SearchResult[] {
+    return page > 1
+      ? rankedAsPaged(answers, limit, page, (cut) => this.rankAnswers(kind, cut, explain))
+      : this.rankAnswers(kind, answers, explain, atMost);
   }
 
   private async readCache(key: string): Promise<CachedAnswer | undefined> {
@@ -302,10 +307,9 @@ export class SearchService {
     // An answer that is never kept serves one page: the results past its depth (the page and the one after it that
     // tells whether another page exists) would never be shown, so they are ranked but not made.
     const atMost = this.options.cache.storesNothing ? query.limit : undefined;
-    // A later page with no earlier list kept is ranked as a caller paging from page 1 would have seen it.
     const ranked =
-      listed.length === 0 && page > 1
-        ? rankedAsPaged(answers, limit, page, (cut) => this.rankAnswers(query.kind, cut, explain))
+      listed.length === 0
+        ? this.rankedForPage(query.kind, answers, limit, page, explain, atMost)
         : this.rankAnswers(query.kind, answers, explain, atMost);
     const results = extendResults(listed, ranked, query.kind);
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };

@@ -39,7 +39,7 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   const input = request.query as SearchRouteInput;
   // Validation that needs the provider list throws here, so a bad request is a 400 before any event.
   const plan = planRouteSearch(search, kind, input);
-  const total = plan.asking;
+  const total = plan.selected.length;
   const signal = clientGoneSignal(reply);
   const events = new PassThrough();
   const write = (chunk: string): void => {

@@ -34,7 +34,7 @@ export async function runSearch(
 ): Promise<RoutedSearchResponse> {
   const plan = planSearch(kind, { ...input, filters }, context.search);
   const { progress } = context;
-  progress?.asking(plan.asking);
+  progress?.asking(plan.selected.length);
   const response = await plan.run(
     { logger: context.logger, onProviderAnswer: progress ? (answer) => progress.finished(answer.outcome) : undefined },
     context.signal,

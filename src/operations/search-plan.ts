@@ -23,9 +23,7 @@ export interface SearchParameters {
 export type RoutedSearchResponse = SearchResponse & { routing?: ProviderRouting };
 
 export interface SearchPlan {
-  /** How many providers will be asked. */
-  asking: number;
-  /** The providers asked, in the order their answers are fused (ties between results break by it). */
+  /** The providers asked (how many: the progress count), in the order their answers are fused (ties between results break by it). */
   readonly selected: readonly Provider[];
   run(
     observers: { logger?: Logger; onProviderAnswer?: (answer: ProviderAnswer) => void },
@@ -50,7 +48,6 @@ export function planSearch(kind: SearchKind, parameters: SearchParameters, searc
 
 /** A class rather than an object with an arrow in it: every search makes one, and a method costs nothing per plan. */
 class PlannedSearch implements SearchPlan {
-  readonly asking: number;
   /** Selected once: the count for progress now, the same list for the search (not looked up again there). */
   readonly selected: Provider[];
 
@@ -62,7 +59,6 @@ class PlannedSearch implements SearchPlan {
     private readonly routing: ProviderRouting | undefined,
   ) {
     this.selected = search.selectProviders(kind, providers);
-    this.asking = this.selected.length;
   }
 
   /** Not async: a search in flight holds no frame of its own here, and one without routing has no step after the service's. */

@@ -22,6 +22,14 @@ export function minimalPdf(options: { lines: string[]; title?: string; author?: 
     `<< ${info} >>`,
     ...pageNumbers.map(() => '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>'),
   ];
+  return pdfOfObjects(objects, '/Info 5 0 R');
+}
+
+/**
+ * A PDF file of the given objects (numbered from 1; object 1 the catalog), with a correct xref table and a
+ * trailer that may name more (`/Info 5 0 R`). The objects are latin1 text, so a binary stream survives.
+ */
+export function pdfOfObjects(objects: readonly string[], trailerExtra = ''): Buffer {
   let pdf = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((body, index) => {
@@ -31,6 +39,6 @@ export function minimalPdf(options: { lines: string[]; title?: string; author?: 
   const xref = pdf.length;
   const entries = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
   pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${entries}`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 5 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${trailerExtra ? ` ${trailerExtra}` : ''} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(pdf, 'latin1');
 }

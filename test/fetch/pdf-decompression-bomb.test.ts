@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoopbackSite } from './loopback-site.js';
+import { pdfOfObjects } from './minimal-pdf.js';
 import { callOperation, startService, type RunningService } from '../support/service.js';
 
 /**
@@ -44,16 +45,7 @@ function pdfWithContents(stream: Buffer, filter: string): Buffer {
     `<< /Length ${packed.length} /Filter ${filter} >>\nstream\n${packed}\nendstream`,
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>',
   ];
-  let pdf = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, index) => {
-    offsets.push(pdf.length);
-    pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, 'latin1');
+  return pdfOfObjects(objects);
 }
 
 describe('a PDF whose Flate or LZW streams expand far past the fetch limits', () => {
