@@ -9,15 +9,17 @@ export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url
 
 /**
  * The search page at `/`: plain HTML, CSS and ES modules from public/, no build step and nothing from a CDN.
- * The page itself gets a strict CSP (its own scripts and styles only); the JSON API keeps helmet's defaults.
+ * The page gets a strict CSP (its own scripts and styles only); the JSON API keeps helmet's defaults. Every
+ * file below /web/ gets that CSP too: the static files include index.html itself, which /web/index.html
+ * served under the API's headers, without any CSP.
  */
 export async function registerWebPage(app: FastifyInstance): Promise<void> {
   const pageHeaders = routeSecurityHeaders({ contentSecurityPolicy: { useDefaults: false, directives: PAGE_CONTENT_SECURITY_POLICY } });
-  // wildcard: false serves exactly the files present at start-up, one route each, and nothing else below /web/.
-  await app.register(fastifyStatic, { root: PUBLIC_DIR, prefix: '/web/', wildcard: false, index: false });
-  app.get(
-    '/',
-    { schema: { hide: true }, onRequest: pageHeaders },
-    (_request, reply) => reply.sendFile('index.html'),
-  );
+  // A scope of its own, so its hook reaches the page's routes and no other.
+  await app.register(async (page) => {
+    page.addHook('onRequest', pageHeaders);
+    // wildcard: false serves exactly the files present at start-up, one route each, and nothing else below /web/.
+    await page.register(fastifyStatic, { root: PUBLIC_DIR, prefix: '/web/', wildcard: false, index: false });
+    page.get('/', { schema: { hide: true } }, (_request, reply) => reply.sendFile('index.html'));
+  });
 }

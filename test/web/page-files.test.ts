@@ -45,6 +45,17 @@ describe('the search page files', () => {
     expect(css.headers.get('content-type')).toContain('text/css');
   });
 
+  it('sends the page CSP with every file below /web/: the page is also /web/index.html, and there it ran without one', async () => {
+    const page = await request(service.origin, '/');
+    for (const path of ['/web/index.html', '/web/app.js', '/web/style.css']) {
+      const response = await request(service.origin, path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-security-policy'), path).toBe(page.headers.get('content-security-policy'));
+    }
+    // The API keeps its own headers: Swagger UI's inline bootstrap needs the CSP left off.
+    expect((await request(service.origin, '/openapi.json')).headers.get('content-security-policy')).toBeNull();
+  });
+
   it('serves nothing else below /web/, and the API behind it still needs the key', async () => {
     // No way out of public/, however the dots are written (a client may resolve them first: then it is a 401).
     for (const path of ['/web/../package.json', '/web/%2e%2e/package.json', '/web/..%2fpackage.json', '/web/%2e%2e%2fpackage.json']) {
