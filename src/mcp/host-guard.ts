@@ -84,9 +84,12 @@ export function refuseMcpHost(reply: FastifyReply, message: string): FastifyRepl
  */
 export function createHostGuard(options: HostGuardOptions): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (options.allowedHosts.length > 0 && !isHostAllowed(request.host, options.allowedHosts)) {
-      request.log.warn({ host: request.host }, 'MCP request refused: host not allowed');
-      return sendMcpError(reply, 403, `Forbidden: host "${request.host}" is not allowed to use the MCP endpoint (see MCP_ALLOWED_HOSTS)`);
+    // The Host header as received, as ALLOWED_HOSTS checks it: request.host follows X-Forwarded-Host under
+    // TRUST_PROXY, a header any caller may write.
+    const host = request.raw.headers.host;
+    if (options.allowedHosts.length > 0 && !isHostAllowed(host, options.allowedHosts)) {
+      request.log.warn({ host }, 'MCP request refused: host not allowed');
+      return sendMcpError(reply, 403, `Forbidden: host "${host ?? ''}" is not allowed to use the MCP endpoint (see MCP_ALLOWED_HOSTS)`);
     }
     const origin = request.headers.origin;
     if (!isOriginAllowed(origin, options.allowedOrigins)) {

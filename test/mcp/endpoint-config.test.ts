@@ -133,6 +133,24 @@ describe('MCP_ALLOWED_HOSTS and MCP_ALLOWED_ORIGINS', () => {
   });
 });
 
+describe('MCP_ALLOWED_HOSTS behind a trusted proxy', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ TRUST_PROXY: 'true', ALLOWED_HOSTS: 'evil.example, mcp.example.com', MCP_ALLOWED_HOSTS: 'mcp.example.com', LOG_LEVEL: 'silent' });
+  });
+  afterAll(() => service.stop());
+
+  it('checks the Host header as received, not an X-Forwarded-Host the caller wrote', async () => {
+    const response = await rawRequest(service.origin, '/mcp', {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, host: 'evil.example', 'x-forwarded-host': 'mcp.example.com' },
+      body: INITIALIZE_MESSAGE,
+    });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body).error.message).toBe('Forbidden: host "evil.example" is not allowed to use the MCP endpoint (see MCP_ALLOWED_HOSTS)');
+  });
+});
+
 describe('Origin check without MCP_ALLOWED_ORIGINS', () => {
   let service: RunningService;
   beforeAll(async () => {
