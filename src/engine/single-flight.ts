@@ -12,8 +12,9 @@ export class SingleFlight<T> {
     if (!flight) {
       const controller = new Cancellation();
       // Not finally(): that adds a promise and two closures more per flight, and waits a turn before passing the value on.
+      // Only this flight: one abandoned by every caller is forgotten at once, and another may have its key by now.
       const forget = (): void => {
-        this.inFlight.delete(key);
+        if (this.inFlight.get(key) === flight) this.inFlight.delete(key);
       };
       const promise = work(controller).then(
         (value) => {
@@ -34,7 +35,11 @@ export class SingleFlight<T> {
     return new Promise<T>((resolve, reject) => {
       const leave = (): void => {
         shared.waiters -= 1;
-        if (shared.waiters === 0) shared.controller.abort(signal.reason);
+        if (shared.waiters === 0) {
+          // An aborted run is no run to join: a caller with the same key now starts a fresh one.
+          if (this.inFlight.get(key) === shared) this.inFlight.delete(key);
+          shared.controller.abort(signal.reason);
+        }
         reject(signal.reason);
       };
       if (signal.aborted) return leave();

@@ -76,4 +76,27 @@ describe('SingleFlight', () => {
     await expect(left).rejects.toBe('everyone left');
     expect(shared).toMatchObject({ aborted: true, reason: 'everyone left' });
   });
+
+  it('starts afresh for a caller that comes after every caller left, before the aborted run has ended', async () => {
+    const flights = new SingleFlight<string>();
+    const runs: Array<{ signal: { aborted: boolean }; finish: (value: string) => void }> = [];
+    const work = (signal: { aborted: boolean }) => new Promise<string>((resolve) => runs.push({ signal, finish: resolve }));
+    const gone = new Cancellation();
+    const abandoned = flights.run('key', gone, work);
+    gone.abort('the first caller left');
+    await expect(abandoned).rejects.toBe('the first caller left');
+    // The aborted run has not ended yet (its upstream calls are still being torn down).
+    const next = flights.run('key', new Cancellation(), work);
+    expect(runs).toHaveLength(2);
+    expect(runs.map((run) => run.signal.aborted)).toEqual([true, false]);
+    // The old run ending late leaves the new one in place for further callers.
+    runs[0]!.finish('the aborted answer');
+    await Promise.resolve();
+    const joined = flights.run('key', undefined, work);
+    expect(runs).toHaveLength(2);
+    runs[1]!.finish('a whole answer');
+    await expect(next).resolves.toBe('a whole answer');
+    await expect(joined).resolves.toBe('a whole answer');
+    expect(flights.size).toBe(0);
+  });
 });
