@@ -24,12 +24,14 @@ export class ProviderCatalog {
   private readonly byName: Map<string, Provider>;
   private readonly health: Map<string, ProviderHealth>;
   private readonly searchersByKind = new Map<SearchKind, Provider[]>();
+  private readonly position: Map<Provider, number>;
 
   constructor(
     readonly providers: readonly Provider[],
     breaker: BreakerOptions,
   ) {
     this.byName = new Map(providers.map((provider) => [provider.name, provider]));
+    this.position = new Map(providers.map((provider, index) => [provider, index]));
     this.health = new Map(providers.map((provider) => [provider.name, new ProviderHealth(breaker)]));
   }
 
@@ -78,7 +80,12 @@ export class ProviderCatalog {
     return (kind ? this.searchersOf(kind) : this.providers).map((provider) => provider.name);
   }
 
-  /** The providers a request names, or every provider that searches the kind; unknown or wrong-kind names are 400s. */
+  /**
+   * The providers a request names, or every provider that searches the kind; unknown or wrong-kind names are
+   * 400s. Either way in the catalogue's order, not the order named: which results tie first follows the order
+   * the lists are fused in, and an answer (and the cache entry it is kept under, which sorts the names) must
+   * be the same for `brave,exa` and `exa,brave`.
+   */
   selectProviders(kind: SearchKind, names: string[] | undefined): Provider[] {
     // A copy: the caller may keep or change its list; the catalogue's stays as it is.
     if (!names || names.length === 0) return this.searchersOf(kind).slice();
@@ -100,6 +107,7 @@ export class ProviderCatalog {
       selected.push(provider);
     }
     if (selected.length === 0) throw invalidQuery(`providers: name at least one provider; allowed for ${kind}: ${this.allowedNames(kind)}`);
+    if (selected.length > 1) selected.sort((a, b) => this.position.get(a)! - this.position.get(b)!);
     return selected;
   }
 
