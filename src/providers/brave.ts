@@ -2,6 +2,7 @@ import { FedsearchError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { TimeRange } from '../domain/time-range.js';
+import { braveSearchLanguage } from './brave-language.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import {
@@ -54,7 +55,7 @@ export class BraveProvider extends Provider {
     const parameters: Record<string, string> = { q: query.text, count: String(Math.min(query.limit, MAX_COUNT)), offset: '0' };
     const { time_range: timeRange, language, safesearch } = query.filters;
     if (timeRange) parameters.freshness = FRESHNESS[timeRange];
-    if (language) parameters.search_lang = language;
+    if (language) parameters.search_lang = braveSearchLanguage(language);
     if (safesearch) parameters.safesearch = safesearch;
     return { url: this.endpointWithParameters('/res/v1/web/search', parameters), headers: this.requestHeaders };
   }
