@@ -85,8 +85,10 @@ export function answerTtl(answer: CachedAnswer, partialAnswerTtlMs = DEFAULT_PAR
 }
 
 /**
- * Same kind, same words (case and spacing aside), same providers, limit, deadline and filters: same answer.
- * The page is not part of it: every page of a search is sliced from one cached list.
+ * Same kind, same words (spacing aside), same providers, limit, deadline and filters: same answer. Letter case
+ * counts: providers read `OR`, `AND` and `NOT` as operators only in capitals (PubMed, Brave, Wikipedia, arXiv), so
+ * "covid OR flu" and "covid or flu" are two searches. The page is not part of it: every page of a search is sliced
+ * from one cached list.
  */
 export function cacheKey(query: SearchQuery, providers: Provider[], timeoutMs: number | undefined): string {
   // The JSON text of [kind, words, providers, limit, deadline, filters], written in parts: no array of it is
@@ -94,9 +96,8 @@ export function cacheKey(query: SearchQuery, providers: Provider[], timeoutMs: n
   return `[${nameJson(query.kind)},${wordsJson(query.text)},${providerNamesJson(providers)},${numberJson(query.limit)},${timeoutMs === undefined ? 'null' : numberJson(timeoutMs)},${filtersJson(query.filters)}]`;
 }
 
-/** The words in lower case, each run of white space one space, as JSON. */
-function wordsJson(text: string): string {
-  const words = text.toLowerCase();
+/** The words as written, each run of white space one space, as JSON. */
+function wordsJson(words: string): string {
   // Printable ASCII without quotes, backslashes or two spaces in a row is its own JSON, with nothing to collapse.
   let plain = true;
   for (let index = 0; index < words.length && plain; index += 1) {

@@ -8,7 +8,7 @@ const named = (...names: string[]) => names.map((name) => ({ name })) as unknown
 describe('cacheKey', () => {
   it('is the JSON of kind, words, sorted providers, limit, deadline and the set filters in name order', () => {
     expect(cacheKey({ kind: 'web', text: 'Cached  Answer\t"x"', limit: 11, filters: {} }, named('tavily', 'brave'), undefined)).toBe(
-      '["web","cached answer \\"x\\"",["brave","tavily"],11,null,[]]',
+      '["web","Cached Answer \\"x\\"",["brave","tavily"],11,null,[]]',
     );
     expect(
       cacheKey(
@@ -21,7 +21,7 @@ describe('cacheKey', () => {
 
   it('is the same for the same search whatever the order of providers and filters', () => {
     const one = cacheKey({ kind: 'web', text: 'a b', limit: 5, filters: { language: 'en', safesearch: 'strict' } }, named('exa', 'brave'), 900);
-    const other = cacheKey({ kind: 'web', text: 'A   b', limit: 5, filters: { safesearch: 'strict', language: 'en' } }, named('brave', 'exa'), 900);
+    const other = cacheKey({ kind: 'web', text: 'a   b', limit: 5, filters: { safesearch: 'strict', language: 'en' } }, named('brave', 'exa'), 900);
     expect(other).toBe(one);
     expect(cacheKey({ kind: 'web', text: 'a b', limit: 5, filters: { language: 'de', safesearch: 'strict' } }, named('exa', 'brave'), 900)).not.toBe(one);
   });
@@ -35,7 +35,7 @@ describe('cacheKey', () => {
       fc.property(fc.constantFrom('web', 'papers'), text, names, number, fc.option(number, { nil: undefined }), filters, (kind, words, providerNames, limit, timeoutMs, set) => {
         const expected = JSON.stringify([
           kind,
-          words.toLowerCase().replace(/\s+/g, ' '),
+          words.replace(/\s+/g, ' '),
           [...providerNames].sort(),
           limit,
           timeoutMs ?? null,
