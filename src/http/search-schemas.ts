@@ -39,6 +39,3 @@ export const searchQuerystrings = {
 
 export type SearchRouteKind = keyof typeof searchBodies;
 export type SearchRouteInput = z.output<(typeof searchBodies)[SearchRouteKind]>;
-
-/** The error envelope as JSON Schema, for routes that document their errors without errorResponses(). */
-export { errorEnvelopeJsonSchema as errorResponseSchema } from './response-schemas.js';

@@ -6,7 +6,8 @@ import type { ProviderAnswer } from '../engine/gather.js';
 import type { SearchService } from '../engine/search-service.js';
 import { clientGoneSignal } from './request-signal.js';
 import { planRouteSearch } from './search-routes.js';
-import { errorResponseSchema, searchQuerystrings, type SearchRouteInput, type SearchRouteKind } from './search-schemas.js';
+import { errorResponses } from './response-schemas.js';
+import { searchQuerystrings, type SearchRouteInput, type SearchRouteKind } from './search-schemas.js';
 import { documented } from './zod-schemas.js';
 
 const KINDS: SearchRouteKind[] = ['web', 'papers'];
@@ -106,7 +107,8 @@ export function registerStreamRoutes(app: FastifyInstance, search: SearchService
           summary: `Search ${kind === 'web' ? 'the web' : 'scholarly papers'} across providers, streamed as each provider answers (SSE)`,
           description: DESCRIPTION,
           querystring: documented(searchQuerystrings[kind], 'query'),
-          response: { 200: eventStream, 400: errorResponseSchema },
+          // Refused before any event as the search routes are (400, no key, a Host not admitted, rate limit, load shed).
+          response: { 200: eventStream, ...errorResponses(400, 401, 403, 429, 500, 503) },
         },
       },
       async (request, reply) => {
