@@ -37,10 +37,15 @@ function notAppliedUpstream(filters: SearchFilters, native: readonly FilterName[
 
 const engineApplies = (name: FilterName): boolean => POST_FILTERABLE.has(name);
 const engineCannotApply = (name: FilterName): boolean => !POST_FILTERABLE.has(name);
+/** For results without a publication date, a time range is as far out of the engine's reach as a language. */
+const engineCannotApplyUndated = (name: FilterName): boolean => name === 'time_range' || !POST_FILTERABLE.has(name);
 
-/** Requested filters this provider can neither apply upstream nor the engine afterwards: it must be skipped. */
-export function unsupportedFilters(filters: SearchFilters, native: readonly FilterName[]): readonly FilterName[] {
-  return notAppliedUpstream(filters, native, engineCannotApply);
+/**
+ * Requested filters this provider can neither apply upstream nor the engine afterwards: it must be skipped. `undated`:
+ * its results carry no publication date (ProviderSettings.undated), so a time range is one of them.
+ */
+export function unsupportedFilters(filters: SearchFilters, native: readonly FilterName[], undated = false): readonly FilterName[] {
+  return notAppliedUpstream(filters, native, undated ? engineCannotApplyUndated : engineCannotApply);
 }
 
 /** Requested filters the provider does not apply upstream and the engine applies to its parsed results. */

@@ -115,7 +115,7 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   if (off) return notAsked(provider, 'skipped', off);
   const missing = provider.missingSettings();
   if (missing.length > 0) return notAsked(provider, 'not_configured', `set ${missing.join(', ')} to enable`, { missing: [...missing] });
-  const unsupported = unsupportedFilters(task.filters ?? {}, provider.settings.filters ?? []);
+  const unsupported = unsupportedFilters(task.filters ?? {}, provider.settings.filters ?? [], provider.settings.undated);
   if (unsupported.length > 0) return notAsked(provider, 'skipped', `cannot filter by ${unsupported.join(', ')}`);
   const tooLong = task.queryText === undefined ? undefined : queryTooLong(task.queryText, provider.settings.maxQueryLength);
   if (tooLong) return notAsked(provider, 'skipped', tooLong);

@@ -96,6 +96,11 @@ export interface ProviderSettings {
   credentials: CredentialSetting[];
   /** Filters the adapter passes on to its API; the engine applies or refuses the rest. */
   filters?: FilterName[];
+  /**
+   * The API gives no publication date for its results (MediaWiki: only the last edit), so the engine cannot apply a
+   * time range to them afterwards either: a search with one skips the provider rather than filter out every result.
+   */
+  undated?: boolean;
   weight?: number;
   timeoutMs?: number;
   /** At most this many requests in flight to this upstream from one process. */

@@ -34,6 +34,8 @@ export class WikipediaProvider extends Provider {
     baseUrl: 'https://en.wikipedia.org',
     baseUrlRequired: true,
     credentials: [],
+    // list=search gives the time of the last edit, not of publication (kept apart as extra.last_edited).
+    undated: true,
     // API:Etiquette asks for requests in series and publishes no rate: no limit, but fewer in flight than others.
     concurrency: 8,
   };
