@@ -15,7 +15,11 @@ export interface PaperIdentifier {
 const DOI_PREFIX = String.raw`10\.\d{4,9}\/`;
 /** arXiv ids since 2007 (`2101.00001`) and before (`hep-th/9901001`, `math.AG/0601001`). */
 const ARXIV_NEW_ID = String.raw`\d{4}\.\d{4,5}`;
-const ARXIV_OLD_ID = String.raw`[a-z-]+(?:\.[A-Z]{2})?\/\d{7}`;
+/**
+ * The old style's archive, its optional subject class and its number, captured apart: the subject class is not part
+ * of the identifier (arXiv writes `math.CA/0611800` as arXiv:math/0611800, and its feed and abs pages know only that).
+ */
+const ARXIV_OLD_ID = String.raw`([a-z-]+)(?:\.[A-Z]{2})?\/(\d{7})`;
 
 const DOI = new RegExp(`^${DOI_PREFIX}\\S+$`);
 /**
@@ -26,7 +30,7 @@ const DOI = new RegExp(`^${DOI_PREFIX}\\S+$`);
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
 /** In running text a DOI ends at white space, a quote or an angle bracket. */
 const DOI_IN_TEXT = new RegExp(String.raw`\b${DOI_PREFIX}[^\s"'<>]+`, 'g');
-const ARXIV_ID = new RegExp(String.raw`^(${ARXIV_NEW_ID}|${ARXIV_OLD_ID})(v\d+)?$`, 'i');
+const ARXIV_ID = new RegExp(String.raw`^(?:(${ARXIV_NEW_ID})|${ARXIV_OLD_ID})(v\d+)?$`, 'i');
 /** Old-style ids are too close to ordinary words with a slash to be looked for in running text. */
 const ARXIV_ID_IN_TEXT = new RegExp(String.raw`\b(?:arxiv:\s*)?(${ARXIV_NEW_ID}(?:v\d+)?)\b`, 'gi');
 /** The DOIs arXiv registers (with DataCite) for its own papers: 10.48550/arXiv.<id>. */
@@ -63,7 +67,10 @@ function withoutDoiResolver(value: string): string {
     .toLowerCase();
 }
 
-/** An arXiv id without version and without URL or `arXiv:` prefix (new `2101.00001` and old `hep-th/9901001`). */
+/**
+ * An arXiv id without version and without URL or `arXiv:` prefix (new `2101.00001` and old `hep-th/9901001`; an
+ * old one without its subject class: `math.GT/0309136` is `math/0309136`).
+ */
 export function normalizeArxivId(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const stripped = value
@@ -72,7 +79,8 @@ export function normalizeArxivId(value: unknown): string | undefined {
     .replace(/^arxiv:\s*/i, '')
     .replace(/\.pdf$/i, '');
   const match = ARXIV_ID.exec(stripped);
-  return match ? match[1]!.toLowerCase() : undefined;
+  if (!match) return undefined;
+  return (match[1] ?? `${match[2]!}/${match[3]!}`).toLowerCase();
 }
 
 /** The arXiv id an arXiv DOI (10.48550/arXiv.<id>) stands for; undefined for any other DOI. */

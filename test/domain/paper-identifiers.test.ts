@@ -24,7 +24,7 @@ describe('paper identifiers', () => {
     expect(normalizeArxivId('http://arxiv.org/abs/1605.08386v1')).toBe('1605.08386');
     expect(normalizeArxivId('https://arxiv.org/pdf/1706.03762.pdf')).toBe('1706.03762');
     expect(normalizeArxivId('arXiv:hep-th/9901001v2')).toBe('hep-th/9901001');
-    expect(normalizeArxivId('math.AG/0601001')).toBe('math.ag/0601001');
+    expect(normalizeArxivId('math.AG/0601001')).toBe('math/0601001');
     expect(normalizeArxivId('1605.083')).toBeUndefined();
   });
 
