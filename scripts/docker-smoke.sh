@@ -144,6 +144,29 @@ WEB_PROVIDERS="$WEB_PROVIDERS" check '/v1/search/web?q=provider&timeout_ms=3000'
   return body.results.length + " results; " + body.providers.map((o) => o.provider + "=" + o.status).join(" ");
 ' || fail "/v1/search/web"
 
+step "read a PDF on a reader thread (dist/fetch/pdf-worker.js and piscina, from the production install)"
+(
+  cd "$RUNTIME"
+  node --input-type=module -e '
+    // A one-page PDF written out by hand; PDF.js rebuilds the cross-reference table it lacks.
+    const content = "BT /F1 12 Tf 72 720 Td (smoke test text) Tj ET";
+    const pdf = Buffer.from([
+      "%PDF-1.4",
+      "1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj",
+      "2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj",
+      "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >> endobj",
+      "4 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj",
+      `5 0 obj << /Length ${content.length} >>\nstream\n${content}\nendstream\nendobj`,
+      "trailer << /Root 1 0 R >>",
+      "%%EOF",
+    ].join("\n"), "latin1");
+    const { extractPdfText } = await import("./dist/fetch/extract-pdf.js");
+    const read = await extractPdfText(pdf, { maxChars: 10000, timeMs: 10000 });
+    if (read.text !== "smoke test text") throw new Error("PDF text: " + JSON.stringify(read));
+    console.log("ok  a PDF read on a reader thread");
+  '
+) || fail "reading a PDF"
+
 step "stop the server"
 kill "$SERVER_PID"
 wait "$SERVER_PID" 2>/dev/null && status=0 || status=$?
