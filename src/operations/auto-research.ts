@@ -35,8 +35,8 @@ export const PLAN_THRESHOLD = 0.35;
 const WEB_BASELINE = 0.5;
 
 /**
- * Chooses operations by documented scores: a link scores 1.0 for fetch_url (and the video operations for a
- * YouTube link), a paper identifier 1.0 for paper_details (and 0.6 for paper_read), and each topic's score
+ * Chooses operations by documented scores: a link scores 1.0 for fetch_url (the video operations instead for a
+ * YouTube video link, the paper operations for a paper link), a paper identifier 1.0 for paper_details (and 0.6 for paper_read), and each topic's score
  * (0.35 per matching word, at most 1) for its operation: papers → paper_search, code → github_search, video →
  * youtube_search, discussion → reddit_search, news → hackernews_search; web_search is always a candidate at
  * 0.5, plus the news score (with time_range week when news words appear). Depth n runs the n + 1 best steps
@@ -47,7 +47,10 @@ export function planResearch(query: string, depth: number, configured: (provider
   const text = searchWordsOf(query);
   const words = (topic: keyof QuerySignals['reasons']) => signals.reasons[topic].join(', ');
   const steps: PlannedStep[] = [];
-  for (const url of signals.urls.filter((candidate) => !signals.youtubeUrls.includes(candidate)).slice(0, 3)) {
+  // A link to a paper (doi.org, arXiv, PubMed) is read by paper_details and paper_read below: fetching it as a page
+  // too would download the same PDF twice and put its text in the answer twice.
+  const pages = signals.urls.filter((candidate) => !signals.youtubeUrls.includes(candidate) && !signals.paperIds.includes(candidate));
+  for (const url of pages.slice(0, 3)) {
     steps.push({ operation: 'fetch_url', params: { url, max_chars: 4000 * depth }, score: 1, reason: `the query links to ${url}` });
   }
   if (signals.youtubeUrls.length > 0 && configured('youtube')) {

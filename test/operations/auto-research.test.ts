@@ -42,6 +42,17 @@ describe('planResearch', () => {
     expect(plan[1]).toMatchObject({ params: { id: '10.1038/nature14539' } });
   });
 
+  it('reads a linked paper once: its details and its PDF, not fetch_url of the same link besides', () => {
+    for (const link of ['https://arxiv.org/pdf/1706.03762', 'https://doi.org/10.1038/nature14539']) {
+      const plan = planResearch(`summarise ${link}`, 2, everythingConfigured);
+      expect(plan.map((step) => step.operation)).toEqual(['paper_details', 'paper_read', 'web_search']);
+      expect(plan.filter((step) => Object.values(step.params).includes(link)).map((step) => step.operation)).toEqual(['paper_details', 'paper_read']);
+    }
+    // Any other link is still read as a page, beside the paper.
+    const plan = planResearch('compare https://example.com/review with https://arxiv.org/abs/1706.03762', 2, everythingConfigured);
+    expect(plan.map((step) => step.operation)).toEqual(['fetch_url', 'paper_details', 'paper_read']);
+  });
+
   it('chooses code, news and paper operations by their words, and web search with a time range for news', () => {
     const plan = planResearch('latest news on the rust tokio library release', 4, everythingConfigured);
     const operations = plan.map((step) => step.operation);
