@@ -92,9 +92,15 @@ function renderChips(kind, selected) {
 }
 
 async function loadProviders() {
-  const response = await fetch('/v1/providers', { headers: headers() });
-  if (response.status === 401) return askForKey();
-  if (!response.ok) throw new Error(`the provider list answered HTTP ${response.status}`);
+  const sent = headers();
+  const response = await fetch('/v1/providers', { headers: sent });
+  // A key that was sent and refused is a wrong key, not a missing one: say so, or the same prompt comes back unexplained.
+  if (response.status === 401) return askForKey(sent.authorization ? 'The API key was refused; enter another.' : undefined);
+  if (!response.ok) {
+    // The service says why (a rate limit, an overload) and when to try again: its message, not the bare status.
+    const problem = await response.json().catch(() => ({}));
+    throw new Error(`The provider list could not be loaded: ${problem.message ?? `HTTP ${response.status}`}`);
+  }
   catalogue = (await response.json()).providers;
   keyForm.hidden = true;
   return true;
@@ -184,15 +190,33 @@ function submit(event) {
   void search(state);
 }
 
+/** Stops the search on the page, if one is running, and takes its results, waterfall and status away. */
+function clearSearch() {
+  running?.abort();
+  running = undefined;
+  waterfallSection.hidden = true;
+  resultsSection.hidden = true;
+  resultsList.replaceChildren();
+  say('');
+}
+
 async function start() {
+  // The address bar moved (back, forward, a new key): the search shown so far no longer belongs to it.
+  running?.abort();
   if (!(await loadProviders())) return;
   const state = stateFromUrl();
   showState(state);
   if (!state.q) {
-    say('');
+    clearSearch();
     return queryInput.focus();
   }
   const current = stateFromForm();
+  // A link whose providers are none of its kind (papers=brave, a name since removed) checks no chip: as on submit,
+  // ask for one rather than send a search with none.
+  if (current.providers.length === 0) {
+    clearSearch();
+    return say('Choose at least one provider.', 'error');
+  }
   history.replaceState(null, '', urlFor(current));
   void search(current);
 }

@@ -52,6 +52,10 @@ describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
     upstream.on('/exa/search', { kind: 'handler', handle: (_request, _response: ServerResponse) => undefined });
     upstream.on('/arxiv/api/query', { kind: 'respond', headers: { 'content-type': 'application/atom+xml' }, body: fixture('arxiv/search.xml') });
     upstream.json('/crossref/works', fixture('crossref/works-query.json'));
+    // A snippet quoting a long link: one word of hundreds of characters, as providers do send.
+    upstream.json('/searxng/search', {
+      results: [{ title: 'A long link', url: 'https://long.example/page', content: `see https://long.example/${'segment'.repeat(40)} for the rest` }],
+    });
     service = await startService({ ...providerEnv(upstream.origin), ...KEYS, LOG_LEVEL: 'warn' });
     chromium = await launchChromium();
   });
@@ -176,6 +180,64 @@ describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+  it('opens a link naming no provider of its kind by asking for one, without searching with none', async () => {
+    const page = await chromium.context.newPage();
+    const streams: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/stream?')) streams.push(request.url());
+    });
+    // brave is a web provider: of the papers named here, none exists.
+    await page.goto(`${service.origin}/?q=federated+search&kind=papers&providers=brave`);
+    const status = page.locator('#status[data-kind="error"]');
+    await status.waitFor();
+    expect(await status.textContent()).toBe('Choose at least one provider.');
+    expect(streams).toEqual([]);
+    expect(await page.locator('#q').inputValue()).toBe('federated search');
+    await page.close();
+  });
+
+  it('wraps a snippet holding one very long word on a phone, instead of widening the page', async () => {
+    const page = await chromium.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const problems = await watchForProblems(page);
+    await page.goto(`${service.origin}/?q=long+link&providers=searxng`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#results .result .snippet').textContent()).toContain('segmentsegment');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('going back to the empty page while a search streams stops that search and clears its results', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const cancelled: string[] = [];
+    page.on('requestfailed', (request) => {
+      if (request.url().includes('/stream?')) cancelled.push(request.failure()?.errorText ?? '');
+    });
+    await page.goto(`${service.origin}/`);
+    await page.getByLabel('Search query').fill('rank fusion');
+    for (const chip of await page.locator('#provider-chips input').all()) {
+      const name = await chip.getAttribute('value');
+      await chip.setChecked(name === 'brave' || name === 'exa');
+    }
+    await page.getByLabel('Deadline').fill('2000');
+    await page.getByLabel('Search query').press('Enter');
+    // Brave's results are shown while exa has not answered: the stream is still open.
+    await page.locator('#results .result').first().waitFor();
+    await page.goBack();
+    await expect.poll(() => page.locator('#q').inputValue()).toBe('');
+    // The empty search page shows no results, no waterfall and no status of the search it left.
+    await expect.poll(() => page.locator('#results-section').isHidden()).toBe(true);
+    expect(await page.locator('#waterfall-section').isHidden()).toBe(true);
+    // The left search's stream is closed, and nothing of it reaches the page when its deadline passes.
+    await expect.poll(() => cancelled.length).toBe(1);
+    await page.waitForTimeout(2500);
+    expect(await page.locator('#status').textContent()).toBe('');
+    expect(await page.locator('#results .result').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });
 
 describe.skipIf(!browserTestsRun())('the search page behind API keys', () => {
@@ -210,6 +272,54 @@ describe.skipIf(!browserTestsRun())('the search page behind API keys', () => {
     expect(sentKeys.at(-1)).toBe(`Bearer ${key}`);
     // The first provider list request went without a key and was refused: that is how the page knew to ask.
     expect(problems.filter((problem) => !problem.includes('401'))).toEqual([]);
+    await page.close();
+  });
+
+  it('says a wrong key was refused, rather than asking as if none had been given, and takes a right one after it', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(`${service.origin}/?q=provider&providers=local`);
+    await page.getByLabel('API key').waitFor();
+    expect(await page.locator('#status').textContent()).toBe('This service needs an API key.');
+    await page.getByLabel('API key').fill('a-wrong-key-0123456789');
+    await page.getByLabel('API key').press('Enter');
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/refused/);
+    expect(await page.locator('#status').getAttribute('data-kind')).toBe('error');
+    expect(await page.locator('#key-form').isVisible()).toBe(true);
+    expect(await page.evaluate('document.activeElement.id')).toBe('api-key');
+    expect(await page.evaluate('sessionStorage.getItem("fedsearch-api-key")')).toBeNull();
+    await page.getByLabel('API key').fill(key);
+    await page.getByLabel('API key').press('Enter');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#key-form').isHidden()).toBe(true);
+    await page.close();
+  });
+});
+
+describe.skipIf(!browserTestsRun())('the search page under the rate limit', () => {
+  let service: RunningService;
+  let chromium: LaunchedBrowser;
+
+  beforeAll(async () => {
+    // Two requests a minute: the page's provider list and one search.
+    service = await startService({ RATE_LIMIT_MAX: '2', LOG_LEVEL: 'warn' });
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+  });
+
+  it('says when to try again when the provider list is refused, as the service tells it', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(`${service.origin}/?q=provider&providers=local`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    // Reloading asks for the provider list again: the third request of the minute is refused with a 429.
+    const refused = page.waitForResponse((response) => response.url().endsWith('/v1/providers'));
+    await page.reload();
+    expect((await refused).status()).toBe(429);
+    const status = page.locator('#status[data-kind="error"]');
+    await status.waitFor();
+    expect(await status.textContent()).toMatch(/rate limit exceeded.*retry in \d+/);
     await page.close();
   });
 });
