@@ -92,9 +92,14 @@ export function oneOf<const Choices extends readonly [string, ...string[]]>(choi
   return envValue(`one of ${choices.join(', ')}`, (raw) => choices.find((choice): choice is Choices[number] => choice === raw.trim()));
 }
 
-// user:password@ in a URL (redis://:secret@host) must not reach the logs through a start-up message.
+// user:password@ in a URL (redis://:secret@host) must not reach the logs through a start-up message. Everything
+// up to the last `@` goes: a password written unencoded may hold `/`, `?`, `#` or spaces (base64 holds `/`), and
+// such a URL is refused precisely because it does not parse, so no parser can say where its user part ends.
 function withoutUserInfo(raw: string): string {
-  return raw.replace(/\/\/[^/@\s]*@/, '//…@');
+  const at = raw.lastIndexOf('@');
+  if (at === -1) return raw;
+  const authority = raw.indexOf('//');
+  return `${authority !== -1 && authority < at ? raw.slice(0, authority + 2) : ''}…@${raw.slice(at + 1)}`;
 }
 
 /** An absolute URL with one of the given schemes, kept as written (trimmed) so adapters append paths to it. */

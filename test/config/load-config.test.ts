@@ -212,4 +212,17 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     expect(message).not.toContain('short');
     expect(message).not.toContain('hunter2-password');
   });
+
+  // A generated password is often base64, whose `/` ended the user part early: the URL fails to parse, and the
+  // refusal quoted it, password and all, into the start-up log.
+  it('never repeats a URL password that holds a slash or a space', () => {
+    const message = refusal({
+      REDIS_URL: 'redis://:Zm9v/YmFyK2Jheg==@redis.internal:6379',
+      SEARXNG_URL: 'https://admin:pass word@searx.example:70000/',
+    });
+    expect(message).toContain('REDIS_URL: expected an absolute redis or rediss URL');
+    expect(message).toContain('@redis.internal:6379');
+    expect(message).toContain('SEARXNG_URL: expected an absolute http or https URL');
+    expect(message).not.toMatch(/Zm9v|YmFy|pass word|admin/);
+  });
 });
