@@ -4,6 +4,7 @@ import type { AppConfig } from '../config.js';
 import { FedsearchError } from '../domain/errors.js';
 import type { ProviderAnswer } from '../engine/gather.js';
 import type { SearchService } from '../engine/search-service.js';
+import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
 import { clientGoneSignal } from './request-signal.js';
 import { planRouteSearch } from './search-routes.js';
 import { errorResponses } from './response-schemas.js';
@@ -43,6 +44,8 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   const total = plan.selected.length;
   const signal = clientGoneSignal(reply);
   const events = new PassThrough();
+  // The headers go out now, promising keep-alive; a shutdown that begins meanwhile must not wait on this socket.
+  endConnectionAfterShutdown(reply.raw, reply.server.server);
   const write = (chunk: string): void => {
     // Nothing more to say once the stream ended or the client went away (Fastify destroys it then).
     if (!events.writableEnded && !events.destroyed) events.write(chunk);

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { ServerResponse } from 'node:http';
+import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
 
 /** The JSON-RPC error codes the SDK's transports use over HTTP. */
 export const SESSION_NOT_FOUND = -32001;
@@ -30,13 +31,7 @@ export function sendMcpError(
 export async function handOver(reply: FastifyReply, serve: (response: ServerResponse) => Promise<void>): Promise<void> {
   reply.hijack();
   reply.raw.setHeader('X-Accel-Buffering', 'no');
-  // Its headers went out before a shutdown began, so they promised keep-alive: once the server has
-  // stopped listening, the connection ends with this exchange instead of holding the close open.
-  // (The socket is taken now: Node detaches it from the response before our 'finish' listener runs.)
-  const socket = reply.raw.socket;
-  reply.raw.once('finish', () => {
-    if (!reply.server.server.listening) socket?.destroySoon();
-  });
+  endConnectionAfterShutdown(reply.raw, reply.server.server);
   try {
     await serve(reply.raw);
   } catch (error) {
