@@ -29,8 +29,8 @@ export const PAGE_CONTENT_SECURITY_POLICY = {
 
 /**
  * Headers, CORS, rate limits and load shedding. Rate limits count per API key (per IP without keys) and are
- * shared across replicas through Redis when one is configured; if Redis fails, requests pass (skipOnError)
- * rather than every caller getting an error, and while Redis is paused after a failure they pass at once.
+ * shared across replicas through Redis when one is configured; while Redis is down, or paused after a failed
+ * command, each replica counts on its own (per-replica limits) rather than every caller getting an error.
  */
 export async function registerProtection(app: FastifyInstance, config: AppConfig, redis: FailFastClient | undefined): Promise<void> {
   // The API serves JSON and the Swagger UI page; a strict CSP would break the UI's inline bootstrap.
@@ -83,21 +83,27 @@ interface RedisCounter {
   child(routeOptions: object): RedisCounter;
 }
 type RedisCounterCtor = new (continueExceeding: boolean, exponentialBackoff: boolean, redis: FailFastClient, key: string) => RedisCounter;
-const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as RedisCounterCtor;
-
-/** What the plugin is told while Redis is paused; skipOnError lets the request pass without waiting. */
-const REDIS_SKIPPED = new Error('redis skipped after a recent failure');
+type LocalCounterCtor = new (continueExceeding: boolean, exponentialBackoff: boolean, cache?: number) => RedisCounter;
+const requireFromHere = createRequire(import.meta.url);
+const RedisStore = requireFromHere('@fastify/rate-limit/store/RedisStore.js') as RedisCounterCtor;
+const LocalStore = requireFromHere('@fastify/rate-limit/store/LocalStore.js') as LocalCounterCtor;
 
 /**
  * The plugin's Redis store, run through the client's fail-fast gate: after a failed or late command, requests
- * skip Redis at once for a short pause instead of each waiting out the command timeout.
+ * skip Redis at once for a short pause instead of each waiting out the command timeout. Meanwhile (and while
+ * Redis is down) they are counted in this replica, as the plugin's own in-memory store counts them: letting them
+ * pass uncounted lifted RATE_LIMIT_MAX for every caller for as long as Redis was away.
  */
 function failFastRedisStore(redis: FailFastClient): FastifyRateLimitStoreCtor {
   class FailFastRedisStore implements FastifyRateLimitStore {
     private readonly counter: RedisCounter;
+    private readonly local: RedisCounter;
 
-    constructor(options: RateLimitOptions, counter?: RedisCounter) {
-      this.counter = counter ?? new RedisStore(options.continueExceeding ?? false, options.exponentialBackoff ?? false, redis, RATE_LIMIT_KEY_PREFIX);
+    constructor(options: RateLimitOptions, counters?: { shared: RedisCounter; local: RedisCounter }) {
+      const continueExceeding = options.continueExceeding ?? false;
+      const exponentialBackoff = options.exponentialBackoff ?? false;
+      this.counter = counters?.shared ?? new RedisStore(continueExceeding, exponentialBackoff, redis, RATE_LIMIT_KEY_PREFIX);
+      this.local = counters?.local ?? new LocalStore(continueExceeding, exponentialBackoff, options.cache);
     }
 
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow?: number, max?: number): void {
@@ -107,12 +113,12 @@ function failFastRedisStore(redis: FailFastClient): FastifyRateLimitStoreCtor {
             this.counter.incr(key, (error, result) => (error || !result ? reject(error) : resolve(result)), timeWindow ?? 0, max ?? 0),
           ),
       );
-      void counted.then((result) => (result ? callback(null, result) : callback(REDIS_SKIPPED)));
+      void counted.then((result) => (result ? callback(null, result) : this.local.incr(key, callback, timeWindow ?? 0, max ?? 0)));
     }
 
     // The plugin passes the route's merged rate-limit settings; its types name the route options instead.
     child(routeOptions: object): FastifyRateLimitStore {
-      return new FailFastRedisStore(routeOptions as RateLimitOptions, this.counter.child(routeOptions));
+      return new FailFastRedisStore(routeOptions as RateLimitOptions, { shared: this.counter.child(routeOptions), local: this.local.child(routeOptions) });
     }
   }
   return FailFastRedisStore;
