@@ -18,7 +18,8 @@ const SUBSCRIBER_GROUPS = 4;
  * listener sees IPv4 callers) counts as its IPv4 address, never in one shared ::/64.
  */
 export function addressGroup(address: string): string {
-  if (!ipaddr.IPv6.isValid(address)) return address;
+  // Every request comes here: an IPv4 address (no colon) is returned without being parsed.
+  if (!address.includes(':') || !ipaddr.IPv6.isValid(address)) return address;
   const parsed = ipaddr.IPv6.parse(address);
   if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString();
   return `${parsed.parts.slice(0, SUBSCRIBER_GROUPS).map((group) => group.toString(16)).join(':')}::/64`;
