@@ -107,11 +107,13 @@ const researchQuery = z
   .superRefine((query, context) => {
     if (query === '' || !refuseUnsendableText(query, context)) return;
     // Measured as the searches' own limit measures it (zod's max: UTF-16 units).
-    const length = searchWordsOf(query).length;
-    if (length > MAX_QUERY_LENGTH) {
+    const words = searchWordsOf(query);
+    if (words.length > MAX_QUERY_LENGTH) {
+      // A query of links alone is what its searches send: "besides its links" would name characters it does not have.
+      const measured = words === query && /\bhttps?:\/\//.test(query) ? `is links alone, which its searches send as they are: ${words.length} characters` : `has ${words.length} characters besides its links`;
       context.addIssue({
         code: 'custom',
-        message: `has ${length} characters besides its links; allowed: at most ${MAX_QUERY_LENGTH}, which its searches send (links count apart, up to 1000 in all)`,
+        message: `${measured}; allowed: at most ${MAX_QUERY_LENGTH}, which its searches send (links count apart, up to 1000 in all)`,
         input: query,
       });
     }

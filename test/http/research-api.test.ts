@@ -223,6 +223,8 @@ describe('research operations over loopback providers', () => {
       return ((await response.json()) as { message: string }).message;
     };
     expect(await refusal(`${'word '.repeat(119)}wordy`)).toContain('has 600 characters besides its links; allowed: at most 500');
+    const links = Array.from({ length: 6 }, (_, index) => `https://example.com/${String(index).repeat(80)}`).join(' ');
+    expect(await refusal(links)).toContain(`is links alone, which its searches send as they are: ${links.length} characters; allowed: at most 500`);
     expect(await refusal('find the  bell')).toContain('holds the control character U+0007');
   });
 
