@@ -170,7 +170,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         (entry) =>
           [
             entry.name,
-            instanceConfig(entry.name, entry.settings, entry.tuning, entry.credentials, providerDefaults, `rate_limit of ${entry.name} in PROVIDERS_FILE`),
+            {
+              ...instanceConfig(entry.name, entry.settings, entry.tuning, entry.credentials, providerDefaults, `rate_limit of ${entry.name} in PROVIDERS_FILE`),
+              fromFile: true,
+            },
           ] as const,
       ),
     ]),

@@ -117,6 +117,27 @@ export function absoluteUrl(schemes: readonly string[] = ['http', 'https']) {
   return envValue(allowed, convert, { show: withoutUserInfo });
 }
 
+/**
+ * A provider's base URL: an absolute http(s) URL the adapter appends its API path and query to, so it may have a
+ * path but nothing after it or before the host. A query or fragment swallowed the appended path (…/?token=1 asked
+ * `/` with `token=1/search`), and user:password@ never left (requests go to the URL's origin and path): both were
+ * accepted and failed every search instead of refusing start-up.
+ */
+export function providerBaseUrl() {
+  const allowed = 'an absolute http or https URL with no user info, query or fragment (http://host[:port][/path]: the adapter appends its own path and query)';
+  const convert = (raw: string) => {
+    const text = raw.trim();
+    try {
+      const url = new URL(text);
+      const plain = url.username === '' && url.password === '' && !text.includes('?') && !text.includes('#');
+      return ['http:', 'https:'].includes(url.protocol) && url.hostname !== '' && plain ? text : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return envValue(allowed, convert, { show: withoutUserInfo });
+}
+
 // RFC 1123 host names: letters, digits and hyphens per label, and a last label that is not all digits
 // (so 999.1.1.1 is a bad address, not a name to look up).
 const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;

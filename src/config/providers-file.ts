@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isNode, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isNode, isSeq, LineCounter, parseDocument, type Tags } from 'yaml';
 import type { CredentialSetting, ProviderSettings } from '../providers/provider.js';
 import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey, type Tuning } from '../providers/provider-config.js';
 import { reason as unreadable } from './api-keys.js';
@@ -56,7 +56,7 @@ export function readProvidersFile(
     return { instances: [], problems: [`${file}: expected a readable YAML file, cannot read it: ${unreadable(error)}`] };
   }
   const lines = new LineCounter();
-  const document = parseDocument(content, { lineCounter: lines });
+  const document = parseDocument(content, { lineCounter: lines, customTags: withoutNumbers });
   const [syntaxError] = document.errors;
   // Only the first line of yaml's message: the rest quotes the file, which may hold a credential.
   if (syntaxError) return { instances: [], problems: [`${file}: not valid YAML: ${syntaxError.message.split(':\n')[0]}`] };
@@ -81,6 +81,15 @@ export function readProvidersFile(
     if (checked.instance && checked.problems.length === 0) instances.push(checked.instance);
   });
   return { instances, problems };
+}
+
+/**
+ * The core schema's tags less its numbers: an unquoted number is then read as the text it is written as. Every
+ * value is checked from text, as its variable is, and a credential is text: read as a number, a key of digits
+ * lost its tail (24 digits), its leading zeros (0123), or became Infinity (12e45678), and failed only upstream.
+ */
+function withoutNumbers(tags: Tags): Tags {
+  return tags.filter((tag) => typeof tag === 'string' || !/:(int|float)$/.test(tag.tag));
 }
 
 /** The `providers` list, or what is wrong with the document's shape. */

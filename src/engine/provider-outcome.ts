@@ -18,6 +18,8 @@ export class ProviderTimeout extends Error {
  */
 export function turnedOff(provider: Provider): string | undefined {
   if (provider.config.weight !== 0) return undefined;
+  // A file instance's weight is its entry's key; the built-in instance's variable is not read for it.
+  if (provider.config.fromFile) return `turned off: weight of ${provider.name} in PROVIDERS_FILE is 0`;
   return `turned off: ${variablePrefixes(provider.settings)[0]}_WEIGHT=0`;
 }
 

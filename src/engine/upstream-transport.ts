@@ -2,6 +2,7 @@ import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { FedsearchError } from '../domain/errors.js';
 import { retryAfterMs } from '../providers/parse-helpers.js';
 import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
+import { decodedBody, type DecodeErrors } from '../transport/content-coding.js';
 import { networkCause } from '../transport/network-errors.js';
 import { exchange, type ExchangeErrors, type ExchangeResult } from '../transport/upstream-exchange.js';
 import { redactAndCut, secretValues } from './redact.js';
@@ -28,7 +29,7 @@ export function createUpstreamTransport(provider: Provider, options: TransportOp
  * headers and the error mapping it needs, and nothing else held while the upstream thinks.
  */
 class ProviderTransport implements UpstreamTransport {
-  private readonly errors: ExchangeErrors;
+  private readonly errors: ExchangeErrors & DecodeErrors;
   /**
    * This provider's own keys: an upstream can echo only what it was sent, and its error text is cut here, so
    * it is redacted here, before the cut can split a key into pieces that whole-key redaction would miss.
@@ -44,6 +45,7 @@ class ProviderTransport implements UpstreamTransport {
     this.secrets = secretValues([provider]);
     this.errors = {
       tooLarge: () => new FedsearchError('PROVIDER_PARSE', `the body is larger than ${options.maxBytes} bytes`),
+      undecodable: (coding) => new FedsearchError('PROVIDER_PARSE', `the ${coding} body could not be decompressed`),
       failed: (error, signal, url) => networkError(error, signal, provider, url),
     };
   }
@@ -61,10 +63,22 @@ class ProviderTransport implements UpstreamTransport {
     );
   }
 
-  /** The exchange as the adapter reads it: a string body, one value per header; a status error unless accepted. */
+  /** The exchange as the adapter reads it: a decoded string body, one value per header; a status error unless accepted. */
   private answer(upstream: UpstreamRequest, exchanged: ExchangeResult): UpstreamResponse {
-    const response: UpstreamResponse = { url: upstream.url, status: exchanged.status, headers: singleValued(exchanged.headers), body: UTF8.decode(exchanged.body) };
-    if ((response.status >= 200 && response.status < 300) || upstream.acceptStatuses?.includes(response.status)) return response;
+    const headers = singleValued(exchanged.headers);
+    const status = exchanged.status;
+    const read = (status >= 200 && status < 300) || upstream.acceptStatuses?.includes(status) === true;
+    let body: Buffer;
+    try {
+      body = decodedBody(exchanged.body, headers['content-encoding'], this.options.maxBytes, this.errors);
+    } catch (error) {
+      // An error answer is judged by its status (a 502 is retried, a 401 counts as credentials): a body that does
+      // not decode only loses its description.
+      if (read) throw error;
+      body = Buffer.alloc(0);
+    }
+    const response: UpstreamResponse = { url: upstream.url, status, headers, body: UTF8.decode(body) };
+    if (read) return response;
     throw statusError(response, this.provider.describeError(response), this.secrets);
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { absoluteUrl, decimalNumber, describeProblems, envValue, wholeNumber } from '../config/env-values.js';
+import { decimalNumber, describeProblems, envValue, providerBaseUrl, wholeNumber } from '../config/env-values.js';
 import { defaultRate, parseRateLimit, RATE_LIMIT_FORMS, type RateLimit } from '../rate-limit/rate-limit-setting.js';
 import type { CredentialSetting, ProviderConfig, ProviderSettings } from './provider.js';
 
@@ -12,7 +12,7 @@ import type { CredentialSetting, ProviderConfig, ProviderSettings } from './prov
  * instanceConfig.
  */
 export const PROVIDER_TUNING = {
-  baseUrl: { suffix: 'BASE_URL', schema: absoluteUrl() },
+  baseUrl: { suffix: 'BASE_URL', schema: providerBaseUrl() },
   weight: { suffix: 'WEIGHT', schema: decimalNumber(0, 100) },
   timeoutMs: { suffix: 'TIMEOUT_MS', schema: wholeNumber(100, 60_000) },
   concurrency: { suffix: 'CONCURRENCY', schema: wholeNumber(1, 256) },

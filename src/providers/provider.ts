@@ -132,6 +132,11 @@ export interface ProviderConfig {
   concurrency: number;
   /** Requests to this upstream per interval, for all replicas together; undefined: no limit. */
   rateLimit?: RateLimit;
+  /**
+   * Configured by a PROVIDERS_FILE entry: messages name its settings as that entry's keys, since the variables of
+   * the definition's built-in instance (SEARXNG_WEIGHT) are not read for it.
+   */
+  fromFile?: true;
 }
 
 /** How a provider reaches the network: given by the engine, so adapters never fetch on their own. */

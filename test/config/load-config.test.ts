@@ -167,6 +167,11 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     [{ BRAVE_BASE_URL: 'api.search.brave.com' }, 'BRAVE_BASE_URL: expected an absolute http or https URL'],
     [{ WIKIPEDIA_BASE_URL: 'ftp://de.wikipedia.org' }, 'WIKIPEDIA_BASE_URL: expected an absolute http or https URL'],
     [{ SEARXNG_URL: 'searxng:8080' }, 'SEARXNG_URL: expected an absolute http or https URL'],
+    // The adapter appends its path to the base URL: a query or fragment swallowed it (…/?token=1/search asked `/`),
+    // and user info was dropped on the way out (a SearXNG behind basic auth answered 401 to every search).
+    [{ SEARXNG_URL: 'https://searx.example/?token=abc' }, 'SEARXNG_URL: expected an absolute http or https URL with no user info, query or fragment'],
+    [{ BRAVE_BASE_URL: 'https://proxy.example/brave#v1' }, 'BRAVE_BASE_URL: expected an absolute http or https URL with no user info, query or fragment'],
+    [{ WIKIPEDIA_BASE_URL: 'https://bot:pa55word@wiki.example' }, 'WIKIPEDIA_BASE_URL: expected an absolute http or https URL with no user info, query or fragment'],
     [{ BRAVE_CONCURRENCY: '2.5' }, 'BRAVE_CONCURRENCY: expected a whole number from 1 to 256, got "2.5"'],
     [{ HACKER_NEWS_CONCURRENCY: '0' }, 'HACKER_NEWS_CONCURRENCY: expected a whole number from 1 to 256, got "0"'],
     [{ BRAVE_WEIGHT: 'abc' }, 'BRAVE_WEIGHT: expected a number from 0 to 100, got "abc"'],

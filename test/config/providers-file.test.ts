@@ -54,6 +54,7 @@ providers:
       concurrency: 4,
       // A rate_limited outcome names where the limit is set, so the operator knows what to raise.
       rateLimit: { requests: 2, intervalMs: 1000, burst: 1, text: '2/s', variable: 'rate_limit of searx-eu in PROVIDERS_FILE' },
+      fromFile: true,
     });
     expect(config.providers.mywiki).toEqual({
       name: 'mywiki',
@@ -63,6 +64,7 @@ providers:
       weight: 1,
       timeoutMs: 2000,
       concurrency: 8,
+      fromFile: true,
     });
     const names = Object.keys(config.providers);
     expect(names.slice(-2)).toEqual(['searx-eu', 'mywiki']);
@@ -89,6 +91,27 @@ providers:
     const config = loadConfig({ PROVIDERS_FILE: file, TEAM_BRAVE_KEY: 'team-key-5678' });
     expect(config.providers['brave-team']!.credentials).toEqual({ BRAVE_API_KEY: 'team-key-5678' });
     expect(config.providers['pubmed-lab']!.credentials).toEqual({ PUBMED_API_KEY: 'literal-key-1234', PUBMED_EMAIL: 'lab@example.org' });
+  });
+
+  it('keeps a credential written as digits exactly as written, not as the number YAML would read', () => {
+    // Unquoted, YAML's core schema reads these as numbers: 24 digits lose their tail, 12e45678 is Infinity and
+    // 0123 drops its zero. A key is text; the upstream would refuse every one of them only at the first search.
+    const file = writeProvidersFile(`
+providers:
+  - name: brave-digits
+    use: brave
+    api_key: 123456789012345678901234
+  - name: pubmed-hex
+    use: pubmed
+    api_key: 12e45678
+  - name: github-zero
+    use: github
+    token: 0123
+`);
+    const config = loadConfig({ PROVIDERS_FILE: file });
+    expect(config.providers['brave-digits']!.credentials).toEqual({ BRAVE_API_KEY: '123456789012345678901234' });
+    expect(config.providers['pubmed-hex']!.credentials).toMatchObject({ PUBMED_API_KEY: '12e45678' });
+    expect(config.providers['github-zero']!.credentials).toEqual({ GITHUB_TOKEN: '0123' });
   });
 
   it('replaces a built-in instance with an entry of the same name, in its place', () => {
@@ -175,6 +198,12 @@ describe('a bad PROVIDERS_FILE refuses start-up, naming the file, the entry and 
     ['a missing base_url for mediawiki', 'providers:\n  - name: mywiki\n    use: mediawiki\n', 'providers[0] "mywiki" (line 2): base_url: required for a mediawiki instance', ''],
     ['a missing required credential', 'providers:\n  - name: brave-2\n    use: brave\n', 'providers[0] "brave-2" (line 2): api_key: required for a brave instance', ''],
     ['a bad base_url', 'providers:\n  - name: s\n    use: searxng\n    base_url: searx.example\n', 'providers[0] "s" (line 2): base_url: expected an absolute http or https URL', 'got "searx.example"'],
+    [
+      'a base_url with a query',
+      'providers:\n  - name: s\n    use: searxng\n    base_url: https://s.example/?token=abc\n',
+      'providers[0] "s" (line 2): base_url: expected an absolute http or https URL with no user info, query or fragment',
+      '',
+    ],
     ['a bad weight', 'providers:\n  - name: s\n    use: searxng\n    base_url: https://s.example\n    weight: heavy\n', 'providers[0] "s" (line 2): weight: expected a number from 0 to 100, got "heavy"', ''],
     ['a bad timeout', 'providers:\n  - name: s\n    use: searxng\n    base_url: https://s.example\n    timeout_ms: 5\n', 'providers[0] "s" (line 2): timeout_ms: expected a whole number from 100 to 60000, got "5"', ''],
     [

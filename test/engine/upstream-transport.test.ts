@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { closedPort } from '../support/closed-port.js';
 import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -146,5 +147,52 @@ describe('responses from the upstream transport', () => {
     const provider = new TestProvider('someapi', upstream.origin);
     const transport = createUpstreamTransport(provider, { dispatcher: agent, maxBytes: 1024 * 1024 });
     expect((await transport.send({ url: `${upstream.origin}/large` }, new AbortController().signal)).body).toBe(body);
+  });
+});
+
+/**
+ * A request that names no Accept-Encoding leaves the coding to the server (RFC 9110 §12.5.3), and servers behind
+ * a proxy that compresses everything (an nginx `gzip on` with `gzip_proxied any`, a CDN) do send gzip or br. The
+ * body the adapter reads is the decoded one, held to the same cap: a small compressed body may decode to far more.
+ */
+describe('compressed upstream answers', () => {
+  const upstream = useFakeUpstream();
+  const json = JSON.stringify({ results: [{ title: 'Zürich', url: 'https://example.org/z' }] });
+  const send = (path: string, maxBytes = 1024) =>
+    createUpstreamTransport(new TestProvider('someapi', upstream.origin), { dispatcher: agent, maxBytes }).send(
+      { url: `${upstream.origin}${path}` },
+      new AbortController().signal,
+    );
+  const compressed = (path: string, encoding: string, body: Buffer) =>
+    upstream.on(path, {
+      kind: 'handler',
+      handle: (_request, response) => response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding }).end(body),
+    });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['br', brotliCompressSync],
+    ['deflate', deflateSync],
+  ] as const)('reads a %s body as the text it encodes', async (encoding, compress) => {
+    compressed(`/${encoding}`, encoding, compress(Buffer.from(json)));
+    expect((await send(`/${encoding}`)).body).toBe(json);
+  });
+
+  it('refuses a compressed body that decodes past the cap', async () => {
+    compressed('/bomb', 'gzip', gzipSync(Buffer.alloc(64 * 1024, 0x20)));
+    await expect(send('/bomb', 4096)).rejects.toMatchObject({ code: 'PROVIDER_PARSE', message: 'the body is larger than 4096 bytes' });
+  });
+
+  it('says so when a body does not decode as its content-encoding claims', async () => {
+    compressed('/broken', 'gzip', Buffer.from(json));
+    await expect(send('/broken')).rejects.toMatchObject({ code: 'PROVIDER_PARSE', message: 'the gzip body could not be decompressed' });
+  });
+
+  it('judges an error answer by its status even when its body does not decode', async () => {
+    upstream.on('/gateway', {
+      kind: 'handler',
+      handle: (_request, response) => response.writeHead(502, { 'content-encoding': 'gzip' }).end('<html>bad gateway</html>'),
+    });
+    await expect(send('/gateway')).rejects.toMatchObject({ code: 'PROVIDER_HTTP', upstreamStatus: 502 });
   });
 });

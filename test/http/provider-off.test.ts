@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
@@ -56,5 +59,48 @@ describe('a provider with weight 0', () => {
     const body = await (await request(service.origin, '/v1/search/web?q=provider&providers=local')).json();
     expect(body.results).toEqual([]);
     expect(body.providers).toEqual([{ provider: 'local', status: 'skipped', count: 0, latency_ms: 0, message: 'turned off: LOCAL_WEIGHT=0' }]);
+  });
+});
+
+/**
+ * `weight: 0` in PROVIDERS_FILE turns an instance off too; its outcome names that entry's key, not the variable
+ * of the definition's built-in instance (SEARXNG_WEIGHT, BRAVE_WEIGHT), which is not read for it.
+ */
+describe('a PROVIDERS_FILE instance with weight 0', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'fedsearch-off-')), 'providers.yaml');
+    writeFileSync(
+      file,
+      [
+        'providers:',
+        '  - name: searx-off',
+        '    use: searxng',
+        `    base_url: ${upstream.origin}/searx-off`,
+        '    weight: 0',
+        '  - name: brave',
+        '    use: brave',
+        '    api_key: brave-key-123456',
+        '    weight: 0',
+        '',
+      ].join('\n'),
+    );
+    service = await startService({ ...providerEnv(upstream.origin), PROVIDERS_FILE: file, LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('is skipped with a message naming the entry and its weight key', async () => {
+    const body = await (await request(service.origin, '/v1/search/web?q=provider&providers=searx-off,brave')).json();
+    expect(body.providers).toEqual([
+      { provider: 'brave', status: 'skipped', count: 0, latency_ms: 0, message: 'turned off: weight of brave in PROVIDERS_FILE is 0' },
+      { provider: 'searx-off', status: 'skipped', count: 0, latency_ms: 0, message: 'turned off: weight of searx-off in PROVIDERS_FILE is 0' },
+    ]);
+    expect(upstream.requests).toEqual([]);
   });
 });

@@ -81,14 +81,9 @@ describe('request URLs built once per provider', () => {
     );
   });
 
-  it('keep a query the base URL brings with it', () => {
-    const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local/?token=a b' });
-    expect(provider.buildRequest(makeQuery("it's (a) test")).url).toBe(
-      withParametersSet('http://searx.local/?token=a b/search', [
-        ['q', "it's (a) test"],
-        ['format', 'json'],
-        ['pageno', '1'],
-      ]),
+  it('never see a base URL that brings a query: the path they append would land inside it, so it is refused', () => {
+    expect(() => makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local/?token=a b' })).toThrow(
+      'SEARXNG_URL: expected an absolute http or https URL with no user info, query or fragment',
     );
   });
 
