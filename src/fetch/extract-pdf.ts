@@ -34,17 +34,21 @@ export interface PdfReadingLimits {
  * from when the thread has PDF.js loaded, so a thread's own start never eats into it.
  */
 export const PDF_PAGE_GRACE_MS = 2_000;
+/**
+ * Beyond the time and the page grace, how long a PDF may wait for a reader thread before it is given up: a thread
+ * being started (PDF.js loaded into it) under load is no reason to give up, a queue of other PDFs may be.
+ */
+export const PDF_THREAD_START_MS = 5_000;
 /** The heap a reader thread may grow to: past it, the thread is stopped and the PDF refused (FETCH_TOO_LARGE). */
 export const PDF_READER_HEAP_MB = 512;
 /** Reader threads at most: PDFs read at once beyond this wait their turn, within their own time. */
 const PDF_READERS = 2;
-/** An idle reader thread is kept this long for the next PDF, sparing it PDF.js's start (about 0.1 s). */
-const PDF_READER_IDLE_MS = 30_000;
 
 let readers: Piscina<PdfTask, void> | undefined;
 
 /**
- * The reader threads, started on first use so that a service that never reads a PDF starts none. Run from the
+ * The reader threads, started on first use so that a service that never reads a PDF starts none, and kept from
+ * then on (each idle one is a thread and a small heap). Run from the
  * TypeScript sources (tests, `npm run dev`), the thread loads its module through tsx, as the caller was.
  */
 function readerPool(): Piscina<PdfTask, void> {
@@ -52,9 +56,10 @@ function readerPool(): Piscina<PdfTask, void> {
   readers ??= new Piscina<PdfTask, void>({
     filename: new URL(fromSource ? './pdf-worker.ts' : './pdf-worker.js', import.meta.url).href,
     execArgv: fromSource ? ['--import', 'tsx'] : [],
-    minThreads: 0,
+    // As many as at most: when a thread is stopped (overtime, out of heap, the caller gone), Piscina starts
+    // another only up to minThreads, and a PDF queued behind it would otherwise wait for ever for a thread.
+    minThreads: PDF_READERS,
     maxThreads: PDF_READERS,
-    idleTimeout: PDF_READER_IDLE_MS,
     resourceLimits: { maxOldGenerationSizeMb: PDF_READER_HEAP_MB },
   });
   return readers;
@@ -71,9 +76,15 @@ export async function extractPdfText(body: Buffer, limits: PdfReadingLimits): Pr
   limits.signal?.throwIfAborted();
   const stopAt = Date.now() + limits.timeMs;
   const overtime = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
+  // Waiting for a thread counts against the time: a PDF queued behind others is given up when it has not started
+  // by its time, the grace and a thread's start, rather than read whenever a thread frees, however late that is.
+  const mayWait = limits.timeMs + PDF_PAGE_GRACE_MS + PDF_THREAD_START_MS;
+  let timer: NodeJS.Timeout | undefined = setTimeout(() => overtime.abort(), mayWait);
+  let started = false;
   const channel = new MessageChannel();
   const reading = readPages(channel.port1, () => {
+    started = true;
+    clearTimeout(timer);
     timer = setTimeout(() => overtime.abort(), Math.max(0, stopAt - Date.now()) + PDF_PAGE_GRACE_MS);
   });
   const signal = limits.signal ? AbortSignal.any([limits.signal, overtime.signal]) : overtime.signal;
@@ -89,6 +100,12 @@ export async function extractPdfText(body: Buffer, limits: PdfReadingLimits): Pr
   } catch (error) {
     if (error instanceof FedsearchError) throw error;
     if (limits.signal?.aborted) throw limits.signal.reason;
+    if (overtime.signal.aborted && !started) {
+      throw new FedsearchError(
+        'FETCH_TIMEOUT',
+        `the PDF waited longer than ${mayWait} ms for a reader thread (FETCH_TIMEOUT_MS, ${PDF_PAGE_GRACE_MS} ms for one page and ${PDF_THREAD_START_MS} ms for a thread to start): others were being read`,
+      );
+    }
     if (overtime.signal.aborted) return stoppedFromOutside(reading.read, limits);
     throw readerFailure(error);
   } finally {
