@@ -1,7 +1,7 @@
 import { invalidQuery } from '../domain/errors.js';
 import type { DocumentKind } from './content-type.js';
 import { extractHtml } from './extract-html.js';
-import { extractPdfText, type PdfReadingLimits } from './extract-pdf.js';
+import { extractPdfText, type PdfReadingLimits, type PdfText } from './extract-pdf.js';
 import type { ExtractedDocument } from './extracted-document.js';
 import { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS } from './safe-fetch.js';
 
@@ -14,6 +14,11 @@ export interface ExtractionInput {
   charset?: string | undefined;
   kind: DocumentKind;
   body: Buffer;
+  /**
+   * The title for a PDF that names none in its metadata (many papers' PDFs do not): a paper's own, from its
+   * lookup, says more than the file name that is used otherwise.
+   */
+  fallbackTitle?: string | undefined;
 }
 
 export interface TextPage {
@@ -36,10 +41,10 @@ export async function extractDocument(input: ExtractionInput, limits: PdfReading
   if (kind === 'pdf') {
     const pdf = await extractPdfText(input.body, limits);
     return {
-      title: pdf.title ?? titleFromUrl(url),
+      title: pdf.title ?? input.fallbackTitle ?? titleFromUrl(url),
       ...(pdf.author ? { byline: pdf.author } : {}),
       ...(pdf.created ? { published_at: pdf.created } : {}),
-      markdown: pdf.stopped ? `${pdf.text}\n\n[Reading stopped ${pdf.stopped}; the rest of the PDF was not read.]` : pdf.text,
+      markdown: pdfMarkdown(pdf),
       links: [],
       content_type: contentType,
     };
@@ -48,6 +53,17 @@ export async function extractDocument(input: ExtractionInput, limits: PdfReading
   if (kind === 'html') return extractHtml(text, url, contentType);
   const markdown = kind === 'json' ? fenced(prettyJson(text), 'json') : kind === 'xml' ? fenced(text.trim(), 'xml') : text;
   return { title: titleFromUrl(url), markdown, links: [], content_type: contentType };
+}
+
+/**
+ * A PDF's text, with a note at its end when reading stopped early, or in its place when every page was read and
+ * none held text: a scanned paper is pages of images, and an empty success would read as an empty paper.
+ */
+function pdfMarkdown(pdf: PdfText): string {
+  if (pdf.stopped) return `${pdf.text}\n\n[Reading stopped ${pdf.stopped}; the rest of the PDF was not read.]`;
+  if (pdf.text.trim() !== '') return pdf.text;
+  const pages = pdf.pages === 1 ? 'the 1 page' : `the ${pdf.pages} pages`;
+  return `[No text was found in ${pages} of this PDF: it has no text layer (a scan, or pages of images) and would need OCR.]`;
 }
 
 /**

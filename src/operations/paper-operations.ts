@@ -67,34 +67,51 @@ export const paperDetails = defineOperation({
     (output.paper.abstract ? `\n\nAbstract: ${output.paper.abstract}` : ''),
 });
 
-/** Where a paper's full text can be fetched: its open PDF, or arXiv's PDF for an arXiv paper. */
-function pdfLocation(paper: SearchResult, context: OperationContext): string | undefined {
-  if (paper.pdf_url) return paper.pdf_url;
-  if (!paper.arxiv_id) return undefined;
-  const arxivBase = context.search.baseUrlOf('arxiv');
-  return arxivBase ? `${arxivBase}/pdf/${paper.arxiv_id}` : undefined;
+/**
+ * Where a paper's full text can be fetched, best first: its open PDF link, then arXiv's PDF for an arXiv paper.
+ * The link a provider gives is often a publisher's (refused, or a landing page); arXiv's PDF is the real one.
+ */
+function pdfLocations(paper: SearchResult, context: OperationContext): string[] {
+  const locations = paper.pdf_url ? [paper.pdf_url] : [];
+  const arxivBase = paper.arxiv_id ? context.search.baseUrlOf('arxiv') : undefined;
+  const arxivPdf = arxivBase ? `${arxivBase}/pdf/${paper.arxiv_id}` : undefined;
+  if (arxivPdf && arxivPdf !== paper.pdf_url) locations.push(arxivPdf);
+  return locations;
 }
 
 /**
  * Downloads a paper's PDF (by identifier or URL) through the safe fetcher. The caller's `timeout_ms` bounds the
  * whole of it, lookup and download, within FETCH_TIMEOUT_MS; `deadline` (a performance.now() time) is what it
- * leaves for reading the document.
+ * leaves for reading the document. A paper's locations are tried in turn while one fails or is not a PDF: the
+ * first PDF wins, else the first document that answered (a landing page still has text), else the first error.
  */
 export async function downloadPaper(
   input: { id?: string | undefined; url?: string | undefined; timeout_ms?: number | undefined },
   context: OperationContext,
 ): Promise<{ document: FetchedDocument; paper?: SearchResult; deadline: number }> {
   const deadline = performance.now() + (input.timeout_ms ?? Number.POSITIVE_INFINITY);
-  let location = input.url;
-  let paper: SearchResult | undefined;
-  if (!location) {
-    paper = (await findPaper(input.id!, context, input.timeout_ms)).paper;
-    location = pdfLocation(paper, context);
-    if (!location) throw new FedsearchError('NOT_FOUND', `no open PDF is known for ${input.id}; try fetch_url on ${paper.url}`);
-  }
   const settings = readFetchSettings(context.config);
-  const document = await safeFetch(location, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal });
-  return paper ? { document, paper, deadline } : { document, deadline };
+  const fetchLocation = (location: string): Promise<FetchedDocument> =>
+    safeFetch(location, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal });
+  if (input.url) return { document: await fetchLocation(input.url), deadline };
+  const paper = (await findPaper(input.id!, context, input.timeout_ms)).paper;
+  const locations = pdfLocations(paper, context);
+  if (locations.length === 0) throw new FedsearchError('NOT_FOUND', `no open PDF is known for ${input.id}; try fetch_url on ${paper.url}`);
+  let answered: FetchedDocument | undefined;
+  let firstError: unknown;
+  for (const location of locations) {
+    try {
+      const document = await fetchLocation(location);
+      if (document.kind === 'pdf') return { document, paper, deadline };
+      answered ??= document;
+    } catch (error) {
+      // Only a location that failed on its own is passed over: a refused address, a timeout or an abort is final.
+      if (!(error instanceof FedsearchError) || (error.code !== 'FETCH_FAILED' && error.code !== 'FETCH_UNSUPPORTED_TYPE')) throw error;
+      firstError ??= error;
+    }
+  }
+  if (answered) return { document: answered, paper, deadline };
+  throw firstError;
 }
 
 /** FETCH_TIMEOUT_MS, or less when the caller's deadline comes sooner (at least 1 ms: a step always starts). */
@@ -139,11 +156,10 @@ export const paperRead = defineOperation({
   run: async (input, context): Promise<PaperText> => {
     const { document, paper, deadline } = await downloadPaper(input, context);
     const settings = readFetchSettings(context.config);
-    const extracted = await extractDocument(document, { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline), signal: context.signal });
+    const limits = { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline), signal: context.signal };
+    const extracted = await extractDocument({ ...document, fallbackTitle: paper?.title }, limits);
     const page = pageText(extracted.markdown, input.offset, input.max_chars);
-    const output: PaperText = { url: document.finalUrl, content_type: extracted.content_type, ...page };
-    const title = extracted.title ?? paper?.title;
-    if (title) output.title = title;
+    const output: PaperText = { url: document.finalUrl, content_type: extracted.content_type, title: extracted.title, ...page };
     if (paper) output.paper = paper;
     return output;
   },
