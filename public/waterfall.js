@@ -68,7 +68,9 @@ export class Waterfall {
       }
       row.dataset.status = outcome.status;
       bar.style.width = NOT_CALLED.has(outcome.status) ? '0' : `${Math.max(0.5, (outcome.latency_ms / scale) * 100)}%`;
-      const text = NOT_CALLED.has(outcome.status) ? outcome.status.replace('_', ' ') : `${outcome.status} ${outcome.latency_ms} ms`;
+      // In words: "rate limited", "not configured".
+      const label = outcome.status.replaceAll('_', ' ');
+      const text = NOT_CALLED.has(outcome.status) ? label : `${label} ${outcome.latency_ms} ms`;
       const count = outcome.status === 'ok' ? ` · ${outcome.count} results` : '';
       const outcomeText = row.querySelector('.outcome');
       outcomeText.textContent = `${text}${count}`;

@@ -324,3 +324,47 @@ describe.skipIf(!browserTestsRun())('the search page under the rate limit', () =
     await page.close();
   });
 });
+
+describe.skipIf(!browserTestsRun())('the search page when our own outbound limit holds a provider back', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let chromium: LaunchedBrowser;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json('/brave/res/v1/web/search', fixture('brave/web-search.json'));
+    // One Brave request an hour: the second search finds no slot before its deadline.
+    service = await startService({ ...providerEnv(upstream.origin), ...KEYS, BRAVE_RATE_LIMIT: '1/h', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'warn' });
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+    await upstream?.stop();
+  });
+
+  it('writes rate limited out in words, coloured like a wait, with the reason under the bar', async () => {
+    const page = await chromium.context.newPage();
+    for (const query of ['first', 'second']) {
+      await page.goto(`${service.origin}/?q=${query}&providers=brave,local&timeout_ms=1000`);
+      await page.locator('#status[data-kind="done"]').waitFor();
+    }
+    const row = page.locator('#waterfall [data-provider="brave"]');
+    expect(await row.getAttribute('data-status')).toBe('rate_limited');
+    expect(await row.locator('.outcome').textContent()).toMatch(/^rate limited \d+ ms$/);
+    expect(await row.locator('.outcome-message').textContent()).toContain('BRAVE_RATE_LIMIT');
+    const colours = await row.evaluate((element) => ({
+      bar: getComputedStyle(element.querySelector('.bar')!).backgroundColor,
+      timeout: getComputedStyle(document.documentElement).getPropertyValue('--timeout').trim(),
+    }));
+    expect(colours.bar).toBe(await page.evaluate((hex) => {
+      const probe = document.createElement('div');
+      probe.style.color = hex;
+      document.body.append(probe);
+      const rgb = getComputedStyle(probe).color;
+      probe.remove();
+      return rgb;
+    }, colours.timeout));
+    await page.close();
+  });
+});
