@@ -353,18 +353,17 @@ describe.skipIf(!browserTestsRun())('the search page when our own outbound limit
     expect(await row.getAttribute('data-status')).toBe('rate_limited');
     expect(await row.locator('.outcome').textContent()).toMatch(/^rate limited \d+ ms$/);
     expect(await row.locator('.outcome-message').textContent()).toContain('BRAVE_RATE_LIMIT');
-    const colours = await row.evaluate((element) => ({
-      bar: getComputedStyle(element.querySelector('.bar')!).backgroundColor,
-      timeout: getComputedStyle(document.documentElement).getPropertyValue('--timeout').trim(),
-    }));
-    expect(colours.bar).toBe(await page.evaluate((hex) => {
+    // The bar's colour against --timeout's, both as the browser computes them (a script string: no DOM types here).
+    const colours = (await page.evaluate(`(() => {
+      const bar = getComputedStyle(document.querySelector('#waterfall [data-provider="brave"] .bar')).backgroundColor;
       const probe = document.createElement('div');
-      probe.style.color = hex;
+      probe.style.color = getComputedStyle(document.documentElement).getPropertyValue('--timeout').trim();
       document.body.append(probe);
-      const rgb = getComputedStyle(probe).color;
+      const timeout = getComputedStyle(probe).color;
       probe.remove();
-      return rgb;
-    }, colours.timeout));
+      return { bar, timeout };
+    })()`)) as { bar: string; timeout: string };
+    expect(colours.bar).toBe(colours.timeout);
     await page.close();
   });
 });
