@@ -102,19 +102,21 @@ function withoutUserInfo(raw: string): string {
   return `${authority !== -1 && authority < at ? raw.slice(0, authority + 2) : ''}…@${raw.slice(at + 1)}`;
 }
 
+/** `raw` trimmed and parsed, when it is an absolute URL with one of the schemes and a host. */
+function parsedAbsoluteUrl(raw: string, schemes: readonly string[]): { text: string; url: URL } | undefined {
+  const text = raw.trim();
+  try {
+    const url = new URL(text);
+    return schemes.includes(url.protocol.slice(0, -1)) && url.hostname !== '' ? { text, url } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An absolute URL with one of the given schemes, kept as written (trimmed) so adapters append paths to it. */
 export function absoluteUrl(schemes: readonly string[] = ['http', 'https']) {
   const allowed = `an absolute ${schemes.join(' or ')} URL (${schemes[0]}://host…)`;
-  const convert = (raw: string) => {
-    const text = raw.trim();
-    try {
-      const url = new URL(text);
-      return schemes.includes(url.protocol.slice(0, -1)) && url.hostname !== '' ? text : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  return envValue(allowed, convert, { show: withoutUserInfo });
+  return envValue(allowed, (raw) => parsedAbsoluteUrl(raw, schemes)?.text, { show: withoutUserInfo });
 }
 
 /**
@@ -126,14 +128,10 @@ export function absoluteUrl(schemes: readonly string[] = ['http', 'https']) {
 export function providerBaseUrl() {
   const allowed = 'an absolute http or https URL with no user info, query or fragment (http://host[:port][/path]: the adapter appends its own path and query)';
   const convert = (raw: string) => {
-    const text = raw.trim();
-    try {
-      const url = new URL(text);
-      const plain = url.username === '' && url.password === '' && !text.includes('?') && !text.includes('#');
-      return ['http:', 'https:'].includes(url.protocol) && url.hostname !== '' && plain ? text : undefined;
-    } catch {
-      return undefined;
-    }
+    const parsed = parsedAbsoluteUrl(raw, ['http', 'https']);
+    if (!parsed) return undefined;
+    const { text, url } = parsed;
+    return url.username === '' && url.password === '' && !text.includes('?') && !text.includes('#') ? text : undefined;
   };
   return envValue(allowed, convert, { show: withoutUserInfo });
 }
