@@ -237,16 +237,11 @@ export abstract class Provider {
 
   /**
    * `endpoint(path)` with these query parameters, as setting each on its `searchParams` would give, but
-   * serialised once rather than once per parameter.
+   * serialised once rather than once per parameter. A base URL has no query or fragment of its own (start-up
+   * refuses one: providerBaseUrl), so the parameters are the whole query.
    */
   protected endpointWithParameters(path: string, parameters: Record<string, string>): string {
     const address = this.endpointAddress(path);
-    // A base URL that brings its own query or fragment keeps the general way.
-    if (address.includes('?') || address.includes('#')) {
-      const url = new URL(address);
-      for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
-      return url.toString();
-    }
     const query = formEncoded(parameters);
     return query === '' ? address : `${address}?${query}`;
   }
