@@ -89,9 +89,14 @@ export function planResearch(query: string, depth: number, configured: (provider
     .slice(0, depth + 1);
 }
 
-/** The words the planned searches send: the query without its links, white space folded (the query itself when it is all links). */
+/** The query without its links, white space folded: empty when it is all links. */
+function wordsBesideLinks(query: string): string {
+  return query.replace(/\bhttps?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** The words the planned searches send: the query without its links (the query itself when it is all links). */
 function searchWordsOf(query: string): string {
-  return query.replace(/\bhttps?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim() || query;
+  return wordsBesideLinks(query) || query;
 }
 
 /**
@@ -107,10 +112,11 @@ const researchQuery = z
   .superRefine((query, context) => {
     if (query === '' || !refuseUnsendableText(query, context)) return;
     // Measured as the searches' own limit measures it (zod's max: UTF-16 units).
-    const words = searchWordsOf(query);
+    const besideLinks = wordsBesideLinks(query);
+    const words = besideLinks || query;
     if (words.length > MAX_QUERY_LENGTH) {
       // A query of links alone is what its searches send: "besides its links" would name characters it does not have.
-      const measured = words === query && /\bhttps?:\/\//.test(query) ? `is links alone, which its searches send as they are: ${words.length} characters` : `has ${words.length} characters besides its links`;
+      const measured = besideLinks === '' ? `is links alone, which its searches send as they are: ${words.length} characters` : `has ${words.length} characters besides its links`;
       context.addIssue({
         code: 'custom',
         message: `${measured}; allowed: at most ${MAX_QUERY_LENGTH}, which its searches send (links count apart, up to 1000 in all)`,
