@@ -13,6 +13,7 @@ import {
   oneOf,
   proxyHops,
   readableFolder,
+  redisKeyPrefix,
   text,
   wholeNumber,
 } from './config/env-values.js';
@@ -71,6 +72,7 @@ const serviceShape = {
   PRESSURE_MAX_HEAP_BYTES: byteLimit(),
   PRESSURE_MAX_RSS_BYTES: byteLimit(),
   REDIS_URL: absoluteUrl(['redis', 'rediss']).optional(),
+  REDIS_KEY_PREFIX: redisKeyPrefix().default('fedsearch:'),
   SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000).default(8000),
   /**
    * Comment lines on /v1/search/{kind}/stream: 15 s keeps proxies with a 30–60 s idle timeout (nginx: 60 s)

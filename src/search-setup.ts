@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import { createMemoryCache } from './engine/answer-cache.js';
 import { isStoredAnswer } from './engine/cached-answer.js';
-import { createRedisCache } from './engine/redis-cache.js';
+import { ANSWER_KEYS, createRedisCache } from './engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from './engine/search-service.js';
 import type { Metrics } from './observability/metrics.js';
 import type { Provider } from './providers/provider.js';
@@ -26,11 +26,19 @@ export function createSearchService(config: AppConfig, { providers, logger, disp
   });
   // With Redis, replicas share answers; the local LRU stays in front and carries on alone if Redis goes away.
   const sharedCache = config.REDIS_URL
-    ? createRedisCache<CachedAnswer>({ url: config.REDIS_URL, ttlMs: config.CACHE_TTL_SECONDS * 1000, logger, front: localCache, isServable: isStoredAnswer })
+    ? createRedisCache<CachedAnswer>({
+        url: config.REDIS_URL,
+        ttlMs: config.CACHE_TTL_SECONDS * 1000,
+        keyPrefix: `${config.REDIS_KEY_PREFIX}${ANSWER_KEYS}`,
+        logger,
+        front: localCache,
+        isServable: isStoredAnswer,
+      })
     : undefined;
   // With Redis, replicas draw from one bucket per provider; without it (or while it is away), each limits on its own.
   const rateLimiter = createOutboundRateLimiter({
     redisUrl: config.REDIS_URL,
+    redisKeyPrefix: config.REDIS_KEY_PREFIX,
     logger,
     onWait: (provider, waitMs) => metrics.recordRateLimitWait(provider, waitMs),
     onRefused: (provider) => metrics.recordRateLimited(provider),

@@ -175,6 +175,16 @@ export function text(minLength = 1, options: Options = {}) {
   return envValue(`at least ${minLength} character${minLength === 1 ? '' : 's'}`, (raw) => (raw.length >= minLength ? raw : undefined), options);
 }
 
+/**
+ * REDIS_KEY_PREFIX: what every key this service writes to Redis starts with, so deployments sharing one Redis
+ * (staging beside production, two services) neither serve each other's answers nor spend each other's limits.
+ * Letters, digits and `:._-{}` (braces for a Redis Cluster hash tag), at most 64: a prefix is written into
+ * every key of every request, and one with spaces or control characters is a slip, not a namespace.
+ */
+export function redisKeyPrefix() {
+  return envValue('1 to 64 letters, digits or :._-{} (e.g. staging:)', (raw) => (/^[A-Za-z0-9:._{}-]{1,64}$/.test(raw) ? raw : undefined));
+}
+
 /** zod's issues as one line: `NAME: what is allowed; NAME: …`. */
 export function describeProblems(issues: readonly z.core.$ZodIssue[]): string {
   return issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');

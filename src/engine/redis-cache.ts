@@ -21,8 +21,9 @@ export interface RedisCacheOptions<T> {
 
 export type RedisCache<T> = AnswerCache<T> & { close(): Promise<void> };
 
-/** v2: answers carry the time they were gathered (cached_at); v1 entries are simply not read. */
-const DEFAULT_KEY_PREFIX = 'fedsearch:answer:v2:';
+/** Answer keys after the service's REDIS_KEY_PREFIX. v2: answers carry the time they were gathered (cached_at); v1 entries are simply not read. */
+export const ANSWER_KEYS = 'answer:v2:';
+const DEFAULT_KEY_PREFIX = `fedsearch:${ANSWER_KEYS}`;
 const DEFAULT_COMMAND_TIMEOUT_MS = 250;
 
 /**

@@ -55,7 +55,7 @@ export async function registerProtection(app: FastifyInstance, config: AppConfig
     timeWindow: config.RATE_LIMIT_WINDOW_MS,
     keyGenerator: (request) => clientKey(request.apiKeyId, request.ip),
     allowList: (request) => isOpenPath(request.url),
-    ...(redis ? { store: failFastRedisStore(redis), skipOnError: true } : {}),
+    ...(redis ? { store: failFastRedisStore(redis, `${config.REDIS_KEY_PREFIX}${CLIENT_LIMIT_KEYS}`), skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
       error: 'Too Many Requests',
@@ -75,7 +75,8 @@ export async function registerProtection(app: FastifyInstance, config: AppConfig
   });
 }
 
-const RATE_LIMIT_KEY_PREFIX = 'fedsearch-rate-limit-';
+/** Per-client counter keys after the service's REDIS_KEY_PREFIX. */
+const CLIENT_LIMIT_KEYS = 'client-limit:v1:';
 
 /** The plugin's own Redis store (its Lua counter), reached by path: the package exports only its plugin. */
 interface RedisCounter {
@@ -94,7 +95,7 @@ const LocalStore = requireFromHere('@fastify/rate-limit/store/LocalStore.js') as
  * Redis is down) they are counted in this replica, as the plugin's own in-memory store counts them: letting them
  * pass uncounted lifted RATE_LIMIT_MAX for every caller for as long as Redis was away.
  */
-function failFastRedisStore(redis: FailFastClient): FastifyRateLimitStoreCtor {
+function failFastRedisStore(redis: FailFastClient, keyPrefix: string): FastifyRateLimitStoreCtor {
   class FailFastRedisStore implements FastifyRateLimitStore {
     private readonly counter: RedisCounter;
     private readonly local: RedisCounter;
@@ -102,7 +103,7 @@ function failFastRedisStore(redis: FailFastClient): FastifyRateLimitStoreCtor {
     constructor(options: RateLimitOptions, counters?: { shared: RedisCounter; local: RedisCounter }) {
       const continueExceeding = options.continueExceeding ?? false;
       const exponentialBackoff = options.exponentialBackoff ?? false;
-      this.counter = counters?.shared ?? new RedisStore(continueExceeding, exponentialBackoff, redis, RATE_LIMIT_KEY_PREFIX);
+      this.counter = counters?.shared ?? new RedisStore(continueExceeding, exponentialBackoff, redis, keyPrefix);
       this.local = counters?.local ?? new LocalStore(continueExceeding, exponentialBackoff, options.cache);
     }
 

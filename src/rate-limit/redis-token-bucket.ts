@@ -45,7 +45,9 @@ export interface RedisBucketsOptions {
   commandTimeoutMs?: number;
 }
 
-const DEFAULT_KEY_PREFIX = 'fedsearch:ratelimit:v1:';
+/** Outbound bucket keys after the service's REDIS_KEY_PREFIX. */
+export const OUTBOUND_BUCKET_KEYS = 'ratelimit:v1:';
+const DEFAULT_KEY_PREFIX = `fedsearch:${OUTBOUND_BUCKET_KEYS}`;
 export const CONNECTION_NAME = 'fedsearch-outbound-rate-limits';
 const DEFAULT_COMMAND_TIMEOUT_MS = 250;
 /** Redis takes integers; "no deadline" becomes a day. */

@@ -32,6 +32,7 @@ describe('loadConfig with no variables', () => {
     expect(config.fetch).toEqual({ allowPrivate: false, maxBytes: 10 * 1024 * 1024, timeoutMs: 20_000 });
     expect(config.mcp).toEqual({ stateless: false, tools: 'compact', allowedHosts: [], allowedOrigins: [], heartbeatMs: 20_000, sessionIdleMs: 900_000 });
     expect(config.apiKeys).toEqual([]);
+    expect(config.REDIS_KEY_PREFIX).toBe('fedsearch:');
     expect(config.providers.brave).toEqual({
       name: 'brave',
       definition: 'brave',
@@ -190,6 +191,8 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     // Item 13: values that failed later with a bare system error, or were accepted.
     [{ HOST: '999.1.1.1' }, 'HOST: expected an IPv4 address (0.0.0.0), an IPv6 address (::) or a host name, got "999.1.1.1"'],
     [{ REDIS_URL: 'http://redis:6379' }, 'REDIS_URL: expected an absolute redis or rediss URL (redis://host…), got "http://redis:6379"'],
+    [{ REDIS_KEY_PREFIX: 'staging prod:' }, 'REDIS_KEY_PREFIX: expected 1 to 64 letters, digits or :._-{} (e.g. staging:), got "staging prod:"'],
+    [{ REDIS_KEY_PREFIX: 'x'.repeat(65) }, 'REDIS_KEY_PREFIX: expected 1 to 64 letters, digits or :._-{}'],
     [{ BREAKER_COOLDOWN_MS: '700000' }, 'BREAKER_COOLDOWN_MS: expected at most BREAKER_MAX_COOLDOWN_MS (600000), got 700000'],
     [{ BREAKER_COOLDOWN_MS: '5000', BREAKER_MAX_COOLDOWN_MS: '1000' }, 'BREAKER_COOLDOWN_MS: expected at most BREAKER_MAX_COOLDOWN_MS (1000), got 5000'],
     // Audit 4: values accepted that then matched nothing, or turned every request away.

@@ -152,3 +152,53 @@ describeWithRedis('rate limits shared through Redis', () => {
     expect(limited.headers.get('retry-after')).not.toBeNull();
   });
 });
+
+describeWithRedis('two deployments sharing one Redis under different REDIS_KEY_PREFIX', () => {
+  let redis: RedisServer;
+  let raw: Redis;
+  let upstream: FakeUpstream;
+  let production: RunningService;
+  let staging: RunningService;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    raw = new Redis(redis.url);
+    upstream = await startFakeUpstream();
+    upstream.json(BRAVE_PATH, { web: { results: [{ title: 'Prefixed', url: 'https://prefixed.example/' }] } });
+    // One request a window per client: a count shared across the deployments would refuse the second one's first request.
+    const env = { ...providerEnv(upstream.origin), BRAVE_API_KEY: 'k-123456', BRAVE_RATE_LIMIT: '50/s', REDIS_URL: redis.url, RATE_LIMIT_MAX: '1' };
+    production = await startService(env);
+    staging = await startService({ ...env, REDIS_KEY_PREFIX: 'staging:' });
+  });
+  afterAll(async () => {
+    raw.disconnect();
+    await production.stop();
+    await staging.stop();
+    await upstream.stop();
+    await redis.stop();
+  });
+
+  it('neither serves the other an answer nor counts its callers, and writes every key under its own prefix', async () => {
+    const path = '/v1/search/web?q=prefixed+deployments&providers=brave';
+    const fromProduction = await request(production.origin, path);
+    expect(fromProduction.status).toBe(200);
+    expect((await fromProduction.json()).cached).toBe(false);
+    await expect.poll(async () => (await raw.keys('fedsearch:answer:v2:*')).length).toBe(1);
+
+    const calls = upstream.requestsTo(BRAVE_PATH).length;
+    const fromStaging = await request(staging.origin, path);
+    expect(fromStaging.status).toBe(200);
+    expect((await fromStaging.json()).cached).toBe(false);
+    expect(upstream.requestsTo(BRAVE_PATH).length).toBe(calls + 1);
+    await expect.poll(async () => (await raw.keys('staging:answer:v2:*')).length).toBe(1);
+
+    const keys = await raw.keys('*');
+    const staged = keys.filter((key) => key.startsWith('staging:'));
+    expect(staged.some((key) => key.startsWith('staging:client-limit:v1:'))).toBe(true);
+    expect(staged.some((key) => key.startsWith('staging:ratelimit:v1:'))).toBe(true);
+    expect(keys.filter((key) => !key.startsWith('staging:')).every((key) => key.startsWith('fedsearch:'))).toBe(true);
+    // Each deployment's one allowed request is spent, in its own count.
+    expect((await request(production.origin, path)).status).toBe(429);
+    expect((await request(staging.origin, path)).status).toBe(429);
+  });
+});
