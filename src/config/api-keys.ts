@@ -8,12 +8,32 @@ import { listFromEnv } from './env-values.js';
  * silently turn authentication off for a deployment that meant to turn it on.
  */
 
+/**
+ * The shortest key accepted. A key is the only thing between a caller and the service's provider quotas, and
+ * the per-address rate limit slows guessing but does not stop it: a short or word-like key (`test`, `admin`)
+ * falls to a dictionary long before 16 random characters would.
+ */
+export const MIN_API_KEY_LENGTH = 16;
+const MAKE_ONE = 'e.g. `openssl rand -hex 16`';
+
+/** Why a key is refused, by its place (never its value: keys are secrets), or undefined when it is long enough. */
+function tooShort(key: string, place: string): string | undefined {
+  return key.length < MIN_API_KEY_LENGTH
+    ? `${place} has ${key.length} characters; a key needs at least ${MIN_API_KEY_LENGTH} (${MAKE_ONE})`
+    : undefined;
+}
+
 /** API_KEYS: a comma list of keys. Keys are secrets, so messages never repeat the value. */
 export function apiKeyList() {
   return z.string().transform((raw, context) => {
     const keys = listFromEnv(raw);
     if (keys.length === 0) {
       context.addIssue({ code: 'custom', message: 'expected a comma list of keys, got none (unset it to run without keys)' });
+      return z.NEVER;
+    }
+    const refusals = keys.flatMap((key, index) => tooShort(key, `key ${index + 1} of ${keys.length}`) ?? []);
+    if (refusals.length > 0) {
+      context.addIssue({ code: 'custom', message: refusals.join('; ') });
       return z.NEVER;
     }
     return keys;
@@ -43,14 +63,17 @@ export function apiKeyFile() {
       context.addIssue({ code: 'custom', message: `expected a readable file of keys, cannot read ${file}: ${reason(error)}` });
       return z.NEVER;
     }
-    const keys = content
-      .split('\n')
-      .map((line) => line.replace(/(^|\s)#.*/, '').trim())
-      .filter((line) => line !== '');
-    if (keys.length === 0) {
+    const lines = content.split('\n').map((line, index) => ({ key: line.replace(/(^|\s)#.*/, '').trim(), number: index + 1 }));
+    const keyed = lines.filter((line) => line.key !== '');
+    if (keyed.length === 0) {
       context.addIssue({ code: 'custom', message: `expected one key a line, but ${file} holds none (unset it to run without keys)` });
       return z.NEVER;
     }
-    return keys;
+    const refusals = keyed.flatMap((line) => tooShort(line.key, `the key on line ${line.number} of ${file}`) ?? []);
+    if (refusals.length > 0) {
+      context.addIssue({ code: 'custom', message: refusals.join('; ') });
+      return z.NEVER;
+    }
+    return keyed.map((line) => line.key);
   });
 }

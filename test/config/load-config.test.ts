@@ -139,9 +139,9 @@ describe('loadConfig with valid values', () => {
 
   it('collects keys from API_KEYS and API_KEYS_FILE', () => {
     const file = writeScratch('keys.txt', '# operators\nfile-key-aaaaaaaa\n\nfile-key-bbbbbbbb # ci\nk3y#Xq9-cccccccc\n\t# indented comment\n');
-    expect(loadConfig({ API_KEYS: 'listed-key-1, listed-key-2', API_KEYS_FILE: file }).apiKeys).toEqual([
-      'listed-key-1',
-      'listed-key-2',
+    expect(loadConfig({ API_KEYS: 'listed-key-1-aaaa, listed-key-2-bbbb', API_KEYS_FILE: file }).apiKeys).toEqual([
+      'listed-key-1-aaaa',
+      'listed-key-2-bbbb',
       'file-key-aaaaaaaa',
       'file-key-bbbbbbbb',
       // A # inside a key is part of it: cutting it there would accept the short prefix as a key.
@@ -156,6 +156,7 @@ describe('loadConfig with valid values', () => {
 
 describe('loadConfig refuses a bad value, naming the variable and what is allowed', () => {
   const emptyFile = writeScratch('empty-keys.txt', '# no keys yet\n\n');
+  const shortKeyFile = writeScratch('short-keys.txt', '# operators\nlong-enough-key-0123\ncafebabe # too short\n');
   const plainFile = writeScratch('not-a-folder.txt', 'hello');
   const missingFile = path.join(scratch, 'no-such-keys.txt');
 
@@ -186,6 +187,9 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     [{ API_KEYS: ',' }, 'API_KEYS: expected a comma list of keys, got none'],
     [{ API_KEYS: ' ' }, 'API_KEYS: expected a comma list of keys, got none'],
     [{ API_KEYS_FILE: emptyFile }, `API_KEYS_FILE: expected one key a line, but ${emptyFile} holds none`],
+    // Audit 15: a short or word-like key falls to guessing; the message names its place, never its value.
+    [{ API_KEYS: 'long-enough-key-0123, admin' }, 'API_KEYS: key 2 of 2 has 5 characters; a key needs at least 16 (e.g. `openssl rand -hex 16`)'],
+    [{ API_KEYS_FILE: shortKeyFile }, `API_KEYS_FILE: the key on line 3 of ${shortKeyFile} has 8 characters; a key needs at least 16`],
     [{ API_KEYS_FILE: missingFile }, `API_KEYS_FILE: expected a readable file of keys, cannot read ${missingFile}: no such file`],
     [{ API_KEYS_FILE: scratch }, `API_KEYS_FILE: expected a readable file of keys, cannot read ${scratch}: it is a folder`],
     // Item 13: values that failed later with a bare system error, or were accepted.
@@ -219,6 +223,12 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     expect(message).toContain('REDIS_URL: expected an absolute redis or rediss URL');
     expect(message).not.toContain('short');
     expect(message).not.toContain('hunter2-password');
+  });
+
+  it('never repeats a short API key it refuses', () => {
+    const message = refusal({ API_KEYS: 'long-enough-key-0123,s3cr3t-pw' });
+    expect(message).toContain('API_KEYS: key 2 of 2 has 9 characters');
+    expect(message).not.toContain('s3cr3t-pw');
   });
 
   // A generated password is often base64, whose `/` ended the user part early: the URL fails to parse, and the
