@@ -27,6 +27,11 @@ export const ERROR_CODES = {
   FETCH_TIMEOUT: 504,
   FETCH_TOO_LARGE: 413,
   FETCH_UNSUPPORTED_TYPE: 415,
+  /**
+   * fetch_url / paper_read: every PDF reader thread is busy and as many PDFs wait for one as may; refused at once
+   * (with Retry-After) rather than held to time out.
+   */
+  PDF_READERS_BUSY: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

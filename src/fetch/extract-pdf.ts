@@ -42,9 +42,26 @@ export const PDF_THREAD_START_MS = 5_000;
 /** The heap a reader thread may grow to: past it, the thread is stopped and the PDF refused (FETCH_TOO_LARGE). */
 export const PDF_READER_HEAP_MB = 512;
 /** Reader threads at most: PDFs read at once beyond this wait their turn, within their own time. */
-const PDF_READERS = 2;
+export const PDF_READERS = 2;
+/**
+ * PDFs that may wait for a reader thread, four per thread. Most PDFs are read in well under a second, so a burst
+ * that size is read within the time each may wait (FETCH_TIMEOUT_MS, the page grace and a thread's start); behind
+ * PDFs that take their whole time, even the second in line for a thread would be given up before it started. A
+ * longer queue would only hold more bodies in memory (up to FETCH_MAX_BYTES each, and the copy for the thread)
+ * to answer FETCH_TIMEOUT late, so past it a PDF is refused at once (PDF_READERS_BUSY). Not a setting: it
+ * follows the number of threads, which is fixed, and what it costs in memory follows FETCH_MAX_BYTES.
+ */
+export const PDF_QUEUE_LENGTH = PDF_READERS * 4;
+/**
+ * When a PDF refused for a full queue is worth sending again: long enough for a queue of ordinary PDFs to be
+ * read, not the worst case (every PDF in hand taking its whole time), which would send callers away for minutes
+ * when seconds usually do.
+ */
+export const PDF_READERS_BUSY_RETRY_AFTER_MS = 5_000;
 
 let readers: Piscina<PdfTask, void> | undefined;
+/** PDFs being read or waiting for a reader thread, counted here: see pdfReadersBusy. */
+let pdfsInHand = 0;
 
 /**
  * The reader threads, started on first use so that a service that never reads a PDF starts none, and kept from
@@ -70,10 +87,35 @@ function readerPool(): Piscina<PdfTask, void> {
  * each page whole, and an untrusted file can make one page cost seconds of CPU or gigabytes of memory: on the
  * service's own thread that would stall every other request. The thread stops between pages at `timeMs` or
  * `maxChars`, and is stopped from here when a page is still being read `PDF_PAGE_GRACE_MS` after that, when its
- * heap passes PDF_READER_HEAP_MB, or when the caller goes away; the pages read by then are kept.
+ * heap passes PDF_READER_HEAP_MB, or when the caller goes away; the pages read by then are kept. A PDF that finds
+ * every thread reading and PDF_QUEUE_LENGTH waiting is refused at once (PDF_READERS_BUSY).
  */
 export async function extractPdfText(body: Buffer, limits: PdfReadingLimits): Promise<PdfText> {
   limits.signal?.throwIfAborted();
+  if (pdfsInHand >= PDF_READERS + PDF_QUEUE_LENGTH) throw pdfReadersBusy();
+  pdfsInHand += 1;
+  try {
+    return await readOnThread(body, limits);
+  } finally {
+    pdfsInHand -= 1;
+  }
+}
+
+/**
+ * The refusal of a PDF that finds every thread reading and the queue full. Counted by us, not by Piscina's
+ * `maxQueue`: Piscina keeps a task that comes with an AbortSignal (each of ours does) in a second queue that
+ * `maxQueue` does not count, so it would never refuse one.
+ */
+function pdfReadersBusy(): FedsearchError {
+  const retryIn = PDF_READERS_BUSY_RETRY_AFTER_MS / 1000;
+  return new FedsearchError(
+    'PDF_READERS_BUSY',
+    `the PDF readers are busy (${PDF_READERS} PDFs being read and ${PDF_QUEUE_LENGTH} waiting, as many as may wait): this PDF was fetched but not read; retry in ${retryIn} s`,
+    { retryAfterMs: PDF_READERS_BUSY_RETRY_AFTER_MS },
+  );
+}
+
+async function readOnThread(body: Buffer, limits: PdfReadingLimits): Promise<PdfText> {
   const stopAt = Date.now() + limits.timeMs;
   const overtime = new AbortController();
   // Waiting for a thread counts against the time: a PDF queued behind others is given up when it has not started

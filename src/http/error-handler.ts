@@ -43,10 +43,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
 }
 
 /**
- * 503s the service gives by design about its own state (shedding load): rejections, logged as such, not
- * failures with a stack (a busy service would write one per request turned away).
+ * 503s the service gives by design about its own state (shedding load, PDF readers busy): rejections, logged as
+ * such, not failures with a stack (a busy service would write one per request turned away).
  */
-const TURNED_AWAY: ReadonlySet<string> = new Set(['OVERLOADED']);
+const TURNED_AWAY: ReadonlySet<string> = new Set(['OVERLOADED', 'PDF_READERS_BUSY']);
 
 function statusOf(error: Error): number {
   if (error instanceof FedsearchError) return error.httpStatus;

@@ -37,7 +37,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   429: 'Too many requests from this key or address; Retry-After says when to try again (RATE_LIMITED).',
   500: 'Internal error: quote request_id (or the x-request-id header) when reporting it.',
   502: 'The upstream provider or page failed: HTTP error, unreadable answer, refused key, network error (PROVIDER_*, FETCH_FAILED).',
-  503: 'A needed provider is not configured or suspended by its circuit breaker (PROVIDER_*), or the service is shedding load (OVERLOADED); Retry-After when known.',
+  503: 'A needed provider is not configured or suspended by its circuit breaker (PROVIDER_*), the service is shedding load (OVERLOADED), or its PDF readers are busy with as many PDFs as may wait (PDF_READERS_BUSY); Retry-After when known.',
   504: 'The upstream provider or page gave no answer in time (PROVIDER_TIMEOUT, FETCH_TIMEOUT).',
 };
 

@@ -84,7 +84,9 @@ export const fetchUrl = defineOperation({
       // A page that failed to load here (blocked, timed out) may still load through Firecrawl; a refused
       // address or type is never retried elsewhere, and Firecrawl only gets a URL that passes the same check
       // (so a name that does not resolve here is not handed on either). A suspended Firecrawl is no fallback:
-      // the page's own error says more than "Firecrawl is suspended".
+      // the page's own error says more than "Firecrawl is suspended". Busy PDF readers (PDF_READERS_BUSY) are no
+      // reason either: the page loaded, and a flood of PDFs must not become a flood of paid scrapes; the caller is
+      // told to retry.
       const retryable = error instanceof FedsearchError && (error.code === 'FETCH_FAILED' || error.code === 'FETCH_TIMEOUT');
       if (input.engine !== 'auto' || !retryable || !context.search.isAdmissible('firecrawl')) throw error;
       return fetchThroughFirecrawl(input, context);

@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 /**
  * A PDF with real text objects and an Info dictionary, written by hand with a correct xref table, so PDF tests
  * need no fixture file and no PDF writer. Its `pages` (one unless given) all show the same content stream, as a
@@ -41,4 +42,27 @@ export function pdfOfObjects(objects: readonly string[], trailerExtra = ''): Buf
   pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${entries}`;
   pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${trailerExtra ? ` ${trailerExtra}` : ''} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(pdf, 'latin1');
+}
+
+/**
+ * 60 MiB of `(a) Tj` operators, Flate-compressed to about 90 KB: under the inflation budget (64 MiB), so it is
+ * read, and PDF.js then spends about ten seconds of CPU on the one page that shows it.
+ */
+export function slowContentStream(): string {
+  const operator = Buffer.from('(a) Tj\n', 'latin1');
+  const raw = Buffer.alloc(60 * 1024 * 1024, 0x20);
+  for (let at = 0; at + operator.length <= raw.length; at += operator.length) operator.copy(raw, at);
+  const packed = deflateSync(raw, { level: 6 }).toString('latin1');
+  return `<< /Length ${packed.length} /Filter /FlateDecode >>\nstream\n${packed}\nendstream`;
+}
+
+/** A one-page PDF of slowContentStream(): it keeps a reader thread busy until the thread is stopped. */
+export function slowPdf(): Buffer {
+  return pdfOfObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [5 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    slowContentStream(),
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>',
+  ]);
 }

@@ -64,22 +64,20 @@ describe('a PDF whose Flate or LZW streams expand far past the fetch limits', ()
 
   it('is refused before it is decoded, not inflated into hundreds of megabytes on the event loop', async () => {
     expect(bomb.length).toBeLessThan(300_000);
-    const started = performance.now();
     const response = await callOperation(service, 'fetch_url', { url: `${site.origin}/bomb.pdf` });
     const body = await response.json();
     expect(response.status).toBe(413);
     expect(body.code).toBe('FETCH_TOO_LARGE');
+    // The inflation budget's own refusal (pdf-inflation.ts), given before any stream is decoded; a bomb decoded
+    // first would be refused, if at all, by the reader thread's heap limit, with another message.
     expect(body.message).toMatch(/expand/);
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it('is refused for LZW as for Flate', async () => {
     site.serve('/lzw.pdf', 'application/pdf', lzwBombPdf(100_000));
-    const started = performance.now();
     const response = await callOperation(service, 'fetch_url', { url: `${site.origin}/lzw.pdf` });
     expect(response.status).toBe(413);
-    expect((await response.json()).code).toBe('FETCH_TOO_LARGE');
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(await response.json()).toMatchObject({ code: 'FETCH_TOO_LARGE', message: expect.stringMatching(/expand/) });
   });
 
   it('still reads a compressed PDF of ordinary proportions', async () => {

@@ -1,23 +1,15 @@
-import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
-import { extractPdfText, PDF_PAGE_GRACE_MS, PDF_THREAD_START_MS } from '../../src/fetch/extract-pdf.js';
-import { minimalPdf, pdfOfObjects } from './minimal-pdf.js';
+import {
+  extractPdfText,
+  PDF_PAGE_GRACE_MS,
+  PDF_QUEUE_LENGTH,
+  PDF_READERS,
+  PDF_READERS_BUSY_RETRY_AFTER_MS,
+  PDF_THREAD_START_MS,
+} from '../../src/fetch/extract-pdf.js';
+import { minimalPdf, slowPdf } from './minimal-pdf.js';
 
-/** One page of 60 MiB of `(a) Tj` operators, Flate-compressed: PDF.js spends about ten seconds on it. */
-function slowPdf(): Buffer {
-  const operator = Buffer.from('(a) Tj\n', 'latin1');
-  const raw = Buffer.alloc(60 * 1024 * 1024, 0x20);
-  for (let at = 0; at + operator.length <= raw.length; at += operator.length) operator.copy(raw, at);
-  const packed = deflateSync(raw, { level: 6 }).toString('latin1');
-  return pdfOfObjects([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [5 0 R] /Count 1 >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Length ${packed.length} /Filter /FlateDecode >>\nstream\n${packed}\nendstream`,
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>',
-  ]);
-}
 
 describe('a PDF waiting for a reader thread', () => {
   it('is read once the threads reading before it are stopped for running past their time', async () => {
@@ -44,5 +36,32 @@ describe('a PDF waiting for a reader thread', () => {
       `the PDF waited longer than ${200 + PDF_PAGE_GRACE_MS + PDF_THREAD_START_MS} ms for a reader thread (FETCH_TIMEOUT_MS, ${PDF_PAGE_GRACE_MS} ms for one page and ${PDF_THREAD_START_MS} ms for a thread to start): others were being read`,
     );
     await Promise.all(busy);
+  }, 30_000);
+
+  it('is refused at once with PDF_READERS_BUSY when every thread is reading and the queue is full; those queued are still read', async () => {
+    const slow = slowPdf();
+    // Both threads busy until stopped (the time, then the page grace), the queue full behind them.
+    const busy = Array.from({ length: PDF_READERS }, () => extractPdfText(slow, { maxChars: 1_000_000, timeMs: 1_000 }).catch((error: unknown) => error));
+    const texts = Array.from({ length: PDF_QUEUE_LENGTH }, (_, index) => `queued number ${index}`);
+    const queued = texts.map((text) => extractPdfText(minimalPdf({ lines: [text] }), { maxChars: 1_000_000, timeMs: 60_000 }));
+    // Refused before a thread frees, not read (or timed out) once one does, as before the bound.
+    const oneMore = await Promise.race([
+      extractPdfText(minimalPdf({ lines: ['one too many'] }), { maxChars: 1_000_000, timeMs: 60_000 }).then(
+        (read) => read,
+        (error: unknown) => error,
+      ),
+      Promise.all(busy).then(() => 'a thread freed first'),
+    ]);
+    expect(oneMore).toBeInstanceOf(FedsearchError);
+    expect(oneMore).toMatchObject({
+      code: 'PDF_READERS_BUSY',
+      httpStatus: 503,
+      retryAfterMs: PDF_READERS_BUSY_RETRY_AFTER_MS,
+      message: `the PDF readers are busy (${PDF_READERS} PDFs being read and ${PDF_QUEUE_LENGTH} waiting, as many as may wait): this PDF was fetched but not read; retry in ${PDF_READERS_BUSY_RETRY_AFTER_MS / 1000} s`,
+    });
+    expect((await Promise.all(queued)).map(({ text }) => text)).toEqual(texts);
+    expect((await Promise.all(busy)).map((error) => (error as FedsearchError).code)).toEqual(['FETCH_TIMEOUT', 'FETCH_TIMEOUT']);
+    // Every place is given back, whichever way its PDF ended.
+    await expect(extractPdfText(minimalPdf({ lines: ['after the queue'] }), { maxChars: 1_000_000, timeMs: 60_000 })).resolves.toMatchObject({ text: 'after the queue' });
   }, 30_000);
 });

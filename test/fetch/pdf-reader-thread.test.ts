@@ -1,20 +1,8 @@
-import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import { extractPdfText } from '../../src/fetch/extract-pdf.js';
-import { minimalPdf, pdfOfObjects } from './minimal-pdf.js';
+import { minimalPdf, pdfOfObjects, slowContentStream } from './minimal-pdf.js';
 
-/**
- * 60 MiB of `(a) Tj` operators, Flate-compressed to about 90 KB: under the inflation budget (64 MiB), so it is
- * read, and PDF.js then spends about ten seconds of CPU on that one page.
- */
-function slowContentStream(): string {
-  const operator = Buffer.from('(a) Tj\n', 'latin1');
-  const raw = Buffer.alloc(60 * 1024 * 1024, 0x20);
-  for (let at = 0; at + operator.length <= raw.length; at += operator.length) operator.copy(raw, at);
-  const packed = deflateSync(raw, { level: 6 }).toString('latin1');
-  return `<< /Length ${packed.length} /Filter /FlateDecode >>\nstream\n${packed}\nendstream`;
-}
 
 /** A PDF whose pages show the given content streams, in order. */
 function pdfOfPages(contents: string[]): Buffer {
