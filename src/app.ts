@@ -49,8 +49,9 @@ export interface BuildOptions {
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const providers = createProviders(config.providers);
   const app = Fastify({
-    // The keys' values too: an error's text may quote one an upstream echoed, where no field path can find it.
-    ...loggerOptions(config.LOG_LEVEL, options.logStream, secretValues(providers)),
+    // The keys' values too: an error's text may quote one an upstream echoed, where no field path can find it,
+    // and a client may send its own key to us in a URL.
+    ...loggerOptions(config.LOG_LEVEL, options.logStream, secretValues(providers, config.apiKeys)),
     // As many hops as there are proxies, not every hop: each proxy appends the address it saw to whatever
     // X-Forwarded-For the caller sent, so trusting every hop took the caller's own first entry as its address,
     // and a new one per request escaped the per-address rate limit and MCP session cap. (Fastify's types

@@ -20,11 +20,30 @@ export const REDACTED_PATHS = [
   '*.token',
 ];
 
-/** Query parameters whose values are secrets when a client sends them in a URL. */
-const SECRET_PARAMETERS = /([?&](?:key|api_key|apikey|token|access_token|sessionid)=)[^&]*/gi;
+/**
+ * Query parameters whose values are secrets when a client sends them in a URL (fedsearch reads its own key only
+ * from a header, but a client may put it in the URL all the same), by name lower-cased without `-` and `_`:
+ * `api_key`, `api-key` and `apiKey` are one name, and so are the headers' `x-api-key` and `authorization`.
+ */
+const SECRET_PARAMETERS: ReadonlySet<string> = new Set(['key', 'apikey', 'xapikey', 'token', 'accesstoken', 'authorization', 'sessionid']);
+const QUERY_PARAMETER = /([?&])([^=&]*)=[^&]*/g;
 
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMETERS, '$1[redacted]');
+  if (!url.includes('=')) return url;
+  return url.replace(QUERY_PARAMETER, (pair, separator: string, name: string) => (isSecretParameter(name) ? `${separator}${name}=[redacted]` : pair));
+}
+
+/** Whether `name` is a secret's, read as the query parser reads it: `api%5Fkey` and `%6Bey` are `api_key` and `key`. */
+function isSecretParameter(name: string): boolean {
+  let decoded = name;
+  if (name.includes('%') || name.includes('+')) {
+    try {
+      decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // A malformed escape: the parser keeps such a name as it is, and so is it read here.
+    }
+  }
+  return SECRET_PARAMETERS.has(decoded.toLowerCase().replace(/[-_]/g, ''));
 }
 
 type SerializedError = ReturnType<typeof stdSerializers.err>;
@@ -54,8 +73,9 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Fastify logger and request-id options: pino JSON, the request id on every line, secrets redacted. `secrets`
- * are the configured key values (`secretValues` in engine/redact.ts): an error's message or stack may quote
- * one an upstream echoed, and no path-based redaction can know where.
+ * are the configured key values in each of their spellings (`secretValues` in engine/redact.ts), the providers'
+ * and the service's own API keys: an error's message or stack may quote one an upstream echoed, a request's
+ * URL one a client put there, and no path-based redaction can know where.
  */
 export function loggerOptions(
   level: string,
@@ -70,7 +90,8 @@ export function loggerOptions(
       serializers: {
         req: (request: FastifyRequest) => ({
           method: request.method,
-          url: redactUrl(request.url),
+          // By value too: a key under a name not listed above, or in the path, is still one of ours.
+          url: redactSecrets(redactUrl(request.url), secrets),
           remoteAddress: request.socket?.remoteAddress,
         }),
         err: errorSerializer(secrets),

@@ -6,11 +6,16 @@ const MIN_SECRET_LENGTH = 4;
 /** How many causes deep an error's copy goes: a longer chain is cut there rather than carried unredacted. */
 const MAX_CAUSE_DEPTH = 8;
 
-/** Replaces every occurrence of a configured secret with a marker; the last line of defence for messages. */
+/**
+ * Replaces every occurrence of a configured secret with a marker; the last line of defence for messages.
+ * `secrets` are spellings as `secretValues` lists them, longest first, so a longer one is replaced whole
+ * before a shorter one inside it could leave its rest behind.
+ */
 export function redactSecrets(message: string, secrets: readonly string[]): string {
   let redacted = message;
   for (const secret of secrets) {
-    if (secret.length >= MIN_SECRET_LENGTH) redacted = redacted.split(secret).join(REDACTED);
+    // The check first: most messages hold no secret, and split() would copy each one for every spelling.
+    if (secret.length >= MIN_SECRET_LENGTH && redacted.includes(secret)) redacted = redacted.split(secret).join(REDACTED);
   }
   return redacted;
 }
@@ -63,12 +68,51 @@ export function redactedError(error: unknown, secrets: readonly string[], depth 
   return copy;
 }
 
-/** Every configured secret value, so logs and messages can redact them wherever they appear. */
-export function secretValues(providers: readonly Provider[]): string[] {
-  return providers.flatMap((provider) =>
-    provider.settings.credentials
-      .filter((credential) => credential.secret)
-      .map((credential) => provider.config.credentials[credential.env])
-      .filter((value): value is string => typeof value === 'string' && value.length >= MIN_SECRET_LENGTH),
+/**
+ * Every configured secret value (the providers' keys, and `others` such as the service's own API keys) in
+ * every spelling it can be sent in (secretSpellings), so logs and messages can redact them wherever they
+ * appear. Made once, at start-up.
+ */
+export function secretValues(providers: readonly Provider[], others: readonly string[] = []): string[] {
+  const configured = providers.flatMap((provider) =>
+    provider.settings.credentials.filter((credential) => credential.secret).map((credential) => provider.config.credentials[credential.env]),
   );
+  return secretSpellings([...configured, ...others]);
+}
+
+/**
+ * Each secret (4 characters or more) as it is configured and as a URL carries it: YouTube's and PubMed's keys
+ * go in a query string, written by URLSearchParams (a space as `+`), and an upstream, a proxy or a network
+ * error that quotes that URL quotes it encoded, perhaps re-encoded as encodeURIComponent would (a space as
+ * `%20`) or with its hex in lower case. No adapter builds a Basic credential (keys go raw in headers), so no
+ * base64 spelling is listed. Distinct, longest first: see redactSecrets.
+ */
+export function secretSpellings(secrets: readonly (string | undefined)[]): string[] {
+  const spellings = new Set<string>();
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) continue;
+    spellings.add(secret);
+    for (const encoded of [percentSpelling(secret), formSpelling(secret)]) {
+      if (encoded === undefined) continue;
+      spellings.add(encoded);
+      spellings.add(encoded.replace(PERCENT_ESCAPE, (escape) => escape.toLowerCase()));
+    }
+  }
+  return [...spellings].sort((first, second) => second.length - first.length);
+}
+
+const PERCENT_ESCAPE = /%[0-9A-F]{2}/g;
+
+/** encodeURIComponent's spelling; undefined for a lone surrogate, which it refuses (the form spelling still has one). */
+function percentSpelling(secret: string): string | undefined {
+  try {
+    return encodeURIComponent(secret);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The spelling URLSearchParams writes for a query value, as the adapters build their query strings. */
+function formSpelling(secret: string): string {
+  return new URLSearchParams([['', secret]]).toString().slice(1);
 }

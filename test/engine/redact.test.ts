@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
-import { redactAndCut, redactedError, redactSecrets } from '../../src/engine/redact.js';
+import { redactAndCut, redactedError, redactSecrets, secretSpellings } from '../../src/engine/redact.js';
 
 const KEY = 'exa-key-0123456789abcdef0123456789abc';
 const OTHER_KEY = 'yt-key-9876543210';
@@ -27,6 +27,51 @@ describe('redacting secrets from text', () => {
 
   it('leaves text under the limit as redaction alone leaves it', () => {
     expect(redactAndCut(`rejected ${KEY} (ends exa-)`, 160, [KEY])).toBe('rejected [redacted] (ends exa-)');
+  });
+});
+
+describe('redacting secrets a URL carries encoded', () => {
+  // Every character a query string escapes: `+`, `/`, `=`, a space, and a `%` of the key's own.
+  const ODD_KEY = 'yt+key/with=odd chars%2F-0123';
+
+  it('lists each secret raw, as encodeURIComponent and URLSearchParams write it, and with lower-case hex; longest first', () => {
+    const spellings = secretSpellings([ODD_KEY, undefined, 'a+b']);
+    expect(new Set(spellings)).toEqual(
+      new Set([
+        ODD_KEY,
+        'yt%2Bkey%2Fwith%3Dodd%20chars%252F-0123',
+        // Only the escapes are lower-cased: `2F` after `%25` is the key's own text.
+        'yt%2bkey%2fwith%3dodd%20chars%252F-0123',
+        'yt%2Bkey%2Fwith%3Dodd+chars%252F-0123',
+        'yt%2bkey%2fwith%3dodd+chars%252F-0123',
+      ]),
+    );
+    expect(spellings).toHaveLength(5);
+    expect(spellings.map((spelling) => spelling.length)).toEqual([...spellings.map((spelling) => spelling.length)].sort((a, b) => b - a));
+    // A secret under 4 characters is not hidden, however long its encoded spelling (`a%2Bb`) comes out.
+    expect(spellings.some((spelling) => spelling.startsWith('a'))).toBe(false);
+  });
+
+  it('hides every spelling of a key in an echoed URL', () => {
+    const echoed = [
+      `GET /v3/search?q=x&key=yt%2Bkey%2Fwith%3Dodd+chars%252F-0123 failed`,
+      `proxy saw key=yt%2bkey%2fwith%3dodd%20chars%252F-0123`,
+      `decoded: ${ODD_KEY}.`,
+    ].join('\n');
+    expect(redactSecrets(echoed, secretSpellings([ODD_KEY]))).toBe(
+      ['GET /v3/search?q=x&key=[redacted] failed', 'proxy saw key=[redacted]', 'decoded: [redacted].'].join('\n'),
+    );
+  });
+
+  it('replaces a longer spelling before a shorter secret inside it, leaving none of it behind', () => {
+    // `abcd` is inside `abcd+ef` (the form spelling of the other key): replaced first, it would leave `+ef`.
+    expect(redactSecrets('sent key=abcd+ef and key=abcd', secretSpellings(['abcd', 'abcd ef']))).toBe('sent key=[redacted] and key=[redacted]');
+  });
+
+  it('masks a cut that ends inside the start of an encoded spelling', () => {
+    // The upstream echoed the URL cut short (no whole spelling to match): the cut leaves `yt%2Bkey%2F`.
+    const text = `${'x'.repeat(149)}yt%2Bkey%2Fwi…`;
+    expect(redactAndCut(text, 160, secretSpellings([ODD_KEY]))).toBe(`${'x'.repeat(149)}[redacted]`);
   });
 });
 

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+/** Keys with every character a query string has to escape: `+`, `/`, `=`, a space and a `%` of their own. */
+const YOUTUBE_KEY = 'AIza+yt/key=with space%2F-0123456789';
+const PUBMED_KEY = 'ncbi+key/0123=45 67%89abcdef';
+
+/** `text` with its percent escapes in lower case (`%2b`), as some upstreams re-encode what they quote. */
+function lowerCaseHex(text: string): string {
+  return text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+}
+
+/** Every way the tests' keys can be written in a URL an upstream echoes, the raw value first. */
+function spellingsOf(key: string): string[] {
+  const percent = encodeURIComponent(key);
+  const form = new URLSearchParams([['', key]]).toString().slice(1);
+  return [key, percent, form, lowerCaseHex(percent), lowerCaseHex(form)];
+}
+
+/** Every start of `spelling` long enough to identify it (4 characters or more), the whole of it included. */
+function prefixesOf(spelling: string): string[] {
+  return Array.from({ length: spelling.length - 3 }, (_, index) => spelling.slice(0, index + 4));
+}
+
+/** The part of a URL that names what was asked, as an upstream quotes it back: path and query, still encoded. */
+function requested(url: URL): string {
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * Upstreams that quote back the URL they were asked, as proxies and API gateways do in error bodies: the key
+ * sits in it percent-encoded (as URLSearchParams wrote it, or with the hex in lower case), never as it was
+ * configured, and must reach neither an answer nor a log line in any of those spellings.
+ */
+describe('secrets echoed encoded in a URL', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on('/youtube/youtube/v3/videos', {
+      kind: 'handler',
+      handle: (request, response) => {
+        const message = `API key not valid for ${lowerCaseHex(requested(request.url))}`;
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, errors: [{ reason: 'badRequest' }] } }));
+      },
+    });
+    upstream.on('/pubmed/entrez/eutils/esearch.fcgi', {
+      kind: 'handler',
+      handle: (request, response) => {
+        response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `invalid api_key in ${request.url.search}` }));
+      },
+    });
+    service = await startService({ ...providerEnv(upstream.origin), YOUTUBE_API_KEY: YOUTUBE_KEY, PUBMED_API_KEY: PUBMED_KEY, CACHE_TTL_SECONDS: '0' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('a failed call whose upstream quoted the URL in lower-case hex answers and logs no spelling of the key', async () => {
+    const response = await callOperation(service, 'youtube_video_details', { ids: ['abcDEF12345'] });
+    expect(response.status).toBe(502);
+    const body = await response.json();
+    // The key was sent encoded, and its quote runs past the transport's 160-character cut: unredacted, the cut
+    // would leave a start of it; redacted first, the whole quote is one marker.
+    const sent = requested(upstream.requestsTo('/youtube/youtube/v3/videos')[0]!.url);
+    expect(sent).toContain(`key=${new URLSearchParams([['', YOUTUBE_KEY]]).toString().slice(1)}`);
+    expect(body.message).toMatch(/^HTTP 400: badRequest: API key not valid for \/youtube\/youtube\/v3\/videos\?.*&key=\[redacted\]$/);
+
+    const logged = service.logs.filter((line) => (JSON.parse(line) as { reqId?: string }).reqId === body.request_id);
+    expect(logged.some((line) => line.includes('"msg":"request failed"'))).toBe(true);
+    for (const text of [JSON.stringify(body), ...service.logs]) {
+      for (const prefix of spellingsOf(YOUTUBE_KEY).flatMap(prefixesOf)) expect(text).not.toContain(prefix);
+    }
+  });
+
+  it('a search whose upstream quoted its query string shows no spelling of the key in the outcome or the logs', async () => {
+    const body = await (await request(service.origin, '/v1/search/papers?q=leak&providers=pubmed')).json();
+    const outcome = body.providers.find((provider: { provider: string }) => provider.provider === 'pubmed');
+    expect(outcome).toMatchObject({ status: 'error', code: 'PROVIDER_AUTH' });
+    expect(outcome.message).toMatch(/^HTTP 401: credentials rejected: invalid api_key in \?db=pubmed&.*&api_key=\[redacted\]$/);
+
+    const listing = await (await request(service.origin, '/v1/providers')).json();
+    const health = listing.providers.find((provider: { name: string }) => provider.name === 'pubmed').health;
+    expect(health.last_error.message).toBe(outcome.message);
+    for (const text of [JSON.stringify(body), JSON.stringify(listing), ...service.logs]) {
+      for (const spelling of spellingsOf(PUBMED_KEY)) expect(text).not.toContain(spelling);
+    }
+  });
+});
+
+/**
+ * A client's own key to fedsearch (API_KEYS) sent in a URL, which fedsearch never reads it from but a client
+ * may put there all the same: under a parameter name written with escapes, or any name at all, the request's
+ * log lines must not hold it in any spelling.
+ */
+describe("a client's API key in a logged request URL", () => {
+  const CALLER_KEY = 'caller+key/0123=abc def%41';
+  let service: RunningService;
+
+  beforeAll(async () => {
+    service = await startService({ API_KEYS: CALLER_KEY });
+  });
+  afterAll(async () => {
+    await service.stop();
+  });
+
+  it.each([
+    ['a percent-encoded parameter name', `api%5Fkey=${new URLSearchParams([['', CALLER_KEY]]).toString().slice(1)}`],
+    ["a header's name as a parameter", `x-api-key=${encodeURIComponent(CALLER_KEY)}`],
+    ['a name no list knows, hex in lower case', `credential=${lowerCaseHex(encodeURIComponent(CALLER_KEY))}`],
+  ])('under %s', async (_case, parameter) => {
+    const response = await request(service.origin, `/v1/providers?${parameter}`, { headers: { 'x-api-key': CALLER_KEY } });
+    expect(response.status).toBe(200);
+    const id = response.headers.get('x-request-id');
+    const incoming = service.logs
+      .map((line) => JSON.parse(line) as { reqId?: string; msg?: string; req?: { url?: string } })
+      .filter((line) => line.reqId === id && line.msg === 'incoming request');
+    expect(incoming).toHaveLength(1);
+    expect(incoming[0]!.req?.url).toMatch(/^\/v1\/providers\?[^=]+=\[redacted\]$/);
+    for (const line of service.logs) {
+      for (const spelling of spellingsOf(CALLER_KEY)) expect(line).not.toContain(spelling);
+    }
+  });
+});
