@@ -50,16 +50,16 @@ class ProviderTransport implements UpstreamTransport {
     };
   }
 
-  send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+  send<T>(upstream: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T): Promise<T> {
     // The answer is read as the exchange ends, not in a step chained after it: nothing but the exchange's
-    // promise and this reader is held while the upstream thinks.
+    // promise and this reader is held while the upstream thinks, and the promise holds only what `read` made.
     return exchange(
       this.options.dispatcher,
       { url: upstream.url, method: upstream.method ?? 'GET', headers: this.headersFor(upstream.headers), body: upstream.body },
       signal,
       this.options.maxBytes,
       this.errors,
-      (result) => this.answer(upstream, result),
+      (result) => read(this.answer(upstream, result)),
     );
   }
 
@@ -197,23 +197,26 @@ export class CallTransport implements UpstreamTransport {
     private readonly takeSlot?: (signal: AbortSignal) => Promise<void>,
   ) {}
 
-  send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
-    if (this.takeSlot && !this.firstSlotUnused) return this.takeSlot(signal).then(() => this.attempt(upstream, signal));
+  send<T>(upstream: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T): Promise<T> {
+    if (this.takeSlot && !this.firstSlotUnused) return this.takeSlot(signal).then(() => this.attempt(upstream, signal, read));
     this.firstSlotUnused = false;
-    return this.attempt(upstream, signal);
+    return this.attempt(upstream, signal, read);
   }
 
-  /** One try, and the retry its failure may earn; continuations rather than async frames, as in ProviderTransport. */
-  private attempt(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+  /**
+   * One try, and the retry its failure may earn; continuations rather than async frames, as in ProviderTransport.
+   * What `read` throws (a body that does not parse) is never retryable: the same answer would come again.
+   */
+  private attempt<T>(upstream: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T): Promise<T> {
     const started = performance.now();
-    return this.transport.send(upstream, signal).catch((error: unknown) => {
+    return this.transport.send(upstream, signal, read).catch((error: unknown) => {
       const took = performance.now() - started;
       if (signal.aborted || !isRetryable(error, upstream.method) || this.deadlineAt - performance.now() < took) throw error;
-      if (!this.takeSlot) return this.transport.send(upstream, signal);
+      if (!this.takeSlot) return this.transport.send(upstream, signal, read);
       // No slot for the retry in time: the answer is the upstream's failure, not our rate limit (which the breaker
       // would not count, leaving an upstream that fails every request in service).
       return this.takeSlot(signal).then(
-        () => this.transport.send(upstream, signal),
+        () => this.transport.send(upstream, signal, read),
         () => {
           throw error;
         },

@@ -79,7 +79,7 @@ export class FirecrawlProvider extends Provider {
   }
 
   override async scrape(input: ScrapeInput, transport: UpstreamTransport, signal: AbortSignal): Promise<ScrapedPage> {
-    return this.parseScrapeResponse(await transport.send(this.buildScrapeRequest(input.url), signal), input.url);
+    return transport.send(this.buildScrapeRequest(input.url), signal, (response) => this.parseScrapeResponse(response, input.url));
   }
 
   override describeError(response: UpstreamResponse): string | undefined {

@@ -141,7 +141,14 @@ export interface ProviderConfig {
 
 /** How a provider reaches the network: given by the engine, so adapters never fetch on their own. */
 export interface UpstreamTransport {
-  send(request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse>;
+  /**
+   * Sends `request` and reads its response with `read` as the exchange ends: the promise holds what `read` made
+   * of the response (or rejects with what it threw), never the response itself. A promise made when a request
+   * left and settled when its answer came is old by then on a busy replica, and an old promise keeps its value
+   * until the next full collection, long after the search is answered: holding the body and its parsed JSON
+   * that way had every search's raw answers copied into the old generation.
+   */
+  send<T>(request: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T): Promise<T>;
 }
 
 export type { PaperIdentifier };
@@ -153,6 +160,13 @@ interface Page {
   items: ProviderItem[];
   response: UpstreamResponse;
 }
+/** A first page short of the limit whose API has more: its items, and the request for the next page. */
+interface MorePages {
+  items: ProviderItem[];
+  next: UpstreamRequest;
+}
+/** What a search's first response comes to: the answer, more pages to read, or a follow-up request to send. */
+type FirstPage = ProviderItem[] | MorePages | { followUp: UpstreamRequest };
 /** Pages one search reads at most; a guard for an API that never says it has no more (each adapter has its own bound). */
 const MAX_PAGES = 25;
 
@@ -301,50 +315,60 @@ export abstract class Provider {
    */
   search(query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
     let request: UpstreamRequest;
-    let sent: Promise<UpstreamResponse>;
+    let first: Promise<FirstPage>;
     try {
       request = this.buildRequest(query);
-      sent = transport.send(request, signal);
+      // The first answer is parsed and judged as it arrives (UpstreamTransport.send): what waits on the upstream
+      // holds the items, not the body. Continuations rather than an async frame: thousands of these wait at once.
+      first = transport.send(request, signal, (response) => this.firstPage(response, request, query));
     } catch (error) {
       return Promise.reject(error);
     }
-    // Continuations rather than an async frame: thousands of these wait on upstreams at once on a busy replica.
-    // The first answer is parsed and judged in one step; only a follow-up request adds another.
-    return sent.then((response) => {
-      const page = this.pageFrom(response, query, transport, signal, 1);
-      if (page instanceof Promise) return page.then((read) => this.afterFirstPage(read, request, query, transport, signal));
-      return this.afterFirstPage(page, request, query, transport, signal);
+    return first.then((read) => (Array.isArray(read) ? read : this.afterFirstResponse(read, request, query, transport, signal)));
+  }
+
+  /** The first response parsed, and judged as afterFirstPage judges a page, unless it asks for a follow-up. */
+  private firstPage(response: UpstreamResponse, request: UpstreamRequest, query: SearchQuery): FirstPage {
+    const outcome = this.parseResponse(response, query);
+    return 'items' in outcome ? this.afterFirstPage({ items: outcome.items, response }, request, query) : outcome;
+  }
+
+  /** The rest of a search whose first response asked for more: the follow-up's page first, then later pages. */
+  private afterFirstResponse(
+    read: MorePages | { followUp: UpstreamRequest },
+    request: UpstreamRequest,
+    query: SearchQuery,
+    transport: UpstreamTransport,
+    signal: AbortSignal,
+  ): Promise<ProviderItem[]> {
+    if ('next' in read) return this.readMorePages(query, read.items, read.next, transport, signal);
+    return this.run(read.followUp, query, transport, signal, 2).then((page) => {
+      const after = this.afterFirstPage(page, request, query);
+      return Array.isArray(after) ? after : this.readMorePages(query, after.items, after.next, transport, signal);
     });
   }
 
   /**
    * The first page's items when they are enough, or when no page comes after them. Either is kept as it came,
-   * with no map of its results built: the usual answers.
+   * with no map of its results built: the usual answers. Otherwise the items and the next page's request.
    */
-  private afterFirstPage(
-    page: Page,
-    request: UpstreamRequest,
-    query: SearchQuery,
-    transport: UpstreamTransport,
-    signal: AbortSignal,
-  ): ProviderItem[] | Promise<ProviderItem[]> {
+  private afterFirstPage(page: Page, request: UpstreamRequest, query: SearchQuery): ProviderItem[] | MorePages {
     if (!this.nextPageRequest) return page.items;
     const distinct = distinctUrls(page.items, query.limit);
     if (distinct >= query.limit) return page.items;
     const next = this.nextPageRequest(query, { request, response: page.response, items: page.items, collected: distinct });
     if (next === MORE_NOT_READ) return markedShortOfEnd(page.items);
-    return next ? this.readMorePages(query, page, next, transport, signal) : page.items;
+    return next ? { items: page.items, next } : page.items;
   }
 
   /** The pages after a first one that held fewer than `query.limit` distinct results, from `second` on. */
   private async readMorePages(
     query: SearchQuery,
-    firstPage: Page,
+    firstItems: ProviderItem[],
     second: UpstreamRequest,
     transport: UpstreamTransport,
     signal: AbortSignal,
   ): Promise<ProviderItem[]> {
-    const firstItems = firstPage.items;
     const collected = new Map(firstItems.map((item) => [item.url, item]));
     let pagesRead = 1;
     let next: UpstreamRequest | typeof MORE_NOT_READ | undefined = second;
@@ -379,21 +403,17 @@ export abstract class Provider {
 
   /** One request and its follow-ups: the items, and the last response for nextPageRequest. */
   private run(request: UpstreamRequest, query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal, step = 1): Promise<Page> {
-    return transport.send(request, signal).then((response) => this.pageFrom(response, query, transport, signal, step));
+    return transport.send(request, signal, (response) => this.pageOf(response, query)).then((read) => {
+      if ('items' in read) return read;
+      if (step === MAX_STEPS) throw new Error(`${this.name} asked for more than ${MAX_STEPS} requests`);
+      return this.run(read.followUp, query, transport, signal, step + 1);
+    });
   }
 
-  /** A response parsed: its page, or the follow-up request it asks for (step `step` of at most MAX_STEPS). */
-  private pageFrom(
-    response: UpstreamResponse,
-    query: SearchQuery,
-    transport: UpstreamTransport,
-    signal: AbortSignal,
-    step: number,
-  ): Page | Promise<Page> {
+  /** A response parsed: its page, or the follow-up request it asks for. */
+  private pageOf(response: UpstreamResponse, query: SearchQuery): Page | { followUp: UpstreamRequest } {
     const outcome = this.parseResponse(response, query);
-    if ('items' in outcome) return { items: outcome.items, response };
-    if (step === MAX_STEPS) throw new Error(`${this.name} asked for more than ${MAX_STEPS} requests`);
-    return this.run(outcome.followUp, query, transport, signal, step + 1);
+    return 'items' in outcome ? { items: outcome.items, response } : outcome;
   }
 }
 

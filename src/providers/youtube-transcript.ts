@@ -67,10 +67,10 @@ export class YoutubeTranscriptProvider extends Provider {
 
   /** The watch page's tracks, then the timed text of the one chosen for the language; undefined when there is none. */
   override async captions(input: CaptionsInput, transport: UpstreamTransport, signal: AbortSignal): Promise<Captions | undefined> {
-    const tracks = this.parseCaptionTracks(await transport.send(this.buildWatchRequest(input.videoId), signal));
+    const tracks = await transport.send(this.buildWatchRequest(input.videoId), signal, (response) => this.parseCaptionTracks(response));
     const track = chooseTrack(tracks, input.language);
     if (!track) return undefined;
-    const lines = this.parseTranscript(await transport.send(this.buildTrackRequest(track), signal));
+    const lines = await transport.send(this.buildTrackRequest(track), signal, (response) => this.parseTranscript(response));
     return { tracks, track, lines };
   }
 

@@ -83,7 +83,7 @@ export class YoutubeProvider extends Provider {
   }
 
   override async videoDetails(input: VideoDetailsInput, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
-    return this.parseVideosResponse(await transport.send(this.buildVideosRequest(input.ids), signal));
+    return transport.send(this.buildVideosRequest(input.ids), signal, (response) => this.parseVideosResponse(response));
   }
 
   override describeError(response: UpstreamResponse): string | undefined {

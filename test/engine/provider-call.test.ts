@@ -13,6 +13,7 @@ import { createOutboundRateLimiter } from '../../src/rate-limit/outbound-limiter
 import { parseRateLimit } from '../../src/rate-limit/rate-limit-setting.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { TestProvider } from '../support/test-provider.js';
+import { asResponse } from '../support/upstream-read.js';
 
 const agent = new Agent({ keepAliveTimeout: 500 });
 const quiet: FastifyBaseLogger = pino({ level: 'silent' });
@@ -27,7 +28,7 @@ class ScrapingProvider extends TestProvider {
   override async scrape(input: ScrapeInput, transport: UpstreamTransport, signal: AbortSignal): Promise<ScrapedPage> {
     const url = this.endpoint('/page');
     url.searchParams.set('url', input.url);
-    const response = await transport.send({ url: url.toString() }, signal);
+    const response = await transport.send({ url: url.toString() }, signal, asResponse);
     return { markdown: response.body, url: input.url };
   }
 }

@@ -6,6 +6,7 @@ import { FedsearchError } from '../../src/domain/errors.js';
 import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { TestProvider } from '../support/test-provider.js';
+import { asResponse } from '../support/upstream-read.js';
 
 const agent = new Agent({ keepAliveTimeout: 500 });
 afterAll(() => agent.close());
@@ -13,7 +14,7 @@ afterAll(() => agent.close());
 async function networkFailure(url: string): Promise<FedsearchError> {
   const provider = new TestProvider('someapi', url);
   const transport = createUpstreamTransport(provider, { dispatcher: agent, maxBytes: 1024 });
-  const error = await transport.send({ url }, new AbortController().signal).then(
+  const error = await transport.send({ url }, new AbortController().signal, asResponse).then(
     () => undefined,
     (reason: unknown) => reason,
   );
@@ -43,6 +44,7 @@ describe('reading upstream answers', () => {
     createUpstreamTransport(provider(), { dispatcher: agent, maxBytes: options.maxBytes ?? 1024 }).send(
       { url, method: options.method, body: options.body, headers: { accept: 'application/json' } },
       options.signal ?? new AbortController().signal,
+      asResponse,
     );
 
   it('assembles a body sent in pieces, a character split between two of them included', async () => {
@@ -99,7 +101,7 @@ describe('reading upstream answers', () => {
     const transport = createUpstreamTransport(provider(), { dispatcher: agent, maxBytes: 1024 });
     const fixed = Object.freeze({ 'x-api-key': 'key-1', 'user-agent': 'adapter/1' });
     const changing: Record<string, string> = { 'x-api-key': 'key-2' };
-    const sendWith = (headers?: Record<string, string>) => transport.send({ url: `${upstream.origin}/headers`, headers }, new AbortController().signal);
+    const sendWith = (headers?: Record<string, string>) => transport.send({ url: `${upstream.origin}/headers`, headers }, new AbortController().signal, asResponse);
     await sendWith(fixed);
     await sendWith(changing);
     await sendWith(fixed);
@@ -132,10 +134,10 @@ describe('responses from the upstream transport', () => {
     upstream.json('GET /single', { results: [] }, 200, { 'x-tag': 'one' });
     const provider = new TestProvider('someapi', upstream.origin);
     const transport = createUpstreamTransport(provider, { dispatcher: agent, maxBytes: 1024 });
-    const repeated = await transport.send({ url: `${upstream.origin}/repeated` }, new AbortController().signal);
+    const repeated = await transport.send({ url: `${upstream.origin}/repeated` }, new AbortController().signal, asResponse);
     expect(repeated.headers['x-tag']).toBe('one, two');
     expect(repeated.headers['content-type']).toBe('application/json');
-    const single = await transport.send({ url: `${upstream.origin}/single` }, new AbortController().signal);
+    const single = await transport.send({ url: `${upstream.origin}/single` }, new AbortController().signal, asResponse);
     expect(single.headers['x-tag']).toBe('one');
     expect(single.body).toBe('{"results":[]}');
     expect(Object.values(single.headers).every((value) => typeof value === 'string')).toBe(true);
@@ -146,7 +148,7 @@ describe('responses from the upstream transport', () => {
     upstream.json('GET /large', body);
     const provider = new TestProvider('someapi', upstream.origin);
     const transport = createUpstreamTransport(provider, { dispatcher: agent, maxBytes: 1024 * 1024 });
-    expect((await transport.send({ url: `${upstream.origin}/large` }, new AbortController().signal)).body).toBe(body);
+    expect((await transport.send({ url: `${upstream.origin}/large` }, new AbortController().signal, asResponse)).body).toBe(body);
   });
 });
 
@@ -162,6 +164,7 @@ describe('compressed upstream answers', () => {
     createUpstreamTransport(new TestProvider('someapi', upstream.origin), { dispatcher: agent, maxBytes }).send(
       { url: `${upstream.origin}${path}` },
       new AbortController().signal,
+      asResponse,
     );
   const compressed = (path: string, encoding: string, body: Buffer) =>
     upstream.on(path, {

@@ -5,6 +5,7 @@ import { FirecrawlProvider } from '../../src/providers/firecrawl.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider, transportFor } from '../support/run-provider.js';
 import { describeSharedFixtures, endpointOf } from '../support/shared-fixtures.js';
+import { asResponse } from '../support/upstream-read.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/firecrawl/${name}`, import.meta.url), 'utf8');
 const KEY = 'fc-test-key-5678';
@@ -74,7 +75,7 @@ describe('firecrawl adapter', () => {
     upstream.json('POST /firecrawl/v2/scrape', fixture('scrape-v2.json'));
     const firecrawl = provider();
     const transport = transportFor(firecrawl);
-    const answer = await transport.send(firecrawl.buildScrapeRequest('https://example.com'), AbortSignal.timeout(10_000));
+    const answer = await transport.send(firecrawl.buildScrapeRequest('https://example.com'), AbortSignal.timeout(10_000), asResponse);
     const request = upstream.requestsTo('/firecrawl/v2/scrape').at(-1)!;
     expect(request.method).toBe('POST');
     expect(request.headers.authorization).toBe(`Bearer ${KEY}`);

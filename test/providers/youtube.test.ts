@@ -5,6 +5,7 @@ import { YoutubeProvider } from '../../src/providers/youtube.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider, transportFor } from '../support/run-provider.js';
 import { describeSharedFixtures, endpointOf } from '../support/shared-fixtures.js';
+import { asResponse } from '../support/upstream-read.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/youtube/${name}`, import.meta.url), 'utf8');
 const KEY = 'AIzaTestKey-0123456789';
@@ -68,7 +69,7 @@ describe('youtube adapter', () => {
     upstream.json('GET /youtube/youtube/v3/videos', fixture('videos.json'));
     const youtube = provider();
     const transport = transportFor(youtube);
-    const answer = await transport.send(youtube.buildVideosRequest(['abcDEF12345', 'xyz_-789012']), AbortSignal.timeout(10_000));
+    const answer = await transport.send(youtube.buildVideosRequest(['abcDEF12345', 'xyz_-789012']), AbortSignal.timeout(10_000), asResponse);
     const request = upstream.requestsTo('/youtube/youtube/v3/videos').at(-1)!;
     expect(request.url.searchParams.get('part')).toBe('snippet,contentDetails,statistics');
     expect(request.url.searchParams.get('id')).toBe('abcDEF12345,xyz_-789012');

@@ -9,6 +9,7 @@ import { AbortListeners, listenForAbort, offerAbortWatch, stopListeningForAbort,
 import { exchange } from '../../src/transport/upstream-exchange.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { TestProvider } from '../support/test-provider.js';
+import { asResponse } from '../support/upstream-read.js';
 
 const agent = new Agent({ keepAliveTimeout: 500 });
 afterAll(() => agent.close());
@@ -85,7 +86,7 @@ describe('an upstream request on a watched signal', () => {
     const transport = createUpstreamTransport(new TestProvider('someapi', upstream.origin), { dispatcher: agent, maxBytes: 1024 });
 
     const timed = new CallDeadline(100);
-    const timedOut = transport.send({ url: `${upstream.origin}/slow-deadline` }, timed.signal);
+    const timedOut = transport.send({ url: `${upstream.origin}/slow-deadline` }, timed.signal, asResponse);
     await expect.poll(() => upstream.requests.some((request) => request.path === '/slow-deadline')).toBe(true);
     expect(getEventListeners(timed.signal, 'abort')).toHaveLength(0);
     await expect(timedOut).rejects.toBeInstanceOf(ProviderTimeout);
@@ -93,7 +94,7 @@ describe('an upstream request on a watched signal', () => {
 
     const caller = new Cancellation();
     const shared = new CallDeadline(60_000, caller);
-    const left = transport.send({ url: `${upstream.origin}/slow-caller` }, shared.signal);
+    const left = transport.send({ url: `${upstream.origin}/slow-caller` }, shared.signal, asResponse);
     await expect.poll(() => upstream.requests.some((request) => request.path === '/slow-caller')).toBe(true);
     const reason = new Error('the client went away');
     caller.abort(reason);
@@ -130,7 +131,7 @@ describe('an upstream request on a watched signal', () => {
     upstream.on('/left-running', { kind: 'hang' });
     const transport = createUpstreamTransport(new TestProvider('someapi', upstream.origin), { dispatcher: agent, maxBytes: 1024 });
     const deadline = new CallDeadline(60_000);
-    const leftover = transport.send({ url: `${upstream.origin}/left-running` }, deadline.signal);
+    const leftover = transport.send({ url: `${upstream.origin}/left-running` }, deadline.signal, asResponse);
     await expect.poll(() => upstream.requests.some((request) => request.path === '/left-running')).toBe(true);
     deadline.finish();
     await expect(leftover).rejects.toMatchObject({ name: 'AbortError', message: 'the provider call is over' });
