@@ -35,6 +35,8 @@ export interface ProviderItem {
 export interface SearchResult extends ProviderItem {
   score: number;
   sources: ResultSource[];
+  /** Every distinct PDF link its sources gave, pdf_url first; only when they gave more than one. */
+  pdf_urls?: string[];
   domain?: string;
   explain?: ScoreContribution[];
 }

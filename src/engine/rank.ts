@@ -1,6 +1,7 @@
 import type { ProviderItem, ResultSource, ScoreContribution, SearchResult } from '../domain/result.js';
 import { domainOf } from './canonical-url.js';
 import type { MergeGroup, RankedItem } from './merge.js';
+import { distinctPdfLinks } from './pdf-links.js';
 import { rankingOrder } from './result-order.js';
 
 /** The k of reciprocal rank fusion: larger k flattens the advantage of top positions. */
@@ -99,6 +100,10 @@ function scoreGroup(group: MergeGroup, k: number, explain: boolean, sortKeys: So
     for (const part of contributions) part.contribution = round(part.contribution);
     result.explain = contributions;
   }
+  // pdf_url is the first of them: paper_read tries the others when it fails. Added last, so that results without
+  // it (every web result, most papers) keep the shapes they had.
+  const pdfUrls = distinctPdfLinks(members);
+  if (pdfUrls !== undefined) result.pdf_urls = pdfUrls;
   sortKeys.scores[index] = result.score;
   sortKeys.sourceCounts[index] = sources.length;
   sortKeys.bestRanks[index] = bestRank;

@@ -27,7 +27,7 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
       schema: {
         operationId: 'download_paper',
         tags: ['operations'],
-        summary: "Download a paper's PDF by identifier (its open-access location or arXiv) or by URL",
+        summary: "Download a paper's PDF by identifier (each open-access link its sources gave, then arXiv) or by URL",
         querystring: documented(downloadQuery, 'query'),
         produces: ['application/pdf'],
         response: {
@@ -38,9 +38,12 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
     },
     async (request, reply) => {
       const input = request.query as z.output<typeof downloadQuery>;
-      const { document } = await downloadPaper(input, { ...context, signal: clientGoneSignal(reply), logger: request.log });
+      const { document, tried } = await downloadPaper(input, { ...context, signal: clientGoneSignal(reply), logger: request.log });
       if (document.kind !== 'pdf') {
-        throw new FedsearchError('FETCH_UNSUPPORTED_TYPE', `the paper's location answered ${document.contentType}, not a PDF; use paper_read for its text`);
+        throw new FedsearchError(
+          'FETCH_UNSUPPORTED_TYPE',
+          `no location of the paper answered with a PDF (tried ${tried.join(', ')}): ${document.finalUrl} answered ${document.contentType}; use paper_read for its text`,
+        );
       }
       return reply
         .type('application/pdf')

@@ -48,6 +48,10 @@ export const providerItemOutput = z.strictObject({
 export const searchResultOutput = providerItemOutput.extend({
   score: z.number().describe('Σ weight(provider) / (k + rank), k = 60 by default.'),
   sources: z.array(z.strictObject({ provider: z.string(), rank: z.int().min(1) })).describe('Every provider that found it, with its rank there.'),
+  pdf_urls: z
+    .array(z.string())
+    .optional()
+    .describe('Every distinct PDF link its sources gave, pdf_url first (paper_read tries them in turn); only when they gave more than one.'),
   domain: z.string().optional(),
   explain: z
     .array(z.strictObject({ provider: z.string(), rank: z.int().min(1), weight: z.number(), contribution: z.number() }))

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FedsearchError } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchResult } from '../domain/result.js';
+import { canonicalUrl } from '../engine/canonical-url.js';
 import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
 import { readFetchSettings, type FetchSettings } from '../fetch/fetch-settings.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
@@ -68,14 +69,15 @@ export const paperDetails = defineOperation({
 });
 
 /**
- * Where a paper's full text can be fetched, best first: its open PDF link, then arXiv's PDF for an arXiv paper.
- * The link a provider gives is often a publisher's (refused, or a landing page); arXiv's PDF is the real one.
+ * Where a paper's full text can be fetched, best first: every open PDF link its sources gave (pdf_url first), then
+ * arXiv's PDF for an arXiv paper. The link a provider gives is often a publisher's (refused, or a landing page)
+ * while another source knows a repository's copy; arXiv's PDF is the real one.
  */
 function pdfLocations(paper: SearchResult, context: OperationContext): string[] {
-  const locations = paper.pdf_url ? [paper.pdf_url] : [];
+  const locations = paper.pdf_urls ? paper.pdf_urls.slice() : paper.pdf_url ? [paper.pdf_url] : [];
   const arxivBase = paper.arxiv_id ? context.search.baseUrlOf('arxiv') : undefined;
   const arxivPdf = arxivBase ? `${arxivBase}/pdf/${paper.arxiv_id}` : undefined;
-  if (arxivPdf && arxivPdf !== paper.pdf_url) locations.push(arxivPdf);
+  if (arxivPdf && !locations.some((location) => canonicalUrl(location) === canonicalUrl(arxivPdf))) locations.push(arxivPdf);
   return locations;
 }
 
@@ -83,35 +85,46 @@ function pdfLocations(paper: SearchResult, context: OperationContext): string[] 
  * Downloads a paper's PDF (by identifier or URL) through the safe fetcher. The caller's `timeout_ms` bounds the
  * whole of it, lookup and download, within FETCH_TIMEOUT_MS; `deadline` (a performance.now() time) is what it
  * leaves for reading the document. A paper's locations are tried in turn while one fails or is not a PDF: the
- * first PDF wins, else the first document that answered (a landing page still has text), else the first error.
+ * first PDF wins, else the first document that answered (a landing page still has text), else an error naming
+ * every location and why it failed. `tried` lists the locations asked, in order.
  */
 export async function downloadPaper(
   input: { id?: string | undefined; url?: string | undefined; timeout_ms?: number | undefined },
   context: OperationContext,
-): Promise<{ document: FetchedDocument; paper?: SearchResult; deadline: number }> {
+): Promise<{ document: FetchedDocument; paper?: SearchResult; deadline: number; tried: string[] }> {
   const deadline = performance.now() + (input.timeout_ms ?? Number.POSITIVE_INFINITY);
   const settings = readFetchSettings(context.config);
   const fetchLocation = (location: string): Promise<FetchedDocument> =>
     safeFetch(location, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal });
-  if (input.url) return { document: await fetchLocation(input.url), deadline };
+  if (input.url) return { document: await fetchLocation(input.url), deadline, tried: [input.url] };
   const paper = (await findPaper(input.id!, context, input.timeout_ms)).paper;
   const locations = pdfLocations(paper, context);
   if (locations.length === 0) throw new FedsearchError('NOT_FOUND', `no open PDF is known for ${input.id}; try fetch_url on ${paper.url}`);
   let answered: FetchedDocument | undefined;
-  let firstError: unknown;
+  const failures: FedsearchError[] = [];
+  const tried: string[] = [];
   for (const location of locations) {
+    tried.push(location);
     try {
       const document = await fetchLocation(location);
-      if (document.kind === 'pdf') return { document, paper, deadline };
+      if (document.kind === 'pdf') return { document, paper, deadline, tried };
       answered ??= document;
     } catch (error) {
       // Only a location that failed on its own is passed over: a refused address, a timeout or an abort is final.
       if (!(error instanceof FedsearchError) || (error.code !== 'FETCH_FAILED' && error.code !== 'FETCH_UNSUPPORTED_TYPE')) throw error;
-      firstError ??= error;
+      failures.push(error);
     }
   }
-  if (answered) return { document: answered, paper, deadline };
-  throw firstError;
+  if (answered) return { document: answered, paper, deadline, tried };
+  throw everyLocationFailed(input.id!, failures);
+}
+
+/** One failed location's error as it is; several under the first one's code, each message naming its location. */
+function everyLocationFailed(id: string, failures: FedsearchError[]): FedsearchError {
+  const first = failures[0]!;
+  if (failures.length === 1) return first;
+  const reasons = failures.map((failure) => failure.message).join('; ');
+  return new FedsearchError(first.code, `none of the ${failures.length} PDF locations known for ${id} could be read: ${reasons}`, { cause: first });
 }
 
 /** FETCH_TIMEOUT_MS, or less when the caller's deadline comes sooner (at least 1 ms: a step always starts). */
@@ -149,7 +162,7 @@ export interface PaperText extends TextPage {
 
 export const paperRead = defineOperation({
   name: 'paper_read',
-  description: "Read a paper's full text: downloads its PDF (open-access location or arXiv) and returns the text, paged by offset.",
+  description: "Read a paper's full text: downloads its PDF (each open-access link its sources gave, then arXiv) and returns the text, paged by offset.",
   input: readInput,
   example: { id: 'arXiv:1706.03762', max_chars: 5000 },
   output: paperTextOutput,

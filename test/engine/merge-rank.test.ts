@@ -84,6 +84,33 @@ describe('paper merge', () => {
     expect(groups.sort()).toEqual(['abc', 'd', 'e']);
   });
 
+  it('keeps every distinct PDF link of a merged paper, the best source\'s first, each file once', () => {
+    const doi = '10.1000/open.copy';
+    const entries = [
+      // Crossref lists it second: Semantic Scholar's rank 1 makes it the best source, and its link pdf_url.
+      ...listOf('crossref', [
+        { title: 'Another paper', url: 'https://doi.org/10.1000/other' },
+        { title: 'Open copies', url: `https://doi.org/${doi}`, doi, pdf_url: 'https://publisher.example/open.copy.pdf' },
+      ]),
+      ...listOf('semanticscholar', [{ title: 'Open copies', url: 'https://www.semanticscholar.org/paper/x', doi, pdf_url: 'https://repository.example/open.copy.pdf' }]),
+      // The publisher's file again, in another spelling: not a third link.
+      ...listOf('openalex', [{ title: 'Open copies', url: 'https://openalex.org/W1', doi, pdf_url: 'http://www.publisher.example/open.copy.pdf?utm_source=openalex' }], 0.5),
+      ...listOf('pubmed', [{ title: 'Open copies', url: 'https://pubmed.ncbi.nlm.nih.gov/7/', doi }]),
+      // Two sources with one link between them: pdf_url alone says it all.
+      ...listOf('arxiv', [{ title: 'One link', url: 'https://arxiv.org/abs/2101.00009', doi: '10.1000/one.link', pdf_url: 'https://arxiv.org/pdf/2101.00009' }]),
+      ...listOf('core', [{ title: 'One link', url: 'https://core.example/9', doi: '10.1000/one.link' }]),
+    ];
+    const results = rankResults(groupResults('papers', entries));
+    const merged = results.find((result) => result.doi === doi)!;
+    expect(merged.sources).toHaveLength(4);
+    expect(merged.pdf_url).toBe('https://repository.example/open.copy.pdf');
+    expect(merged.pdf_urls).toEqual(['https://repository.example/open.copy.pdf', 'https://publisher.example/open.copy.pdf']);
+    const oneLink = results.find((result) => result.doi === '10.1000/one.link')!;
+    expect(oneLink.sources).toHaveLength(2);
+    expect(oneLink.pdf_url).toBe('https://arxiv.org/pdf/2101.00009');
+    expect('pdf_urls' in oneLink).toBe(false);
+  });
+
   it('keeps papers with conflicting DOIs apart even with the same title', () => {
     const entries = [
       ...listOf('a', [{ title: 'Editorial', url: 'https://a.example/1', doi: '10.1000/one' }]),
