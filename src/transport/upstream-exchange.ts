@@ -70,6 +70,9 @@ export function exchange<T>(
   });
 }
 
+/** What a finished exchange's handler is left holding instead of its answer's headers (see onResponseEnd). */
+const NO_HEADERS: ExchangeResult['headers'] = Object.freeze({});
+
 /**
  * One exchange's state, its undici handler and its abort listener in one object: what a request in flight
  * keeps is this and the promise, not a closure per callback (thousands of requests wait at once on a busy replica).
@@ -134,10 +137,14 @@ class ExchangeHandler<T> implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     this.settle();
-    const { chunks } = this;
+    const { chunks, headers } = this;
+    // Made when the request left, this handler is old by now on a busy replica, and an old object keeps what it
+    // points to through every young collection until the next full one, long after it is itself garbage.
+    this.chunks = [];
+    this.headers = NO_HEADERS;
     let value: T;
     try {
-      value = this.read({ status: this.status, headers: this.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size) });
+      value = this.read({ status: this.status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size) });
     } catch (error) {
       this.reject(error);
       return;
