@@ -329,8 +329,8 @@ export abstract class Provider {
 
   /** The first response parsed, and judged as afterFirstPage judges a page, unless it asks for a follow-up. */
   private firstPage(response: UpstreamResponse, request: UpstreamRequest, query: SearchQuery): FirstPage {
-    const outcome = this.parseResponse(response, query);
-    return 'items' in outcome ? this.afterFirstPage({ items: outcome.items, response }, request, query) : outcome;
+    const page = this.pageOf(response, query);
+    return 'items' in page ? this.afterFirstPage(page, request, query) : page;
   }
 
   /** The rest of a search whose first response asked for more: the follow-up's page first, then later pages. */
