@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { prefixesOf } from '../support/secret-prefixes.js';
 
 /** Keys with every character a query string has to escape: `+`, `/`, `=`, a space and a `%` of their own. */
 const YOUTUBE_KEY = 'AIza+yt/key=with space%2F-0123456789';
@@ -18,10 +19,6 @@ function spellingsOf(key: string): string[] {
   return [key, percent, form, lowerCaseHex(percent), lowerCaseHex(form)];
 }
 
-/** Every start of `spelling` long enough to identify it (4 characters or more), the whole of it included. */
-function prefixesOf(spelling: string): string[] {
-  return Array.from({ length: spelling.length - 3 }, (_, index) => spelling.slice(0, index + 4));
-}
 
 /** The part of a URL that names what was asked, as an upstream quotes it back: path and query, still encoded. */
 function requested(url: URL): string {

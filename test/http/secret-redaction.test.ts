@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { prefixesOf } from '../support/secret-prefixes.js';
 
 const YOUTUBE_KEY = 'AIzaSyD-youtube-key-0123456789abcdef';
 const EXA_KEY = 'exa-key-0123456789abcdef0123456789abc';
 /** The longest Exa error text before the key that still puts the key across the transport's 160-character cut. */
 const FILLER = 'x'.repeat(117);
 
-/** Every prefix of `secret` long enough to identify it (4 characters or more), the whole secret included. */
-function prefixesOf(secret: string): string[] {
-  return Array.from({ length: secret.length - 3 }, (_, index) => secret.slice(0, index + 4));
-}
 
 /**
  * Upstreams that echo the key they were sent (many APIs do in 400 and 401 bodies): the key must reach
