@@ -1,7 +1,11 @@
 // The search page: the form and the address bar hold the same state (q, kind, providers, timeout_ms, explain),
 // so a search is a link; results and the waterfall fill in as GET /v1/search/{kind}/stream delivers them.
+// "More results" adds the next page below them. The page number stays out of the address bar: the page shows
+// pages 1 to N at once, which a link could only rebuild with N requests, each asking providers deeper; a link
+// (and a reload) is the search itself, from its first page.
 
 import { readEvents } from './event-stream.js';
+import { MoreResults } from './more-results.js';
 import { element, renderResults } from './results.js';
 import { Waterfall } from './waterfall.js';
 
@@ -20,6 +24,13 @@ const waterfallSection = document.getElementById('waterfall-section');
 const waterfallSummary = document.getElementById('waterfall-summary');
 const resultsSection = document.getElementById('results-section');
 const resultsList = document.getElementById('results');
+const more = new MoreResults(document.getElementById('more-results'), resultsList, {
+  pageUrl: (state, page) => `/v1/search/${state.kind}?${searchParams(state, page)}`,
+  headers,
+  say,
+  askForKey,
+  showOutcomes,
+});
 
 let catalogue = [];
 let running;
@@ -121,12 +132,20 @@ function deadlineFor(state) {
   return Math.max(100, ...timeouts);
 }
 
+/** The search's parameters, as the stream and the plain route both take them. */
+function searchParams(state, page = 1) {
+  const params = new URLSearchParams({ q: state.q, providers: state.providers.join(','), explain: 'true' });
+  if (state.timeout) params.set('timeout_ms', state.timeout);
+  if (page > 1) params.set('page', String(page));
+  return params;
+}
+
 async function search(state) {
   running?.abort();
   const controller = new AbortController();
   running = controller;
-  const params = new URLSearchParams({ q: state.q, providers: state.providers.join(','), explain: 'true' });
-  if (state.timeout) params.set('timeout_ms', state.timeout);
+  more.reset({ state, controller });
+  const params = searchParams(state);
   waterfallSection.hidden = false;
   resultsSection.hidden = false;
   resultsList.replaceChildren();
@@ -161,6 +180,7 @@ async function search(state) {
         concluded = true;
         waterfall.finish(data.providers);
         renderResults(resultsList, data.results, state.kind);
+        more.shownPage(data);
         const answered = data.providers.filter((provider) => provider.status === 'ok').length;
         waterfallSummary.textContent = `${answered} of ${data.providers.length} answered`;
         say(`${data.results.length} results in ${data.took_ms} ms${data.cached ? ' (cached)' : ''}.`, 'done');
@@ -175,6 +195,18 @@ async function search(state) {
   } finally {
     waterfall.finish();
   }
+}
+
+/**
+ * The waterfall shows the latest page's outcomes, not the first page's: a later page may ask providers again,
+ * deeper, and one that failed then is why that page came back short. A kept answer repeats the outcomes it
+ * was gathered with (the status line says cached).
+ */
+function showOutcomes(state, outcomes, page) {
+  const waterfall = new Waterfall(document.getElementById('waterfall'), state.providers, deadlineFor(state));
+  waterfall.finish(outcomes);
+  const answered = outcomes.filter((provider) => provider.status === 'ok').length;
+  waterfallSummary.textContent = `page ${page}: ${answered} of ${outcomes.length} answered`;
 }
 
 function submit(event) {
@@ -194,6 +226,7 @@ function submit(event) {
 function clearSearch() {
   running?.abort();
   running = undefined;
+  more.reset();
   waterfallSection.hidden = true;
   resultsSection.hidden = true;
   resultsList.replaceChildren();

@@ -117,3 +117,15 @@ function resultItem(result, kind) {
 export function renderResults(list, results, kind) {
   list.replaceChildren(...results.map((result) => resultItem(result, kind)));
 }
+
+/**
+ * Adds a later page's results below the list, leaving out any whose URL `shown` already holds (the service
+ * repeats none, but a page that grew between two answers must still not show one twice). Returns the items added.
+ */
+export function appendResults(list, results, kind, shown) {
+  const fresh = results.filter((result) => !shown.has(result.url));
+  for (const result of fresh) shown.add(result.url);
+  const items = fresh.map((result) => resultItem(result, kind));
+  list.append(...items);
+  return items;
+}

@@ -6,23 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
 import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { watchForProblems } from './page-problems.js';
 
 const SCREENSHOT_DIR = path.resolve('test-results', 'web');
 const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
 const KEYS = { BRAVE_API_KEY: 'brave-page-key-0123456789', EXA_API_KEY: 'exa-page-key-0123456789' };
-
-/** Every CSP violation and script error the page reports: the page must run under its own CSP without any. */
-async function watchForProblems(page: Page): Promise<string[]> {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  await page.addInitScript({
-    content: "document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI));",
-  });
-  return problems;
-}
 
 type Row = { provider: string | null; status: string | null; text: string; style: string };
 

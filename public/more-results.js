@@ -1,0 +1,106 @@
+// "More results": the control under the results that adds the next page of the search shown below them. It
+// knows which page came last, which URLs are on the page, and whether the button is there, busy or ready.
+
+import { appendResults } from './results.js';
+
+const READY_TEXT = 'More results';
+const BUSY_TEXT = 'Loading more results…';
+
+export class MoreResults {
+  /**
+   * @param button the control; @param list the results list it adds to (marked busy while a page loads)
+   * @param searchPage what it needs of the search page: pageUrl(state, page), headers(), say(text, kind), askForKey(message),
+   *   showOutcomes(state, outcomes, page)
+   */
+  constructor(button, list, searchPage) {
+    this.button = button;
+    this.list = list;
+    this.searchPage = searchPage;
+    button.addEventListener('click', () => void this.load());
+    this.reset();
+  }
+
+  /**
+   * A new search (or none): page 1, nothing shown, no control until its answer says more exist. `search` is
+   * `{ state, controller }`: the next page asks for the same query, kind and providers, and stops with it.
+   */
+  reset(search) {
+    this.search = search;
+    this.lastPage = 1;
+    this.shown = new Set();
+    this.busy = false;
+    this.showReady();
+    this.button.hidden = true;
+  }
+
+  /** A page's answer is on the page: remember it, and offer the next page only when the answer says there is one. */
+  shownPage(answer) {
+    this.lastPage = answer.page;
+    for (const result of answer.results) this.shown.add(result.url);
+    this.busy = false;
+    this.showReady();
+    this.button.hidden = !answer.has_more;
+  }
+
+  /**
+   * The next page as one JSON answer, not a stream: its providers were asked already, and a kept answer serves
+   * it without asking anyone again.
+   */
+  async load() {
+    if (!this.search || this.busy || this.button.hidden) return;
+    const { state, controller } = this.search;
+    const number = this.lastPage + 1;
+    this.startLoading();
+    this.searchPage.say(`Loading page ${number}…`);
+    try {
+      const response = await fetch(this.searchPage.pageUrl(state, number), { headers: this.searchPage.headers(), signal: controller.signal });
+      // Read whole before looking again: a new search (or Back) may take over while the body arrives.
+      const body = response.ok ? await response.json() : await response.json().catch(() => ({}));
+      if (controller.signal.aborted) return;
+      if (response.status === 401) {
+        this.failed();
+        return void this.searchPage.askForKey('The API key was refused; enter another.');
+      }
+      if (!response.ok) {
+        this.failed();
+        // The service says why (a rate limit, an overload) and when to try again: its message, not the bare status.
+        return void this.searchPage.say(body.message ?? `The next results could not be loaded: HTTP ${response.status}.`, 'error');
+      }
+      this.show(state, body, number);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      this.failed();
+      this.searchPage.say(`The next results could not be loaded: ${error.message}`, 'error');
+    }
+  }
+
+  show(state, answer, number) {
+    const added = appendResults(this.list, answer.results, state.kind, this.shown);
+    this.shownPage(answer);
+    this.searchPage.showOutcomes(state, answer.providers, number);
+    const cached = answer.cached ? ' (cached)' : '';
+    this.searchPage.say(`${added.length} more results (page ${number}, ${this.list.children.length} in all) in ${answer.took_ms} ms${cached}.`, 'done');
+    // Keyboard users carry on where the new results start, rather than from the top of the page when the button goes.
+    added[0]?.querySelector('a')?.focus();
+  }
+
+  /** aria-disabled rather than disabled: a disabled button drops keyboard focus, and the user would start over. */
+  startLoading() {
+    this.busy = true;
+    this.button.textContent = BUSY_TEXT;
+    this.button.setAttribute('aria-disabled', 'true');
+    this.list.setAttribute('aria-busy', 'true');
+  }
+
+  /** The next page failed: the control stays, ready to be pressed again. */
+  failed() {
+    this.busy = false;
+    this.showReady();
+  }
+
+  showReady() {
+    this.button.textContent = READY_TEXT;
+    this.button.removeAttribute('aria-disabled');
+    this.list.removeAttribute('aria-busy');
+  }
+}
