@@ -20,7 +20,7 @@ import {
 import { fetchSettingsFrom, fetchVariableShape, type FetchSettings } from './fetch/fetch-settings.js';
 import { allowedHostsVariable, allowedMcpHostsVariable } from './http/host-check.js';
 import { allowedOriginsVariable, mcpSettingsFrom, mcpTimingVariableShape, type McpSettings } from './mcp/settings.js';
-import { builtInName, instanceConfig, providerConfigFrom, providerVariableShape } from './providers/provider-config.js';
+import { builtInName, instanceConfig, providerConfigFrom, providerVariableShape, tuningKey } from './providers/provider-config.js';
 import { CONFIGURED_PROVIDER_SETTINGS, PROVIDER_DEFINITIONS, RESERVED_INSTANCE_NAMES, type ProviderConfigs } from './providers/registry.js';
 
 export { listFromEnv } from './config/env-values.js';
@@ -173,7 +173,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           [
             entry.name,
             {
-              ...instanceConfig(entry.name, entry.settings, entry.tuning, entry.credentials, providerDefaults, `rate_limit of ${entry.name} in PROVIDERS_FILE`),
+              ...instanceConfig(
+                entry.name,
+                entry.settings,
+                entry.tuning,
+                entry.credentials,
+                providerDefaults,
+                (field) => `${tuningKey(field)} of ${entry.name} in PROVIDERS_FILE`,
+              ),
               fromFile: true,
             },
           ] as const,

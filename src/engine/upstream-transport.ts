@@ -6,6 +6,7 @@ import { decodedBody, type DecodeErrors } from '../transport/content-coding.js';
 import { networkCause } from '../transport/network-errors.js';
 import { exchange, type ExchangeErrors, type ExchangeResult } from '../transport/upstream-exchange.js';
 import { redactAndCut, secretValues } from './redact.js';
+import { redirectError } from './upstream-redirect.js';
 
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 const MAX_DESCRIBED_CHARS = 160;
@@ -79,6 +80,8 @@ class ProviderTransport implements UpstreamTransport {
     }
     const response: UpstreamResponse = { url: upstream.url, status, headers, body: UTF8.decode(body) };
     if (read) return response;
+    // Never followed (the request carries the provider's key): the error says where it leads and what to set.
+    if (status >= 300 && status < 400) throw redirectError(upstream.url, response, this.provider, this.secrets);
     throw statusError(response, this.provider.describeError(response), this.secrets);
   }
 

@@ -133,7 +133,8 @@ function rateLimitOf(
 /**
  * One named instance's configuration from its set tuning values and credentials (by variable name), with the
  * definition's and the service's defaults. Both the environment and PROVIDERS_FILE entries end here.
- * `rateLimitSetting` is what an operator changes to raise the limit, for messages (BRAVE_RATE_LIMIT).
+ * `settingName` says what an operator changes for a tuning setting, for messages (BRAVE_RATE_LIMIT; `base_url of
+ * searx-eu in PROVIDERS_FILE`).
  */
 export function instanceConfig(
   name: string,
@@ -141,7 +142,7 @@ export function instanceConfig(
   tuning: Partial<Tuning>,
   credentials: Record<string, string | undefined>,
   defaults: ProviderDefaults,
-  rateLimitSetting: string,
+  settingName: (field: keyof Tuning) => string,
 ): ProviderConfig {
   // SearXNG counts as configured once its base URL is set, however it was set.
   const withBaseUrl = settings.baseUrlEnv && tuning.baseUrl ? { ...credentials, [settings.baseUrlEnv]: tuning.baseUrl } : credentials;
@@ -149,11 +150,12 @@ export function instanceConfig(
     name,
     definition: settings.name,
     baseUrl: tuning.baseUrl ?? settings.baseUrl,
+    baseUrlSetting: settingName('baseUrl'),
     credentials: withBaseUrl,
     weight: tuning.weight ?? settings.weight ?? FALLBACK.weight,
     timeoutMs: tuning.timeoutMs ?? settings.timeoutMs ?? defaults.timeoutMs,
     concurrency: tuning.concurrency ?? settings.concurrency ?? FALLBACK.concurrency,
-    rateLimit: rateLimitOf(settings, tuning.rateLimit, tuning.baseUrl, withBaseUrl, rateLimitSetting),
+    rateLimit: rateLimitOf(settings, tuning.rateLimit, tuning.baseUrl, withBaseUrl, settingName('rateLimit')),
   };
 }
 
@@ -164,9 +166,12 @@ export function providerConfigFrom(settings: ProviderSettings, values: Record<st
   ) as Partial<Tuning>;
   const credentials: Record<string, string | undefined> = {};
   for (const credential of settings.credentials) credentials[credential.env] = values[credential.env] as string | undefined;
-  const rateLimitVariables = tuningVariables(settings, 'rateLimit');
-  const rateLimitSetting = firstSetName(values, rateLimitVariables) ?? rateLimitVariables[0]!;
-  return instanceConfig(builtInName(settings), settings, tuning, credentials, defaults, rateLimitSetting);
+  // The variable the operator set, else the first one read: the one that would take effect if set.
+  const settingName = (field: keyof Tuning): string => {
+    const variables = tuningVariables(settings, field);
+    return firstSetName(values, variables) ?? variables[0]!;
+  };
+  return instanceConfig(builtInName(settings), settings, tuning, credentials, defaults, settingName);
 }
 
 /**

@@ -126,6 +126,11 @@ export interface ProviderConfig {
   /** The definition (ProviderSettings.name) this instance is configured from. */
   definition: string;
   baseUrl: string;
+  /**
+   * What an operator changes to point the instance elsewhere, for messages: the variable that set the base URL
+   * (SEARXNG_URL), or `base_url of <name> in PROVIDERS_FILE`.
+   */
+  baseUrlSetting: string;
   credentials: Record<string, string | undefined>;
   weight: number;
   timeoutMs: number;

@@ -37,6 +37,7 @@ describe('loadConfig with no variables', () => {
       name: 'brave',
       definition: 'brave',
       baseUrl: 'https://api.search.brave.com',
+      baseUrlSetting: 'BRAVE_BASE_URL',
       credentials: { BRAVE_API_KEY: undefined },
       weight: 1,
       timeoutMs: 5000,
@@ -110,6 +111,7 @@ describe('loadConfig with valid values', () => {
       name: 'brave',
       definition: 'brave',
       baseUrl: 'http://127.0.0.1:9000/brave',
+      baseUrlSetting: 'BRAVE_BASE_URL',
       credentials: { BRAVE_API_KEY: 'brave-key-123' },
       weight: 1.5,
       timeoutMs: 3000,
@@ -118,7 +120,12 @@ describe('loadConfig with valid values', () => {
       rateLimit: undefined,
     });
     expect(config.providers.hackernews!.timeoutMs).toBe(700);
-    expect(config.providers.searxng).toMatchObject({ baseUrl: 'http://searx.example:8888', credentials: { SEARXNG_URL: 'http://searx.example:8888' } });
+    // A message that says where to point SearXNG names the variable the operator set, not another that would also do.
+    expect(config.providers.searxng).toMatchObject({
+      baseUrl: 'http://searx.example:8888',
+      baseUrlSetting: 'SEARXNG_URL',
+      credentials: { SEARXNG_URL: 'http://searx.example:8888' },
+    });
     expect(config.providers.youtube_web!.timeoutMs).toBe(3000);
   });
 

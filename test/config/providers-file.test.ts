@@ -47,6 +47,8 @@ providers:
       name: 'searx-eu',
       definition: 'searxng',
       baseUrl: 'https://searx.example.eu',
+      // Messages that say where to point the instance name its entry's key; SEARXNG_URL is not read for it.
+      baseUrlSetting: 'base_url of searx-eu in PROVIDERS_FILE',
       // The adapter's required SEARXNG_URL setting is what base_url gives.
       credentials: { SEARXNG_URL: 'https://searx.example.eu' },
       weight: 1.5,
@@ -60,6 +62,7 @@ providers:
       name: 'mywiki',
       definition: 'mediawiki',
       baseUrl: 'https://wiki.example.org',
+      baseUrlSetting: 'base_url of mywiki in PROVIDERS_FILE',
       credentials: {},
       weight: 1,
       timeoutMs: 2000,

@@ -3,7 +3,7 @@ import { closedPort } from '../support/closed-port.js';
 import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
-import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
+import { CallTransport, createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { TestProvider } from '../support/test-provider.js';
 import { asResponse } from '../support/upstream-read.js';
@@ -116,6 +116,33 @@ describe('reading upstream answers', () => {
       ['key-3', expect.stringMatching(/^fedsearch\//)],
       [undefined, expect.stringMatching(/^fedsearch\//)],
     ]);
+  });
+});
+
+describe('redirects from the upstream transport', () => {
+  const upstream = useFakeUpstream();
+
+  it('are not followed, a POST is not sent again, and a call through the retrying transport is not retried', async () => {
+    upstream.on('/old/search', { kind: 'respond', status: 308, headers: { location: '/new/search?q=x' }, body: '' });
+    upstream.json('/new/search', { ok: true });
+    const provider = new TestProvider('someapi', `${upstream.origin}/old`);
+    const transport = new CallTransport(createUpstreamTransport(provider, { dispatcher: agent, maxBytes: 1024 }), performance.now() + 10_000);
+    const sent = transport.send({ url: `${upstream.origin}/old/search`, method: 'POST', body: '{"q":"x"}' }, new AbortController().signal, asResponse);
+    await expect(sent).rejects.toMatchObject({
+      code: 'PROVIDER_HTTP',
+      upstreamStatus: 308,
+      message: `HTTP 308: the upstream redirects to ${upstream.origin}/new/search (not followed); set SOMEAPI_BASE_URL to ${upstream.origin}/new`,
+    });
+    expect(upstream.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /old/search']);
+  });
+
+  it('without a usable Location still say that the upstream redirects, and which setting to check', async () => {
+    upstream.on('/nowhere', { kind: 'respond', status: 302, headers: { location: 'javascript:alert(1)' }, body: '' });
+    const transport = createUpstreamTransport(new TestProvider('someapi', upstream.origin), { dispatcher: agent, maxBytes: 1024 });
+    await expect(transport.send({ url: `${upstream.origin}/nowhere` }, new AbortController().signal, asResponse)).rejects.toMatchObject({
+      code: 'PROVIDER_HTTP',
+      message: 'HTTP 302: the upstream redirects, with no usable Location (not followed); check SOMEAPI_BASE_URL',
+    });
   });
 });
 

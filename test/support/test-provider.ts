@@ -11,7 +11,17 @@ export class TestProvider extends Provider {
   readonly settings: ProviderSettings;
 
   constructor(name: string, baseUrl: string, overrides: Partial<ProviderConfig> & { kind?: SearchKind } = {}) {
-    super({ name, definition: name, baseUrl, credentials: {}, weight: 1, timeoutMs: 5000, concurrency: 8, ...overrides });
+    super({
+      name,
+      definition: name,
+      baseUrl,
+      baseUrlSetting: `${name.toUpperCase()}_BASE_URL`,
+      credentials: {},
+      weight: 1,
+      timeoutMs: 5000,
+      concurrency: 8,
+      ...overrides,
+    });
     this.settings = { name, kind: overrides.kind ?? 'web', description: name, baseUrl, credentials: [] };
   }
 
