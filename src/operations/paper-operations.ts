@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FedsearchError } from '../domain/errors.js';
+import { FedsearchError, type ErrorCode } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchResult } from '../domain/result.js';
 import { canonicalUrl } from '../engine/canonical-url.js';
@@ -101,7 +101,7 @@ export async function downloadPaper(
   const locations = pdfLocations(paper, context);
   if (locations.length === 0) throw new FedsearchError('NOT_FOUND', `no open PDF is known for ${input.id}; try fetch_url on ${paper.url}`);
   let answered: FetchedDocument | undefined;
-  const failures: FedsearchError[] = [];
+  const failures: LocationFailure[] = [];
   const tried: string[] = [];
   for (const location of locations) {
     tried.push(location);
@@ -110,21 +110,54 @@ export async function downloadPaper(
       if (document.kind === 'pdf') return { document, paper, deadline, tried };
       answered ??= document;
     } catch (error) {
-      // Only a location that failed on its own is passed over: a refused address, a timeout or an abort is final.
-      if (!(error instanceof FedsearchError) || (error.code !== 'FETCH_FAILED' && error.code !== 'FETCH_UNSUPPORTED_TYPE')) throw error;
-      failures.push(error);
+      if (!(error instanceof FedsearchError) || !PASSED_OVER.has(error.code)) throw error;
+      failures.push({ location, error });
     }
   }
   if (answered) return { document: answered, paper, deadline, tried };
   throw everyLocationFailed(input.id!, failures);
 }
 
-/** One failed location's error as it is; several under the first one's code, each message naming its location. */
-function everyLocationFailed(id: string, failures: FedsearchError[]): FedsearchError {
-  const first = failures[0]!;
+/**
+ * What one of a paper's locations may fail with and leave the next worth trying: it failed on its own, or the
+ * fetcher refused its address. The locations are the providers' data, not the caller's choice (a URL the caller
+ * gives is fetched alone), so one source's link to a private address, or a poisoned record, must not keep the paper
+ * from another source's link or arXiv. A timeout or an abort is final: the deadline is shared by every location.
+ */
+const PASSED_OVER: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['FETCH_FAILED', 'FETCH_UNSUPPORTED_TYPE', 'FETCH_FORBIDDEN']);
+
+interface LocationFailure {
+  location: string;
+  error: FedsearchError;
+}
+
+/**
+ * One failed location's error as it is; several in one error, each reason naming its location (a refusal names
+ * only the address it refused). Its code is the first fetched location's failure (502) when there is one: a
+ * refusal's 400 would tell the caller that their request was at fault, and they gave only the paper.
+ */
+function everyLocationFailed(id: string, failures: LocationFailure[]): FedsearchError {
+  const first = failures[0]!.error;
   if (failures.length === 1) return first;
-  const reasons = failures.map((failure) => failure.message).join('; ');
-  return new FedsearchError(first.code, `none of the ${failures.length} PDF locations known for ${id} could be read: ${reasons}`, { cause: first });
+  const reasons = failures.map(({ location, error }) => (error.message.includes(location) ? error.message : `${shownLocation(location)}: ${error.message}`)).join('; ');
+  const telling = failures.find(({ error }) => error.code !== 'FETCH_FORBIDDEN')?.error ?? first;
+  return new FedsearchError(telling.code, `none of the ${failures.length} PDF locations known for ${id} could be read: ${reasons}`, { cause: telling });
+}
+
+/**
+ * A location as a message names it: without a user name and password, which a provider's link may carry (the
+ * fetcher refuses such a link, and its credentials are no one's to read in an error).
+ */
+function shownLocation(location: string): string {
+  try {
+    const url = new URL(location);
+    if (url.username === '' && url.password === '') return location;
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    return location;
+  }
 }
 
 /** FETCH_TIMEOUT_MS, or less when the caller's deadline comes sooner (at least 1 ms: a step always starts). */
