@@ -1,9 +1,9 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import type { SearchService } from './engine/search-service.js';
 import { createUpstreamAgent } from './transport/dispatchers.js';
-import { registerAccessControl } from './http/access-control.js';
+import { markRefused, registerAccessControl } from './http/access-control.js';
 import { handleClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
@@ -90,14 +90,20 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     keysRequired: config.apiKeys.length > 0,
     refusalsByRoute: new Map([MCP_PATH, SSE_PATH, MESSAGES_PATH].map((path) => [path, refuseMcpHost])),
   });
-  // Access first: the rate limiter counts per API key, which access control identifies.
-  registerAccessControl(app, config.apiKeys, { metricsToken: config.METRICS_TOKEN !== undefined });
+  // Access first: the rate limiter counts per API key, which access control identifies; a refused key is
+  // counted by address before its 401 (countRefusal), so keys cannot be guessed past RATE_LIMIT_MAX.
+  let countRefusal: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
+  const countRefused = (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    markRefused(request);
+    return countRefusal?.(request, reply) ?? Promise.resolve();
+  };
+  registerAccessControl(app, config.apiKeys, { metricsToken: config.METRICS_TOKEN !== undefined, countRefusal: countRefused });
   const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits') : undefined;
-  await registerProtection(app, config, rateLimitRedis);
+  countRefusal = await registerProtection(app, config, rateLimitRedis);
   await registerOpenApi(app, config.apiKeys.length > 0);
 
   registerHealthRoutes(app, readiness);
-  registerMetricsRoute(app, metrics, { token: config.METRICS_TOKEN });
+  registerMetricsRoute(app, metrics, { token: config.METRICS_TOKEN, countRefusal: countRefused });
   registerProviderRoutes(app, search);
   registerSearchRoutes(app, search);
   registerStreamRoutes(app, search, config);

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -60,11 +60,34 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
 }
 
+/** Requests refused for their key: counted by the per-address rate limit even on an open path (/metrics). */
+const refusedRequests = new WeakSet<FastifyRequest>();
+
+/** Whether this request was refused for its key or token (or the lack of one). */
+export function wasRefused(request: FastifyRequest): boolean {
+  return refusedRequests.has(request);
+}
+
+/** Marks a request refused for its key or token, so the rate limit counts it on an open path too (see wasRefused). */
+export function markRefused(request: FastifyRequest): void {
+  refusedRequests.add(request);
+}
+
+export interface AccessControlOptions {
+  metricsToken?: boolean;
+  /**
+   * Counts a refused request against its address's rate limit before it is answered 401, and throws the 429
+   * once the address is past it: the limiter's own hook runs after this one (and not at all for an unknown
+   * path), so refusals went uncounted and keys could be guessed as fast as the network allowed.
+   */
+  countRefusal?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
 /**
  * When keys are configured, every REST and MCP request needs `Authorization: Bearer <key>` or `X-API-Key`;
  * otherwise a 401 with WWW-Authenticate. Probes and docs stay open.
  */
-export function registerAccessControl(app: FastifyInstance, keys: readonly string[], options: { metricsToken?: boolean } = {}): void {
+export function registerAccessControl(app: FastifyInstance, keys: readonly string[], options: AccessControlOptions = {}): void {
   const keyDigests = keys.map(digest);
   // Without keys every request passes and none has a key id: no hook to run for each one.
   if (keyDigests.length === 0) return;
@@ -76,6 +99,8 @@ export function registerAccessControl(app: FastifyInstance, keys: readonly strin
     }
     // Without a token of its own, /metrics is an API route like the others: it tells who calls what, how often.
     if (request.method === 'OPTIONS' || (isOpenPath(request.url) && (options.metricsToken === true || !isMetricsPath(request.url)))) return;
+    markRefused(request);
+    await options.countRefusal?.(request, reply);
     const message = key ? 'the API key is not valid' : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>';
     // No resource_metadata: nothing points MCP clients at an OAuth server, since there is none.
     return reply

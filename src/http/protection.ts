@@ -1,13 +1,13 @@
 import fastifyCors from '@fastify/cors';
 import fastifyRateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor, type RateLimitOptions } from '@fastify/rate-limit';
 import fastifyUnderPressure from '@fastify/under-pressure';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequire } from 'node:module';
 import type { AppConfig } from '../config.js';
 import { listFromEnv } from '../config/env-values.js';
 import { clientKey } from '../domain/client-key.js';
 import { FedsearchError } from '../domain/errors.js';
-import { isOpenPath } from './access-control.js';
+import { isOpenPath, wasRefused } from './access-control.js';
 import type { FailFastClient } from '../transport/redis-connection.js';
 import { sendSecurityHeaders } from './security-headers.js';
 
@@ -31,8 +31,13 @@ export const PAGE_CONTENT_SECURITY_POLICY = {
  * Headers, CORS, rate limits and load shedding. Rate limits count per API key (per IP without keys) and are
  * shared across replicas through Redis when one is configured; while Redis is down, or paused after a failed
  * command, each replica counts on its own (per-replica limits) rather than every caller getting an error.
+ * Returns the limiter's check for access control to count a refused key with (AccessControlOptions.countRefusal).
  */
-export async function registerProtection(app: FastifyInstance, config: AppConfig, redis: FailFastClient | undefined): Promise<void> {
+export async function registerProtection(
+  app: FastifyInstance,
+  config: AppConfig,
+  redis: FailFastClient | undefined,
+): Promise<(request: FastifyRequest, reply: FastifyReply) => Promise<void>> {
   // The API serves JSON and the Swagger UI page; a strict CSP would break the UI's inline bootstrap.
   // helmet's headers, worked out once at start-up (the search page adds its own CSP: http/web-routes.ts).
   sendSecurityHeaders(app, { contentSecurityPolicy: false });
@@ -54,7 +59,8 @@ export async function registerProtection(app: FastifyInstance, config: AppConfig
     max: config.RATE_LIMIT_MAX,
     timeWindow: config.RATE_LIMIT_WINDOW_MS,
     keyGenerator: (request) => clientKey(request.apiKeyId, request.ip),
-    allowList: (request) => isOpenPath(request.url),
+    // An open path is not counted, unless its request was refused for its key (/metrics guarded by the API keys).
+    allowList: (request) => isOpenPath(request.url) && !wasRefused(request),
     ...(redis ? { store: failFastRedisStore(redis, `${config.REDIS_KEY_PREFIX}${CLIENT_LIMIT_KEYS}`), skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
@@ -73,6 +79,19 @@ export async function registerProtection(app: FastifyInstance, config: AppConfig
     // the log recorded every request turned away as a failure, stack and all, just when the service is busiest.
     pressureHandler: (_request, _reply, type) => Promise.reject(overloaded(type)),
   });
+
+  // The limiter's count with the global settings, taken even when its hook already let the request pass (an open
+  // path such as /metrics, whose token is checked later): one more for the address, answered 429 past RATE_LIMIT_MAX.
+  const count = app.createRateLimit();
+  return async (request, reply) => {
+    const counted = await count(request);
+    if (counted.isAllowed || !counted.isExceeded) return;
+    void reply.header('retry-after', String(counted.ttlInSeconds));
+    throw Object.assign(
+      new Error(`rate limit exceeded: at most ${counted.max} requests per ${Math.round(config.RATE_LIMIT_WINDOW_MS / 1000)} s; retry in ${counted.ttlInSeconds} s`),
+      { statusCode: 429 },
+    );
+  };
 }
 
 /** Per-client counter keys after the service's REDIS_KEY_PREFIX. */

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { ProviderOutcome, ProviderStatus } from '../domain/outcome.js';
 import { BucketHistogram, type HistogramSeries } from './bucket-histogram.js';
@@ -258,6 +258,8 @@ function outcomeSeriesOf(all: Map<string, Map<string, OutcomeSeries>>, provider:
 export interface MetricsRouteOptions {
   /** When set, scrapers must send `Authorization: Bearer <token>` (METRICS_TOKEN). */
   token?: string;
+  /** Counts a wrong token against its address's rate limit (throws the 429 past it), so it cannot be guessed. */
+  countRefusal?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
 /** GET /metrics in Prometheus text format, kept out of the OpenAPI document. */
@@ -265,6 +267,7 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, opt
   const expected = options.token ? digest(options.token) : undefined;
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (expected && !bearerMatches(request.headers.authorization, expected)) {
+      await options.countRefusal?.(request, reply);
       return reply
         .status(401)
         .header('www-authenticate', 'Bearer realm="metrics"')
