@@ -70,7 +70,14 @@ describe('a search route and its client', () => {
   beforeAll(async () => {
     upstream = await startFakeUpstream();
     upstream.json('/brave/res/v1/web/search', braveBody('https://brave.example/1')).on('/searxng/search', { kind: 'hang' });
-    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-test-key-0123456789', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+    // SearXNG's timeout (60 s) far past the polls below: its request can only end early because the client left.
+    service = await startService({
+      ...providerEnv(upstream.origin),
+      BRAVE_API_KEY: 'brave-test-key-0123456789',
+      SEARXNG_TIMEOUT_MS: '60000',
+      CACHE_TTL_SECONDS: '0',
+      LOG_LEVEL: 'silent',
+    });
   });
   afterAll(async () => {
     await service.stop();
@@ -94,10 +101,12 @@ describe('a search route and its client', () => {
     const client = new AbortController();
     const asked = upstream.requestsTo('/searxng/search').length;
     fetch(`${service.origin}/v1/search/web?q=leaving&providers=searxng`, { signal: client.signal }).catch(() => undefined);
-    await expect.poll(() => upstream.requestsTo('/searxng/search').length).toBe(asked + 1);
+    // Polled for longer than the default second: on a loaded machine the request, and then the abort, cross two
+    // sockets and the event loops of the service and the fake upstream (it failed at 1 s under a parallel suite).
+    await expect.poll(() => upstream.requestsTo('/searxng/search').length, { timeout: 10_000 }).toBe(asked + 1);
     client.abort();
     // The upstream saw its connection closed: the request was aborted, not left to run into its timeout.
-    await expect.poll(() => upstream.abortedPaths).toContain('/searxng/search');
+    await expect.poll(() => upstream.abortedPaths, { timeout: 10_000 }).toContain('/searxng/search');
   });
 
   it('makes one AbortController per search, for the providers\' deadline, and none to pass the client\'s abort along', async () => {
