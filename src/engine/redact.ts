@@ -12,12 +12,72 @@ const MAX_CAUSE_DEPTH = 8;
  * before a shorter one inside it could leave its rest behind.
  */
 export function redactSecrets(message: string, secrets: readonly string[]): string {
+  if (secrets.length > SEARCHED_UP_TO) return redactScanned(message, secrets);
   let redacted = message;
   for (const secret of secrets) {
     // The check first: most messages hold no secret, and split() would copy each one for every spelling.
     if (secret.length >= MIN_SECRET_LENGTH && redacted.includes(secret)) redacted = redacted.split(secret).join(REDACTED);
   }
   return redacted;
+}
+
+/**
+ * Up to this many spellings, a message is searched once for each; past it, it is scanned once through an index
+ * of their first three characters: a file of a thousand API keys (five spellings each) made every request's log
+ * line cost about 30 µs searched one by one.
+ */
+const SEARCHED_UP_TO = 64;
+/** Each long list of spellings' index, made on first use: the lists are made once, at start-up. */
+const indexes = new WeakMap<readonly string[], Map<number, string[]>>();
+
+/** The first three characters at `at` as one number (each fits in 16 bits, the three together in 48). */
+function threeCharacters(text: string, at: number): number {
+  return text.charCodeAt(at) * 4_294_967_296 + text.charCodeAt(at + 1) * 65_536 + text.charCodeAt(at + 2);
+}
+
+function indexOfSpellings(secrets: readonly string[]): Map<number, string[]> {
+  let index = indexes.get(secrets);
+  if (index) return index;
+  index = new Map();
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    const key = threeCharacters(secret, 0);
+    const bucket = index.get(key);
+    if (bucket) bucket.push(secret);
+    else index.set(key, [secret]);
+  }
+  // Longest first within a bucket: where two spellings start at one place, the longer is the one hidden.
+  for (const bucket of index.values()) bucket.sort((first, second) => second.length - first.length);
+  indexes.set(secrets, index);
+  return index;
+}
+
+/**
+ * redactSecrets for a long list: every place a spelling starts is found in one pass, and each run of text that
+ * found spellings cover (overlapping ones together) becomes one marker, so no part of a secret is left showing
+ * where two overlap. The cost is one lookup per character, however many secrets there are.
+ */
+function redactScanned(message: string, secrets: readonly string[]): string {
+  const index = indexOfSpellings(secrets);
+  let redacted = '';
+  let copied = 0;
+  let coverStart = -1;
+  let coverEnd = -1;
+  for (let at = 0; at + MIN_SECRET_LENGTH <= message.length; at += 1) {
+    const found = index.get(threeCharacters(message, at))?.find((secret) => message.startsWith(secret, at));
+    if (found === undefined) continue;
+    const end = at + found.length;
+    if (at < coverEnd) {
+      coverEnd = Math.max(coverEnd, end);
+      continue;
+    }
+    if (coverStart !== -1) redacted += `${message.slice(copied, coverStart)}${REDACTED}`;
+    copied = coverEnd === -1 ? copied : coverEnd;
+    coverStart = at;
+    coverEnd = end;
+  }
+  if (coverStart === -1) return message;
+  return `${redacted}${message.slice(copied, coverStart)}${REDACTED}${message.slice(coverEnd)}`;
 }
 
 /**

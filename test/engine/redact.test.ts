@@ -75,6 +75,26 @@ describe('redacting secrets a URL carries encoded', () => {
   });
 });
 
+describe('redacting a long list of secrets (a large API key file)', () => {
+  // 100 keys of 24 characters, five spellings for those that need encoding: past the list that is searched one by one.
+  const keys = Array.from({ length: 100 }, (_, index) => `key+${String(index).padStart(3, '0')}/0123456789abcdef`);
+  const spellings = secretSpellings(keys);
+
+  it('hides each key in every spelling, wherever it sits, and leaves the rest of the text as it was', () => {
+    const message = `GET /v1/search?q=a&api_key=${encodeURIComponent(keys[57]!)}&x=${keys[3]!} tail ${new URLSearchParams([['k', keys[99]!]])}`;
+    expect(spellings.length).toBeGreaterThan(64);
+    expect(redactSecrets(message, spellings)).toBe('GET /v1/search?q=a&api_key=[redacted]&x=[redacted] tail k=[redacted]');
+    expect(redactSecrets('GET /v1/search?q=nothing+secret', spellings)).toBe('GET /v1/search?q=nothing+secret');
+  });
+
+  it('hides two secrets that overlap as one run, leaving no part of either', () => {
+    const first = 'AAAAbbbbCCCC';
+    const second = 'CCCCddddEEEE';
+    const overlapping = [...spellings, first, second];
+    expect(redactSecrets(`x AAAAbbbbCCCCddddEEEE y`, overlapping)).toBe('x [redacted] y');
+  });
+});
+
 describe('a redacted copy of an error', () => {
   it('keeps the class, code and status, with message, stack and every cause redacted', () => {
     const socket = Object.assign(new Error(`socket closed while sending key=${KEY}`), { code: 'ECONNRESET', headers: { 'x-api-key': KEY } });
