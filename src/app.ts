@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import type { SearchService } from './engine/search-service.js';
 import { createUpstreamAgent } from './transport/dispatchers.js';
-import { markRefused, registerAccessControl } from './http/access-control.js';
+import { registerAccessControl } from './http/access-control.js';
 import { handleClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
@@ -92,11 +92,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   // Access first: the rate limiter counts per API key, which access control identifies; a refused key is
   // counted by address before its 401 (countRefusal), so keys cannot be guessed past RATE_LIMIT_MAX.
+  // The count is the limiter's, registered after access control: it is looked up when a refusal comes.
   let countRefusal: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
-  const countRefused = (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    markRefused(request);
-    return countRefusal?.(request, reply) ?? Promise.resolve();
-  };
+  const countRefused = (request: FastifyRequest, reply: FastifyReply): Promise<void> => countRefusal?.(request, reply) ?? Promise.resolve();
   registerAccessControl(app, config.apiKeys, { metricsToken: config.METRICS_TOKEN !== undefined, countRefusal: countRefused });
   const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits') : undefined;
   countRefusal = await registerProtection(app, config, rateLimitRedis);

@@ -99,7 +99,6 @@ export function registerAccessControl(app: FastifyInstance, keys: readonly strin
     }
     // Without a token of its own, /metrics is an API route like the others: it tells who calls what, how often.
     if (request.method === 'OPTIONS' || (isOpenPath(request.url) && (options.metricsToken === true || !isMetricsPath(request.url)))) return;
-    markRefused(request);
     await options.countRefusal?.(request, reply);
     const message = key ? 'the API key is not valid' : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>';
     // No resource_metadata: nothing points MCP clients at an OAuth server, since there is none.

@@ -7,7 +7,7 @@ import type { AppConfig } from '../config.js';
 import { listFromEnv } from '../config/env-values.js';
 import { clientKey } from '../domain/client-key.js';
 import { FedsearchError } from '../domain/errors.js';
-import { isOpenPath, wasRefused } from './access-control.js';
+import { isOpenPath, markRefused, wasRefused } from './access-control.js';
 import type { FailFastClient } from '../transport/redis-connection.js';
 import { sendSecurityHeaders } from './security-headers.js';
 
@@ -31,7 +31,7 @@ export const PAGE_CONTENT_SECURITY_POLICY = {
  * Headers, CORS, rate limits and load shedding. Rate limits count per API key (per IP without keys) and are
  * shared across replicas through Redis when one is configured; while Redis is down, or paused after a failed
  * command, each replica counts on its own (per-replica limits) rather than every caller getting an error.
- * Returns the limiter's check for access control to count a refused key with (AccessControlOptions.countRefusal).
+ * Returns the limiter's count of a refused key or token (AccessControlOptions.countRefusal), which marks the request refused.
  */
 export async function registerProtection(
   app: FastifyInstance,
@@ -66,7 +66,7 @@ export async function registerProtection(
       statusCode: context.statusCode,
       error: 'Too Many Requests',
       code: 'RATE_LIMITED',
-      message: `rate limit exceeded: at most ${context.max} requests per ${Math.round(config.RATE_LIMIT_WINDOW_MS / 1000)} s; retry in ${context.after}`,
+      message: rateLimitMessage(context.max, context.after),
     }),
   });
 
@@ -82,16 +82,20 @@ export async function registerProtection(
 
   // The limiter's count with the global settings, taken even when its hook already let the request pass (an open
   // path such as /metrics, whose token is checked later): one more for the address, answered 429 past RATE_LIMIT_MAX.
+  // The request is marked refused first, so that the allow list, which spares open paths, counts it.
   const count = app.createRateLimit();
   return async (request, reply) => {
+    markRefused(request);
     const counted = await count(request);
     if (counted.isAllowed || !counted.isExceeded) return;
     void reply.header('retry-after', String(counted.ttlInSeconds));
-    throw Object.assign(
-      new Error(`rate limit exceeded: at most ${counted.max} requests per ${Math.round(config.RATE_LIMIT_WINDOW_MS / 1000)} s; retry in ${counted.ttlInSeconds} s`),
-      { statusCode: 429 },
-    );
+    throw Object.assign(new Error(rateLimitMessage(counted.max, `${counted.ttlInSeconds} s`)), { statusCode: 429 });
   };
+
+  /** What a caller past RATE_LIMIT_MAX is told, by the limiter's hook and by a refusal's count alike. */
+  function rateLimitMessage(max: number, retryIn: string): string {
+    return `rate limit exceeded: at most ${max} requests per ${Math.round(config.RATE_LIMIT_WINDOW_MS / 1000)} s; retry in ${retryIn}`;
+  }
 }
 
 /** Per-client counter keys after the service's REDIS_KEY_PREFIX. */
