@@ -8,6 +8,7 @@ import { SearchService, type CachedAnswer } from './engine/search-service.js';
 import type { Metrics } from './observability/metrics.js';
 import type { Provider } from './providers/provider.js';
 import { createOutboundRateLimiter } from './rate-limit/outbound-limiter.js';
+import { OUTBOUND_BUCKET_KEYS } from './rate-limit/redis-token-bucket.js';
 
 export interface SearchSetup {
   /** Every instance, built from `config.providers` (createProviders): the app needs their secrets first, for its logger. */
@@ -38,7 +39,7 @@ export function createSearchService(config: AppConfig, { providers, logger, disp
   // With Redis, replicas draw from one bucket per provider; without it (or while it is away), each limits on its own.
   const rateLimiter = createOutboundRateLimiter({
     redisUrl: config.REDIS_URL,
-    redisKeyPrefix: config.REDIS_KEY_PREFIX,
+    redisKeyPrefix: `${config.REDIS_KEY_PREFIX}${OUTBOUND_BUCKET_KEYS}`,
     logger,
     onWait: (provider, waitMs) => metrics.recordRateLimitWait(provider, waitMs),
     onRefused: (provider) => metrics.recordRateLimited(provider),

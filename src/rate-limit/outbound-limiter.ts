@@ -2,7 +2,7 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { FedsearchError } from '../domain/errors.js';
 import type { RateLimit } from './rate-limit-setting.js';
-import { createRedisBuckets, OUTBOUND_BUCKET_KEYS, type SharedBuckets } from './redis-token-bucket.js';
+import { createRedisBuckets, type SharedBuckets } from './redis-token-bucket.js';
 import { TokenBucket, type Reservation } from './token-bucket.js';
 
 /** No request slot before the deadline: the call is not made; the outcome is `rate_limited`. */
@@ -32,7 +32,7 @@ export interface OutboundRateLimiter {
 export interface OutboundLimiterOptions {
   /** When set, every replica using this Redis shares one bucket per key. */
   redisUrl?: string;
-  /** What the service's Redis keys start with (REDIS_KEY_PREFIX); default `fedsearch:`. */
+  /** What the buckets' keys start with (REDIS_KEY_PREFIX and OUTBOUND_BUCKET_KEYS); createRedisBuckets' default when unset. */
   redisKeyPrefix?: string;
   logger: Logger;
   /** Called for every request that had to wait for its slot (metrics). */
@@ -54,8 +54,8 @@ export interface OutboundLimiterOptions {
 export function createOutboundRateLimiter(options: OutboundLimiterOptions): OutboundRateLimiter {
   const now = options.now ?? (() => performance.now());
   const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, { signal }));
-  const keyPrefix = `${options.redisKeyPrefix ?? 'fedsearch:'}${OUTBOUND_BUCKET_KEYS}`;
-  const shared = options.shared ?? (options.redisUrl ? createRedisBuckets({ url: options.redisUrl, logger: options.logger, keyPrefix }) : undefined);
+  const shared =
+    options.shared ?? (options.redisUrl ? createRedisBuckets({ url: options.redisUrl, logger: options.logger, keyPrefix: options.redisKeyPrefix }) : undefined);
   const local = new Map<string, TokenBucket>();
 
   const reserveLocally = (key: string, limit: RateLimit, maxWaitMs: number): Reservation => {
