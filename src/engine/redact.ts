@@ -71,8 +71,10 @@ function redactScanned(message: string, secrets: readonly string[]): string {
       coverEnd = Math.max(coverEnd, end);
       continue;
     }
-    if (coverStart !== -1) redacted += `${message.slice(copied, coverStart)}${REDACTED}`;
-    copied = coverEnd === -1 ? copied : coverEnd;
+    if (coverStart !== -1) {
+      redacted += `${message.slice(copied, coverStart)}${REDACTED}`;
+      copied = coverEnd;
+    }
     coverStart = at;
     coverEnd = end;
   }
