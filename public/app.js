@@ -181,8 +181,7 @@ async function search(state) {
         waterfall.finish(data.providers);
         renderResults(resultsList, data.results, state.kind);
         more.shownPage(data);
-        const answered = data.providers.filter((provider) => provider.status === 'ok').length;
-        waterfallSummary.textContent = `${answered} of ${data.providers.length} answered`;
+        waterfallSummary.textContent = answeredOf(data.providers);
         say(`${data.results.length} results in ${data.took_ms} ms${data.cached ? ' (cached)' : ''}.`, 'done');
       } else if (event === 'error') {
         concluded = true;
@@ -205,8 +204,13 @@ async function search(state) {
 function showOutcomes(state, outcomes, page) {
   const waterfall = new Waterfall(document.getElementById('waterfall'), state.providers, deadlineFor(state));
   waterfall.finish(outcomes);
+  waterfallSummary.textContent = `page ${page}: ${answeredOf(outcomes)}`;
+}
+
+/** How many of a search's providers answered: the waterfall's summary once the search is done. */
+function answeredOf(outcomes) {
   const answered = outcomes.filter((provider) => provider.status === 'ok').length;
-  waterfallSummary.textContent = `page ${page}: ${answered} of ${outcomes.length} answered`;
+  return `${answered} of ${outcomes.length} answered`;
 }
 
 function submit(event) {
