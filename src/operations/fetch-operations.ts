@@ -51,9 +51,36 @@ async function checkedForFirecrawl(input: FetchInput, context: OperationContext)
   }
 }
 
+/**
+ * Where Firecrawl says the page it scraped was (`metadata.url`, after redirects) must pass the same rules: it follows
+ * redirects itself, so a public URL that redirects to 169.254.169.254 or an intranet name passed the first check and
+ * still had Firecrawl read the address behind it. Nothing it read from there is handed on. A host the checked URL
+ * already named is not checked twice; with FETCH_ALLOW_PRIVATE there is nothing to check.
+ */
+async function refuseForbiddenLanding(landing: string, checkedUrl: string, input: FetchInput, context: OperationContext): Promise<void> {
+  const settings = readFetchSettings(context.config);
+  if (settings.allowPrivate) return;
+  let landed: URL;
+  try {
+    landed = new URL(landing);
+  } catch {
+    throw new FedsearchError('FETCH_FORBIDDEN', 'refused: Firecrawl named no valid address for the page it scraped');
+  }
+  if (landed.hostname === new URL(checkedUrl).hostname) return;
+  try {
+    await checkedForFirecrawl({ ...input, url: landed.href }, context);
+  } catch (error) {
+    if (!(error instanceof FedsearchError) || error.code === 'FETCH_TIMEOUT') throw error;
+    throw new FedsearchError('FETCH_FORBIDDEN', `refused: Firecrawl was redirected from ${checkedUrl} to an address not fetched here (${error.message})`, {
+      cause: error,
+    });
+  }
+}
+
 async function fetchThroughFirecrawl(input: FetchInput, context: OperationContext): Promise<FetchedPage> {
   const checkedUrl = await checkedForFirecrawl(input, context);
   const scraped = await context.search.call('firecrawl', 'scrape', { url: checkedUrl }, callOptions(context, input.timeout_ms));
+  await refuseForbiddenLanding(scraped.url, checkedUrl, input, context);
   const page: FetchedPage = {
     url: input.url,
     final_url: scraped.url,

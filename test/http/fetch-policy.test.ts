@@ -5,6 +5,16 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 
 const scrapeBody = readFileSync(new URL('../fixtures/firecrawl/scrape-v2.json', import.meta.url), 'utf8');
+
+/** The fixture's scrape, as Firecrawl answers when it followed no redirect: the page is where it was asked for. */
+function scrapeLandingAt(url: string | undefined, markdown?: string): string {
+  const body = JSON.parse(scrapeBody) as { data: { markdown: string; metadata: Record<string, unknown> } };
+  delete body.data.metadata.sourceURL;
+  if (url === undefined) delete body.data.metadata.url;
+  else body.data.metadata.url = url;
+  if (markdown !== undefined) body.data.markdown = markdown;
+  return JSON.stringify(body);
+}
 const SCRAPE = '/firecrawl/v2/scrape';
 
 function fetchUrl(service: RunningService, body: Record<string, unknown>) {
@@ -27,7 +37,7 @@ describe('fetch_url applies the address policy before any engine', () => {
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
-    upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeBody });
+    upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeLandingAt(undefined) });
     upstream.on('/site/broken', { kind: 'respond', status: 500, body: 'down' });
     const env = { ...providerEnv(upstream.origin), FIRECRAWL_API_KEY: 'fc-key-1234567890', LOG_LEVEL: 'silent' };
     service = await startService(env);
@@ -97,6 +107,51 @@ describe('fetch_url applies the address policy before any engine', () => {
     expect(await fallback.json()).toMatchObject({ engine: 'firecrawl' });
     const sent = upstream.requestsTo(SCRAPE).slice(before).map((recorded) => JSON.parse(recorded.body).url);
     expect(sent).toEqual(['http://127.0.0.1:6379/', `${upstream.origin}/site/broken`]);
+  });
+});
+
+/**
+ * Firecrawl follows redirects itself: a public URL passes the check, then redirects Firecrawl to the metadata
+ * endpoint or an intranet name. Where Firecrawl says it landed is checked like the URL it was given, and what it
+ * read there is not handed on.
+ */
+describe('fetch_url refuses what Firecrawl read after a redirect to a forbidden address', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  const landings: Array<[string, string, RegExp]> = [
+    ['/metadata', 'http://169.254.169.254/latest/meta-data/iam/security-credentials/role', /169\.254\.169\.254 is a cloud metadata address/],
+    ['/loopback', 'http://[::ffff:7f00:1]:6379/', /loopback/],
+    ['/intranet', 'http://intranet.invalid/admin', /could not resolve intranet\.invalid/],
+  ];
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    service = await startService({ ...providerEnv(upstream.origin), FIRECRAWL_API_KEY: 'fc-key-1234567890', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  for (const [name, landing, reason] of landings) {
+    it(`refuses a scrape that landed on ${landing}`, async () => {
+      upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeLandingAt(landing, 'INTERNAL-SECRET-TOKEN') });
+      const before = upstream.requestsTo(SCRAPE).length;
+      const response = await fetchUrl(service, { url: `http://93.184.215.14${name}`, engine: 'firecrawl' });
+      const text = await response.text();
+      expect(upstream.requestsTo(SCRAPE).length).toBe(before + 1);
+      expect(text).not.toContain('INTERNAL-SECRET-TOKEN');
+      expect(response.status).toBe(400);
+      expect(JSON.parse(text)).toMatchObject({ code: 'FETCH_FORBIDDEN' });
+      expect(JSON.parse(text).message).toMatch(reason);
+    });
+  }
+
+  it('still serves a scrape that landed on another public address', async () => {
+    upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeLandingAt('https://93.184.215.15/moved') });
+    const response = await fetchUrl(service, { url: 'http://93.184.215.14/page', engine: 'firecrawl' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ engine: 'firecrawl', final_url: 'https://93.184.215.15/moved' });
   });
 });
 

@@ -46,7 +46,8 @@ describe('research operations over loopback providers', () => {
         },
       })
       .json('/youtube/youtube/v3/videos', fixture('youtube/videos.json'))
-      .json('/firecrawl/v2/scrape', fixture('firecrawl/scrape-v2.json'))
+      // Landing where it was asked (https://93.184.215.14/): a landing on another host is checked, and tests do not use DNS.
+      .json('/firecrawl/v2/scrape', fixture('firecrawl/scrape-v2.json').replace('https://www.example.com/', 'https://93.184.215.14/'))
       .on('/site/article.html', {
         kind: 'respond',
         headers: { 'content-type': 'text/html; charset=utf-8' },
