@@ -83,10 +83,11 @@ function pdfLocations(paper: SearchResult, context: OperationContext): string[] 
 
 /**
  * Downloads a paper's PDF (by identifier or URL) through the safe fetcher. The caller's `timeout_ms` bounds the
- * whole of it, lookup and download, within FETCH_TIMEOUT_MS; `deadline` (a performance.now() time) is what it
- * leaves for reading the document. A paper's locations are tried in turn while one fails or is not a PDF: the
- * first PDF wins, else the first document that answered (a landing page still has text), else an error naming
- * every location and why it failed. `tried` lists the locations asked, in order.
+ * whole of it, lookup and download, and each location gets at most FETCH_TIMEOUT_MS of it (without `timeout_ms`,
+ * several slow locations may take that long each); `deadline` (a performance.now() time) is what it leaves for
+ * reading the document. A paper's locations are tried in turn while one fails, is too large, runs out of
+ * its own FETCH_TIMEOUT_MS or is not a PDF: the first PDF wins, else the first document that answered (a landing page
+ * still has text), else an error naming every location and why it failed. `tried` lists the locations asked, in order.
  */
 export async function downloadPaper(
   input: { id?: string | undefined; url?: string | undefined; timeout_ms?: number | undefined },
@@ -105,12 +106,16 @@ export async function downloadPaper(
   const tried: string[] = [];
   for (const location of locations) {
     tried.push(location);
+    // Decided before the fetch: whether a timeout would be FETCH_TIMEOUT_MS's (time is left) or the deadline's.
+    const deadlineBinds = deadline - performance.now() <= settings.timeoutMs;
     try {
       const document = await fetchLocation(location);
       if (document.kind === 'pdf') return { document, paper, deadline, tried };
       answered ??= document;
     } catch (error) {
-      if (!(error instanceof FedsearchError) || !PASSED_OVER.has(error.code)) throw error;
+      if (!(error instanceof FedsearchError)) throw error;
+      if (error.code === 'FETCH_TIMEOUT' && deadlineBinds) throw outOfTime(input.id!, failures, { location, error }, locations.slice(tried.length));
+      if (!PASSED_OVER.has(error.code)) throw error;
       failures.push({ location, error });
     }
   }
@@ -119,12 +124,20 @@ export async function downloadPaper(
 }
 
 /**
- * What one of a paper's locations may fail with and leave the next worth trying: it failed on its own, or the
- * fetcher refused its address. The locations are the providers' data, not the caller's choice (a URL the caller
- * gives is fetched alone), so one source's link to a private address, or a poisoned record, must not keep the paper
- * from another source's link or arXiv. A timeout or an abort is final: the deadline is shared by every location.
+ * What one of a paper's locations may fail with and leave the next worth trying: it failed on its own, is larger
+ * than FETCH_MAX_BYTES, ran out of its own FETCH_TIMEOUT_MS, or the fetcher refused its address. The locations are
+ * the providers' data, not the caller's choice (a URL the caller gives is fetched alone), so one source's slow or
+ * oversized file, link to a private address, or poisoned record must not keep the paper from another source's link
+ * or arXiv. Final are the caller's abort and a timeout that was the caller's deadline (see outOfTime): no time is
+ * left for another location.
  */
-const PASSED_OVER: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['FETCH_FAILED', 'FETCH_UNSUPPORTED_TYPE', 'FETCH_FORBIDDEN']);
+const PASSED_OVER: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'FETCH_FAILED',
+  'FETCH_UNSUPPORTED_TYPE',
+  'FETCH_FORBIDDEN',
+  'FETCH_TOO_LARGE',
+  'FETCH_TIMEOUT',
+]);
 
 interface LocationFailure {
   location: string;
@@ -133,15 +146,35 @@ interface LocationFailure {
 
 /**
  * One failed location's error as it is; several in one error, each reason naming its location (a refusal names
- * only the address it refused). Its code is the first fetched location's failure (502) when there is one: a
- * refusal's 400 would tell the caller that their request was at fault, and they gave only the paper.
+ * only the address it refused). Its code is the first fetched location's failure when there is one (502 when it
+ * failed, 413 too large, 504 out of its time): a refusal's 400 would tell the caller that their request was at
+ * fault, and they gave only the paper.
  */
 function everyLocationFailed(id: string, failures: LocationFailure[]): FedsearchError {
   const first = failures[0]!.error;
   if (failures.length === 1) return first;
-  const reasons = failures.map(({ location, error }) => (error.message.includes(location) ? error.message : `${shownLocation(location)}: ${error.message}`)).join('; ');
   const telling = failures.find(({ error }) => error.code !== 'FETCH_FORBIDDEN')?.error ?? first;
-  return new FedsearchError(telling.code, `none of the ${failures.length} PDF locations known for ${id} could be read: ${reasons}`, { cause: telling });
+  return new FedsearchError(telling.code, `none of the ${failures.length} PDF locations known for ${id} could be read: ${reasonsOf(failures)}`, { cause: telling });
+}
+
+/**
+ * The caller's deadline ran out at `last`: a timeout (504) whatever the earlier locations failed with, since more
+ * time is what the caller can change. It still names every location: those that failed before, and those left
+ * untried. Alone (the first location, no other left) the timeout is as it came.
+ */
+function outOfTime(id: string, failures: LocationFailure[], last: LocationFailure, untried: string[]): FedsearchError {
+  if (failures.length === 0 && untried.length === 0) return last.error;
+  const before = failures.length === 0 ? '' : `; before it: ${reasonsOf(failures)}`;
+  const left = untried.length === 0 ? '' : `; not tried: ${untried.map(shownLocation).join(', ')}`;
+  return new FedsearchError('FETCH_TIMEOUT', `the deadline for reading ${id} ran out: ${reasonOf(last)}${before}${left}`, { cause: last.error });
+}
+
+function reasonsOf(failures: LocationFailure[]): string {
+  return failures.map(reasonOf).join('; ');
+}
+
+function reasonOf({ location, error }: LocationFailure): string {
+  return error.message.includes(location) ? error.message : `${shownLocation(location)}: ${error.message}`;
 }
 
 /**
