@@ -23,17 +23,24 @@ function tooShort(key: string, place: string): string | undefined {
     : undefined;
 }
 
-/** API_KEYS: a comma list of keys. Keys are secrets, so messages never repeat the value. */
+/**
+ * API_KEYS: a comma list of keys. Keys are secrets, so messages never repeat the value. Empty entries (`a,,b`, a
+ * trailing comma) are ignored, but a refused key is named by its entry as written, empties counted, as a file's key
+ * is by its line: the operator counts commas in what they wrote, not in what was kept.
+ */
 export function apiKeyList() {
   return z.string().transform((raw, context) => {
+    const entries = raw.split(',').map((entry) => entry.trim());
     const keys = listFromEnv(raw);
     if (keys.length === 0) {
       context.addIssue({ code: 'custom', message: 'expected a comma list of keys, got none (unset it to run without keys)' });
       return z.NEVER;
     }
-    const refusals = keys.flatMap((key, index) => tooShort(key, `key ${index + 1} of ${keys.length}`) ?? []);
+    const refusals = entries.flatMap((key, index) => (key === '' ? [] : (tooShort(key, `the key in entry ${index + 1} of ${entries.length}`) ?? [])));
     if (refusals.length > 0) {
-      context.addIssue({ code: 'custom', message: refusals.join('; ') });
+      const empty = entries.length - keys.length;
+      const counting = empty === 0 ? '' : ` (entries counted as written, the ${empty} empty one${empty === 1 ? '' : 's'} included; empty entries are ignored)`;
+      context.addIssue({ code: 'custom', message: refusals.join('; ') + counting });
       return z.NEVER;
     }
     return keys;

@@ -195,7 +195,13 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     [{ API_KEYS: ' ' }, 'API_KEYS: expected a comma list of keys, got none'],
     [{ API_KEYS_FILE: emptyFile }, `API_KEYS_FILE: expected one key a line, but ${emptyFile} holds none`],
     // Audit 15: a short or word-like key falls to guessing; the message names its place, never its value.
-    [{ API_KEYS: 'long-enough-key-0123, admin' }, 'API_KEYS: key 2 of 2 has 5 characters; a key needs at least 16 (e.g. `openssl rand -hex 16`)'],
+    [{ API_KEYS: 'long-enough-key-0123, admin' }, 'API_KEYS: the key in entry 2 of 2 has 5 characters; a key needs at least 16 (e.g. `openssl rand -hex 16`)'],
+    // Empty entries are ignored, but the refused key is named by its entry as written, so the operator finds it.
+    [
+      { API_KEYS: 'long-enough-key-0123,,admin,' },
+      'API_KEYS: the key in entry 3 of 4 has 5 characters; a key needs at least 16 (e.g. `openssl rand -hex 16`) ' +
+        '(entries counted as written, the 2 empty ones included; empty entries are ignored)',
+    ],
     [{ API_KEYS_FILE: shortKeyFile }, `API_KEYS_FILE: the key on line 3 of ${shortKeyFile} has 8 characters; a key needs at least 16`],
     [{ API_KEYS_FILE: missingFile }, `API_KEYS_FILE: expected a readable file of keys, cannot read ${missingFile}: no such file`],
     [{ API_KEYS_FILE: scratch }, `API_KEYS_FILE: expected a readable file of keys, cannot read ${scratch}: it is a folder`],
@@ -234,7 +240,7 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
 
   it('never repeats a short API key it refuses', () => {
     const message = refusal({ API_KEYS: 'long-enough-key-0123,s3cr3t-pw' });
-    expect(message).toContain('API_KEYS: key 2 of 2 has 9 characters');
+    expect(message).toContain('API_KEYS: the key in entry 2 of 2 has 9 characters');
     expect(message).not.toContain('s3cr3t-pw');
   });
 
