@@ -1,4 +1,4 @@
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { FedsearchError } from '../domain/errors.js';
 import type { PdfDocumentMessage, PdfEndMessage, PdfPageMessage, PdfStartedMessage, PdfTask } from './pdf-worker.js';
@@ -58,14 +58,20 @@ export const PDF_QUEUE_LENGTH = PDF_READERS * 4;
  * when seconds usually do.
  */
 export const PDF_READERS_BUSY_RETRY_AFTER_MS = 5_000;
+/**
+ * How long the reader threads outlive the last PDF in hand before they are ended (each idle one is a thread, a
+ * heap and PDF.js loaded): a burst of PDFs finds them warm, a service that read one PDF an hour ago holds none.
+ */
+export const PDF_READERS_IDLE_MS = 30_000;
 
 let readers: Piscina<PdfTask, void> | undefined;
 /** PDFs being read or waiting for a reader thread, counted here: see pdfReadersBusy. */
 let pdfsInHand = 0;
+let idleTimer: NodeJS.Timeout | undefined;
 
 /**
- * The reader threads, started on first use so that a service that never reads a PDF starts none, and kept from
- * then on (each idle one is a thread and a small heap). Run from the
+ * The reader threads, started on first use so that a service that never reads a PDF starts none, and ended
+ * PDF_READERS_IDLE_MS after the last PDF (see endReadersWhenIdle). Run from the
  * TypeScript sources (tests, `npm run dev`), the thread loads its module through tsx, as the caller was.
  */
 function readerPool(): Piscina<PdfTask, void> {
@@ -83,6 +89,26 @@ function readerPool(): Piscina<PdfTask, void> {
 }
 
 /**
+ * Ends the whole pool once no PDF has been in hand for PDF_READERS_IDLE_MS; the next PDF starts a new one. Not
+ * Piscina's own idleTimeout: it ends only threads above minThreads, and minThreads must stay at PDF_READERS (see
+ * readerPool), so it would end none.
+ */
+function endReadersWhenIdle(): void {
+  idleTimer = setTimeout(() => {
+    const idle = readers;
+    readers = undefined;
+    void idle?.destroy().catch(() => undefined);
+  }, PDF_READERS_IDLE_MS);
+  // An idle pool's timer must not keep the process alive (a CLI, a test, a server closing).
+  idleTimer.unref();
+}
+
+/** The reader threads now alive or starting: none before the first PDF and after PDF_READERS_IDLE_MS idle. */
+export function pdfReaderThreads(): readonly Worker[] {
+  return readers?.threads ?? [];
+}
+
+/**
  * A PDF's text layer, page by page, read on a thread of its own (pdf-worker.ts). PDF.js decodes and lays out
  * each page whole, and an untrusted file can make one page cost seconds of CPU or gigabytes of memory: on the
  * service's own thread that would stall every other request. The thread stops between pages at `timeMs` or
@@ -94,10 +120,12 @@ export async function extractPdfText(body: Buffer, limits: PdfReadingLimits): Pr
   limits.signal?.throwIfAborted();
   if (pdfsInHand >= PDF_READERS + PDF_QUEUE_LENGTH) throw pdfReadersBusy();
   pdfsInHand += 1;
+  clearTimeout(idleTimer);
   try {
     return await readOnThread(body, limits);
   } finally {
     pdfsInHand -= 1;
+    if (pdfsInHand === 0) endReadersWhenIdle();
   }
 }
 
