@@ -40,8 +40,10 @@ export interface SearchRequest {
    * Told of each provider's answer as it finishes, in finish order, for every provider asked (streaming,
    * MCP progress); a cached answer reports none. A request with an observer runs its own fan-out instead of
    * joining an identical one in flight: that one started earlier and could not replay what it already saw.
+   * `kept` is the cached list the answer will extend (empty when none): a cached answer too short for the page
+   * is extended by the deeper one, so results so far are fused onto it (fuseAnswers' `kept`).
    */
-  onProviderAnswer?(answer: ProviderAnswer): void;
+  onProviderAnswer?(answer: ProviderAnswer, kept: readonly SearchResult[]): void;
 }
 
 export interface SearchResponse {
@@ -231,10 +233,18 @@ export class SearchService {
   }
 
   /** Some providers' answers fused exactly as a finished search fuses them all: a streamed search's results so far. */
-  fuseAnswers(kind: SearchKind, answers: ProviderAnswer[], options: { limit: number; page?: number; explain?: boolean }): SearchResult[] {
-    // Ranked as keep() ranks a page with no earlier list: ranked at once, the deep lists of a later page would
-    // stream a page the finished search does not give (even a result of page 1).
-    const ranked = this.rankedForPage(kind, answers, options.limit, options.page ?? 1, options.explain === true, options.limit);
+  fuseAnswers(
+    kind: SearchKind,
+    answers: ProviderAnswer[],
+    options: { limit: number; page?: number; explain?: boolean; kept?: readonly SearchResult[] },
+  ): SearchResult[] {
+    const kept = options.kept ?? [];
+    // Ranked as keep() ranks: extending the kept list when there is one, else as a page with no earlier list (ranked at
+    // once, the deep lists of a later page would stream a page the finished search does not give, even one of page 1).
+    const ranked =
+      kept.length === 0
+        ? this.rankedForPage(kind, answers, options.limit, options.page ?? 1, options.explain === true, options.limit)
+        : extendResults([...kept], this.rankAnswers(kind, answers, options.explain === true), kind);
     return presentResults(ranked, options);
   }
 
@@ -276,7 +286,7 @@ export class SearchService {
     const gathering = gatherResults(
       providers,
       query,
-      { timeoutMs: request.timeoutMs, signal, onAnswer: request.onProviderAnswer },
+      { timeoutMs: request.timeoutMs, signal, onAnswer: observerOf(request, listed) },
       this.runtime.dependencies(request.logger),
     );
     // Counted as started once its providers are asked: the requests need not wait for the bookkeeping.
@@ -333,6 +343,12 @@ interface SearchKeys {
   page: number;
   query: SearchQuery;
   key: string;
+}
+
+/** The request's observer, told of each answer with the kept list it extends. */
+function observerOf(request: SearchRequest, kept: readonly SearchResult[]): ((answer: ProviderAnswer) => void) | undefined {
+  const observer = request.onProviderAnswer;
+  return observer && ((answer) => observer.call(request, answer, kept));
 }
 
 function signalOf(signal: CallerSignal | (() => CallerSignal) | undefined): CallerSignal | undefined {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import type { AppConfig } from '../config.js';
 import { FedsearchError } from '../domain/errors.js';
+import type { SearchResult } from '../domain/result.js';
 import type { ProviderAnswer } from '../engine/gather.js';
 import type { SearchService } from '../engine/search-service.js';
 import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
@@ -64,12 +65,12 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   // event is the answer `done` gives.
   const slots = new Array<ProviderAnswer | undefined>(plan.selected.length);
   let shownResults = JSON.stringify([]);
-  const onProviderAnswer = (answer: ProviderAnswer): void => {
+  const onProviderAnswer = (answer: ProviderAnswer, kept: readonly SearchResult[]): void => {
     const slot = plan.selected.indexOf(answer.provider);
     slots[slot < 0 ? slots.length : slot] = answer;
     const answers = slots.filter((filled): filled is ProviderAnswer => filled !== undefined);
     write(sseEvent('provider', answer.outcome));
-    const results = search.fuseAnswers(kind, answers, { limit: input.limit, page: input.page, explain: input.explain });
+    const results = search.fuseAnswers(kind, answers, { limit: input.limit, page: input.page, explain: input.explain, kept });
     const serialised = JSON.stringify(results);
     if (serialised === shownResults) return;
     shownResults = serialised;

@@ -2,8 +2,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
 import type { CallerSignal } from '../engine/cancellation.js';
-import type { ProviderAnswer } from '../engine/gather.js';
-import type { SearchResponse, SearchService } from '../engine/search-service.js';
+import type { SearchRequest, SearchResponse, SearchService } from '../engine/search-service.js';
 import type { Provider } from '../providers/provider.js';
 import { routeProviders, type ProviderRouting } from './routing.js';
 
@@ -26,7 +25,7 @@ export interface SearchPlan {
   /** The providers asked (how many: the progress count), in the order their answers are fused (ties between results break by it). */
   readonly selected: readonly Provider[];
   run(
-    observers: { logger?: Logger; onProviderAnswer?: (answer: ProviderAnswer) => void },
+    observers: { logger?: Logger; onProviderAnswer?: SearchRequest['onProviderAnswer'] },
     /** Or a function making it, when a cached answer should not pay for one (SearchService.search). */
     signal: CallerSignal | (() => CallerSignal),
   ): Promise<RoutedSearchResponse>;
@@ -63,7 +62,7 @@ class PlannedSearch implements SearchPlan {
 
   /** Not async: a search in flight holds no frame of its own here, and one without routing has no step after the service's. */
   run(
-    { logger, onProviderAnswer }: { logger?: Logger; onProviderAnswer?: (answer: ProviderAnswer) => void },
+    { logger, onProviderAnswer }: { logger?: Logger; onProviderAnswer?: SearchRequest['onProviderAnswer'] },
     signal: CallerSignal | (() => CallerSignal),
   ): Promise<RoutedSearchResponse> {
     const { kind, parameters, providers, selected, routing } = this;
