@@ -48,10 +48,10 @@ export interface PageRead {
  */
 export const MORE_NOT_READ: unique symbol = Symbol('more not read');
 
-/** Items a search returned though its adapter knew the API had more (MORE_NOT_READ). */
+/** Items a search returned though the API had more: its adapter said so (MORE_NOT_READ), or a later page failed. */
 const shortOfEnd = new WeakSet<readonly ProviderItem[]>();
 
-/** Whether a search's items stop short of what its API holds, by its adapter's choice (MORE_NOT_READ). */
+/** Whether a search's items stop short of what its API holds (MORE_NOT_READ, or a later page that failed). */
 export function stoppedBeforeEnd(items: readonly ProviderItem[]): boolean {
   return shortOfEnd.has(items);
 }
@@ -382,8 +382,10 @@ export abstract class Provider {
       try {
         page = await this.run(next, query, transport, signal);
       } catch (error) {
-        // A later page that fails (a 429, no rate-limit slot before the deadline) leaves the earlier pages good.
+        // A later page that fails (a 429, no rate-limit slot before the deadline) leaves the earlier pages good. The
+        // upstream had more than was read: marked like MORE_NOT_READ, so paging does not take them for all there is.
         if (signal.aborted) throw error;
+        next = MORE_NOT_READ;
         break;
       }
       const request: UpstreamRequest = next;
