@@ -6,7 +6,7 @@ import { decodedBody, type DecodeErrors } from '../transport/content-coding.js';
 import { networkCause } from '../transport/network-errors.js';
 import { exchange, type ExchangeErrors, type ExchangeResult } from '../transport/upstream-exchange.js';
 import { redactAndCut, secretValues } from './redact.js';
-import { redirectError } from './upstream-redirect.js';
+import { MAX_FOLLOWED_REDIRECTS, UpstreamRedirect, redirectError } from './upstream-redirect.js';
 
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 const MAX_DESCRIBED_CHARS = 160;
@@ -80,8 +80,9 @@ class ProviderTransport implements UpstreamTransport {
     }
     const response: UpstreamResponse = { url: upstream.url, status, headers, body: UTF8.decode(body) };
     if (read) return response;
-    // Never followed (the request carries the provider's key): the error says where it leads and what to set.
-    if (status >= 300 && status < 400) throw redirectError(upstream.url, response, this.provider, this.secrets);
+    // Not followed here (the request carries the provider's key): the error says where it leads and what to set,
+    // and holds the address the call's transport may follow when it stays within the same API.
+    if (status >= 300 && status < 400) throw redirectError(upstream, response, this.provider, this.secrets);
     throw statusError(response, this.provider.describeError(response), this.secrets);
   }
 
@@ -186,10 +187,12 @@ export function isRetryable(error: unknown, method: UpstreamRequest['method'] = 
 
 /**
  * The transport of one provider call: each request takes its own outbound slot, except the first, whose slot
- * the pipeline took with its concurrency place; and a request that failed with a reset, 502 or 503 is tried
+ * the pipeline took with its concurrency place; a request that failed with a reset, 502 or 503 is tried
  * once more, but only when the time left before the deadline is at least what the failed attempt took: a
- * retry never runs past the deadline (the abort would cut it anyway). One object and one continuation per
- * request, however many of these rules apply.
+ * retry never runs past the deadline (the abort would cut it anyway); and a GET redirected within the same API
+ * (UpstreamRedirect.followable: an OpenAlex ID merged into another) is sent again, as it was, to the new address,
+ * with a slot of its own, at most MAX_FOLLOWED_REDIRECTS times. One object and one continuation per request,
+ * however many of these rules apply.
  */
 export class CallTransport implements UpstreamTransport {
   private firstSlotUnused = true;
@@ -201,18 +204,21 @@ export class CallTransport implements UpstreamTransport {
   ) {}
 
   send<T>(upstream: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T): Promise<T> {
-    if (this.takeSlot && !this.firstSlotUnused) return this.takeSlot(signal).then(() => this.attempt(upstream, signal, read));
+    if (this.takeSlot && !this.firstSlotUnused) return this.takeSlot(signal).then(() => this.attempt(upstream, signal, read, 0));
     this.firstSlotUnused = false;
-    return this.attempt(upstream, signal, read);
+    return this.attempt(upstream, signal, read, 0);
   }
 
   /**
    * One try, and the retry its failure may earn; continuations rather than async frames, as in ProviderTransport.
    * What `read` throws (a body that does not parse) is never retryable: the same answer would come again.
    */
-  private attempt<T>(upstream: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T): Promise<T> {
+  private attempt<T>(upstream: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T, followed: number): Promise<T> {
     const started = performance.now();
     return this.transport.send(upstream, signal, read).catch((error: unknown) => {
+      if (error instanceof UpstreamRedirect && error.followable !== undefined && !signal.aborted) {
+        return this.follow({ ...upstream, url: error.followable }, error, signal, read, followed);
+      }
       const took = performance.now() - started;
       if (signal.aborted || !isRetryable(error, upstream.method) || this.deadlineAt - performance.now() < took) throw error;
       if (!this.takeSlot) return this.transport.send(upstream, signal, read);
@@ -225,5 +231,16 @@ export class CallTransport implements UpstreamTransport {
         },
       );
     });
+  }
+
+  /**
+   * `next`: the request redirected, the same one (method, headers, accepted statuses) to where the redirect leads,
+   * sent under the same signal and so the same deadline, through the same provider transport and so the same key
+   * handling and redaction.
+   */
+  private follow<T>(next: UpstreamRequest, redirect: UpstreamRedirect, signal: AbortSignal, read: (response: UpstreamResponse) => T, followed: number): Promise<T> {
+    if (followed >= MAX_FOLLOWED_REDIRECTS) throw redirect.pastLimit();
+    if (!this.takeSlot) return this.attempt(next, signal, read, followed + 1);
+    return this.takeSlot(signal).then(() => this.attempt(next, signal, read, followed + 1));
   }
 }

@@ -136,6 +136,75 @@ describe('redirects from the upstream transport', () => {
     expect(upstream.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /old/search']);
   });
 
+  /** `from` answers `status` with a Location of `to` (absolute, as OpenAlex sends it, or relative). */
+  const redirect = (from: string, to: () => string, status = 301) =>
+    upstream.on(from, { kind: 'handler', handle: (_request, response) => void response.writeHead(status, { location: to() }).end() });
+  /** A call's transport for a provider based at `<origin>/api`, counting the outbound slots its follow-ups take. */
+  const callTransport = () => {
+    const slots = { taken: 0 };
+    const provider = new TestProvider('someapi', `${upstream.origin}/api`);
+    const transport = new CallTransport(createUpstreamTransport(provider, { dispatcher: agent, maxBytes: 1024 }), performance.now() + 10_000, () => {
+      slots.taken += 1;
+      return Promise.resolve();
+    });
+    return { transport, slots };
+  };
+  /** The requests to these paths, in order (the upstream serves every test of this block). */
+  const requested = (...paths: string[]) => upstream.requests.filter((request) => paths.includes(request.path)).map((request) => `${request.method} ${request.path}`);
+
+  it('a GET redirected within the same API (an OpenAlex ID merged into another) is sent again there, as it was, with a slot of its own; a POST is not', async () => {
+    redirect('/api/works/W1', () => `${upstream.origin}/api/works/W2?select=id`);
+    upstream.json('GET /api/works/W2', { id: 'https://openalex.org/W2' });
+    const { transport, slots } = callTransport();
+    const headers = Object.freeze({ accept: 'application/json', 'x-api-key': 'key-1' });
+    const answer = await transport.send({ url: `${upstream.origin}/api/works/W1?select=id`, headers }, new AbortController().signal, asResponse);
+    expect(answer).toMatchObject({ status: 200, url: `${upstream.origin}/api/works/W2?select=id`, body: '{"id":"https://openalex.org/W2"}' });
+    expect(slots.taken).toBe(1);
+    const [first, second] = upstream.requests.filter((request) => request.path === '/api/works/W1' || request.path === '/api/works/W2');
+    expect(second!.url.search).toBe('?select=id');
+    expect(second!.headers).toMatchObject({ accept: 'application/json', 'x-api-key': 'key-1', 'user-agent': first!.headers['user-agent'] });
+
+    const posted = transport.send({ url: `${upstream.origin}/api/works/W1`, method: 'POST', body: '{}', headers }, new AbortController().signal, asResponse);
+    await expect(posted).rejects.toMatchObject({
+      code: 'PROVIDER_HTTP',
+      upstreamStatus: 301,
+      message: `HTTP 301: the upstream redirects to ${upstream.origin}/api/works/W2 (not followed); set SOMEAPI_BASE_URL to the address it moved to`,
+    });
+    expect(requested('/api/works/W1', '/api/works/W2')).toEqual(['GET /api/works/W1', 'GET /api/works/W2', 'POST /api/works/W1']);
+  });
+
+  it('a redirect to another origin, or out of the base URL\'s path, is refused as before, after one within the API was followed', async () => {
+    const otherHost = () => `http://localhost:${new URL(upstream.origin).port}`;
+    redirect('/api/works/W3', () => '/api/works/W4');
+    redirect('/api/works/W4', () => `${otherHost()}/api/works/W5?api_key=key-1`, 302);
+    redirect('/api/works/W6', () => '/api-old/works/W6');
+    const { transport } = callTransport();
+    const send = (path: string) => transport.send({ url: `${upstream.origin}${path}`, headers: { 'x-api-key': 'key-1' } }, new AbortController().signal, asResponse);
+    await expect(send('/api/works/W3')).rejects.toMatchObject({
+      code: 'PROVIDER_HTTP',
+      upstreamStatus: 302,
+      message: `HTTP 302: the upstream redirects to ${otherHost()}/api/works/W5 (not followed); set SOMEAPI_BASE_URL to the address it moved to`,
+    });
+    await expect(send('/api/works/W6')).rejects.toMatchObject({
+      message: `HTTP 301: the upstream redirects to ${upstream.origin}/api-old/works/W6 (not followed); set SOMEAPI_BASE_URL to ${upstream.origin}/api-old`,
+    });
+    expect(requested('/api/works/W3', '/api/works/W4', '/api/works/W5', '/api/works/W6', '/api-old/works/W6')).toEqual(['GET /api/works/W3', 'GET /api/works/W4', 'GET /api/works/W6']);
+    expect(upstream.requests.every((request) => request.headers.host === new URL(upstream.origin).host)).toBe(true);
+  });
+
+  it('a redirect loop within the API is refused once the limit of redirects followed is reached, naming where it led', async () => {
+    redirect('/api/works/W7', () => '/api/works/W8', 308);
+    redirect('/api/works/W8', () => '/api/works/W7', 308);
+    const { transport, slots } = callTransport();
+    await expect(transport.send({ url: `${upstream.origin}/api/works/W7` }, new AbortController().signal, asResponse)).rejects.toMatchObject({
+      code: 'PROVIDER_HTTP',
+      upstreamStatus: 308,
+      message: `HTTP 308: the upstream still redirects after 2 redirects followed, to ${upstream.origin}/api/works/W8 (not followed: a redirect loop)`,
+    });
+    expect(requested('/api/works/W7', '/api/works/W8')).toEqual(['GET /api/works/W7', 'GET /api/works/W8', 'GET /api/works/W7']);
+    expect(slots.taken).toBe(2);
+  });
+
   it('without a usable Location still say that the upstream redirects, and which setting to check', async () => {
     upstream.on('/nowhere', { kind: 'respond', status: 302, headers: { location: 'javascript:alert(1)' }, body: '' });
     const transport = createUpstreamTransport(new TestProvider('someapi', upstream.origin), { dispatcher: agent, maxBytes: 1024 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,5 +93,50 @@ describe('a provider whose base URL redirects', () => {
       `HTTP 308: the upstream redirects to ${upstream.origin}/moved/team-searx/ (not followed); set base_url of team-searx in PROVIDERS_FILE to the address it moved to`,
     );
     expect(upstream.requests.filter((each) => each.path.startsWith('/moved/'))).toEqual([]);
+  });
+});
+
+/**
+ * OpenAlex answers a merged entity's old ID with a 301 to the entity it was merged into, on the same API
+ * (docs.openalex.org, "Get single entities", Merged Entity IDs): a GET whose redirect stays within the provider's
+ * base URL is followed; a POST's never is.
+ */
+describe('a redirect within the same API', () => {
+  const DOI = '10.5555/lookup.2020.3';
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    redirecting(upstream, `/openalex/works/doi:${DOI}`, 301, () => `${upstream.origin}/openalex/works/W3000000004`);
+    upstream.json('GET /openalex/works/W3000000004', readFileSync(new URL('../fixtures/openalex/work-lookup.json', import.meta.url), 'utf8'));
+    redirecting(upstream, '/tavily/search', 307, () => '/tavily/search/again');
+    upstream.json('/tavily/search/again', { results: [] });
+    service = await startService({ ...providerEnv(upstream.origin), TAVILY_API_KEY: 'tvly-redirectKey0123456789', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it("a paper lookup by a merged work's old address finds the work it was merged into; a POST provider's redirect is not followed", async () => {
+    const response = await request(service.origin, '/v1/ops/paper_details', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: DOI }),
+    });
+    const answer = await response.text();
+    expect(response.status, answer).toBe(200);
+    expect(answer).toContain('Looking papers up by identifier');
+    const openalex = upstream.requests.filter((each) => each.path.startsWith('/openalex/works/'));
+    expect(openalex.map((each) => each.path)).toEqual([`/openalex/works/doi:${DOI}`, '/openalex/works/W3000000004']);
+    expect(openalex[1]!.headers.accept).toBe('application/json');
+
+    // A POST provider's 3xx within its base URL is still refused, and the POST sent once.
+    const searched = await request(service.origin, '/v1/search/web?q=moved+server&providers=tavily');
+    const outcome = ((await searched.json()) as { providers: Outcome[] }).providers.find((each) => each.provider === 'tavily')!;
+    expect(outcome).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP' });
+    expect(outcome.message).toBe(`HTTP 307: the upstream redirects to ${upstream.origin}/tavily/search/again (not followed); set TAVILY_BASE_URL to the address it moved to`);
+    expect(upstream.requests.filter((each) => each.path.startsWith('/tavily/')).map((each) => `${each.method} ${each.path}`)).toEqual(['POST /tavily/search']);
   });
 });
