@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import type { SearchService } from './engine/search-service.js';
 import { createUpstreamAgent } from './transport/dispatchers.js';
+import { closeStalledResponses } from './transport/stalled-responses.js';
 import { registerAccessControl } from './http/access-control.js';
 import { handleClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -71,6 +72,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Fastify's own Ajv never sees our schemas: validation is zod (http/zod-schemas.ts).
     ajv: { customOptions: { strict: false } },
   });
+  closeStalledResponses(app.server, config.RESPONSE_STALL_TIMEOUT_MS);
   const dispatcher = options.dispatcher ?? createUpstreamAgent();
   const metrics = createMetrics();
   const { search, close: closeSearch } = createSearchService(config, { providers, logger: app.log, dispatcher, metrics });

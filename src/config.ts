@@ -66,6 +66,8 @@ const serviceShape = {
   BODY_LIMIT_BYTES: wholeNumber(1024, 10 * 1024 * 1024).default(256 * 1024),
   /** Time for a request's headers and body to arrive (not for its answer, so streams are unaffected). */
   REQUEST_TIMEOUT_MS: wholeNumber(1000, 600_000).default(30_000),
+  /** How long an answer may wait with none of it taken by the client before its connection is closed. */
+  RESPONSE_STALL_TIMEOUT_MS: wholeNumber(1000, 3_600_000).default(60_000),
   PRESSURE_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0).default(1000),
   // Bytes, 0 for off; below 1 MiB no process fits, so a smaller value is a unit slip (512 meant as MiB) that
   // would turn every request away.
