@@ -7,6 +7,7 @@ import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { McpSession, type SessionStore } from './session-store.js';
+import { StatelessCalls } from './stateless-calls.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -137,15 +138,21 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
 function registerStatelessRoutes(app: FastifyInstance, exchanges: SessionStore<StreamableHTTPServerTransport>, options: TransportRouteOptions): void {
   const routeOptions = { schema: { hide: true }, onRequest: options.guard };
 
+  const calls = new StatelessCalls();
+
   app.post(MCP_PATH, routeOptions, (request, reply) => {
     if (batchesRequests(request.body)) return refuseBatch(reply);
+    const owner = ownerOf(request);
+    calls.deliverCancellations(owner, request.body);
     return handOver(reply, async (response) => {
       const id = randomUUID();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, keepAliveMs: options.settings.heartbeatMs });
       const exchange = new McpSession(id, options.createServer(id), transport);
       exchanges.add(exchange);
       await exchange.server.connect(transport);
+      // A closed response closes the exchange's server, which aborts its call: no other stream could carry the answer.
       exchange.endWith(response);
+      calls.track(owner, request.body, transport, response);
       await transport.handleRequest(request.raw, response, request.body);
     });
   });
