@@ -50,7 +50,8 @@ function stateFromUrl() {
   const params = new URLSearchParams(location.search);
   const kind = KINDS.includes(params.get('kind')) ? params.get('kind') : 'web';
   const providers = params.get('providers')?.split(',').map((name) => name.trim()).filter(Boolean);
-  return { q: params.get('q') ?? '', kind, providers, timeout: params.get('timeout_ms') ?? '', explain: params.get('explain') === 'true' };
+  // Trimmed as the form trims it: a link whose q is only spaces is the empty page, not a search for nothing.
+  return { q: params.get('q')?.trim() ?? '', kind, providers, timeout: params.get('timeout_ms') ?? '', explain: params.get('explain') === 'true' };
 }
 
 function stateFromForm() {
@@ -113,7 +114,10 @@ async function loadProviders() {
     throw new Error(`The provider list could not be loaded: ${problem.message ?? `HTTP ${response.status}`}`);
   }
   catalogue = (await response.json()).providers;
+  // Hiding the field that has focus drops it to the top of the page: a keyboard user goes on from the search box.
+  const keyHadFocus = keyForm.contains(document.activeElement);
   keyForm.hidden = true;
+  if (keyHadFocus) queryInput.focus();
   return true;
 }
 
@@ -182,7 +186,7 @@ async function search(state) {
         renderResults(resultsList, data.results, state.kind);
         more.shownPage(data);
         waterfallSummary.textContent = answeredOf(data.providers);
-        say(`${data.results.length} results in ${data.took_ms} ms${data.cached ? ' (cached)' : ''}.`, 'done');
+        say(doneMessage(data), data.providers.some(answeredOk) ? 'done' : 'error');
       } else if (event === 'error') {
         concluded = true;
         say(data.message, 'error');
@@ -207,10 +211,24 @@ function showOutcomes(state, outcomes, page) {
   waterfallSummary.textContent = `page ${page}: ${answeredOf(outcomes)}`;
 }
 
+const answeredOk = (outcome) => outcome.status === 'ok';
+
 /** How many of a search's providers answered: the waterfall's summary once the search is done. */
 function answeredOf(outcomes) {
-  const answered = outcomes.filter((provider) => provider.status === 'ok').length;
-  return `${answered} of ${outcomes.length} answered`;
+  return `${outcomes.filter(answeredOk).length} of ${outcomes.length} answered`;
+}
+
+/**
+ * The finished search in words. No results is told apart from no answer: "0 results" when every provider failed
+ * or timed out read as "nothing matches", and the user would change a query that was never searched.
+ */
+function doneMessage(answer) {
+  const took = `in ${answer.took_ms} ms${answer.cached ? ' (cached)' : ''}`;
+  const answered = answer.providers.filter(answeredOk).length;
+  const asked = answer.providers.length;
+  if (answered === 0) return `No results: none of the ${asked} providers answered (why is written under Providers). Search again to retry.`;
+  if (answer.results.length === 0) return `No results ${took}: ${answered} of ${asked} providers answered and found nothing.`;
+  return `${answer.results.length} results ${took}.`;
 }
 
 function submit(event) {

@@ -113,9 +113,33 @@ function resultItem(result, kind) {
   ]);
 }
 
-/** Replaces the list with the given results (each `results` event carries the whole fused list so far). */
+/** Each list's items as last rendered, by the result they show (kind and JSON), for renderResults to reuse. */
+const renderedItems = new WeakMap();
+
+/**
+ * Shows the given results in the list (each `results` event carries the whole fused list so far). A result that
+ * did not change keeps its item, and items are only moved where the order changed: replacing every item on each
+ * event took keyboard focus (and a screen reader's place) off a result the moment the next provider answered.
+ */
 export function renderResults(list, results, kind) {
-  list.replaceChildren(...results.map((result) => resultItem(result, kind)));
+  const previous = renderedItems.get(list) ?? new Map();
+  const current = new Map();
+  const items = results.map((result) => {
+    const key = `${kind} ${JSON.stringify(result)}`;
+    const item = previous.get(key) ?? resultItem(result, kind);
+    // Taken once: a result listed twice still gets two items.
+    previous.delete(key);
+    current.set(key, item);
+    return item;
+  });
+  renderedItems.set(list, current);
+  // The items that go, first: left in place, they would push the kept ones out of position, and each would be moved.
+  const wanted = new Set(items);
+  for (const child of [...list.children]) if (!wanted.has(child)) child.remove();
+  items.forEach((item, index) => {
+    const there = list.children[index];
+    if (there !== item) list.insertBefore(item, there ?? null);
+  });
 }
 
 /**

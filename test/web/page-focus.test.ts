@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, startService, type RunningService } from '../support/service.js';
+import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { watchForProblems } from './page-problems.js';
+
+const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
+
+/** The focused element, as `tag href` (or its id): what a keyboard user is on. */
+const FOCUSED = "document.activeElement.tagName + ' ' + (document.activeElement.getAttribute('href') ?? document.activeElement.id)";
+
+describe.skipIf(!browserTestsRun())('the search page keeps keyboard focus', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let chromium: LaunchedBrowser;
+  /** Exa's answers, held until the test lets them go. */
+  const heldExa: ServerResponse[] = [];
+  let exaAsked: () => void = () => undefined;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json('/brave/res/v1/web/search', fixture('brave/web-search.json'));
+    upstream.on('/exa/search', {
+      kind: 'handler',
+      handle: (_request, response) => {
+        heldExa.push(response);
+        exaAsked();
+      },
+    });
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-focus-key-0123456789', EXA_API_KEY: 'exa-focus-key-0123456789', LOG_LEVEL: 'warn' });
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    for (const response of heldExa) response.destroy();
+    await chromium?.close();
+    await service?.stop();
+    await upstream?.stop();
+  });
+
+  it('on a result while later providers answer: the results it did not change keep their place and focus', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const asked = new Promise<void>((resolve) => (exaAsked = resolve));
+    // A deadline far off: exa answers when the test lets it, not when time runs out.
+    await page.goto(`${service.origin}/?q=rank+fusion&providers=brave,exa&timeout_ms=30000`);
+    await asked;
+    const kept = page.locator('#results a[href="https://en.example.com/wiki/Federated_search"]');
+    await kept.waitFor();
+    await kept.focus();
+    expect(await page.evaluate(FOCUSED)).toBe('A https://en.example.com/wiki/Federated_search');
+
+    // Exa's results join the list (one merges with Brave's first), then the search is done.
+    heldExa[0]!.writeHead(200, { 'content-type': 'application/json' }).end(fixture('exa/search.json'));
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#results a[href="https://blog.example.net/metasearch"]').count()).toBe(1);
+    expect(await page.evaluate(FOCUSED)).toBe('A https://en.example.com/wiki/Federated_search');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe.skipIf(!browserTestsRun())('the search page keeps keyboard focus behind API keys', () => {
+  let service: RunningService;
+  let chromium: LaunchedBrowser;
+  const key = 'focus-client-key-0123456789';
+
+  beforeAll(async () => {
+    service = await startService({ API_KEYS: key, LOG_LEVEL: 'warn' });
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+  });
+
+  it('goes on from the search box once the key is taken, not from the top of the page', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(`${service.origin}/?q=provider&providers=local`);
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate(FOCUSED)).toBe('INPUT api-key');
+    await page.getByLabel('API key').fill(key);
+    await page.getByLabel('API key').press('Enter');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#key-form').isHidden()).toBe(true);
+    expect(await page.evaluate(FOCUSED)).toBe('INPUT q');
+    await page.close();
+  });
+});

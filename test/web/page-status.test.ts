@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, startService, type RunningService } from '../support/service.js';
+import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { watchForProblems } from './page-problems.js';
+
+/** The status line once the search says it is over, for better or worse. */
+const FINISHED = '#status[data-kind="done"], #status[data-kind="error"]';
+
+describe.skipIf(!browserTestsRun())('the search page status line', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let chromium: LaunchedBrowser;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on('/wikipedia/w/api.php', { kind: 'respond', status: 503, body: 'maintenance' });
+    upstream.on('/searxng/search', { kind: 'respond', status: 500, body: 'broken' });
+    service = await startService({ ...providerEnv(upstream.origin), LOG_LEVEL: 'warn' });
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+    await upstream?.stop();
+  });
+
+  it('says no provider answered when every one failed, as an error, not "0 results" as if nothing matched', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    await page.goto(`${service.origin}/?q=rank+fusion&providers=wikipedia,searxng`);
+    const status = page.locator(FINISHED);
+    await status.waitFor();
+    expect(await status.getAttribute('data-kind')).toBe('error');
+    expect(await status.textContent()).toMatch(/^No results: none of the 2 providers answered/);
+    expect(await page.locator('#waterfall-summary').textContent()).toBe('0 of 2 answered');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says a search that was answered found nothing', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    await page.goto(`${service.origin}/?q=zzqxv+wqzzx&providers=local,wikipedia`);
+    const status = page.locator(FINISHED);
+    await status.waitFor();
+    expect(await status.getAttribute('data-kind')).toBe('done');
+    expect(await status.textContent()).toMatch(/^No results in \d+ ms: 1 of 2 providers answered and found nothing\.$/);
+    expect(await page.locator('#results .result').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('opens a link whose query is only spaces as the empty page, without sending a search the service refuses', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const searches: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/search/')) searches.push(request.url());
+    });
+    await page.goto(`${service.origin}/?q=%20%20&providers=local`);
+    await page.locator('#provider-chips input').first().waitFor();
+    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('q');
+    expect(searches).toEqual([]);
+    expect(await page.locator('#status').textContent()).toBe('');
+    expect(await page.locator('#results-section').isHidden()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
