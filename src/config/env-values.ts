@@ -102,6 +102,17 @@ function withoutUserInfo(raw: string): string {
   return `${authority !== -1 && authority < at ? raw.slice(0, authority + 2) : ''}…@${raw.slice(at + 1)}`;
 }
 
+/**
+ * A URL as a start-up message may show it: without user info, and without what follows `?` or `#`, where a token
+ * is as often written (`…/?token=…`, `redis://host?password=…`, which ioredis reads) and which a provider's base
+ * URL is refused for holding. The `?…` left in its place still shows why.
+ */
+function withoutSecrets(raw: string): string {
+  const shown = withoutUserInfo(raw);
+  const cut = shown.search(/[?#]/);
+  return cut === -1 ? shown : `${shown.slice(0, cut + 1)}…`;
+}
+
 /** `raw` trimmed and parsed, when it is an absolute URL with one of the schemes and a host. */
 function parsedAbsoluteUrl(raw: string, schemes: readonly string[]): { text: string; url: URL } | undefined {
   const text = raw.trim();
@@ -116,7 +127,7 @@ function parsedAbsoluteUrl(raw: string, schemes: readonly string[]): { text: str
 /** An absolute URL with one of the given schemes, kept as written (trimmed) so adapters append paths to it. */
 export function absoluteUrl(schemes: readonly string[] = ['http', 'https']) {
   const allowed = `an absolute ${schemes.join(' or ')} URL (${schemes[0]}://host…)`;
-  return envValue(allowed, (raw) => parsedAbsoluteUrl(raw, schemes)?.text, { show: withoutUserInfo });
+  return envValue(allowed, (raw) => parsedAbsoluteUrl(raw, schemes)?.text, { show: withoutSecrets });
 }
 
 /**
@@ -133,7 +144,7 @@ export function providerBaseUrl() {
     const { text, url } = parsed;
     return url.username === '' && url.password === '' && !text.includes('?') && !text.includes('#') ? text : undefined;
   };
-  return envValue(allowed, convert, { show: withoutUserInfo });
+  return envValue(allowed, convert, { show: withoutSecrets });
 }
 
 // RFC 1123 host names: letters, digits and hyphens per label, and a last label that is not all digits

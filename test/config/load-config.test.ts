@@ -256,4 +256,20 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     expect(message).toContain('SEARXNG_URL: expected an absolute http or https URL');
     expect(message).not.toMatch(/Zm9v|YmFy|pass word|admin/);
   });
+
+  // A token is as often put in a URL's query (`?token=…`, `?password=…`, which ioredis reads): a base URL is refused
+  // for holding one, and the refusal quoted it into the start-up log.
+  it("never repeats a URL's query or fragment, where a token may be", () => {
+    const message = refusal({
+      SEARXNG_URL: 'https://searx.example.org/?token=tok-secret-123',
+      BRAVE_BASE_URL: 'https://api.example.com/v1#key=frag-secret-456',
+      REDIS_URL: 'redis//cache:6379?password=pw-secret-789',
+    });
+    expect(message).toContain('SEARXNG_URL: expected an absolute http or https URL with no user info, query or fragment');
+    expect(message).toContain('got "https://searx.example.org/?…"');
+    expect(message).toContain('BRAVE_BASE_URL: expected');
+    expect(message).toContain('got "https://api.example.com/v1#…"');
+    expect(message).toContain('REDIS_URL: expected an absolute redis or rediss URL');
+    expect(message).not.toMatch(/tok-secret|frag-secret|pw-secret/);
+  });
 });
