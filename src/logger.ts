@@ -1,4 +1,4 @@
-import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { stdSerializers } from 'pino';
 import { redactSecrets } from './engine/redact.js';
@@ -69,6 +69,39 @@ function redactFields(value: unknown, secrets: readonly string[], depth: number)
   return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, redactFields(field, secrets, depth + 1)]));
 }
 
+/** Probes and scrapes come every few seconds from the platform, not from callers: their lines are debug. */
+const QUIET_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * One line per request, written when its answer is done: Fastify's own pair ("incoming request", then "request
+ * completed" with neither method nor URL) made an operator join two lines by request id to learn what a slow or
+ * failed answer was for, and doubled the lines at `info`. A request whose answer never arrives (the client left,
+ * the process exits) has no line; the error handler's lines say what failed.
+ */
+class RequestLineController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const route = request.routeOptions.url;
+    const level = error ? 'warn' : route !== undefined && QUIET_ROUTES.has(route) && reply.statusCode < 400 ? 'debug' : 'info';
+    // Every request passes here: at a level that writes no line (a busy service's warn), none is made.
+    if ((reply.log as LevelChecked).isLevelEnabled?.(level) === false) return;
+    const line = {
+      req: request,
+      route: route ?? 'unmatched',
+      // The caller's address as TRUST_PROXY reads it; req.remoteAddress is the socket's peer (the proxy).
+      ip: request.ip,
+      res: { statusCode: reply.statusCode },
+      responseTime: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (error) reply.log.warn({ ...line, err: error }, 'request errored');
+    else reply.log[level](line, 'request completed');
+  }
+}
+
+/** pino's level check, which Fastify's logger type leaves out (request-logger.ts answers it without a child). */
+type LevelChecked = FastifyReply['log'] & { isLevelEnabled?(level: string): boolean };
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
@@ -81,8 +114,9 @@ export function loggerOptions(
   level: string,
   stream?: { write(line: string): void },
   secrets: readonly string[] = [],
-): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'childLoggerFactory'> {
+): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'childLoggerFactory' | 'logController'> {
   return {
+    logController: new RequestLineController(),
     logger: {
       level,
       ...(stream ? { stream } : {}),

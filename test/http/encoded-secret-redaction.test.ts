@@ -112,11 +112,13 @@ describe("a client's API key in a logged request URL", () => {
     const response = await request(service.origin, `/v1/providers?${parameter}`, { headers: { 'x-api-key': CALLER_KEY } });
     expect(response.status).toBe(200);
     const id = response.headers.get('x-request-id');
-    const incoming = service.logs
-      .map((line) => JSON.parse(line) as { reqId?: string; msg?: string; req?: { url?: string } })
-      .filter((line) => line.reqId === id && line.msg === 'incoming request');
-    expect(incoming).toHaveLength(1);
-    expect(incoming[0]!.req?.url).toMatch(/^\/v1\/providers\?[^=]+=\[redacted\]$/);
+    // The request's line is written once its answer is done, which may be just after the client has read it.
+    const completed = () =>
+      service.logs
+        .map((line) => JSON.parse(line) as { reqId?: string; msg?: string; req?: { url?: string } })
+        .filter((line) => line.reqId === id && line.msg === 'request completed');
+    await expect.poll(completed).toHaveLength(1);
+    expect(completed()[0]!.req?.url).toMatch(/^\/v1\/providers\?[^=]+=\[redacted\]$/);
     for (const line of service.logs) {
       for (const spelling of spellingsOf(CALLER_KEY)) expect(line).not.toContain(spelling);
     }
