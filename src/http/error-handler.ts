@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { FedsearchError } from '../domain/errors.js';
 
@@ -13,8 +13,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = statusOf(error);
     const code = error instanceof FedsearchError ? error.code : codeOf(error, status);
     const showMessage = status < 500 || (error instanceof FedsearchError && code !== 'INTERNAL');
-    if (status >= 500 && !TURNED_AWAY.has(code)) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code, message: error.message }, 'request rejected');
+    logFailure(request.log, error, status, code);
     const body: Record<string, unknown> = {
       statusCode: status,
       error: STATUS_CODES[status] ?? 'Error',
@@ -47,6 +46,18 @@ export function registerErrorHandler(app: FastifyInstance): void {
  * such, not failures with a stack (a busy service would write one per request turned away).
  */
 const TURNED_AWAY: ReadonlySet<string> = new Set(['OVERLOADED', 'PDF_READERS_BUSY']);
+
+/**
+ * A fault of the service's own is an error. An upstream's failure (a provider's 500, a page that refuses the
+ * connection, a provider without its key) is a warning with its code (and its cause chain, as an error has): the
+ * caller is told what failed, and a provider down for an hour must not fill the error level, where alerts look,
+ * with one line per request. A 503 about the service's own state and a 4xx are what the caller asked for: info.
+ */
+export function logFailure(log: FastifyBaseLogger, error: Error, status: number, code: string, message = 'request failed'): void {
+  if (status < 500 || TURNED_AWAY.has(code)) log.info({ code, message: error.message }, 'request rejected');
+  else if (error instanceof FedsearchError && code !== 'INTERNAL') log.warn({ code, err: error }, message);
+  else log.error({ err: error }, message);
+}
 
 function statusOf(error: Error): number {
   if (error instanceof FedsearchError) return error.httpStatus;

@@ -6,6 +6,7 @@ import type { SearchResult } from '../domain/result.js';
 import type { ProviderAnswer } from '../engine/gather.js';
 import type { SearchService } from '../engine/search-service.js';
 import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
+import { logFailure } from './error-handler.js';
 import { clientGoneSignal } from './request-signal.js';
 import { planRouteSearch } from './search-routes.js';
 import { errorResponses } from './response-schemas.js';
@@ -82,8 +83,9 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   } catch (error) {
     if (!signal.aborted) {
       // Headers are gone: the failure becomes the stream's last event, shaped and hidden as the error handler would.
-      request.log.error({ err: error }, 'search stream failed');
       const known = error instanceof FedsearchError && error.code !== 'INTERNAL';
+      const failure = error instanceof Error ? error : new Error(String(error));
+      logFailure(request.log, failure, known ? error.httpStatus : 500, known ? error.code : 'INTERNAL', 'search stream failed');
       write(
         sseEvent('error', {
           statusCode: known ? error.httpStatus : 500,
