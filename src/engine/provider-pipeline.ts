@@ -96,7 +96,11 @@ export function runPipeline<T>(
   dependencies: PipelineDependencies,
 ): Promise<PipelineResult<T>> {
   const refusal = refuse(provider, task);
-  if (refusal) return Promise.resolve({ ok: false, provider, outcome: refusal });
+  if (refusal) {
+    // Counted like any outcome (a provider missing its key shows as not_configured on /metrics); health ignores it.
+    dependencies.onOutcome?.({ provider, outcome: refusal, task: task.name });
+    return Promise.resolve({ ok: false, provider, outcome: refusal });
+  }
   const admission = dependencies.admit?.(provider) ?? { allowed: true };
   if (!admission.allowed) {
     const outcome = notAsked(provider, 'suspended', admission.reason, {

@@ -50,7 +50,8 @@ export class ProviderRuntime {
     const { outcome, task } = report;
     const health = this.options.catalog.healthOf(report.provider);
     health.record(outcome, report.saysNothingOfUpstream === true);
-    const level = outcome.status === 'ok' ? 'debug' : 'info';
+    // Not asked because of its settings or the request (no key, turned off, a filter it lacks): nothing happened.
+    const level = outcome.status === 'ok' || outcome.status === 'not_configured' || outcome.status === 'skipped' ? 'debug' : 'info';
     // Most outcomes are `ok` lines below the level a busy service logs at: not even their message is built.
     if (levelEnabled(logger, level)) logger[level]({ provider: outcome, task }, `provider ${outcome.provider}: ${outcome.status}`);
     this.options.onProviderAnswer?.(report, health.state);
