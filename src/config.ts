@@ -117,6 +117,12 @@ const configSchema = z
     { when: (payload) => !payload.issues.some((issue) => String(issue.path?.[0]).startsWith('BREAKER_')) },
   );
 
+/**
+ * Every variable the service itself reads (the providers' own are `<NAME>_…` and their credentials): README.md's
+ * configuration table documents exactly these (test/docs/configuration-table.test.ts).
+ */
+export const SERVICE_VARIABLES: readonly string[] = Object.keys({ ...serviceShape, ...fetchVariableShape, ...mcpTimingVariableShape });
+
 type ServiceValues = z.output<z.ZodObject<typeof serviceShape>>;
 
 /** The service settings under their variable names, plus one section each for fetch, MCP, API keys and providers. */
