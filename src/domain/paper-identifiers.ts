@@ -22,6 +22,8 @@ const ARXIV_NEW_ID = String.raw`\d{4}\.\d{4,5}`;
 const ARXIV_OLD_ID = String.raw`([a-z-]+)(?:\.[A-Z]{2})?\/(\d{7})`;
 
 const DOI = new RegExp(`^${DOI_PREFIX}\\S+$`);
+/** A doi.org (or dx.doi.org) link's start, before the DOI. */
+const DOI_RESOLVER = /^https?:\/\/(dx\.)?doi\.org\//i;
 /**
  * A `/`-separated part that is `.` or `..`, with any dot written `%2e` in either case: the URL parser reads all
  * of these as dot segments and resolves them, so a DOI with one, put in a lookup's URL path, would climb out of
@@ -59,12 +61,25 @@ export function doiUrl(doi: string): string {
   return `https://doi.org/${encodeURI(doi).replace(/[?#]/g, encodeURIComponent)}`;
 }
 
+/**
+ * The DOI without its resolver, lower case. A doi.org link's path is percent-encoded (doiUrl's own links write
+ * `<` as `%3C`, `#` as `%23`; a browser's copy encodes more), so a link's DOI is read decoded: kept as written,
+ * `%3C` went to the providers as `%253C`, a DOI no one has. A bare or `doi:` DOI is taken as written.
+ */
 function withoutDoiResolver(value: string): string {
-  return value
-    .trim()
-    .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
-    .replace(/^doi:\s*/i, '')
-    .toLowerCase();
+  const trimmed = value.trim();
+  const path = trimmed.replace(DOI_RESOLVER, '');
+  const doi = path === trimmed ? trimmed.replace(/^doi:\s*/i, '') : percentDecoded(path);
+  return doi.toLowerCase();
+}
+
+/** A URL path's percent escapes decoded; as it is when one is malformed (`%zz`), which no link from doi.org has. */
+function percentDecoded(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 /**

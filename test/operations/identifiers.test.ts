@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
+import { doiUrl } from '../../src/domain/paper-identifiers.js';
+import { CrossrefProvider } from '../../src/providers/crossref.js';
+import { makeProvider } from '../support/run-provider.js';
 import { parsePaperIdentifier } from '../../src/operations/paper-identifier.js';
 import { parseVideoId } from '../../src/operations/video-operations.js';
 
@@ -22,6 +25,23 @@ describe('parsePaperIdentifier', () => {
     ['CorpusId:13756489', { type: 's2', value: 'CorpusId:13756489' }],
   ])('%s is %j', (input, expected) => {
     expect(parsePaperIdentifier(input)).toEqual(expected);
+  });
+
+  it('reads a doi.org link percent-decoded: the DOI it names, not its escapes', () => {
+    const sici = '10.1002/(sici)1097-4636(199905)45:2<111::aid-jbm5>3.0.co;2-#';
+    const link = 'https://doi.org/10.1002/(SICI)1097-4636(199905)45:2%3C111::AID-JBM5%3E3.0.CO;2-%23';
+    expect(parsePaperIdentifier(link)).toEqual({ type: 'doi', value: sici });
+    // The links results carry (doiUrl) lead back to their DOI.
+    expect(parsePaperIdentifier(doiUrl(sici))).toEqual({ type: 'doi', value: sici });
+    expect(parsePaperIdentifier('https://doi.org/10.1046%2Fj.1365-2699.2003.00795')).toEqual({ type: 'doi', value: '10.1046/j.1365-2699.2003.00795' });
+    // What the provider is asked for is the DOI once encoded, never its escapes encoded again.
+    const crossref = makeProvider(CrossrefProvider);
+    const lookup = crossref.buildLookupRequest(parsePaperIdentifier(link))!;
+    expect(new URL(lookup.url).pathname).toBe('/works/10.1002/(sici)1097-4636(199905)45%3A2%3C111%3A%3Aaid-jbm5%3E3.0.co%3B2-%23');
+  });
+
+  it('keeps a bare DOI as written: a percent sign in one is its own', () => {
+    expect(parsePaperIdentifier('10.5555/100%25')).toEqual({ type: 'doi', value: '10.5555/100%25' });
   });
 
   it('names what it accepts when the input is not an identifier', () => {
