@@ -155,7 +155,9 @@ export const autoResearch = defineOperation({
   output: researchOutput,
   run: async (input, context): Promise<ResearchAnswer> => {
     const plan = planResearch(input.query, input.depth, (provider) => context.search.isConfigured(provider));
-    const sections = await Promise.all(plan.map((step) => runStep(step, context)));
+    // paper_details and paper_read of one id run at once: one lookup serves both.
+    const stepContext: OperationContext = { ...context, paperLookups: new Map() };
+    const sections = await Promise.all(plan.map((step) => runStep(step, stepContext)));
     return { query: input.query, depth: input.depth, plan, sections };
   },
   render: (output) => {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { z } from 'zod';
 import type { AppConfig } from '../config.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
+import type { PaperLookup } from '../engine/paper-lookup.js';
 import type { CallOptions, SearchService } from '../engine/search-service.js';
 
 /** What an operation may use: the one search service, the configuration, and the caller's signal. */
@@ -13,6 +14,11 @@ export interface OperationContext {
   logger: Logger;
   /** Set when the caller shows progress (an MCP tools/call with a progressToken); searches report to it. */
   progress?: SearchProgress;
+  /**
+   * Set by an operation whose steps may name one paper more than once (auto_research runs paper_details and
+   * paper_read of one id at once): each lookup kept by identifier and deadline, so the providers are asked once.
+   */
+  paperLookups?: Map<string, Promise<PaperLookup>>;
 }
 
 /** A provider call made for an operation: under the caller's deadline and signal, logged on its logger. */

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { FedsearchError, type ErrorCode } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
+import type { PaperIdentifier } from '../domain/paper-identifiers.js';
 import type { SearchResult } from '../domain/result.js';
 import { canonicalUrl } from '../engine/canonical-url.js';
+import type { PaperLookup } from '../engine/paper-lookup.js';
 import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
 import { readFetchSettings, type FetchSettings } from '../fetch/fetch-settings.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
@@ -24,9 +26,22 @@ export interface PaperDetails {
 /** One merged record for an identifier, from every paper provider that knows it. */
 export async function findPaper(id: string, context: OperationContext, timeout?: number): Promise<PaperDetails> {
   const identifier = parsePaperIdentifier(id);
-  const { result, providers } = await context.search.lookupPaper(identifier, callOptions(context, timeout));
+  const { result, providers } = await lookupOnce(identifier, context, timeout);
   if (!result) throw lookupFailure(identifier, providers);
   return { id, identifier, paper: result, providers };
+}
+
+/** The lookup of an identifier, shared with the other steps of the operation when it keeps them (paperLookups). */
+function lookupOnce(identifier: PaperIdentifier, context: OperationContext, timeout: number | undefined): Promise<PaperLookup> {
+  const lookups = context.paperLookups;
+  if (!lookups) return context.search.lookupPaper(identifier, callOptions(context, timeout));
+  const key = `${identifier.type}:${identifier.value}:${timeout ?? ''}`;
+  let lookup = lookups.get(key);
+  if (!lookup) {
+    lookup = context.search.lookupPaper(identifier, callOptions(context, timeout));
+    lookups.set(key, lookup);
+  }
+  return lookup;
 }
 
 /**
