@@ -12,11 +12,21 @@ function fetchTimeoutMs(settings: FetchSettings, input: FetchInput): number {
   return Math.min(settings.timeoutMs, input.timeout_ms ?? Number.POSITIVE_INFINITY);
 }
 
-async function fetchDirect(input: FetchInput, context: OperationContext): Promise<FetchedPage> {
+/** Less than this left of timeout_ms, and a failed direct fetch is not retried through Firecrawl (timeout_ms' minimum). */
+const MIN_FALLBACK_MS = 100;
+
+/**
+ * FETCH_TIMEOUT_MS, or what is left of the caller's `timeout_ms` when that comes sooner (at least 1 ms): the
+ * download, a PDF's reading and a Firecrawl fallback share the one deadline (a performance.now() time).
+ */
+function timeLeft(settings: FetchSettings, deadline: number): number {
+  return Math.max(1, Math.round(Math.min(settings.timeoutMs, deadline - performance.now())));
+}
+
+async function fetchDirect(input: FetchInput, context: OperationContext, deadline: number): Promise<FetchedPage> {
   const settings = readFetchSettings(context.config);
-  const timeoutMs = fetchTimeoutMs(settings, input);
-  const document = await safeFetch(input.url, { ...settings, timeoutMs, signal: context.signal });
-  const extracted = await extractDocument(document, { maxChars: settings.maxBytes, timeMs: timeoutMs, signal: context.signal });
+  const document = await safeFetch(input.url, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal });
+  const extracted = await extractDocument(document, { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline), signal: context.signal });
   const page: FetchedPage = {
     url: input.url,
     final_url: document.finalUrl,
@@ -77,9 +87,10 @@ async function refuseForbiddenLanding(landing: string, checkedUrl: string, input
   }
 }
 
-async function fetchThroughFirecrawl(input: FetchInput, context: OperationContext): Promise<FetchedPage> {
-  const checkedUrl = await checkedForFirecrawl(input, context);
-  const scraped = await context.search.call('firecrawl', 'scrape', { url: checkedUrl }, callOptions(context, input.timeout_ms));
+/** `timeoutMs`: the caller's timeout_ms, or what the direct fetch left of it for a fallback. */
+async function fetchThroughFirecrawl(input: FetchInput, context: OperationContext, timeoutMs = input.timeout_ms): Promise<FetchedPage> {
+  const checkedUrl = await checkedForFirecrawl({ ...input, timeout_ms: timeoutMs }, context);
+  const scraped = await context.search.call('firecrawl', 'scrape', { url: checkedUrl }, callOptions(context, timeoutMs));
   await refuseForbiddenLanding(scraped.url, checkedUrl, input, context);
   const page: FetchedPage = {
     url: input.url,
@@ -105,8 +116,9 @@ export const fetchUrl = defineOperation({
   run: async (input, context) => {
     if (isLocalLink(input.url)) return readLocalDocument(input, context);
     if (input.engine === 'firecrawl') return fetchThroughFirecrawl(input, context);
+    const deadline = performance.now() + (input.timeout_ms ?? Number.POSITIVE_INFINITY);
     try {
-      return await fetchDirect(input, context);
+      return await fetchDirect(input, context, deadline);
     } catch (error) {
       // A page that failed to load here (blocked, timed out) may still load through Firecrawl; a refused
       // address or type is never retried elsewhere, and Firecrawl only gets a URL that passes the same check
@@ -116,7 +128,11 @@ export const fetchUrl = defineOperation({
       // told to retry.
       const retryable = error instanceof FedsearchError && (error.code === 'FETCH_FAILED' || error.code === 'FETCH_TIMEOUT');
       if (input.engine !== 'auto' || !retryable || !context.search.isAdmissible('firecrawl')) throw error;
-      return fetchThroughFirecrawl(input, context);
+      // Firecrawl has what the direct fetch left of timeout_ms, and nothing when it used it up: the caller's
+      // deadline bounds the whole call, as paper_read's does, not each engine in turn.
+      const left = Math.round(deadline - performance.now());
+      if (left < MIN_FALLBACK_MS) throw error;
+      return fetchThroughFirecrawl(input, context, Number.isFinite(left) ? left : undefined);
     }
   },
   render: (output) => {
