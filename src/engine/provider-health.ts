@@ -11,7 +11,10 @@ export interface BreakerOptions {
   now?: () => number;
 }
 
-export type Admission = { allowed: true } | { allowed: false; retryAfterMs: number; reason: string };
+/** `probe`: the one call let through while half-open, whose outcome (recorded with `probe`) decides the circuit. */
+export type Admission = { allowed: true; probe?: true } | { allowed: false; retryAfterMs: number; reason: string };
+/** Why no request may go to the upstream now, and for how long. */
+export type Suspension = { retryAfterMs: number; reason: string };
 
 export interface HealthSnapshot {
   state: CircuitState;
@@ -35,12 +38,15 @@ function percentile(sorted: number[], fraction: number): number | null {
 /**
  * One provider's circuit breaker and recent health. After `failureThreshold` consecutive failures the
  * provider is suspended for a cooldown that grows with each failed probe; once it has passed, one call is let
- * through as a probe (half-open). An upstream's own Retry-After suspends it for exactly that long. Unlike a
- * library breaker, it can say how long a suspension has left, which every answer reports as retry_after_ms.
+ * through as a probe (half-open). An upstream's own Retry-After suspends it for exactly that long, from the
+ * moment it is heard (hold), and a success that was already on its way does not lift it. Unlike a library
+ * breaker, it can say how long a suspension has left, which every answer reports as retry_after_ms.
  */
 export class ProviderHealth {
   private consecutiveFailures = 0;
   private openUntil = 0;
+  /** Until when the upstream asked not to be called (Retry-After): open whatever the calls since say. */
+  private heldUntil = 0;
   private cooldownMs: number;
   private probing = false;
   private opened = false;
@@ -58,8 +64,28 @@ export class ProviderHealth {
   }
 
   get state(): CircuitState {
+    const now = this.now();
+    if (now < this.heldUntil) return 'open';
     if (!this.opened) return 'closed';
-    return this.now() < this.openUntil ? 'open' : 'half-open';
+    return now < this.openUntil ? 'open' : 'half-open';
+  }
+
+  /**
+   * Why a request must not leave now, for calls admitted earlier that waited here (for a rate-limit slot or a
+   * concurrency place) while the circuit opened, and for a call's later requests; undefined when it may.
+   */
+  suspension(): Suspension | undefined {
+    if (this.state !== 'open') return undefined;
+    return { retryAfterMs: this.suspendedUntil() - this.now(), reason: this.suspensionReason() };
+  }
+
+  /**
+   * The upstream answered with Retry-After: no request goes to it before then (up to the longest suspension), told
+   * as the answer arrives, so that requests already waiting here, or a later page of the same call, are held too.
+   */
+  hold(retryAfterMs: number): void {
+    if (!(retryAfterMs > 0)) return;
+    this.heldUntil = Math.max(this.heldUntil, this.now() + Math.min(retryAfterMs, this.options.maxCooldownMs));
   }
 
   /** Whether a call may go to the upstream now. In half-open, only one probe at a time. */
@@ -67,34 +93,34 @@ export class ProviderHealth {
     const state = this.state;
     if (state === 'closed') return { allowed: true };
     if (state === 'open') {
-      return { allowed: false, retryAfterMs: this.openUntil - this.now(), reason: this.suspensionReason() };
+      return { allowed: false, retryAfterMs: this.suspendedUntil() - this.now(), reason: this.suspensionReason() };
     }
     if (this.probing) return { allowed: false, retryAfterMs: 1000, reason: 'suspended: a probe request is in flight' };
     this.probing = true;
-    return { allowed: true };
+    return { allowed: true, probe: true };
   }
 
   /**
    * Records what a call did; outcomes that say nothing about the upstream (cancelled, skipped, or a failure its
    * caller or our own queues caused: see ProviderReport.saysNothingOfUpstream) are ignored, and end a probe unused.
+   * `probe`: the call was admitted as the half-open probe. Only its outcome ends the probe: calls admitted before
+   * the circuit opened still finish afterwards, and one of them ending unused must not let a second probe through
+   * while the first is in flight.
    */
-  record(outcome: ProviderOutcome, saysNothingOfUpstream = false): void {
+  record(outcome: ProviderOutcome, saysNothingOfUpstream = false, probe = false): void {
     if (outcome.status === 'ok') return this.recordSuccess(outcome.latency_ms);
-    if (saysNothingOfUpstream) {
-      this.probing = false;
-      return;
-    }
-    // Our own rate limit held the call back: the upstream was not asked, so a probe it was admitted as ends unused.
-    if (outcome.status === 'rate_limited') {
-      this.probing = false;
-      return;
-    }
+    if (saysNothingOfUpstream) return this.endUnused(probe);
+    // Our own rate limit, or the breaker opened while the call waited here: the upstream was not asked, so a probe
+    // it was admitted as ends unused.
+    if (outcome.status === 'rate_limited' || outcome.status === 'suspended') return this.endUnused(probe);
     if (outcome.status !== 'error' && outcome.status !== 'timeout') return;
-    if (outcome.code === 'REQUEST_CANCELLED') {
-      this.probing = false;
-      return;
-    }
-    this.recordFailure(outcome);
+    if (outcome.code === 'REQUEST_CANCELLED') return this.endUnused(probe);
+    this.recordFailure(outcome, probe);
+  }
+
+  /** A call that did not reach the upstream: if it was the probe, the next call may probe instead. */
+  private endUnused(probe: boolean): void {
+    if (probe) this.probing = false;
   }
 
   private recordSuccess(latencyMs: number): void {
@@ -105,15 +131,17 @@ export class ProviderHealth {
     this.cooldownMs = this.options.cooldownMs;
   }
 
-  private recordFailure(outcome: ProviderOutcome): void {
+  private recordFailure(outcome: ProviderOutcome, probe: boolean): void {
     this.remember(false, outcome.latency_ms);
     this.lastError = { message: outcome.message ?? outcome.status, at: new Date(this.now()).toISOString() };
     this.consecutiveFailures += 1;
-    const wasProbe = this.probing;
-    this.probing = false;
+    // A probe whose circuit a straggler's success closed meanwhile is an ordinary failure.
+    const wasProbe = probe && this.probing;
+    if (probe) this.probing = false;
     if (outcome.retry_after_ms !== undefined && outcome.retry_after_ms > 0) {
       // The upstream said how long to wait: believe it, up to the longest suspension (a Retry-After of a year, or a
       // date mistyped, would otherwise keep the provider out until the process restarts).
+      this.hold(outcome.retry_after_ms);
       this.open(Math.min(outcome.retry_after_ms, this.options.maxCooldownMs));
       return;
     }
@@ -130,7 +158,13 @@ export class ProviderHealth {
     this.openUntil = this.now() + durationMs;
   }
 
+  /** When the current suspension ends: the breaker's cooldown or the upstream's Retry-After, whichever is later. */
+  private suspendedUntil(): number {
+    return Math.max(this.heldUntil, this.opened ? this.openUntil : 0);
+  }
+
   private suspensionReason(): string {
+    if (this.now() < this.heldUntil) return 'suspended: the upstream asked to wait (Retry-After)';
     return this.consecutiveFailures >= this.options.failureThreshold
       ? `suspended after ${this.consecutiveFailures} consecutive failures`
       : 'suspended: the upstream asked to wait (Retry-After)';
@@ -157,7 +191,7 @@ export class ProviderHealth {
       latency_p95_ms: percentile(latencies, 0.95),
       recent_calls: this.recentCount,
     };
-    if (state === 'open') snapshot.retry_after_ms = this.openUntil - this.now();
+    if (state === 'open') snapshot.retry_after_ms = this.suspendedUntil() - this.now();
     if (this.lastError) snapshot.last_error = this.lastError;
     return snapshot;
   }

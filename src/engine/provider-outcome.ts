@@ -13,6 +13,16 @@ export class ProviderTimeout extends Error {
 }
 
 /**
+ * A request not sent because the provider's breaker opened after its call was admitted (it waited here for a
+ * rate-limit slot or a concurrency place, or it was a later page): the outcome is `suspended`, as if not asked.
+ */
+export class ProviderSuspended extends FedsearchError {
+  constructor(reason: string, retryAfterMs: number) {
+    super('PROVIDER_SUSPENDED', reason, { retryAfterMs });
+  }
+}
+
+/**
  * Why a provider is off, or undefined when it is on. Weight 0 means off rather than "ranked last": its
  * results would still fill a list that has room, so the only way to keep them out is not to ask.
  */
@@ -51,6 +61,9 @@ export function failureOutcome(provider: Provider, error: unknown, started: numb
   }
   if (error instanceof OutboundRateLimited) {
     return { ...base, status: 'rate_limited', code: error.code, message: error.message, retry_after_ms: error.retryAfterMs };
+  }
+  if (error instanceof ProviderSuspended) {
+    return { ...base, status: 'suspended', code: error.code, message: error.message, retry_after_ms: Math.max(0, Math.round(error.retryAfterMs ?? 0)) };
   }
   if (error instanceof FedsearchError) {
     const outcome: ProviderOutcome = {

@@ -8,7 +8,7 @@ import { concurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.js'
 import { unsupportedFilters } from './filters.js';
 import { failureOutcome, notAsked, okOutcome, turnedOff } from './provider-outcome.js';
 import type { Admission } from './provider-health.js';
-import { CallTransport } from './upstream-transport.js';
+import { CallTransport, type RequestBreaker } from './upstream-transport.js';
 
 /** What one provider did for one task, as health, metrics and the log line hear of it. */
 export interface ProviderReport {
@@ -24,6 +24,8 @@ export interface ProviderReport {
    * its timeout. Otherwise one caller, or a burst of ordinary load, could suspend a healthy provider for everyone.
    */
   saysNothingOfUpstream?: boolean;
+  /** The call was the breaker's half-open probe (Admission.probe): its outcome, and only its, ends the probe. */
+  probe?: true;
 }
 
 /** One piece of work for one provider: a search, a lookup by id, or a capability such as captions. */
@@ -57,6 +59,8 @@ export interface PipelineDependencies {
   secrets(): string[];
   /** The circuit breaker's word on whether this provider may be called now. */
   admit?(provider: Provider): Admission;
+  /** The same breaker as each request of an admitted call meets it: asked again before it leaves, told of Retry-After. */
+  breakerFor?(provider: Provider): RequestBreaker;
   /**
    * Waits for this provider's next outbound request slot while `deadline` (performance.now() time) allows;
    * throws OutboundRateLimited when the slot lies past it. Every request takes one: follow-ups and retries too.
@@ -110,7 +114,7 @@ export function runPipeline<T>(
     dependencies.onOutcome?.({ provider, outcome, task: task.name });
     return Promise.resolve({ ok: false, provider, outcome });
   }
-  return new AdmittedCall(provider, task, limits, dependencies).run();
+  return new AdmittedCall(provider, task, limits, dependencies, admission.probe === true).run();
 }
 
 /** The outcome of a provider that must not be asked for this task (off, not configured, a filter it lacks). */
@@ -151,12 +155,15 @@ class AdmittedCall<T> {
   private readonly callerShortened: boolean;
   /** When the work began, its first slot and concurrency place in hand; undefined while it waits for them. */
   private ranAt: number | undefined;
+  /** The work's transport, which knows how long its later requests waited here for their slots. */
+  private transport: CallTransport | undefined;
 
   constructor(
     private readonly provider: Provider,
     private readonly task: ProviderTask<T>,
     limits: PipelineLimits,
     private readonly dependencies: PipelineDependencies,
+    private readonly probe: boolean,
   ) {
     const timeoutMs = Math.min(provider.config.timeoutMs, limits.timeoutMs ?? Number.POSITIVE_INFINITY);
     this.callerShortened = timeoutMs < provider.config.timeoutMs;
@@ -204,7 +211,8 @@ class AdmittedCall<T> {
     const { provider, task, dependencies } = this;
     const { signal, at: deadline } = this.call;
     this.ranAt = performance.now();
-    return task.run(provider, new CallTransport(dependencies.transportFor(provider), deadline, takeSlot), signal, deadline);
+    this.transport = new CallTransport(dependencies.transportFor(provider), deadline, takeSlot, dependencies.breakerFor?.(provider));
+    return task.run(provider, this.transport, signal, deadline);
   }
 
   private answered(value: T): PipelineResult<T> {
@@ -225,11 +233,13 @@ class AdmittedCall<T> {
 
   /**
    * Whether the upstream had less than its timeout (less a tenth, for the work's own start): the call spent the
-   * rest waiting here for a rate-limit slot or a concurrency place, or never left.
+   * rest waiting here for a rate-limit slot (its first request's, or a later page's) or a concurrency place, or
+   * never left.
    */
   private waitedHere(): boolean {
     if (this.ranAt === undefined) return true;
-    return this.call.at - this.ranAt < this.provider.config.timeoutMs * UPSTREAM_SHARE_COUNTED;
+    const upstreamMs = this.call.at - this.ranAt - (this.transport?.slotWaitMs() ?? 0);
+    return upstreamMs < this.provider.config.timeoutMs * UPSTREAM_SHARE_COUNTED;
   }
 
   /** The call is over: its own deadline is finished, then health, metrics and the log hear of it. */
@@ -237,6 +247,7 @@ class AdmittedCall<T> {
     if (!this.shared) this.call.finish();
     const report: ProviderReport = { provider: this.provider, outcome: result.outcome, task: this.task.name };
     if (saysNothingOfUpstream) report.saysNothingOfUpstream = true;
+    if (this.probe) report.probe = true;
     this.dependencies.onOutcome?.(report);
     return result;
   }

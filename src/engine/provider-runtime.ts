@@ -43,13 +43,14 @@ export class ProviderRuntime {
     limiterFor: this.limiterFor,
     secrets: () => this.secrets,
     admit: (provider) => this.options.catalog.healthOf(provider).admit(),
+    breakerFor: (provider) => this.options.catalog.healthOf(provider),
     rateLimit: (provider, deadline, signal) => this.options.rateLimiter.acquire(provider.name, provider.config.rateLimit, deadline, signal),
   };
 
   private reportOutcome(report: ProviderReport, logger: Logger): void {
     const { outcome, task } = report;
     const health = this.options.catalog.healthOf(report.provider);
-    health.record(outcome, report.saysNothingOfUpstream === true);
+    health.record(outcome, report.saysNothingOfUpstream === true, report.probe === true);
     // Not asked because of its settings or the request (no key, turned off, a filter it lacks): nothing happened.
     const level = outcome.status === 'ok' || outcome.status === 'not_configured' || outcome.status === 'skipped' ? 'debug' : 'info';
     // Most outcomes are `ok` lines below the level a busy service logs at: not even their message is built.

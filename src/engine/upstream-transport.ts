@@ -5,6 +5,8 @@ import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } f
 import { decodedBody, type DecodeErrors } from '../transport/content-coding.js';
 import { networkCause } from '../transport/network-errors.js';
 import { exchange, type ExchangeErrors, type ExchangeResult } from '../transport/upstream-exchange.js';
+import { ProviderSuspended } from './provider-outcome.js';
+import type { Suspension } from './provider-health.js';
 import { redactAndCut, secretValues } from './redact.js';
 import { MAX_FOLLOWED_REDIRECTS, UpstreamRedirect, redirectError } from './upstream-redirect.js';
 
@@ -185,26 +187,49 @@ export function isRetryable(error: unknown, method: UpstreamRequest['method'] = 
   return networkCode !== undefined && RETRYABLE_NETWORK.has(networkCode);
 }
 
+/** The provider's circuit breaker as a call's requests meet it (ProviderHealth). */
+export interface RequestBreaker {
+  /** Why no request may leave now (the circuit opened since the call was admitted), or undefined. */
+  suspension(): Suspension | undefined;
+  /** The upstream answered with Retry-After: hold every request to it that long. */
+  hold(retryAfterMs: number): void;
+}
+
 /**
  * The transport of one provider call: each request takes its own outbound slot, except the first, whose slot
  * the pipeline took with its concurrency place; a request that failed with a reset, 502 or 503 is tried
  * once more, but only when the time left before the deadline is at least what the failed attempt took: a
  * retry never runs past the deadline (the abort would cut it anyway); and a GET redirected within the same API
  * (UpstreamRedirect.followable: an OpenAlex ID merged into another) is sent again, as it was, to the new address,
- * with a slot of its own, at most MAX_FOLLOWED_REDIRECTS times. One object and one continuation per request,
- * however many of these rules apply.
+ * with a slot of its own, at most MAX_FOLLOWED_REDIRECTS times. Every request, once its slot is in hand, asks the
+ * breaker again: one whose call waited here while the circuit opened (another call heard 429 with Retry-After) is
+ * not sent; and an upstream's Retry-After reaches the breaker as it arrives, before the call's outcome. One object
+ * and one continuation per request, however many of these rules apply.
  */
 export class CallTransport implements UpstreamTransport {
   private firstSlotUnused = true;
+  /** Waits for later requests' slots, measured as one span however many overlap: how many now, since when, the total. */
+  private slotWaits = 0;
+  private slotWaitsSince = 0;
+  private slotWaitedMs = 0;
 
   constructor(
     private readonly transport: UpstreamTransport,
     private readonly deadlineAt: number,
     private readonly takeSlot?: (signal: AbortSignal) => Promise<void>,
+    private readonly breaker?: RequestBreaker,
   ) {}
 
+  /**
+   * How long the call spent waiting here for its later requests' slots by now (a wait under way counts up to now):
+   * time the upstream did not have, which a timeout must not count against it (AdmittedCall.waitedHere).
+   */
+  slotWaitMs(): number {
+    return this.slotWaitedMs + (this.slotWaits > 0 ? performance.now() - this.slotWaitsSince : 0);
+  }
+
   send<T>(upstream: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T): Promise<T> {
-    if (this.takeSlot && !this.firstSlotUnused) return this.takeSlot(signal).then(() => this.attempt(upstream, signal, read, 0));
+    if (this.takeSlot && !this.firstSlotUnused) return this.nextSlot(this.takeSlot, signal).then(() => this.attempt(upstream, signal, read, 0));
     this.firstSlotUnused = false;
     return this.attempt(upstream, signal, read, 0);
   }
@@ -215,22 +240,50 @@ export class CallTransport implements UpstreamTransport {
    */
   private attempt<T>(upstream: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T, followed: number): Promise<T> {
     const started = performance.now();
-    return this.transport.send(upstream, signal, read).catch((error: unknown) => {
+    return this.sendNow(upstream, signal, read).catch((error: unknown) => {
+      this.heard(error);
       if (error instanceof UpstreamRedirect && error.followable !== undefined && !signal.aborted) {
         return this.follow({ ...upstream, url: error.followable }, error, signal, read, followed);
       }
       const took = performance.now() - started;
       if (signal.aborted || !isRetryable(error, upstream.method) || this.deadlineAt - performance.now() < took) throw error;
-      if (!this.takeSlot) return this.transport.send(upstream, signal, read);
+      if (!this.takeSlot) return this.retried(upstream, signal, read);
       // No slot for the retry in time: the answer is the upstream's failure, not our rate limit (which the breaker
       // would not count, leaving an upstream that fails every request in service).
-      return this.takeSlot(signal).then(
-        () => this.transport.send(upstream, signal, read),
+      return this.nextSlot(this.takeSlot, signal).then(
+        () => this.retried(upstream, signal, read),
         () => {
           throw error;
         },
       );
     });
+  }
+
+  /**
+   * One request leaving, unless the breaker opened meanwhile (its call waited here while another heard Retry-After).
+   * What it fails with reaches the breaker in attempt()'s own handler (heard), so a request that succeeds makes no
+   * step more than before: one per provider call is what a busy replica holds thousands of.
+   */
+  private sendNow<T>(upstream: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T): Promise<T> {
+    const suspension = this.breaker?.suspension();
+    if (suspension) return Promise.reject(new ProviderSuspended(suspension.reason, suspension.retryAfterMs));
+    return this.transport.send(upstream, signal, read);
+  }
+
+  /** The one retry of a failed request, its failure heard by the breaker too. */
+  private retried<T>(upstream: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T): Promise<T> {
+    return this.sendNow(upstream, signal, read).catch((error: unknown) => {
+      this.heard(error);
+      throw error;
+    });
+  }
+
+  /**
+   * An upstream's Retry-After (a 429's, a 503's) told to the breaker as the answer arrives: before the call's
+   * concurrency place passes on, and even when the adapter keeps the pages before it and answers.
+   */
+  private heard(error: unknown): void {
+    if (error instanceof FedsearchError && error.upstreamStatus !== undefined && error.retryAfterMs !== undefined) this.breaker?.hold(error.retryAfterMs);
   }
 
   /**
@@ -241,6 +294,18 @@ export class CallTransport implements UpstreamTransport {
   private follow<T>(next: UpstreamRequest, redirect: UpstreamRedirect, signal: AbortSignal, read: (response: UpstreamResponse) => T, followed: number): Promise<T> {
     if (followed >= MAX_FOLLOWED_REDIRECTS) throw redirect.pastLimit();
     if (!this.takeSlot) return this.attempt(next, signal, read, followed + 1);
-    return this.takeSlot(signal).then(() => this.attempt(next, signal, read, followed + 1));
+    return this.nextSlot(this.takeSlot, signal).then(() => this.attempt(next, signal, read, followed + 1));
+  }
+
+  /** A later request's slot, its wait measured (slotWaitMs). */
+  private nextSlot(takeSlot: (signal: AbortSignal) => Promise<void>, signal: AbortSignal): Promise<void> {
+    if (this.slotWaits++ === 0) this.slotWaitsSince = performance.now();
+    const over = (): void => {
+      if (--this.slotWaits === 0) this.slotWaitedMs += performance.now() - this.slotWaitsSince;
+    };
+    return takeSlot(signal).then(over, (error: unknown) => {
+      over();
+      throw error;
+    });
   }
 }

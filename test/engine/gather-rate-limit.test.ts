@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLimiters, gatherResults, type GatherDependencies } from '../../src/engine/gather.js';
+import type { ProviderReport } from '../../src/engine/provider-pipeline.js';
 import { ProviderHealth } from '../../src/engine/provider-health.js';
 import { createUpstreamTransport } from '../../src/engine/upstream-transport.js';
 import type { ParseOutcome, Provider, UpstreamResponse } from '../../src/providers/provider.js';
@@ -83,9 +84,41 @@ describe('the breaker and rate_limited', () => {
     const health = new ProviderHealth({ failureThreshold: 1, cooldownMs: 1000, maxCooldownMs: 1000, now: () => now });
     health.record({ provider: 'p', status: 'error', count: 0, latency_ms: 5, code: 'PROVIDER_HTTP' });
     now = 2000;
-    expect(health.admit()).toEqual({ allowed: true });
-    health.record({ provider: 'p', status: 'rate_limited', count: 0, latency_ms: 0, retry_after_ms: 500 });
-    expect(health.admit()).toEqual({ allowed: true });
+    expect(health.admit()).toEqual({ allowed: true, probe: true });
+    health.record({ provider: 'p', status: 'rate_limited', count: 0, latency_ms: 0, retry_after_ms: 500 }, false, true);
+    expect(health.admit()).toEqual({ allowed: true, probe: true });
     expect(health.snapshot().consecutive_failures).toBe(1);
+  });
+});
+
+describe('a timeout spent waiting here for a later request\'s slot', () => {
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json('/waits/search', {}).json('/waits/more', JSON.parse(resultsBody('https://w.example/1')));
+  });
+  afterAll(() => upstream.stop());
+
+  it('does not count against the upstream, whose answers came at once', async () => {
+    // The follow-up's slot comes a second after the first, before the deadline, and its wait ends only when the call
+    // is aborted: the call times out waiting here, with the upstream asked once and answering at once.
+    const limiter = createOutboundRateLimiter({
+      logger: quiet,
+      sleep: (_ms, signal) => new Promise<void>((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true })),
+    });
+    const reports: ProviderReport[] = [];
+    const waits = new TwoStepProvider('waits', `${upstream.origin}/waits`, { rateLimit: parseRateLimit('1/s', 'TEST_RATE_LIMIT')!, timeoutMs: 2000 });
+    const [answer] = await gatherResults([waits], makeQuery('q'), {}, {
+      transportFor: (provider: Provider) => createUpstreamTransport(provider, { dispatcher: agent, maxBytes: 64 * 1024 }),
+      limiterFor: createLimiters(),
+      secrets: () => [],
+      rateLimit: (provider, deadline, signal) => limiter.acquire(provider.name, provider.config.rateLimit, deadline, signal),
+      onOutcome: (report) => void reports.push(report),
+    });
+    expect(answer!.outcome).toMatchObject({ status: 'timeout' });
+    expect(upstream.requestsTo('/waits/search')).toHaveLength(1);
+    expect(upstream.requestsTo('/waits/more')).toHaveLength(0);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]!.saysNothingOfUpstream).toBe(true);
   });
 });

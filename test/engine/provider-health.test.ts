@@ -31,11 +31,28 @@ describe('ProviderHealth', () => {
     health.record(failure());
     health.record(failure());
     time.advance(1000);
-    expect(health.admit()).toEqual({ allowed: true });
-    health.record(callerTimeout, true);
+    expect(health.admit()).toEqual({ allowed: true, probe: true });
+    health.record(callerTimeout, true, true);
     // Still half-open, with no probe in flight: the next call is let through.
     expect(health.state).toBe('half-open');
-    expect(health.admit()).toEqual({ allowed: true });
+    expect(health.admit()).toEqual({ allowed: true, probe: true });
+  });
+
+  it('lets one probe through at a time though calls admitted before the circuit opened end unused meanwhile', () => {
+    const time = clock();
+    const health = new ProviderHealth({ failureThreshold: 1, cooldownMs: 1000, maxCooldownMs: 8000, now: time.now });
+    // Four calls admitted while closed; the first fails and opens the circuit, the others still wait here.
+    for (let call = 0; call < 4; call += 1) expect(health.admit()).toEqual({ allowed: true });
+    health.record(failure());
+    time.advance(1000);
+    expect(health.admit()).toMatchObject({ allowed: true });
+    // The stragglers end without reaching the upstream: our rate limit, a timeout spent waiting here, a cancel.
+    health.record({ provider: 'p', status: 'rate_limited', count: 0, latency_ms: 0, retry_after_ms: 500 });
+    health.record(failure({ status: 'timeout', code: 'PROVIDER_TIMEOUT' }), true);
+    health.record(failure({ code: 'REQUEST_CANCELLED' }));
+    expect(health.admit()).toMatchObject({ allowed: false, reason: 'suspended: a probe request is in flight' });
+    health.record(success(), false, true);
+    expect(health.state).toBe('closed');
   });
 
   it('opens after N consecutive failures, probes once after the cooldown, and closes on success', () => {
@@ -49,10 +66,10 @@ describe('ProviderHealth', () => {
     expect(health.admit()).toMatchObject({ allowed: false, retryAfterMs: 1000, reason: 'suspended after 3 consecutive failures' });
     time.advance(1000);
     expect(health.state).toBe('half-open');
-    expect(health.admit()).toEqual({ allowed: true });
+    expect(health.admit()).toEqual({ allowed: true, probe: true });
     // Only one probe at a time.
     expect(health.admit().allowed).toBe(false);
-    health.record(success());
+    health.record(success(), false, true);
     expect(health.state).toBe('closed');
     expect(health.admit()).toEqual({ allowed: true });
   });
@@ -67,8 +84,8 @@ describe('ProviderHealth', () => {
       if (admission.allowed) throw new Error('expected suspension');
       pauses.push(admission.retryAfterMs);
       time.advance(admission.retryAfterMs);
-      expect(health.admit().allowed).toBe(true);
-      health.record(failure());
+      expect(health.admit()).toEqual({ allowed: true, probe: true });
+      health.record(failure(), false, true);
     }
     expect(pauses).toEqual([1000, 2000, 3000]);
   });
