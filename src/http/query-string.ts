@@ -33,11 +33,14 @@ function toList(value: unknown): unknown {
   return names;
 }
 
+const DECIMAL = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
 function coerce(value: unknown, form: FieldForm): unknown {
   if (form === 'list') return toList(value);
   if (typeof value !== 'string') return value;
   // Text that is not a number or a truth value stays text, so the message can quote what was sent.
-  if (form === 'number') return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+  // Written as JSON writes a number: Number() also read "0x10" as 16, "0b11" as 3 and " 5 " as 5, none documented.
+  if (form === 'number') return DECIMAL.test(value) ? Number(value) : value;
   if (form === 'boolean') return value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
   return value;
 }
