@@ -29,9 +29,9 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
         tags: ['operations'],
         summary: "Download a paper's PDF by identifier (each open-access link its sources gave, then arXiv) or by URL",
         querystring: documented(downloadQuery, 'query'),
-        produces: ['application/pdf'],
+        // The PDF's media type for the 200 alone: `produces` set it for every answer, the JSON errors too.
         response: {
-          200: { type: 'string', format: 'binary', description: 'The PDF, as an attachment.' },
+          200: { description: 'The PDF, as an attachment.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
           ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500, 502, 503, 504),
         },
       },

@@ -32,8 +32,8 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'API keys are required here and none, or an unknown one, was sent (UNAUTHORIZED).',
   403: 'The Host header names a host this service does not answer: IP addresses and localhost always are, other names only when listed in ALLOWED_HOSTS, or any name when API keys are required (HOST_NOT_ALLOWED).',
   404: 'Nothing found: no provider knows the paper, the video has no captions, … (NOT_FOUND).',
-  413: 'The page or file is larger than the service reads (FETCH_TOO_LARGE).',
-  415: 'The page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
+  413: 'Too large: the request body is over BODY_LIMIT_BYTES (BODY_TOO_LARGE), or the page or file is larger than the service reads (FETCH_TOO_LARGE).',
+  415: 'Unsupported type: the request body is not sent as application/json (UNSUPPORTED_MEDIA_TYPE), or the page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
   429: 'Too many requests from this key or address; Retry-After says when to try again (RATE_LIMITED).',
   500: 'Internal error: quote request_id (or the x-request-id header) when reporting it.',
   502: 'The upstream provider or page failed: HTTP error, unreadable answer, refused key, network error (PROVIDER_*, FETCH_FAILED).',
@@ -51,5 +51,11 @@ export function errorResponses(...statuses: ErrorStatus[]): Record<number, Recor
   return Object.fromEntries(statuses.map((status) => [status, { $ref: `${ERROR_ENVELOPE_ID}#`, description: ERROR_DESCRIPTIONS[status] }]));
 }
 
-/** Every error an operation can answer with (the 401 only when API keys are configured, the 403 for a Host not admitted). */
-export const OPERATION_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 429, 500, 502, 503, 504];
+/**
+ * Every error an operation can answer with (the 401 only when API keys are configured, the 403 for a Host not
+ * admitted, the 413 and 415 for a body too large or not JSON).
+ */
+export const OPERATION_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 413, 415, 429, 500, 502, 503, 504];
+
+/** The errors a JSON body can meet before its route sees it, beyond a 400: too large, or not JSON. */
+export const BODY_ERRORS: ErrorStatus[] = [413, 415];

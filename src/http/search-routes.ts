@@ -4,7 +4,7 @@ import { searchResponseOutput } from '../operations/output-schemas.js';
 import { filtersOf } from '../operations/search-operations.js';
 import { planSearch, type SearchPlan } from '../operations/search-plan.js';
 import { lazyClientGoneSignal } from './request-signal.js';
-import { documentedResponse, errorResponses } from './response-schemas.js';
+import { BODY_ERRORS, documentedResponse, errorResponses } from './response-schemas.js';
 import { searchBodies, searchQuerystrings, type SearchRouteInput, type SearchRouteKind } from './search-schemas.js';
 import { documented } from './zod-schemas.js';
 
@@ -58,7 +58,16 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
     );
     app.post(
       path,
-      { schema: { operationId: `${operationId}_post`, tags: ['search'], summary, description: DESCRIPTION, body: documented(searchBodies[kind], 'body'), response: responses } },
+      {
+        schema: {
+          operationId: `${operationId}_post`,
+          tags: ['search'],
+          summary,
+          description: DESCRIPTION,
+          body: documented(searchBodies[kind], 'body'),
+          response: { ...responses, ...errorResponses(...BODY_ERRORS) },
+        },
+      },
       async (request, reply) => handle(request.body as SearchRouteInput, request, reply),
     );
   }
