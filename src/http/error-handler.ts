@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { FedsearchError } from '../domain/errors.js';
 
@@ -18,7 +18,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       statusCode: status,
       error: STATUS_CODES[status] ?? 'Error',
       code,
-      message: showMessage ? clientMessage(error) : `internal error; quote request id ${request.id} when reporting it`,
+      message: showMessage ? clientMessage(error, request) : `internal error; quote request id ${request.id} when reporting it`,
       request_id: request.id,
     };
     // Our own errors' details are written to be shown (fields, providers' outcomes); an internal one's are not.
@@ -30,15 +30,47 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return reply.status(status).send(body);
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({
+  const methodsByPath = collectMethodsByPath(app);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = methodsByPath.get(path);
+    if (allowed) {
+      const methods = [...allowed].sort().join(', ');
+      return reply
+        .status(405)
+        .header('allow', methods)
+        .send({
+          statusCode: 405,
+          error: 'Method Not Allowed',
+          code: 'METHOD_NOT_ALLOWED',
+          message: `method: ${request.method} is not served at ${path}; allowed: ${methods}`,
+          request_id: request.id,
+        });
+    }
+    return reply.status(404).send({
       statusCode: 404,
       error: 'Not Found',
       code: 'NOT_FOUND',
-      message: `no route ${request.method} ${request.url.split('?')[0]}; see /docs for the API`,
+      message: `no route ${request.method} ${path}; see /docs for the API`,
       request_id: request.id,
-    }),
-  );
+    });
+  });
+}
+
+/**
+ * The methods each fixed path is served with (routes with parameters or wildcards are left out), kept as routes
+ * are added. Fastify answers a known path asked with another method as it answers an unknown path, 404; a
+ * caller who sent PUT to /v1/search/web was told the route does not exist instead of which methods it takes.
+ */
+function collectMethodsByPath(app: FastifyInstance): Map<string, Set<string>> {
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    if (/[:*]/.test(route.url)) return;
+    const methods = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    methodsByPath.set(route.url, methods);
+  });
+  return methodsByPath;
 }
 
 /**
@@ -74,8 +106,17 @@ function codeOf(error: Error, status: number): string {
   return status >= 500 ? 'INTERNAL' : 'REQUEST_REJECTED';
 }
 
-function clientMessage(error: Error): string {
+function clientMessage(error: Error, request: FastifyRequest): string {
   const fastifyCode = (error as FastifyError).code;
+  // Fastify's own words ("Unsupported Media Type", "Request body is too large") said neither what was sent nor what is allowed.
+  if (fastifyCode === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const sent = request.headers['content-type'];
+    return `content-type: ${sent ? `"${sent.slice(0, 100)}" is not accepted` : 'missing'}; allowed: application/json, with a JSON object as the body`;
+  }
+  if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    const limit = request.routeOptions.bodyLimit;
+    return `body: larger than ${limit} bytes; allowed: at most ${limit} bytes (BODY_LIMIT_BYTES)`;
+  }
   if (fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
     return 'the body is not valid JSON';
   }

@@ -47,11 +47,17 @@ export async function registerProtection(
   // Without CORS_ORIGINS no origin is allowed: the plugin would add nothing to any answer (its OPTIONS route
   // answers 404, as no route does), yet run a hook on every request.
   if (origins.length > 0) {
-    await app.register(fastifyCors, {
+    const corsOptions = {
       origin: origins.includes('*') ? true : origins,
       methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
       allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'],
       exposedHeaders: ['mcp-session-id', 'x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+    };
+    // An OPTIONS that is no preflight (no Origin or no Access-Control-Request-Method) got the plugin's own
+    // text/plain 400 "Invalid Preflight Request"; without CORS for it, it is answered as any method a route does
+    // not take (http/error-handler.ts): a 405 listing the path's methods, or a 404, in the error envelope.
+    await app.register(fastifyCors, {
+      delegator: (request, callback) => callback(null, request.method !== 'OPTIONS' || isPreflight(request) ? corsOptions : { origin: false }),
     });
   }
 
@@ -96,6 +102,10 @@ export async function registerProtection(
   function rateLimitMessage(max: number, retryIn: string): string {
     return `rate limit exceeded: at most ${max} requests per ${Math.round(config.RATE_LIMIT_WINDOW_MS / 1000)} s; retry in ${retryIn}`;
   }
+}
+
+function isPreflight(request: FastifyRequest): boolean {
+  return request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
 }
 
 /** Per-client counter keys after the service's REDIS_KEY_PREFIX. */

@@ -84,11 +84,14 @@ function isPlainJson(body: string): boolean {
 
 /**
  * What arrives before any schema sees it: query strings must be valid percent-encoded UTF-8 (a 400 naming
- * the parameter otherwise), and a JSON body refused for a prototype-pollution key is called that, not
- * "not valid JSON".
+ * the parameter otherwise), a body must be application/json (a 415 otherwise), and a JSON body refused for a
+ * prototype-pollution key is called that, not "not valid JSON".
  */
 export function registerRequestParsing(app: FastifyInstance): void {
   registerJsonParser(app);
+  // Every body the API reads is JSON. Fastify's text/plain parser handed a body sent without its content-type
+  // (curl -d, fetch with a string) to the schema as a string: "body: ... is not an object" for valid JSON.
+  app.removeContentTypeParser('text/plain');
   app.addHook('preValidation', (request, _reply, done) => {
     const queryStart = request.url.indexOf('?');
     // No query string, or one without a single escape: nothing to check (most requests).
