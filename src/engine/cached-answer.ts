@@ -125,11 +125,21 @@ function filtersJson(filters: SearchFilters): string {
   const set: Array<[string, unknown]> = [];
   for (const name in filters) {
     const value = filters[name as keyof SearchFilters];
-    if (value !== undefined) set.push([name, value]);
+    if (value !== undefined) set.push([name, name === 'include_domains' || name === 'exclude_domains' ? domainSet(value as string[]) : value]);
   }
   if (set.length === 0) return '[]';
   if (set.length > 1) set.sort(([a], [b]) => a.localeCompare(b));
   return JSON.stringify(set);
+}
+
+/**
+ * A domain list as the filter reads it: a set (filters.ts matches if any entry does), so order and repeats do not
+ * count. Letter case is not touched here: hosts arrive in lower case (search-params.ts), and a path keeps its case
+ * in the filter too. Sorted by code unit, and the request's own list is left as it is: providers are sent that one.
+ */
+function domainSet(entries: readonly string[]): readonly string[] {
+  if (entries.length < 2) return entries;
+  return [...new Set(entries)].sort();
 }
 
 /** JSON.stringify's text for a number (NaN and ±Infinity as null), without the call. */
