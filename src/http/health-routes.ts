@@ -11,6 +11,8 @@ const statusSchema = { type: 'object', required: ['status'], properties: { statu
  * Probes need no API key (`security: []`), whatever the document requires of other routes. Under pressure
  * (http/protection.ts) /readyz is shed like any route, which sends traffic elsewhere; /healthz still answers:
  * a liveness probe that failed would get a busy replica restarted, dropping every request in flight.
+ * Unlike the API routes, the probes take any query parameter without a 400: load balancers and probe tools add
+ * their own (cache busters, a source tag), and a probe refused for one would take a healthy replica out.
  */
 export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness): void {
   app.get(

@@ -35,6 +35,7 @@ const CALLS: Call[] = [
   { method: 'POST', path: '/v1/search/papers', route: '/v1/search/papers', ...json({ q: 'x'.repeat(5000) }), status: 413 },
   { method: 'GET', path: '/v1/search/papers/stream?q=fusion&limit=0', route: '/v1/search/papers/stream', status: 400 },
   { method: 'GET', path: '/v1/providers', route: '/v1/providers', status: 200 },
+  { method: 'GET', path: '/v1/providers?kind=web', route: '/v1/providers', status: 400 },
   { method: 'GET', path: '/healthz', route: '/healthz', status: 200 },
   { method: 'GET', path: '/readyz', route: '/readyz', status: 200 },
   { method: 'GET', path: '/v1/papers/download?id=', route: '/v1/papers/download', status: 400 },
