@@ -36,8 +36,9 @@ COPY docs ./docs
 COPY public ./public
 USER node
 EXPOSE 8080
-# Slim images have no curl: Node's own fetch probes the liveness route.
+# Probes the liveness route at the address HOST names (127.0.0.1 for 0.0.0.0 or ::): a service told to listen
+# on one address only does not answer on 127.0.0.1. Node's own fetch: slim images have no curl (src/healthcheck.ts).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((response) => process.exit(response.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "dist/healthcheck.js"]
 # node itself is PID 1 and handles SIGTERM (src/server.ts closes with grace); no shell in between.
 CMD ["node", "dist/server.js"]

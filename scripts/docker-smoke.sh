@@ -96,6 +96,10 @@ ORIGIN="$ORIGIN" SERVER_PID="$SERVER_PID" node --input-type=module -e '
   }
 ' || fail "the server did not become healthy"
 
+step "the image's HEALTHCHECK command (node dist/healthcheck.js, as the Dockerfile runs it)"
+(cd "$RUNTIME" && env -i PATH="$PATH" PORT="$PORT" HOST=127.0.0.1 node dist/healthcheck.js) || fail "HEALTHCHECK"
+echo "ok  HEALTHCHECK"
+
 step "query the production server"
 check /healthz 'if (body.status !== "ok") throw new Error("healthz: " + JSON.stringify(body));' || fail "/healthz"
 check /readyz 'if (body.status !== "ready") throw new Error("readyz: " + JSON.stringify(body));' || fail "/readyz"
