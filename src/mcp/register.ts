@@ -7,7 +7,7 @@ import { createHostGuard } from './host-guard.js';
 import { createMcpServer } from './mcp-server.js';
 import { registerOAuthDiscoveryRoutes } from './oauth-discovery.js';
 import { SessionLimits } from './session-limits.js';
-import { SessionStore } from './session-store.js';
+import { SessionStore, sessionLogTag } from './session-store.js';
 import { readMcpSettings, type McpTimings } from './settings.js';
 import { registerSseRoutes } from './sse-transport-routes.js';
 import { registerStreamableRoutes } from './streamable-routes.js';
@@ -45,7 +45,7 @@ export async function registerMcp(app: FastifyInstance, options: McpOptions): Pr
     // Shared: a client's SSE and Streamable HTTP sessions count against the same limits.
     limits: new SessionLimits({ maxSessions: options.config.MCP_MAX_SESSIONS, maxSessionsPerClient: options.config.MCP_MAX_SESSIONS_PER_CLIENT }),
     createServer: (sessionId: string) =>
-      createMcpServer({ tools, context: options.context, logger: app.log.child({ mcpSession: sessionId }) }),
+      createMcpServer({ tools, context: options.context, logger: app.log.child({ mcpSession: sessionLogTag(sessionId) }) }),
   };
   const stores: McpStores = { sse: new SessionStore(), streamable: new SessionStore() };
   storesOf.set(app, stores);

@@ -1,9 +1,19 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { IdleWatch } from './idle-watch.js';
 import { PendingRequests } from './pending-requests.js';
 import type { SessionOwner } from './session-limits.js';
+
+/**
+ * How logs name a session: a short digest of its id, never the id. Without API keys the id is all a client needs
+ * to use a session (and an SSE session's id travels in the /messages URL, which the request log redacts), so
+ * whoever reads the logs could otherwise take over any session listed there. The tag still joins a session's lines.
+ */
+export function sessionLogTag(id: string): string {
+  return createHash('sha256').update(id).digest('hex').slice(0, 12);
+}
 
 /**
  * One client's server and transport. Whatever ends it (the client went away, DELETE, idle, shutdown),

@@ -3,7 +3,7 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
-import { McpSession, type SessionStore } from './session-store.js';
+import { McpSession, sessionLogTag, type SessionStore } from './session-store.js';
 
 export const SSE_PATH = '/sse';
 export const MESSAGES_PATH = '/messages';
@@ -32,8 +32,9 @@ export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<S
       const heartbeat = setInterval(() => response.write(': ping\n\n'), options.settings.heartbeatMs);
       heartbeat.unref();
       session.onClose(() => clearInterval(heartbeat));
-      request.log.info({ mcpSession: session.id }, 'MCP SSE session opened');
-      session.onClose(() => request.log.info({ mcpSession: session.id }, 'MCP SSE session closed'));
+      const mcpSession = sessionLogTag(session.id);
+      request.log.info({ mcpSession }, 'MCP SSE session opened');
+      session.onClose(() => request.log.info({ mcpSession }, 'MCP SSE session closed'));
     });
   });
 

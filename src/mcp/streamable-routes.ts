@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
-import { McpSession, type SessionStore } from './session-store.js';
+import { McpSession, sessionLogTag, type SessionStore } from './session-store.js';
 import { StatelessCalls } from './stateless-calls.js';
 
 export const MCP_PATH = '/mcp';
@@ -81,8 +81,9 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
       keepAliveMs: options.settings.heartbeatMs,
       onsessioninitialized: (): void => {
         sessions.add(session);
-        request.log.info({ mcpSession: id }, 'MCP Streamable HTTP session opened');
-        session.onClose(() => request.log.info({ mcpSession: id }, 'MCP Streamable HTTP session closed'));
+        const mcpSession = sessionLogTag(id);
+        request.log.info({ mcpSession }, 'MCP Streamable HTTP session opened');
+        session.onClose(() => request.log.info({ mcpSession }, 'MCP Streamable HTTP session closed'));
       },
     });
     const session: StreamableSession = new McpSession(id, options.createServer(id), transport, { idleMs: options.settings.sessionIdleMs, owner });
