@@ -12,9 +12,14 @@ export function ownerOf(request: FastifyRequest): SessionOwner {
   return { apiKeyId: request.apiKeyId, client: clientKey(request.apiKeyId, request.ip) };
 }
 
-/** Another key's session is answered as an unknown one: a session id is no credential. Without keys both ids are undefined. */
+/**
+ * Another owner's session is answered as an unknown one: a session id is no credential. With API keys the owner
+ * is the key; without keys it is the client's address (as the session cap counts it: an IPv6 /64), so that an id
+ * seen elsewhere (a proxy's access log of /messages?sessionId=…, a shared screen) does not hand the session to
+ * whoever holds it. Without keys both key ids were undefined, and any caller could drive any session.
+ */
 export function belongsTo(session: { owner: SessionOwner | undefined }, request: FastifyRequest): boolean {
-  return session.owner?.apiKeyId === request.apiKeyId;
+  return session.owner !== undefined && session.owner.client === clientKey(request.apiKeyId, request.ip);
 }
 
 export interface SessionLimitSettings {
