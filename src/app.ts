@@ -9,6 +9,8 @@ import { handleClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
 import { registerHostCheck } from './http/host-check.js';
+import { registerCrossSiteCheck } from './http/cross-site.js';
+import { listFromEnv } from './config/env-values.js';
 import { registerOpenApi } from './http/openapi-document.js';
 import { registerOperationRoutes } from './http/operation-routes.js';
 import { registerPaperRoutes } from './http/paper-routes.js';
@@ -92,6 +94,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     keysRequired: config.apiKeys.length > 0,
     refusalsByRoute: new Map([MCP_PATH, SSE_PATH, MESSAGES_PATH].map((path) => [path, refuseMcpHost])),
   });
+  // A page on another site gets nothing either, unless CORS_ORIGINS lists it (see http/cross-site.ts).
+  registerCrossSiteCheck(app, listFromEnv(config.CORS_ORIGINS), new Set([MCP_PATH, SSE_PATH, MESSAGES_PATH]));
   // Access first: the rate limiter counts per API key, which access control identifies; a refused key is
   // counted by address before its 401 (countRefusal), so keys cannot be guessed past RATE_LIMIT_MAX.
   // The count is the limiter's, registered after access control: it is looked up when a refusal comes.

@@ -30,7 +30,7 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 500 | 502 | 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Invalid parameters: the message names each field at fault and what is allowed (QUERY_INVALID).',
   401: 'API keys are required here and none, or an unknown one, was sent (UNAUTHORIZED).',
-  403: 'The Host header names a host this service does not answer: IP addresses and localhost always are, other names only when listed in ALLOWED_HOSTS, or any name when API keys are required (HOST_NOT_ALLOWED).',
+  403: 'The Host header names a host this service does not answer: IP addresses and localhost always are, other names only when listed in ALLOWED_HOSTS, or any name when API keys are required (HOST_NOT_ALLOWED); or a browser sent it for a page on another site whose origin is not in CORS_ORIGINS (CROSS_SITE_REQUEST).',
   404: 'Nothing found: no provider knows the paper, the video has no captions, … (NOT_FOUND).',
   413: 'Too large: the request body is over BODY_LIMIT_BYTES (BODY_TOO_LARGE), or the page or file is larger than the service reads (FETCH_TOO_LARGE).',
   415: 'Unsupported type: the request body is not sent as application/json (UNSUPPORTED_MEDIA_TYPE), or the page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
