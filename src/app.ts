@@ -1,16 +1,16 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
+import { listFromEnv } from './config/env-values.js';
 import type { SearchService } from './engine/search-service.js';
 import { createUpstreamAgent } from './transport/dispatchers.js';
 import { closeStalledResponses } from './transport/stalled-responses.js';
 import { registerAccessControl } from './http/access-control.js';
+import { registerCrossSiteCheck } from './http/cross-site.js';
 import { handleClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
 import { registerHostCheck } from './http/host-check.js';
-import { registerCrossSiteCheck } from './http/cross-site.js';
-import { listFromEnv } from './config/env-values.js';
 import { registerOpenApi } from './http/openapi-document.js';
 import { registerOperationRoutes } from './http/operation-routes.js';
 import { registerPaperRoutes } from './http/paper-routes.js';

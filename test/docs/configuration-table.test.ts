@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, SERVICE_VARIABLES } from '../../src/config.js';
 import { PROVIDER_TUNING, variablePrefixes } from '../../src/providers/provider-config.js';
 import { CONFIGURED_PROVIDER_SETTINGS } from '../../src/providers/registry.js';
+import { tableRows } from '../support/markdown-table.js';
 
 /**
  * README.md's configuration tables are written by hand; these checks hold them to what loadConfig reads, so a
@@ -11,23 +12,11 @@ import { CONFIGURED_PROVIDER_SETTINGS } from '../../src/providers/registry.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
-function tableRows(header: string): string[][] {
-  const lines = readme.split('\n');
-  const start = lines.findIndex((line) => line.trim() === header);
-  if (start < 0) throw new Error(`no table with the header ${header}`);
-  const rows: string[][] = [];
-  for (const line of lines.slice(start + 2)) {
-    if (!line.startsWith('|')) break;
-    rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim()));
-  }
-  return rows;
-}
-
 const quoted = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
 
 /** Each documented variable with its documented default: a literal, or undefined for `unset` and prose. */
 const documented = new Map<string, { literal: string | undefined; meaning: string; alone: boolean }>(
-  tableRows('| variable | default | meaning |').flatMap(([names, defaults, meaning]) => {
+  tableRows(readme, '| variable | default | meaning |').flatMap(([names, defaults, meaning]) => {
     const variables = quoted(names!);
     const values = defaults!.split(',').map((value) => value.trim());
     return variables.map((name, index) => {
@@ -67,7 +56,7 @@ describe('README.md configuration table', () => {
 });
 
 describe('README.md per-provider table', () => {
-  const rows = tableRows('| variable | meaning |');
+  const rows = tableRows(readme, '| variable | meaning |');
   const suffixes = rows.map(([name]) => /^`<NAME>_([A-Z_]+)`$/.exec(name!)?.[1]);
 
   it('documents every tuning setting a provider reads', () => {

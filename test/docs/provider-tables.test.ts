@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { builtInName } from '../../src/providers/provider-config.js';
 import type { ProviderSettings } from '../../src/providers/provider.js';
 import { PROVIDER_CLASSES } from '../../src/providers/registry.js';
+import { tableRows } from '../support/markdown-table.js';
 
 /**
  * The provider tables of README.md and docs/providers.md are written by hand; these checks hold them to the
@@ -16,18 +17,6 @@ function read(file: string): string {
   return readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 }
 
-/** The rows of the Markdown table whose header row is exactly `header`, as cells without their backticks around names. */
-function tableRows(markdown: string, header: string): string[][] {
-  const lines = markdown.split('\n');
-  const start = lines.findIndex((line) => line.trim() === header);
-  if (start < 0) throw new Error(`no table with the header ${header}`);
-  const rows: string[][] = [];
-  for (const line of lines.slice(start + 2)) {
-    if (!line.startsWith('|')) break;
-    rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim()));
-  }
-  return rows;
-}
 
 const unquoted = (cell: string): string => cell.replace(/^`|`$/g, '');
 
