@@ -22,7 +22,7 @@ import { registerStreamRoutes } from './http/stream-routes.js';
 import { registerWebPage } from './http/web-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { secretValues } from './engine/redact.js';
-import { loggerOptions } from './logger.js';
+import { logAbortedRequests, loggerOptions } from './logger.js';
 import { refuseMcpHost } from './mcp/host-guard.js';
 import { mcpSessionCounts, registerMcp } from './mcp/register.js';
 import { MESSAGES_PATH, SSE_PATH } from './mcp/sse-transport-routes.js';
@@ -87,6 +87,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   useZodValidation(app, { rememberQueries: config.CACHE_TTL_SECONDS > 0 });
   registerRequestParsing(app);
   registerErrorHandler(app);
+  logAbortedRequests(app);
   observeRequests(app, metrics);
   // Before anything else is done for a request: a page re-bound to this address gets nothing, not even a 401.
   registerHostCheck(app, {

@@ -1,4 +1,4 @@
-import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { stdSerializers } from 'pino';
 import { redactSecrets } from './engine/redact.js';
@@ -97,6 +97,17 @@ class RequestLineController extends LogController {
     if (error) reply.log.warn({ ...line, err: error }, 'request errored');
     else reply.log[level](line, 'request completed');
   }
+}
+
+/**
+ * The line of a request whose client went away before its answer: no answer is sent, so no `request completed`
+ * line is written, and a search that ran until its caller gave up left no trace of what it asked.
+ */
+export function logAbortedRequests(app: FastifyInstance): void {
+  app.addHook('onRequestAbort', (request, done) => {
+    request.log.info({ req: request, route: request.routeOptions.url ?? 'unmatched', ip: request.ip }, 'request aborted by the client');
+    done();
+  });
 }
 
 /** pino's level check, which Fastify's logger type leaves out (request-logger.ts answers it without a child). */

@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { request, startService, type RunningService } from '../support/service.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 
 type Line = Record<string, unknown> & { reqId?: string; msg?: string; level?: number };
 
 const INFO = 30;
 const DEBUG = 20;
+const BRAVE = '/brave/res/v1/web/search';
 
 function linesOf(service: RunningService, requestId: string): Line[] {
   return service.logs.map((line) => JSON.parse(line) as Line).filter((line) => line.reqId === requestId);
@@ -60,5 +62,32 @@ describe('the request log line', () => {
       expect(linesOf(quiet, `id-${path.slice(1)}`)).toEqual([]);
       expect(linesOf(chatty, `id-${path.slice(1)}`)).toEqual([expect.objectContaining({ level: DEBUG, route: path, msg: 'request completed' })]);
     }
+  });
+});
+
+describe('the request log line of a client that left', () => {
+  let upstream: FakeUpstream | undefined;
+  let service: RunningService | undefined;
+  afterEach(async () => {
+    await service?.stop();
+    await upstream?.stop();
+  });
+
+  it('is written when the client goes away before its answer, saying so, with what it asked', async () => {
+    upstream = await startFakeUpstream();
+    const arrived = new Promise<void>((resolve) => upstream!.on(BRAVE, { kind: 'handler', handle: () => resolve() }));
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-left-key-0123456789', LOG_LEVEL: 'info' });
+    const leaving = new AbortController();
+    const answer = request(service.origin, '/v1/search/web?q=left&providers=brave', { headers: { 'x-request-id': 'id-left' }, signal: leaving.signal });
+    await arrived;
+    leaving.abort();
+    await expect(answer).rejects.toThrow();
+    // The service hears of the closed connection on its own time: polled for, not waited out.
+    const left = service;
+    await expect.poll(() => linesOf(left, 'id-left').find((line) => line.msg === 'request aborted by the client'), { timeout: 10_000 }).toMatchObject({
+      level: INFO,
+      req: { method: 'GET', url: '/v1/search/web?q=left&providers=brave' },
+      route: '/v1/search/web',
+    });
   });
 });
