@@ -3,7 +3,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
 import { prefixesOf } from '../support/secret-prefixes.js';
 
-const YOUTUBE_KEY = 'AIzaSyD-youtube-key-0123456789abcdef';
+const YOUTUBE_KEY = 'youtube-test-key-0123456789abcdef';
 const EXA_KEY = 'exa-key-0123456789abcdef0123456789abc';
 /** The longest Exa error text before the key that still puts the key across the transport's 160-character cut. */
 const FILLER = 'x'.repeat(117);

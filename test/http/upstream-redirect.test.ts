@@ -6,7 +6,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 import { prefixesOf } from '../support/secret-prefixes.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 
-const BRAVE_KEY = 'BSAredirectKey0123456789abcdef';
+const BRAVE_KEY = 'qzrRedirectTestKey0123456789abcdef';
 
 interface Outcome {
   provider: string;
