@@ -21,3 +21,11 @@ export function fetchSettingsFrom(values: { FETCH_ALLOW_PRIVATE: boolean; FETCH_
 export function readFetchSettings(config: Pick<AppConfig, 'fetch'>): FetchSettings {
   return config.fetch;
 }
+
+/**
+ * FETCH_TIMEOUT_MS, or what is left of the caller's deadline (a performance.now() time) when that comes sooner, at
+ * least 1 ms so that a step always starts: the steps of one call (a download, its reading, a fallback) share it.
+ */
+export function timeLeft(settings: FetchSettings, deadline: number): number {
+  return Math.max(1, Math.round(Math.min(settings.timeoutMs, deadline - performance.now())));
+}

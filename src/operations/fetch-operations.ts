@@ -1,6 +1,6 @@
 import { FedsearchError } from '../domain/errors.js';
 import { extractDocument, pageText } from '../fetch/extract.js';
-import { readFetchSettings, type FetchSettings } from '../fetch/fetch-settings.js';
+import { readFetchSettings, timeLeft, type FetchSettings } from '../fetch/fetch-settings.js';
 import { checkFetchTarget } from '../fetch/fetch-target.js';
 import { safeFetch } from '../fetch/safe-fetch.js';
 import { fetchInput, MAX_LINKS, type FetchedPage, type FetchInput } from './fetched-page.js';
@@ -14,14 +14,6 @@ function fetchTimeoutMs(settings: FetchSettings, input: FetchInput): number {
 
 /** Less than this left of timeout_ms, and a failed direct fetch is not retried through Firecrawl (timeout_ms' minimum). */
 const MIN_FALLBACK_MS = 100;
-
-/**
- * FETCH_TIMEOUT_MS, or what is left of the caller's `timeout_ms` when that comes sooner (at least 1 ms): the
- * download, a PDF's reading and a Firecrawl fallback share the one deadline (a performance.now() time).
- */
-function timeLeft(settings: FetchSettings, deadline: number): number {
-  return Math.max(1, Math.round(Math.min(settings.timeoutMs, deadline - performance.now())));
-}
 
 async function fetchDirect(input: FetchInput, context: OperationContext, deadline: number): Promise<FetchedPage> {
   const settings = readFetchSettings(context.config);

@@ -6,7 +6,7 @@ import type { SearchResult } from '../domain/result.js';
 import { canonicalUrl } from '../engine/canonical-url.js';
 import type { PaperLookup } from '../engine/paper-lookup.js';
 import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
-import { readFetchSettings, type FetchSettings } from '../fetch/fetch-settings.js';
+import { readFetchSettings, timeLeft, type FetchSettings } from '../fetch/fetch-settings.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
 import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { paperDetailsOutput, paperTextOutput } from './output-schemas.js';
@@ -208,10 +208,6 @@ function shownLocation(location: string): string {
   }
 }
 
-/** FETCH_TIMEOUT_MS, or less when the caller's deadline comes sooner (at least 1 ms: a step always starts). */
-function timeLeft(settings: FetchSettings, deadline: number): number {
-  return Math.max(1, Math.round(Math.min(settings.timeoutMs, deadline - performance.now())));
-}
 
 /** A paper is named by id or by url: never both, never neither. For `.superRefine` on a schema holding both. */
 export function checkIdOrUrl(input: { id?: string | undefined; url?: string | undefined }, context: z.RefinementCtx): void {
