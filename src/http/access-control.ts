@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorEnvelope } from './error-handler.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -105,6 +106,6 @@ export function registerAccessControl(app: FastifyInstance, keys: readonly strin
     return reply
       .code(401)
       .header('www-authenticate', `Bearer realm="fedsearch", error="invalid_token", error_description="${message}"`)
-      .send({ statusCode: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message, request_id: request.id });
+      .send(errorEnvelope(request, 401, 'UNAUTHORIZED', message));
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isOpenPath } from './access-control.js';
+import { errorEnvelope } from './error-handler.js';
 
 /**
  * Refuses what a browser says another site's page made it send (`Sec-Fetch-Site: cross-site`), unless that page's
@@ -23,7 +24,7 @@ export function registerCrossSiteCheck(app: FastifyInstance, corsOrigins: readon
       origin === undefined ? '' : ` (origin ${JSON.stringify(origin.slice(0, 100))})`
     }: add the page's origin to CORS_ORIGINS to let it call the API`;
     request.log.warn({ origin }, 'request refused: cross-site');
-    void reply.code(403).send({ statusCode: 403, error: 'Forbidden', code: 'CROSS_SITE_REQUEST', message, request_id: request.id });
+    void reply.code(403).send(errorEnvelope(request, 403, 'CROSS_SITE_REQUEST', message));
   });
 }
 

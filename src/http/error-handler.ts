@@ -14,13 +14,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const code = error instanceof FedsearchError ? error.code : codeOf(error, status);
     const showMessage = status < 500 || (error instanceof FedsearchError && code !== 'INTERNAL');
     logFailure(request.log, error, status, code);
-    const body: Record<string, unknown> = {
-      statusCode: status,
-      error: STATUS_CODES[status] ?? 'Error',
-      code,
-      message: showMessage ? clientMessage(error, request) : `internal error; quote request id ${request.id} when reporting it`,
-      request_id: request.id,
-    };
+    const message = showMessage ? clientMessage(error, request) : `internal error; quote request id ${request.id} when reporting it`;
+    const body: Record<string, unknown> = errorEnvelope(request, status, code, message);
     // Our own errors' details are written to be shown (fields, providers' outcomes); an internal one's are not.
     if (error instanceof FedsearchError && error.details !== undefined && showMessage) body.details = error.details;
     if (error instanceof FedsearchError && error.retryAfterMs !== undefined) {
@@ -39,23 +34,21 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply
         .status(405)
         .header('allow', methods)
-        .send({
-          statusCode: 405,
-          error: 'Method Not Allowed',
-          code: 'METHOD_NOT_ALLOWED',
-          message: `method: ${request.method} is not served at ${path}; allowed: ${methods}`,
-          request_id: request.id,
-        });
+        .send(errorEnvelope(request, 405, 'METHOD_NOT_ALLOWED', `method: ${request.method} is not served at ${path}; allowed: ${methods}`));
     }
-    return reply.status(404).send({
-      statusCode: 404,
-      error: 'Not Found',
-      code: 'NOT_FOUND',
-      message: `no route ${request.method} ${path}; see /docs for the API`,
-      request_id: request.id,
-    });
+    return reply.status(404).send(errorEnvelope(request, 404, 'NOT_FOUND', `no route ${request.method} ${path}; see /docs for the API`));
   });
 }
+
+/**
+ * The one shape of every error answer, whoever refuses the request (this handler, the host check, access control):
+ * the status and its reason phrase, our code, a message saying what was wrong and what is allowed, the request id.
+ */
+export function errorEnvelope(request: FastifyRequest, status: number, code: string, message: string): ErrorEnvelope {
+  return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', code, message, request_id: request.id };
+}
+
+export type ErrorEnvelope = { statusCode: number; error: string; code: string; message: string; request_id: string };
 
 /**
  * The methods each fixed path is served with (routes with parameters or wildcards are left out), kept as routes

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isIPv4, isIPv6 } from 'node:net';
 import { z } from 'zod';
 import { listFromEnv } from '../config/env-values.js';
+import { errorEnvelope } from './error-handler.js';
 
 /**
  * The DNS-rebinding guard of every route. A page on a domain its owner re-binds to this service's address is
@@ -246,6 +247,6 @@ export function registerHostCheck(app: FastifyInstance, options: HostCheckOption
     // Answered here and done() not called: the request goes no further.
     const refuse = options.refusalsByRoute?.get(request.routeOptions.url ?? '');
     if (refuse) refuse(reply, message);
-    else void reply.code(403).send({ statusCode: 403, error: 'Forbidden', code: 'HOST_NOT_ALLOWED', message, request_id: request.id });
+    else void reply.code(403).send(errorEnvelope(request, 403, 'HOST_NOT_ALLOWED', message));
   });
 }
