@@ -1,6 +1,7 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { stdSerializers } from 'pino';
+import { levelEnabled } from './engine/log-level.js';
 import { redactSecrets } from './engine/redact.js';
 import { lazyChildLoggerFactory } from './request-logger.js';
 
@@ -75,8 +76,8 @@ const QUIET_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metr
 /**
  * One line per request, written when its answer is done: Fastify's own pair ("incoming request", then "request
  * completed" with neither method nor URL) made an operator join two lines by request id to learn what a slow or
- * failed answer was for, and doubled the lines at `info`. A request whose answer never arrives (the client left,
- * the process exits) has no line; the error handler's lines say what failed.
+ * failed answer was for, and doubled the lines at `info`. A request whose client left before its answer has its
+ * line from logAbortedRequests instead.
  */
 class RequestLineController extends LogController {
   override incomingRequest(): void {}
@@ -85,7 +86,7 @@ class RequestLineController extends LogController {
     const route = request.routeOptions.url;
     const level = error ? 'warn' : route !== undefined && QUIET_ROUTES.has(route) && reply.statusCode < 400 ? 'debug' : 'info';
     // Every request passes here: at a level that writes no line (a busy service's warn), none is made.
-    if ((reply.log as LevelChecked).isLevelEnabled?.(level) === false) return;
+    if (!levelEnabled(reply.log, level)) return;
     const line = {
       req: request,
       route: route ?? 'unmatched',
@@ -109,9 +110,6 @@ export function logAbortedRequests(app: FastifyInstance): void {
     done();
   });
 }
-
-/** pino's level check, which Fastify's logger type leaves out (request-logger.ts answers it without a child). */
-type LevelChecked = FastifyReply['log'] & { isLevelEnabled?(level: string): boolean };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

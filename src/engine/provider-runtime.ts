@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import type { OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { ProviderCatalog } from './provider-catalog.js';
+import { levelEnabled } from './log-level.js';
 import type { HealthSnapshot } from './provider-health.js';
 import { createLimiters, type PipelineDependencies, type ProviderReport } from './provider-pipeline.js';
 import { secretValues } from './redact.js';
@@ -66,10 +67,4 @@ export class ProviderRuntime {
     }
     return transport;
   }
-}
-
-/** Pino's own check where the logger has one (Fastify's type leaves it out); any other logger hears everything. */
-function levelEnabled(logger: Logger, level: string): boolean {
-  const check = (logger as { isLevelEnabled?(name: string): boolean }).isLevelEnabled;
-  return check ? check.call(logger, level) : true;
 }
