@@ -64,6 +64,8 @@ export class ProviderHealth {
   }
 
   get state(): CircuitState {
+    // Never opened nor held, as most providers are: no clock read (every request asks, through suspension()).
+    if (!this.opened && this.heldUntil === 0) return 'closed';
     const now = this.now();
     if (now < this.heldUntil) return 'open';
     if (!this.opened) return 'closed';
