@@ -89,14 +89,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerErrorHandler(app);
   logAbortedRequests(app);
   observeRequests(app, metrics);
+  // The MCP routes check Host and Origin by MCP's own rules (mcp/host-guard.ts), and answer in JSON-RPC.
+  const mcpRoutes = [MCP_PATH, SSE_PATH, MESSAGES_PATH];
   // Before anything else is done for a request: a page re-bound to this address gets nothing, not even a 401.
   registerHostCheck(app, {
     allowedHosts: config.ALLOWED_HOSTS,
     keysRequired: config.apiKeys.length > 0,
-    refusalsByRoute: new Map([MCP_PATH, SSE_PATH, MESSAGES_PATH].map((path) => [path, refuseMcpHost])),
+    refusalsByRoute: new Map(mcpRoutes.map((path) => [path, refuseMcpHost])),
   });
   // A page on another site gets nothing either, unless CORS_ORIGINS lists it (see http/cross-site.ts).
-  registerCrossSiteCheck(app, listFromEnv(config.CORS_ORIGINS), new Set([MCP_PATH, SSE_PATH, MESSAGES_PATH]));
+  registerCrossSiteCheck(app, listFromEnv(config.CORS_ORIGINS), new Set(mcpRoutes));
   // Access first: the rate limiter counts per API key, which access control identifies; a refused key is
   // counted by address before its 401 (countRefusal), so keys cannot be guessed past RATE_LIMIT_MAX.
   // The count is the limiter's, registered after access control: it is looked up when a refusal comes.
