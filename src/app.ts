@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import { listFromEnv } from './config/env-values.js';
 import type { SearchService } from './engine/search-service.js';
+import { createReadCache } from './fetch/read-cache.js';
 import { createUpstreamAgent } from './transport/dispatchers.js';
 import { closeStalledResponses } from './transport/stalled-responses.js';
 import { registerAccessControl } from './http/access-control.js';
@@ -115,7 +116,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerSearchRoutes(app, search);
   registerStreamRoutes(app, search, config);
   await registerWebPage(app);
-  const operationContext = { search, config, operations: () => OPERATIONS };
+  const reads = createReadCache({ ttlMs: config.READ_CACHE_TTL_SECONDS * 1000, maxBytes: config.READ_CACHE_MAX_BYTES });
+  const operationContext = { search, config, operations: () => OPERATIONS, reads };
   registerOperationRoutes(app, OPERATIONS, operationContext);
   registerPaperRoutes(app, operationContext);
   await registerMcp(app, { config, operations: OPERATIONS, context: operationContext });

@@ -39,6 +39,9 @@ const serviceShape = {
   CACHE_PARTIAL_TTL_SECONDS: wholeNumber(0, 86_400).default(15),
   CACHE_MAX_ENTRIES: wholeNumber(1).default(1000),
   CACHE_MAX_BYTES: wholeNumber(1024).default(50 * 1024 * 1024),
+  /** How long fetch_url and paper_read keep a document they read, for its next pages (0 keeps none). */
+  READ_CACHE_TTL_SECONDS: wholeNumber(0, 86_400).default(600),
+  READ_CACHE_MAX_BYTES: wholeNumber(1024 * 1024).default(64 * 1024 * 1024),
   RRF_K: decimalNumber(0).default(60),
   DEFAULT_TIMEOUT_MS: wholeNumber(100, 30_000).default(5000),
   /** Largest upstream body read per request; a larger one is a provider error, not a crash. */

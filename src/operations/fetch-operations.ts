@@ -2,6 +2,7 @@ import { FedsearchError } from '../domain/errors.js';
 import { extractDocument, pageText } from '../fetch/extract.js';
 import { readFetchSettings, timeLeft, type FetchSettings } from '../fetch/fetch-settings.js';
 import { checkFetchTarget } from '../fetch/fetch-target.js';
+import type { WholeRead } from '../fetch/read-cache.js';
 import { safeFetch } from '../fetch/safe-fetch.js';
 import { fetchInput, MAX_LINKS, type FetchedPage, type FetchInput } from './fetched-page.js';
 import { isLocalLink, readLocalDocument } from './local-documents.js';
@@ -15,22 +16,72 @@ function fetchTimeoutMs(settings: FetchSettings, input: FetchInput): number {
 /** Less than this left of timeout_ms, and a failed direct fetch is not retried through Firecrawl (timeout_ms' minimum). */
 const MIN_FALLBACK_MS = 100;
 
-async function fetchDirect(input: FetchInput, context: OperationContext, deadline: number): Promise<FetchedPage> {
+/** A page read whole, before paging: what fetch_url keeps for the next pages of it (fetch/read-cache.ts). */
+interface PageRead extends WholeRead {
+  final_url: string;
+  engine: 'direct' | 'firecrawl';
+  content_type: string;
+  links: FetchedPage['links'];
+  title?: string;
+  byline?: string;
+  published_at?: string;
+}
+
+/** Where a page read by an engine is kept. The URL as the caller wrote it: every later page is asked for by it. */
+function readKey(engine: PageRead['engine'], url: string): string {
+  return `page ${engine} ${url}`;
+}
+
+/**
+ * A page already read whole by an engine the caller allows. `auto` takes either: the next page of a document
+ * Firecrawl read after the direct fetch failed comes from that same text, so its offsets mean what they meant.
+ */
+function keptRead(input: FetchInput, context: OperationContext): PageRead | undefined {
+  const reads = context.reads;
+  if (!reads) return undefined;
+  if (input.engine !== 'firecrawl') {
+    const direct = reads.get<PageRead>(readKey('direct', input.url));
+    if (direct || input.engine === 'direct') return direct;
+  }
+  return reads.get<PageRead>(readKey('firecrawl', input.url));
+}
+
+function kept(read: PageRead, input: FetchInput, context: OperationContext): PageRead {
+  context.reads?.set(readKey(read.engine, input.url), read);
+  return read;
+}
+
+/** The page fetch_url answers: the part of the read that offset and max_chars ask for. */
+function pageOf(read: PageRead, input: FetchInput): FetchedPage {
+  const page: FetchedPage = {
+    url: input.url,
+    final_url: read.final_url,
+    engine: read.engine,
+    content_type: read.content_type,
+    links: read.links,
+    ...pageText(read.markdown, input.offset, input.max_chars),
+  };
+  if (read.title) page.title = read.title;
+  if (read.byline) page.byline = read.byline;
+  if (read.published_at) page.published_at = read.published_at;
+  return page;
+}
+
+async function fetchDirect(input: FetchInput, context: OperationContext, deadline: number): Promise<PageRead> {
   const settings = readFetchSettings(context.config);
   const document = await safeFetch(input.url, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal });
   const extracted = await extractDocument(document, { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline), signal: context.signal });
-  const page: FetchedPage = {
-    url: input.url,
+  const read: PageRead = {
     final_url: document.finalUrl,
     engine: 'direct',
     content_type: extracted.content_type,
     links: extracted.links.slice(0, MAX_LINKS),
-    ...pageText(extracted.markdown, input.offset, input.max_chars),
+    markdown: extracted.markdown,
   };
-  if (extracted.title) page.title = extracted.title;
-  if (extracted.byline) page.byline = extracted.byline;
-  if (extracted.published_at) page.published_at = extracted.published_at;
-  return page;
+  if (extracted.title) read.title = extracted.title;
+  if (extracted.byline) read.byline = extracted.byline;
+  if (extracted.published_at) read.published_at = extracted.published_at;
+  return kept(read, input, context);
 }
 
 /**
@@ -80,21 +131,36 @@ async function refuseForbiddenLanding(landing: string, checkedUrl: string, input
 }
 
 /** `timeoutMs`: the caller's timeout_ms, or what the direct fetch left of it for a fallback. */
-async function fetchThroughFirecrawl(input: FetchInput, context: OperationContext, timeoutMs = input.timeout_ms): Promise<FetchedPage> {
+async function fetchThroughFirecrawl(input: FetchInput, context: OperationContext, timeoutMs = input.timeout_ms): Promise<PageRead> {
   const checkedUrl = await checkedForFirecrawl({ ...input, timeout_ms: timeoutMs }, context);
   const scraped = await context.search.call('firecrawl', 'scrape', { url: checkedUrl }, callOptions(context, timeoutMs));
   await refuseForbiddenLanding(scraped.url, checkedUrl, input, context);
-  const page: FetchedPage = {
-    url: input.url,
-    final_url: scraped.url,
-    engine: 'firecrawl',
-    content_type: 'text/markdown',
-    links: [],
-    ...pageText(scraped.markdown, input.offset, input.max_chars),
-  };
-  if (scraped.title) page.title = scraped.title;
-  if (scraped.published) page.published_at = scraped.published;
-  return page;
+  const read: PageRead = { final_url: scraped.url, engine: 'firecrawl', content_type: 'text/markdown', links: [], markdown: scraped.markdown };
+  if (scraped.title) read.title = scraped.title;
+  if (scraped.published) read.published_at = scraped.published;
+  return kept(read, input, context);
+}
+
+async function readPage(input: FetchInput, context: OperationContext): Promise<PageRead> {
+  if (input.engine === 'firecrawl') return fetchThroughFirecrawl(input, context);
+  const deadline = performance.now() + (input.timeout_ms ?? Number.POSITIVE_INFINITY);
+  try {
+    return await fetchDirect(input, context, deadline);
+  } catch (error) {
+    // A page that failed to load here (blocked, timed out) may still load through Firecrawl; a refused
+    // address or type is never retried elsewhere, and Firecrawl only gets a URL that passes the same check
+    // (so a name that does not resolve here is not handed on either). A suspended Firecrawl is no fallback:
+    // the page's own error says more than "Firecrawl is suspended". Busy PDF readers (PDF_READERS_BUSY) are no
+    // reason either: the page loaded, and a flood of PDFs must not become a flood of paid scrapes; the caller is
+    // told to retry.
+    const retryable = error instanceof FedsearchError && (error.code === 'FETCH_FAILED' || error.code === 'FETCH_TIMEOUT');
+    if (input.engine !== 'auto' || !retryable || !context.search.isAdmissible('firecrawl')) throw error;
+    // Firecrawl has what the direct fetch left of timeout_ms, and nothing when it used it up: the caller's
+    // deadline bounds the whole call, as paper_read's does, not each engine in turn.
+    const left = Math.round(deadline - performance.now());
+    if (left < MIN_FALLBACK_MS) throw error;
+    return fetchThroughFirecrawl(input, context, Number.isFinite(left) ? left : undefined);
+  }
 }
 
 export const fetchUrl = defineOperation({
@@ -107,25 +173,7 @@ export const fetchUrl = defineOperation({
   output: fetchedPageOutput,
   run: async (input, context) => {
     if (isLocalLink(input.url)) return readLocalDocument(input, context);
-    if (input.engine === 'firecrawl') return fetchThroughFirecrawl(input, context);
-    const deadline = performance.now() + (input.timeout_ms ?? Number.POSITIVE_INFINITY);
-    try {
-      return await fetchDirect(input, context, deadline);
-    } catch (error) {
-      // A page that failed to load here (blocked, timed out) may still load through Firecrawl; a refused
-      // address or type is never retried elsewhere, and Firecrawl only gets a URL that passes the same check
-      // (so a name that does not resolve here is not handed on either). A suspended Firecrawl is no fallback:
-      // the page's own error says more than "Firecrawl is suspended". Busy PDF readers (PDF_READERS_BUSY) are no
-      // reason either: the page loaded, and a flood of PDFs must not become a flood of paid scrapes; the caller is
-      // told to retry.
-      const retryable = error instanceof FedsearchError && (error.code === 'FETCH_FAILED' || error.code === 'FETCH_TIMEOUT');
-      if (input.engine !== 'auto' || !retryable || !context.search.isAdmissible('firecrawl')) throw error;
-      // Firecrawl has what the direct fetch left of timeout_ms, and nothing when it used it up: the caller's
-      // deadline bounds the whole call, as paper_read's does, not each engine in turn.
-      const left = Math.round(deadline - performance.now());
-      if (left < MIN_FALLBACK_MS) throw error;
-      return fetchThroughFirecrawl(input, context, Number.isFinite(left) ? left : undefined);
-    }
+    return pageOf(keptRead(input, context) ?? (await readPage(input, context)), input);
   },
   render: (output) => {
     const header = [output.title ?? output.final_url, output.final_url, output.byline, output.published_at].filter(Boolean).join('\n');

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { PaperLookup } from '../engine/paper-lookup.js';
 import type { CallOptions, SearchService } from '../engine/search-service.js';
+import type { ReadCache } from '../fetch/read-cache.js';
 
 /** What an operation may use: the one search service, the configuration, and the caller's signal. */
 export interface OperationContext {
@@ -19,6 +20,8 @@ export interface OperationContext {
    * paper_read of one id at once): each lookup kept by identifier and deadline, so the providers are asked once.
    */
   paperLookups?: Map<string, Promise<PaperLookup>>;
+  /** Documents fetch_url and paper_read read, kept whole for their next pages; none kept when unset. */
+  reads?: ReadCache;
 }
 
 /** A provider call made for an operation: under the caller's deadline and signal, logged on its logger. */

@@ -7,6 +7,7 @@ import { canonicalUrl } from '../engine/canonical-url.js';
 import type { PaperLookup } from '../engine/paper-lookup.js';
 import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
 import { readFetchSettings, timeLeft, type FetchSettings } from '../fetch/fetch-settings.js';
+import type { WholeRead } from '../fetch/read-cache.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
 import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { paperDetailsOutput, paperTextOutput } from './output-schemas.js';
@@ -237,6 +238,29 @@ export interface PaperText extends TextPage {
   paper?: SearchResult;
 }
 
+/** A paper read whole, before paging: what paper_read keeps for the next pages of it (fetch/read-cache.ts). */
+interface PaperRead extends WholeRead {
+  url: string;
+  content_type: string;
+  title: string | undefined;
+  paper: SearchResult | undefined;
+}
+
+/** Where a paper's read is kept: by its identifier (however it was written), or by the URL the caller gave. */
+function readKey(input: { id?: string | undefined; url?: string | undefined }): string {
+  if (input.url !== undefined) return `paper url ${input.url}`;
+  const identifier = parsePaperIdentifier(input.id!);
+  return `paper ${identifier.type} ${identifier.value}`;
+}
+
+async function readPaper(input: z.output<typeof readInput>, context: OperationContext): Promise<PaperRead> {
+  const { document, paper, deadline } = await downloadPaper(input, context);
+  const settings = readFetchSettings(context.config);
+  const limits = { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline), signal: context.signal };
+  const extracted = await extractDocument({ ...document, fallbackTitle: paper?.title }, limits);
+  return { url: document.finalUrl, content_type: extracted.content_type, title: extracted.title, markdown: extracted.markdown, paper };
+}
+
 export const paperRead = defineOperation({
   name: 'paper_read',
   description: "Read a paper's full text: downloads its PDF (each open-access link its sources gave, then arXiv) and returns the text, paged by offset.",
@@ -244,13 +268,14 @@ export const paperRead = defineOperation({
   example: { id: 'arXiv:1706.03762', max_chars: 5000 },
   output: paperTextOutput,
   run: async (input, context): Promise<PaperText> => {
-    const { document, paper, deadline } = await downloadPaper(input, context);
-    const settings = readFetchSettings(context.config);
-    const limits = { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline), signal: context.signal };
-    const extracted = await extractDocument({ ...document, fallbackTitle: paper?.title }, limits);
-    const page = pageText(extracted.markdown, input.offset, input.max_chars);
-    const output: PaperText = { url: document.finalUrl, content_type: extracted.content_type, title: extracted.title, ...page };
-    if (paper) output.paper = paper;
+    const key = readKey(input);
+    let read = context.reads?.get<PaperRead>(key);
+    if (!read) {
+      read = await readPaper(input, context);
+      context.reads?.set(key, read);
+    }
+    const output: PaperText = { url: read.url, content_type: read.content_type, title: read.title, ...pageText(read.markdown, input.offset, input.max_chars) };
+    if (read.paper) output.paper = read.paper;
     return output;
   },
   render: (output) =>

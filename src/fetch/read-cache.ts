@@ -1,0 +1,48 @@
+import { LRUCache } from 'lru-cache';
+
+/** What a read keeps: the whole text, before it is paged, and whatever else its operation answers with it. */
+export interface WholeRead {
+  markdown: string;
+}
+
+/**
+ * Documents read for fetch_url and paper_read, kept whole for a few minutes. Their answers are paged (offset,
+ * max_chars, "continue with offset N"), and an agent reads a long page or a paper in pieces: without this each
+ * piece downloads and extracts all of it again, a PDF again on a reader thread, a Firecrawl scrape paid again,
+ * and a page that changed in between would page through two different texts. What failed is never kept.
+ *
+ * One cache serves every caller: a read sends no caller's credentials, so the same URL gives anyone the same
+ * document, and every address rule was applied when it was first read (the rules are fixed at start-up).
+ */
+export interface ReadCache {
+  /** The read kept under `key`, if any. Each key names what stored it (`page direct …`, `paper …`), so its type. */
+  get<T extends WholeRead>(key: string): T | undefined;
+  set(key: string, read: WholeRead): void;
+}
+
+export interface ReadCacheOptions {
+  ttlMs: number;
+  /** The bound of what is kept, in bytes of text (two a character: the most a JavaScript string takes). */
+  maxBytes: number;
+}
+
+/** What a read takes beyond its text, at most: a title, a byline, a date, up to 100 links (the page's MAX_LINKS). */
+const FIELDS_BYTES = 64 * 1024;
+
+/** An LRU of reads bounded by size, each living ttlMs; with a TTL of 0 it keeps nothing. */
+export function createReadCache(options: ReadCacheOptions): ReadCache {
+  if (options.ttlMs <= 0) return { get: () => undefined, set: () => undefined };
+  const reads = new LRUCache<string, WholeRead>({
+    maxSize: options.maxBytes,
+    // A document bigger than the whole budget is simply not kept.
+    maxEntrySize: options.maxBytes,
+    sizeCalculation: (read) => 2 * read.markdown.length + FIELDS_BYTES,
+    ttl: options.ttlMs,
+  });
+  return {
+    get: <T extends WholeRead>(key: string) => reads.get(key) as T | undefined,
+    set: (key, read) => {
+      reads.set(key, read);
+    },
+  };
+}
