@@ -39,8 +39,23 @@ function parseJsonText(body: string): unknown {
   try {
     return JSON.parse(body) as unknown;
   } catch (error) {
-    throw parseError('the JSON body could not be parsed (truncated or malformed)', error);
+    throw parseError('the JSON body could not be parsed (truncated or malformed)', withoutQuotedBody(error));
   }
+}
+
+/**
+ * JSON.parse's error without the text it quotes: V8 writes about ten characters of the body either side of the fault
+ * (`Unexpected token 'k', "key=abcdef"... is not valid JSON`), which may be the start of a key the upstream echoed,
+ * and a failed capability call is logged with its cause. Redaction knows only whole keys, so the quote goes; the kind
+ * of fault and where it was thrown stay.
+ */
+function withoutQuotedBody(error: unknown): unknown {
+  if (!(error instanceof SyntaxError) || !error.message.includes('"')) return error;
+  const kind = error.message.slice(0, error.message.indexOf('"')).replace(/[\s,.]+$/, '') || 'Unexpected input';
+  const copy = new SyntaxError(`${kind}: the body is not valid JSON (its text is not quoted)`);
+  const frames = (error.stack ?? '').split('\n').filter((line) => line.startsWith('    at '));
+  copy.stack = [`SyntaxError: ${copy.message}`, ...frames].join('\n');
+  return copy;
 }
 
 /** Parses a JSON body that must be an object, as every JSON API answer read here is. */
