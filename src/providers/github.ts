@@ -45,7 +45,9 @@ export class GithubProvider extends Provider {
     const token = this.credential('GITHUB_TOKEN');
     if (scope === 'code' && !token) throw new FedsearchError('PROVIDER_NOT_CONFIGURED', 'GITHUB_TOKEN is required for code search');
     const url = this.endpoint(`/search/${scope}`);
-    url.searchParams.set('q', query.text);
+    // Only public repositories: a token may read its owner's private ones, and every caller (and the shared
+    // answer cache) would be given them. Code search takes no such qualifier; its results are filtered below.
+    url.searchParams.set('q', scope === 'repositories' ? `${query.text} is:public` : query.text);
     url.searchParams.set('per_page', String(Math.min(query.limit, MAX_PER_PAGE)));
     url.searchParams.set('page', '1');
     const headers: Record<string, string> = {
@@ -64,7 +66,7 @@ export class GithubProvider extends Provider {
       if (body.message !== undefined) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'GitHub reported an error');
       throw parseError('the body has no items');
     }
-    return { items: body.items.map((item) => (isRecord(item) ? toItem(item) : toItem({}))) };
+    return { items: body.items.filter((item) => !isPrivate(item)).map((item) => (isRecord(item) ? toItem(item) : toItem({}))) };
   }
 
   /** The next `page` of `per_page` items, while the page was full and the search's first 1,000 reach past it. */
@@ -84,6 +86,14 @@ function searchScope(scope: string | undefined): Scope {
   if (scope === undefined) return 'repositories';
   if ((SCOPES as readonly string[]).includes(scope)) return scope as Scope;
   throw invalidQuery(`scope: "${scope}" is not a GitHub search scope; allowed: ${SCOPES.join(', ')}`, { scope });
+}
+
+/**
+ * A private repository, or code in one: what only the operator's token may read, never handed to callers. (A
+ * page that loses one ends the paging early: GitHub counts it in per_page.)
+ */
+function isPrivate(item: unknown): boolean {
+  return isRecord(item) && (item.private === true || (isRecord(item.repository) && item.repository.private === true));
 }
 
 /** Code results carry a path and their repository; everything else is read as a repository. */

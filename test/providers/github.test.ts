@@ -17,7 +17,8 @@ describe('github adapter', () => {
     const items = await runProvider(provider, makeQuery('rank fusion', 'code', 2));
     const request = upstream.requestsTo('/github/search/repositories').at(-1)!;
     expect(request.method).toBe('GET');
-    expect(request.url.searchParams.get('q')).toBe('rank fusion');
+    // Public repositories only: the token may read private ones, which no caller may be given.
+    expect(request.url.searchParams.get('q')).toBe('rank fusion is:public');
     expect(request.url.searchParams.get('per_page')).toBe('2');
     expect(request.headers.accept).toBe('application/vnd.github+json');
     expect(request.headers['x-github-api-version']).toBe('2022-11-28');
@@ -71,6 +72,32 @@ describe('github adapter', () => {
         extra: { repository: 'octo/other', path: 'README.md' },
       },
     ]);
+  });
+
+  it('never hands on a private repository or code in one, which only the token could read', () => {
+    const provider = makeProvider(GithubProvider, { GITHUB_TOKEN: 'ghp_test1234' });
+    const repositories = JSON.stringify({
+      total_count: 2,
+      incomplete_results: false,
+      items: [
+        { full_name: 'octo/secret', html_url: 'https://github.com/octo/secret', private: true },
+        { full_name: 'octo/open', html_url: 'https://github.com/octo/open', private: false },
+      ],
+    });
+    const code = JSON.stringify({
+      total_count: 2,
+      incomplete_results: false,
+      items: [
+        { name: 'a.ts', path: 'a.ts', html_url: 'https://github.com/octo/secret/blob/1/a.ts', repository: { full_name: 'octo/secret', private: true } },
+        { name: 'b.ts', path: 'b.ts', html_url: 'https://github.com/octo/open/blob/1/b.ts', repository: { full_name: 'octo/open', private: false } },
+      ],
+    });
+    const urls = (body: string, scope: string): string[] => {
+      const outcome = provider.parseResponse(response(body), makeQuery('x', 'code', 10, { scope }));
+      return 'items' in outcome ? outcome.items.map((item) => item.url) : [];
+    };
+    expect(urls(repositories, 'repositories')).toEqual(['https://github.com/octo/open']);
+    expect(urls(code, 'code')).toEqual(['https://github.com/octo/open/blob/1/b.ts']);
   });
 
   it('refuses code search without a token, and unknown scopes', () => {
