@@ -1,13 +1,17 @@
 /**
- * What a paper is called, in one place: DOIs, arXiv ids, PubMed ids and Semantic Scholar ids as callers write
- * them, as upstreams send them and as they appear in running text, each reduced to one canonical spelling.
+ * What a paper is called, in one place: DOIs, arXiv ids, PubMed ids, PubMed Central ids and Semantic Scholar ids
+ * as callers write them, as upstreams send them and as they appear in running text, each reduced to one canonical
+ * spelling.
  */
 
 import { invalidQuery } from './errors.js';
 
-/** A paper identifier a caller can look up: DOI (lower case), arXiv id (no version), PMID, Semantic Scholar id. */
+/**
+ * A paper identifier a caller can look up: DOI (lower case), arXiv id (no version), PMID, PMCID (`PMC` and its
+ * digits), Semantic Scholar id.
+ */
 export interface PaperIdentifier {
-  type: 'doi' | 'arxiv' | 'pmid' | 's2';
+  type: 'doi' | 'arxiv' | 'pmid' | 'pmcid' | 's2';
   value: string;
 }
 
@@ -38,6 +42,13 @@ const ARXIV_ID_IN_TEXT = new RegExp(String.raw`\b(?:arxiv:\s*)?(${ARXIV_NEW_ID}(
 /** The DOIs arXiv registers (with DataCite) for its own papers: 10.48550/arXiv.<id>. */
 const ARXIV_DOI = /^10\.48550\/arxiv\.(.+)$/i;
 const PUBMED_LINK = /^https?:\/\/(?:www\.)?(?:pubmed\.ncbi\.nlm\.nih\.gov|ncbi\.nlm\.nih\.gov\/pubmed)\/(\d+)/i;
+/**
+ * A PubMed Central article link, old (www.ncbi.nlm.nih.gov/pmc/articles/…) or new (pmc.ncbi.nlm.nih.gov/articles/…),
+ * whatever follows the id (`/`, `/pdf/…`).
+ */
+const PMC_LINK = /^https?:\/\/(?:(?:www\.)?ncbi\.nlm\.nih\.gov\/pmc|pmc\.ncbi\.nlm\.nih\.gov)\/articles\/(pmc\d+)(?:[/?#]|$)/i;
+/** `PMC1234567`, or after a `PMCID:` label also its digits alone (the label says what they are). */
+const PMCID = /^(?:pmcid:\s*)?pmc(\d{1,9})$|^pmcid:\s*(\d{1,9})$/i;
 const SEMANTIC_SCHOLAR_PAPER_ID = /^[0-9a-f]{40}$/i;
 const SEMANTIC_SCHOLAR_LINK = /^https?:\/\/(?:www\.)?semanticscholar\.org\/paper\/(?:[^/]+\/)?([0-9a-f]{40})/i;
 const CORPUS_ID = /^corpusid:\s*(\d+)$/i;
@@ -111,6 +122,18 @@ export function normalizePmid(value: unknown): string | undefined {
 }
 
 /**
+ * A PubMed Central id in its canonical form, `PMC` and digits, from `PMC1234567` (any letter case), `PMCID: PMC1234567`,
+ * `PMCID: 1234567` or a PMC article link; undefined otherwise. Bare digits are a PMID, never a PMCID.
+ */
+export function normalizePmcid(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  const match = PMCID.exec(PMC_LINK.exec(trimmed)?.[1] ?? trimmed);
+  const digits = match?.[1] ?? match?.[2];
+  return digits === undefined ? undefined : `PMC${digits}`;
+}
+
+/**
  * A Semantic Scholar paper id: the 40-hex paperId in lower case (bare or from a semanticscholar.org paper
  * link), or `CorpusId:<n>`; undefined otherwise.
  */
@@ -139,7 +162,7 @@ export function findArxivIds(text: string): string[] {
 
 /**
  * Reads what a caller calls a paper, or undefined: a DOI (an arXiv DOI counts as its arXiv id), an arXiv id,
- * a PMID, or a Semantic Scholar id, in any of the spellings the normalisers above accept. A DOI with a `.` or
+ * a PMID, a PMCID, or a Semantic Scholar id, in any of the spellings the normalisers above accept. A DOI with a `.` or
  * `..` part is refused (QUERY_INVALID) with a reason of its own rather than "not a paper identifier".
  */
 export function readPaperIdentifier(input: string): PaperIdentifier | undefined {
@@ -154,6 +177,8 @@ export function readPaperIdentifier(input: string): PaperIdentifier | undefined 
   if (arxiv) return { type: 'arxiv', value: arxiv };
   const pmid = normalizePmid(value);
   if (pmid) return { type: 'pmid', value: pmid };
+  const pmcid = normalizePmcid(value);
+  if (pmcid) return { type: 'pmcid', value: pmcid };
   const semanticScholar = normalizeSemanticScholarId(value);
   return semanticScholar ? { type: 's2', value: semanticScholar } : undefined;
 }

@@ -9,7 +9,7 @@ import { documented } from './zod-schemas.js';
 
 const downloadQuery = z
   .strictObject({
-    id: z.string().trim().min(1).max(300).optional().describe('DOI, arXiv id, PMID or Semantic Scholar id.'),
+    id: z.string().trim().min(1).max(300).optional().describe('DOI, arXiv id, PMID, PMCID or Semantic Scholar id.'),
     url: z.string().trim().url().optional().describe('A PDF URL, instead of an identifier.'),
   })
   .superRefine(checkIdOrUrl);

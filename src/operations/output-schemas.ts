@@ -103,7 +103,7 @@ export const fetchedPageOutput = z.strictObject({
 
 export const paperDetailsOutput = z.strictObject({
   id: z.string().describe('The identifier as given.'),
-  identifier: z.strictObject({ type: z.enum(['doi', 'arxiv', 'pmid', 's2']), value: z.string() }),
+  identifier: z.strictObject({ type: z.enum(['doi', 'arxiv', 'pmid', 'pmcid', 's2']), value: z.string() }),
   paper: searchResultOutput,
   providers: z.array(providerOutcomeOutput),
 });

@@ -14,7 +14,7 @@ import { paperDetailsOutput, paperTextOutput } from './output-schemas.js';
 import { parsePaperIdentifier } from './paper-identifier.js';
 import { renderSearch } from './render.js';
 
-const paperId = z.string().trim().min(1).max(300).describe('DOI, arXiv id (any version), PMID or Semantic Scholar id, or a link to one.');
+const paperId = z.string().trim().min(1).max(300).describe('DOI, arXiv id (any version), PMID, PMCID (PMC1234567) or Semantic Scholar id, or a link to one.');
 const timeoutMs = z.number().int().min(100).max(30_000).optional().describe('Deadline in milliseconds (100–30000).');
 
 export interface PaperDetails {
@@ -74,7 +74,7 @@ function lookupFailure(identifier: { type: string; value: string }, providers: P
 
 export const paperDetails = defineOperation({
   name: 'paper_details',
-  description: 'Look a paper up by DOI, arXiv id, PMID or Semantic Scholar id across every paper provider at once; one merged record with every source.',
+  description: 'Look a paper up by DOI, arXiv id, PMID, PMCID or Semantic Scholar id across every paper provider at once; one merged record with every source.',
   input: z.strictObject({ id: paperId, timeout_ms: timeoutMs }),
   example: { id: '10.1038/nature14539' },
   output: paperDetailsOutput,

@@ -95,7 +95,11 @@ export class OpenAlexProvider extends Provider {
     return withParameters(page.request, { page: String(pageNumber + 1) });
   }
 
-  /** GET /works/doi:<doi> or /works/pmid:<pmid>; an unknown id answers 404 with an HTML page. */
+  /**
+   * GET /works/doi:<doi> or /works/pmid:<pmid>; an unknown id answers 404 with an HTML page. A PMCID is not asked:
+   * the docs name a `pmcid` short form without saying how its value is written, and users report it answering 404 in
+   * both spellings, a "not known" that would make a paper other providers could not reach look missing.
+   */
   override buildLookupRequest(identifier: PaperIdentifier): UpstreamRequest | undefined {
     const externalId =
       identifier.type === 'doi' ? prefixed('doi', normalizeDoi(identifier.value))

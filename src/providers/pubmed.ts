@@ -1,5 +1,5 @@
 import { parseError, upstreamError } from '../domain/errors.js';
-import { doiUrl, normalizeDoi, normalizePmid } from '../domain/paper-identifiers.js';
+import { doiUrl, normalizeDoi, normalizePmcid, normalizePmid } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError } from './error-envelope.js';
@@ -84,15 +84,16 @@ export class PubmedProvider extends Provider {
   }
 
   /**
-   * A PMID goes straight to efetch (an unknown one answers an empty PubmedArticleSet); a DOI is searched in
-   * the [doi] field first, and the usual follow-up fetches the PMID found. arXiv and S2 ids are not in PubMed.
+   * A PMID goes straight to efetch (an unknown one answers an empty PubmedArticleSet); a DOI is searched in the
+   * [doi] field and a PMCID in the [pmcid] field first, and the usual follow-up fetches the PMID found. arXiv and
+   * S2 ids are not in PubMed.
    */
   override buildLookupRequest(identifier: PaperIdentifier): UpstreamRequest | undefined {
     const pmid = identifier.type === 'pmid' ? normalizePmid(identifier.value) : undefined;
-    const doi = identifier.type === 'doi' ? normalizeDoi(identifier.value) : undefined;
     if (pmid) return this.fetchRequest([pmid]);
-    if (!doi) return undefined;
-    const url = this.eutilsUrl('/entrez/eutils/esearch.fcgi', { term: `${doi}[doi]`, retmax: '1', retmode: 'xml' });
+    const term = lookupTerm(identifier);
+    if (!term) return undefined;
+    const url = this.eutilsUrl('/entrez/eutils/esearch.fcgi', { term, retmax: '1', retmode: 'xml' });
     return { url, headers: { Accept: 'application/xml' } };
   }
 
@@ -242,6 +243,21 @@ function paperItem(fields: PaperFields): ProviderItem {
     // A PMC id means a free full text exists; its PDF address is not in the record, so none is made up.
     extra: fields.pmcid ? { pmcid: fields.pmcid } : undefined,
   });
+}
+
+/**
+ * The esearch term that finds one DOI or PMCID. A DOI goes in double quotes: E-utilities reads a term with its query
+ * grammar, and a DOI holds its syntax (SICI DOIs such as 10.1002/(sici)1097-4636(199909)… have parentheses and
+ * brackets, which unquoted would group and tag words of their own). The grammar has no escape for a `"` inside a
+ * phrase, so a DOI with one is not asked (it would end the phrase early and search for something else).
+ */
+function lookupTerm(identifier: PaperIdentifier): string | undefined {
+  if (identifier.type === 'pmcid') {
+    const pmcid = normalizePmcid(identifier.value);
+    return pmcid ? `${pmcid}[pmcid]` : undefined;
+  }
+  const doi = identifier.type === 'doi' ? normalizeDoi(identifier.value) : undefined;
+  return doi && !doi.includes('"') ? `"${doi}"[doi]` : undefined;
 }
 
 /** ArticleId values by IdType (doi, pmc, pubmed, pii, …). */

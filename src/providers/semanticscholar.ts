@@ -1,6 +1,6 @@
 import { decode } from 'html-entities';
 import { parseError, upstreamError } from '../domain/errors.js';
-import { doiUrl, normalizeArxivId, normalizeDoi, normalizePmid, normalizeSemanticScholarId } from '../domain/paper-identifiers.js';
+import { doiUrl, normalizeArxivId, normalizeDoi, normalizePmcid, normalizePmid, normalizeSemanticScholarId } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
@@ -126,8 +126,8 @@ export class SemanticScholarProvider extends Provider {
 }
 
 /**
- * The paper_id path part: DOI:<doi>, ARXIV:<id>, PMID:<pmid>, or for a Semantic Scholar id the 40-hex paperId
- * or CorpusId:<n>.
+ * The paper_id path part: DOI:<doi>, ARXIV:<id>, PMID:<pmid>, PMCID:<digits> (the API documents PMCID:2323736, the
+ * number without `PMC`), or for a Semantic Scholar id the 40-hex paperId or CorpusId:<n>.
  */
 function paperIdOf(identifier: PaperIdentifier): string | undefined {
   const { value } = identifier;
@@ -138,6 +138,8 @@ function paperIdOf(identifier: PaperIdentifier): string | undefined {
       return prefixed('ARXIV', normalizeArxivId(value));
     case 'pmid':
       return prefixed('PMID', normalizePmid(value));
+    case 'pmcid':
+      return prefixed('PMCID', normalizePmcid(value)?.slice('PMC'.length));
     case 's2':
       // A bare number given as a Semantic Scholar id is a CorpusId.
       return normalizeSemanticScholarId(/^\s*\d+\s*$/.test(value) ? `CorpusId:${value.trim()}` : value);

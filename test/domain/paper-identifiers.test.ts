@@ -5,6 +5,7 @@ import {
   findDois,
   normalizeArxivId,
   normalizeDoi,
+  normalizePmcid,
   normalizePmid,
   normalizeSemanticScholarId,
   readPaperIdentifier,
@@ -59,11 +60,32 @@ describe('paper identifiers', () => {
     expect(findDois('no identifiers here')).toEqual([]);
   });
 
+  it('normalises a PMCID to PMC and its digits from the ways it is written, bare, labelled and linked', () => {
+    expect(normalizePmcid('PMC1234567')).toBe('PMC1234567');
+    expect(normalizePmcid(' pmc1234567 ')).toBe('PMC1234567');
+    expect(normalizePmcid('PMCID: PMC1234567')).toBe('PMC1234567');
+    expect(normalizePmcid('PMCID:PMC1234567')).toBe('PMC1234567');
+    expect(normalizePmcid('PMCID: 1234567')).toBe('PMC1234567');
+    expect(normalizePmcid('https://www.ncbi.nlm.nih.gov/pmc/articles/PMC1234567/')).toBe('PMC1234567');
+    expect(normalizePmcid('http://ncbi.nlm.nih.gov/pmc/articles/PMC1234567')).toBe('PMC1234567');
+    expect(normalizePmcid('https://pmc.ncbi.nlm.nih.gov/articles/PMC1234567/')).toBe('PMC1234567');
+    expect(normalizePmcid('https://pmc.ncbi.nlm.nih.gov/articles/PMC1234567/pdf/main.pdf')).toBe('PMC1234567');
+    // Bare digits are a PMID; a PMC link elsewhere or a longer word is no PMCID.
+    expect(normalizePmcid('1234567')).toBeUndefined();
+    expect(normalizePmcid('PMC')).toBeUndefined();
+    expect(normalizePmcid('PMC1234567x')).toBeUndefined();
+    expect(normalizePmcid('https://pmc.ncbi.nlm.nih.gov/articles/PMC1234567x/')).toBeUndefined();
+    expect(normalizePmcid('https://example.org/pmc/articles/PMC1234567/')).toBeUndefined();
+    expect(normalizePmcid(1234567)).toBeUndefined();
+  });
+
   it('reads what a caller calls a paper, an arXiv DOI as its arXiv id', () => {
     expect(readPaperIdentifier(' 10.48550/arXiv.1706.03762 ')).toEqual({ type: 'arxiv', value: '1706.03762' });
     expect(readPaperIdentifier('doi:10.1038/nature14539')).toEqual({ type: 'doi', value: '10.1038/nature14539' });
     expect(readPaperIdentifier('PMID:29915538')).toEqual({ type: 'pmid', value: '29915538' });
     expect(readPaperIdentifier('CorpusId:13756489')).toEqual({ type: 's2', value: 'CorpusId:13756489' });
+    expect(readPaperIdentifier('PMCID: PMC1234567')).toEqual({ type: 'pmcid', value: 'PMC1234567' });
+    expect(readPaperIdentifier('https://pmc.ncbi.nlm.nih.gov/articles/PMC1234567/')).toEqual({ type: 'pmcid', value: 'PMC1234567' });
     expect(readPaperIdentifier('attention is all you need')).toBeUndefined();
   });
 });

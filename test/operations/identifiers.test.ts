@@ -20,6 +20,10 @@ describe('parsePaperIdentifier', () => {
     ['29915538', { type: 'pmid', value: '29915538' }],
     ['PMID: 29915538', { type: 'pmid', value: '29915538' }],
     ['https://pubmed.ncbi.nlm.nih.gov/29915538/', { type: 'pmid', value: '29915538' }],
+    ['PMC6400001', { type: 'pmcid', value: 'PMC6400001' }],
+    ['PMCID: PMC6400001', { type: 'pmcid', value: 'PMC6400001' }],
+    ['https://www.ncbi.nlm.nih.gov/pmc/articles/PMC6400001/', { type: 'pmcid', value: 'PMC6400001' }],
+    ['https://pmc.ncbi.nlm.nih.gov/articles/PMC6400001/', { type: 'pmcid', value: 'PMC6400001' }],
     ['204e3073870fae3d05bcbc2f6a8e263d9b72e776', { type: 's2', value: '204e3073870fae3d05bcbc2f6a8e263d9b72e776' }],
     ['https://www.semanticscholar.org/paper/Attention-is-All-you-Need/204e3073870fae3d05bcbc2f6a8e263d9b72e776', { type: 's2', value: '204e3073870fae3d05bcbc2f6a8e263d9b72e776' }],
     ['CorpusId:13756489', { type: 's2', value: 'CorpusId:13756489' }],
@@ -46,7 +50,7 @@ describe('parsePaperIdentifier', () => {
 
   it('names what it accepts when the input is not an identifier', () => {
     expect(() => parsePaperIdentifier('attention is all you need')).toThrow(FedsearchError);
-    expect(() => parsePaperIdentifier('attention')).toThrow(/use a DOI .*arXiv id .*PMID .*Semantic Scholar id/);
+    expect(() => parsePaperIdentifier('attention')).toThrow(/use a DOI .*arXiv id .*PMID .*PMCID \(PMC1234567\) .*Semantic Scholar id/);
   });
 });
 

@@ -160,8 +160,9 @@ describe('openalex adapter', () => {
       expect([url.pathname, url.hash]).toEqual(['/works/doi:10.5555/a%23b%3Fc', '']);
     });
 
-    it('builds no request for arXiv or Semantic Scholar ids', () => {
+    it('builds no request for arXiv or Semantic Scholar ids, nor for a PMCID (how OpenAlex takes one is not documented)', () => {
       const provider = makeProvider(OpenAlexProvider);
+      expect(provider.buildLookupRequest({ type: 'pmcid', value: 'PMC7000003' })).toBeUndefined();
       expect(provider.buildLookupRequest({ type: 'arxiv', value: '2401.00007' })).toBeUndefined();
       expect(provider.buildLookupRequest({ type: 's2', value: 'dddd000000000000000000000000000000000004' })).toBeUndefined();
     });

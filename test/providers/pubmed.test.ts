@@ -227,11 +227,36 @@ describe('pubmed adapter', () => {
       expect(upstream.requests.slice(before).map((request) => request.path)).toEqual([ESEARCH, EFETCH]);
       const credentials = { tool: 'fedsearch', email: 'ops@example.org', api_key: 'ncbi-key-1234' };
       expect(Object.fromEntries(upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams)).toEqual({
-        db: 'pubmed', term: '10.5555/lookup.2020.3[doi]', retmax: '1', retmode: 'xml', ...credentials,
+        db: 'pubmed', term: '"10.5555/lookup.2020.3"[doi]', retmax: '1', retmode: 'xml', ...credentials,
       });
       expect(Object.fromEntries(upstream.requestsTo(EFETCH).at(-1)!.url.searchParams)).toEqual({
         db: 'pubmed', id: '32000003', retmode: 'xml', ...credentials,
       });
+      expect(items).toEqual([lookedUp]);
+    });
+
+    it('quotes a DOI in the [doi] field, so the parentheses, brackets and colons of a SICI DOI reach esearch as one phrase', async () => {
+      upstream.on(`GET ${ESEARCH}`, xml(fixture('esearch-doi.xml'))).on(`GET ${EFETCH}`, xml(fixture('efetch-lookup.xml')));
+      const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+      await runLookup(provider, { type: 'doi', value: '10.1002/(SICI)1097-4636(199909)47:3<335::AID-JBM6>3.0.CO;2-8' });
+      expect(upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term')).toBe('"10.1002/(sici)1097-4636(199909)47:3<335::aid-jbm6>3.0.co;2-8"[doi]');
+    });
+
+    it('does not ask about a DOI holding a double quote, which no E-utilities phrase can hold', () => {
+      const provider = makeProvider(PubmedProvider);
+      expect(provider.buildLookupRequest({ type: 'doi', value: '10.5555/a"b' })).toBeUndefined();
+    });
+
+    it('searches a PMCID in the [pmcid] field, then fetches the PMID found', async () => {
+      upstream.on(`GET ${ESEARCH}`, xml(fixture('esearch-doi.xml'))).on(`GET ${EFETCH}`, xml(fixture('efetch-lookup.xml')));
+      const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+      const before = upstream.requests.length;
+      const items = await runLookup(provider, { type: 'pmcid', value: 'PMC7000003' });
+      expect(upstream.requests.slice(before).map((request) => request.path)).toEqual([ESEARCH, EFETCH]);
+      expect(Object.fromEntries(upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams)).toEqual({
+        db: 'pubmed', term: 'PMC7000003[pmcid]', retmax: '1', retmode: 'xml', tool: 'fedsearch',
+      });
+      expect(upstream.requestsTo(EFETCH).at(-1)!.url.searchParams.get('id')).toBe('32000003');
       expect(items).toEqual([lookedUp]);
     });
 
@@ -262,6 +287,7 @@ describe('pubmed adapter', () => {
       expect(provider.buildLookupRequest({ type: 'arxiv', value: '2401.00007' })).toBeUndefined();
       expect(provider.buildLookupRequest({ type: 's2', value: 'dddd000000000000000000000000000000000004' })).toBeUndefined();
       expect(provider.buildLookupRequest({ type: 'pmid', value: 'PMC6400001' })).toBeUndefined();
+      expect(provider.buildLookupRequest({ type: 'pmcid', value: '6400001' })).toBeUndefined();
     });
   });
 });

@@ -141,6 +141,8 @@ describe('semanticscholar adapter', () => {
         [{ type: 'doi', value: '10.5555/lookup.2020.3' }, 'DOI:10.5555/lookup.2020.3'],
         [{ type: 'arxiv', value: '2401.00007' }, 'ARXIV:2401.00007'],
         [{ type: 'pmid', value: '32000003' }, 'PMID:32000003'],
+        // The API's form is PMCID:<digits>, without `PMC` (its example: PMCID:2323736).
+        [{ type: 'pmcid', value: 'PMC7000003' }, 'PMCID:7000003'],
         [{ type: 's2', value: 'dddd000000000000000000000000000000000004' }, 'dddd000000000000000000000000000000000004'],
         [{ type: 's2', value: 'CorpusId:215416146' }, 'CorpusId:215416146'],
       ];
@@ -191,6 +193,7 @@ describe('semanticscholar adapter', () => {
     it('builds no request for a value that is not an id of its type', () => {
       expect(pathOf({ type: 's2', value: 'not-a-paper-id' })).toBeUndefined();
       expect(pathOf({ type: 'pmid', value: 'PMC6400001' })).toBeUndefined();
+      expect(pathOf({ type: 'pmcid', value: '6400001' })).toBeUndefined();
       expect(pathOf({ type: 'doi', value: 'no doi' })).toBeUndefined();
     });
   });
