@@ -103,9 +103,15 @@ export function registerAccessControl(app: FastifyInstance, keys: readonly strin
     await options.countRefusal?.(request, reply);
     const message = key ? 'the API key is not valid' : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>';
     // No resource_metadata: nothing points MCP clients at an OAuth server, since there is none.
-    return reply
-      .code(401)
-      .header('www-authenticate', `Bearer realm="fedsearch", error="invalid_token", error_description="${message}"`)
-      .send(errorEnvelope(request, 401, 'UNAUTHORIZED', message));
+    return reply.code(401).header('www-authenticate', bearerChallenge(key, message)).send(errorEnvelope(request, 401, 'UNAUTHORIZED', message));
   });
+}
+
+/**
+ * The 401's challenge. A request that sent no key gets no error code (RFC 6750 section 3.1: a client unaware that
+ * authentication is needed is told only the scheme and realm); a wrong key is an invalid_token, with why.
+ * The MCP SDK's clients read only resource_metadata and scope from a 401's challenge, so neither form changes them.
+ */
+function bearerChallenge(key: string | undefined, message: string): string {
+  return !key ? 'Bearer realm="fedsearch"' : `Bearer realm="fedsearch", error="invalid_token", error_description="${message}"`;
 }

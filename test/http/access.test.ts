@@ -40,17 +40,22 @@ describe('API keys', () => {
 
   const search = (headers: Record<string, string>) => request(service.origin, '/v1/search/web?q=provider&providers=local', { headers });
 
-  it('refuses a request without a key with 401 and WWW-Authenticate', async () => {
-    const response = await search({});
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="fedsearch", error="invalid_token", error_description="[^"]+"$/);
-    expect((await response.json()).message).toContain('Authorization: Bearer <key>');
+  it('refuses a request without a key with 401 and a bare WWW-Authenticate challenge (RFC 6750 section 3.1: no error code)', async () => {
+    for (const headers of [{}, { authorization: 'Basic dXNlcjpwYXNz' }] as Array<Record<string, string>>) {
+      const response = await search(headers);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="fedsearch"');
+      expect((await response.json()).message).toContain('Authorization: Bearer <key>');
+    }
   });
 
-  it('refuses a wrong key', async () => {
-    const response = await search({ authorization: 'Bearer not-the-key' });
-    expect(response.status).toBe(401);
-    expect((await response.json()).message).toBe('the API key is not valid');
+  it('refuses a wrong key with 401 and an invalid_token challenge', async () => {
+    for (const headers of [{ authorization: 'Bearer not-the-key' }, { 'x-api-key': 'not-the-key' }] as Array<Record<string, string>>) {
+      const response = await search(headers);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="fedsearch", error="invalid_token", error_description="the API key is not valid"');
+      expect((await response.json()).message).toBe('the API key is not valid');
+    }
   });
 
   it('accepts a key as Bearer, as X-API-Key, and from the keys file', async () => {

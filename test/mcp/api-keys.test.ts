@@ -43,12 +43,23 @@ describe('MCP with API_KEYS', () => {
   });
   afterAll(() => service.stop());
 
-  it('answers a request without a key with 401 and a Bearer challenge that points at no OAuth server', async () => {
+  it('answers a request without a key with 401 and a bare Bearer challenge that points at no OAuth server', async () => {
     const response = await rawRequest(service.origin, '/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: '{}' });
     expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer realm="fedsearch"');
+    expect(JSON.parse(response.body).message).toContain('API key is required');
+  });
+
+  it('answers a wrong key with 401 and an invalid_token challenge that points at no OAuth server', async () => {
+    const response = await rawRequest(service.origin, '/mcp', { method: 'POST', headers: { ...MCP_POST_HEADERS, authorization: 'Bearer not-the-key' }, body: '{}' });
+    expect(response.status).toBe(401);
     const challenge = response.headers['www-authenticate'];
-    expect(challenge).toMatch(/^Bearer realm="fedsearch", error="invalid_token", error_description="[^"]*API key[^"]*"$/);
+    expect(challenge).toBe('Bearer realm="fedsearch", error="invalid_token", error_description="the API key is not valid"');
     expect(challenge).not.toContain('resource_metadata');
+  });
+
+  it.each(TRANSPORT_KINDS)('fails a %s client with a wrong key at once, with the 401', async (kind) => {
+    await expect(connect(service.origin, kind, { headers: { authorization: 'Bearer not-the-key' } })).rejects.toThrow(/401/);
   });
 
   it.each([
