@@ -27,9 +27,13 @@ export function sendMcpError(
 /**
  * Hands the raw response to an SDK transport: Fastify stops managing it (its JSON body is already parsed and
  * passed on), proxies are told not to buffer, and a failure still ends the response instead of leaving it open.
+ * The headers the onRequest hooks gave the reply (helmet's, x-request-id, CORS, rate-limit counts) go onto the
+ * raw response first: Fastify writes them only with an answer it sends itself, and the SDK's transports write
+ * their own status and headers, which Node merges with these.
  */
 export async function handOver(reply: FastifyReply, serve: (response: ServerResponse) => Promise<void>): Promise<void> {
   reply.hijack();
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
   reply.raw.setHeader('X-Accel-Buffering', 'no');
   endConnectionAfterShutdown(reply.raw, reply.server.server);
   try {
