@@ -3,7 +3,9 @@ import type { ServerResponse } from 'node:http';
 /**
  * Streamable HTTP has no connection to lose: a client that vanished without DELETE just stops sending.
  * A session counts its open HTTP exchanges (a GET stream included) and calls onIdle once none has been
- * open for idleMs.
+ * open for idleMs, nor has the session been busy then. A legacy SSE session tracks only its posted messages,
+ * not its stream, and is busy while a call it was sent runs: each POST is answered 202 at once, the result
+ * comes later on the stream, and a long call is not a client gone quiet.
  */
 export class IdleWatch {
   private open = 0;
@@ -13,6 +15,8 @@ export class IdleWatch {
   constructor(
     private readonly idleMs: number,
     private readonly onIdle: () => void,
+    /** Asked when idleMs is over: while it says yes, the session is given another idleMs. */
+    private readonly isBusy: () => boolean = () => false,
   ) {
     this.arm();
   }
@@ -37,6 +41,10 @@ export class IdleWatch {
     if (this.stopped) return;
     this.disarm();
     this.timer = setTimeout(() => {
+      if (this.isBusy()) {
+        this.arm();
+        return;
+      }
       this.stop();
       this.onIdle();
     }, this.idleMs);

@@ -29,7 +29,8 @@ export class McpSession<Transport extends SdkTransport> {
 
   /**
    * Create it before the server connects to the transport (see PendingRequests). With idleMs, the session
-   * closes once none of its HTTP exchanges has been open for that long. Its owner is who opened it.
+   * closes once none of its HTTP exchanges has been open, nor any request waited for its answer, for that long.
+   * Its owner is who opened it.
    */
   constructor(
     readonly id: string,
@@ -41,7 +42,7 @@ export class McpSession<Transport extends SdkTransport> {
     this.pending = new PendingRequests(transport);
     this.cleanups.push(() => this.pending.clear());
     if (options.idleMs !== undefined) {
-      const idle = new IdleWatch(options.idleMs, () => void this.close());
+      const idle = new IdleWatch(options.idleMs, () => void this.close(), () => this.pending.size > 0);
       this.cleanups.push(() => idle.stop());
       this.idle = idle;
     }

@@ -11,7 +11,10 @@ export interface McpSettings {
   allowedOrigins: string[];
   /** Interval of the SSE comment heartbeat: proxies (nginx: 60 s) cut streams that stay silent. */
   heartbeatMs: number;
-  /** A Streamable HTTP session with no open request for this long lost its client and is closed. */
+  /**
+   * A Streamable HTTP session with no open request for this long lost its client and is closed; so is a legacy
+   * SSE session that was posted nothing for this long, its stream open or not (mcp/idle-watch.ts).
+   */
   sessionIdleMs: number;
 }
 

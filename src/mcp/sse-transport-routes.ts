@@ -10,7 +10,9 @@ export const MESSAGES_PATH = '/messages';
 
 /**
  * Legacy HTTP+SSE (protocol 2024-11-05): GET /sse holds the stream the server answers on, POST
- * /messages?sessionId=… carries what the client says. The session lives exactly as long as the stream.
+ * /messages?sessionId=… carries what the client says. The session ends with its stream, and also once the client
+ * has posted nothing for MCP_SESSION_IDLE_MS (its stream then ends): an open stream alone is not a client at work,
+ * and a client that holds one forever without a word would hold its session slot forever.
  */
 export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<SSEServerTransport>, options: TransportRouteOptions): void {
   const routeOptions = { schema: { hide: true }, onRequest: options.guard };
@@ -21,7 +23,11 @@ export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<S
     if (refusal) return sendSessionRefusal(reply, refusal);
     return handOver(reply, async (response) => {
       const transport = new SSEServerTransport(MESSAGES_PATH, response);
-      const session = new McpSession(transport.sessionId, options.createServer(transport.sessionId), transport, { owner });
+      // Only posted messages count as activity (the stream is not tracked): see IdleWatch.
+      const session = new McpSession(transport.sessionId, options.createServer(transport.sessionId), transport, {
+        idleMs: options.settings.sessionIdleMs,
+        owner,
+      });
       session.onClose(options.limits.hold(owner));
       transport.onclose = () => void session.close();
       sessions.add(session);
@@ -50,6 +56,9 @@ export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<S
         code: SESSION_NOT_FOUND,
       });
     }
-    return handOver(reply, (response) => session.transport.handlePostMessage(request.raw, response, request.body));
+    return handOver(reply, (response) => {
+      session.track(response);
+      return session.transport.handlePostMessage(request.raw, response, request.body);
+    });
   });
 }

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpSessionCounts } from '../../src/mcp/register.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
-import { callTool, connect, type Connected, LIST_TOOLS_MESSAGE, MCP_POST_HEADERS, rawRequest, streamableSessionId, TRANSPORT_KINDS } from './mcp-client.js';
+import {
+  braveBody,
+  callTool,
+  connect,
+  type Connected,
+  LIST_TOOLS_MESSAGE,
+  MCP_POST_HEADERS,
+  rawRequest,
+  streamableSessionId,
+  textOf,
+  TRANSPORT_KINDS,
+} from './mcp-client.js';
 
 const BRAVE_PATH = '/brave/res/v1/web/search';
 
@@ -139,6 +150,74 @@ describe('MCP session lifetime', () => {
       await expect.poll(() => mcpSessionCounts(service.app).streamable, { timeout: 5000 }).toBe(0);
     } finally {
       await service.stop();
+    }
+  });
+
+  it('closes a legacy SSE session whose client posts nothing for MCP_SESSION_IDLE_MS, ending its stream; one that keeps posting stays', async () => {
+    const service = await startService({ MCP_SESSION_IDLE_MS: '1000', LOG_LEVEL: 'warn' });
+    // Opened first and posting all along, so it has lived longer than the silent one by the time that one idles out.
+    const talking = await connect(service.origin, 'sse');
+    let silentEnded = false;
+    let pings = 0;
+    const pinging = (async () => {
+      while (!silentEnded) {
+        await talking.client.ping();
+        pings += 1;
+      }
+    })();
+    try {
+      const silent = await fetch(`${service.origin}/sse`, { headers: { accept: 'text/event-stream' } });
+      expect(silent.status).toBe(200);
+      expect(mcpSessionCounts(service.app).sse).toBe(2);
+      // text() settles when the stream ends: resolved for an end the server wrote, rejected for a cut connection.
+      expect(await silent.text()).toMatch(/^event: endpoint\ndata: \/messages\?sessionId=[0-9a-f-]{36}\n\n$/);
+      silentEnded = true;
+      await pinging;
+      expect(pings).toBeGreaterThan(0);
+      expect(mcpSessionCounts(service.app).sse).toBe(1);
+      expect(await talking.client.ping()).toEqual({});
+    } finally {
+      silentEnded = true;
+      await pinging.catch(() => undefined);
+      await talking.close();
+      await service.stop();
+    }
+  });
+
+  it('keeps a legacy SSE session whose call runs past MCP_SESSION_IDLE_MS until it is answered, then lets it idle out', async () => {
+    const upstream = await startFakeUpstream();
+    let answerBrave: (() => void) | undefined;
+    upstream.on(BRAVE_PATH, {
+      kind: 'handler',
+      handle: (_request, response) => {
+        answerBrave = () => response.writeHead(200, { 'content-type': 'application/json' }).end(braveBody('https://example.org/late'));
+      },
+    });
+    const service = await startService({
+      ...providerEnv(upstream.origin),
+      BRAVE_API_KEY: 'brave-test-key-0123456789',
+      MCP_SESSION_IDLE_MS: '1000',
+      LOG_LEVEL: 'warn',
+    });
+    const calling = await connect(service.origin, 'sse');
+    try {
+      const call = callTool(calling.client, 'research', {
+        operation: 'web_search',
+        params: { query: 'a long call', providers: ['brave'], timeout_ms: 30_000 },
+      });
+      await expect.poll(() => answerBrave).toBeDefined();
+      // A session opened after the call began that posts nothing: once its stream ends, MCP_SESSION_IDLE_MS has
+      // passed for the calling session too, which has posted nothing since its call.
+      const silent = await fetch(`${service.origin}/sse`, { headers: { accept: 'text/event-stream' } });
+      await silent.text();
+      expect(mcpSessionCounts(service.app).sse).toBe(1);
+      answerBrave!();
+      expect(textOf(await call)).toContain('https://example.org/late');
+      await expect.poll(() => mcpSessionCounts(service.app).sse, { timeout: 5000 }).toBe(0);
+    } finally {
+      await calling.close();
+      await service.stop();
+      await upstream.stop();
     }
   });
 
