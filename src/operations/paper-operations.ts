@@ -46,19 +46,18 @@ function lookupOnce(identifier: PaperIdentifier, context: OperationContext, time
 }
 
 /**
- * Why a lookup found nothing. "Not found" (404) is only true when a provider answered and none knew the
- * paper; when none could answer, an agent told 404 would conclude the paper does not exist. So: every
- * provider suspended or unconfigured is 503 (with Retry-After), any failure or timeout among them is 502,
- * and the providers' outcomes go with the error either way.
+ * Why a lookup found nothing. "Not found" (404) is only true when every provider that could look the identifier
+ * up answered and none knew the paper: PubMed not knowing a DOI while Crossref timed out says nothing of whether
+ * the paper exists, and an agent told 404 would conclude it does not. So: every provider suspended or unconfigured
+ * is 503 (with Retry-After); any that failed, timed out, was suspended or rate limited is 502, naming who answered
+ * "unknown" and who did not answer; not-configured and skipped providers count for neither. The providers'
+ * outcomes go with the error either way.
  */
 function lookupFailure(identifier: { type: string; value: string }, providers: ProviderOutcome[]): FedsearchError {
   const asked = providers.filter((provider) => provider.status !== 'skipped');
   const summary = asked.map((provider) => `${provider.provider}: ${provider.status}${provider.message ? ` (${provider.message})` : ''}`).join(', ');
   const what = `${identifier.type} ${identifier.value}`;
   const details = { providers };
-  if (asked.some((provider) => provider.status === 'ok')) {
-    return new FedsearchError('NOT_FOUND', `no provider knows ${what} (${summary})`, { details });
-  }
   if (asked.every((provider) => provider.status === 'suspended' || provider.status === 'not_configured')) {
     const waits = asked.flatMap((provider) => (provider.status === 'suspended' && provider.retry_after_ms !== undefined ? [provider.retry_after_ms] : []));
     const retryAfterMs = waits.length > 0 ? Math.min(...waits) : undefined;
@@ -69,7 +68,14 @@ function lookupFailure(identifier: { type: string; value: string }, providers: P
       retryAfterMs,
     });
   }
-  return new FedsearchError('PROVIDERS_FAILED', `could not look up ${what}: no paper provider answered (${summary}); the paper may exist, try again later`, { details });
+  const answered = asked.filter((provider) => provider.status === 'ok').map((provider) => provider.provider);
+  const failed = asked.filter((provider) => provider.status !== 'ok' && provider.status !== 'not_configured').map((provider) => provider.provider);
+  if (failed.length === 0) return new FedsearchError('NOT_FOUND', `no provider knows ${what} (${summary})`, { details });
+  const who =
+    answered.length === 0
+      ? 'no paper provider answered'
+      : `${answered.join(', ')} answered and did not know it, but ${failed.join(', ')} did not answer`;
+  return new FedsearchError('PROVIDERS_FAILED', `could not look up ${what}: ${who} (${summary}); the paper may exist, try again later`, { details });
 }
 
 export const paperDetails = defineOperation({

@@ -74,14 +74,64 @@ describe('a paper lookup no provider could answer is not "not found"', () => {
     }
   });
 
-  it('is 404 when one provider answered and none knew the paper, though others failed', async () => {
+  it('is 502, not 404, when one provider answered "unknown" and the others failed: the paper may exist', async () => {
+    const response = await call(service, 'paper_details', { id: UNKNOWN_DOI });
+    expect(response.status).toBe(502);
+    const body = await response.json();
+    expect(body.code).toBe('PROVIDERS_FAILED');
+    expect(body.message.startsWith(`could not look up doi ${UNKNOWN_DOI}: crossref answered and did not know it, but `)).toBe(true);
+    for (const name of ['openalex', 'pubmed', 'semanticscholar']) expect(body.message).toContain(`${name}: error`);
+    expect(body.message).toContain('crossref: ok');
+    expect(body.message.endsWith('; the paper may exist, try again later')).toBe(true);
+    expect(body.details.providers.find((outcome: Outcome) => outcome.provider === 'openalex')).toMatchObject({ status: 'error' });
+  });
+});
+
+/** A PubMed search by DOI that finds nothing. */
+const NO_PUBMED_MATCH =
+  '<?xml version="1.0" encoding="UTF-8" ?><eSearchResult><Count>0</Count><RetMax>0</RetMax><RetStart>0</RetStart><IdList></IdList></eSearchResult>';
+const SLOW_DOI = '10.5555/crossref.is.slow';
+
+describe('a paper lookup every provider answered', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    const notFound = { kind: 'respond', status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not found.' } as const;
+    upstream
+      .on('/crossref/works/*', notFound)
+      .on('/openalex/works/*', notFound)
+      .json('/semanticscholar/graph/v1/paper/*', { error: 'Paper not found' }, 404)
+      .on('/pubmed/entrez/eutils/esearch.fcgi', { kind: 'respond', headers: { 'content-type': 'text/xml' }, body: NO_PUBMED_MATCH })
+      .on(`/crossref/works/${SLOW_DOI}`, { kind: 'hang' });
+    service = await startService({ ...providerEnv(upstream.origin), BREAKER_FAILURES: '1000', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('is 404 when every provider that can look a DOI up answered and none knew it (arXiv, skipped, does not count)', async () => {
     const response = await call(service, 'paper_details', { id: UNKNOWN_DOI });
     expect(response.status).toBe(404);
     const body = await response.json();
     expect(body.code).toBe('NOT_FOUND');
     expect(body.message.startsWith(`no provider knows doi ${UNKNOWN_DOI} (`)).toBe(true);
-    expect(body.message).toContain('crossref: ok');
-    expect(body.details.providers.find((outcome: Outcome) => outcome.provider === 'openalex')).toMatchObject({ status: 'error' });
+    const statuses = Object.fromEntries(body.details.providers.map((outcome: Outcome) => [outcome.provider, outcome.status]));
+    expect(statuses).toEqual({ ...Object.fromEntries(DOI_PROVIDERS.map((name) => [name, 'ok'])), arxiv: 'skipped' });
+  });
+
+  it('is 502 when one of them timed out though the others answered "unknown"', async () => {
+    const response = await call(service, 'paper_details', { id: SLOW_DOI, timeout_ms: 300 });
+    expect(response.status).toBe(502);
+    const body = await response.json();
+    expect(body.code).toBe('PROVIDERS_FAILED');
+    // Named in the order they finished.
+    expect(body.message).toMatch(/: (openalex|pubmed|semanticscholar), (openalex|pubmed|semanticscholar), (openalex|pubmed|semanticscholar) answered and did not know it, but crossref did not answer \(/);
+    expect(body.message).toContain('crossref: timeout');
+    expect(body.message.endsWith('; the paper may exist, try again later')).toBe(true);
+    expect(body.details.providers.find((outcome: Outcome) => outcome.provider === 'crossref')).toMatchObject({ status: 'timeout' });
   });
 });
 
