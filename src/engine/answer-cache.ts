@@ -2,7 +2,11 @@ import { LRUCache } from 'lru-cache';
 
 /** Where answers are kept between identical searches: in process, or shared (Redis) in front of it. */
 export interface AnswerCache<T> {
-  get(key: string): Promise<T | undefined>;
+  /**
+   * The entry under `key`. One that `usable` refuses is a miss for this reader, and a cache in layers looks in
+   * the next layer behind it (another replica may have kept a better answer there).
+   */
+  get(key: string, usable?: (value: T) => boolean): Promise<T | undefined>;
   /** Keeps `value` for the cache's own TTL, or for `ttlMs` when that is shorter (a partial answer). */
   set(key: string, value: T, ttlMs?: number): Promise<void>;
   /** True when set() keeps nothing (a TTL of 0): what only a later reader would need need not be built. */
@@ -31,7 +35,10 @@ export function createMemoryCache<T extends object>(options: MemoryCacheOptions)
     ttl: options.ttlMs,
   });
   return {
-    get: async (key) => cache.get(key),
+    get: async (key, usable) => {
+      const value = cache.get(key);
+      return value === undefined || usable === undefined || usable(value) ? value : undefined;
+    },
     set: async (key, value, ttlMs) => {
       const ttl = entryTtl(options.ttlMs, ttlMs);
       if (ttl > 0) cache.set(key, value, { ttl });

@@ -18,6 +18,12 @@ export interface CachedAnswer {
   upstreamFull?: string[];
   /** When the providers were asked (epoch ms), so a cached answer can say how old it is. */
   cached_at: number;
+  /**
+   * For an answer in which some provider failed (isPartialAnswer): the caller's timeout_ms it was gathered within.
+   * Absent for a complete answer, and for one gathered without timeout_ms (each provider had its own, the most
+   * any caller gets). See servesTimeout.
+   */
+  partialTimeoutMs?: number;
 }
 
 /** The pages of each answer already handed out, by limit, page and explain; gone with the answer. */
@@ -40,6 +46,7 @@ const storedAnswerShape = z.object({
   providers: z.array(z.looseObject({ provider: z.string(), status: z.enum(PROVIDER_STATUSES), count: z.number(), latency_ms: z.number() })),
   cached_at: z.number(),
   upstreamFull: z.array(z.string()).optional(),
+  partialTimeoutMs: z.number().optional(),
 });
 
 /** Whether a value read from a shared cache is an answer this service can serve (storedAnswerShape). */
@@ -79,21 +86,38 @@ export const DEFAULT_PARTIAL_ANSWER_TTL_MS = 15_000;
 
 const FAILED_STATUSES: ReadonlySet<ProviderOutcome['status']> = new Set(['error', 'timeout', 'suspended', 'rate_limited']);
 
+/** Whether some provider failed in an answer (error, timeout, suspended, rate_limited): it is partial. */
+export function isPartialAnswer(answer: CachedAnswer): boolean {
+  return answer.providers.some((provider) => FAILED_STATUSES.has(provider.status));
+}
+
 /** How long the cache may keep an answer: undefined (the cache's own TTL) unless a provider failed in it. */
 export function answerTtl(answer: CachedAnswer, partialAnswerTtlMs = DEFAULT_PARTIAL_ANSWER_TTL_MS): number | undefined {
-  return answer.providers.some((provider) => FAILED_STATUSES.has(provider.status)) ? partialAnswerTtlMs : undefined;
+  return isPartialAnswer(answer) ? partialAnswerTtlMs : undefined;
 }
 
 /**
- * Same kind, same words (spacing aside), same providers, limit, deadline and filters: same answer. Letter case
- * counts: providers read `OR`, `AND` and `NOT` as operators only in capitals (PubMed, Brave, Wikipedia, arXiv), so
- * "covid OR flu" and "covid or flu" are two searches. The page is not part of it: every page of a search is sliced
- * from one cached list.
+ * Whether a kept answer serves a caller with this timeout_ms (undefined: each provider's own timeout, the longest
+ * wait). A complete answer serves every caller: waiting longer would find nothing more, so agents that vary
+ * timeout_ms share it. A partial one serves only callers that wait no longer than its own caller did: one that
+ * waits longer may get what timed out or failed then.
  */
-export function cacheKey(query: SearchQuery, providers: Provider[], timeoutMs: number | undefined): string {
-  // The JSON text of [kind, words, providers, limit, deadline, filters], written in parts: no array of it is
-  // built, and every hit on the cache pays for this, so the common parts skip JSON.stringify (same text).
-  return `[${nameJson(query.kind)},${wordsJson(query.text)},${providerNamesJson(providers)},${numberJson(query.limit)},${timeoutMs === undefined ? 'null' : numberJson(timeoutMs)},${filtersJson(query.filters)}]`;
+export function servesTimeout(answer: CachedAnswer, timeoutMs: number | undefined): boolean {
+  const within = answer.partialTimeoutMs;
+  return within === undefined || (timeoutMs !== undefined && timeoutMs <= within);
+}
+
+/**
+ * Same kind, same words (spacing aside), same providers, limit and filters: same answer. Letter case counts:
+ * providers read `OR`, `AND` and `NOT` as operators only in capitals (PubMed, Brave, Wikipedia, arXiv), so
+ * "covid OR flu" and "covid or flu" are two searches. The page is not part of it: every page of a search is sliced
+ * from one cached list. Nor is the caller's timeout_ms: a complete answer is the same whatever it was, and a
+ * partial one carries its own (servesTimeout).
+ */
+export function cacheKey(query: SearchQuery, providers: Provider[]): string {
+  // The JSON text of [kind, words, providers, limit, filters], written in parts: no array of it is built, and
+  // every hit on the cache pays for this, so the common parts skip JSON.stringify (same text).
+  return `[${nameJson(query.kind)},${wordsJson(query.text)},${providerNamesJson(providers)},${numberJson(query.limit)},${filtersJson(query.filters)}]`;
 }
 
 /** The words as written, each run of white space one space, as JSON. */

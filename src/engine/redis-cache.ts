@@ -44,8 +44,8 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
   const { attempt } = redis;
 
   return {
-    async get(key) {
-      const local = await front.get(key);
+    async get(key, usable) {
+      const local = await front.get(key, usable);
       if (local !== undefined) return local;
       const redisEntry = redisKey(prefix, key);
       // The entry's remaining lifetime comes with it, so the local copy expires when the shared one does.
@@ -64,6 +64,7 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
         logger.debug({ redis: describeRedisUrl(options.url) }, 'shared cache entry is not an answer this service can serve; ignored');
         return undefined;
       }
+      if (usable !== undefined && !usable(value)) return undefined;
       if (typeof remainingMs === 'number' && remainingMs > 0) await front.set(key, value, remainingMs);
       return value;
     },

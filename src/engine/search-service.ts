@@ -8,7 +8,7 @@ import type { PaperIdentifier, Provider } from '../providers/provider.js';
 import { createOutboundRateLimiter, type OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { AnswerCache } from './answer-cache.js';
 import { Cancellation, type CallerSignal } from './cancellation.js';
-import { answerTtl, cacheKey, presentedAnswer, type CachedAnswer } from './cached-answer.js';
+import { answerTtl, cacheKey, isPartialAnswer, presentedAnswer, servesTimeout, type CachedAnswer } from './cached-answer.js';
 import { fuseAnswers } from './fuse.js';
 import { extendResults, hasMorePages, pageOf, resultsWanted, servesPage, upstreamsWithMore } from './paging.js';
 import { gatherResults, type ProviderAnswer } from './gather.js';
@@ -163,7 +163,7 @@ export class SearchService {
     try {
       const plan = this.keysOf(request);
       if (this.options.cache.storesNothing) return this.answerFrom(undefined, plan, request, signal, started);
-      return this.readCache(plan.key).then((stored) => this.answerFrom(stored, plan, request, signal, started));
+      return this.readCache(plan.key, request.timeoutMs).then((stored) => this.answerFrom(stored, plan, request, signal, started));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -179,7 +179,7 @@ export class SearchService {
       limit: resultsWanted(request.limit, page),
       filters: request.filters ?? {},
     };
-    return { providers, page, query, key: cacheKey({ ...query, limit: request.limit }, providers, request.timeoutMs) };
+    return { providers, page, query, key: cacheKey({ ...query, limit: request.limit }, providers) };
   }
 
   /**
@@ -194,6 +194,7 @@ export class SearchService {
     started: number,
   ): Promise<SearchResponse> {
     const { providers, page, query, key } = plan;
+    // A stored answer that does not serve this caller's timeout_ms never comes here (readCache).
     // A list too short for this page is gathered again, deeper; the deeper list extends it.
     if (stored && servesPage(stored, request.limit, page)) {
       this.options.onCacheLookup?.(true);
@@ -204,7 +205,9 @@ export class SearchService {
     const explain = request.explain === true || this.options.cache.storesNothing !== true;
     const gathering = request.onProviderAnswer
       ? this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new Cancellation())
-      : this.flights.run(`${key}#${query.limit}#${explain}`, signalOf(signal), (sharedSignal) =>
+      : // Only a caller with the same timeout_ms joins a flight: a shorter one would wait past its deadline, a longer
+        // one would be given what a shorter deadline found (the cache key leaves timeout_ms out: servesTimeout).
+        this.flights.run(`${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`, signalOf(signal), (sharedSignal) =>
           this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
         );
     // Counted once the providers are asked: the requests need not wait for the bookkeeping.
@@ -258,9 +261,10 @@ export class SearchService {
       : this.rankAnswers(kind, answers, explain, atMost);
   }
 
-  private async readCache(key: string): Promise<CachedAnswer | undefined> {
+  /** The answer kept under `key` if it serves a caller with this timeout_ms (servesTimeout). */
+  private async readCache(key: string, timeoutMs: number | undefined): Promise<CachedAnswer | undefined> {
     try {
-      return await this.options.cache.get(key);
+      return await this.options.cache.get(key, (answer) => servesTimeout(answer, timeoutMs));
     } catch (error) {
       this.options.logger.warn({ err: error }, 'answer cache read failed; searching without it');
       return undefined;
@@ -294,7 +298,7 @@ export class SearchService {
     return gathering.then(
       (answers) => {
         finished?.();
-        return this.keep(answers, query, { limit: request.limit, page: request.page ?? 1 }, key, listed, explain, signal, gatheredAt);
+        return this.keep(answers, query, { limit: request.limit, page: request.page ?? 1, timeoutMs: request.timeoutMs }, key, listed, explain, signal, gatheredAt);
       },
       (error: unknown) => {
         finished?.();
@@ -307,7 +311,7 @@ export class SearchService {
   private keep(
     answers: ProviderAnswer[],
     query: SearchQuery,
-    { limit, page }: { limit: number; page: number },
+    { limit, page, timeoutMs }: { limit: number; page: number; timeoutMs: number | undefined },
     key: string,
     listed: SearchResult[],
     explain: boolean,
@@ -325,6 +329,8 @@ export class SearchService {
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     const upstreamFull = upstreamsWithMore(answers, query.limit);
     if (upstreamFull) outcome.upstreamFull = upstreamFull;
+    // A partial answer is served later only to callers that wait no longer than this one (servesTimeout).
+    if (timeoutMs !== undefined && isPartialAnswer(outcome)) outcome.partialTimeoutMs = timeoutMs;
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (!this.options.cache.storesNothing && outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
       // The answer does not wait for its copy to be kept: a shared cache's write is a round trip to Redis (up to its

@@ -6,24 +6,23 @@ import type { Provider } from '../../src/providers/provider.js';
 const named = (...names: string[]) => names.map((name) => ({ name })) as unknown as Provider[];
 
 describe('cacheKey', () => {
-  it('is the JSON of kind, words, sorted providers, limit, deadline and the set filters in name order', () => {
-    expect(cacheKey({ kind: 'web', text: 'Cached  Answer\t"x"', limit: 11, filters: {} }, named('tavily', 'brave'), undefined)).toBe(
-      '["web","Cached Answer \\"x\\"",["brave","tavily"],11,null,[]]',
+  it('is the JSON of kind, words, sorted providers, limit and the set filters in name order', () => {
+    expect(cacheKey({ kind: 'web', text: 'Cached  Answer\t"x"', limit: 11, filters: {} }, named('tavily', 'brave'))).toBe(
+      '["web","Cached Answer \\"x\\"",["brave","tavily"],11,[]]',
     );
     expect(
       cacheKey(
         { kind: 'papers', text: 'q', limit: 3, filters: { year_to: 2020, open_access: true, year_from: undefined, scope: 'code' } },
         named('openalex'),
-        2500,
       ),
-    ).toBe('["papers","q",["openalex"],3,2500,[["open_access",true],["scope","code"],["year_to",2020]]]');
+    ).toBe('["papers","q",["openalex"],3,[["open_access",true],["scope","code"],["year_to",2020]]]');
   });
 
   it('is the same for the same search whatever the order of providers and filters', () => {
-    const one = cacheKey({ kind: 'web', text: 'a b', limit: 5, filters: { language: 'en', safesearch: 'strict' } }, named('exa', 'brave'), 900);
-    const other = cacheKey({ kind: 'web', text: 'a   b', limit: 5, filters: { safesearch: 'strict', language: 'en' } }, named('brave', 'exa'), 900);
+    const one = cacheKey({ kind: 'web', text: 'a b', limit: 5, filters: { language: 'en', safesearch: 'strict' } }, named('exa', 'brave'));
+    const other = cacheKey({ kind: 'web', text: 'a   b', limit: 5, filters: { safesearch: 'strict', language: 'en' } }, named('brave', 'exa'));
     expect(other).toBe(one);
-    expect(cacheKey({ kind: 'web', text: 'a b', limit: 5, filters: { language: 'de', safesearch: 'strict' } }, named('exa', 'brave'), 900)).not.toBe(one);
+    expect(cacheKey({ kind: 'web', text: 'a b', limit: 5, filters: { language: 'de', safesearch: 'strict' } }, named('exa', 'brave'))).not.toBe(one);
   });
 
   it('is, for any search, the JSON the rule describes (the written-out parts skip JSON.stringify, not its text)', () => {
@@ -32,18 +31,17 @@ describe('cacheKey', () => {
     const filters = fc.dictionary(fc.constantFrom('language', 'safesearch', 'year_from', 'scope'), fc.option(fc.oneof(fc.string(), fc.integer(), fc.boolean()), { nil: undefined }));
     const number = fc.oneof(fc.integer(), fc.double());
     fc.assert(
-      fc.property(fc.constantFrom('web', 'papers'), text, names, number, fc.option(number, { nil: undefined }), filters, (kind, words, providerNames, limit, timeoutMs, set) => {
+      fc.property(fc.constantFrom('web', 'papers'), text, names, number, filters, (kind, words, providerNames, limit, set) => {
         const expected = JSON.stringify([
           kind,
           words.replace(/\s+/g, ' '),
           [...providerNames].sort(),
           limit,
-          timeoutMs ?? null,
           Object.entries(set)
             .filter(([, value]) => value !== undefined)
             .sort(([a], [b]) => a.localeCompare(b)),
         ]);
-        expect(cacheKey({ kind, text: words, limit, filters: set }, named(...providerNames), timeoutMs)).toBe(expected);
+        expect(cacheKey({ kind, text: words, limit, filters: set }, named(...providerNames))).toBe(expected);
       }),
     );
   });
