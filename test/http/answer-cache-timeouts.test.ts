@@ -1,8 +1,8 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { braveBody } from '../mcp/mcp-client.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { describeWithRedis } from '../support/redis-server.js';
+import { startSharedReplicas, type SharedReplicas } from '../support/shared-replicas.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 
 const BRAVE_PATH = '/brave/res/v1/web/search';
@@ -89,61 +89,43 @@ describe('the answer cache and the caller\'s timeout_ms', () => {
 });
 
 describeWithRedis('the shared answer cache and the caller\'s timeout_ms', () => {
-  let redis: RedisServer;
-  let raw: Redis;
-  let upstream: FakeUpstream;
-  let replicaA: RunningService;
-  let replicaB: RunningService;
+  let replicas: SharedReplicas;
 
   beforeAll(async () => {
-    redis = await startRedisServer();
-    raw = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-    upstream = await startFakeUpstream();
-    const env = { ...providerEnv(upstream.origin), BRAVE_API_KEY: BRAVE_KEY, REDIS_URL: redis.url, CACHE_TTL_SECONDS: '300', LOG_LEVEL: 'silent' };
-    replicaA = await startService(env);
-    replicaB = await startService(env);
+    replicas = await startSharedReplicas({ BRAVE_API_KEY: BRAVE_KEY });
   });
-  afterAll(async () => {
-    raw.disconnect();
-    await replicaA.stop();
-    await replicaB.stop();
-    await upstream.stop();
-    await redis.stop();
-  });
-
-  /** The answers Redis holds, parsed. */
-  const sharedAnswers = async () => Promise.all((await raw.keys('fedsearch:answer:*')).map(async (key) => JSON.parse((await raw.get(key)) ?? '{}')));
+  afterAll(() => replicas.stop());
 
   it('serves one replica\'s complete answer to the other whatever timeout_ms it gives', async () => {
-    upstream.json(BRAVE_PATH, JSON.parse(braveBody('https://brave.example/shared')));
-    const asked = upstream.requestsTo(BRAVE_PATH).length;
-    const first = await search(replicaA, 'shared whatever the deadline', 5000);
+    replicas.upstream.json(BRAVE_PATH, JSON.parse(braveBody('https://brave.example/shared')));
+    const asked = replicas.upstream.requestsTo(BRAVE_PATH).length;
+    const first = await search(replicas.a, 'shared whatever the deadline', 5000);
     expect(first.cached).toBe(false);
-    await expect.poll(async () => (await sharedAnswers()).length).toBe(1);
-    const fromB = await search(replicaB, 'shared whatever the deadline', 8000);
+    await expect.poll(async () => (await replicas.sharedAnswers()).length).toBe(1);
+    const fromB = await search(replicas.b, 'shared whatever the deadline', 8000);
     expect(fromB.cached).toBe(true);
     expect(fromB.results).toEqual(first.results);
-    expect(upstream.requestsTo(BRAVE_PATH).length).toBe(asked + 1);
+    expect(replicas.upstream.requestsTo(BRAVE_PATH).length).toBe(asked + 1);
   });
 
   it('keeps a partial answer from a caller that waits longer, and finds the better answer another replica kept', async () => {
-    upstream.on(BRAVE_PATH, { kind: 'hang' });
+    replicas.upstream.on(BRAVE_PATH, { kind: 'hang' });
     const words = 'shared partial answer';
-    expect(braveStatus(await search(replicaA, words, 400))).toBe('timeout');
-    await expect.poll(async () => (await sharedAnswers()).some((answer) => answer.partialTimeoutMs === 400)).toBe(true);
-    expect(await search(replicaB, words, 400)).toMatchObject({ cached: true });
+    expect(braveStatus(await search(replicas.a, words, 400))).toBe('timeout');
+    await expect.poll(async () => (await replicas.sharedAnswers()).some((answer) => answer.partialTimeoutMs === 400)).toBe(true);
+    expect(await search(replicas.b, words, 400)).toMatchObject({ cached: true });
 
-    upstream.json(BRAVE_PATH, JSON.parse(braveBody('https://brave.example/later')));
-    const asked = upstream.requestsTo(BRAVE_PATH).length;
-    const longer = await search(replicaB, words, 8000);
+    replicas.upstream.json(BRAVE_PATH, JSON.parse(braveBody('https://brave.example/later')));
+    const asked = replicas.upstream.requestsTo(BRAVE_PATH).length;
+    const longer = await search(replicas.b, words, 8000);
     expect(longer.cached).toBe(false);
     expect(braveStatus(longer)).toBe('ok');
-    expect(upstream.requestsTo(BRAVE_PATH).length).toBe(asked + 1);
-    await expect.poll(async () => (await sharedAnswers()).some((answer) => answer.partialTimeoutMs === 400)).toBe(false);
+    expect(replicas.upstream.requestsTo(BRAVE_PATH).length).toBe(asked + 1);
+    await expect.poll(async () => (await replicas.sharedAnswers()).some((answer) => answer.partialTimeoutMs === 400)).toBe(false);
 
     // Replica A still holds the partial answer in process; behind it, Redis holds B's complete one.
-    const fromA = await search(replicaA, words, 8000);
+    const fromA = await search(replicas.a, words, 8000);
     expect(fromA).toMatchObject({ cached: true, results: longer.results });
-    expect(upstream.requestsTo(BRAVE_PATH).length).toBe(asked + 1);
+    expect(replicas.upstream.requestsTo(BRAVE_PATH).length).toBe(asked + 1);
   });
 });

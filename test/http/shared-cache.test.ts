@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { describeWithRedis } from '../support/redis-server.js';
+import { startSharedReplicas, type SharedReplicas } from '../support/shared-replicas.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 
 const BRAVE_PATH = '/brave/res/v1/web/search';
@@ -75,48 +76,33 @@ describeWithRedis('two replicas sharing one Redis', () => {
 });
 
 describeWithRedis('partial answers in the shared cache', () => {
-  let redis: RedisServer;
-  let raw: Redis;
-  let upstream: FakeUpstream;
-  let replicaA: RunningService;
-  let replicaB: RunningService;
+  let replicas: SharedReplicas;
 
   beforeAll(async () => {
-    redis = await startRedisServer();
-    raw = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-    upstream = await startFakeUpstream();
-    const env = { ...providerEnv(upstream.origin), BRAVE_API_KEY: 'k-123456', REDIS_URL: redis.url, CACHE_TTL_SECONDS: '300', LOG_LEVEL: 'silent' };
-    replicaA = await startService(env);
-    replicaB = await startService(env);
+    replicas = await startSharedReplicas({ BRAVE_API_KEY: 'k-123456' });
   });
-  afterAll(async () => {
-    raw.disconnect();
-    await replicaA.stop();
-    await replicaB.stop();
-    await upstream.stop();
-    await redis.stop();
-  });
+  afterAll(() => replicas.stop());
 
   /** The lifetimes Redis holds for the answers written so far, in ms. */
-  const lifetimes = async () => Promise.all((await raw.keys('fedsearch:answer:*')).map((key) => raw.pttl(key)));
+  const lifetimes = async () => Promise.all((await replicas.raw.keys('fedsearch:answer:*')).map((key) => replicas.raw.pttl(key)));
 
   it('keeps an answer with a failed provider 15 s at most, a complete one for CACHE_TTL_SECONDS, and tells the other replica its age', async () => {
-    upstream.json(BRAVE_PATH, { error: 'down' }, 500);
+    replicas.upstream.json(BRAVE_PATH, { error: 'down' }, 500);
     const started = Date.now();
-    const partial = await (await request(replicaA.origin, '/v1/search/web?q=provider&providers=brave,local')).json();
+    const partial = await (await request(replicas.a.origin, '/v1/search/web?q=provider&providers=brave,local')).json();
     expect(partial.providers.find((outcome: { provider: string }) => outcome.provider === 'brave')).toMatchObject({ status: 'error' });
     await expect.poll(lifetimes).toHaveLength(1);
     const [partialLifetime] = await lifetimes();
     expect(partialLifetime).toBeGreaterThan(0);
     expect(partialLifetime).toBeLessThanOrEqual(15_000);
 
-    const fromB = await (await request(replicaB.origin, '/v1/search/web?q=provider&providers=brave,local')).json();
+    const fromB = await (await request(replicas.b.origin, '/v1/search/web?q=provider&providers=brave,local')).json();
     expect(fromB.cached).toBe(true);
     expect(fromB.cache_age_ms).toBeGreaterThanOrEqual(0);
     expect(fromB.cache_age_ms).toBeLessThanOrEqual(Date.now() - started);
 
-    upstream.json(BRAVE_PATH, { web: { results: [{ title: 'Whole', url: 'https://whole.example/' }] } });
-    await request(replicaA.origin, '/v1/search/web?q=whole+answer&providers=brave,local');
+    replicas.upstream.json(BRAVE_PATH, { web: { results: [{ title: 'Whole', url: 'https://whole.example/' }] } });
+    await request(replicas.a.origin, '/v1/search/web?q=whole+answer&providers=brave,local');
     await expect.poll(lifetimes).toHaveLength(2);
     expect(Math.max(...(await lifetimes()))).toBeGreaterThan(15_000);
   });
