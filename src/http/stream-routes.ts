@@ -6,7 +6,7 @@ import type { SearchResult } from '../domain/result.js';
 import type { ProviderAnswer } from '../engine/gather.js';
 import type { SearchService } from '../engine/search-service.js';
 import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
-import { logFailure } from './error-handler.js';
+import { errorEnvelope, logFailure } from './error-handler.js';
 import { clientGoneSignal } from './request-signal.js';
 import { planRouteSearch } from './search-routes.js';
 import { errorResponses } from './response-schemas.js';
@@ -22,16 +22,29 @@ const DESCRIPTION =
   '- `event: done`: exactly the answer GET /v1/search/{kind} gives for the same request; then the stream ends.\n' +
   'A cached answer streams just `done`. A bad request is an ordinary 400 JSON before any event; an unexpected ' +
   'failure after the stream opened is `event: error` with the usual error JSON. A comment line is sent every 15 s ' +
-  'so proxies keep the connection; closing it stops the providers still running.';
+  'so proxies keep the connection; closing it stops the providers still running.\n' +
+  'The last event (`done` or `error`) carries `id: end`: an EventSource reconnecting after it sends `Last-Event-ID: end` ' +
+  'and is answered 204, which stops it from searching again and again.';
 
 const eventStream = {
   description: 'text/event-stream: `provider`, `results` and `done` events (see the description).',
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 } as const;
 
+const reconnectedAfterEnd = {
+  description: 'No content: the request carried `Last-Event-ID: end`, an EventSource reconnecting after its stream ended; it stops.',
+} as const;
+
+/**
+ * The id of a stream's last event (`done` or `error`). An EventSource reconnects whenever a stream ends, a finished
+ * one too, and searched again every few seconds for as long as its page stayed open; its reconnection sends this id
+ * back as Last-Event-ID, and the 204 it is answered with is the HTML standard's way to make it stop.
+ */
+const STREAM_END_ID = 'end';
+
 /** One SSE message; JSON.stringify never emits a raw newline, so `data` is always one line. */
-function sseEvent(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+function sseEvent(event: string, data: unknown, id?: string): string {
+  return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 interface StreamContext {
@@ -40,6 +53,11 @@ interface StreamContext {
 }
 
 async function streamSearch({ search, heartbeatMs }: StreamContext, kind: SearchRouteKind, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.headers['last-event-id'] === STREAM_END_ID) {
+    // The stream this client reconnects after had ended: nothing more to say, and no search to run again.
+    void reply.code(204).send();
+    return;
+  }
   const input = request.query as SearchRouteInput;
   // Validation that needs the provider list throws here, so a bad request is a 400 before any event.
   const plan = planRouteSearch(search, kind, input);
@@ -79,20 +97,17 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   };
   try {
     const answer = await plan.run({ logger: request.log, onProviderAnswer }, signal);
-    write(sseEvent('done', answer));
+    write(sseEvent('done', answer, STREAM_END_ID));
   } catch (error) {
     if (!signal.aborted) {
       // Headers are gone: the failure becomes the stream's last event, shaped and hidden as the error handler would.
       const known = error instanceof FedsearchError && error.code !== 'INTERNAL';
-      const failure = error instanceof Error ? error : new Error(String(error));
-      logFailure(request.log, failure, known ? error.httpStatus : 500, known ? error.code : 'INTERNAL', 'search stream failed');
-      write(
-        sseEvent('error', {
-          statusCode: known ? error.httpStatus : 500,
-          code: known ? error.code : 'INTERNAL',
-          message: known ? error.message : 'internal error; see the server log for this request id',
-        }),
-      );
+      const status = known ? error.httpStatus : 500;
+      const code = known ? error.code : 'INTERNAL';
+      logFailure(request.log, error instanceof Error ? error : new Error(String(error)), status, code, 'search stream failed');
+      // The error handler's envelope, request id included: an EventSource cannot read the x-request-id header.
+      const message = known ? error.message : `internal error; quote request id ${request.id} when reporting it`;
+      write(sseEvent('error', errorEnvelope(request, status, code, message), STREAM_END_ID));
     }
   } finally {
     clearInterval(heartbeat);
@@ -114,7 +129,7 @@ export function registerStreamRoutes(app: FastifyInstance, search: SearchService
           description: DESCRIPTION,
           querystring: documented(searchQuerystrings[kind], 'query'),
           // Refused before any event as the search routes are (400, no key, a Host not admitted, rate limit, load shed).
-          response: { 200: eventStream, ...errorResponses(400, 401, 403, 429, 500, 503) },
+          response: { 200: eventStream, 204: reconnectedAfterEnd, ...errorResponses(400, 401, 403, 429, 500, 503) },
         },
       },
       async (request, reply) => {

@@ -23,7 +23,8 @@ describe('the stream routes document the errors they answer', () => {
     for (const kind of ['web', 'papers']) {
       const search = document.paths[`/v1/search/${kind}`].get.responses as Responses;
       const stream = document.paths[`/v1/search/${kind}/stream`].get.responses as Responses;
-      const errorStatuses = (responses: Responses) => Object.keys(responses).filter((status) => status !== '200');
+      // The errors only: the stream also documents its 204, the answer to an EventSource reconnecting after the end.
+      const errorStatuses = (responses: Responses) => Object.keys(responses).filter((status) => Number(status) >= 400);
       expect(errorStatuses(stream)).toEqual(errorStatuses(search));
       for (const status of errorStatuses(stream)) expect(stream[status]).toEqual(search[status]);
     }

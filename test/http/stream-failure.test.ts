@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, startService, type RunningService } from '../support/service.js';
+
+/**
+ * A failure after the stream opened is its last event, documented as "the usual error JSON". It lacked the envelope's
+ * `error` and `request_id`, and its message pointed at "this request id" without giving it: a page reading the stream
+ * with EventSource cannot see the x-request-id header, so it had nothing to quote.
+ */
+describe('GET /v1/search/{kind}/stream when the search fails after the stream opened', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'test-key-1', LOG_LEVEL: 'warn' });
+    // No real input makes fusing fail: the fault is put in, as the one way to reach the stream's own failure path.
+    service.app.searchService.fuseAnswers = () => {
+      throw new Error('fusion broke on an internal detail');
+    };
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('ends with `event: error` holding the error envelope and the request id, its message hidden', async () => {
+    upstream.json('/brave/res/v1/web/search', { web: { results: [{ title: 'A', url: 'https://a.example/', description: 'x' }] } });
+    const response = await fetch(`${service.origin}/v1/search/web/stream?q=broken+fusion&providers=brave`);
+    expect(response.status).toBe(200);
+    const requestId = response.headers.get('x-request-id')!;
+    const body = await response.text();
+    const last = body.trimEnd().split('\n\n').at(-1)!;
+    expect(last.split('\n').slice(0, 2)).toEqual(['id: end', 'event: error']);
+    const envelope = JSON.parse(last.split('\n')[2]!.slice('data: '.length));
+    expect(envelope).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      code: 'INTERNAL',
+      message: `internal error; quote request id ${requestId} when reporting it`,
+      request_id: requestId,
+    });
+    expect(body).not.toContain('internal detail');
+    expect(service.logs.some((line) => line.includes('search stream failed') && line.includes(requestId))).toBe(true);
+  });
+});
