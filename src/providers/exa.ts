@@ -3,6 +3,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { markdownText } from './markdown-text.js';
 import { asArray, httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
@@ -69,14 +70,15 @@ function toItem(result: Record<string, unknown>): ProviderItem | undefined {
   // `id` is the page URL too; it stands in if `url` is ever missing.
   const url = httpUrl(result.url) ?? httpUrl(result.id);
   if (!url) return undefined;
-  const snippet = text(result.summary) ?? highlightsOf(result) ?? text(result.text);
+  // Highlights and text are page extracts in Markdown: the snippet keeps their words, not their syntax.
+  const snippet = markdownText(result.summary) ?? highlightsOf(result) ?? markdownText(result.text);
   // Exa sends null or "" for pages without a title.
   return webItem(text(result.title) ?? url, url, snippet === undefined ? undefined : shorten(snippet, MAX_SNIPPET_CHARS), isoDate(result.publishedDate));
 }
 
 /** The highlights joined, for a result without a summary; undefined when there are none. */
 function highlightsOf(result: Record<string, unknown>): string | undefined {
-  const highlights = asArray(result.highlights).map(text).filter(Boolean);
+  const highlights = asArray(result.highlights).map(markdownText).filter(Boolean);
   return highlights.length > 0 ? highlights.join(' … ') : undefined;
 }
 

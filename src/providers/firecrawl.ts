@@ -4,6 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import type { TimeRange } from '../domain/time-range.js';
 import type { ScrapedPage, ScrapeInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { markdownText } from './markdown-text.js';
 import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse, type UpstreamTransport } from './provider.js';
 
@@ -113,7 +114,7 @@ function toItem(result: Record<string, unknown>, source: string, index: number):
   const url = httpUrl(result.url) ?? metadataUrl(metadata) ?? imageUrl;
   // A search result is its URL: without one there is nothing to show, and dropping it quietly would hide the fault.
   if (!url) throw parseError(`${source} result ${index + 1} has no URL`);
-  const markdown = typeof result.markdown === 'string' ? text(result.markdown.slice(0, SNIPPET_CHARS * 2)) : undefined;
+  const markdown = typeof result.markdown === 'string' ? markdownText(result.markdown.slice(0, SNIPPET_CHARS * 2)) : undefined;
   const extra = extraFields({
     source,
     category: text(result.category),

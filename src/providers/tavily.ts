@@ -2,6 +2,7 @@ import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { markdownText } from './markdown-text.js';
 import { httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
@@ -68,5 +69,6 @@ function toItem(result: Record<string, unknown>): ProviderItem | undefined {
   const url = httpUrl(result.url);
   if (!url) return undefined;
   // published_date is sent for topic "news" only, as an RFC 1123 date ("Wed, 15 May 2024 13:41:03 GMT").
-  return webItem(text(result.title) ?? url, url, text(result.content), isoDate(result.published_date));
+  // content is Markdown cut from the page (`## Heading`, `**bold**`, links): the snippet keeps its words only.
+  return webItem(text(result.title) ?? url, url, markdownText(result.content), isoDate(result.published_date));
 }

@@ -42,7 +42,7 @@ describe('exa adapter', () => {
         // No title: the URL stands in; the page text is cut at a word break near 500 characters.
         title: 'https://docs.example.com/fusion',
         url: 'https://docs.example.com/fusion',
-        snippet: `# Rank fusion ${Array.from({ length: 48 }, () => 'abcdefghi').join(' ')} …`,
+        snippet: `Rank fusion ${Array.from({ length: 48 }, () => 'abcdefghi').join(' ')} …`,
       },
       {
         title: 'https://blog.example.net/metasearch',
@@ -50,6 +50,15 @@ describe('exa adapter', () => {
         snippet: 'A blog post on merging search results.',
         published_at: '2023-11-20',
       },
+    ]);
+  });
+
+  it('gives the words of Markdown highlights, not their headings, emphasis, links and code ticks', () => {
+    const provider = makeProvider(ExaProvider, { EXA_API_KEY: 'test-key-1' });
+    const body = readFileSync(new URL('../fixtures/exa/search-markdown-highlights.json', import.meta.url), 'utf8');
+    const outcome = provider.parseResponse(response(body), makeQuery('rank fusion'));
+    expect('items' in outcome && outcome.items.map((item) => item.snippet)).toEqual([
+      'Fusion is a Python library built on Example Validation and type hints. … Install ... Run pip install fusion.',
     ]);
   });
 

@@ -31,10 +31,10 @@ describe('firecrawl adapter', () => {
         extra: { source: 'web' },
       },
       {
-        // Empty title and no description: the page's own title and the start of its markdown stand in.
+        // Empty title and no description: the page's own title and the words of its markdown stand in.
         title: 'Repository page',
         url: 'https://github.com/firecrawl-example/firecrawl',
-        snippet: '# Firecrawl Turn websites into markdown.',
+        snippet: 'Firecrawl Turn websites into markdown.',
         extra: { source: 'web', category: 'github', language: 'en' },
       },
       {

@@ -43,6 +43,17 @@ describe('tavily adapter', () => {
     ]);
   });
 
+  it('gives the words of Markdown content, not its headings, emphasis, links and images', () => {
+    const provider = makeProvider(TavilyProvider, { TAVILY_API_KEY: 'test-key-1' });
+    const body = readFileSync(new URL('../fixtures/tavily/search-markdown-content.json', import.meta.url), 'utf8');
+    const outcome = provider.parseResponse(response(body), makeQuery('rank fusion'));
+    expect('items' in outcome && outcome.items.map((item) => item.snippet)).toEqual([
+      'Search Notes. Rank fusion: a guide. Introducing reciprocal rank fusion-- see the original paper and "it needs no scores". Run fuse_lists() with k=60.',
+      // Characters Markdown marks up with are plain text where they mark nothing up.
+      'C# and F# code: 2*3*4 rows, a * b, snake_case_name and __init__ stay as written.',
+    ]);
+  });
+
   it('asks for at most 20 results, the most Tavily serves', () => {
     const provider = makeProvider(TavilyProvider, { TAVILY_API_KEY: 'k' });
     const request = provider.buildRequest(makeQuery('q', 'web', 50, { exclude_domains: ['spam.example'] }));
