@@ -161,7 +161,7 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     url: url ?? `https://openalex.org/works?search=${encodeURIComponent(title ?? '')}`,
     authors: authors.length > 0 ? authors : undefined,
     year: yearFrom(work.publication_year) ?? yearFrom(work.publication_date),
-    published_at: isoDate(work.publication_date),
+    published_at: publicationDate(work.publication_date),
     venue,
     abstract: rebuildAbstract(work.abstract_inverted_index),
     doi,
@@ -172,6 +172,16 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     citation_count: numberOrUndefined(work.cited_by_count),
     extra,
   });
+}
+
+/**
+ * OpenAlex fills in January 1st where its source gave only the year: a preprint posted to arXiv in April 2023
+ * (2304.05376) comes dated 2023-01-01. A `YYYY-01-01` date therefore vouches for its year alone, and is given as
+ * that year, which is less precise for the few works really published on January 1st but never wrong.
+ */
+function publicationDate(value: unknown): string | undefined {
+  const date = isoDate(value);
+  return date !== undefined && /^\d{4}-01-01$/.test(date) ? date.slice(0, 4) : date;
 }
 
 /** A work without a title (some datasets, paratext) is still shown: by its venue and DOI, or its OpenAlex id. */

@@ -42,11 +42,12 @@ describe('openalex adapter', () => {
         extra: { openalex_id: 'W1000000001', type: 'article', open_access: true },
       },
       {
-        // oa_url is the arXiv landing page, not a PDF: no pdf_url rather than a wrong one.
+        // oa_url is the arXiv landing page, not a PDF: no pdf_url rather than a wrong one. Posted in April 2023,
+        // dated 2023-01-01 by OpenAlex (its stand-in for "year only"): the year is all the date says.
         title: 'A preprint about fusion',
         url: 'https://doi.org/10.48550/arxiv.2304.05376',
         year: 2023,
-        published_at: '2023-01-01',
+        published_at: '2023',
         venue: 'arXiv (Cornell University)',
         doi: '10.48550/arxiv.2304.05376',
         arxiv_id: '2304.05376',
