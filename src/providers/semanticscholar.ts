@@ -164,9 +164,7 @@ function toItem(paper: unknown): ProviderItem {
   if (!url) throw parseError('a Semantic Scholar paper has neither an id nor a url');
   const abstract = clean(paper.abstract);
   const year = yearFrom(paper.year) ?? yearFrom(paper.publicationDate);
-  const authors = asArray(paper.authors)
-    .map((author) => (isRecord(author) ? clean(author.name) : undefined))
-    .filter((name): name is string => name !== undefined);
+  const authors = authorsOf(paper.authors);
   const openAccessPdf = isRecord(paper.openAccessPdf) ? paper.openAccessPdf : {};
   const citations = numberOrUndefined(paper.citationCount);
   return compact({
@@ -185,6 +183,28 @@ function toItem(paper: unknown): ProviderItem {
     pdf_url: httpUrl(openAccessPdf.url),
     citation_count: citations !== undefined && citations >= 0 ? Math.trunc(citations) : undefined,
   });
+}
+
+/**
+ * The authors' names in order. The graph sometimes lists one author twice under the same authorId (PNAS
+ * 10.1073/pnas.1720770115 has "D. Karig" first and second): the repeat goes. Two authors who only share a name
+ * (different or missing ids) are two people and both stay.
+ */
+function authorsOf(value: unknown): string[] {
+  const names: string[] = [];
+  const seenIds = new Set<string>();
+  for (const author of asArray(value)) {
+    if (!isRecord(author)) continue;
+    const name = clean(author.name);
+    if (name === undefined) continue;
+    const id = typeof author.authorId === 'string' && author.authorId !== '' ? author.authorId : undefined;
+    if (id !== undefined) {
+      if (seenIds.has(id)) continue;
+      seenIds.add(id);
+    }
+    names.push(name);
+  }
+  return names;
 }
 
 function nameOf(value: unknown): string | undefined {
