@@ -226,7 +226,16 @@ export function isoDate(value: unknown): string | undefined {
   const withZone = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(trimmed) ? `${trimmed}Z` : trimmed;
   const parsed = new Date(withZone);
   if (Number.isNaN(parsed.getTime())) return undefined;
+  // A day without a time of day or a zone ("April 4, 2024", Brave's `age`) is read at midnight in the server's zone;
+  // as an instant it would fall on April 3rd in UTC on a server east of Greenwich. It is that calendar day.
+  if (!/\d:\d/.test(trimmed) && !/\b(GMT|UTC|Z)\b|[+-]\d{2}:?\d{2}$/i.test(trimmed)) return localCalendarDay(parsed);
   return parsed.toISOString();
+}
+
+/** `YYYY-MM-DD` of a date as read in the server's zone. */
+function localCalendarDay(date: Date): string {
+  const pad = (part: number): string => String(part).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
 function validCalendarDate(value: string): boolean {

@@ -28,6 +28,22 @@ describe('parse helpers', () => {
     expect(isoDate('')).toBeUndefined();
   });
 
+  it('reads a written-out day ("April 4, 2024", Brave\'s age) as that calendar day in any server zone', () => {
+    const zone = process.env.TZ;
+    try {
+      for (const serverZone of ['Asia/Tokyo', 'America/Los_Angeles', 'UTC']) {
+        // Node reads TZ again when it changes: the same process stands in for servers in three zones.
+        process.env.TZ = serverZone;
+        expect(isoDate('April 4, 2024')).toBe('2024-04-04');
+        expect(isoDate('2024-04-04T23:04:00')).toBe('2024-04-04T23:04:00.000Z');
+        expect(isoDate('Thu, 02 May 2024 10:00:00 GMT')).toBe('2024-05-02T10:00:00.000Z');
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('strips tags but keeps comparison signs in plain text', () => {
     expect(htmlToText('a <span class="searchmatch">b</span> &amp; c')).toBe('a b & c');
     expect(htmlToText('if a < b and c > d')).toBe('if a < b and c > d');
