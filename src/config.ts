@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { apiKeyFile, apiKeyList } from './config/api-keys.js';
 import { readProvidersFile } from './config/providers-file.js';
 import {
-  absoluteUrl,
   booleanFlag,
   byteLimit,
   decimalNumber,
@@ -14,6 +13,7 @@ import {
   proxyHops,
   readableFolder,
   redisKeyPrefix,
+  redisUrl,
   text,
   wholeNumber,
 } from './config/env-values.js';
@@ -76,7 +76,7 @@ const serviceShape = {
   // would turn every request away.
   PRESSURE_MAX_HEAP_BYTES: byteLimit(),
   PRESSURE_MAX_RSS_BYTES: byteLimit(),
-  REDIS_URL: absoluteUrl(['redis', 'rediss']).optional(),
+  REDIS_URL: redisUrl().optional(),
   REDIS_KEY_PREFIX: redisKeyPrefix().default('fedsearch:'),
   SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000).default(8000),
   /**

@@ -124,10 +124,31 @@ function parsedAbsoluteUrl(raw: string, schemes: readonly string[]): { text: str
   }
 }
 
-/** An absolute URL with one of the given schemes, kept as written (trimmed) so adapters append paths to it. */
-export function absoluteUrl(schemes: readonly string[] = ['http', 'https']) {
-  const allowed = `an absolute ${schemes.join(' or ')} URL (${schemes[0]}://host…)`;
-  return envValue(allowed, (raw) => parsedAbsoluteUrl(raw, schemes)?.text, { show: withoutSecrets });
+/**
+ * Where Redis is: a redis(s) URL as ioredis reads it. Its user info is percent-decoded there, so a password holding
+ * a bare `%` (one not followed by two hex digits) stopped start-up with a bare "URI malformed" naming no variable;
+ * and its path (or `?db=`) is the database number, where anything else made SELECT fail once and ioredis then went
+ * on in database 0, with a "Redis is back" line, sharing it with whatever else lives there.
+ */
+export function redisUrl() {
+  const allowed = 'an absolute redis or rediss URL (redis://[:password@]host[:port][/database number], a password\'s % written %25)';
+  const convert = (raw: string) => {
+    const parsed = parsedAbsoluteUrl(raw, ['redis', 'rediss']);
+    if (!parsed) return undefined;
+    const { text, url } = parsed;
+    const database = url.pathname.replace(/^\//, '') || (url.searchParams.get('db') ?? '');
+    return decodes(url.username) && decodes(url.password) && /^\d*$/.test(database) ? text : undefined;
+  };
+  return envValue(allowed, convert, { show: withoutSecrets });
+}
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -209,7 +209,13 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     [{ API_KEYS_FILE: scratch }, `API_KEYS_FILE: expected a readable file of keys, cannot read ${scratch}: it is a folder`],
     // Item 13: values that failed later with a bare system error, or were accepted.
     [{ HOST: '999.1.1.1' }, 'HOST: expected an IPv4 address (0.0.0.0), an IPv6 address (::) or a host name, got "999.1.1.1"'],
-    [{ REDIS_URL: 'http://redis:6379' }, 'REDIS_URL: expected an absolute redis or rediss URL (redis://host…), got "http://redis:6379"'],
+    [
+      { REDIS_URL: 'http://redis:6379' },
+      'REDIS_URL: expected an absolute redis or rediss URL (redis://[:password@]host[:port][/database number], a password\'s % written %25), got "http://redis:6379"',
+    ],
+    // Audit 6: a path ioredis reads as a database number that is none made SELECT fail, and ioredis went on in database 0.
+    [{ REDIS_URL: 'redis://redis:6379/cache' }, 'REDIS_URL: expected an absolute redis or rediss URL (redis://[:password@]host[:port][/database number]'],
+    [{ REDIS_URL: 'redis://redis:6379?db=one' }, 'REDIS_URL: expected an absolute redis or rediss URL'],
     [{ REDIS_KEY_PREFIX: 'staging prod:' }, 'REDIS_KEY_PREFIX: expected 1 to 64 letters, digits or :._-{} (e.g. staging:), got "staging prod:"'],
     [{ REDIS_KEY_PREFIX: 'x'.repeat(65) }, 'REDIS_KEY_PREFIX: expected 1 to 64 letters, digits or :._-{}'],
     [{ BREAKER_COOLDOWN_MS: '700000' }, 'BREAKER_COOLDOWN_MS: expected at most BREAKER_MAX_COOLDOWN_MS (600000), got 700000'],
@@ -257,6 +263,21 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     expect(message).toContain('@redis.internal:6379');
     expect(message).toContain('SEARXNG_URL: expected an absolute http or https URL');
     expect(message).not.toMatch(/Zm9v|YmFy|pass word|admin/);
+  });
+
+  // Audit 6: ioredis percent-decodes the user info; a bare `%` in a password stopped start-up with "URI malformed",
+  // naming no variable.
+  it('refuses a REDIS_URL password with a bare %, naming the variable and not the password', () => {
+    const message = refusal({ REDIS_URL: 'redis://:pass%word-secret@redis.internal:6379' });
+    expect(message).toContain("REDIS_URL: expected an absolute redis or rediss URL (redis://[:password@]host[:port][/database number], a password's % written %25)");
+    expect(message).toContain('@redis.internal:6379');
+    expect(message).not.toMatch(/pass%word|word-secret/);
+  });
+
+  it('accepts a REDIS_URL with an encoded password and a database number', () => {
+    const url = 'redis://:pass%25word@redis.internal:6379/3';
+    expect(loadConfig({ REDIS_URL: url }).REDIS_URL).toBe(url);
+    expect(loadConfig({ REDIS_URL: 'redis://redis.internal:6379/' }).REDIS_URL).toBe('redis://redis.internal:6379/');
   });
 
   // A token is as often put in a URL's query (`?token=…`, `?password=…`, which ioredis reads): a base URL is refused

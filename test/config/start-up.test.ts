@@ -70,6 +70,16 @@ describe('server start-up', () => {
     }
   });
 
+  // Audit 6: ioredis percent-decodes a URL's password as the app is built, and a bare `%` ended start-up with
+  // "URI malformed" alone.
+  it('names REDIS_URL when its password holds a bare %, without showing the password', async () => {
+    const { code, output } = await runServer({ REDIS_URL: 'redis://:pass%zz-secret@127.0.0.1:9' });
+    expect(code).toBe(1);
+    expect(output).toContain('Invalid configuration: REDIS_URL: expected an absolute redis or rediss URL');
+    expect(output).not.toContain('zz-secret');
+    expect(output).not.toContain('Server listening');
+  });
+
   it('refuses a PROVIDERS_FILE entry that uses no known definition, naming the file and the entry', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'fedsearch-start-up-')), 'providers.yaml');
     writeFileSync(file, 'providers:\n  - name: searx-a\n    use: searxng\n    base_url: http://127.0.0.1:9/\n  - name: odd\n    use: nosuchprovider\n');
