@@ -21,10 +21,23 @@ export const listProviders = defineOperation({
     output.providers
       .map(
         (provider) =>
-          `- ${provider.name} (${provider.definition === provider.name ? '' : `${provider.definition}, `}${provider.kind}): ${provider.configured ? 'configured' : `not configured, set ${provider.missing.join(', ')}`}`,
+          `- ${provider.name} (${provider.definition === provider.name ? '' : `${provider.definition}, `}${provider.kind}): ${provider.configured ? `configured${suspension(provider)}` : `not configured, set ${provider.missing.join(', ')}`}`,
       )
       .join('\n'),
 });
+
+/**
+ * ", suspended (retry after 30 s; last error: HTTP 500)" for a provider whose breaker is open: a model choosing
+ * providers by name would otherwise pick one that answers nothing until then.
+ */
+function suspension({ health }: ProviderDescription): string {
+  if (health.state !== 'open') return '';
+  const why = [
+    health.retry_after_ms === undefined ? undefined : `retry after ${Math.ceil(health.retry_after_ms / 1000)} s`,
+    health.last_error ? `last error: ${health.last_error.message}` : undefined,
+  ].filter(Boolean);
+  return `, suspended${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
+}
 
 export interface OperationSummary {
   name: string;

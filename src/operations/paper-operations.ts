@@ -85,9 +85,12 @@ export const paperDetails = defineOperation({
   example: { id: '10.1038/nature14539' },
   output: paperDetailsOutput,
   run: (input, context) => findPaper(input.id, context, input.timeout_ms),
-  render: (output) =>
-    renderSearch({ query: output.id, kind: 'papers', results: [output.paper], providers: output.providers, page: 1, has_more: false, took_ms: 0, cached: false, cache_age_ms: 0 }) +
-    (output.paper.abstract ? `\n\nAbstract: ${output.paper.abstract}` : ''),
+  render: (output) => {
+    // Providers that cannot look up this kind of identifier (skipped) are no news; one that failed or lacks its key is.
+    const providers = output.providers.filter((provider) => provider.status !== 'skipped');
+    const record = renderSearch({ query: output.id, kind: 'papers', results: [output.paper], providers, page: 1, has_more: false, took_ms: 0, cached: false, cache_age_ms: 0 });
+    return record + (output.paper.abstract ? `\n\nAbstract: ${output.paper.abstract}` : '');
+  },
 });
 
 /**

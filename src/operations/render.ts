@@ -1,4 +1,5 @@
 import type { SearchResponse } from '../engine/search-service.js';
+import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchResult } from '../domain/result.js';
 
 /** No tool answer exceeds this many characters: a model's context is precious. */
@@ -30,13 +31,35 @@ function renderResult(result: SearchResult, position: number): string {
   return lines.join('\n');
 }
 
-/** A numbered list a model can read, then one line for each provider that did not answer. */
+/**
+ * Outcomes a model must read beside the results, under their heading: a provider suspended or out of request slots
+ * failed as surely as one that answered an error, and one not asked (its key is missing, it cannot apply a filter)
+ * is why "No results." may mean nothing about the query.
+ */
+const UNANSWERED: ReadonlyArray<{ heading: string; statuses: ReadonlySet<ProviderOutcome['status']> }> = [
+  { heading: 'Providers that failed', statuses: new Set(['error', 'timeout', 'rate_limited', 'suspended']) },
+  { heading: 'Providers not asked', statuses: new Set(['not_configured', 'skipped']) },
+];
+
+/** "- brave: suspended (suspended after 3 consecutive failures; retry after 30 s)" */
+function renderOutcome(outcome: ProviderOutcome): string {
+  const wait = outcome.retry_after_ms === undefined ? undefined : `retry after ${Math.ceil(outcome.retry_after_ms / 1000)} s`;
+  const why = [outcome.message, wait].filter(Boolean).join('; ');
+  return `- ${outcome.provider}: ${outcome.status}${why ? ` (${why})` : ''}`;
+}
+
+/** One block for each kind of provider that did not answer: failed, then not asked. */
+function renderUnanswered(providers: ProviderOutcome[]): string {
+  return UNANSWERED.map(({ heading, statuses }) => {
+    const lines = providers.filter((provider) => statuses.has(provider.status)).map(renderOutcome);
+    return lines.length > 0 ? `\n${heading}:\n${lines.join('\n')}` : '';
+  }).join('');
+}
+
+/** A numbered list a model can read, then one line for each provider that did not answer, and why. */
 export function renderSearch(response: SearchResponse): string {
   const header = `${response.results.length} ${response.kind} result(s) for "${response.query}"${response.cached ? ` (cached ${Math.round(response.cache_age_ms / 1000)} s ago)` : ''}:`;
-  const problems = response.providers
-    .filter((provider) => provider.status === 'error' || provider.status === 'timeout')
-    .map((provider) => `- ${provider.provider}: ${provider.status}${provider.message ? ` (${provider.message})` : ''}`);
-  const footer = problems.length > 0 ? `\nProviders that failed:\n${problems.join('\n')}` : '';
+  const footer = renderUnanswered(response.providers);
   let body = '';
   for (const [index, result] of response.results.entries()) {
     const next = `${renderResult(result, index + 1)}\n\n`;

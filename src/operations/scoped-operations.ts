@@ -3,9 +3,8 @@ import type { SearchKind } from '../domain/result.js';
 import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type Operation } from './operation.js';
 import { searchResponseOutput, searchSectionsOutput } from './output-schemas.js';
-import { renderSearch } from './render.js';
 import { renderSections, type SearchSection } from './render-sections.js';
-import { runSearch } from './search-operations.js';
+import { renderSearchPage, runSearch } from './search-operations.js';
 import { searchParams, timeRange } from './search-params.js';
 
 /** The search parameters of a scoped search: its providers are chosen by the scope, so not a parameter. */
@@ -39,7 +38,7 @@ function scopedSearch(scope: Scope): Operation {
         time_range: input.time_range,
         include_domains: scope.domains,
       }),
-    render: (output: SearchResponse) => renderSearch(output),
+    render: (output: SearchResponse) => renderSearchPage(output),
   });
 }
 
@@ -104,7 +103,7 @@ export const githubSearch = defineOperation({
   example: { query: 'federated search language:typescript', type: 'repositories', max_results: 5 },
   output: searchResponseOutput,
   run: (input, context) => runSearch('code', { ...input, providers: ['github'] }, context, { scope: input.type }),
-  render: (output) => renderSearch(output),
+  render: (output) => renderSearchPage(output),
 });
 
 const companyInput = z.strictObject({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
+import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type OperationContext } from './operation.js';
 import { searchResponseOutput } from './output-schemas.js';
 import { renderSearch } from './render.js';
@@ -44,14 +45,19 @@ export async function runSearch(
 }
 
 /** The page line a model reads: which page this is, and how to ask for the next. */
-function renderPage(output: RoutedSearchResponse): string {
+function renderPage(output: SearchResponse): string {
   if (!output.has_more) return output.page > 1 ? `\n\nPage ${output.page}; no further pages.` : '';
   return `\n\nPage ${output.page}; more results: ask again with page: ${output.page + 1}.`;
 }
 
+/** The results, then the page line: every operation that takes `page` tells the model how to go on. */
+export function renderSearchPage(output: SearchResponse): string {
+  return renderSearch(output) + renderPage(output);
+}
+
 function renderRouted(output: RoutedSearchResponse): string {
   const routing = output.routing ? `Providers chosen: ${output.routing.providers.join(', ')} (${output.routing.reasons.join('; ')})\n\n` : '';
-  return routing + renderSearch(output) + renderPage(output);
+  return routing + renderSearchPage(output);
 }
 
 export const webSearch = defineOperation({
