@@ -29,11 +29,30 @@ export function parseVideoId(input: string): string {
 
 const timeoutMs = z.number().int().min(100).max(30_000).optional().describe('Deadline in milliseconds (100–30000).');
 
+/**
+ * A video id or link, checked with the other parameters: a wrong one is named by its field (video, ids.2) over
+ * REST and MCP alike, as every other invalid parameter is, rather than refused later by an unnamed message.
+ */
+const videoReference = z
+  .string()
+  .trim()
+  .min(1)
+  .max(300)
+  .superRefine((value, context) => {
+    // Too short or too long is said once, by min and max.
+    if (value === '' || value.length > 300 || parseVideoIdOrUndefined(value) !== undefined) return;
+    context.addIssue({
+      code: 'custom',
+      message: `${JSON.stringify(value.slice(0, 100))} is not a YouTube video; allowed: a video id of 11 characters (dQw4w9WgXcQ) or a link to one video (watch, youtu.be, shorts, embed, live)`,
+      input: value,
+    });
+  });
+
 export const youtubeVideoDetails = defineOperation({
   name: 'youtube_video_details',
   description: 'Details of YouTube videos by id or link: title, channel, duration, views, publish date.',
   input: z.strictObject({
-    ids: z.array(z.string().trim().min(1).max(300)).min(1).max(50).describe('Video ids or links (1–50).'),
+    ids: z.array(videoReference).min(1).max(50).describe('Video ids or links (1–50).'),
     timeout_ms: timeoutMs,
   }),
   example: { ids: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ'] },
@@ -87,7 +106,7 @@ export const youtubeTranscript = defineOperation({
   name: 'youtube_transcript',
   description: "A YouTube video's captions as text, in the language asked for when the video has it.",
   input: z.strictObject({
-    video: z.string().trim().min(1).max(300).describe('Video id or link.'),
+    video: videoReference.describe('Video id or link.'),
     language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'not a language code; allowed: a code such as en or pt-BR').default('en'),
     timeout_ms: timeoutMs,
   }),
