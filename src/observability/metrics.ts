@@ -45,6 +45,8 @@ export interface Metrics {
   /** Counts a search as in flight; call the returned function once when it ends (a second call does nothing). */
   searchStarted(): () => void;
   recordHttpRequest(record: HttpRequestRecord): void;
+  /** A request whose client went away before its answer: none was sent, so recordHttpRequest never hears of it. */
+  recordAbortedRequest(request: { method: string; route: string }): void;
   /** Where the scrape-time gauges (circuit states, MCP sessions) read from. */
   watch(sources: MetricSources): void;
   /** An upstream request waited this long for its outbound rate-limit slot. */
@@ -162,6 +164,12 @@ export function createMetrics(): Metrics {
     registry,
   );
   const waitSeries = new Map<string, HistogramSeries>();
+  const abortedRequests = new Counter({
+    name: 'fedsearch_http_requests_aborted_total',
+    help: 'HTTP requests whose client went away before the answer, by method and route pattern (not in fedsearch_http_requests_total: nothing was answered).',
+    labelNames: ['method', 'route'] as const,
+    registers: [registry],
+  });
   const rateLimited = new Counter({
     name: 'fedsearch_provider_rate_limited_total',
     help: 'Upstream requests not made because their outbound rate-limit slot lay past the deadline.',
@@ -196,6 +204,10 @@ export function createMetrics(): Metrics {
       const series = seriesOf(httpSeries, httpDuration, method, route, statusCode);
       series.unscraped += 1;
       series.duration.observe(seconds);
+    },
+    recordAbortedRequest({ method, route }) {
+      // Rare (a client that gave up): a label object per count is no cost here.
+      abortedRequests.inc({ method, route });
     },
     watch(watched) {
       sources = watched;
