@@ -77,6 +77,17 @@ export function refuseMcpHost(reply: FastifyReply, message: string): FastifyRepl
 }
 
 /**
+ * What a browser says of a request another page made it send (`Sec-Fetch-Site`). Such a GET by `<img>`, `<script>`
+ * or `no-cors` fetch carries no Origin, which isOriginAllowed takes for a client outside a browser: a page on any
+ * site could open an SSE session (`<img src="http://localhost:8080/sse">`) that REST's cross-site check
+ * (http/cross-site.ts) leaves to this guard. A page from this machine sends its Origin wherever it needs one.
+ */
+function isBrowserCrossOrigin(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  return site === 'cross-site' || site === 'same-site';
+}
+
+/**
  * DNS-rebinding guard for the MCP routes, on top of ALLOWED_HOSTS' Host check of every route: a page on an
  * attacker's domain that resolves to this server still sends its own Origin (browsers always do on POST,
  * which every tool call needs), so only pages from this machine or from MCP_ALLOWED_ORIGINS get in.
@@ -92,6 +103,14 @@ export function createHostGuard(options: HostGuardOptions): onRequestAsyncHookHa
       return sendMcpError(reply, 403, `Forbidden: host "${host ?? ''}" is not allowed to use the MCP endpoint (see MCP_ALLOWED_HOSTS)`);
     }
     const origin = request.headers.origin;
+    if (origin === undefined && isBrowserCrossOrigin(request) && !options.allowedOrigins.includes(ANY_ORIGIN)) {
+      request.log.warn({ site: request.headers['sec-fetch-site'] }, 'MCP request refused: another site\'s page without an origin');
+      return sendMcpError(
+        reply,
+        403,
+        "Forbidden: a request another site's page made the browser send (an <img> or <script>, which carry no Origin) is not allowed to use the MCP endpoint",
+      );
+    }
     if (!isOriginAllowed(origin, options.allowedOrigins)) {
       request.log.warn({ origin }, 'MCP request refused: origin not allowed');
       return sendMcpError(

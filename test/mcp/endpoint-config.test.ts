@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpSessionCounts } from '../../src/mcp/register.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
@@ -10,6 +11,33 @@ const INITIALIZE_MESSAGE = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
 });
+
+/**
+ * A request's status and, unless it opened a stream, its body: an event stream is cut once its headers are in
+ * (its session then closes), so a test of a refusal that did not happen fails instead of waiting on the stream.
+ */
+function answerHead(
+  origin: string,
+  path: string,
+  options: { method: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; contentType: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(new URL(path, origin), { method: options.method, headers: options.headers }, (response) => {
+      const contentType = response.headers['content-type'] ?? '';
+      if (contentType.startsWith('text/event-stream')) {
+        response.destroy();
+        resolve({ status: response.statusCode ?? 0, contentType, body: '' });
+        return;
+      }
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
 
 describe('MCP_ENABLED=false', () => {
   let service: RunningService;
@@ -175,6 +203,31 @@ describe('Origin check without MCP_ALLOWED_ORIGINS', () => {
     expect(response.status).toBe(403);
     expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('origin "http://rebound.example:8080" is not allowed') } });
     expect(JSON.parse(response.body).error.message).toContain('MCP_ALLOWED_ORIGINS');
+  });
+
+  // What a browser adds to a request another site's page made by <img src> or <script src>: no Origin at all.
+  const CROSS_SITE = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' };
+
+  it.each([
+    ['GET', '/sse'],
+    ['POST', '/mcp'],
+  ])('refuses %s %s that a page on another site made the browser send without an Origin', async (method, path) => {
+    const before = mcpSessionCounts(service.app);
+    const response = await answerHead(service.origin, path, {
+      method,
+      headers: method === 'POST' ? { ...MCP_POST_HEADERS, ...CROSS_SITE } : CROSS_SITE,
+      body: method === 'POST' ? INITIALIZE_MESSAGE : undefined,
+    });
+    // An <img src="http://localhost:8080/sse"> opened a session: no Origin read as a client outside a browser.
+    expect(response).toMatchObject({ status: 403, contentType: expect.stringContaining('application/json') });
+    expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining("another site's page") } });
+    expect(mcpSessionCounts(service.app)).toEqual(before);
+  });
+
+  it('admits a page from this machine that the browser calls cross-site, since it sends its Origin', async () => {
+    // The MCP Inspector on localhost calling 127.0.0.1 is another site to the browser.
+    const response = await initialize({ origin: 'http://localhost:6274', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' });
+    expect(response.status).toBe(200);
   });
 
   it.each(['http://localhost:5173', 'http://127.0.0.1:6274', 'https://[::1]:8443'])('admits a page served from this machine (%s)', async (origin) => {
