@@ -27,7 +27,9 @@ export const REDACTED_PATHS = [
  * `api_key`, `api-key` and `apiKey` are one name, and so are the headers' `x-api-key` and `authorization`.
  */
 const SECRET_PARAMETERS: ReadonlySet<string> = new Set(['key', 'apikey', 'xapikey', 'token', 'accesstoken', 'authorization', 'sessionid']);
-const QUERY_PARAMETER = /([?&])([^=&]*)=[^&]*/g;
+// `#` starts a query string too: Fastify's router ends the path at the first `?` or `#` and parses what follows
+// as parameters (`/v1/search/web#api_key=…&q=…` is searched as q), so a key written after a `#` was logged as it was.
+const QUERY_PARAMETER = /([?&#])([^=&#]*)=[^&]*/g;
 
 export function redactUrl(url: string): string {
   if (!url.includes('=')) return url;

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
@@ -17,6 +18,20 @@ async function get(service: RunningService, path: string, requestId: string): Pr
   const response = await request(service.origin, path, { headers: { 'x-request-id': requestId } });
   await response.arrayBuffer();
   return response.status;
+}
+
+/** A GET whose path is sent byte for byte (node:http keeps a # that fetch would drop). */
+function rawGet(service: RunningService, path: string, requestId: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(`${service.origin}/`, { path, headers: { 'x-request-id': requestId } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
 }
 
 describe('the request log line', () => {
@@ -48,6 +63,18 @@ describe('the request log line', () => {
     expect(linesOf(service, 'id-refused').at(-1)).toMatchObject({ req: { url: '/v1/search/web?q=rust&api_key=[redacted]' }, res: { statusCode: 400 } });
     expect(JSON.stringify(service.logs)).not.toContain('caller-secret-0123456789');
     expect(linesOf(service, 'id-missing')).toEqual([expect.objectContaining({ route: 'unmatched', res: { statusCode: 404 }, level: INFO })]);
+  });
+
+  it('redacts a key written after a #, which the router reads as the start of the query string', async () => {
+    const service = await startService({});
+    services.push(service);
+    // Sent as raw as a hand-written client sends it: fetch and undici drop what follows a #.
+    const answer = await rawGet(service, '/v1/search/web#api_key=caller-secret-fragment-0123&q=rust&providers=local', 'id-fragment');
+    // Read as parameters, not as part of the path: the key is a field the route refuses.
+    expect(answer).toMatchObject({ status: 400, body: expect.stringContaining('api_key: not a known field') });
+    await service.stop();
+    expect(linesOf(service, 'id-fragment').at(-1)).toMatchObject({ req: { url: '/v1/search/web#api_key=[redacted]&q=rust&providers=local' } });
+    expect(JSON.stringify(service.logs)).not.toContain('caller-secret-fragment-0123');
   });
 
   it('leaves probes and scrapes that succeed to debug, so the platform polling them fills no log at info', async () => {
