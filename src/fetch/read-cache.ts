@@ -6,8 +6,8 @@ export interface WholeRead {
 }
 
 /**
- * Documents read for fetch_url and paper_read, kept whole for a few minutes. Their answers are paged (offset,
- * max_chars, "continue with offset N"), and an agent reads a long page or a paper in pieces: without this each
+ * Documents read for fetch_url, paper_read and youtube_transcript, kept whole for a few minutes. Their answers are paged
+ * (offset, max_chars, "continue: fetch_url with offset N"), and an agent reads a long page or a paper in pieces: without this each
  * piece downloads and extracts all of it again, a PDF again on a reader thread, a Firecrawl scrape paid again,
  * and a page that changed in between would page through two different texts. What failed is never kept.
  *

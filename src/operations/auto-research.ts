@@ -40,7 +40,7 @@ const WEB_BASELINE = 0.5;
  * (0.35 per matching word, at most 1) for its operation: papers → paper_search, code → github_search, video →
  * youtube_search, discussion → reddit_search, news → hackernews_search; web_search is always a candidate at
  * 0.5, plus the news score (with time_range week when news words appear). Depth n runs the n + 1 best steps
- * with 2 + 3n results each.
+ * with 2 + 3n results each; a page or paper is read 4000·n characters at a time, at most its section's share.
  */
 export function planResearch(query: string, depth: number, configured: (provider: string) => boolean, signals: QuerySignals = analyseQuery(query)): PlannedStep[] {
   const maxResults = Math.min(50, 2 + 3 * depth);
@@ -83,10 +83,27 @@ export function planResearch(query: string, depth: number, configured: (provider
     score: Math.min(1, WEB_BASELINE + newsScore / 2),
     reason: newsScore >= PLAN_THRESHOLD ? `general web search, recent (news words: ${words('news')})` : 'general web search',
   });
-  return steps
+  const chosen = steps
     .filter((step) => step.score >= PLAN_THRESHOLD)
     .sort((a, b) => b.score - a.score)
     .slice(0, depth + 1);
+  return chosen.map((step) => {
+    const maxChars = step.params.max_chars;
+    return typeof maxChars === 'number' ? { ...step, params: { ...step.params, max_chars: readShare(maxChars, chosen.length) } } : step;
+  });
+}
+
+/** What auto_research's text gives its sections in all; the plan is rendered outside this. */
+const SECTIONS_CHARS = 18_000;
+/** What a section of a page or a paper needs beside its text: heading, parameters, title, address, the paging line. */
+const SECTION_FRAME_CHARS = 3_000;
+
+/**
+ * A page or paper read no longer than its section's share of the text: read longer, its section was cut, and the
+ * "continue: fetch_url with offset N" it shows skipped what the cut left out.
+ */
+function readShare(maxChars: number, sections: number): number {
+  return Math.max(500, Math.min(maxChars, Math.floor((SECTIONS_CHARS - SECTION_FRAME_CHARS) / sections)));
 }
 
 /** The query without its links, white space folded: empty when it is all links. */
@@ -162,12 +179,15 @@ export const autoResearch = defineOperation({
   },
   render: (output) => {
     const planLines = output.plan.map((step, index) => `${index + 1}. ${step.operation} (score ${step.score.toFixed(2)}): ${step.reason}`);
-    const budget = Math.floor(18_000 / Math.max(1, output.sections.length));
-    const sections = output.sections.map((section) => {
-      const heading = `## ${section.operation} — ${section.reason}`;
+    const budget = Math.floor(SECTIONS_CHARS / Math.max(1, output.sections.length));
+    // Section i is the answer to step i of the plan. Its parameters are shown because a section's own text says how
+    // to go on ("more results: web_search with page: 2"): that call is made with these parameters and the one named.
+    const sections = output.sections.map((section, index) => {
+      const params = output.plan[index]?.params;
+      const heading = `## ${section.operation} — ${section.reason}${params ? `\nparameters: ${JSON.stringify(params)}` : ''}`;
       if (section.error) return `${heading}\nfailed: ${section.error}`;
       const body = section.text ?? '';
-      return `${heading}\n${body.length > budget ? `${body.slice(0, budget)}…` : body}`;
+      return `${heading}\n${body.length > budget ? `${body.slice(0, budget)}… (cut to fit; this section's JSON output has all of it)` : body}`;
     });
     return `Plan for "${output.query}" (depth ${output.depth}):\n${planLines.join('\n')}\n\n${sections.join('\n\n')}`;
   },

@@ -8,6 +8,8 @@ import { fetchInput, MAX_LINKS, type FetchedPage, type FetchInput } from './fetc
 import { isLocalLink, readLocalDocument } from './local-documents.js';
 import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { fetchedPageOutput } from './output-schemas.js';
+import { renderLinks } from './render-links.js';
+import { renderTextPage } from './render-text-page.js';
 
 function fetchTimeoutMs(settings: FetchSettings, input: FetchInput): number {
   return Math.min(settings.timeoutMs, input.timeout_ms ?? Number.POSITIVE_INFINITY);
@@ -177,9 +179,6 @@ export const fetchUrl = defineOperation({
   },
   render: (output) => {
     const header = [output.title ?? output.final_url, output.final_url, output.byline, output.published_at].filter(Boolean).join('\n');
-    const paging =
-      `(characters ${output.offset}–${output.offset + output.text.length} of ${output.total_chars}` +
-      `${output.next_offset === null ? '' : `; continue with offset ${output.next_offset}`})`;
-    return `${header}\n${paging}\n\n${output.text}`;
+    return renderTextPage('fetch_url', header, output, renderLinks(output.links));
   },
 });

@@ -13,6 +13,7 @@ import { callOptions, defineOperation, type OperationContext } from './operation
 import { paperDetailsOutput, paperTextOutput } from './output-schemas.js';
 import { parsePaperIdentifier } from './paper-identifier.js';
 import { renderSearch } from './render.js';
+import { renderTextPage } from './render-text-page.js';
 
 const paperId = z.string().trim().min(1).max(300).describe('DOI, arXiv id (any version), PMID, PMCID (PMC1234567) or Semantic Scholar id, or a link to one.');
 const timeoutMs = z.number().int().min(100).max(30_000).optional().describe('Deadline in milliseconds (100–30000).');
@@ -287,7 +288,5 @@ export const paperRead = defineOperation({
     if (read.paper) output.paper = read.paper;
     return output;
   },
-  render: (output) =>
-    `${output.title ?? output.url}\n${output.url}\n(characters ${output.offset}–${output.offset + output.text.length} of ${output.total_chars}` +
-    `${output.next_offset === null ? '' : `; continue with offset ${output.next_offset}`})\n\n${output.text}`,
+  render: (output) => renderTextPage('paper_read', `${output.title ?? output.url}\n${output.url}`, output),
 });

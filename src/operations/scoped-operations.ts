@@ -38,7 +38,7 @@ function scopedSearch(scope: Scope): Operation {
         time_range: input.time_range,
         include_domains: scope.domains,
       }),
-    render: (output: SearchResponse) => renderSearchPage(output),
+    render: (output: SearchResponse) => renderSearchPage(output, scope.name),
   });
 }
 
@@ -103,7 +103,7 @@ export const githubSearch = defineOperation({
   example: { query: 'federated search language:typescript', type: 'repositories', max_results: 5 },
   output: searchResponseOutput,
   run: (input, context) => runSearch('code', { ...input, providers: ['github'] }, context, { scope: input.type }),
-  render: (output) => renderSearchPage(output),
+  render: (output) => renderSearchPage(output, 'github_search'),
 });
 
 const companyInput = z.strictObject({

@@ -44,20 +44,23 @@ export async function runSearch(
   return response;
 }
 
-/** The page line a model reads: which page this is, and how to ask for the next. */
-function renderPage(output: SearchResponse): string {
+/**
+ * The page line a model reads: which page this is, and which call brings the next. The operation is named, not
+ * "ask again": the same text is a section of auto_research's answer, which takes no page.
+ */
+function renderPage(output: SearchResponse, operation: string): string {
   if (!output.has_more) return output.page > 1 ? `\n\nPage ${output.page}; no further pages.` : '';
-  return `\n\nPage ${output.page}; more results: ask again with page: ${output.page + 1}.`;
+  return `\n\nPage ${output.page}; more results: ${operation} with page: ${output.page + 1}.`;
 }
 
 /** The results, then the page line: every operation that takes `page` tells the model how to go on. */
-export function renderSearchPage(output: SearchResponse): string {
-  return renderSearch(output) + renderPage(output);
+export function renderSearchPage(output: SearchResponse, operation: string): string {
+  return renderSearch(output) + renderPage(output, operation);
 }
 
-function renderRouted(output: RoutedSearchResponse): string {
+function renderRouted(output: RoutedSearchResponse, operation: string): string {
   const routing = output.routing ? `Providers chosen: ${output.routing.providers.join(', ')} (${output.routing.reasons.join('; ')})\n\n` : '';
-  return routing + renderSearchPage(output);
+  return routing + renderSearchPage(output, operation);
 }
 
 export const webSearch = defineOperation({
@@ -69,7 +72,7 @@ export const webSearch = defineOperation({
   example: { query: 'reciprocal rank fusion', max_results: 5 },
   output: searchResponseOutput,
   run: (input, context) => runSearch('web', input, context),
-  render: (output) => renderRouted(output),
+  render: (output) => renderRouted(output, 'web_search'),
 });
 
 export const paperSearch = defineOperation({
@@ -81,5 +84,5 @@ export const paperSearch = defineOperation({
   example: { query: 'attention is all you need', max_results: 5, year_from: 2017 },
   output: searchResponseOutput,
   run: (input, context) => runSearch('papers', input, context),
-  render: (output) => renderRouted(output),
+  render: (output) => renderRouted(output, 'paper_search'),
 });

@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { FedsearchError, invalidQuery } from '../domain/errors.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { TranscriptLine } from '../providers/capabilities.js';
-import { callOptions, defineOperation } from './operation.js';
+import { pageText, type TextPage } from '../fetch/extract.js';
+import type { WholeRead } from '../fetch/read-cache.js';
+import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { transcriptOutput, videoDetailsOutput } from './output-schemas.js';
+import { renderTextPage } from './render-text-page.js';
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
@@ -84,54 +87,84 @@ export function parseVideoIdOrUndefined(url: string): string | undefined {
   }
 }
 
-export interface Transcript {
+export interface Transcript extends TextPage {
   video_id: string;
   language: string;
   automatic: boolean;
   available_languages: string[];
-  text: string;
-  /** Where the text starts and how long it runs, in seconds: the first line of every minute, to cite a moment. */
+  /** The first line of every minute that starts within this page of the text, with its time in seconds: to cite a moment. */
   timestamps: Array<{ start: number; text: string }>;
 }
 
-function minuteMarks(lines: TranscriptLine[]): Array<{ start: number; text: string }> {
-  const marks: Array<{ start: number; text: string }> = [];
+/** A minute's first line, and where it starts in the whole transcript's text (to know which page it falls in). */
+interface MinuteMark {
+  start: number;
+  text: string;
+  at: number;
+}
+
+/** Captions read whole, before paging: what youtube_transcript keeps for the next pages of them (fetch/read-cache.ts). */
+interface TranscriptRead extends WholeRead {
+  language: string;
+  automatic: boolean;
+  available_languages: string[];
+  marks: MinuteMark[];
+}
+
+/** The captions' lines as one text, with the first line of every minute and where in that text it starts. */
+function transcriptText(lines: TranscriptLine[]): { markdown: string; marks: MinuteMark[] } {
+  const marks: MinuteMark[] = [];
+  let at = 0;
   for (const entry of lines) {
-    if (marks.length === 0 || entry.start >= marks[marks.length - 1]!.start + 60) marks.push({ start: entry.start, text: entry.text });
+    if (marks.length === 0 || entry.start >= marks[marks.length - 1]!.start + 60) marks.push({ start: entry.start, text: entry.text, at });
+    at += entry.text.length + 1;
   }
-  return marks;
+  return { markdown: lines.map((entry) => entry.text).join(' '), marks };
+}
+
+async function readTranscript(videoId: string, input: { language: string; timeout_ms?: number | undefined }, context: OperationContext): Promise<TranscriptRead> {
+  const captions = await context.search.call('youtube_web', 'captions', { videoId, language: input.language }, callOptions(context, input.timeout_ms));
+  if (!captions) throw new FedsearchError('NOT_FOUND', `video ${videoId} has no captions`);
+  const { track, tracks, lines } = captions;
+  return { language: track.language, automatic: track.automatic, available_languages: tracks.map((candidate) => candidate.language), ...transcriptText(lines) };
 }
 
 export const youtubeTranscript = defineOperation({
   name: 'youtube_transcript',
-  description: "A YouTube video's captions as text, in the language asked for when the video has it.",
+  description: "A YouTube video's captions as text, in the language asked for when the video has it, paged by offset.",
   input: z.strictObject({
     video: videoReference.describe('Video id or link.'),
     language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'not a language code; allowed: a code such as en or pt-BR').default('en'),
+    max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters of the transcript to return (500–100000, default 20000).'),
+    offset: z.number().int().min(0).default(0).describe('Character offset to start from (for paging).'),
     timeout_ms: timeoutMs,
   }),
   example: { video: 'dQw4w9WgXcQ', language: 'en' },
   output: transcriptOutput,
   run: async (input, context): Promise<Transcript> => {
     const videoId = parseVideoId(input.video);
-    const captions = await context.search.call(
-      'youtube_web',
-      'captions',
-      { videoId, language: input.language },
-      callOptions(context, input.timeout_ms),
-    );
-    if (!captions) throw new FedsearchError('NOT_FOUND', `video ${videoId} has no captions`);
-    const { track, tracks, lines } = captions;
+    // Kept like a page fetch_url read: the next page of a long transcript is not the whole captions asked for again.
+    const key = `transcript ${videoId} ${input.language}`;
+    let read = context.reads?.get<TranscriptRead>(key);
+    if (!read) {
+      read = await readTranscript(videoId, input, context);
+      context.reads?.set(key, read);
+    }
+    const page = pageText(read.markdown, input.offset, input.max_chars);
+    const end = page.offset + page.text.length;
     return {
       video_id: videoId,
-      language: track.language,
-      automatic: track.automatic,
-      available_languages: tracks.map((candidate) => candidate.language),
-      text: lines.map((entry) => entry.text).join(' '),
-      timestamps: minuteMarks(lines),
+      language: read.language,
+      automatic: read.automatic,
+      available_languages: read.available_languages,
+      ...page,
+      timestamps: read.marks.filter((mark) => mark.at >= page.offset && mark.at < end).map(({ start, text }) => ({ start, text })),
     };
   },
   render: (output) =>
-    `Transcript of ${output.video_id} (${output.language}${output.automatic ? ', automatic' : ''}; available: ${output.available_languages.join(', ')}):\n\n` +
-    (output.text.length > 18_000 ? `${output.text.slice(0, 18_000)}… (cut; the JSON has all of it)` : output.text),
+    renderTextPage(
+      'youtube_transcript',
+      `Transcript of ${output.video_id} (${output.language}${output.automatic ? ', automatic' : ''}; available: ${output.available_languages.join(', ')})`,
+      output,
+    ),
 });

@@ -40,7 +40,7 @@ describe('web_search pages over MCP', () => {
     expect(firstAnswer).toMatchObject({ page: 1, has_more: true });
     expect(secondAnswer).toMatchObject({ page: 2, has_more: true, cached: true });
     expect(secondAnswer.results.map((result) => result.url)).toEqual(['https://brave.example/mcp/4', 'https://brave.example/mcp/5', 'https://brave.example/mcp/6']);
-    expect(textOf(second)).toContain('Page 2; more results: ask again with page: 3.');
+    expect(textOf(second)).toContain('Page 2; more results: web_search with page: 3.');
   });
 
   it('refuses a page out of range with the allowed range', async () => {

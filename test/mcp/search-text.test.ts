@@ -34,14 +34,14 @@ describe('the text of a search tool', () => {
   it('tells the model how to reach the next page of every search that takes page, not only web_search', async () => {
     const wikipedia = await callTool(connected.client, 'wikipedia_search', { query: 'rank fusion', max_results: 2 });
     expect(wikipedia.structuredContent).toMatchObject({ page: 1, has_more: true });
-    expect(textOf(wikipedia)).toMatch(/\n\nPage 1; more results: ask again with page: 2\.$/);
+    expect(textOf(wikipedia)).toMatch(/\n\nPage 1; more results: wikipedia_search with page: 2\.$/);
     const last = await callTool(connected.client, 'wikipedia_search', { query: 'rank fusion', max_results: 2, page: 2 });
     expect(last.structuredContent).toMatchObject({ page: 2, has_more: false });
     expect(textOf(last)).toMatch(/\n\nPage 2; no further pages\.$/);
 
     const github = await callTool(connected.client, 'github_search', { query: 'rank fusion', max_results: 1 });
     expect(github.structuredContent).toMatchObject({ page: 1, has_more: true });
-    expect(textOf(github)).toMatch(/\n\nPage 1; more results: ask again with page: 2\.$/);
+    expect(textOf(github)).toMatch(/\n\nPage 1; more results: github_search with page: 2\.$/);
   });
 
   it('says why a provider that was not asked gave nothing, instead of a bare "No results."', async () => {
