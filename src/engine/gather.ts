@@ -76,12 +76,13 @@ export function gatherResults(
     throw error;
   };
   const { onAnswer } = options;
+  const depth = depthOf(query, options.task);
   // Most callers take every answer at once: made when all are in, with no step per provider.
-  if (!onAnswer) return Promise.all(pending).then((results) => done(results.map(answerOf)), failed);
+  if (!onAnswer) return Promise.all(pending).then((results) => done(results.map((result) => answerOf(result, depth))), failed);
   // A caller that hears each answer as it comes (a stream, MCP progress) gets one step per provider.
   const heard = pending.map((result) =>
     result.then((finished) => {
-      const answer = answerOf(finished);
+      const answer = answerOf(finished, depth);
       onAnswer(answer);
       return answer;
     }),
@@ -89,12 +90,25 @@ export function gatherResults(
   return Promise.all(heard).then(done, failed);
 }
 
-function answerOf(result: PipelineResult<TaskValue>): ProviderAnswer {
+/**
+ * How many of a provider's items a search reads: as many as it asked for (undefined: all, for a lookup). An API
+ * with no page size (SearXNG) answers its whole first page however few were asked for; ranking those past the
+ * depth would fuse a list that a later page, gathered again once the answer is no longer kept, cannot rebuild
+ * (paged-ranking.ts cuts each list to the depth each page asked): pages would repeat one result and skip another.
+ * What lies past the depth is read again when a deeper page asks for it.
+ */
+function depthOf(query: SearchQuery, ask: GatherOptions['task']): number | undefined {
+  return ask ? undefined : query.limit;
+}
+
+function answerOf(result: PipelineResult<TaskValue>, depth: number | undefined): ProviderAnswer {
   const { provider, outcome } = result;
   if (!result.ok) return { provider, items: [], outcome };
   const value = result.value;
-  if (Array.isArray(value)) return stoppedBeforeEnd(value) ? { provider, items: value, outcome, upstreamFull: true } : { provider, items: value, outcome };
-  return value.upstreamFull ? { provider, items: value.items, outcome, upstreamFull: true } : { provider, items: value.items, outcome };
+  const found = Array.isArray(value) ? value : value.items;
+  const upstreamFull = Array.isArray(value) ? stoppedBeforeEnd(value) : value.upstreamFull;
+  const items = depth !== undefined && found.length > depth ? found.slice(0, depth) : found;
+  return upstreamFull ? { provider, items, outcome, upstreamFull: true } : { provider, items, outcome };
 }
 
 /** A search (or the given task) whose items pass the filters the provider could not apply itself. */
@@ -112,7 +126,11 @@ function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTas
       // A lookup is by identifier, never asked deeper; a search its filters leave short is (filtered-search.ts).
       return ask ? ask(provider, transport, signal).then(keep) : searchFiltered(provider, query, keep, { transport, signal, deadline });
     },
-    // The results kept: what the outcome's count has always said. Paging reads `upstreamFull` besides it.
-    count: (value) => (Array.isArray(value) ? value : value.items).length,
+    // The results kept, as deep as a search reads them (answerOf): what the outcome's count has always said. Paging
+    // reads `upstreamFull` besides it.
+    count: (value) => {
+      const found = (Array.isArray(value) ? value : value.items).length;
+      return ask ? found : Math.min(found, query.limit);
+    },
   };
 }

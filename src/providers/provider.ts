@@ -317,6 +317,7 @@ export abstract class Provider {
    * (its own rate-limit slot, under the same deadline and abort). One page's answer is given whole, as the
    * API sent it; pages read past the first are cut at `query.limit`, so that an answer reaching the limit
    * still means "may have more" and one that stopped on a short page is seen as the end (engine/paging.ts).
+   * A search reads no further than `query.limit` of either (engine/gather.ts).
    */
   search(query: SearchQuery, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
     let request: UpstreamRequest;

@@ -57,6 +57,8 @@ describe('a cached answer as the search route writes it', () => {
     expect(plain.results.map((result) => result.url)).toEqual(hit.results.map((result) => result.url));
     expect(plain.results.some((result) => result.explain !== undefined)).toBe(false);
     expect(hit.results.every((result) => result.explain !== undefined)).toBe(true);
+    // Page 1 read each provider only as deep as it asked: page 2 asks deeper once, then is a hit like any other.
+    await search.search(searchRequest(true, 2));
     const second = await search.search(searchRequest(true, 2));
     expect(second.cached).toBe(true);
     expect(second.results.map((result) => result.url)).not.toEqual(hit.results.map((result) => result.url));

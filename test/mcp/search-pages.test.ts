@@ -32,6 +32,8 @@ describe('web_search pages over MCP', () => {
     expect(webSearch.description).toContain('page (1–10)');
 
     const first = await callTool(connected.client, 'web_search', { query: 'pages over mcp', providers: ['brave'], max_results: 3 });
+    // Page 1 read Brave's nine results only as deep as it asked (four): page 2 asks deeper, once, and keeps the list.
+    await callTool(connected.client, 'web_search', { query: 'pages over mcp', providers: ['brave'], max_results: 3, page: 2 });
     const requests = upstream.requestsTo(BRAVE).length;
     const second = await callTool(connected.client, 'web_search', { query: 'pages over mcp', providers: ['brave'], max_results: 3, page: 2 });
     expect(upstream.requestsTo(BRAVE).length).toBe(requests);
