@@ -7,8 +7,11 @@ export interface AnswerCache<T> {
    * the next layer behind it (another replica may have kept a better answer there).
    */
   get(key: string, usable?: (value: T) => boolean): Promise<T | undefined>;
-  /** Keeps `value` for the cache's own TTL, or for `ttlMs` when that is shorter (a partial answer). */
-  set(key: string, value: T, ttlMs?: number): Promise<void>;
+  /**
+   * Keeps `value` for the cache's own TTL, or for `ttlMs` when that is shorter (a partial answer). With
+   * `keepExisting`, an entry already kept under `key` stays and `value` is dropped.
+   */
+  set(key: string, value: T, ttlMs?: number, options?: { keepExisting?: boolean }): Promise<void>;
   /** True when set() keeps nothing (a TTL of 0): what only a later reader would need need not be built. */
   readonly storesNothing?: boolean;
 }
@@ -39,9 +42,9 @@ export function createMemoryCache<T extends object>(options: MemoryCacheOptions)
       const value = cache.get(key);
       return value === undefined || usable === undefined || usable(value) ? value : undefined;
     },
-    set: async (key, value, ttlMs) => {
+    set: async (key, value, ttlMs, setOptions) => {
       const ttl = entryTtl(options.ttlMs, ttlMs);
-      if (ttl > 0) cache.set(key, value, { ttl });
+      if (ttl > 0 && !(setOptions?.keepExisting === true && cache.has(key))) cache.set(key, value, { ttl });
     },
     storesNothing: options.ttlMs <= 0,
   };

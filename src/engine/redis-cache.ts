@@ -69,9 +69,16 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       return value;
     },
 
-    async set(key, value, requestedTtlMs) {
-      await front.set(key, value, requestedTtlMs);
+    async set(key, value, requestedTtlMs, setOptions) {
       const ttl = entryTtl(ttlMs, requestedTtlMs);
+      if (setOptions?.keepExisting === true && ttl > 0) {
+        // What another replica kept stays (NX), and this replica keeps no copy of its own answer in its place: null
+        // is Redis' "not set". With Redis away (undefined), the local entry is all there is.
+        const stored = await attempt((client) => client.set(redisKey(prefix, key), JSON.stringify(value), 'PX', ttl, 'NX'));
+        if (stored !== null) await front.set(key, value, requestedTtlMs, setOptions);
+        return;
+      }
+      await front.set(key, value, requestedTtlMs);
       if (ttl <= 0) return;
       const payload = JSON.stringify(value);
       await attempt((client) => client.set(redisKey(prefix, key), payload, 'PX', ttl));

@@ -329,13 +329,17 @@ export class SearchService {
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     const upstreamFull = upstreamsWithMore(answers, query.limit);
     if (upstreamFull) outcome.upstreamFull = upstreamFull;
+    const partial = isPartialAnswer(outcome);
     // A partial answer is served later only to callers that wait no longer than this one (servesTimeout).
-    if (timeoutMs !== undefined && isPartialAnswer(outcome)) outcome.partialTimeoutMs = timeoutMs;
+    if (timeoutMs !== undefined && partial) outcome.partialTimeoutMs = timeoutMs;
     // An answer where nothing succeeded says nothing about the query: the next caller should try again.
     if (!this.options.cache.storesNothing && outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
       // The answer does not wait for its copy to be kept: a shared cache's write is a round trip to Redis (up to its
-      // command timeout when Redis is slow). Each cache keeps its in-process copy as set() is called.
-      this.options.cache.set(key, outcome, answerTtl(outcome, this.options.partialAnswerTtlMs)).catch((error: unknown) => {
+      // command timeout when Redis is slow). Each cache keeps its in-process copy of a complete answer as set() is
+      // called. A partial answer never replaces one kept already, here or by another replica (so the shared cache
+      // keeps its copy once Redis has said): that one may be complete (an identical search without timeout_ms
+      // finished first) or deeper, and served for another 15 s in its place the partial one would hide it.
+      this.options.cache.set(key, outcome, answerTtl(outcome, this.options.partialAnswerTtlMs), { keepExisting: partial }).catch((error: unknown) => {
         this.options.logger.warn({ err: error }, 'answer cache write failed');
       });
     }

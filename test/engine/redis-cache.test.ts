@@ -95,6 +95,17 @@ describeWithRedis('Redis answer cache', () => {
     await server?.stop();
   });
 
+  it('keeps what another replica kept when an entry is set with keepExisting, and sets it when none is kept', async () => {
+    const replicaA = await openConnected();
+    const replicaB = await openConnected();
+    await replicaA.cache.set('["web","kept first"]', answer('https://complete.example/'));
+    await replicaB.cache.set('["web","kept first"]', answer('https://partial.example/'), 15_000, { keepExisting: true });
+    // Neither Redis nor B's own copy took B's answer: B serves A's.
+    expect(await replicaB.cache.get('["web","kept first"]')).toEqual(answer('https://complete.example/'));
+    await replicaB.cache.set('["web","nothing kept"]', answer('https://partial.example/'), 15_000, { keepExisting: true });
+    expect(await replicaA.cache.get('["web","nothing kept"]')).toEqual(answer('https://partial.example/'));
+  });
+
   it('lets two replicas sharing one Redis see each other\'s answers, and fills the reader\'s local cache', async () => {
     const replicaA = await openConnected();
     const replicaB = await openConnected();

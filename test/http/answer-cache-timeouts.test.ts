@@ -77,6 +77,32 @@ describe('the answer cache and the caller\'s timeout_ms', () => {
     expect(braveStatus(unbounded)).toBe('ok');
   });
 
+  it('never lets a partial answer that finished later replace a complete one kept already', async () => {
+    // The first request to Brave hangs (the short search's), every later one answers at once.
+    let first = true;
+    let arrived!: () => void;
+    const hanging = new Promise<void>((resolve) => (arrived = resolve));
+    upstream.on(BRAVE_PATH, {
+      kind: 'handler',
+      handle: (_request, response) => {
+        if (first) {
+          first = false;
+          arrived();
+          return;
+        }
+        response.writeHead(200, { 'content-type': 'application/json' }).end(braveBody('https://brave.example/whole'));
+      },
+    });
+    const words = 'complete before the partial';
+    const short = search(service, words, 400);
+    await hanging;
+    const whole = await search(service, words);
+    expect(braveStatus(whole)).toBe('ok');
+    expect(braveStatus(await short)).toBe('timeout');
+    // The complete answer serves a caller of the short deadline too: the partial one, which came after it, was not kept.
+    expect(await search(service, words, 400)).toMatchObject({ cached: true, results: whole.results });
+  });
+
   it('lets no caller join a search in flight with another deadline', async () => {
     upstream.on(BRAVE_PATH, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: braveBody('https://brave.example/slow'), delayMs: 800 });
     const asked = upstream.requestsTo(BRAVE_PATH).length;
