@@ -46,3 +46,12 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
     },
   };
 }
+
+/** The read kept under `key`, else `load()`'s, kept there for the next page (none is kept without a cache). */
+export async function keptRead<T extends WholeRead>(reads: ReadCache | undefined, key: string, load: () => Promise<T>): Promise<T> {
+  const kept = reads?.get<T>(key);
+  if (kept) return kept;
+  const read = await load();
+  reads?.set(key, read);
+  return read;
+}

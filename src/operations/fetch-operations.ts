@@ -38,7 +38,7 @@ function readKey(engine: PageRead['engine'], url: string): string {
  * A page already read whole by an engine the caller allows. `auto` takes either: the next page of a document
  * Firecrawl read after the direct fetch failed comes from that same text, so its offsets mean what they meant.
  */
-function keptRead(input: FetchInput, context: OperationContext): PageRead | undefined {
+function keptPageRead(input: FetchInput, context: OperationContext): PageRead | undefined {
   const reads = context.reads;
   if (!reads) return undefined;
   if (input.engine !== 'firecrawl') {
@@ -175,7 +175,7 @@ export const fetchUrl = defineOperation({
   output: fetchedPageOutput,
   run: async (input, context) => {
     if (isLocalLink(input.url)) return readLocalDocument(input, context);
-    return pageOf(keptRead(input, context) ?? (await readPage(input, context)), input);
+    return pageOf(keptPageRead(input, context) ?? (await readPage(input, context)), input);
   },
   render: (output) => {
     const header = [output.title ?? output.final_url, output.final_url, output.byline, output.published_at].filter(Boolean).join('\n');

@@ -7,7 +7,7 @@ import { canonicalUrl } from '../engine/canonical-url.js';
 import type { PaperLookup } from '../engine/paper-lookup.js';
 import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
 import { readFetchSettings, timeLeft, type FetchSettings } from '../fetch/fetch-settings.js';
-import type { WholeRead } from '../fetch/read-cache.js';
+import { keptRead, type WholeRead } from '../fetch/read-cache.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
 import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { paperDetailsOutput, paperTextOutput } from './output-schemas.js';
@@ -278,12 +278,7 @@ export const paperRead = defineOperation({
   example: { id: 'arXiv:1706.03762', max_chars: 5000 },
   output: paperTextOutput,
   run: async (input, context): Promise<PaperText> => {
-    const key = readKey(input);
-    let read = context.reads?.get<PaperRead>(key);
-    if (!read) {
-      read = await readPaper(input, context);
-      context.reads?.set(key, read);
-    }
+    const read = await keptRead(context.reads, readKey(input), () => readPaper(input, context));
     const output: PaperText = { url: read.url, content_type: read.content_type, title: read.title, ...pageText(read.markdown, input.offset, input.max_chars) };
     if (read.paper) output.paper = read.paper;
     return output;

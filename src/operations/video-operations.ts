@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { FedsearchError, invalidQuery } from '../domain/errors.js';
 import type { ProviderItem } from '../domain/result.js';
-import type { TranscriptLine } from '../providers/capabilities.js';
 import { pageText, type TextPage } from '../fetch/extract.js';
-import type { WholeRead } from '../fetch/read-cache.js';
+import { keptRead, type WholeRead } from '../fetch/read-cache.js';
+import type { TranscriptLine } from '../providers/capabilities.js';
 import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { transcriptOutput, videoDetailsOutput } from './output-schemas.js';
 import { renderTextPage } from './render-text-page.js';
@@ -144,12 +144,7 @@ export const youtubeTranscript = defineOperation({
   run: async (input, context): Promise<Transcript> => {
     const videoId = parseVideoId(input.video);
     // Kept like a page fetch_url read: the next page of a long transcript is not the whole captions asked for again.
-    const key = `transcript ${videoId} ${input.language}`;
-    let read = context.reads?.get<TranscriptRead>(key);
-    if (!read) {
-      read = await readTranscript(videoId, input, context);
-      context.reads?.set(key, read);
-    }
+    const read = await keptRead(context.reads, `transcript ${videoId} ${input.language}`, () => readTranscript(videoId, input, context));
     const page = pageText(read.markdown, input.offset, input.max_chars);
     const end = page.offset + page.text.length;
     return {
