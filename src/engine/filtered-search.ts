@@ -39,7 +39,8 @@ export interface FilteredCall {
 /** One round's answer: how deep it asked, what the upstream gave and what the filters kept of it. */
 interface Round {
   asked: number;
-  found: number;
+  /** The upstream's items, before the filters. */
+  read: ProviderItem[];
   /** The upstream may hold more than it gave: as many as asked came, or the adapter stopped reading early. */
   full: boolean;
   kept: ProviderItem[];
@@ -56,13 +57,16 @@ export async function searchFiltered(
   const ask = async (limit: number): Promise<Round> => {
     const started = performance.now();
     const found = await provider.search(limit === query.limit ? query : { ...query, limit }, call.transport, call.signal);
-    return { asked: limit, found: found.length, full: found.length >= limit || stoppedBeforeEnd(found), kept: keep(found), took: performance.now() - started };
+    return { asked: limit, read: found, full: found.length >= limit || stoppedBeforeEnd(found), kept: keep(found), took: performance.now() - started };
   };
   let round = await ask(query.limit);
   for (let deeper = 0; deeper < DEEPER_ROUNDS && mayFindMore(round, query.limit); deeper += 1) {
     const limit = deeperLimit(round, query.limit);
-    // A deeper round the deadline cuts short fails the whole call, this round's results with it.
+    // A round that would not end before the deadline is not started: the abort would cut its requests off unanswered.
     if (!fitsBefore(call.deadline, round, limit)) break;
+    // Should the deadline pass during the deeper round, the call answers with what this one read (as far as the
+    // deeper round's own pages do not go further), filtered again (gather.ts).
+    call.transport.readSoFar?.(round.read);
     try {
       round = await ask(limit);
     } catch (error) {
@@ -86,7 +90,7 @@ function fitsBefore(deadline: number, round: Round, limit: number): boolean {
 
 /** As deep as the share the filters kept suggests would fill `wanted`, within the growth bounds and DEEPEST. */
 function deeperLimit(round: Round, wanted: number): number {
-  const estimate = round.kept.length === 0 ? round.asked * MOST_GROWTH : Math.ceil((round.found * wanted) / round.kept.length);
+  const estimate = round.kept.length === 0 ? round.asked * MOST_GROWTH : Math.ceil((round.read.length * wanted) / round.kept.length);
   const bounded = Math.min(Math.max(estimate, round.asked * LEAST_GROWTH), round.asked * MOST_GROWTH);
   return Math.min(bounded, DEEPEST);
 }

@@ -103,8 +103,9 @@ function depthOf(query: SearchQuery, ask: GatherOptions['task']): number | undef
 
 function answerOf(result: PipelineResult<TaskValue>, depth: number | undefined): ProviderAnswer {
   const { provider, outcome } = result;
-  if (!result.ok) return { provider, items: [], outcome };
-  const value = result.value;
+  // A provider whose deadline passed during a later page or a deeper round still gives what it read before it.
+  const value = result.ok ? result.value : result.readBeforeDeadline;
+  if (value === undefined) return { provider, items: [], outcome };
   const found = Array.isArray(value) ? value : value.items;
   const upstreamFull = Array.isArray(value) ? stoppedBeforeEnd(value) : value.upstreamFull;
   const items = depth !== undefined && found.length > depth ? found.slice(0, depth) : found;
@@ -118,11 +119,10 @@ function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTas
     filters: query.filters,
     queryText: ask ? undefined : query.text,
     run: (provider, transport, signal, deadline) => {
-      const native = provider.settings.filters ?? [];
+      const keep = keepOf(provider, query);
       // Most searches set no filter that is left to the engine: their answer is the provider's, with no step after
       // it. The others work out their filters again when the items arrive (a few names; no second entry point).
-      if (postFilters(query.filters, native).length === 0) return ask ? ask(provider, transport, signal) : provider.search(query, transport, signal);
-      const keep = (items: ProviderItem[]): ProviderItem[] => applyPostFilters(items, query.filters, native);
+      if (!keep) return ask ? ask(provider, transport, signal) : provider.search(query, transport, signal);
       // A lookup is by identifier, never asked deeper; a search its filters leave short is (filtered-search.ts).
       return ask ? ask(provider, transport, signal).then(keep) : searchFiltered(provider, query, keep, { transport, signal, deadline });
     },
@@ -132,5 +132,20 @@ function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTas
       const found = (Array.isArray(value) ? value : value.items).length;
       return ask ? found : Math.min(found, query.limit);
     },
+    // A lookup reads one page. A search's items read before a later page are short of the upstream's end already
+    // (Provider.readMorePages marks them); those a filtered search read before a deeper page or round are too.
+    answerFromItemsRead: ask
+      ? undefined
+      : (provider, items) => {
+          const keep = keepOf(provider, query);
+          return keep ? { items: keep(items).slice(0, query.limit), upstreamFull: true } : items;
+        },
   };
+}
+
+/** The engine's own filters of a search on this provider (those its API lacks), or undefined when it has none. */
+function keepOf(provider: Provider, query: SearchQuery): ((items: ProviderItem[]) => ProviderItem[]) | undefined {
+  const native = provider.settings.filters ?? [];
+  if (postFilters(query.filters, native).length === 0) return undefined;
+  return (items) => applyPostFilters(items, query.filters, native);
 }

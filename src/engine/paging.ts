@@ -29,12 +29,13 @@ export function pageOf<T>(results: T[], limit: number, page: number): T[] {
  * Whether asking again for more could lengthen the list: some provider gave everything it was asked for. An
  * adapter gives at most that many, reading further pages of its API past one request's maximum (Provider.search).
  * A provider whose results the engine filtered counts by its upstream's answer, not by what the filters kept:
- * three of six kept says nothing of the results past the sixth.
+ * three of six kept says nothing of the results past the sixth. So does one whose deadline passed while it read
+ * more (a timeout that kept the pages read before it, marked as short of its upstream's end).
  */
 function couldGrow(answer: CachedAnswer): boolean {
   const { depth, upstreamFull } = answer;
   return answer.providers.some(
-    (provider) => provider.status === 'ok' && (provider.count >= depth || upstreamFull?.includes(provider.provider) === true),
+    (provider) => (provider.status === 'ok' && provider.count >= depth) || upstreamFull?.includes(provider.provider) === true,
   );
 }
 

@@ -51,6 +51,16 @@ export function okOutcome(provider: Provider, count: number, started: number): P
   return { provider: provider.name, status: 'ok', count, latency_ms: elapsed(started) };
 }
 
+/**
+ * The timeout of a call that had read `count` results when its deadline passed, on its way to more (a later
+ * page, a deeper round): they are kept, and counted. The status stays `timeout`: the upstream did not give in
+ * time what was asked, and the answer is partial (cached as such, paged as one whose provider has more).
+ */
+export function cutShortOutcome(timeout: ProviderOutcome, count: number, timeoutMs: number): ProviderOutcome {
+  const results = count === 1 ? '1 result' : `${count} results`;
+  return { ...timeout, count, message: `no answer to a later request within ${timeoutMs} ms; kept the ${results} read before it` };
+}
+
 /** What a failed call was: a timeout, our own rate limit, a typed upstream error, a cancellation or an adapter bug. */
 export function failureOutcome(provider: Provider, error: unknown, started: number, signal: AbortSignal, secrets: string[]): ProviderOutcome {
   const base = { provider: provider.name, count: 0, latency_ms: elapsed(started) };

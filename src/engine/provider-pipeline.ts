@@ -1,12 +1,13 @@
 import { FedsearchError } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters } from '../domain/query.js';
+import type { ProviderItem } from '../domain/result.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import { CallDeadline, type CallDeadlines } from './call-deadline.js';
 import type { CallerSignal } from './cancellation.js';
 import { concurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.js';
 import { unsupportedFilters } from './filters.js';
-import { failureOutcome, notAsked, okOutcome, turnedOff } from './provider-outcome.js';
+import { cutShortOutcome, failureOutcome, notAsked, okOutcome, turnedOff } from './provider-outcome.js';
 import type { Admission } from './provider-health.js';
 import { CallTransport, type RequestBreaker } from './upstream-transport.js';
 
@@ -39,6 +40,11 @@ export interface ProviderTask<T> {
   run(provider: Provider, transport: UpstreamTransport, signal: AbortSignal, deadline: number): Promise<T>;
   /** How many results the answer holds, for the outcome's count. */
   count(value: T): number;
+  /**
+   * The answer of a call whose deadline passed after its search had read these items, on its way to more (a later
+   * page, a deeper round: UpstreamTransport.readSoFar). Without it, such a call answers nothing.
+   */
+  answerFromItemsRead?(provider: Provider, items: ProviderItem[]): T;
 }
 
 export interface PipelineLimits {
@@ -72,7 +78,14 @@ export interface PipelineDependencies {
 /** A task's answer: its value when the provider answered, else only what happened (and the error, if one was thrown). */
 export type PipelineResult<T> =
   | { ok: true; provider: Provider; outcome: ProviderOutcome; value: T }
-  | { ok: false; provider: Provider; outcome: ProviderOutcome; error?: unknown };
+  | {
+      ok: false;
+      provider: Provider;
+      outcome: ProviderOutcome;
+      error?: unknown;
+      /** What the provider had given when its deadline passed (ProviderTask.answerFromItemsRead); the outcome counts it. */
+      readBeforeDeadline?: T;
+    };
 
 /** Per-provider concurrency limits, created on first use and kept for the life of the engine. */
 export function createLimiters(): (provider: Provider) => ConcurrencyLimit {
@@ -228,7 +241,31 @@ class AdmittedCall<T> {
   private failed(error: unknown): PipelineResult<T> {
     const outcome = failureOutcome(this.provider, error, this.started, this.call.signal, this.dependencies.secrets());
     const saysNothingOfUpstream = (outcome.status === 'timeout' && (this.callerShortened || this.waitedHere())) || refusedForWhatWasAsked(error);
+    const read = outcome.status === 'timeout' ? this.readBeforeDeadline() : undefined;
+    if (read) {
+      // Still a timeout (the upstream did not give what was asked in time, and the answer is partial), but one that
+      // counts what it did give.
+      const cutShort = cutShortOutcome(outcome, read.count, this.call.timeoutMs);
+      return this.reported({ ok: false, provider: this.provider, error, outcome: cutShort, readBeforeDeadline: read.value }, saysNothingOfUpstream);
+    }
     return this.reported({ ok: false, provider: this.provider, error, outcome }, saysNothingOfUpstream);
+  }
+
+  /**
+   * What the search had read when its deadline passed during a later page or a deeper round, when that is some
+   * results. Only a call that read more than one page has any (CallTransport.itemsReadSoFar).
+   */
+  private readBeforeDeadline(): { value: T; count: number } | undefined {
+    const items = this.transport?.itemsReadSoFar();
+    if (items === undefined || !this.task.answerFromItemsRead) return undefined;
+    try {
+      const value = this.task.answerFromItemsRead(this.provider, items);
+      const count = this.task.count(value);
+      return count > 0 ? { value, count } : undefined;
+    } catch {
+      // The timeout is the answer: a filter that throws on what was read is no reason to lose the outcome.
+      return undefined;
+    }
   }
 
   /**

@@ -332,8 +332,9 @@ export class SearchService {
     const partial = isPartialAnswer(outcome);
     // A partial answer is served later only to callers that wait no longer than this one (servesTimeout).
     if (timeoutMs !== undefined && partial) outcome.partialTimeoutMs = timeoutMs;
-    // An answer where nothing succeeded says nothing about the query: the next caller should try again.
-    if (!this.options.cache.storesNothing && outcome.providers.some((provider) => provider.status === 'ok') && !signal.aborted) {
+    // An answer where nothing succeeded says nothing about the query: the next caller should try again. One whose
+    // only results came from a provider its deadline cut short (a timeout that kept earlier pages) is kept, as partial.
+    if (!this.options.cache.storesNothing && outcome.providers.some(gaveResults) && !signal.aborted) {
       // The answer does not wait for its copy to be kept: a shared cache's write is a round trip to Redis (up to its
       // command timeout when Redis is slow). Each cache keeps its in-process copy of a complete answer as set() is
       // called. A partial answer never replaces one kept already, here or by another replica (so the shared cache
@@ -345,6 +346,11 @@ export class SearchService {
     }
     return outcome;
   }
+}
+
+/** A provider that answered, or whose deadline passed after it had given some results (a later page cut short). */
+function gaveResults(provider: ProviderOutcome): boolean {
+  return provider.status === 'ok' || provider.count > 0;
 }
 
 /** What a search asks for: its providers, page, query (as deep as the page needs) and cache key. */

@@ -1,5 +1,6 @@
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { FedsearchError } from '../domain/errors.js';
+import type { ProviderItem } from '../domain/result.js';
 import { retryAfterMs } from '../providers/parse-helpers.js';
 import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
 import { decodedBody, type DecodeErrors } from '../transport/content-coding.js';
@@ -212,6 +213,8 @@ export class CallTransport implements UpstreamTransport {
   private slotWaits = 0;
   private slotWaitsSince = 0;
   private slotWaitedMs = 0;
+  /** The longest list the call's search had read when it asked for more (readSoFar); undefined for one page. */
+  private itemsRead: ProviderItem[] | undefined;
 
   constructor(
     private readonly transport: UpstreamTransport,
@@ -226,6 +229,19 @@ export class CallTransport implements UpstreamTransport {
    */
   slotWaitMs(): number {
     return this.slotWaitedMs + (this.slotWaits > 0 ? performance.now() - this.slotWaitsSince : 0);
+  }
+
+  /**
+   * Kept unless a longer list was read already: a filtered search's deeper round reads from the first result again,
+   * and its first pages may hold fewer than the round before it read.
+   */
+  readSoFar(items: ProviderItem[]): void {
+    if (this.itemsRead === undefined || items.length >= this.itemsRead.length) this.itemsRead = items;
+  }
+
+  /** What the call's search had read when it last asked for more: what a deadline passing now leaves it (AdmittedCall). */
+  itemsReadSoFar(): ProviderItem[] | undefined {
+    return this.itemsRead;
   }
 
   send<T>(upstream: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T): Promise<T> {

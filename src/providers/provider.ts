@@ -154,6 +154,13 @@ export interface UpstreamTransport {
    * that way had every search's raw answers copied into the old generation.
    */
   send<T>(request: UpstreamRequest, signal: AbortSignal, read: (response: UpstreamResponse) => T): Promise<T>;
+  /**
+   * Told of the items a search has read as it asks for more (a later page, a deeper round): what the call still
+   * answers with when its deadline passes before the rest comes. The deadline does not wait for the search to
+   * give them back, so they are handed over before each wait that may outlast it. Never called for a search that
+   * reads one page.
+   */
+  readSoFar?(items: ProviderItem[]): void;
 }
 
 export type { PaperIdentifier };
@@ -379,6 +386,9 @@ export abstract class Provider {
     let pagesRead = 1;
     let next: UpstreamRequest | typeof MORE_NOT_READ | undefined = second;
     while (next && next !== MORE_NOT_READ) {
+      // Fewer than the limit, and the API has more (it is asked for the next page): short of its end, should the
+      // deadline pass now. A list of their own, never the first page's array, which an adapter may share.
+      transport.readSoFar?.(markedShortOfEnd([...collected.values()]));
       let page: Page;
       try {
         page = await this.run(next, query, transport, signal);

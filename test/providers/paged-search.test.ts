@@ -1,8 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import type { ProviderItem } from '../../src/domain/result.js';
 import { BraveProvider } from '../../src/providers/brave.js';
+import { stoppedBeforeEnd, type UpstreamTransport } from '../../src/providers/provider.js';
 import { useFakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
-import { makeProvider, makeQuery, runProvider } from '../support/run-provider.js';
+import { makeProvider, makeQuery, runProvider, transportFor } from '../support/run-provider.js';
 
 const BRAVE = '/brave/res/v1/web/search';
 
@@ -75,6 +77,21 @@ describe('a search deeper than one request allows', () => {
     const items = await runProvider(brave(), makeQuery('fails', 'web', 45));
     expect(requestsFor('fails').map((request) => request.url.searchParams.get('offset'))).toContain('1');
     expect(items.map((item) => item.url)).toEqual(page(0));
+  });
+
+  it('hands its transport what it read before each later page, short of the end, and nothing for one page', async () => {
+    upstream.on(BRAVE, braveServing([page(0), page(20), page(40)]));
+    const provider = brave();
+    const told: ProviderItem[][] = [];
+    const real = transportFor(provider);
+    // The real transport, and a record of what a deadline passing during a later page would leave the call.
+    const transport: UpstreamTransport = { send: (request, signal, read) => real.send(request, signal, read), readSoFar: (items) => void told.push(items) };
+    await provider.search(makeQuery('told', 'web', 45), transport, AbortSignal.timeout(10_000));
+    expect(told.map((items) => items.map((item) => item.url))).toEqual([page(0), page(0, 40)]);
+    expect(told.every(stoppedBeforeEnd)).toBe(true);
+    told.length = 0;
+    await provider.search(makeQuery('one page', 'web', 20), transport, AbortSignal.timeout(10_000));
+    expect(told).toEqual([]);
   });
 
   it('fails as before when the first page fails', async () => {
