@@ -4,6 +4,7 @@
 // pages 1 to N at once, which a link could only rebuild with N requests, each asking providers deeper; a link
 // (and a reload) is the search itself, from its first page.
 
+import { answeredOf, answeredOk, doneMessage } from './answer-words.js';
 import { readEvents } from './event-stream.js';
 import { MoreResults } from './more-results.js';
 import { element, renderResults } from './results.js';
@@ -105,7 +106,10 @@ function renderChips(kind, selected) {
 
 async function loadProviders() {
   const sent = headers();
-  const response = await fetch('/v1/providers', { headers: sent });
+  const response = await fetch('/v1/providers', { headers: sent }).catch((error) => {
+    // The browser's own words ("Failed to fetch") alone did not say what failed, nor what to do.
+    throw new Error(`The provider list could not be loaded (${error.message}). Check the connection and reload the page.`);
+  });
   // A key that was sent and refused is a wrong key, not a missing one: say so, or the same prompt comes back unexplained.
   if (response.status === 401) return askForKey(sent.authorization ? 'The API key was refused; enter another.' : undefined);
   if (!response.ok) {
@@ -124,6 +128,8 @@ async function loadProviders() {
 function askForKey(message = 'This service needs an API key.') {
   sessionStorage.removeItem(KEY_STORAGE);
   keyForm.hidden = false;
+  // Nothing is loading until the key is given: "Loading providers…" would wait for ever.
+  if (catalogue.length === 0) chips.replaceChildren(element('span', { className: 'muted', text: 'The providers are listed once the API key is accepted.' }));
   say(message, 'error');
   keyInput.focus();
   return false;
@@ -159,8 +165,11 @@ async function search(state) {
   document.getElementById('waterfall-note').textContent =
     `Each bar runs from the start of the search to that provider's answer; the dashed line is the deadline (${deadline} ms).`;
   say(`Searching ${state.providers.length} providers…`);
+  let opened = false;
   try {
     const response = await fetch(`/v1/search/${state.kind}/stream?${params}`, { headers: headers(), signal: controller.signal });
+    opened = response.ok;
+    if (!opened) hideSearchPanels();
     if (response.status === 401) return void askForKey('The API key was refused; enter another.');
     if (!response.ok) {
       const problem = await response.json().catch(() => ({}));
@@ -194,10 +203,23 @@ async function search(state) {
     }
     if (!concluded && !controller.signal.aborted) say('The answer was cut short: the connection ended before the search finished. Search again to retry.', 'error');
   } catch (error) {
-    if (!controller.signal.aborted) say(`The search failed: ${error.message}`, 'error');
+    if (controller.signal.aborted) return;
+    if (opened) return void say(`The search failed: ${error.message}`, 'error');
+    // No connection at all, so no provider was asked.
+    hideSearchPanels();
+    say(`The search could not reach the service (${error.message}). Check the connection and search again.`, 'error');
   } finally {
     waterfall.finish();
   }
+}
+
+/**
+ * A search refused before it started (a bad deadline, the rate limit, a refused key, no connection) asked no
+ * provider: a Providers panel listing each as "no answer", under an empty Results heading, said otherwise.
+ */
+function hideSearchPanels() {
+  waterfallSection.hidden = true;
+  resultsSection.hidden = true;
 }
 
 /**
@@ -211,26 +233,6 @@ function showOutcomes(state, outcomes, page) {
   waterfallSummary.textContent = `page ${page}: ${answeredOf(outcomes)}`;
 }
 
-const answeredOk = (outcome) => outcome.status === 'ok';
-
-/** How many of a search's providers answered: the waterfall's summary once the search is done. */
-function answeredOf(outcomes) {
-  return `${outcomes.filter(answeredOk).length} of ${outcomes.length} answered`;
-}
-
-/**
- * The finished search in words. No results is told apart from no answer: "0 results" when every provider failed
- * or timed out read as "nothing matches", and the user would change a query that was never searched.
- */
-function doneMessage(answer) {
-  const took = `in ${answer.took_ms} ms${answer.cached ? ' (cached)' : ''}`;
-  const answered = answer.providers.filter(answeredOk).length;
-  const asked = answer.providers.length;
-  if (answered === 0) return `No results: none of the ${asked} providers answered (why is written under Providers). Search again to retry.`;
-  if (answer.results.length === 0) return `No results ${took}: ${answered} of ${asked} providers answered and found nothing.`;
-  return `${answer.results.length} results ${took}.`;
-}
-
 function submit(event) {
   event.preventDefault();
   const state = stateFromForm();
@@ -238,10 +240,21 @@ function submit(event) {
     say('Type something to search for.', 'error');
     return queryInput.focus();
   }
+  // Without the key there is no provider list to choose from (and a search would be refused): the search waits in
+  // the address bar, and runs once the key is taken. "Choose at least one provider" named the wrong thing to do.
+  if (!keyForm.hidden) {
+    showInAddressBar(state);
+    say('Enter the API key first; the search runs once it is accepted.', 'error');
+    return keyInput.focus();
+  }
   if (state.providers.length === 0) return say('Choose at least one provider.', 'error');
+  showInAddressBar(state);
+  void search(state);
+}
+
+function showInAddressBar(state) {
   const url = urlFor(state);
   if (url !== `${location.pathname}${location.search}`) history.pushState(null, '', url);
-  void search(state);
 }
 
 /** Stops the search on the page, if one is running, and takes its results, waterfall and status away. */
@@ -255,10 +268,15 @@ function clearSearch() {
   say('');
 }
 
-async function start() {
+/**
+ * Shows the search the address bar holds. `reloadProviders: false` (Back and Forward) keeps the provider list
+ * already loaded: asking for it again on each step cost a request against the rate limit, and a refused one left
+ * the search just left on the page, under the address bar of another.
+ */
+async function start({ reloadProviders = true } = {}) {
   // The address bar moved (back, forward, a new key): the search shown so far no longer belongs to it.
   running?.abort();
-  if (!(await loadProviders())) return;
+  if ((reloadProviders || catalogue.length === 0) && !(await loadProviders())) return;
   const state = stateFromUrl();
   showState(state);
   if (!state.q) {
@@ -278,7 +296,8 @@ async function start() {
 
 form.addEventListener('submit', submit);
 form.addEventListener('change', (event) => {
-  if (event.target.name === 'kind') renderChips(event.target.value);
+  // Before the list is loaded (the key not yet given) there is nothing to show: "No providers of this kind" was wrong.
+  if (event.target.name === 'kind' && catalogue.length > 0) renderChips(event.target.value);
 });
 explainSwitch.addEventListener('change', () => {
   resultsList.classList.toggle('explaining', explainSwitch.checked);
@@ -292,6 +311,6 @@ keyForm.addEventListener('submit', (event) => {
   keyInput.value = '';
   void start().catch((error) => say(error.message, 'error'));
 });
-window.addEventListener('popstate', () => void start().catch((error) => say(error.message, 'error')));
+window.addEventListener('popstate', () => void start({ reloadProviders: false }).catch((error) => say(error.message, 'error')));
 
 void start().catch((error) => say(error.message, 'error'));

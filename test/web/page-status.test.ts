@@ -51,6 +51,43 @@ describe.skipIf(!browserTestsRun())('the search page status line', () => {
     await page.close();
   });
 
+  it('shows no providers panel for a search refused before any provider was asked: a bad deadline, the rate limit, no connection', async () => {
+    const page = await chromium.context.newPage();
+    const refusals: Record<string, () => Promise<void>> = {
+      // The service's own 400: the deadline is below its floor.
+      'timeout_ms: 5 is too small': () => page.goto(`${service.origin}/?q=rank+fusion&providers=local&timeout_ms=5`).then(() => undefined),
+      'rate limit exceeded': async () => {
+        await page.route('**/v1/search/web/stream?**', (route) =>
+          route.fulfill({ status: 429, json: { statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMITED', message: 'rate limit exceeded; retry in 50 s' } }),
+        );
+        await page.goto(`${service.origin}/?q=rate+limited&providers=local`);
+      },
+      'could not reach the service': async () => {
+        await page.unrouteAll();
+        await page.route('**/v1/search/web/stream?**', (route) => route.abort('internetdisconnected'));
+        await page.goto(`${service.origin}/?q=no+connection&providers=local`);
+      },
+    };
+    for (const [said, refuse] of Object.entries(refusals)) {
+      await refuse();
+      await page.locator('#status[data-kind="error"]', { hasText: said }).waitFor();
+      // Not a panel listing every provider as "no answer" under an empty Results heading: none was asked.
+      expect(await page.locator('#waterfall-section').isHidden(), said).toBe(true);
+      expect(await page.locator('#results-section').isHidden(), said).toBe(true);
+    }
+    await page.close();
+  });
+
+  it('says the provider list could not be loaded when the connection fails, not only the browser\'s "Failed to fetch"', async () => {
+    const page = await chromium.context.newPage();
+    await page.route('**/v1/providers', (route) => route.abort('internetdisconnected'));
+    await page.goto(`${service.origin}/?q=rank+fusion&providers=local`);
+    const status = page.locator('#status[data-kind="error"]');
+    await status.waitFor();
+    expect(await status.textContent()).toBe('The provider list could not be loaded (Failed to fetch). Check the connection and reload the page.');
+    await page.close();
+  });
+
   it('opens a link whose query is only spaces as the empty page, without sending a search the service refuses', async () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);
