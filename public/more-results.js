@@ -75,13 +75,18 @@ export class MoreResults {
   }
 
   show(state, answer, number) {
+    const hadFocus = document.activeElement === this.button;
     const added = appendResults(this.list, answer.results, state.kind, this.shown);
     this.shownPage(answer);
     this.searchPage.showOutcomes(state, answer.providers, number);
     const cached = answer.cached ? ' (cached)' : '';
     this.searchPage.say(`${added.length} more results (page ${number}, ${this.list.children.length} in all) in ${answer.took_ms} ms${cached}.`, 'done');
     // Keyboard users carry on where the new results start, rather than from the top of the page when the button goes.
-    added[0]?.querySelector('a')?.focus();
+    const firstNew = added.map((item) => item.querySelector('a')).find(Boolean);
+    if (firstNew) return firstNew.focus();
+    // A page that added nothing and said none follow took the button, and the focus on it, away: the user carries
+    // on from the last result, not from the top of the page.
+    if (hadFocus && this.button.hidden) [...this.list.querySelectorAll('a')].at(-1)?.focus();
   }
 
   /** aria-disabled rather than disabled: a disabled button drops keyboard focus, and the user would start over. */

@@ -11,6 +11,8 @@ const PAGES: Readonly<Record<string, number[]>> = {
   'paged topic': [10, 10, 3],
   'other topic': [10, 4],
   'few topic': [3],
+  // A full first page and nothing after it: the answer says more may follow, and page 2 finds none.
+  'full topic': [10],
 };
 
 /** `paged topic 1`, `paged topic 2`, …: the titles of a query's results from `first` to `last`, as SearXNG lists them. */
@@ -93,6 +95,23 @@ describe.skipIf(!browserTestsRun())('the search page: more results', () => {
     await page.locator('#status[data-kind="done"]').waitFor();
     expect(await resultTitles(page)).toEqual(titles('paged topic', 1, 10));
     expect(await more.isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the keyboard on the results when the next page adds none and the control goes', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    await page.goto(`${service.origin}/?q=full+topic&providers=searxng`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    const more = page.locator('#more-results');
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await pageShown(page, 2);
+    expect(await page.locator('#status').textContent()).toMatch(/^0 more results \(page 2, 10 in all\)/);
+    expect(await more.isHidden()).toBe(true);
+    // Not dropped to the top of the page with the control: on the last result, where reading stopped.
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('full topic 10');
     expect(problems).toEqual([]);
     await page.close();
   });
