@@ -13,6 +13,7 @@ import {
   yearsCompatible,
 } from './paper-identity.js';
 import { TitleBlocks } from './title-blocks.js';
+import { agreeBeyondTitle, isWeakTitle } from './weak-titles.js';
 
 /** Bits of a set's identifier kinds: which of DOI, arXiv id and PMID some member of the set has. */
 const HAS_DOI = 1;
@@ -68,7 +69,8 @@ class DisjointSets {
 
 /**
  * Papers are the same work when they share a DOI, an arXiv id or a PMID, or, failing identifiers, when
- * their normalised titles are similar (Dice ≥ 0.9) and their years differ by at most one. Titles are only
+ * their normalised titles are similar (Dice ≥ 0.9) and their years differ by at most one; a generic or very short
+ * title must also agree on an author, or on venue and year (weak-titles.ts). Titles are only
  * compared inside blocks (same first or last three words), so cost grows close to linearly. A title match
  * never joins two sets that each have a different DOI, arXiv id or PMID, even through a third paper that has
  * none: whichever of them it is compared with first takes it, and the other stays a work of its own.
@@ -161,13 +163,25 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
   /**
    * Whether two titles name one work: titlesSimilar, with the bigram counts of both titles, which rule most pairs
    * out before any bigram is found; then, for the few pairs that are similar, the same numbers in both
-   * (sameTitleNumbers) and the same kind of notice (sameNoticeKind: an erratum or a reply is never the work it
-   * names, however alike their titles).
+   * (sameTitleNumbers), the same kind of notice (sameNoticeKind: an erratum or a reply is never the work it
+   * names, however alike their titles), and, for a generic or very short title ("Editorial", "Introduction",
+   * "Deep learning"), agreement beyond it (agreeBeyondTitle: an author in common, or one venue in one year).
    */
   const similar = (index: number, other: number): boolean =>
     titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other)) &&
     sameTitleNumbers(titles[index]!, titles[other]!) &&
-    sameNoticeKind(titles[index]!, titles[other]!);
+    sameNoticeKind(titles[index]!, titles[other]!) &&
+    ((!weak(index) && !weak(other)) || agreeBeyondTitle(entries[index]!.item, entries[other]!.item));
+  // Found once per title, the first time it matches another (-1 until then, 0 or 1 after).
+  const weakTitles = new Int8Array(entries.length).fill(-1);
+  const weak = (index: number): boolean => {
+    let known = weakTitles[index]!;
+    if (known < 0) {
+      known = isWeakTitle(titles[index]!) ? 1 : 0;
+      weakTitles[index] = known;
+    }
+    return known === 1;
+  };
   const yearsClose = (index: number, other: number): boolean => {
     const year = years[index]!;
     const otherYear = years[other]!;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProviderItem } from '../../src/domain/result.js';
 import { groupResults, type RankedItem } from '../../src/engine/merge.js';
 import { identifierKeys, normalizeTitle, TITLE_OPENING_WORDS } from '../../src/engine/paper-identity.js';
+import { agreeBeyondTitle, isWeakTitle } from '../../src/engine/weak-titles.js';
 
 /**
  * Paper grouping on crowded title blocks, where its shortcuts (bigrams counted once per title, blocks found
@@ -38,7 +39,10 @@ function referenceGroups(entries: RankedItem[]): number[][] {
   const kindOf = (key: string): string => key.slice(0, key.indexOf(':'));
   const conflict = (a: number, b: number): boolean =>
     [...keysOfRoot[find(a)]!].some((key) => [...keysOfRoot[find(b)]!].some((other) => kindOf(other) === kindOf(key) && other !== key));
-  const similar = (a: string, b: string): boolean => a === b || (a.length >= 8 && b.length >= 8 && stringSimilarity.compareTwoStrings(a, b) >= 0.9);
+  const similarTitles = (a: string, b: string): boolean => a === b || (a.length >= 8 && b.length >= 8 && stringSimilarity.compareTwoStrings(a, b) >= 0.9);
+  // A generic or very short title matches only with agreement beyond it (weak-titles.ts, tested on its own).
+  const similar = (a: number, b: number, titleA: string, titleB: string): boolean =>
+    similarTitles(titleA, titleB) && ((!isWeakTitle(titleA) && !isWeakTitle(titleB)) || agreeBeyondTitle(entries[a]!.item, entries[b]!.item));
   const blocks = new Map<string, number[]>();
   entries.forEach((entry, index) => {
     const title = normalizeTitle(entry.item.title);
@@ -57,7 +61,7 @@ function referenceGroups(entries: RankedItem[]): number[][] {
         const otherItem = entries[other]!.item;
         const yearsClose = entry.item.year === undefined || otherItem.year === undefined || Math.abs(entry.item.year - otherItem.year) <= 1;
         if (find(other) === find(index)) joined = true;
-        else if (yearsClose && !conflict(index, other) && similar(title, normalizeTitle(otherItem.title))) {
+        else if (yearsClose && !conflict(index, other) && similar(index, other, title, normalizeTitle(otherItem.title))) {
           union(other, index);
           joined = true;
         }
@@ -142,6 +146,9 @@ describe('paper grouping on crowded title blocks', () => {
       doi: rarely(['10.1000/a', '10.1000/b', '10.48550/arXiv.2101.00001', '']),
       arxiv_id: rarely(['2101.00001', '2202.00002', '']),
       pmid: rarely(['1', '2']),
+      // Short titles ("deep graph") match only with an author, or a venue and a year, in common.
+      authors: rarely([['Ann Lee'], ['A. Lee', 'Bo Chen'], ['Cy Diaz']]),
+      venue: rarely(['Graph Letters', 'graph letters.', 'Deep Journal']),
     });
     fc.assert(
       fc.property(fc.array(item, { minLength: 0, maxLength: 150, size: 'max' }), (items) => {
@@ -176,7 +183,14 @@ describe('paper grouping against identifiers', () => {
   });
 
   it('keeps two "Editorial" papers with different DOIs apart beside a third "Editorial" without one', () => {
-    const editorial = (doi?: string): ProviderItem => ({ title: 'Editorial', url: `https://journal.example/${doi ?? 'none'}`, ...(doi ? { doi } : {}) });
+    // One journal and year: an "Editorial" title alone would not make two papers one work (weak-titles.ts).
+    const editorial = (doi?: string): ProviderItem => ({
+      title: 'Editorial',
+      url: `https://journal.example/${doi ?? 'none'}`,
+      venue: 'Journal of Examples',
+      year: 2020,
+      ...(doi ? { doi } : {}),
+    });
     expect(doisByGroup([editorial('10.1000/one'), editorial('10.1000/two'), editorial()])).toEqual([['10.1000/one', undefined], ['10.1000/two']]);
     expect(doisByGroup([editorial(), editorial('10.1000/one'), editorial('10.1000/two')])).toEqual([[undefined, '10.1000/one'], ['10.1000/two']]);
   });
