@@ -112,7 +112,7 @@ describe('a redirect within the same API', () => {
     upstream.json('GET /openalex/works/W3000000004', readFileSync(new URL('../fixtures/openalex/work-lookup.json', import.meta.url), 'utf8'));
     redirecting(upstream, '/tavily/search', 307, () => '/tavily/search/again');
     upstream.json('/tavily/search/again', { results: [] });
-    service = await startService({ ...providerEnv(upstream.origin), TAVILY_API_KEY: 'tvly-redirectKey0123456789', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+    service = await startService({ ...providerEnv(upstream.origin), TAVILY_API_KEY: 'tavily-redirect-test-key-1', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
   });
   afterAll(async () => {
     await service.stop();
