@@ -91,9 +91,9 @@ export function isPartialAnswer(answer: CachedAnswer): boolean {
   return answer.providers.some((provider) => FAILED_STATUSES.has(provider.status));
 }
 
-/** How long the cache may keep an answer: undefined (the cache's own TTL) unless a provider failed in it. */
-export function answerTtl(answer: CachedAnswer, partialAnswerTtlMs = DEFAULT_PARTIAL_ANSWER_TTL_MS): number | undefined {
-  return isPartialAnswer(answer) ? partialAnswerTtlMs : undefined;
+/** How long the cache may keep an answer: undefined (the cache's own TTL) unless it is partial (isPartialAnswer). */
+export function answerTtl(partial: boolean, partialAnswerTtlMs = DEFAULT_PARTIAL_ANSWER_TTL_MS): number | undefined {
+  return partial ? partialAnswerTtlMs : undefined;
 }
 
 /**

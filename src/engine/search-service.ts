@@ -340,7 +340,7 @@ export class SearchService {
       // called. A partial answer never replaces one kept already, here or by another replica (so the shared cache
       // keeps its copy once Redis has said): that one may be complete (an identical search without timeout_ms
       // finished first) or deeper, and served for another 15 s in its place the partial one would hide it.
-      this.options.cache.set(key, outcome, answerTtl(outcome, this.options.partialAnswerTtlMs), { keepExisting: partial }).catch((error: unknown) => {
+      this.options.cache.set(key, outcome, answerTtl(partial, this.options.partialAnswerTtlMs), { keepExisting: partial }).catch((error: unknown) => {
         this.options.logger.warn({ err: error }, 'answer cache write failed');
       });
     }
