@@ -3,6 +3,7 @@ import type { ProviderDescription } from '../engine/search-service.js';
 import { SEARCH_KINDS } from '../domain/result.js';
 import { defineOperation } from './operation.js';
 import { operationListOutput, providerListOutput } from './output-schemas.js';
+import { retryAfterWords } from './render.js';
 
 const listProvidersInput = z.strictObject({
   kind: z.enum(SEARCH_KINDS).optional().describe('Only providers of this kind.'),
@@ -33,7 +34,7 @@ export const listProviders = defineOperation({
 function suspension({ health }: ProviderDescription): string {
   if (health.state !== 'open') return '';
   const why = [
-    health.retry_after_ms === undefined ? undefined : `retry after ${Math.ceil(health.retry_after_ms / 1000)} s`,
+    retryAfterWords(health.retry_after_ms),
     health.last_error ? `last error: ${health.last_error.message}` : undefined,
   ].filter(Boolean);
   return `, suspended${why.length > 0 ? ` (${why.join('; ')})` : ''}`;

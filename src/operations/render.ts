@@ -41,10 +41,14 @@ const UNANSWERED: ReadonlyArray<{ heading: string; statuses: ReadonlySet<Provide
   { heading: 'Providers not asked', statuses: new Set(['not_configured', 'skipped']) },
 ];
 
+/** "retry after 30 s" for a known wait, in whole seconds rounded up; undefined when none is known. */
+export function retryAfterWords(retryAfterMs: number | undefined): string | undefined {
+  return retryAfterMs === undefined ? undefined : `retry after ${Math.ceil(retryAfterMs / 1000)} s`;
+}
+
 /** "- brave: suspended (suspended after 3 consecutive failures; retry after 30 s)" */
 function renderOutcome(outcome: ProviderOutcome): string {
-  const wait = outcome.retry_after_ms === undefined ? undefined : `retry after ${Math.ceil(outcome.retry_after_ms / 1000)} s`;
-  const why = [outcome.message, wait].filter(Boolean).join('; ');
+  const why = [outcome.message, retryAfterWords(outcome.retry_after_ms)].filter(Boolean).join('; ');
   return `- ${outcome.provider}: ${outcome.status}${why ? ` (${why})` : ''}`;
 }
 
