@@ -4,6 +4,7 @@ import MiniSearch from 'minisearch';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { LOCAL_LINK_SCHEME, type LocalSource, type ReadDocumentInput } from './capabilities.js';
+import { markdownDocumentText } from './markdown-text.js';
 import { htmlToText, httpUrl, isRecord, isoDate } from './parse-helpers.js';
 import { Provider, type ProviderSettings } from './provider.js';
 
@@ -175,7 +176,7 @@ function documentsFrom(raw: string, relative: string, file: string): DocumentFie
     case '.md':
     case '.markdown': {
       const heading = /^#\s+(.+)$/m.exec(raw)?.[1];
-      return [{ title: heading?.trim() ?? relative, url: fileUrl, text: markdownToText(raw), file, mediaType: 'text/markdown' }];
+      return [{ title: heading === undefined ? relative : markdownDocumentText(heading) || relative, url: fileUrl, text: markdownDocumentText(raw), file, mediaType: 'text/markdown' }];
     }
     default:
       return [{ title: relative, url: fileUrl, text: raw.replace(/\s+/g, ' ').trim(), file, mediaType: 'text/plain' }];
@@ -210,16 +211,6 @@ function jsonDocuments(value: unknown, fallbackUrl: string): DocumentFields[] {
     if (published) document.published_at = published;
     return [document];
   });
-}
-
-function markdownToText(markdown: string): string {
-  return markdown
-    .replace(/```[\s\S]*?```/g, ' ')
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[#>*_`|-]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 /** A window of the text around the first matched term, so the snippet shows why it matched. */

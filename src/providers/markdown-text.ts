@@ -22,12 +22,39 @@ export function markdownText(value: unknown): string | undefined {
   if (typeof value !== 'string') return text(value);
   // Most snippets hold none of the characters Markdown marks up with: nothing to strip.
   if (!/[[#*`]/.test(value)) return text(value);
-  const plain = value
+  return text(withoutInlineSyntax(value));
+}
+
+/** Images, links, headings, emphasis and code ticks gone; the words they held stay. */
+function withoutInlineSyntax(value: string): string {
+  return value
     .replace(IMAGE, ' ')
     .replace(LINK, '$1')
     .replace(HEADING, '$1')
     .replace(STRONG, '$1')
     .replace(EMPHASIS, '$1')
     .replace(CODE, '$1');
-  return text(plain);
+}
+
+/** A fence opening or closing a code block: the fence goes, the code inside stays searchable text. */
+const FENCE_LINE = /^[ \t]*(?:`{3,}|~{3,}).*$/gm;
+/** A line of rule characters only: a thematic break, a heading's `===` underline, a table's alignment row. */
+const RULE_LINE = /^[ \t]*[-*_=|:][-*_=|: \t]{2,}$/gm;
+/** What opens a line of block syntax: quote marks, then a list's bullet or number. */
+const LINE_MARKERS = /^[ \t]*(?:>[ \t]?)*(?:[-*+][ \t]+|\d{1,9}[.)][ \t]+)?/gm;
+/** A table row: its cell borders are not words. */
+const TABLE_ROW = /^[ \t]*\|.*$/gm;
+
+/**
+ * A whole Markdown document (the embedded index's files) as the text a reader sees, on one line. Only syntax
+ * goes: hyphens, underscores and stars inside words (`per-provider`, `snake_case`, `2026-11-26`) stay, and so
+ * does code, which people search documentation for. HTML written in the Markdown is left as written.
+ */
+export function markdownDocumentText(markdown: string): string {
+  const blocks = markdown
+    .replace(FENCE_LINE, ' ')
+    .replace(RULE_LINE, ' ')
+    .replace(TABLE_ROW, (row) => row.replaceAll('|', ' '))
+    .replace(LINE_MARKERS, '');
+  return withoutInlineSyntax(blocks).replace(/\s+/g, ' ').trim();
 }

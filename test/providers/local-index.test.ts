@@ -23,3 +23,45 @@ describe('the embedded index over a folder', () => {
     expect(index.search.search('capybara').map((hit) => index.documents.get(hit.id as number)?.title)).toEqual(['Capybara']);
   });
 });
+
+describe('Markdown files in the embedded index', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-markdown-'));
+    writeFileSync(
+      path.join(folder, 'guide.md'),
+      [
+        '# The `per-provider` guide',
+        '',
+        'Released 2026-11-26: a **well-kept** [service](https://example.org/docs) for snake_case names.',
+        '',
+        '- first point',
+        '  1. nested step',
+        '> quoted *words*',
+        '',
+        '| setting | default |',
+        '| --- | ---: |',
+        '| `READ_CACHE_TTL_SECONDS` | 600 |',
+        '',
+        '```sh',
+        'npm ci && npm start',
+        '```',
+        '',
+        '---',
+        'Sections ## end here, C# stays.',
+      ].join('\n'),
+    );
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('reads as its words: syntax goes, hyphens, underscores and code stay', async () => {
+    const index = await buildIndex(folder);
+    const [document] = [...index.documents.values()];
+    expect(document?.title).toBe('The per-provider guide');
+    expect(document?.text).toBe(
+      'The per-provider guide Released 2026-11-26: a well-kept service for snake_case names. first point nested step ' +
+        'quoted words setting default READ_CACHE_TTL_SECONDS 600 npm ci && npm start Sections end here, C# stays.',
+    );
+    expect(index.search.search('npm start').map((hit) => hit.id)).toEqual([document?.id]);
+  });
+});
