@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import { listFromEnv } from './config/env-values.js';
 import type { SearchService } from './engine/search-service.js';
+import type { HostResolver } from './fetch/fetch-target.js';
 import { createReadCache } from './fetch/read-cache.js';
 import { createUpstreamAgent } from './transport/dispatchers.js';
 import { closeStalledResponses } from './transport/stalled-responses.js';
@@ -47,6 +48,8 @@ export interface BuildOptions {
   dispatcher?: Dispatcher;
   /** Where log lines go instead of stdout (tests read them to prove secrets never appear). */
   logStream?: { write(line: string): void };
+  /** Replaces the system resolver of the address checks of fetch_url and paper_read (tests); see OperationContext. */
+  resolveHost?: HostResolver;
 }
 
 /** Builds the whole service: plugins, then routes, then MCP. Listening is server.ts's job. */
@@ -117,7 +120,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerStreamRoutes(app, search, config);
   await registerWebPage(app);
   const reads = createReadCache({ ttlMs: config.READ_CACHE_TTL_SECONDS * 1000, maxBytes: config.READ_CACHE_MAX_BYTES });
-  const operationContext = { search, config, operations: () => OPERATIONS, reads };
+  const operationContext = { search, config, operations: () => OPERATIONS, reads, resolveHost: options.resolveHost };
   registerOperationRoutes(app, OPERATIONS, operationContext);
   registerPaperRoutes(app, operationContext);
   await registerMcp(app, { config, operations: OPERATIONS, context: operationContext });

@@ -71,7 +71,7 @@ function pageOf(read: PageRead, input: FetchInput): FetchedPage {
 
 async function fetchDirect(input: FetchInput, context: OperationContext, deadline: number): Promise<PageRead> {
   const settings = readFetchSettings(context.config);
-  const document = await safeFetch(input.url, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal });
+  const document = await safeFetch(input.url, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal, lookup: context.resolveHost });
   const extracted = await extractDocument(document, { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline), signal: context.signal });
   const read: PageRead = {
     final_url: document.finalUrl,
@@ -96,7 +96,11 @@ async function checkedForFirecrawl(input: FetchInput, context: OperationContext)
   const timeoutMs = fetchTimeoutMs(settings, input);
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
-    const target = await checkFetchTarget(input.url, { allowPrivate: settings.allowPrivate, signal: AbortSignal.any([context.signal, deadline]) });
+    const target = await checkFetchTarget(input.url, {
+      allowPrivate: settings.allowPrivate,
+      lookup: context.resolveHost,
+      signal: AbortSignal.any([context.signal, deadline]),
+    });
     return target.url.href;
   } catch (error) {
     if (deadline.aborted && !context.signal.aborted) {
@@ -109,8 +113,10 @@ async function checkedForFirecrawl(input: FetchInput, context: OperationContext)
 /**
  * Where Firecrawl says the page it scraped was (`metadata.url`, after redirects) must pass the same rules: it follows
  * redirects itself, so a public URL that redirects to 169.254.169.254 or an intranet name passed the first check and
- * still had Firecrawl read the address behind it. Nothing it read from there is handed on. A host the checked URL
- * already named is not checked twice; with FETCH_ALLOW_PRIVATE there is nothing to check.
+ * still had Firecrawl read the address behind it. Nothing it read from there is handed on. The host the checked URL
+ * named is checked again too: Firecrawl asked DNS for it itself, after our check, and a rebinding name (public to
+ * the first question, 10.0.0.1 to the next) sent it to a private address under the very name that passed. Its
+ * answer now is the best evidence of what Firecrawl's was. With FETCH_ALLOW_PRIVATE there is nothing to check.
  */
 async function refuseForbiddenLanding(landing: string, checkedUrl: string, input: FetchInput, context: OperationContext): Promise<void> {
   const settings = readFetchSettings(context.config);
@@ -121,14 +127,15 @@ async function refuseForbiddenLanding(landing: string, checkedUrl: string, input
   } catch {
     throw new FedsearchError('FETCH_FORBIDDEN', 'refused: Firecrawl named no valid address for the page it scraped');
   }
-  if (landed.hostname === new URL(checkedUrl).hostname) return;
   try {
     await checkedForFirecrawl({ ...input, url: landed.href }, context);
   } catch (error) {
     if (!(error instanceof FedsearchError) || error.code === 'FETCH_TIMEOUT') throw error;
-    throw new FedsearchError('FETCH_FORBIDDEN', `refused: Firecrawl was redirected from ${checkedUrl} to an address not fetched here (${error.message})`, {
-      cause: error,
-    });
+    const how =
+      landed.hostname === new URL(checkedUrl).hostname
+        ? `${landed.hostname} no longer passes the address rules after Firecrawl read ${checkedUrl}`
+        : `Firecrawl was redirected from ${checkedUrl} to an address not fetched here`;
+    throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${how} (${error.message})`, { cause: error });
   }
 }
 

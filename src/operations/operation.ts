@@ -4,6 +4,7 @@ import type { AppConfig } from '../config.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { PaperLookup } from '../engine/paper-lookup.js';
 import type { CallOptions, SearchService } from '../engine/search-service.js';
+import type { HostResolver } from '../fetch/fetch-target.js';
 import type { ReadCache } from '../fetch/read-cache.js';
 
 /** What an operation may use: the one search service, the configuration, and the caller's signal. */
@@ -22,6 +23,11 @@ export interface OperationContext {
   paperLookups?: Map<string, Promise<PaperLookup>>;
   /** Documents fetch_url and paper_read read, kept whole for their next pages; none kept when unset. */
   reads?: ReadCache;
+  /**
+   * Replaces the system resolver where fetch_url and paper_read check an address (tests: names with answers of
+   * their own); every address it gives is checked like any other. Unset, the system resolver answers.
+   */
+  resolveHost?: HostResolver;
 }
 
 /** A provider call made for an operation: under the caller's deadline and signal, logged on its logger. */

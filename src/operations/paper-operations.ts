@@ -122,7 +122,7 @@ export async function downloadPaper(
   const deadline = performance.now() + (input.timeout_ms ?? Number.POSITIVE_INFINITY);
   const settings = readFetchSettings(context.config);
   const fetchLocation = (location: string): Promise<FetchedDocument> =>
-    safeFetch(location, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal });
+    safeFetch(location, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal, lookup: context.resolveHost });
   if (input.url) return { document: await fetchLocation(input.url), deadline, tried: [input.url] };
   const paper = (await findPaper(input.id!, context, input.timeout_ms)).paper;
   const locations = pdfLocations(paper, context);

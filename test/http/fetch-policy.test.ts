@@ -156,6 +156,58 @@ describe('fetch_url refuses what Firecrawl read after a redirect to a forbidden 
 });
 
 /**
+ * Firecrawl asks DNS for the host itself, after our check: a rebinding name answers a public address to the first
+ * question and a private one to the next, so Firecrawl reads the intranet under the very name that passed. The
+ * host is asked again once Firecrawl answers, even when it landed where it was sent, and a private answer now
+ * withholds what it read.
+ */
+describe('fetch_url re-checks the host Firecrawl read, against DNS rebinding', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  const questions: string[] = [];
+  /** rebind.test: public to the first question, private after it; stable.test: always the same public address. */
+  const resolveHost = async (hostname: string) => {
+    questions.push(hostname);
+    const asked = questions.filter((question) => question === hostname).length;
+    if (hostname === 'stable.test' || (hostname === 'rebind.test' && asked === 1)) return [{ address: '93.184.215.14', family: 4 }];
+    if (hostname === 'rebind.test') return [{ address: '10.0.0.1', family: 4 }];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  };
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    const env = { ...providerEnv(upstream.origin), FIRECRAWL_API_KEY: 'fc-key-1234567890', LOG_LEVEL: 'silent' };
+    service = await startService(env, undefined, { resolveHost });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('refuses what Firecrawl read when the name it landed on now resolves to a private address', async () => {
+    upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeLandingAt('http://rebind.test/admin', 'INTERNAL-SECRET-TOKEN') });
+    const before = upstream.requestsTo(SCRAPE).length;
+    const response = await fetchUrl(service, { url: 'http://rebind.test/admin', engine: 'firecrawl' });
+    const text = await response.text();
+    expect(upstream.requestsTo(SCRAPE).length).toBe(before + 1);
+    expect(text).not.toContain('INTERNAL-SECRET-TOKEN');
+    expect(response.status).toBe(400);
+    const body = JSON.parse(text);
+    expect(body.code).toBe('FETCH_FORBIDDEN');
+    expect(body.message).toMatch(/rebind\.test no longer passes the address rules .*resolves to 10\.0\.0\.1, a private address/);
+  });
+
+  it('serves a scrape of a name that still resolves to the public address it had', async () => {
+    upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeLandingAt('http://stable.test/page') });
+    const asked = questions.filter((question) => question === 'stable.test').length;
+    const response = await fetchUrl(service, { url: 'http://stable.test/page', engine: 'firecrawl' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ engine: 'firecrawl', final_url: 'http://stable.test/page' });
+    expect(questions.filter((question) => question === 'stable.test').length).toBe(asked + 2);
+  });
+});
+
+/**
  * A PDF's size is capped when it is fetched, not the text it holds: one content stream shown on many pages
  * reads as far more characters than the file has bytes. fetch_url reads at most FETCH_MAX_BYTES characters of it.
  */

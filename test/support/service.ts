@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { builtInName } from '../../src/providers/provider-config.js';
 import { PROVIDER_CLASSES } from '../../src/providers/registry.js';
@@ -35,13 +35,18 @@ export function providerEnv(origin: string): Record<string, string> {
 
 /**
  * Starts the real service on a loopback port with the given environment; logs are captured. `beforeListen`
- * may add a route of the test's own (a handler that fails in a way no real route can be made to, say).
+ * may add a route of the test's own (a handler that fails in a way no real route can be made to, say);
+ * `resolveHost` answers the address checks of fetch_url and paper_read for names a test made up.
  */
-export async function startService(env: Record<string, string>, beforeListen?: (app: FastifyInstance) => void): Promise<RunningService> {
+export async function startService(
+  env: Record<string, string>,
+  beforeListen?: (app: FastifyInstance) => void,
+  options: Pick<BuildOptions, 'resolveHost'> = {},
+): Promise<RunningService> {
   const logs: string[] = [];
   // Tests send bursts from one address: the rate limit is tested on its own, with its own limit.
   const config = loadConfig({ LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000', ...env, PORT: '0', HOST: '127.0.0.1' });
-  const app = await buildApp(config, { dispatcher: sharedAgent, logStream: { write: (line) => void logs.push(line) } });
+  const app = await buildApp(config, { ...options, dispatcher: sharedAgent, logStream: { write: (line) => void logs.push(line) } });
   beforeListen?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
