@@ -72,6 +72,16 @@ function redactFields(value: unknown, secrets: readonly string[], depth: number)
   return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, redactFields(field, secrets, depth + 1)]));
 }
 
+/**
+ * A refused request's line carries the message it was answered with (error-handler.ts logFailure), and a
+ * caller's mistake quotes the value it sent (`time_range: "…" is not allowed`): a client that put its API key
+ * in a parameter had the key redacted from the line's URL and written whole in its message.
+ */
+function messageSerializer(secrets: readonly string[]): (message: unknown) => unknown {
+  if (secrets.length === 0) return (message) => message;
+  return (message) => (typeof message === 'string' ? redactSecrets(message, secrets) : message);
+}
+
 /** Probes and scrapes come every few seconds from the platform, not from callers: their lines are debug. */
 const QUIET_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -140,6 +150,7 @@ export function loggerOptions(
           remoteAddress: request.socket?.remoteAddress,
         }),
         err: errorSerializer(secrets),
+        message: messageSerializer(secrets),
       },
     },
     // Each request's pino child is made when it first writes a line (request-logger.ts).

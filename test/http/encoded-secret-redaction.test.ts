@@ -124,4 +124,20 @@ describe("a client's API key in a logged request URL", () => {
       for (const spelling of spellingsOf(CALLER_KEY)) expect(line).not.toContain(spelling);
     }
   });
+
+  it('sent as the value of a parameter the refusal quotes: the answer quotes it to its caller, the log line does not', async () => {
+    const response = await request(service.origin, `/v1/search/web?q=x&providers=local&time_range=${encodeURIComponent(CALLER_KEY)}`, {
+      headers: { 'x-api-key': CALLER_KEY },
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toContain(`"${CALLER_KEY}" is not allowed`);
+    const id = response.headers.get('x-request-id');
+    const rejected = () =>
+      service.logs.map((line) => JSON.parse(line) as { reqId?: string; msg?: string; message?: string }).filter((line) => line.reqId === id && line.msg === 'request rejected');
+    await expect.poll(rejected).toHaveLength(1);
+    expect(rejected()[0]!.message).toBe('time_range: "[redacted]" is not allowed; allowed: "day", "week", "month", "year"');
+    for (const line of service.logs) {
+      for (const spelling of spellingsOf(CALLER_KEY)) expect(line).not.toContain(spelling);
+    }
+  });
 });
