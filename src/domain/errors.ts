@@ -43,6 +43,12 @@ export interface FedsearchErrorOptions {
   upstreamStatus?: number;
   /** Extra, safe-to-show details (e.g. the invalid fields). */
   details?: unknown;
+  /**
+   * The message without the words the upstream wrote, for what every caller reads (provider health's
+   * last_error): an upstream's error text can quote the request that failed, another caller's query.
+   * The message itself when unset: all of it is ours.
+   */
+  sharedMessage?: string;
 }
 
 export class FedsearchError extends Error {
@@ -50,6 +56,8 @@ export class FedsearchError extends Error {
   readonly retryAfterMs: number | undefined;
   readonly details: unknown;
   readonly upstreamStatus: number | undefined;
+  /** See FedsearchErrorOptions.sharedMessage. */
+  readonly sharedMessage: string;
 
   constructor(code: ErrorCode, message: string, options: FedsearchErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -58,6 +66,7 @@ export class FedsearchError extends Error {
     this.retryAfterMs = options.retryAfterMs;
     this.details = options.details;
     this.upstreamStatus = options.upstreamStatus;
+    this.sharedMessage = options.sharedMessage ?? message;
   }
 
   get httpStatus(): number {
@@ -70,8 +79,16 @@ export function parseError(message: string, cause?: unknown): FedsearchError {
   return new FedsearchError('PROVIDER_PARSE', message, { cause });
 }
 
-/** Thrown by adapters when the upstream answered with an error inside a normal-looking body. */
+/**
+ * Thrown by adapters when the upstream answered with an error inside a normal-looking body, in the upstream's
+ * words: they can quote the request, so every other caller reads only that there was one.
+ */
 export function upstreamError(message: string): FedsearchError {
+  return new FedsearchError('PROVIDER_UPSTREAM', message, { sharedMessage: 'the upstream answered with an error' });
+}
+
+/** An upstream failure an adapter tells in its own words only (an empty caption track): anyone may read it. */
+export function upstreamFailure(message: string): FedsearchError {
   return new FedsearchError('PROVIDER_UPSTREAM', message);
 }
 

@@ -107,9 +107,10 @@ export class ProviderHealth {
    * caller or our own queues caused: see ProviderReport.saysNothingOfUpstream) are ignored, and end a probe unused.
    * `probe`: the call was admitted as the half-open probe. Only its outcome ends the probe: calls admitted before
    * the circuit opened still finish afterwards, and one of them ending unused must not let a second probe through
-   * while the first is in flight.
+   * while the first is in flight. `sharedMessage`: what last_error shows every caller of a failure whose outcome
+   * quotes the upstream (ProviderReport.sharedMessage); the outcome's message when unset.
    */
-  record(outcome: ProviderOutcome, saysNothingOfUpstream = false, probe = false): void {
+  record(outcome: ProviderOutcome, saysNothingOfUpstream = false, probe = false, sharedMessage?: string): void {
     if (outcome.status === 'ok') return this.recordSuccess(outcome.latency_ms);
     if (saysNothingOfUpstream) return this.endUnused(probe);
     // Our own rate limit, or the breaker opened while the call waited here: the upstream was not asked, so a probe
@@ -117,7 +118,7 @@ export class ProviderHealth {
     if (outcome.status === 'rate_limited' || outcome.status === 'suspended') return this.endUnused(probe);
     if (outcome.status !== 'error' && outcome.status !== 'timeout') return;
     if (outcome.code === 'REQUEST_CANCELLED') return this.endUnused(probe);
-    this.recordFailure(outcome, probe);
+    this.recordFailure(outcome, probe, sharedMessage);
   }
 
   /** A call that did not reach the upstream: if it was the probe, the next call may probe instead. */
@@ -133,9 +134,9 @@ export class ProviderHealth {
     this.cooldownMs = this.options.cooldownMs;
   }
 
-  private recordFailure(outcome: ProviderOutcome, probe: boolean): void {
+  private recordFailure(outcome: ProviderOutcome, probe: boolean, sharedMessage: string | undefined): void {
     this.remember(false, outcome.latency_ms);
-    this.lastError = { message: outcome.message ?? outcome.status, at: new Date(this.now()).toISOString() };
+    this.lastError = { message: sharedMessage ?? outcome.message ?? outcome.status, at: new Date(this.now()).toISOString() };
     this.consecutiveFailures += 1;
     // A probe whose circuit a straggler's success closed meanwhile is an ordinary failure.
     const wasProbe = probe && this.probing;

@@ -10,6 +10,7 @@ import { unsupportedFilters } from './filters.js';
 import { cutShortOutcome, failureOutcome, notAsked, okOutcome, turnedOff } from './provider-outcome.js';
 import type { Admission } from './provider-health.js';
 import { CallTransport, type RequestBreaker } from './upstream-transport.js';
+import { redactSecrets } from './redact.js';
 
 /** What one provider did for one task, as health, metrics and the log line hear of it. */
 export interface ProviderReport {
@@ -27,6 +28,11 @@ export interface ProviderReport {
   saysNothingOfUpstream?: boolean;
   /** The call was the breaker's half-open probe (Admission.probe): its outcome, and only its, ends the probe. */
   probe?: true;
+  /**
+   * A failure as every caller may read it (provider health's last_error): the outcome's message without the
+   * upstream's own words (FedsearchError.sharedMessage), redacted. Unset: the outcome's message is all ours.
+   */
+  sharedMessage?: string;
 }
 
 /** One piece of work for one provider: a search, a lookup by id, or a capability such as captions. */
@@ -248,7 +254,13 @@ class AdmittedCall<T> {
       const cutShort = cutShortOutcome(outcome, read.count, this.call.timeoutMs);
       return this.reported({ ok: false, provider: this.provider, error, outcome: cutShort, readBeforeDeadline: read.value }, saysNothingOfUpstream);
     }
-    return this.reported({ ok: false, provider: this.provider, error, outcome }, saysNothingOfUpstream);
+    return this.reported({ ok: false, provider: this.provider, error, outcome }, saysNothingOfUpstream, this.sharedMessageOf(error, outcome));
+  }
+
+  /** The failure's message for every caller, when part of the outcome's is the upstream's (ProviderReport.sharedMessage). */
+  private sharedMessageOf(error: unknown, outcome: ProviderOutcome): string | undefined {
+    if (outcome.status !== 'error' || !(error instanceof FedsearchError) || error.sharedMessage === error.message) return undefined;
+    return redactSecrets(error.sharedMessage, this.dependencies.secrets());
   }
 
   /**
@@ -280,11 +292,12 @@ class AdmittedCall<T> {
   }
 
   /** The call is over: its own deadline is finished, then health, metrics and the log hear of it. */
-  private reported(result: PipelineResult<T>, saysNothingOfUpstream = false): PipelineResult<T> {
+  private reported(result: PipelineResult<T>, saysNothingOfUpstream = false, sharedMessage?: string): PipelineResult<T> {
     if (!this.shared) this.call.finish();
     const report: ProviderReport = { provider: this.provider, outcome: result.outcome, task: this.task.name };
     if (saysNothingOfUpstream) report.saysNothingOfUpstream = true;
     if (this.probe) report.probe = true;
+    if (sharedMessage !== undefined) report.sharedMessage = sharedMessage;
     this.dependencies.onOutcome?.(report);
     return result;
   }

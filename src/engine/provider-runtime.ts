@@ -51,7 +51,7 @@ export class ProviderRuntime {
   private reportOutcome(report: ProviderReport, logger: Logger): void {
     const { outcome, task } = report;
     const health = this.options.catalog.healthOf(report.provider);
-    health.record(outcome, report.saysNothingOfUpstream === true, report.probe === true);
+    health.record(outcome, report.saysNothingOfUpstream === true, report.probe === true, report.sharedMessage);
     // Not asked because of its settings or the request (no key, turned off, a filter it lacks): nothing happened.
     const level = outcome.status === 'ok' || outcome.status === 'not_configured' || outcome.status === 'skipped' ? 'debug' : 'info';
     // Most outcomes are `ok` lines below the level a busy service logs at: not even their message is built.

@@ -1,5 +1,5 @@
 import { errors as undiciErrors, type Dispatcher } from 'undici';
-import { FedsearchError } from '../domain/errors.js';
+import { FedsearchError, type ErrorCode } from '../domain/errors.js';
 import type { ProviderItem } from '../domain/result.js';
 import { retryAfterMs } from '../providers/parse-helpers.js';
 import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
@@ -125,26 +125,20 @@ function statusError(response: UpstreamResponse, described: string | undefined, 
   const detail = described ? `: ${redactAndCut(described, MAX_DESCRIBED_CHARS, secrets)}` : '';
   const isHtml = /^\s*</.test(response.body) && /html/i.test(response.headers['content-type'] ?? response.body.slice(0, 200));
   const page = !described && isHtml ? ' (HTML error page)' : '';
-  if (response.status === 401 || response.status === 403) {
-    return new FedsearchError('PROVIDER_AUTH', `HTTP ${response.status}: credentials rejected${detail}${page}`, {
-      upstreamStatus: response.status,
-    });
-  }
+  // The upstream's description of its error goes to the caller whose request it was, never to every caller.
+  const error = (code: ErrorCode, ours: string, retryAfterMs?: number, shownPage = page): FedsearchError =>
+    new FedsearchError(code, `${ours}${detail}${shownPage}`, { upstreamStatus: response.status, retryAfterMs, sharedMessage: `${ours}${shownPage}` });
+  if (response.status === 401 || response.status === 403) return error('PROVIDER_AUTH', `HTTP ${response.status}: credentials rejected`);
   if (response.status === 429) {
     const wait = retryAfterMs(response.headers['retry-after']);
     const after = wait === undefined ? '' : ` (retry after ${Math.ceil(wait / 1000)} s)`;
-    return new FedsearchError('PROVIDER_RATE_LIMITED', `HTTP 429: rate limited${after}${detail}`, {
-      retryAfterMs: wait,
-      upstreamStatus: 429,
-    });
+    return error('PROVIDER_RATE_LIMITED', `HTTP 429: rate limited${after}`, wait, '');
   }
   // A 503 may say when to come back (RFC 9110 §10.2.3), as a 429 does: the breaker then waits that long, and
   // the call is not retried at once.
   const wait = response.status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
-  if (wait !== undefined) {
-    return new FedsearchError('PROVIDER_HTTP', `HTTP 503 (retry after ${Math.ceil(wait / 1000)} s)${detail}${page}`, { retryAfterMs: wait, upstreamStatus: 503 });
-  }
-  return new FedsearchError('PROVIDER_HTTP', `HTTP ${response.status}${detail}${page}`, { upstreamStatus: response.status });
+  if (wait !== undefined) return error('PROVIDER_HTTP', `HTTP 503 (retry after ${Math.ceil(wait / 1000)} s)`, wait);
+  return error('PROVIDER_HTTP', `HTTP ${response.status}`);
 }
 
 /**

@@ -149,7 +149,10 @@ export const providerDescriptionOutput = z.strictObject({
     latency_p50_ms: z.number().nullable(),
     latency_p95_ms: z.number().nullable(),
     recent_calls: whole,
-    last_error: z.strictObject({ message: z.string(), at: z.string() }).optional(),
+    last_error: z
+      .strictObject({ message: z.string(), at: z.string() })
+      .optional()
+      .describe("The last failure, in fedsearch's words and the upstream's status; what the upstream wrote goes only to the caller whose request it was"),
   }),
 });
 

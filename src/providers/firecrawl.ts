@@ -1,4 +1,4 @@
-import { FedsearchError, parseError, upstreamError } from '../domain/errors.js';
+import { FedsearchError, parseError, upstreamError, upstreamFailure } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { TimeRange } from '../domain/time-range.js';
@@ -65,7 +65,7 @@ export class FirecrawlProvider extends Provider {
     if (!isRecord(data)) throw parseError('the scrape body has no data object');
     if (typeof data.markdown !== 'string') throw parseError('the scrape body has no markdown');
     const markdown = data.markdown.trim();
-    if (markdown === '') throw upstreamError('the page has no main content to convert');
+    if (markdown === '') throw upstreamFailure('the page has no main content to convert');
     const metadata = isRecord(data.metadata) ? data.metadata : {};
     const url = metadataUrl(metadata) ?? httpUrl(requestedUrl);
     if (!url) throw parseError('the scrape body names no page URL');

@@ -1,4 +1,4 @@
-import { parseError, upstreamError } from '../domain/errors.js';
+import { parseError, upstreamFailure } from '../domain/errors.js';
 import { PAGE_LOOK_AHEAD, type SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonBody, text, webItem } from './parse-helpers.js';
@@ -53,7 +53,7 @@ export class SearxngProvider extends Provider {
     const items = itemsOf(body.results, toItem);
     // Answers and infoboxes are not ranked pages (older versions send answers as bare strings): not items.
     const failed = unresponsiveEngines(body.unresponsive_engines);
-    if (items.length === 0 && failed.length > 0) throw upstreamError(`no results; engines failed: ${failed.slice(0, 3).join(', ')}`);
+    if (items.length === 0 && failed.length > 0) throw upstreamFailure(`no results; engines failed: ${failed.slice(0, 3).join(', ')}`);
     return { items };
   }
 

@@ -1,4 +1,4 @@
-import { parseError, upstreamError } from '../domain/errors.js';
+import { parseError, upstreamError, upstreamFailure } from '../domain/errors.js';
 import { asArray, htmlToText, isRecord, jsonObjectEnd, numberOrUndefined, parseXmlBody, xmlText } from './parse-helpers.js';
 import type { Captions, CaptionsInput, CaptionTrack, TranscriptLine } from './capabilities.js';
 import { Provider, type ProviderSettings, type UpstreamRequest, type UpstreamResponse, type UpstreamTransport } from './provider.js';
@@ -57,7 +57,7 @@ export class YoutubeTranscriptProvider extends Provider {
 
   /** Reads timed text in the default format: `<transcript><text start="s" dur="s">line</text>…</transcript>`. */
   parseTranscript(response: UpstreamResponse): TranscriptLine[] {
-    if (response.body.trim() === '') throw upstreamError('the caption track is empty');
+    if (response.body.trim() === '') throw upstreamFailure('the caption track is empty');
     const document = parseXmlBody(response);
     if (!isRecord(document.transcript)) throw parseError('the caption track is not timed text (<transcript>)');
     return asArray(document.transcript.text).flatMap((node) =>
@@ -78,7 +78,7 @@ export class YoutubeTranscriptProvider extends Provider {
   private sameOriginUrl(candidate: string): string {
     const base = new URL(this.config.baseUrl);
     const url = new URL(candidate, base);
-    if (url.origin !== base.origin) throw upstreamError('a caption track points outside YouTube');
+    if (url.origin !== base.origin) throw upstreamFailure('a caption track points outside YouTube');
     return url.toString();
   }
 }
