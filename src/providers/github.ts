@@ -2,7 +2,7 @@ import { FedsearchError, invalidQuery, parseError, upstreamError } from '../doma
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject } from './parse-helpers.js';
+import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText } from './parse-helpers.js';
 import {
   Provider,
   numberParameter,
@@ -102,35 +102,35 @@ function toItem(item: Record<string, unknown>): ProviderItem {
 }
 
 function repositoryItem(repository: Record<string, unknown>): ProviderItem {
-  const fullName = plain(repository.full_name) ?? plain(repository.name);
+  const fullName = plainText(repository.full_name) ?? plainText(repository.name);
   const url =
     httpUrl(repository.html_url) ??
     (fullName ? `https://github.com/${fullName}` : `https://github.com/search?type=repositories&q=${encodeURIComponent(String(repository.id ?? ''))}`);
   const extra = extraFields({
     stars: numberOrUndefined(repository.stargazers_count),
-    language: plain(repository.language),
+    language: plainText(repository.language),
     forks: numberOrUndefined(repository.forks_count) ?? numberOrUndefined(repository.forks),
   });
   return compact({
     title: fullName ?? url,
     url,
-    snippet: plain(repository.description),
+    snippet: plainText(repository.description),
     published_at: isoDate(repository.pushed_at) ?? isoDate(repository.updated_at),
     extra,
   });
 }
 
 function codeItem(item: Record<string, unknown>, repository: Record<string, unknown>): ProviderItem {
-  const repositoryName = plain(repository.full_name);
-  const path = plain(item.path);
-  const name = plain(item.name) ?? path;
+  const repositoryName = plainText(repository.full_name);
+  const path = plainText(item.path);
+  const name = plainText(item.name) ?? path;
   const url =
     httpUrl(item.html_url) ??
     (repositoryName && path ? `https://github.com/${repositoryName}/blob/HEAD/${path}` : undefined) ??
     httpUrl(repository.html_url) ??
     `https://github.com/search?type=code&q=${encodeURIComponent(name ?? '')}`;
   const fragments = asArray(item.text_matches)
-    .map((match) => (isRecord(match) ? plain(match.fragment) : undefined))
+    .map((match) => (isRecord(match) ? plainText(match.fragment) : undefined))
     .filter((fragment): fragment is string => fragment !== undefined);
   const extra = extraFields({ repository: repositoryName, path });
   return compact({
@@ -139,15 +139,4 @@ function codeItem(item: Record<string, unknown>, repository: Record<string, unkn
     snippet: fragments.length > 0 ? fragments.join(' … ') : undefined,
     extra,
   });
-}
-
-/**
- * Plain text as GitHub sends it (names, descriptions, code fragments): white space folded, nothing else.
- * `text()` would strip `<…>` as HTML and turn `List<String> items` into `List items`. Not the shared
- * `plainXmlText`: that also reads numbers and XML nodes, and a JSON field that is not a string is dropped here.
- */
-function plain(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const folded = value.replace(/\s+/g, ' ').trim();
-  return folded === '' ? undefined : folded;
 }

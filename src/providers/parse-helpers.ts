@@ -164,6 +164,18 @@ function foldWhiteSpace(value: string): string {
   return UNFOLDED_WHITE_SPACE.test(value) ? value.replace(/\s+/g, ' ').trim() : value;
 }
 
+/**
+ * A JSON string that is plain text, not HTML (GitHub's names and code, YouTube's videos.list snippet): white space
+ * folded, nothing else. `text()` would strip `<…>` as markup and decode `&…;` as entities, turning a title such as
+ * `std::vector<int>` into `std::vector`. Not `plainXmlText`: that also reads numbers and XML nodes, and a JSON
+ * field that is not a string is dropped here.
+ */
+export function plainText(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const folded = value.replace(/\s+/g, ' ').trim();
+  return folded === '' ? undefined : folded;
+}
+
 /** A non-empty, trimmed string (HTML-stripped), or undefined: missing values are absent, never "". */
 export function text(value: unknown): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;

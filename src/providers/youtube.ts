@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import type { VideoDetailsInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
+import { compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
 import {
   Provider,
   numberParameter,
@@ -118,7 +118,7 @@ function searchItem(result: Record<string, unknown>): ProviderItem {
       ? `https://www.youtube.com/channel/${encodeURIComponent(channelId)}`
       : playlistId
         ? `https://www.youtube.com/playlist?list=${encodeURIComponent(playlistId)}`
-        : fallbackUrl(snippet);
+        : fallbackUrl(text(snippet.title), snippet);
   const extra = extraFields({ type, channel: text(snippet.channelTitle) });
   return compact({
     title: text(snippet.title) ?? url,
@@ -129,14 +129,20 @@ function searchItem(result: Record<string, unknown>): ProviderItem {
   });
 }
 
+/**
+ * A videos.list item. Unlike search.list, which sends its snippet HTML-escaped (`Rock &amp; Roll`, `O&#39;Brien`),
+ * videos.list sends it as plain text (`Name & Identity!`): read as HTML, a title such as `std::vector<int>` lost its
+ * `<int>` and a literal `&amp;` became `&`.
+ */
 function videoItem(video: Record<string, unknown>): ProviderItem {
   const snippet = isRecord(video.snippet) ? video.snippet : {};
   const details = isRecord(video.contentDetails) ? video.contentDetails : {};
   const statistics = isRecord(video.statistics) ? video.statistics : {};
   const videoId = idText(video.id);
-  const url = videoId ? watchUrl(videoId) : fallbackUrl(snippet);
+  const title = plainText(snippet.title);
+  const url = videoId ? watchUrl(videoId) : fallbackUrl(title, snippet);
   const extra = extraFields({
-    channel: text(snippet.channelTitle),
+    channel: plainText(snippet.channelTitle),
     // ISO 8601 duration as YouTube sends it (PT4M13S); live streams have P0D.
     duration: text(details.duration),
     // Counts arrive as decimal strings and are missing when the owner hides them.
@@ -145,9 +151,9 @@ function videoItem(video: Record<string, unknown>): ProviderItem {
     comments: numberOrUndefined(statistics.commentCount),
   });
   return compact({
-    title: text(snippet.title) ?? url,
+    title: title ?? url,
     url,
-    snippet: text(snippet.description),
+    snippet: plainText(snippet.description),
     published_at: isoDate(snippet.publishedAt),
     extra,
   });
@@ -161,9 +167,9 @@ function watchUrl(videoId: string): string {
   return `https://www.youtube.com/watch?v=${videoId}`;
 }
 
-/** An item without a usable id still gets a page: its channel, or a search for its title. */
-function fallbackUrl(snippet: Record<string, unknown>): string {
+/** An item without a usable id still gets a page: its channel, or a search for its title (as read from its list). */
+function fallbackUrl(title: string | undefined, snippet: Record<string, unknown>): string {
   const channelId = idText(snippet.channelId);
   if (channelId) return `https://www.youtube.com/channel/${channelId}`;
-  return `https://www.youtube.com/results?search_query=${encodeURIComponent(text(snippet.title) ?? '')}`;
+  return `https://www.youtube.com/results?search_query=${encodeURIComponent(title ?? '')}`;
 }

@@ -65,7 +65,7 @@ describe('youtube adapter', () => {
     expect(url.searchParams.has('publishedAfter')).toBe(false);
   });
 
-  it('builds and parses videos.list: duration, views and publish date; hidden counts stay absent', async () => {
+  it('builds and parses videos.list: duration, views and publish date; hidden counts stay absent; its plain text is kept as written', async () => {
     upstream.json('GET /youtube/youtube/v3/videos', fixture('videos.json'));
     const youtube = provider();
     const transport = transportFor(youtube);
@@ -76,11 +76,12 @@ describe('youtube adapter', () => {
     expect(request.url.searchParams.get('key')).toBe(KEY);
     expect(youtube.parseVideosResponse(answer)).toEqual([
       {
-        title: 'Rock & Roll',
+        // videos.list sends plain text, not HTML as search.list does: nothing shaped like a tag or an entity goes.
+        title: 'Rock & Roll with the <audio> tag',
         url: 'https://www.youtube.com/watch?v=abcDEF12345',
-        snippet: 'The full description.',
+        snippet: 'The full description. Write &amp; for an ampersand.',
         published_at: '2024-01-02T03:04:05.000Z',
-        extra: { channel: 'Music Channel', duration: 'PT4M13S', views: 12345, likes: 67 },
+        extra: { channel: 'Music & Code', duration: 'PT4M13S', views: 12345, likes: 67 },
       },
       {
         title: 'Snippet only',
