@@ -6,9 +6,9 @@ import {
   normalizeTitle,
   normalizedTitleBigramCount,
   normalizedTitleBigrams,
-  sameNoticeKind,
   sameTitleNumbers,
   titleBlocks,
+  titleNotice,
   titlesSimilar,
   yearsCompatible,
 } from './paper-identity.js';
@@ -70,7 +70,8 @@ class DisjointSets {
 /**
  * Papers are the same work when they share a DOI, an arXiv id or a PMID, or, failing identifiers, when
  * their normalised titles are similar (Dice ≥ 0.9) and their years differ by at most one; a generic or very short
- * title must also agree on an author, or on venue and year (weak-titles.ts). Titles are only
+ * title, or a notice (an erratum, a comment, a reply: never merged with the work it names), must also agree on an
+ * author, or on venue and year (weak-titles.ts). Titles are only
  * compared inside blocks (same first or last three words), so cost grows close to linearly. A title match
  * never joins two sets that each have a different DOI, arXiv id or PMID, even through a third paper that has
  * none: whichever of them it is compared with first takes it, and the other stays a work of its own.
@@ -163,15 +164,20 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
   /**
    * Whether two titles name one work: titlesSimilar, with the bigram counts of both titles, which rule most pairs
    * out before any bigram is found; then, for the few pairs that are similar, the same numbers in both
-   * (sameTitleNumbers), the same kind of notice (sameNoticeKind: an erratum or a reply is never the work it
-   * names, however alike their titles), and, for a generic or very short title ("Editorial", "Introduction",
-   * "Deep learning"), agreement beyond it (agreeBeyondTitle: an author in common, or one venue in one year).
+   * (sameTitleNumbers), the same kind of notice (titleNotice: an erratum or a reply is never the work it names,
+   * however alike their titles), and, for a generic or very short title ("Editorial", "Introduction", "Deep
+   * learning") or a certain notice (two comments on one paper), agreement beyond it (agreeBeyondTitle: an author
+   * in common, or one venue in one year).
    */
-  const similar = (index: number, other: number): boolean =>
-    titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other)) &&
-    sameTitleNumbers(titles[index]!, titles[other]!) &&
-    sameNoticeKind(titles[index]!, titles[other]!) &&
-    ((!weak(index) && !weak(other)) || agreeBeyondTitle(entries[index]!.item, entries[other]!.item));
+  const similar = (index: number, other: number): boolean => {
+    if (!titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other))) return false;
+    if (!sameTitleNumbers(titles[index]!, titles[other]!)) return false;
+    const notice = noticeOf(index);
+    const otherNotice = noticeOf(other);
+    if (notice >> 1 !== otherNotice >> 1) return false;
+    const needsAgreement = (notice & 1) === 1 || (otherNotice & 1) === 1 || weak(index) || weak(other);
+    return !needsAgreement || agreeBeyondTitle(entries[index]!.item, entries[other]!.item);
+  };
   // Found once per title, the first time it matches another (-1 until then, 0 or 1 after).
   const weakTitles = new Int8Array(entries.length).fill(-1);
   const weak = (index: number): boolean => {
@@ -181,6 +187,17 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
       weakTitles[index] = known;
     }
     return known === 1;
+  };
+  // Found once per title, the first time it matches another: -1 until then, then its kind × 2, plus 1 when certain.
+  const notices = new Int8Array(entries.length).fill(-1);
+  const noticeOf = (index: number): number => {
+    let known = notices[index]!;
+    if (known < 0) {
+      const { kind, certain } = titleNotice(entries[index]!.item.title, titles[index]!);
+      known = kind * 2 + (certain ? 1 : 0);
+      notices[index] = known;
+    }
+    return known;
   };
   const yearsClose = (index: number, other: number): boolean => {
     const year = years[index]!;

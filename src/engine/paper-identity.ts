@@ -112,16 +112,49 @@ export function yearsCompatible(a: number | undefined, b: number | undefined): b
 }
 
 /**
- * The opening of a normalised title that makes it a notice about another work rather than the work: an erratum,
- * a correction, a retraction, a comment or a reply carries its own DOI and the title of the work it names, so by
- * its bigrams it is that work.
+ * Openings of a normalised title that make it a notice about another work rather than the work: an erratum, a
+ * correction, a retraction, a comment or a reply carries its own DOI and the title of the work it names, so by
+ * its bigrams it is that work. An opening counts only as whole words: "commentary" is not "comment".
  */
-const NOTICE_OPENING =
-  /^(?:erratum|errata|corrigendum|corrigenda|correction|author correction|publisher correction|retraction|retracted|expression of concern|withdrawal|withdrawn|addendum|comment|comments|reply|response to)(?= |$)/;
+const NOTICE_OPENINGS: readonly string[] = [
+  'erratum', 'errata', 'corrigendum', 'corrigenda', 'correction', 'author correction', 'publisher correction',
+  'retraction', 'retracted', 'notice of retraction', 'expression of concern', 'editorial expression of concern',
+  'withdrawal', 'withdrawn', 'addendum', 'comments', 'comment', 'commentary', 'reply', 'response to',
+  // "Author's reply" normalises to "author s reply"; "Authors' reply" to "authors reply".
+  'author s reply', 'authors reply', 'author reply', 'author s response', 'authors response', 'author response',
+];
+const NOTICE_OPENING = new RegExp(`^(?:${NOTICE_OPENINGS.join('|')})(?= |$)`);
+/** Each opening's kind, counted from 1: 0 is "not a notice". */
+const NOTICE_KIND_OF_OPENING = new Map(NOTICE_OPENINGS.map((opening, index) => [opening, index + 1]));
+/**
+ * Openings that begin research titles too: "Correction of scoliosis…", "Response to drought stress…", "Withdrawal
+ * of antidepressants…". A title so opened is still of its kind (never one work with a title of another), but only
+ * what follows the opening shows it to be a notice: "correction to", "response to comment(s)", "response to the
+ * letter", or a quotation mark opening the title named.
+ */
+const OPENINGS_OF_RESEARCH_TOO: ReadonlySet<string> = new Set(['correction', 'response to', 'withdrawal', 'withdrawn']);
+const NOTICE_FOLLOW_UP = /^(?:correction to|response to (?:the )?(?:comments?|commentary|letter|reply))(?= |$)/;
+const QUOTE_AFTER_OPENING = /^[^\p{L}\p{N}]*[\p{L}\p{N}]+(?: to)?[\s:]*["“”„«‘’']/iu;
 
-/** Whether two normalised titles are both notices of one kind (NOTICE_OPENING), or both not notices. */
-export function sameNoticeKind(a: string, b: string): boolean {
-  return (NOTICE_OPENING.exec(a)?.[0] ?? '') === (NOTICE_OPENING.exec(b)?.[0] ?? '');
+/** A title's notice kind (0: none), and whether it is plainly a notice about another work (a comment, an erratum). */
+export interface Notice {
+  kind: number;
+  certain: boolean;
+}
+
+/**
+ * The kind of notice a title is (a number for each of NOTICE_OPENINGS; 0 when it is none), read from its
+ * normalised form, and whether it is certainly a notice (OPENINGS_OF_RESEARCH_TOO), read from the title as given
+ * where the normalised one has lost its quotation marks. A notice never merges by title with a title of another
+ * kind, the work it names included; two certain notices of one kind merge by title only as generic titles do
+ * (weak-titles.ts): two comments on one paper by different authors are two comments.
+ */
+export function titleNotice(title: string, normalized: string): Notice {
+  const opening = NOTICE_OPENING.exec(normalized);
+  if (opening === null) return { kind: 0, certain: false };
+  const kind = NOTICE_KIND_OF_OPENING.get(opening[0])!;
+  if (!OPENINGS_OF_RESEARCH_TOO.has(opening[0])) return { kind, certain: true };
+  return { kind, certain: NOTICE_FOLLOW_UP.test(normalized) || QUOTE_AFTER_OPENING.test(title) };
 }
 
 /**

@@ -28,13 +28,89 @@ describe('an erratum, a retraction or a reply is not the paper it names', () => 
     expect(results.find((result) => result.arxiv_id === '2010.13154')?.doi).toBeUndefined();
   });
 
-  it('still merges two sources of one erratum, and the preprint with its journal version', () => {
+  it('still merges two sources of one erratum (one journal, one year), and the preprint with its journal version', () => {
     const entries = [
-      entry('crossref', { title: 'Erratum: Attention is all you need in speech separation with dual-path transformers for monaural mixtures', url: 'https://doi.org/10.1000/e', doi: '10.1000/e', year: 2021 }),
-      entry('openalex', { title: 'Erratum - attention is all you need in speech separation with dual-path transformers for monaural mixtures.', url: 'https://openalex.org/W1', year: 2021 }),
+      entry('crossref', { title: 'Erratum: Attention is all you need in speech separation with dual-path transformers for monaural mixtures', url: 'https://doi.org/10.1000/e', doi: '10.1000/e', year: 2021, venue: 'Speech Letters' }),
+      entry('openalex', { title: 'Erratum - attention is all you need in speech separation with dual-path transformers for monaural mixtures.', url: 'https://openalex.org/W1', year: 2021, venue: 'Speech letters.' }),
       entry('arxiv', PREPRINT),
       entry('crossref', { title: 'Attention Is All You Need In Speech Separation With Dual-Path Transformers For Monaural Mixtures', url: 'https://doi.org/10.1000/j', doi: '10.1000/j', year: 2021 }),
     ];
     expect(groupResults('papers', entries).map((group) => group.length)).toEqual([2, 2]);
+  });
+});
+
+/** The sources of each merged result, one source per paper in the order given. */
+function mergedSources(items: ProviderItem[]): string[][] {
+  const entries = items.map((item, index) => entry(`p${index}`, item));
+  return groupResults('papers', entries).map((group) => group.map((member) => member.provider));
+}
+
+const WORK = 'Attention is all you need in speech separation with dual-path transformers for monaural mixtures';
+
+describe('a notice whose opening names what it is stays apart from the work it names', () => {
+  it.each([
+    `Notice of Retraction: ${WORK}`,
+    `Editorial Expression of Concern: ${WORK}`,
+    `Commentary: ${WORK}`,
+    `Author's reply: ${WORK}`,
+    `Authors' reply to "${WORK}"`,
+    `Authors' response: ${WORK}`,
+    `Retraction Note: ${WORK}`,
+    `Reply to "${WORK}"`,
+    `Response to: ${WORK}`,
+  ])('keeps "%s" apart from the work, neither carrying an identifier', (title) => {
+    const work: ProviderItem = { title: WORK, url: 'https://papers.example/work', year: 2021, authors: ['Ann Lee'] };
+    // The same authors and venue as the work, as a retraction notice often has: still two results.
+    const notice: ProviderItem = { title, url: 'https://papers.example/notice', year: 2021, authors: ['Ann Lee'] };
+    expect(mergedSources([work, notice])).toEqual([['p0'], ['p1']]);
+  });
+});
+
+describe('two notices of one kind about one work merge by title only with more in common', () => {
+  const comment = (authors: string[] | undefined, fields: Partial<ProviderItem> = {}): ProviderItem => ({
+    title: `Comment on "${WORK}"`,
+    url: `https://papers.example/comment/${authors?.join('-') ?? 'anonymous'}/${fields.venue ?? ''}`,
+    year: 2021,
+    ...(authors === undefined ? {} : { authors }),
+    ...fields,
+  });
+
+  it('keeps two comments on one work by different authors apart', () => {
+    expect(mergedSources([comment(['Bo Chen']), comment(['Cy Diaz'])])).toEqual([['p0'], ['p1']]);
+  });
+
+  it('keeps two "Author\'s reply" of different papers apart: the title names no work at all', () => {
+    const reply = (authors: string[]): ProviderItem => ({ title: "Author's reply", url: `https://papers.example/reply/${authors[0]}`, year: 2020, authors });
+    expect(mergedSources([reply(['Ann Lee']), reply(['Bo Chen'])])).toEqual([['p0'], ['p1']]);
+  });
+
+  it('merges one comment found twice: an author in common, or one venue in one year when a side lists no author', () => {
+    expect(mergedSources([comment(['Bo Chen', 'Ann Lee']), comment(['B. Chen'])])).toEqual([['p0', 'p1']]);
+    expect(mergedSources([comment(['Bo Chen'], { venue: 'Speech Letters' }), comment(undefined, { venue: 'speech letters' })])).toEqual([['p0', 'p1']]);
+    expect(mergedSources([comment(['Bo Chen'], { venue: 'Speech Letters' }), comment(undefined, { venue: 'Other Letters' })])).toEqual([['p0'], ['p1']]);
+  });
+
+  it('still merges a notice with its work when they share an identifier: a DOI outweighs any title', () => {
+    const work: ProviderItem = { title: WORK, url: 'https://papers.example/work', year: 2021, doi: '10.1000/shared' };
+    const notice: ProviderItem = { title: `Erratum: ${WORK}`, url: 'https://papers.example/notice', year: 2021, doi: '10.1000/shared' };
+    expect(mergedSources([work, notice])).toEqual([['p0', 'p1']]);
+  });
+});
+
+describe('a research title that opens like a notice ("Correction of…", "Response to…") is still one work', () => {
+  it.each([
+    ['Response to drought stress in wheat cultivars under field conditions', 'Response to Drought Stress in Wheat Cultivars Under Field Conditions.'],
+    ['Correction of adolescent idiopathic scoliosis with posterior instrumentation', 'Correction of Adolescent Idiopathic Scoliosis With Posterior Instrumentation'],
+  ])('merges "%s" found twice without authors or venue', (title, otherSpelling) => {
+    const items: ProviderItem[] = [
+      { title, url: 'https://papers.example/one', year: 2020 },
+      { title: otherSpelling, url: 'https://papers.example/other', year: 2020 },
+    ];
+    expect(mergedSources(items)).toEqual([['p0', 'p1']]);
+  });
+
+  it('keeps two responses to comments on one work apart when their authors differ', () => {
+    const response = (author: string): ProviderItem => ({ title: `Response to comment on "${WORK}"`, url: `https://papers.example/${author}`, year: 2021, authors: [author] });
+    expect(mergedSources([response('Ann Lee'), response('Bo Chen')])).toEqual([['p0'], ['p1']]);
   });
 });
