@@ -215,7 +215,8 @@ const MONTHS: Record<string, string> = {
 
 /**
  * An ISO 8601 date from what upstreams send: full timestamps, `YYYY-MM-DD`, `YYYY-MM`, `YYYY`, PubMed's
- * `2018 Jun 19` or `2018 Jun`. Keeps only the precision that was given; undefined when unreadable.
+ * `2018 Jun 19` or `2018 Jun`, a month written before its year (`Apr 2024`, `04/2024`). Keeps only the precision
+ * that was given (a month without a day is `YYYY-MM`); undefined when unreadable.
  */
 export function isoDate(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) {
@@ -233,6 +234,8 @@ export function isoDate(value: unknown): string | undefined {
     if (!month) return named[1];
     return named[3] ? `${named[1]}-${month}-${named[3].padStart(2, '0')}` : `${named[1]}-${month}`;
   }
+  const monthOfYear = monthAndYear(trimmed);
+  if (monthOfYear !== undefined) return monthOfYear;
   if (!/\d{4}/.test(trimmed)) return undefined;
   // A timestamp without an offset is read as UTC, so the answer does not depend on the server's zone.
   const withZone = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(trimmed) ? `${trimmed}Z` : trimmed;
@@ -242,6 +245,26 @@ export function isoDate(value: unknown): string | undefined {
   // as an instant it would fall on April 3rd in UTC on a server east of Greenwich. It is that calendar day.
   if (!/\d:\d/.test(trimmed) && !/\b(GMT|UTC|Z)\b|[+-]\d{2}:?\d{2}$/i.test(trimmed)) return localCalendarDay(parsed);
   return parsed.toISOString();
+}
+
+/**
+ * A month of a year without a day ("Apr 2024", "April, 2024", "2024/04", "04/2024") as `YYYY-MM`, and a season
+ * of a year ("Spring 2024") as `YYYY`: read whole as a date, each became the 1st of its month (January for a
+ * season), a day the source never gave. Undefined for anything else.
+ */
+const MONTH_THEN_YEAR =
+  /^(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?[\s-]+(\d{4})$/i;
+
+function monthAndYear(value: string): string | undefined {
+  const season = /^(?:spring|summer|autumn|fall|winter),?\s+(\d{4})$/i.exec(value);
+  if (season) return season[1];
+  const named = MONTH_THEN_YEAR.exec(value);
+  if (named) return `${named[2]}-${MONTHS[named[1]!.slice(0, 3).toLowerCase()]!}`;
+  const yearFirst = /^(\d{4})[/.-](\d{1,2})$/.exec(value);
+  const monthFirst = /^(\d{1,2})[/.-](\d{4})$/.exec(value);
+  const [year, month] = yearFirst ? [yearFirst[1]!, Number(yearFirst[2])] : monthFirst ? [monthFirst[2]!, Number(monthFirst[1])] : [];
+  if (year === undefined || month === undefined || month < 1 || month > 12) return undefined;
+  return `${year}-${String(month).padStart(2, '0')}`;
 }
 
 /** `YYYY-MM-DD` of a date as read in the server's zone. */

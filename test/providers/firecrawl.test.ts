@@ -59,6 +59,13 @@ describe('firecrawl adapter', () => {
     ]);
   });
 
+  it('gives a news date of a month and year as that month, not as its first day', async () => {
+    const news = [{ title: 'Firecrawl in review', url: 'https://news.example/review', snippet: 'A review.', date: 'Apr 2024', position: 1 }];
+    upstream.json('POST /firecrawl/v2/search', JSON.stringify({ success: true, data: { news } }));
+    const items = await runProvider(provider(), makeQuery('firecrawl', 'content', 5));
+    expect(items.map((item) => item.published_at)).toEqual(['2024-04']);
+  });
+
   it('caps the limit at the 100 results Firecrawl serves', () => {
     const body = JSON.parse(provider().buildRequest(makeQuery('x', 'content', 400)).body!) as Record<string, unknown>;
     expect(body).toEqual({ query: 'x', limit: 100 });

@@ -28,6 +28,17 @@ describe('parse helpers', () => {
     expect(isoDate('')).toBeUndefined();
   });
 
+  it('gives a month and year without a day as that month, and a season as its year: no day the source never gave', () => {
+    for (const monthOfYear of ['Apr 2024', 'April 2024', 'April, 2024', 'Apr. 2024', 'Apr-2024', '2024/04', '2024-4', '04/2024', '2024 Apr']) {
+      expect(isoDate(monthOfYear), monthOfYear).toBe('2024-04');
+    }
+    expect(isoDate('Sept 2023')).toBe('2023-09');
+    expect(isoDate('Spring 2024')).toBe('2024');
+    expect(isoDate('2024/13')).toBeUndefined();
+    // A day is kept when one is given.
+    expect(isoDate('5 April 2024')).toBe('2024-04-05');
+  });
+
   it('reads a written-out day ("April 4, 2024", Brave\'s age) as that calendar day in any server zone', () => {
     const zone = process.env.TZ;
     try {
