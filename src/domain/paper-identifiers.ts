@@ -109,6 +109,14 @@ export function normalizeArxivId(value: unknown): string | undefined {
   return (match[1] ?? `${match[2]!}/${match[3]!}`).toLowerCase();
 }
 
+/**
+ * arXiv's PDF of a paper (its latest version), for a provider that knows the id but gives no PDF link: every arXiv
+ * paper is free to read, and OpenAlex and Semantic Scholar often name only the abstract page (or nothing).
+ */
+export function arxivPdfUrl(arxivId: string | undefined): string | undefined {
+  return arxivId === undefined ? undefined : `https://arxiv.org/pdf/${arxivId}`;
+}
+
 /** The arXiv id an arXiv DOI (10.48550/arXiv.<id>) stands for; undefined for any other DOI. */
 export function arxivIdFromDoi(doi: string | undefined): string | undefined {
   return doi === undefined ? undefined : normalizeArxivId(ARXIV_DOI.exec(doi.trim())?.[1]);

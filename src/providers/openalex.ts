@@ -1,5 +1,5 @@
 import { parseError, upstreamError } from '../domain/errors.js';
-import { arxivIdFromDoi, doiUrl, normalizeArxivId, normalizeDoi, normalizePmid } from '../domain/paper-identifiers.js';
+import { arxivIdFromDoi, arxivPdfUrl, doiUrl, normalizeArxivId, normalizeDoi, normalizePmid } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
@@ -35,7 +35,10 @@ const ERROR_BODIES = [ERROR_ENVELOPES.message, ERROR_ENVELOPES.errorString];
 const MAX_PER_PAGE = 200;
 /** …and `page` reaches the first 10,000 (deeper needs a cursor). */
 const MAX_DEPTH = 10_000;
-/** Only the fields the adapter reads: a full work is ~15 KB, mostly references and concepts. */
+/**
+ * Only the fields the adapter reads: a full work is ~15 KB, mostly references and concepts. `locations` (~2 KB a
+ * work, under 300 bytes once gzipped) is there for its PDF links: best_oa_location may be a copy without one.
+ */
 const SELECT = [
   'id',
   'doi',
@@ -48,6 +51,7 @@ const SELECT = [
   'authorships',
   'primary_location',
   'best_oa_location',
+  'locations',
   'open_access',
   'cited_by_count',
   'abstract_inverted_index',
@@ -142,6 +146,7 @@ function toItem(work: Record<string, unknown>): ProviderItem {
   const openAccess = isRecord(work.open_access) ? work.open_access : {};
   const doi = normalizeDoi(work.doi) ?? normalizeDoi(ids.doi);
   const venue = isRecord(primary.source) ? text(primary.source.display_name) : undefined;
+  const arxiv = arxivId(doi, primary.landing_page_url);
   const openalexId = typeof work.id === 'string' ? /W\d+$/.exec(work.id)?.[0] : undefined;
   const url =
     (doi ? doiUrl(doi) : undefined) ??
@@ -165,10 +170,10 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     venue,
     abstract: rebuildAbstract(work.abstract_inverted_index),
     doi,
-    arxiv_id: arxivId(doi, primary.landing_page_url),
+    arxiv_id: arxiv,
     // ids.pmid is a PubMed link (https://pubmed.ncbi.nlm.nih.gov/<pmid>).
     pmid: normalizePmid(ids.pmid),
-    pdf_url: httpUrl(bestOpen.pdf_url) ?? httpUrl(primary.pdf_url) ?? pdfOnly(openAccess.oa_url),
+    pdf_url: openPdfUrl(work, bestOpen, openAccess, arxiv),
     citation_count: numberOrUndefined(work.cited_by_count),
     extra,
   });
@@ -188,6 +193,29 @@ function publicationDate(value: unknown): string | undefined {
 function fallbackTitle(venue: string | undefined, doi: string | undefined, openalexId: string | undefined): string | undefined {
   if (venue && doi) return `${venue} (${doi})`;
   return venue ?? doi ?? (openalexId ? `OpenAlex work ${openalexId}` : undefined);
+}
+
+/**
+ * The PDF a reader can open, best first: the best open location's, else the first other open location's (OpenAlex
+ * may pick arXiv's abstract page as best while the next location is the same copy's PDF), else oa_url when it names
+ * a PDF, else arXiv's PDF of an arXiv paper. A location's is_oa says its full text needs no payment or log-in: the
+ * PDF of a closed one (a publisher's, often the primary location) is a paywall, not a link to read.
+ */
+function openPdfUrl(
+  work: Record<string, unknown>,
+  bestOpen: Record<string, unknown>,
+  openAccess: Record<string, unknown>,
+  arxiv: string | undefined,
+): string | undefined {
+  const openLocation = asArray(work.locations).find(
+    (location) => isRecord(location) && location.is_oa === true && httpUrl(location.pdf_url) !== undefined,
+  );
+  return (
+    httpUrl(bestOpen.pdf_url) ??
+    (isRecord(openLocation) ? httpUrl(openLocation.pdf_url) : undefined) ??
+    pdfOnly(openAccess.oa_url) ??
+    arxivPdfUrl(arxiv)
+  );
 }
 
 /** `oa_url` is often a landing page (arxiv.org/abs/…); only a link that names a PDF is a pdf_url. */

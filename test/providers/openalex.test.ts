@@ -42,8 +42,8 @@ describe('openalex adapter', () => {
         extra: { openalex_id: 'W1000000001', type: 'article', open_access: true },
       },
       {
-        // oa_url is the arXiv landing page, not a PDF: no pdf_url rather than a wrong one. Posted in April 2023,
-        // dated 2023-01-01 by OpenAlex (its stand-in for "year only"): the year is all the date says.
+        // oa_url is the arXiv landing page, not a PDF, and no location names one: the PDF is arXiv's own for the id.
+        // Posted in April 2023, dated 2023-01-01 by OpenAlex (its stand-in for "year only"): the year is all the date says.
         title: 'A preprint about fusion',
         url: 'https://doi.org/10.48550/arxiv.2304.05376',
         year: 2023,
@@ -51,6 +51,7 @@ describe('openalex adapter', () => {
         venue: 'arXiv (Cornell University)',
         doi: '10.48550/arxiv.2304.05376',
         arxiv_id: '2304.05376',
+        pdf_url: 'https://arxiv.org/pdf/2304.05376',
         citation_count: 0,
         extra: { openalex_id: 'W1000000002', type: 'preprint', open_access: true },
       },
@@ -60,6 +61,21 @@ describe('openalex adapter', () => {
         citation_count: 0,
         extra: { openalex_id: 'W1000000003', type: 'dataset', open_access: false },
       },
+    ]);
+  });
+
+  it('asks for locations and takes the PDF of an open one, never of a closed one', async () => {
+    upstream.json('GET /openalex/works', fixture('works-locations.json'));
+    const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+    const items = await runProvider(provider, makeQuery('green copies', 'papers', 3));
+    expect(upstream.requestsTo('/openalex/works').at(-1)!.url.searchParams.get('select')?.split(',')).toContain('locations');
+    // The publisher's PDF (first location, and primary) is closed: the open archive's copy is the one a reader gets.
+    // The preprint's best location is arXiv's abstract page; the next location is that copy's PDF.
+    expect(items.map((item) => [item.doi, item.pdf_url])).toEqual([
+      ['10.5555/green.2021.4', 'https://archive.example/record/7/files/accepted.pdf'],
+      ['10.48550/arxiv.2305.00001', 'http://arxiv.org/pdf/2305.00001'],
+      // Closed everywhere: its publisher's PDF is a paywall, not a link to read.
+      ['10.5555/closed.2019.8', undefined],
     ]);
   });
 
@@ -170,6 +186,17 @@ describe('openalex adapter', () => {
   });
 });
 
+/** The parts of a recorded work this conformance check compares with the parsed item. */
+interface RecordedWork {
+  doi?: string | null;
+  best_oa_location?: RecordedLocation | null;
+  locations?: Array<RecordedLocation | null>;
+}
+interface RecordedLocation {
+  is_oa?: boolean;
+  pdf_url?: string | null;
+}
+
 const openalex = makeProvider(OpenAlexProvider);
 // OpenAlex answers JSON (and an HTML page for an unknown id): a list for /works, one work for /works/{id}.
 const openalexSends = {
@@ -201,9 +228,9 @@ describeSharedFixtures('openalex', openalexSends, (fixtures) => {
   for (const shared of fixtures) {
     if (shared.status === 404) continue;
     if (shared.status >= 200 && shared.status < 300) {
-      it(`${shared.file}: every work is parsed with title, url and its DOI`, () => {
-        const body = JSON.parse(shared.body) as { results?: Array<{ doi?: string | null }> };
-        const works = body.results ?? [body as { doi?: string | null }];
+      it(`${shared.file}: every work is parsed with title, url, its DOI and the PDF of an open location`, () => {
+        const body = JSON.parse(shared.body) as { results?: RecordedWork[] };
+        const works = body.results ?? [body as RecordedWork];
         const outcome = provider.parseResponse(response(shared.body, shared.status), makeQuery('q', 'papers'));
         const items = 'items' in outcome ? outcome.items : [];
         expect(items).toHaveLength(works.length);
@@ -212,6 +239,11 @@ describeSharedFixtures('openalex', openalexSends, (fixtures) => {
           expect(item.url).toMatch(/^https?:\/\//);
           const doi = works[index]!.doi;
           if (doi) expect(item.doi).toBe(doi.replace('https://doi.org/', '').toLowerCase());
+          // A recorded arXiv preprint names its PDF only in its second location (best_oa_location has none).
+          const openPdfs = [works[index]!.best_oa_location, ...(works[index]!.locations ?? [])]
+            .filter((location) => location?.is_oa === true && typeof location.pdf_url === 'string')
+            .map((location) => location!.pdf_url);
+          if (openPdfs.length > 0) expect(openPdfs).toContain(item.pdf_url);
           for (const value of Object.values(item)) expect(value).not.toBe('');
         });
       });
