@@ -1,6 +1,6 @@
 import { decode } from 'html-entities';
 import { parseError, upstreamError } from '../domain/errors.js';
-import { doiUrl, normalizeArxivId, normalizeDoi, normalizePmcid, normalizePmid, normalizeSemanticScholarId } from '../domain/paper-identifiers.js';
+import { arxivPdfUrl, doiUrl, normalizeArxivId, normalizeDoi, normalizePmcid, normalizePmid, normalizeSemanticScholarId } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
@@ -180,7 +180,8 @@ function toItem(paper: unknown): ProviderItem {
     doi,
     arxiv_id: arxivId,
     pmid: normalizePmid(ids.PubMed),
-    pdf_url: httpUrl(openAccessPdf.url),
+    // The graph often gives an arXiv paper no openAccessPdf (null, even with isOpenAccess false): arXiv's PDF is open.
+    pdf_url: httpUrl(openAccessPdf.url) ?? arxivPdfUrl(arxivId),
     citation_count: citations !== undefined && citations >= 0 ? Math.trunc(citations) : undefined,
   });
 }

@@ -177,6 +177,15 @@ describe('semanticscholar adapter', () => {
       }
     });
 
+    it('gives an arXiv paper without openAccessPdf the PDF arXiv serves for its id', async () => {
+      const path = `${PAPER}/ARXIV:2201.00005`;
+      upstream.json(`GET ${path}`, fixture('paper-arxiv-only.json'));
+      const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+      const [item] = await runLookup(provider, { type: 'arxiv', value: '2201.00005' });
+      expect(upstream.requestsTo(path)).toHaveLength(1);
+      expect([item?.arxiv_id, item?.pdf_url]).toEqual(['2201.00005', 'https://arxiv.org/pdf/2201.00005']);
+    });
+
     it('keeps the slashes of a DOI or old-style arXiv id and percent-encodes reserved characters', () => {
       expect(pathOf({ type: 'doi', value: '10.1002/(sici)1097-4636(199706)35:4<437::aid-jbm4>3.0.co;2-x' })).toBe(
         '/graph/v1/paper/DOI:10.1002/(sici)1097-4636(199706)35%3A4%3C437%3A%3Aaid-jbm4%3E3.0.co%3B2-x',
@@ -259,8 +268,10 @@ describeSharedFixtures('semanticscholar', semanticScholarSends, (fixtures) => {
         expect(item.pmid).toBe(ids.PubMed);
         expect(item.citation_count).toBe(paper.citationCount ?? undefined);
         const pdf = isRecord(paper.openAccessPdf) && paper.openAccessPdf.url ? String(paper.openAccessPdf.url) : undefined;
-        // Addresses come back normalised: a space in a repository's PDF path is sent as %20.
-        expect(item.pdf_url).toBe(pdf === undefined ? undefined : new URL(pdf).toString());
+        // Addresses come back normalised: a space in a repository's PDF path is sent as %20. A recorded arXiv paper
+        // without openAccessPdf (2201.11990, 1410.5401) gets the PDF arXiv serves for its id.
+        const arxivPdf = typeof ids.ArXiv === 'string' ? `https://arxiv.org/pdf/${ids.ArXiv}` : undefined;
+        expect(item.pdf_url).toBe(pdf === undefined ? arxivPdf : new URL(pdf).toString());
         // One author per authorId: the graph now and then lists an author twice under the same id.
         const authorIds = (Array.isArray(paper.authors) ? paper.authors : []).map((author, position) =>
           isRecord(author) && typeof author.authorId === 'string' ? author.authorId : `#${position}`,
