@@ -130,7 +130,7 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     venue,
     abstract: typeof work.abstract === 'string' ? jatsToText(work.abstract) : undefined,
     doi,
-    pdf_url: pdfLink(work.link),
+    pdf_url: openPdfLink(work),
     citation_count: numberOrUndefined(work['is-referenced-by-count']),
     extra: extraFields({ type }),
   });
@@ -164,14 +164,31 @@ function jatsToText(abstract: string): string | undefined {
   return text(withoutHeading.replace(/<\/?(jats:)?(p|sec|title|list|list-item)\b[^>]*>/gi, ' '));
 }
 
-function pdfLink(links: unknown): string | undefined {
-  for (const link of asArray(links)) {
-    if (isRecord(link) && link['content-type'] === 'application/pdf') {
-      const url = httpUrl(link.URL);
-      if (url) return url;
-    }
+/**
+ * A PDF link a reader can open. Publishers deposit links for a purpose (intended-application): `similarity-checking`
+ * is for Crossref's Similarity Check crawler, and `text-mining` (or `syndication`) links are mostly behind the
+ * publisher's subscription or a TDM token, so they count only for a work under a Creative Commons license for the
+ * link's version; a general link (`unspecified`, or no purpose given) counts as it is.
+ */
+function openPdfLink(work: Record<string, unknown>): string | undefined {
+  for (const link of asArray(work.link)) {
+    if (!isRecord(link) || link['content-type'] !== 'application/pdf') continue;
+    const purpose = text(link['intended-application']) ?? 'unspecified';
+    if (purpose === 'similarity-checking') continue;
+    if (purpose !== 'unspecified' && !openlyLicensed(work.license, text(link['content-version']))) continue;
+    const url = httpUrl(link.URL);
+    if (url) return url;
   }
   return undefined;
+}
+
+/** Whether a Creative Commons license covers this content version (vor, am; `unspecified` covers every one). */
+function openlyLicensed(licenses: unknown, version: string | undefined): boolean {
+  return asArray(licenses).some((license) => {
+    if (!isRecord(license) || !/^https?:\/\/creativecommons\.org\//i.test(text(license.URL) ?? '')) return false;
+    const covers = text(license['content-version']) ?? 'unspecified';
+    return covers === 'unspecified' || version === undefined || covers === version;
+  });
 }
 
 /** Crossref dates are `{"date-parts": [[2012, 3, 21]]}`, with month and day optional and `[[null]]` for none. */

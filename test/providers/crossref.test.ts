@@ -34,8 +34,8 @@ describe('crossref adapter', () => {
         published_at: '2019-06-03',
         venue: 'Journal of Search',
         abstract: 'We fuse & rank many lists.',
+        // Its only PDF link is for text mining and the work names no open license: no pdf_url (see works-pdf-links.json).
         doi: '10.1234/fedsearch.2019.001',
-        pdf_url: 'https://publisher.example/pdf/1.pdf',
         citation_count: 42,
         extra: { type: 'journal-article' },
       },
@@ -61,6 +61,21 @@ describe('crossref adapter', () => {
     ]);
   });
 
+  it('gives a PDF link a reader can open: general ones, and text-mining ones of Creative Commons works only', async () => {
+    upstream.json('GET /crossref/works', fixture('works-pdf-links.json'));
+    const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });
+    const items = await runProvider(provider, makeQuery('pdf links', 'papers', 5));
+    expect(items.map((item) => [item.doi, item.pdf_url])).toEqual([
+      ['10.5555/open.1', 'https://publisher.example/content/open.1.pdf'],
+      // A publisher's own text-mining license opens nothing to a reader.
+      ['10.5555/closed.2', undefined],
+      // Deposited for Crossref's Similarity Check crawler, whatever the license.
+      ['10.5555/crawler.3', undefined],
+      ['10.5555/general.4', 'https://publisher.example/full/general.4.pdf'],
+      // The license covers the accepted manuscript, the link is the published version.
+      ['10.5555/accepted.5', undefined],
+    ]);
+  });
   it('sends neither mailto nor filter when they are not set', async () => {
     upstream.json('GET /crossref/works', fixture('works-query.json'));
     const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });
