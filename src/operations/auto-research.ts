@@ -4,7 +4,8 @@ import { MAX_QUERY_LENGTH, refuseUnsendableText } from '../domain/query-text.js'
 import { parseInput } from '../domain/validation.js';
 import { defineOperation, type OperationContext } from './operation.js';
 import { researchOutput } from './output-schemas.js';
-import { analyseQuery, type QuerySignals } from './query-analysis.js';
+import { MAX_RENDERED_CHARS } from './render.js';
+import { analyseQuery, definitionSubject, type QuerySignals, type Topic } from './query-analysis.js';
 
 /** One step of a plan: which operation, with which parameters, and why. */
 export interface PlannedStep {
@@ -38,9 +39,11 @@ const WEB_BASELINE = 0.5;
  * Chooses operations by documented scores: a link scores 1.0 for fetch_url (the video operations instead for a
  * YouTube video link, the paper operations for a paper link), a paper identifier 1.0 for paper_details (and 0.6 for paper_read), and each topic's score
  * (0.35 per matching word, at most 1) for its operation: papers → paper_search, code → github_search, video →
- * youtube_search, discussion → reddit_search, news → hackernews_search; web_search is always a candidate at
+ * youtube_search, discussion → reddit_search, news → hackernews_search, and a definitional question ("what is …",
+ * "who was …", "define …") its definition score for wikipedia_search of its subject, unless another topic outranks
+ * it or the question is about a link or a paper; web_search is always a candidate at
  * 0.5, plus the news score (with time_range week when news words appear). Depth n runs the n + 1 best steps
- * with 2 + 3n results each; a page or paper is read 4000·n characters at a time, at most its section's share.
+ * with 2 + 3n results each; a page, paper or transcript is read 4000·n characters at a time, at most its section's share.
  */
 export function planResearch(query: string, depth: number, configured: (provider: string) => boolean, signals: QuerySignals = analyseQuery(query)): PlannedStep[] {
   const maxResults = Math.min(50, 2 + 3 * depth);
@@ -57,11 +60,17 @@ export function planResearch(query: string, depth: number, configured: (provider
     steps.push({ operation: 'youtube_video_details', params: { ids: signals.youtubeUrls.slice(0, 10) }, score: 1, reason: 'the query links to YouTube videos' });
   }
   for (const url of signals.youtubeUrls.slice(0, 2)) {
-    steps.push({ operation: 'youtube_transcript', params: { video: url }, score: 0.9, reason: `the captions of ${url}` });
+    // Read like a page (its section's share): at its default 20,000 characters the section was cut, and its
+    // "continue: youtube_transcript with offset N" skipped what the cut left out.
+    steps.push({ operation: 'youtube_transcript', params: { video: url, max_chars: 4000 * depth }, score: 0.9, reason: `the captions of ${url}` });
   }
   for (const id of signals.paperIds.slice(0, 3)) {
     steps.push({ operation: 'paper_details', params: { id }, score: 1, reason: `the query names the paper ${id}` });
     steps.push({ operation: 'paper_read', params: { id, max_chars: 4000 * depth }, score: 0.6, reason: `the full text of ${id}` });
+  }
+  if (asksWhatSomethingIs(signals) && configured('wikipedia')) {
+    const subject = definitionSubject(text);
+    steps.push({ operation: 'wikipedia_search', params: { query: subject, max_results: maxResults }, score: signals.scores.definition, reason: `definition words: ${words('definition')}` });
   }
   const topicSteps: Array<[keyof QuerySignals['scores'], string, string | undefined]> = [
     ['papers', 'paper_search', undefined],
@@ -91,6 +100,17 @@ export function planResearch(query: string, depth: number, configured: (provider
     const maxChars = step.params.max_chars;
     return typeof maxChars === 'number' ? { ...step, params: { ...step.params, max_chars: readShare(maxChars, chosen.length) } } : step;
   });
+}
+
+/**
+ * A question of what or who something is, about no link or paper of its own: "what is a transformer model", "who
+ * was Ada Lovelace", "define entropy". Not when another topic outranks it ("what is the latest news on …" asks for
+ * news): Wikipedia is one more upstream call a research, planned where its article is what the question wants.
+ */
+function asksWhatSomethingIs(signals: QuerySignals): boolean {
+  const definition = signals.scores.definition;
+  if (definition < PLAN_THRESHOLD || signals.urls.length > 0 || signals.paperIds.length > 0) return false;
+  return (Object.keys(signals.scores) as Topic[]).every((topic) => signals.scores[topic] <= definition);
 }
 
 /** What auto_research's text gives its sections in all; the plan is rendered outside this. */
@@ -143,6 +163,19 @@ const researchQuery = z
   })
   .describe('The question or topic, with any links or identifiers.');
 
+const CUT_NOTE = "… (cut to fit; this section's JSON output has all of it)";
+
+/**
+ * Each section's share of the text: SECTIONS_CHARS between them, less where the plan and the headings (whose
+ * parameters repeat the query) would take the answer past MAX_RENDERED_CHARS. Past it, the tool's own bound cut the
+ * last section's end, its "more results" line with it, and no note said so.
+ */
+function sectionBudget(preface: string, headings: string[]): number {
+  const sections = Math.max(1, headings.length);
+  const frame = preface.length + 2 + headings.reduce((sum, heading) => sum + heading.length + 3 + CUT_NOTE.length, 0);
+  return Math.max(0, Math.min(Math.floor(SECTIONS_CHARS / sections), Math.floor((MAX_RENDERED_CHARS - frame) / sections)));
+}
+
 async function runStep(step: PlannedStep, context: OperationContext): Promise<ResearchSection> {
   const operation = context.operations().find((candidate) => candidate.name === step.operation);
   if (!operation) return { operation: step.operation, reason: step.reason, error: 'no such operation' };
@@ -179,16 +212,20 @@ export const autoResearch = defineOperation({
   },
   render: (output) => {
     const planLines = output.plan.map((step, index) => `${index + 1}. ${step.operation} (score ${step.score.toFixed(2)}): ${step.reason}`);
-    const budget = Math.floor(SECTIONS_CHARS / Math.max(1, output.sections.length));
+    const preface = `Plan for "${output.query}" (depth ${output.depth}):\n${planLines.join('\n')}`;
     // Section i is the answer to step i of the plan. Its parameters are shown because a section's own text says how
     // to go on ("more results: web_search with page: 2"): that call is made with these parameters and the one named.
-    const sections = output.sections.map((section, index) => {
+    const headings = output.sections.map((section, index) => {
       const params = output.plan[index]?.params;
-      const heading = `## ${section.operation} — ${section.reason}${params ? `\nparameters: ${JSON.stringify(params)}` : ''}`;
+      return `## ${section.operation} — ${section.reason}${params ? `\nparameters: ${JSON.stringify(params)}` : ''}`;
+    });
+    const budget = sectionBudget(preface, headings);
+    const sections = output.sections.map((section, index) => {
+      const heading = headings[index]!;
       if (section.error) return `${heading}\nfailed: ${section.error}`;
       const body = section.text ?? '';
-      return `${heading}\n${body.length > budget ? `${body.slice(0, budget)}… (cut to fit; this section's JSON output has all of it)` : body}`;
+      return `${heading}\n${body.length > budget ? `${body.slice(0, budget)}${CUT_NOTE}` : body}`;
     });
-    return `Plan for "${output.query}" (depth ${output.depth}):\n${planLines.join('\n')}\n\n${sections.join('\n\n')}`;
+    return `${preface}\n\n${sections.join('\n\n')}`;
   },
 });

@@ -18,13 +18,14 @@ export type Topic = 'code' | 'news' | 'papers' | 'biomedical' | 'video' | 'discu
 
 const WORDS: Record<Topic, RegExp> = {
   code: /\b(github|gitlab|repo|repository|repositories|library|libraries|package|npm|pypi|pip|crate|cargo|sdk|api|function|class|method|compile[rs]?|bug|stack ?trace|exception|typeerror|segfault|typescript|javascript|python|rust|golang|java|kotlin|swift|c\+\+|regex|docker|kubernetes|framework|open[- ]source|source code)\b/gi,
-  news: /\b(news|latest|today|yesterday|this (week|month|year)|breaking|announced|announces|launch(ed|es)?|release[ds]?|update[ds]?|recent(ly)?|current|now|20(2[4-9]|3\d))\b/gi,
+  // Not a year: "the 2024 Nobel prize" or "best laptops 2025" names a time, and news words ask for the last week.
+  news: /\b(news|latest|today|yesterday|this (week|month|year)|breaking|announced|announces|launch(ed|es)?|release[ds]?|update[ds]?|recent(ly)?|current|now)\b/gi,
   papers: /\b(paper|papers|study|studies|research|arxiv|journal|preprint|peer[- ]reviewed|meta[- ]analysis|systematic review|survey|citations?|et al|abstract|theorem|proof|dataset|benchmark|doi|pubmed)\b/gi,
   biomedical: /\b(clinical|trial|patients?|disease|cancer|tumou?r|gene|genes|genome|protein|drug|dose|therapy|vaccine|virus|bacteria|covid|diabetes|cardio\w*|neuro\w*|medicine|medical|pharmac\w*|syndrome|rna|dna)\b/gi,
   video: /\b(video|videos|youtube|tutorial|watch|talk|lecture|keynote|webinar|podcast|vlog)\b/gi,
   discussion: /\b(reddit|opinions?|experiences?|recommendations?|recommend|reviews?|forum|thoughts|anyone|should i|vs\.?|versus|worth it)\b/gi,
   // "define entropy", "what's a monad", "what does idempotent mean", "meaning of …", "… definition".
-  definition: /^(what|who|when|where)('s| (is|are|was|were))\b|^define\b|^what (does|do) \S+( \S+)? mean\b|\b(definition|meaning|history of|biography)\b/gi,
+  definition: /^(what|who|when|where)(['’]s| (is|are|was|were))\b|^define\b|^what (does|do) \S+( \S+)? mean\b|\b(definition|meaning|history of|biography)\b/gi,
 };
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+/gi;
@@ -52,4 +53,26 @@ export function analyseQuery(query: string): QuerySignals {
     reasons[topic] = hits;
   }
   return { urls, youtubeUrls, paperIds: [...new Set(paperIds)], scores, reasons };
+}
+
+/** The question's frame, in the order it is taken off: "what is", "define", "what does … mean", "meaning of", "… definition". */
+const DEFINITION_FRAMES: ReadonlyArray<[RegExp, string]> = [
+  [/^(what|who|when|where)(['’]s|\s+(is|are|was|were))\s+/i, ''],
+  [/^define\s+/i, ''],
+  [/^what\s+(does|do)\s+(.+?)\s+mean\b.*$/i, '$2'],
+  // Not "history of": Wikipedia's "History of Rome" is the article such a question asks for.
+  [/^(the\s+)?(meaning|definition)\s+of\s+/i, ''],
+  [/\s+(definition|meaning)$/i, ''],
+];
+
+/**
+ * What a definitional question asks about: "who was Ada Lovelace?" → "Ada Lovelace", "define entropy" → "entropy".
+ * An encyclopedia's search ranks the article on a subject first when asked for the subject, not for the question
+ * around it. The words as they are when no frame is found, or nothing is left without it.
+ */
+export function definitionSubject(words: string): string {
+  let subject = words.trim().replace(/[?!.]+$/, '');
+  for (const [frame, replacement] of DEFINITION_FRAMES) subject = subject.replace(frame, replacement).trim();
+  subject = subject.replace(/^(a|an|the)\s+/i, '').trim();
+  return subject === '' ? words : subject;
 }

@@ -157,4 +157,15 @@ describe('the text of paged tools', () => {
     expect(next).toBe(fetched.output.next_offset);
     expect(body.startsWith(fetched.output.text)).toBe(true);
   });
+
+  it("auto_research reads a video's captions no longer than their section shows, so its continuation skips nothing", async () => {
+    const result = await callTool(connected.client, 'auto_research', { query: `summarise https://www.youtube.com/watch?v=${VIDEO}`, depth: 3 });
+    const answer = result.structuredContent as { sections: Array<{ operation: string; output: { text: string; next_offset: number } }> };
+    const transcript = answer.sections.find((section) => section.operation === 'youtube_transcript')!;
+    const section = textOf(result).split('\n\n## ').find((part) => part.startsWith('youtube_transcript'))!;
+    expect(section).not.toContain('cut to fit');
+    const { next, body } = continuation(section, 'youtube_transcript');
+    expect(next).toBe(transcript.output.next_offset);
+    expect(body.startsWith(transcript.output.text)).toBe(true);
+  });
 });

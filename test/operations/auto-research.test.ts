@@ -5,6 +5,7 @@ import { FedsearchError } from '../../src/domain/errors.js';
 import { autoResearch, planResearch, type ResearchAnswer } from '../../src/operations/auto-research.js';
 import { defineOperation, type OperationContext } from '../../src/operations/operation.js';
 import { analyseQuery } from '../../src/operations/query-analysis.js';
+import { MAX_RENDERED_CHARS } from '../../src/operations/render.js';
 
 const everythingConfigured = () => true;
 
@@ -69,6 +70,31 @@ describe('planResearch', () => {
     expect(plan[0]!.score).toBeGreaterThanOrEqual(plan[1]!.score);
   });
 
+  it('searches Wikipedia for the subject of a definitional question, and only of one', () => {
+    const wikipediaQuery = (query: string, configured: (provider: string) => boolean = everythingConfigured) =>
+      planResearch(query, 2, configured).find((step) => step.operation === 'wikipedia_search')?.params.query;
+    expect(wikipediaQuery('what is a transformer model')).toBe('transformer model');
+    expect(wikipediaQuery('Who was Ada Lovelace?')).toBe('Ada Lovelace');
+    expect(wikipediaQuery('define entropy')).toBe('entropy');
+    expect(wikipediaQuery('what’s a monad')).toBe('monad');
+    expect(wikipediaQuery('what does idempotent mean in HTTP')).toBe('idempotent');
+    expect(wikipediaQuery('meaning of ubuntu')).toBe('ubuntu');
+    expect(wikipediaQuery('history of the Roman Empire')).toBe('history of the Roman Empire');
+    // Another topic outranks it, the question is about a link or a paper, nothing asks what something is, or no Wikipedia.
+    expect(wikipediaQuery('what is the latest news on the tokio release')).toBeUndefined();
+    expect(wikipediaQuery('what is the best python library for pdf parsing')).toBeUndefined();
+    expect(wikipediaQuery('what is https://example.com/post about')).toBeUndefined();
+    expect(wikipediaQuery('what is 10.1038/nature14539')).toBeUndefined();
+    expect(wikipediaQuery('sourdough hydration')).toBeUndefined();
+    expect(wikipediaQuery('define entropy', (provider) => provider !== 'wikipedia')).toBeUndefined();
+  });
+
+  it('takes a year for part of what is asked, not for news of the last week', () => {
+    for (const query of ['the 2024 Nobel prize in physics', 'best laptops 2025']) {
+      expect(planResearch(query, 2, everythingConfigured)).toEqual([{ operation: 'web_search', params: { query, max_results: 8 }, score: 0.5, reason: 'general web search' }]);
+    }
+  });
+
   it('falls back to a plain web search when nothing stands out', () => {
     expect(planResearch('sourdough hydration', 2, everythingConfigured)).toEqual([
       { operation: 'web_search', params: { query: 'sourdough hydration', max_results: 8 }, score: 0.5, reason: 'general web search' },
@@ -112,5 +138,20 @@ describe('auto_research steps that fail', () => {
     const logged = JSON.parse(lines[0]!) as { level: number; msg: string; operation: string; err: { type: string; message: string; stack: string } };
     expect(logged).toMatchObject({ level: 50, msg: 'auto_research step failed', operation: 'web_search', err: { type: 'TypeError', message: 'cannot read x of undefined' } });
     expect(logged.err.stack).toContain('TypeError');
+  });
+});
+
+describe("auto_research's text", () => {
+  it('stays within the bound of a tool answer, each section cut with a note rather than the last one lost', () => {
+    // Six steps whose parameters each repeat a query of 450 characters, each section's text far too long.
+    const query = `latest github repo paper video reddit news ${'word '.repeat(80)}`.trim();
+    const plan = planResearch(query, 5, everythingConfigured);
+    expect(plan).toHaveLength(6);
+    const sections = plan.map((step) => ({ operation: step.operation, reason: step.reason, text: `${'x'.repeat(20_000)}\nPage 1; more results` }));
+    const text = autoResearch.render({ query, depth: 5, plan, sections }, { query, depth: 5 });
+    expect(text.length).toBeLessThanOrEqual(MAX_RENDERED_CHARS);
+    const shown = text.split('\n\n## ').slice(1);
+    expect(shown).toHaveLength(6);
+    for (const section of shown) expect(section).toMatch(/… \(cut to fit; this section's JSON output has all of it\)$/);
   });
 });
