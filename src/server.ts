@@ -1,15 +1,18 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { exitOnUncaughtErrors } from './uncaught-errors.js';
 
 /**
  * Listens, and on SIGTERM / SIGINT closes with grace: readiness turns false, no new connections are
  * accepted, REST requests and MCP calls in flight finish and deliver their answers (for at most
- * SHUTDOWN_GRACE_MS), MCP sessions close, then exit 0. The default grace stays under the 10 s that
- * `docker stop` waits before SIGKILL.
+ * SHUTDOWN_GRACE_MS; provider calls still running shortly before it ends are cut short, shutdown-cut.ts, so a
+ * search answers with what it has), MCP sessions close, then exit 0. The default grace stays under the 10 s that
+ * `docker stop` waits before SIGKILL. An error nothing caught is logged as JSON, then exit 1 (uncaught-errors.ts).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
+  exitOnUncaughtErrors(app.log);
   let closing = false;
   const close = (signal: string): void => {
     if (closing) return;

@@ -2,11 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Behaviour } from '../support/fake-upstream.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -18,9 +17,15 @@ export interface ServerProcess {
   waitForOutput(text: string): Promise<void>;
 }
 
-/** Starts the real server process (src/server.ts) and resolves once it logs that it listens. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(tsx, [path.join(root, 'src', 'server.ts')], {
+/**
+ * Starts the real server process (src/server.ts) and resolves once it logs that it listens. `preload` is a module
+ * run before the server (node's --import), for a test that needs the process to do what no request can make it do.
+ */
+export async function startServer(env: Record<string, string>, { preload }: { preload?: string } = {}): Promise<ServerProcess> {
+  // node itself, as the image runs it, not the tsx CLI: that is a second process, which relays only some signals.
+  const preloadArguments = preload === undefined ? [] : ['--import', pathToFileURL(preload).href];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...preloadArguments, path.join(root, 'src', 'server.ts')], {
+    cwd: root,
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
