@@ -34,6 +34,7 @@ import { observeRequests } from './observability/request-observation.js';
 import { createProviders } from './providers/registry.js';
 import { createSearchService } from './search-setup.js';
 import { OPERATIONS } from './operations/registry.js';
+import { cutCallsBeforeGraceEnds } from './shutdown-cut.js';
 import { createRedisClient } from './transport/redis-connection.js';
 
 declare module 'fastify' {
@@ -133,6 +134,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     readiness.ready = false;
     closing = true;
   });
+  cutCallsBeforeGraceEnds(app, search, config.SHUTDOWN_GRACE_MS);
   // While closing, answers still in flight end their keep-alive connection, so close() need not wait
   // for idle sockets to time out.
   app.addHook('onSend', (_request, reply, payload, done) => {

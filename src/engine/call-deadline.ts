@@ -21,13 +21,18 @@ export class CallDeadline {
   private readonly watchers = new AbortListeners();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private finished = false;
+  private readonly stopping: CallerSignal | undefined;
   private rejectAborted!: (reason: unknown) => void;
 
-  /** `armed: false` leaves the timer to arm(), for calls that send their requests first (CallDeadlines). */
+  /**
+   * `armed: false` leaves the timer to arm(), for calls that send their requests first (CallDeadlines). `stopping`
+   * aborts the calls as the deadline would (the service shutting down: SearchService.cutCallsShort); its reason
+   * is the calls' abort reason.
+   */
   constructor(
     readonly timeoutMs: number,
     private readonly callerSignal?: CallerSignal,
-    { armed = true }: { armed?: boolean } = {},
+    { armed = true, stopping }: { armed?: boolean; stopping?: CallerSignal | undefined } = {},
   ) {
     this.signal = this.controller.signal;
     offerAbortWatch(this.signal, this.watchers);
@@ -39,6 +44,9 @@ export class CallDeadline {
     if (armed) this.arm();
     if (callerSignal?.aborted) this.abortFromCaller();
     else callerSignal?.addEventListener('abort', this.abortFromCaller, { once: true });
+    this.stopping = stopping;
+    if (stopping?.aborted) this.abortFromStopping();
+    else stopping?.addEventListener('abort', this.abortFromStopping, { once: true });
   }
 
   /** Starts the timer, once, for what is left of the time: the deadline stays `at`, however late it is armed. */
@@ -58,6 +66,7 @@ export class CallDeadline {
     if (this.finished) return;
     this.finished = true;
     this.callerSignal?.removeEventListener('abort', this.abortFromCaller);
+    this.stopping?.removeEventListener('abort', this.abortFromStopping);
     setImmediate(endCalls, this);
   }
 
@@ -70,6 +79,8 @@ export class CallDeadline {
   }
 
   private readonly abortFromCaller = (): void => this.abort(this.callerSignal?.reason);
+
+  private readonly abortFromStopping = (): void => this.abort(this.stopping?.reason);
 
   private abort(reason: unknown): void {
     if (this.signal.aborted || this.finished) return;
@@ -92,12 +103,15 @@ export class CallDeadlines {
   private readonly byTimeout = new Map<number, CallDeadline>();
   private armed = false;
 
-  constructor(private readonly callerSignal?: CallerSignal) {}
+  constructor(
+    private readonly callerSignal?: CallerSignal,
+    private readonly stopping?: CallerSignal,
+  ) {}
 
   for(timeoutMs: number): CallDeadline {
     let deadline = this.byTimeout.get(timeoutMs);
     if (!deadline) {
-      deadline = new CallDeadline(timeoutMs, this.callerSignal, { armed: this.armed });
+      deadline = new CallDeadline(timeoutMs, this.callerSignal, { armed: this.armed, stopping: this.stopping });
       this.byTimeout.set(timeoutMs, deadline);
     }
     return deadline;

@@ -40,3 +40,31 @@ export class Cancellation implements CallerSignal {
     this.listeners.remove(listener);
   }
 }
+
+/**
+ * A Cancellation shared by every call of the process (the service shutting down): each fan-out adds a listener
+ * and takes it away when done, thousands at once on a busy replica, so they are kept in a Set, where adding and
+ * removing one does not search the others (Cancellation's array does: it holds the few of one request).
+ */
+export class SharedCancellation implements CallerSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  private readonly listeners = new Set<() => void>();
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listeners = [...this.listeners];
+    this.listeners.clear();
+    for (const listener of listeners) listener();
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (!this.aborted) this.listeners.add(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.listeners.delete(listener);
+  }
+}

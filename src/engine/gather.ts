@@ -56,7 +56,7 @@ export function gatherResults(
 ): Promise<ProviderAnswer[]> {
   const task = searchTask(query, options.task);
   // Providers with the same timeout share one timer and abort signal; what they leave running stops when all are done.
-  const deadlines = new CallDeadlines(options.signal);
+  const deadlines = new CallDeadlines(options.signal, dependencies.stopping);
   const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines };
   let pending: Promise<PipelineResult<TaskValue>>[];
   try {

@@ -13,6 +13,17 @@ export class ProviderTimeout extends Error {
 }
 
 /**
+ * The abort reason of the calls still running when the service shuts down, shortly before SHUTDOWN_GRACE_MS ends
+ * (SearchService.cutCallsShort): reported as a `timeout`, as a deadline passing is, so that a search in flight
+ * answers with what its providers gave so far instead of being left with no answer when the grace is over.
+ */
+export class ServiceStopping extends Error {
+  constructor() {
+    super('no answer before the service shut down');
+  }
+}
+
+/**
  * A request not sent because the provider's breaker opened after its call was admitted (it waited here for a
  * rate-limit slot or a concurrency place, or it was a later page): the outcome is `suspended`, as if not asked.
  */
@@ -69,6 +80,7 @@ export function failureOutcome(provider: Provider, error: unknown, started: numb
     const timeoutMs = (reason instanceof ProviderTimeout ? reason : (error as ProviderTimeout)).timeoutMs;
     return { ...base, status: 'timeout', code: 'PROVIDER_TIMEOUT', message: `no answer within ${timeoutMs} ms` };
   }
+  if (reason instanceof ServiceStopping) return { ...base, status: 'timeout', code: 'PROVIDER_TIMEOUT', message: reason.message };
   if (error instanceof OutboundRateLimited) {
     return { ...base, status: 'rate_limited', code: error.code, message: error.message, retry_after_ms: error.retryAfterMs };
   }

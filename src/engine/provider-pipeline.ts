@@ -7,7 +7,7 @@ import { CallDeadline, type CallDeadlines } from './call-deadline.js';
 import type { CallerSignal } from './cancellation.js';
 import { concurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.js';
 import { unsupportedFilters } from './filters.js';
-import { cutShortOutcome, failureOutcome, notAsked, okOutcome, turnedOff } from './provider-outcome.js';
+import { cutShortOutcome, failureOutcome, notAsked, okOutcome, ServiceStopping, turnedOff } from './provider-outcome.js';
 import type { Admission } from './provider-health.js';
 import { CallTransport, type RequestBreaker } from './upstream-transport.js';
 import { redactSecrets } from './redact.js';
@@ -79,6 +79,8 @@ export interface PipelineDependencies {
    */
   rateLimit?(provider: Provider, deadline: number, signal: AbortSignal): Promise<void>;
   onOutcome?(report: ProviderReport): void;
+  /** Aborts every call still running, as its deadline would: the service is shutting down (SearchService.cutCallsShort). */
+  stopping?: CallerSignal;
 }
 
 /** A task's answer: its value when the provider answered, else only what happened (and the error, if one was thrown). */
@@ -187,7 +189,7 @@ class AdmittedCall<T> {
     const timeoutMs = Math.min(provider.config.timeoutMs, limits.timeoutMs ?? Number.POSITIVE_INFINITY);
     this.callerShortened = timeoutMs < provider.config.timeoutMs;
     this.shared = limits.deadlines?.for(timeoutMs);
-    this.call = this.shared ?? new CallDeadline(timeoutMs, limits.signal);
+    this.call = this.shared ?? new CallDeadline(timeoutMs, limits.signal, { stopping: dependencies.stopping });
   }
 
   run(): Promise<PipelineResult<T>> {
@@ -246,7 +248,9 @@ class AdmittedCall<T> {
 
   private failed(error: unknown): PipelineResult<T> {
     const outcome = failureOutcome(this.provider, error, this.started, this.call.signal, this.dependencies.secrets());
-    const saysNothingOfUpstream = (outcome.status === 'timeout' && (this.callerShortened || this.waitedHere())) || refusedForWhatWasAsked(error);
+    const saysNothingOfUpstream =
+      (outcome.status === 'timeout' && (this.callerShortened || this.waitedHere() || this.call.signal.reason instanceof ServiceStopping)) ||
+      refusedForWhatWasAsked(error);
     const read = outcome.status === 'timeout' ? this.readBeforeDeadline() : undefined;
     if (read) {
       // Still a timeout (the upstream did not give what was asked in time, and the answer is partial), but one that

@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import type { OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { ProviderCatalog } from './provider-catalog.js';
+import { SharedCancellation } from './cancellation.js';
 import { levelEnabled } from './log-level.js';
 import type { HealthSnapshot } from './provider-health.js';
 import { createLimiters, type PipelineDependencies, type ProviderReport } from './provider-pipeline.js';
@@ -28,6 +29,8 @@ export class ProviderRuntime {
   private readonly transports = new Map<string, UpstreamTransport>();
   private readonly limiterFor = createLimiters();
   readonly secrets: string[];
+  /** Aborted when the service shuts down: every call still running is then cut short (SearchService.cutCallsShort). */
+  readonly stopping = new SharedCancellation();
 
   constructor(private readonly options: ProviderRuntimeOptions) {
     this.secrets = secretValues(options.catalog.providers);
@@ -46,6 +49,7 @@ export class ProviderRuntime {
     admit: (provider) => this.options.catalog.healthOf(provider).admit(),
     breakerFor: (provider) => this.options.catalog.healthOf(provider),
     rateLimit: (provider, deadline, signal) => this.options.rateLimiter.acquire(provider.name, provider.config.rateLimit, deadline, signal),
+    stopping: this.stopping,
   };
 
   private reportOutcome(report: ProviderReport, logger: Logger): void {

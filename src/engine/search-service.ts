@@ -18,6 +18,7 @@ import { callCapability } from './provider-call.js';
 import { ProviderCatalog, type ProviderDescription } from './provider-catalog.js';
 import type { BreakerOptions, HealthSnapshot } from './provider-health.js';
 import type { PipelineLimits, ProviderReport } from './provider-pipeline.js';
+import { ServiceStopping } from './provider-outcome.js';
 import { ProviderRuntime } from './provider-runtime.js';
 import { SingleFlight } from './single-flight.js';
 
@@ -109,6 +110,15 @@ export class SearchService {
       logger: options.logger,
       onProviderAnswer: options.onProviderAnswer,
     });
+  }
+
+  /**
+   * Ends every provider call still running as its deadline would (each reported `timeout`), so that searches,
+   * lookups and calls in flight answer with what they have: the service is shutting down, and an answer left
+   * running past the grace gets none at all. Calls that start afterwards are cut at once.
+   */
+  cutCallsShort(): void {
+    this.runtime.stopping.abort(new ServiceStopping());
   }
 
   describeProviders(): ProviderDescription[] {

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
@@ -36,19 +38,59 @@ describe('graceful shutdown', () => {
     }
   });
 
-  it('exits 0 when the grace period ends with a request still hanging', async () => {
+  it('answers a search whose provider still hangs before the grace period ends, the provider reported as a timeout, then exits 0', async () => {
     upstream.on('/brave/res/v1/web/search', { kind: 'hang' });
+    upstream.json('/searxng/search', { results: [{ title: 'Answered', url: 'https://answered.example/', content: 'in time' }] });
+    const graceMs = 3000;
     const server = await startServer({
       ...providerEnv(upstream.origin),
       BRAVE_API_KEY: 'k-123456',
       BRAVE_TIMEOUT_MS: '60000',
-      SHUTDOWN_GRACE_MS: '300',
+      SEARXNG_TIMEOUT_MS: '60000',
+      SHUTDOWN_GRACE_MS: String(graceMs),
     });
-    const pending = fetch(`${server.origin}/v1/search/web?q=hang&providers=brave&timeout_ms=30000`).catch((error: unknown) => error);
-    await expect.poll(() => upstream.requestsTo('/brave/res/v1/web/search').filter((r) => r.url.searchParams.get('q') === 'hang').length).toBe(1);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-    expect(await pending).toBeInstanceOf(Error);
+    try {
+      const pending = fetch(`${server.origin}/v1/search/web?q=hang&providers=brave,searxng&timeout_ms=30000`).then(async (response) => ({
+        status: response.status,
+        body: (await response.json()) as { results: Array<{ url: string }>; providers: Array<{ provider: string; status: string; message?: string }> },
+      }));
+      await expect.poll(() => upstream.requestsTo('/brave/res/v1/web/search').filter((r) => r.url.searchParams.get('q') === 'hang').length).toBe(1);
+      await expect.poll(() => upstream.requestsTo('/searxng/search').length).toBeGreaterThan(0);
+      const signalled = Date.now();
+      server.child.kill('SIGTERM');
+      const answer = await pending;
+      expect(answer.status).toBe(200);
+      expect(answer.body.results.map((result) => result.url)).toEqual(['https://answered.example/']);
+      expect(answer.body.providers.find((outcome) => outcome.provider === 'brave')).toMatchObject({
+        status: 'timeout',
+        message: 'no answer before the service shut down',
+      });
+      expect(await server.exited).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(graceMs);
+      expect(server.output.join('')).not.toContain('grace period over');
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  it('exits 0 when the grace period ends with a request still open', async () => {
+    const server = await startServer({ SHUTDOWN_GRACE_MS: '300' });
+    // A request whose body never comes in full: no provider call to cut short, so only the grace ends it.
+    const { port } = new URL(server.origin);
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write('POST /v1/ops/web_search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query"');
+    const closed = once(socket, 'close');
+    try {
+      await expect.poll(() => fetch(`${server.origin}/healthz`).then((response) => response.status)).toBe(200);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      await closed;
+      expect(server.output.join('')).toContain('grace period over');
+    } finally {
+      socket.destroy();
+      server.child.kill('SIGKILL');
+    }
   });
 
   it("keeps the default grace under Docker's 10 s stop timeout, and compose waits longer than the grace", () => {
