@@ -14,6 +14,21 @@ export function createRedisClient(url: string, logger: FastifyBaseLogger, purpos
   return Object.assign(redis.client, { attempt: redis.attempt });
 }
 
+/** Redis' reply to SELECT of a database number past its `databases` setting (ERR DB index is out of range). */
+function isMissingDatabase(reason: string): boolean {
+  return /\bDB index is out of range\b/i.test(reason);
+}
+
+/** The database number a redis:// URL names: its path, else its `db` parameter (as ioredis reads it). */
+function databaseOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname.replace(/^\//, '') || (parsed.searchParams.get('db') ?? '0');
+  } catch {
+    return 'of REDIS_URL';
+  }
+}
+
 /** Host and port only: a redis:// URL may carry a password, which must never reach a log line. */
 export function describeRedisUrl(url: string): string {
   try {
@@ -91,8 +106,13 @@ export function openFailFastRedis<Client extends Redis = Redis>(
   );
   let available = true;
   let pausedUntil = 0;
+  let refused = false;
   const reportFailure = (error: unknown): void => {
     const reason = error instanceof Error ? error.message : String(error);
+    if (isMissingDatabase(reason)) {
+      refuseMissingDatabase(reason);
+      return;
+    }
     if (available) {
       available = false;
       logger.warn({ redis: where, reason }, `${purpose}: Redis unavailable; ${options.whileDown} until it returns`);
@@ -100,8 +120,23 @@ export function openFailFastRedis<Client extends Redis = Redis>(
       logger.debug({ redis: where, reason }, `${purpose}: Redis still unavailable`);
     }
   };
+  /**
+   * The server has fewer databases than REDIS_URL's number. ioredis reports the failed SELECT as an error and then
+   * goes on, ready, on database 0: a replica wrote its keys where another application's may be, while the log said
+   * Redis was unavailable, then back. This is a setting to fix, not an outage to wait out: one error naming it, and
+   * no Redis for this connection (the service goes on as it does while Redis is down).
+   */
+  const refuseMissingDatabase = (reason: string): void => {
+    if (refused) return;
+    refused = true;
+    client.disconnect();
+    logger.error(
+      { redis: where, reason },
+      `${purpose}: REDIS_URL names database ${databaseOf(options.url)}, which the Redis server does not have (its \`databases\` setting is lower; ${reason}); ${options.whileDown} until REDIS_URL or the server is changed and the service restarted`,
+    );
+  };
   const reportSuccess = (): void => {
-    if (available) return;
+    if (available || refused) return;
     available = true;
     logger.info({ redis: where }, `${purpose}: Redis is back`);
   };
@@ -114,7 +149,7 @@ export function openFailFastRedis<Client extends Redis = Redis>(
   return {
     client,
     async attempt(command) {
-      if (client.status !== 'ready' || Date.now() < pausedUntil) return undefined;
+      if (refused || client.status !== 'ready' || Date.now() < pausedUntil) return undefined;
       try {
         const result = await command(client);
         reportSuccess();
