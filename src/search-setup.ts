@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import { createMemoryCache } from './engine/answer-cache.js';
+import { answerConfigurationTag } from './engine/answer-configuration.js';
 import { isStoredAnswer } from './engine/cached-answer.js';
 import { ANSWER_KEYS, createRedisCache } from './engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from './engine/search-service.js';
@@ -30,7 +31,8 @@ export function createSearchService(config: AppConfig, { providers, logger, disp
     ? createRedisCache<CachedAnswer>({
         url: config.REDIS_URL,
         ttlMs: config.CACHE_TTL_SECONDS * 1000,
-        keyPrefix: `${config.REDIS_KEY_PREFIX}${ANSWER_KEYS}`,
+        // Under this configuration's tag: a replica configured otherwise would not give these answers (answer-configuration.ts).
+        keyPrefix: `${config.REDIS_KEY_PREFIX}${ANSWER_KEYS}${answerConfigurationTag(providers, config.RRF_K)}:`,
         logger,
         front: localCache,
         isServable: isStoredAnswer,
