@@ -12,6 +12,8 @@ export interface PdfText {
   created: string | undefined;
   /** Why reading stopped before the last page ("at 10,000 characters …"), when it did. */
   stopped?: string;
+  /** Reading stopped for its time (timeMs), not its size: given longer, it would have read more. */
+  outOfTime?: true;
 }
 
 /**
@@ -166,7 +168,7 @@ async function readOnThread(body: Buffer, limits: PdfReadingLimits): Promise<Pdf
     // The end message was posted before the task returned; it may still be on its way.
     const end = await reading.ended;
     if ('error' in end) throw new FedsearchError(end.error.code, end.error.message);
-    return pdfText(reading.read, limits.maxChars, end.stopped);
+    return pdfText(reading.read, limits.maxChars, end.stopped, 'outOfTime' in end && end.outOfTime === true);
   } catch (error) {
     if (error instanceof FedsearchError) throw error;
     if (limits.signal?.aborted) throw limits.signal.reason;
@@ -212,10 +214,10 @@ function stoppedFromOutside({ document, pages }: PagesRead, limits: PdfReadingLi
   if (!document || pages.length === 0) {
     throw new FedsearchError('FETCH_TIMEOUT', `the PDF's first page was not read within ${allowed} ms (FETCH_TIMEOUT_MS and ${PDF_PAGE_GRACE_MS} ms for one page)`);
   }
-  return pdfText({ document, pages }, limits.maxChars, `after ${allowed} ms (FETCH_TIMEOUT_MS and ${PDF_PAGE_GRACE_MS} ms for one page), at page ${pages.length} of ${document.pages}`);
+  return pdfText({ document, pages }, limits.maxChars, `after ${allowed} ms (FETCH_TIMEOUT_MS and ${PDF_PAGE_GRACE_MS} ms for one page), at page ${pages.length} of ${document.pages}`, true);
 }
 
-function pdfText({ document, pages }: PagesRead, maxChars: number, stopped: string | undefined): PdfText {
+function pdfText({ document, pages }: PagesRead, maxChars: number, stopped: string | undefined, outOfTime = false): PdfText {
   if (!document) throw new FedsearchError('FETCH_FAILED', 'the PDF could not be read: its reader ended without opening it');
   const text = pages.filter((page) => page !== '').join('\n\n');
   const result: PdfText = {
@@ -228,6 +230,7 @@ function pdfText({ document, pages }: PagesRead, maxChars: number, stopped: stri
   // The last page read may run past the limit on its own.
   const why = stopped ?? (text.length > maxChars ? `at ${maxChars} characters (FETCH_MAX_BYTES)` : undefined);
   if (why) result.stopped = why;
+  if (stopped !== undefined && outOfTime) result.outOfTime = true;
   return result;
 }
 

@@ -47,6 +47,7 @@ export async function extractDocument(input: ExtractionInput, limits: PdfReading
       markdown: pdfMarkdown(pdf),
       links: [],
       content_type: contentType,
+      ...(pdf.outOfTime ? { outOfTime: true as const } : {}),
     };
   }
   const text = decodeBody(input.body, input.charset, kind === 'html');

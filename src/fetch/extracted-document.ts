@@ -11,4 +11,6 @@ export interface ExtractedDocument {
   markdown: string;
   links: ExtractedLink[];
   content_type: string;
+  /** A PDF whose reading stopped at its time limit: more time would have read more of it (extract-pdf.ts). */
+  outOfTime?: true;
 }

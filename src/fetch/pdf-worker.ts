@@ -37,7 +37,10 @@ export interface PdfPageMessage {
  * Posted last, on the same channel as the pages so that it never overtakes them: why reading stopped early, or
  * the error to report (thrown errors lose their class between threads).
  */
-export type PdfEndMessage = { kind: 'end' } & ({ stopped?: string } | { error: { code: 'FETCH_TOO_LARGE' | 'FETCH_FAILED'; message: string } });
+export type PdfEndMessage = { kind: 'end' } & (
+  | { stopped?: string; outOfTime?: true }
+  | { error: { code: 'FETCH_TOO_LARGE' | 'FETCH_FAILED'; message: string } }
+);
 
 /**
  * Reads a PDF's text layer with PDF.js (the legacy build, which runs on Node 20 with no browser APIs and no
@@ -82,7 +85,7 @@ async function readPages(task: PdfTask): Promise<PdfEndMessage> {
       let chars = 0;
       for (let number = 1; number <= document.numPages; number += 1) {
         if (number > 1 && Date.now() >= task.stopAt) {
-          return { kind: 'end', stopped: `after ${task.timeMs} ms (FETCH_TIMEOUT_MS), at page ${number - 1} of ${document.numPages}` };
+          return { kind: 'end', stopped: `after ${task.timeMs} ms (FETCH_TIMEOUT_MS), at page ${number - 1} of ${document.numPages}`, outOfTime: true };
         }
         if (chars >= task.maxChars) {
           return { kind: 'end', stopped: `at ${task.maxChars} characters (FETCH_MAX_BYTES), at page ${number - 1} of ${document.numPages}` };

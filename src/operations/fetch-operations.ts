@@ -2,7 +2,7 @@ import { FedsearchError } from '../domain/errors.js';
 import { extractDocument, pageText } from '../fetch/extract.js';
 import { readFetchSettings, timeLeft, type FetchSettings } from '../fetch/fetch-settings.js';
 import { checkFetchTarget } from '../fetch/fetch-target.js';
-import type { WholeRead } from '../fetch/read-cache.js';
+import { readWithin, type WholeRead } from '../fetch/read-cache.js';
 import { safeFetch } from '../fetch/safe-fetch.js';
 import { fetchInput, MAX_LINKS, type FetchedPage, type FetchInput } from './fetched-page.js';
 import { isLocalLink, readLocalDocument } from './local-documents.js';
@@ -42,10 +42,10 @@ function keptPageRead(input: FetchInput, context: OperationContext): PageRead | 
   const reads = context.reads;
   if (!reads) return undefined;
   if (input.engine !== 'firecrawl') {
-    const direct = reads.get<PageRead>(readKey('direct', input.url));
+    const direct = reads.get<PageRead>(readKey('direct', input.url), input.timeout_ms);
     if (direct || input.engine === 'direct') return direct;
   }
-  return reads.get<PageRead>(readKey('firecrawl', input.url));
+  return reads.get<PageRead>(readKey('firecrawl', input.url), input.timeout_ms);
 }
 
 function kept(read: PageRead, input: FetchInput, context: OperationContext): PageRead {
@@ -79,6 +79,7 @@ async function fetchDirect(input: FetchInput, context: OperationContext, deadlin
     content_type: extracted.content_type,
     links: extracted.links.slice(0, MAX_LINKS),
     markdown: extracted.markdown,
+    ...readWithin(extracted, input.timeout_ms, settings.timeoutMs),
   };
   if (extracted.title) read.title = extracted.title;
   if (extracted.byline) read.byline = extracted.byline;

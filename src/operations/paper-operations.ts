@@ -7,7 +7,7 @@ import { canonicalUrl } from '../engine/canonical-url.js';
 import type { PaperLookup } from '../engine/paper-lookup.js';
 import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
 import { readFetchSettings, timeLeft, type FetchSettings } from '../fetch/fetch-settings.js';
-import { keptRead, type WholeRead } from '../fetch/read-cache.js';
+import { keptRead, readWithin, type WholeRead } from '../fetch/read-cache.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
 import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { paperDetailsOutput, paperTextOutput } from './output-schemas.js';
@@ -268,7 +268,14 @@ async function readPaper(input: z.output<typeof readInput>, context: OperationCo
   const settings = readFetchSettings(context.config);
   const limits = { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline), signal: context.signal };
   const extracted = await extractDocument({ ...document, fallbackTitle: paper?.title }, limits);
-  return { url: document.finalUrl, content_type: extracted.content_type, title: extracted.title, markdown: extracted.markdown, paper };
+  return {
+    url: document.finalUrl,
+    content_type: extracted.content_type,
+    title: extracted.title,
+    markdown: extracted.markdown,
+    paper,
+    ...readWithin(extracted, input.timeout_ms, settings.timeoutMs),
+  };
 }
 
 export const paperRead = defineOperation({
@@ -278,7 +285,7 @@ export const paperRead = defineOperation({
   example: { id: 'arXiv:1706.03762', max_chars: 5000 },
   output: paperTextOutput,
   run: async (input, context): Promise<PaperText> => {
-    const read = await keptRead(context.reads, readKey(input), () => readPaper(input, context));
+    const read = await keptRead(context.reads, readKey(input), () => readPaper(input, context), input.timeout_ms);
     const output: PaperText = { url: read.url, content_type: read.content_type, title: read.title, ...pageText(read.markdown, input.offset, input.max_chars) };
     if (read.paper) output.paper = read.paper;
     return output;

@@ -154,12 +154,16 @@ describe('extractDocument', () => {
       expect(note).toMatch(/^at 20000 characters \(FETCH_MAX_BYTES\), at page \d+ of 400; the rest of the PDF was not read\.\]$/);
       // Not every page was read to find that out.
       expect(Number(/at page (\d+) of/.exec(note!)![1])).toBeLessThan(20);
+      // Cut by its size, as it would be however long it was given: no caller is told more time would read more.
+      expect(document.outOfTime).toBeUndefined();
     });
 
     it('stops after timeMs, having read the first page', async () => {
       const document = await extractDocument(input(pdf, 'application/pdf', 'pdf'), { ...generous, timeMs: 0 });
       expect(document.markdown).toMatch(/\n\n\[Reading stopped after 0 ms \(FETCH_TIMEOUT_MS\), at page 1 of 400; the rest of the PDF was not read\.\]$/);
       expect(document.markdown).toContain(line);
+      // Cut by its time: a read cache keeps it only for callers that wait no longer (fetch/read-cache.ts).
+      expect(document.outOfTime).toBe(true);
     });
 
     it('stops when its caller goes away, rejecting with the caller\'s reason', async () => {
