@@ -1,8 +1,9 @@
 import { Readability } from '@mozilla/readability';
 import { decode } from 'html-entities';
 import { parseHTML } from 'linkedom';
-import TurndownService from 'turndown';
+import { isoDate } from '../domain/iso-date.js';
 import type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
+import { htmlToMarkdown } from './html-to-markdown.js';
 
 const MAX_LINKS = 500;
 
@@ -45,9 +46,6 @@ interface DomNode {
   parentElement: DomNode | null;
 }
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
-turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button', 'select', 'template']);
-
 /**
  * An HTML page's main content as Markdown, Firefox Reader View style: Readability picks the article and its
  * metadata (title, byline, published time), Turndown writes the Markdown. linkedom stands in for a browser
@@ -70,7 +68,7 @@ export function extractHtml(html: string, pageUrl: string, contentType: string):
   }
   // Readability changes the document it reads, so the fallback starts from a fresh copy.
   const contentHtml = article?.content ?? prepareDocument(html, pageUrl).body?.innerHTML ?? '';
-  const markdown = turndown.turndown(contentHtml).trim();
+  const markdown = htmlToMarkdown(contentHtml);
   const byline = cleanText(article?.byline);
   const published = normaliseDate(article?.publishedTime);
   return {
@@ -284,10 +282,13 @@ function cleanText(value: string | null | undefined): string | undefined {
   return text ? text : undefined;
 }
 
-/** A published time as ISO 8601 when it parses, as written otherwise (some sites write "March 5, 2024"). */
+/**
+ * A published time read as the providers read theirs (domain/iso-date.ts): "March 2024" stays a month and
+ * "4 April 2024" that calendar day, where Date.parse made each an instant at midnight in the server's zone (a day
+ * the page never gave, or the day before in UTC east of Greenwich). A date no reader knows is kept as written.
+ */
 function normaliseDate(value: string | null | undefined): string | undefined {
   const text = cleanText(value);
   if (!text) return undefined;
-  const time = Date.parse(text);
-  return Number.isNaN(time) ? text : new Date(time).toISOString();
+  return isoDate(text) ?? text;
 }

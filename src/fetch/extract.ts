@@ -4,6 +4,7 @@ import { extractHtml } from './extract-html.js';
 import { extractPdfText, type PdfReadingLimits, type PdfText } from './extract-pdf.js';
 import type { ExtractedDocument } from './extracted-document.js';
 import { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS } from './safe-fetch.js';
+import { decodeWindows1252 } from './windows-1252.js';
 
 export type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
 
@@ -88,12 +89,14 @@ function isHighSurrogate(code: number): boolean {
 /** Decodes with the declared charset, else (for HTML) a <meta> charset in the first kilobyte, else UTF-8. */
 function decodeBody(body: Buffer, declared: string | undefined, isHtml: boolean): string {
   const label = declared ?? (isHtml ? metaCharset(body) : undefined) ?? 'utf-8';
+  let decoder: InstanceType<typeof TextDecoder>;
   try {
-    return new TextDecoder(label).decode(body);
+    decoder = new TextDecoder(label);
   } catch {
     // An unknown charset label: UTF-8 is the best guess left.
     return new TextDecoder('utf-8').decode(body);
   }
+  return decoder.encoding === 'windows-1252' ? decodeWindows1252(body) : decoder.decode(body);
 }
 
 function metaCharset(body: Buffer): string | undefined {
@@ -101,12 +104,39 @@ function metaCharset(body: Buffer): string | undefined {
   return /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1];
 }
 
+/**
+ * JSON indented for reading, unless indenting would multiply it: each line is indented by its depth, so 6 KB of
+ * arrays nested 3,000 deep became 18 MB of spaces (kept whole for paging). Such a body is shown as written.
+ */
 function prettyJson(text: string): string {
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    const parsed: unknown = JSON.parse(text);
+    if (indentationExceeds(parsed, MAX_INDENTATION_PER_CHAR * text.length)) return text.trim();
+    return JSON.stringify(parsed, null, 2);
   } catch {
     return text.trim();
   }
+}
+
+/** Indentation allowed per character of the body: a typical API answer needs about one. */
+const MAX_INDENTATION_PER_CHAR = 4;
+
+/** Whether JSON.stringify(value, null, 2) would write more than `limit` characters of line breaks and indentation. */
+function indentationExceeds(value: unknown, limit: number): boolean {
+  // A stack, not recursion: JSON.parse reads nesting deeper than a recursive walk could follow.
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  let indentation = 0;
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    const children = Array.isArray(current) ? current : Object.values(current);
+    if (children.length === 0) continue;
+    // Each child on a line of its own one level in, and the closing bracket on a line at this level.
+    indentation += children.length * (2 * depth + 3) + 2 * depth + 1;
+    if (indentation > limit) return true;
+    for (const child of children) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** A Markdown code block whose fence is longer than any backtick run inside it. */
