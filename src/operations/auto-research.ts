@@ -6,6 +6,7 @@ import { defineOperation, type OperationContext } from './operation.js';
 import { researchOutput } from './output-schemas.js';
 import { MAX_RENDERED_CHARS } from './render.js';
 import { analyseQuery, definitionSubject, type QuerySignals, type Topic } from './query-analysis.js';
+import { plannedQuery, type QueryShape } from './planned-query.js';
 
 /** One step of a plan: which operation, with which parameters, and why. */
 export interface PlannedStep {
@@ -42,13 +43,24 @@ const WEB_BASELINE = 0.5;
  * youtube_search, discussion → reddit_search, news → hackernews_search, and a definitional question ("what is …",
  * "who was …", "define …") its definition score for wikipedia_search of its subject, unless another topic outranks
  * it or the question is about a link or a paper; web_search is always a candidate at
- * 0.5, plus the news score (with time_range week when news words appear). Depth n runs the n + 1 best steps
+ * 0.5, plus the news score (with time_range week when news words appear). A question for recent papers ("recent
+ * papers on …", "latest research in …") is not news: its paper_search asks from last year on (year_from), its web
+ * search the last year, and no Hacker News. Each search is sent the words its providers can use (planned-query.ts),
+ * web_search the question as asked. Depth n runs the n + 1 best steps
  * with 2 + 3n results each; a page, paper or transcript is read 4000·n characters at a time, at most its section's share.
  */
-export function planResearch(query: string, depth: number, configured: (provider: string) => boolean, signals: QuerySignals = analyseQuery(query)): PlannedStep[] {
+export function planResearch(
+  query: string,
+  depth: number,
+  configured: (provider: string) => boolean,
+  signals: QuerySignals = analyseQuery(query),
+  year: number = new Date().getUTCFullYear(),
+): PlannedStep[] {
   const maxResults = Math.min(50, 2 + 3 * depth);
   const text = searchWordsOf(query);
   const words = (topic: keyof QuerySignals['reasons']) => signals.reasons[topic].join(', ');
+  const recentPapers = asksForRecentPapers(signals);
+  const newsScore = recentPapers ? 0 : signals.scores.news;
   const steps: PlannedStep[] = [];
   // A link to a paper (doi.org, arXiv, PubMed) is read by paper_details and paper_read below: fetching it as a page
   // too would download the same PDF twice and put its text in the answer twice.
@@ -72,25 +84,30 @@ export function planResearch(query: string, depth: number, configured: (provider
     const subject = definitionSubject(text);
     steps.push({ operation: 'wikipedia_search', params: { query: subject, max_results: maxResults }, score: signals.scores.definition, reason: `definition words: ${words('definition')}` });
   }
-  const topicSteps: Array<[keyof QuerySignals['scores'], string, string | undefined]> = [
-    ['papers', 'paper_search', undefined],
-    ['biomedical', 'paper_search', undefined],
-    ['code', 'github_search', 'github'],
-    ['video', 'youtube_search', 'youtube'],
-    ['discussion', 'reddit_search', undefined],
-    ['news', 'hackernews_search', undefined],
+  // Which operation each topic plans, the provider it needs, and how its providers read a query (planned-query.ts).
+  const topicSteps: Array<[Topic, string, string | undefined, QueryShape]> = [
+    ['papers', 'paper_search', undefined, 'all-terms'],
+    ['biomedical', 'paper_search', undefined, 'all-terms'],
+    ['code', 'github_search', 'github', 'all-terms'],
+    ['video', 'youtube_search', 'youtube', 'relevance'],
+    ['discussion', 'reddit_search', undefined, 'as-asked'],
+    ['news', 'hackernews_search', undefined, 'all-terms'],
   ];
-  for (const [topic, operation, provider] of topicSteps) {
-    const score = signals.scores[topic];
+  for (const [topic, operation, provider, shape] of topicSteps) {
+    const score = topic === 'news' ? newsScore : signals.scores[topic];
     if (score < PLAN_THRESHOLD || (provider && !configured(provider)) || steps.some((step) => step.operation === operation)) continue;
-    steps.push({ operation, params: { query: text, max_results: maxResults }, score, reason: `${topic} words: ${words(topic)}` });
+    const since = operation === 'paper_search' && recentPapers ? { year_from: year - 1 } : {};
+    steps.push({ operation, params: { query: plannedQuery(text, shape), max_results: maxResults, ...since }, score, reason: `${topic} words: ${words(topic)}` });
   }
-  const newsScore = signals.scores.news;
+  const timeRange = recentPapers ? 'year' : newsScore >= PLAN_THRESHOLD ? 'week' : undefined;
   steps.push({
     operation: 'web_search',
-    params: { query: text, max_results: maxResults, ...(newsScore >= PLAN_THRESHOLD ? { time_range: 'week' } : {}) },
+    params: { query: text, max_results: maxResults, ...(timeRange ? { time_range: timeRange } : {}) },
     score: Math.min(1, WEB_BASELINE + newsScore / 2),
-    reason: newsScore >= PLAN_THRESHOLD ? `general web search, recent (news words: ${words('news')})` : 'general web search',
+    reason:
+      recentPapers ? `general web search, the last year (recent papers: ${words('news')})`
+      : timeRange ? `general web search, recent (news words: ${words('news')})`
+      : 'general web search',
   });
   const chosen = steps
     .filter((step) => step.score >= PLAN_THRESHOLD)
@@ -111,6 +128,20 @@ function asksWhatSomethingIs(signals: QuerySignals): boolean {
   const definition = signals.scores.definition;
   if (definition < PLAN_THRESHOLD || signals.urls.length > 0 || signals.paperIds.length > 0) return false;
   return (Object.keys(signals.scores) as Topic[]).every((topic) => signals.scores[topic] <= definition);
+}
+
+/** Words that ask for what is new, not for news: beside paper words they ask for papers of the last year or so. */
+const RECENCY_WORDS: ReadonlySet<string> = new Set(['latest', 'newest', 'recent', 'recently']);
+
+/**
+ * "recent papers on protein folding", "latest research on …": papers of late, which a paper search finds from last
+ * year on. Read as news, it limited the web search to last week (few papers are written about in a week) and asked
+ * Hacker News, while paper_search had no year at all. Not when a news word of its own is there ("news about …").
+ */
+function asksForRecentPapers(signals: QuerySignals): boolean {
+  // Paper words, not medical ones alone: "latest covid vaccine guidance" asks for this week's news.
+  const newsWords = signals.reasons.news;
+  return signals.scores.papers >= PLAN_THRESHOLD && newsWords.length > 0 && newsWords.every((word) => RECENCY_WORDS.has(word));
 }
 
 /** What auto_research's text gives its sections in all; the plan is rendered outside this. */

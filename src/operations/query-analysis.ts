@@ -19,14 +19,23 @@ export type Topic = 'code' | 'news' | 'papers' | 'biomedical' | 'video' | 'discu
 const WORDS: Record<Topic, RegExp> = {
   code: /\b(github|gitlab|repo|repository|repositories|library|libraries|package|npm|pypi|pip|crate|cargo|sdk|api|function|class|method|compile[rs]?|bug|stack ?trace|exception|typeerror|segfault|typescript|javascript|python|rust|golang|java|kotlin|swift|c\+\+|regex|docker|kubernetes|framework|open[- ]source|source code)\b/gi,
   // Not a year: "the 2024 Nobel prize" or "best laptops 2025" names a time, and news words ask for the last week.
-  news: /\b(news|latest|today|yesterday|this (week|month|year)|breaking|announced|announces|launch(ed|es)?|release[ds]?|update[ds]?|recent(ly)?|current|now)\b/gi,
+  // Nor "update", "release", "current" or "now" alone: "how do I update npm packages", "release a crate", "current
+  // density" ask for no news; "latest release of node" has "latest", "node 22 released" has "released".
+  news: /\b(news|latest|newest|today|yesterday|this (week|month|year)|breaking|announced|announces|launch(ed|es)?|released|recent(ly)?|what['’]?s new)\b/gi,
   papers: /\b(paper|papers|study|studies|research|arxiv|journal|preprint|peer[- ]reviewed|meta[- ]analysis|systematic review|survey|citations?|et al|abstract|theorem|proof|dataset|benchmark|doi|pubmed)\b/gi,
   biomedical: /\b(clinical|trial|patients?|disease|cancer|tumou?r|gene|genes|genome|protein|drug|dose|therapy|vaccine|virus|bacteria|covid|diabetes|cardio\w*|neuro\w*|medicine|medical|pharmac\w*|syndrome|rna|dna)\b/gi,
   video: /\b(video|videos|youtube|tutorial|watch|talk|lecture|keynote|webinar|podcast|vlog)\b/gi,
   discussion: /\b(reddit|opinions?|experiences?|recommendations?|recommend|reviews?|forum|thoughts|anyone|should i|vs\.?|versus|worth it)\b/gi,
   // "define entropy", "what's a monad", "what does idempotent mean", "meaning of …", "… definition".
-  definition: /^(what|who|when|where)(['’]s| (is|are|was|were))\b|^define\b|^what (does|do) \S+( \S+)? mean\b|\b(definition|meaning|history of|biography)\b/gi,
+  // Not "what's new in …": that asks for news, not an article.
+  definition: /^(what|who|when|where)(['’]s(?! new\b)| (is|are|was|were))\b|^define\b|^what (does|do) \S+( \S+)? mean\b|\b(definition|meaning|history of|biography)\b/gi,
 };
+
+/**
+ * A how-to question ("how do I install the latest node", "how to update npm packages") asks for instructions, which
+ * do not date in a week: its news words (often "latest", "today") do not make it news.
+ */
+const HOW_TO = /^\s*(how (do|can|could|should|would) (i|we|you|one)|how to)\b/i;
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+/gi;
 const PMID_PATTERN = /\bpmid:?\s*(\d{1,9})\b/gi;
@@ -47,8 +56,9 @@ export function analyseQuery(query: string): QuerySignals {
   ].filter((id): id is string => typeof id === 'string' && id !== '');
   const scores = {} as Record<Topic, number>;
   const reasons = {} as Record<Topic, string[]>;
+  const howTo = HOW_TO.test(withoutUrls);
   for (const topic of Object.keys(WORDS) as Topic[]) {
-    const hits = [...new Set([...withoutUrls.matchAll(WORDS[topic])].map((match) => match[0].toLowerCase()))];
+    const hits = topic === 'news' && howTo ? [] : [...new Set([...withoutUrls.matchAll(WORDS[topic])].map((match) => match[0].toLowerCase()))];
     scores[topic] = Math.min(1, hits.length * PER_HIT);
     reasons[topic] = hits;
   }

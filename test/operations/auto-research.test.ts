@@ -95,6 +95,46 @@ describe('planResearch', () => {
     }
   });
 
+  it('takes news words for news, but not how-to questions or "update", "release", "current", "now" alone', () => {
+    const plan = (query: string) => planResearch(query, 4, everythingConfigured);
+    const isNews = (query: string) => {
+      const steps = plan(query);
+      const web = steps.find((step) => step.operation === 'web_search')!;
+      const hackernews = steps.some((step) => step.operation === 'hackernews_search');
+      expect(hackernews, query).toBe(web.params.time_range === 'week');
+      return hackernews;
+    };
+    for (const query of ['latest release of node', "what's new in TypeScript 5.5", 'news about the EU AI act', 'node 22 released', 'how did the markets react to today’s news']) {
+      expect(isNews(query), query).toBe(true);
+    }
+    for (const query of ['how do I update npm packages', 'how to install the latest node', 'release a crate to crates.io', 'current density in a copper wire', 'is it too late now to learn latin']) {
+      expect(isNews(query), query).toBe(false);
+    }
+    // "what's new in …" asks for news, not for an encyclopedia article on "new in TypeScript 5.5".
+    expect(plan("what's new in TypeScript 5.5").map((step) => step.operation)).not.toContain('wikipedia_search');
+  });
+
+  it('asks for recent papers from last year on, and the web for the last year, not for last week\'s news', () => {
+    const plan = planResearch('recent papers on protein folding', 2, everythingConfigured, undefined, 2026);
+    expect(plan).toEqual([
+      { operation: 'web_search', params: { query: 'recent papers on protein folding', max_results: 8, time_range: 'year' }, score: 0.5, reason: 'general web search, the last year (recent papers: recent)' },
+      { operation: 'paper_search', params: { query: 'protein folding', max_results: 8, year_from: 2025 }, score: 0.35, reason: 'papers words: papers' },
+    ]);
+    // A news word of its own still asks for the week's news, and papers without a recency word for no year.
+    const news = planResearch('latest news on arxiv papers about protein folding', 4, everythingConfigured, undefined, 2026);
+    expect(news.find((step) => step.operation === 'web_search')!.params.time_range).toBe('week');
+    expect(news.find((step) => step.operation === 'paper_search')!.params.year_from).toBeUndefined();
+    expect(planResearch('papers on protein folding', 2, everythingConfigured).find((step) => step.operation === 'paper_search')!.params).toEqual({ query: 'protein folding', max_results: 8 });
+  });
+
+  it('sends a search that matches every word the subject alone, and the question as asked when nothing else is left', () => {
+    const queryOf = (query: string, operation: string) => planResearch(query, 5, everythingConfigured).find((step) => step.operation === operation)?.params.query;
+    expect(queryOf('what are the best python libraries for WHO covid-19 data', 'github_search')).toBe('python WHO covid-19 data');
+    expect(queryOf('papers by Hinton et al. (2006) on "deep belief nets"', 'paper_search')).toBe('Hinton 2006 "deep belief nets"');
+    expect(queryOf('find me videos: how to bake sourdough bread', 'youtube_search')).toBe('how to bake sourdough bread');
+    expect(queryOf('latest papers', 'paper_search')).toBe('latest papers');
+  });
+
   it('falls back to a plain web search when nothing stands out', () => {
     expect(planResearch('sourdough hydration', 2, everythingConfigured)).toEqual([
       { operation: 'web_search', params: { query: 'sourdough hydration', max_results: 8 }, score: 0.5, reason: 'general web search' },
