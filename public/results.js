@@ -51,7 +51,7 @@ function paperLine(result) {
     result.venue,
     typeof result.citation_count === 'number' ? `${result.citation_count.toLocaleString()} citations` : undefined,
   ].filter(Boolean);
-  return parts.length ? element('p', { className: 'paper-line', text: parts.join(' · ') }) : undefined;
+  return parts.length ? element('p', { className: 'paper-line', text: parts.join(' · '), attributes: { dir: 'auto' } }) : undefined;
 }
 
 /** A DOI's doi.org link: `#` and `?` may be part of a DOI (`…;2-#`), so they are encoded, as the service does. */
@@ -103,10 +103,13 @@ function resultItem(result, kind) {
   const date = result.published_at && kind === 'web' ? ` · ${result.published_at.slice(0, 10)}` : '';
   const snippet = result.snippet ?? result.abstract;
   return element('li', { className: 'result' }, [
-    element('h3', {}, [link(result.url, result.title || result.url, 'title')]),
+    // dir="auto": each text takes its direction from its own first letters. Under the page's ltr, a Hebrew or Arabic
+    // title or snippet put its question mark and full stop at the wrong end, and the words either side of a Latin
+    // phrase swapped places.
+    element('h3', { attributes: { dir: 'auto' } }, [link(result.url, result.title || result.url, 'title')]),
     element('p', { className: 'meta', text: `${domainOf(result)}${date}` }),
     kind === 'papers' ? paperLine(result) : undefined,
-    snippet ? element('p', { className: 'snippet', text: shorten(snippet, 400) }) : undefined,
+    snippet ? element('p', { className: 'snippet', text: shorten(snippet, 400), attributes: { dir: 'auto' } }) : undefined,
     kind === 'papers' ? paperLinks(result) : undefined,
     sourceBadges(result),
     explanation(result),
