@@ -248,8 +248,25 @@ function submit(event) {
     return keyInput.focus();
   }
   if (state.providers.length === 0) return say('Choose at least one provider.', 'error');
+  if (!deadlineAccepted()) return;
   showInAddressBar(state);
   void search(state);
+}
+
+/**
+ * A deadline the field itself knows is wrong is said there, before searching. "1e" reads as an empty value, and the
+ * search ran with the default deadline instead of the one typed; out of range, the service's refusal named
+ * timeout_ms, a word the page shows nowhere, and left the field unmarked, a step behind in the history.
+ */
+function deadlineAccepted() {
+  const { rangeUnderflow, rangeOverflow, badInput } = timeoutInput.validity;
+  const wrong = rangeUnderflow || rangeOverflow || badInput;
+  if (wrong) timeoutInput.setAttribute('aria-invalid', 'true');
+  else timeoutInput.removeAttribute('aria-invalid');
+  if (!wrong) return true;
+  say(`The deadline must be a number of milliseconds from ${timeoutInput.min} to ${timeoutInput.max}, or empty for the default.`, 'error');
+  timeoutInput.focus();
+  return false;
 }
 
 function showInAddressBar(state) {

@@ -6,6 +6,15 @@ import { element } from './results.js';
 
 const NOT_CALLED = new Set(['not_configured', 'skipped', 'suspended']);
 
+/**
+ * The rows are a table to a screen reader (the bars are hidden from it): as plain text, every provider's name,
+ * status and reason ran together in one line, with nothing to say where one provider ended and the next began.
+ */
+function headerRow() {
+  const header = (text) => element('span', { text, attributes: { role: 'columnheader' } });
+  return element('div', { className: 'visually-hidden', attributes: { role: 'row' } }, [header('Provider'), header('Outcome'), header('Why')]);
+}
+
 export class Waterfall {
   /** @param container the element that holds the rows; @param providers names asked; @param deadlineMs the deadline to mark */
   constructor(container, providers, deadlineMs) {
@@ -14,7 +23,7 @@ export class Waterfall {
     this.started = performance.now();
     this.outcomes = new Map();
     this.rows = new Map(providers.map((name) => [name, this.createRow(name)]));
-    container.replaceChildren(...this.rows.values());
+    container.replaceChildren(headerRow(), ...this.rows.values());
     this.timer = setInterval(() => this.redraw(), 100);
     this.redraw();
   }
@@ -22,12 +31,12 @@ export class Waterfall {
   createRow(name) {
     const bar = element('span', { className: 'bar' });
     const marker = element('span', { className: 'deadline-marker', attributes: { 'aria-hidden': 'true', title: `deadline ${this.deadlineMs} ms` } });
-    return element('div', { className: 'waterfall-row', attributes: { 'data-provider': name, 'data-status': 'pending' } }, [
-      element('span', { className: 'provider-name', text: name }),
+    return element('div', { className: 'waterfall-row', attributes: { role: 'row', 'data-provider': name, 'data-status': 'pending' } }, [
+      element('span', { className: 'provider-name', text: name, attributes: { role: 'rowheader' } }),
       element('span', { className: 'track', attributes: { 'aria-hidden': 'true' } }, [bar, marker]),
-      element('span', { className: 'outcome', text: 'waiting…' }),
+      element('span', { className: 'outcome', text: 'waiting…', attributes: { role: 'cell' } }),
       // Why a provider failed or was not asked, written out: a tooltip alone reaches no keyboard or touch user.
-      element('span', { className: 'outcome-message' }),
+      element('span', { className: 'outcome-message', attributes: { role: 'cell' } }),
     ]);
   }
 

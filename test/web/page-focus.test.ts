@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
@@ -11,6 +12,25 @@ const fixture = (name: string): string => readFileSync(path.resolve('test/fixtur
 
 /** The focused element, as `tag href` (or its id): what a keyboard user is on. */
 const FOCUSED = "document.activeElement.tagName + ' ' + (document.activeElement.getAttribute('href') ?? document.activeElement.id)";
+
+/** The focused element's outline (style and colour) and the page's background colour behind it. */
+const focusRing = (page: Page): Promise<{ style: string; ring: string; background: string }> =>
+  page.evaluate(
+    "({ style: getComputedStyle(document.activeElement).outlineStyle, ring: getComputedStyle(document.activeElement).outlineColor, background: getComputedStyle(document.body).backgroundColor })",
+  );
+
+/** WCAG's contrast ratio of two `rgb(r, g, b)` colours. */
+function contrast(first: string, second: string): number {
+  const luminance = (colour: string): number => {
+    const [red, green, blue] = colour.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((part) => {
+      const channel = Number(part) / 255;
+      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * red! + 0.7152 * green! + 0.0722 * blue!;
+  };
+  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (light! + 0.05) / (dark! + 0.05);
+}
 
 describe.skipIf(!browserTestsRun())('the search page keeps keyboard focus', () => {
   let upstream: FakeUpstream;
@@ -58,6 +78,30 @@ describe.skipIf(!browserTestsRun())('the search page keeps keyboard focus', () =
     expect(await page.locator('#results a[href="https://blog.example.net/metasearch"]').count()).toBe(1);
     expect(await page.evaluate(FOCUSED)).toBe('A https://en.example.com/wiki/Federated_search');
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('rings what has focus in a colour that stands out from the page (3:1), in light and dark mode', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(`${service.origin}/?q=rank+fusion&providers=brave`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      // From the search box, by keyboard: the box, the Search button, then a result's link.
+      await page.locator('#q').focus();
+      const seen: number[] = [];
+      for (const step of ['search box', 'Search button']) {
+        const { style, ring, background } = await focusRing(page);
+        expect(style, `${colorScheme}: ${step}`).toBe('solid');
+        seen.push(contrast(ring, background));
+        await page.keyboard.press('Tab');
+      }
+      await page.locator('#results a').first().focus();
+      const { style, ring, background } = await focusRing(page);
+      expect(style, `${colorScheme}: a result`).toBe('solid');
+      seen.push(contrast(ring, background));
+      for (const ratio of seen) expect(ratio, colorScheme).toBeGreaterThanOrEqual(3);
+    }
     await page.close();
   });
 });

@@ -38,6 +38,21 @@ describe.skipIf(!browserTestsRun())('the search page status line', () => {
     await page.close();
   });
 
+  it('gives a screen reader the providers as a table: one row per provider, its outcome and why in cells', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(`${service.origin}/?q=rank+fusion&providers=local,wikipedia`);
+    await page.locator(FINISHED).waitFor();
+    const table = page.getByRole('table', { name: 'Providers 1 of 2 answered' });
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Provider', 'Outcome', 'Why']);
+    expect(await table.getByRole('rowheader').allTextContents()).toEqual(['local', 'wikipedia']);
+    const row = (provider: string) => table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: provider }) });
+    const [wikipediaOutcome, wikipediaWhy] = await row('wikipedia').getByRole('cell').allTextContents();
+    expect(wikipediaOutcome).toMatch(/^error \d+ ms$/);
+    expect(wikipediaWhy).toContain('503');
+    expect(await row('local').getByRole('cell').allTextContents()).toEqual([expect.stringMatching(/^ok \d+ ms · \d+ results$/)]);
+    await page.close();
+  });
+
   it('says a search that was answered found nothing', async () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);
@@ -75,6 +90,40 @@ describe.skipIf(!browserTestsRun())('the search page status line', () => {
       expect(await page.locator('#waterfall-section').isHidden(), said).toBe(true);
       expect(await page.locator('#results-section').isHidden(), said).toBe(true);
     }
+    await page.close();
+  });
+
+  it('says a deadline typed out of range, or not a number, at the field, without searching with another', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const searches: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/search/')) searches.push(request.url());
+    });
+    await page.goto(`${service.origin}/`);
+    await page.locator('#provider-chips input').first().waitFor();
+    await page.locator('#q').fill('rank fusion');
+    const deadline = page.getByRole('spinbutton', { name: /Deadline/ });
+    // Out of range, then "1e", which the field holds as no value at all: the default deadline was searched with.
+    for (const typed of ['50000', '1e']) {
+      await deadline.clear();
+      await deadline.pressSequentially(typed);
+      await page.locator('#q').press('Enter');
+      await page.locator('#status[data-kind="error"]').waitFor();
+      expect(await page.locator('#status').textContent(), typed).toBe('The deadline must be a number of milliseconds from 100 to 30000, or empty for the default.');
+      expect(await page.evaluate('document.activeElement.id'), typed).toBe('timeout');
+      expect(await deadline.getAttribute('aria-invalid'), typed).toBe('true');
+      expect(new URL(page.url()).search, typed).toBe('');
+    }
+    expect(searches).toEqual([]);
+
+    // Put right, the search runs with it and the field is no longer marked.
+    await deadline.fill('3000');
+    await page.locator('#q').press('Enter');
+    await page.locator(FINISHED).waitFor();
+    expect(new URL(searches[0]!).searchParams.get('timeout_ms')).toBe('3000');
+    expect(await deadline.getAttribute('aria-invalid')).toBeNull();
+    expect(problems).toEqual([]);
     await page.close();
   });
 
