@@ -4,6 +4,7 @@ import { parseHTML } from 'linkedom';
 import { isoDate } from '../domain/iso-date.js';
 import type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
+import { readPageMetadata, titleWithoutSiteName, type PageMetadata } from './page-metadata.js';
 
 const MAX_LINKS = 500;
 
@@ -57,22 +58,24 @@ export function extractHtml(html: string, pageUrl: string, contentType: string):
   }
   const document = prepareDocument(html, pageUrl);
   const pageTitle = document.title?.trim() || document.querySelector('h1')?.textContent?.trim() || '';
+  // Read before Readability, which takes the JSON-LD scripts out of the document it reads.
+  const metadata = readPageMetadata(document);
   const shape = elementShape(document);
-  if (shape.depth > READABLE_MAX_DEPTH || shape.elements > READABLE_MAX_ELEMENTS) return plainTextOf(document, pageTitle, pageUrl, contentType);
+  if (shape.depth > READABLE_MAX_DEPTH || shape.elements > READABLE_MAX_ELEMENTS) return plainTextOf(document, metadata, pageTitle, pageUrl, contentType);
   let article: ReturnType<Readability['parse']>;
   try {
     article = new Readability(document as never, { charThreshold: 200, maxElemsToParse: READABLE_MAX_ELEMENTS }).parse();
   } catch {
     // A page Readability cannot read (it throws past maxElemsToParse) still has its text.
-    return plainTextOf(prepareDocument(html, pageUrl), pageTitle, pageUrl, contentType);
+    return plainTextOf(prepareDocument(html, pageUrl), metadata, pageTitle, pageUrl, contentType);
   }
   // Readability changes the document it reads, so the fallback starts from a fresh copy.
   const contentHtml = article?.content ?? prepareDocument(html, pageUrl).body?.innerHTML ?? '';
   const markdown = htmlToMarkdown(contentHtml);
   const byline = cleanText(article?.byline);
-  const published = normaliseDate(article?.publishedTime);
+  const published = normaliseDate(article?.publishedTime) ?? metadata.date;
   return {
-    title: cleanText(article?.title) ?? (pageTitle || new URL(pageUrl).hostname),
+    title: titleWithoutSiteName(cleanText(article?.title) ?? (pageTitle || new URL(pageUrl).hostname), metadata.siteNames),
     ...(byline ? { byline } : {}),
     ...(published ? { published_at: published } : {}),
     markdown,
@@ -81,11 +84,12 @@ export function extractHtml(html: string, pageUrl: string, contentType: string):
   };
 }
 
-/** A page too deep or too large for Readability: its body's text, white space folded, and its links. */
-function plainTextOf(document: DomDocument, pageTitle: string, pageUrl: string, contentType: string): ExtractedDocument {
+/** A page too deep or too large for Readability: its body's text, white space folded, its links, and what it says of itself. */
+function plainTextOf(document: DomDocument, metadata: PageMetadata, pageTitle: string, pageUrl: string, contentType: string): ExtractedDocument {
   const body = document.body ?? document;
   return {
-    title: pageTitle || new URL(pageUrl).hostname,
+    title: titleWithoutSiteName(pageTitle || new URL(pageUrl).hostname, metadata.siteNames),
+    ...(metadata.date ? { published_at: metadata.date } : {}),
     markdown: textWithoutMarkup(body.innerHTML),
     links: collectLinks(body),
     content_type: contentType,

@@ -4,6 +4,7 @@ import { extractHtml } from './extract-html.js';
 import { extractPdfText, type PdfReadingLimits, type PdfText } from './extract-pdf.js';
 import type { ExtractedDocument } from './extracted-document.js';
 import { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS } from './safe-fetch.js';
+import { leadingHeading } from './text-title.js';
 import { decodeWindows1252 } from './windows-1252.js';
 
 export type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
@@ -54,7 +55,8 @@ export async function extractDocument(input: ExtractionInput, limits: PdfReading
   const text = decodeBody(input.body, input.charset, kind === 'html');
   if (kind === 'html') return extractHtml(text, url, contentType);
   const markdown = kind === 'json' ? fenced(prettyJson(text), 'json') : kind === 'xml' ? fenced(text.trim(), 'xml') : text;
-  return { title: titleFromUrl(url), markdown, links: [], content_type: contentType };
+  const title = (kind === 'text' ? leadingHeading(text, contentType, url) : undefined) ?? titleFromUrl(url);
+  return { title, markdown, links: [], content_type: contentType };
 }
 
 /**
