@@ -7,6 +7,7 @@ import { researchOutput } from './output-schemas.js';
 import { MAX_RENDERED_CHARS } from './render.js';
 import { analyseQuery, definitionSubject, type QuerySignals, type Topic } from './query-analysis.js';
 import { plannedQuery, type QueryShape } from './planned-query.js';
+import { findYearSpan, withoutYearSpan, type YearSpan } from './question-years.js';
 
 /** One step of a plan: which operation, with which parameters, and why. */
 export interface PlannedStep {
@@ -45,7 +46,10 @@ const WEB_BASELINE = 0.5;
  * it or the question is about a link or a paper; web_search is always a candidate at
  * 0.5, plus the news score (with time_range week when news words appear). A question for recent papers ("recent
  * papers on …", "latest research in …") is not news: its paper_search asks from last year on (year_from), its web
- * search the last year, and no Hacker News. Each search is sent the words its providers can use (planned-query.ts),
+ * search the last year, and no Hacker News. Years the question names ("this year", "last year", "in 2025", "since
+ * 2023", "2019–2021", question-years.ts) give paper_search year_from/year_to and the web and Hacker News time_range
+ * 'year' when they lie within it, none otherwise (not last week's news), and leave the queries of providers that
+ * match every word. Hacker News searches the web's time range. Each search is sent the words its providers can use (planned-query.ts),
  * web_search the question as asked. Depth n runs the n + 1 best steps
  * with 2 + 3n results each; a page, paper or transcript is read 4000·n characters at a time, at most its section's share.
  */
@@ -61,6 +65,10 @@ export function planResearch(
   const words = (topic: keyof QuerySignals['reasons']) => signals.reasons[topic].join(', ');
   const recentPapers = asksForRecentPapers(signals);
   const newsScore = recentPapers ? 0 : signals.scores.news;
+  // Years the question names ("since 2023", "this year") are filters, and say more than "recent" or a news word.
+  const span = findYearSpan(text, year);
+  const years = span ? yearFilters(span) : recentPapers ? { year_from: year - 1 } : {};
+  const timeRange = span ? span.time_range : recentPapers ? 'year' : newsScore >= PLAN_THRESHOLD ? 'week' : undefined;
   const steps: PlannedStep[] = [];
   // A link to a paper (doi.org, arXiv, PubMed) is read by paper_details and paper_read below: fetching it as a page
   // too would download the same PDF twice and put its text in the answer twice.
@@ -96,16 +104,19 @@ export function planResearch(
   for (const [topic, operation, provider, shape] of topicSteps) {
     const score = topic === 'news' ? newsScore : signals.scores[topic];
     if (score < PLAN_THRESHOLD || (provider && !configured(provider)) || steps.some((step) => step.operation === operation)) continue;
-    const since = operation === 'paper_search' && recentPapers ? { year_from: year - 1 } : {};
-    steps.push({ operation, params: { query: plannedQuery(text, shape), max_results: maxResults, ...since }, score, reason: `${topic} words: ${words(topic)}` });
+    // A filter where the operation has one: Hacker News reads time_range as the web does, the paper providers years.
+    const filters = operation === 'paper_search' ? years : operation === 'hackernews_search' && timeRange ? { time_range: timeRange } : {};
+    // Providers that match every word would demand "since" and "2023" in the text: the span's words go with the filters.
+    const asked = shape === 'all-terms' ? withoutYearSpan(text, span) : text;
+    steps.push({ operation, params: { query: plannedQuery(asked, shape), max_results: maxResults, ...filters }, score, reason: `${topic} words: ${words(topic)}` });
   }
-  const timeRange = recentPapers ? 'year' : newsScore >= PLAN_THRESHOLD ? 'week' : undefined;
   steps.push({
     operation: 'web_search',
     params: { query: text, max_results: maxResults, ...(timeRange ? { time_range: timeRange } : {}) },
     score: Math.min(1, WEB_BASELINE + newsScore / 2),
     reason:
-      recentPapers ? `general web search, the last year (recent papers: ${words('news')})`
+      span ? `general web search${timeRange ? ', the last year' : ''} (years asked: ${span.phrase.trim()})`
+      : recentPapers ? `general web search, the last year (recent papers: ${words('news')})`
       : timeRange ? `general web search, recent (news words: ${words('news')})`
       : 'general web search',
   });
@@ -117,6 +128,11 @@ export function planResearch(
     const maxChars = step.params.max_chars;
     return typeof maxChars === 'number' ? { ...step, params: { ...step.params, max_chars: readShare(maxChars, chosen.length) } } : step;
   });
+}
+
+/** paper_search's filters for the years a question names. */
+function yearFilters(span: YearSpan): { year_from?: number; year_to?: number } {
+  return { ...(span.year_from !== undefined ? { year_from: span.year_from } : {}), ...(span.year_to !== undefined ? { year_to: span.year_to } : {}) };
 }
 
 /**

@@ -11,7 +11,8 @@
  *   and OpenAlex (words without operators are ANDed), GitHub repository search (every word in the name,
  *   description or topics), Hacker News (Algolia). "recent papers on protein folding" found nothing on arXiv
  *   for "recent", "papers" and "on"; these get the subject words alone. Time words go too: the plan turns them
- *   into filters (year_from, time_range) where the operation has one.
+ *   into filters (year_from, time_range) where the operation has one, and so do the years a question names
+ *   ("since 2023", question-years.ts), which the plan takes out before shaping.
  *
  * Quoted phrases are kept whole, and so are names and identifiers: a word in capitals (WHO, IT), with digits
  * (2024, gpt-4) or inner punctuation (node.js, c++) is never dropped.

@@ -19,9 +19,10 @@ export type Topic = 'code' | 'news' | 'papers' | 'biomedical' | 'video' | 'discu
 const WORDS: Record<Topic, RegExp> = {
   code: /\b(github|gitlab|repo|repository|repositories|library|libraries|package|npm|pypi|pip|crate|cargo|sdk|api|function|class|method|compile[rs]?|bug|stack ?trace|exception|typeerror|segfault|typescript|javascript|python|rust|golang|java|kotlin|swift|c\+\+|regex|docker|kubernetes|framework|open[- ]source|source code)\b/gi,
   // Not a year: "the 2024 Nobel prize" or "best laptops 2025" names a time, and news words ask for the last week.
+  // Nor "this year": it asks for this year's papers and pages (question-years.ts), not for the last week's.
   // Nor "update", "release", "current" or "now" alone: "how do I update npm packages", "release a crate", "current
   // density" ask for no news; "latest release of node" has "latest", "node 22 released" has "released".
-  news: /\b(news|latest|newest|today|yesterday|this (week|month|year)|breaking|announced|announces|launch(ed|es)?|released|recent(ly)?|what['’]?s new)\b/gi,
+  news: /\b(news|latest|newest|today|yesterday|this (week|month)|breaking|announced|announces|launch(ed|es)?|released|recent(ly)?|what['’]?s new)\b/gi,
   papers: /\b(paper|papers|study|studies|research|arxiv|journal|preprint|peer[- ]reviewed|meta[- ]analysis|systematic review|survey|citations?|et al|abstract|theorem|proof|dataset|benchmark|doi|pubmed)\b/gi,
   biomedical: /\b(clinical|trial|patients?|disease|cancer|tumou?r|gene|genes|genome|protein|drug|dose|therapy|vaccine|virus|bacteria|covid|diabetes|cardio\w*|neuro\w*|medicine|medical|pharmac\w*|syndrome|rna|dna)\b/gi,
   video: /\b(video|videos|youtube|tutorial|watch|talk|lecture|keynote|webinar|podcast|vlog)\b/gi,

@@ -120,6 +120,38 @@ describe('auto_research sends each planned search the words its providers can us
     expect(words(video.asked, 'brave')).toEqual(['rust async tutorial video']);
   });
 
+  it('asks the paper providers for the years a question names, as filters, not as words every paper must contain', async () => {
+    const since = await research('papers on protein folding since 2023');
+    expect(since.plan.find((step) => step.operation === 'paper_search')?.params).toEqual({ query: 'protein folding', max_results: 8, year_from: 2023 });
+    // arXiv ANDs every clause: all:since AND all:2023 would demand the words in the text.
+    expect(words(since.asked, 'arxiv')).toEqual(['all:protein AND all:folding AND submittedDate:[202301010000 TO 999912312359]']);
+    expect(words(since.asked, 'openalex')).toEqual(['protein folding']);
+    expect(since.asked.openalex![0]!.searchParams.get('filter')).toBe('publication_year:>2022');
+    // The web reads the question as asked, and is not limited to a year that would cut off 2023.
+    expect(words(since.asked, 'brave')).toEqual(['papers on protein folding since 2023']);
+    expect(since.asked.brave![0]!.searchParams.get('freshness')).toBeNull();
+
+    const range = await research('protein folding papers 2019–2021');
+    expect(words(range.asked, 'arxiv')).toEqual(['all:protein AND all:folding AND submittedDate:[201901010000 TO 202112312359]']);
+    expect(words(range.asked, 'openalex')).toEqual(['protein folding']);
+    expect(range.asked.openalex![0]!.searchParams.get('filter')).toBe('publication_year:>2018,publication_year:<2022');
+  });
+
+  it('asks Hacker News for news of the last week, as the web', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const { plan, asked } = await research('news about the EU AI act');
+    const after = Math.floor(Date.now() / 1000);
+    expect(plan.find((step) => step.operation === 'hackernews_search')?.params).toEqual({ query: 'EU AI act', max_results: 8, time_range: 'week' });
+    const weekAgo = 7 * 86_400;
+    // Both searches (hackernews_search, and web_search's own Hacker News provider) ask for stories of the last week.
+    for (const url of asked.hackernews!) {
+      const since = Number(/^created_at_i>(\d+)$/.exec(url.searchParams.get('numericFilters') ?? '')?.[1]);
+      expect(since).toBeGreaterThanOrEqual(before - weekAgo);
+      expect(since).toBeLessThanOrEqual(after - weekAgo);
+    }
+    expect(asked.hackernews).toHaveLength(2);
+  });
+
   it('shows the words each search was sent in its section heading, as a model reads it', async () => {
     const text = textOf(await callTool(connected.client, 'auto_research', { query: 'recent papers on protein folding', depth: 1 }));
     expect(text).toContain(`## paper_search — papers words: papers\nparameters: {"query":"protein folding","max_results":5,"year_from":${year - 1}}\n`);

@@ -127,6 +127,51 @@ describe('planResearch', () => {
     expect(planResearch('papers on protein folding', 2, everythingConfigured).find((step) => step.operation === 'paper_search')!.params).toEqual({ query: 'protein folding', max_results: 8 });
   });
 
+  it('reads the years a question names as filters: paper_search years, the web and Hacker News a time range, no year words for arXiv', () => {
+    const step = (query: string, operation: string) => planResearch(query, 5, everythingConfigured, undefined, 2026).find((planned) => planned.operation === operation);
+    const filters = (query: string) => {
+      const papers = step(query, 'paper_search')!.params;
+      return { query: papers.query, year_from: papers.year_from, year_to: papers.year_to, web: step(query, 'web_search')!.params.time_range };
+    };
+    expect(filters('papers on protein folding this year')).toEqual({ query: 'protein folding', year_from: 2026, year_to: 2026, web: 'year' });
+    expect(filters('papers on protein folding in 2025')).toEqual({ query: 'protein folding', year_from: 2025, year_to: 2025, web: undefined });
+    expect(filters('papers on protein folding in 2026')).toEqual({ query: 'protein folding', year_from: 2026, year_to: 2026, web: 'year' });
+    expect(filters('papers on protein folding since 2023')).toEqual({ query: 'protein folding', year_from: 2023, year_to: undefined, web: undefined });
+    expect(filters('papers on protein folding from 2023')).toEqual({ query: 'protein folding', year_from: 2023, year_to: undefined, web: undefined });
+    expect(filters('protein folding papers 2019-2021')).toEqual({ query: 'protein folding', year_from: 2019, year_to: 2021, web: undefined });
+    expect(filters('protein folding papers 2019–2021')).toEqual({ query: 'protein folding', year_from: 2019, year_to: 2021, web: undefined });
+    expect(filters('protein folding papers from 2019 to 2021')).toEqual({ query: 'protein folding', year_from: 2019, year_to: 2021, web: undefined });
+    expect(filters('papers on protein folding last year')).toEqual({ query: 'protein folding', year_from: 2025, year_to: 2025, web: undefined });
+    expect(filters('papers on protein folding in the past year')).toEqual({ query: 'protein folding', year_from: 2025, year_to: undefined, web: 'year' });
+    // Years said explicitly win over "recent", and the web is not limited to a year that would cut them off.
+    expect(filters('recent papers on protein folding since 2023')).toEqual({ query: 'protein folding', year_from: 2023, year_to: undefined, web: undefined });
+    // A year inside a name, a future year, or two spans stay words: no filter could say what is asked.
+    expect(filters('GPT-4 2024 paper titled sparks of AGI')).toEqual({ query: 'GPT-4 2024 titled sparks AGI', year_from: undefined, year_to: undefined, web: undefined });
+    expect(filters('papers on AI predictions in 2030')).toEqual({ query: 'AI predictions 2030', year_from: undefined, year_to: undefined, web: undefined });
+    expect(filters('papers on covid in 2020 and in 2022')).toEqual({ query: 'covid 2020 2022', year_from: undefined, year_to: undefined, web: undefined });
+    expect(filters('papers on the covid-2019 outbreak')).toEqual({ query: 'covid-2019 outbreak', year_from: undefined, year_to: undefined, web: undefined });
+  });
+
+  it('asks Hacker News for the time range the web is asked for, and takes "this year" for a year, not for last week', () => {
+    const plan = (query: string) => planResearch(query, 5, everythingConfigured, undefined, 2026);
+    const news = plan('news about the EU AI act');
+    expect(news.find((step) => step.operation === 'hackernews_search')!.params).toEqual({ query: 'EU AI act', max_results: 17, time_range: 'week' });
+    expect(news.find((step) => step.operation === 'web_search')!.params.time_range).toBe('week');
+    const thisYear = plan('news about the EU AI act this year');
+    expect(thisYear.find((step) => step.operation === 'hackernews_search')!.params).toEqual({ query: 'EU AI act', max_results: 17, time_range: 'year' });
+    expect(thisYear.find((step) => step.operation === 'web_search')).toMatchObject({
+      params: { query: 'news about the EU AI act this year', time_range: 'year' },
+      reason: 'general web search, the last year (years asked: this year)',
+    });
+    // News of a past year is not last week's: neither the web nor Hacker News is limited (Hacker News has no year filter,
+    // and a story's title rarely says the year its words would demand).
+    const pastYear = plan('news about the EU AI act in 2024');
+    expect(pastYear.find((step) => step.operation === 'hackernews_search')!.params).toEqual({ query: 'EU AI act', max_results: 17 });
+    expect(pastYear.find((step) => step.operation === 'web_search')!.params.time_range).toBeUndefined();
+    // "this year" alone is no news word: no Hacker News search.
+    expect(plan('sourdough starters this year').map((step) => step.operation)).toEqual(['web_search']);
+  });
+
   it('sends a search that matches every word the subject alone, and the question as asked when nothing else is left', () => {
     const queryOf = (query: string, operation: string) => planResearch(query, 5, everythingConfigured).find((step) => step.operation === operation)?.params.query;
     expect(queryOf('what are the best python libraries for WHO covid-19 data', 'github_search')).toBe('python WHO covid-19 data');
