@@ -344,7 +344,10 @@ export class SearchService {
     if (timeoutMs !== undefined && partial) outcome.partialTimeoutMs = timeoutMs;
     // An answer where nothing succeeded says nothing about the query: the next caller should try again. One whose
     // only results came from a provider its deadline cut short (a timeout that kept earlier pages) is kept, as partial.
-    if (!this.options.cache.storesNothing && outcome.providers.some(gaveResults) && !signal.aborted) {
+    // A partial one the shutdown cut short is not: its providers were stopped by us, not by their deadline, and
+    // another replica would serve it for as long as the upstream's own timeouts are kept.
+    const cutByShutdown = partial && this.runtime.stopping.aborted;
+    if (!this.options.cache.storesNothing && outcome.providers.some(gaveResults) && !signal.aborted && !cutByShutdown) {
       // The answer does not wait for its copy to be kept: a shared cache's write is a round trip to Redis (up to its
       // command timeout when Redis is slow). Each cache keeps its in-process copy of a complete answer as set() is
       // called. A partial answer never replaces one kept already, here or by another replica (so the shared cache

@@ -116,6 +116,20 @@ describe('SearchService.search', () => {
     }
   });
 
+  it('answers a search its shutdown cut short with what it has, and keeps no such answer for others', async () => {
+    upstream.on('/slow/search', { kind: 'hang' });
+    const cache = recordingCache();
+    const search = service({ cache, providers: [new TestProvider('a', `${upstream.origin}/a`), new TestProvider('slow', `${upstream.origin}/slow`)] });
+    const answering = search.search({ kind: 'web', query: 'cut short', limit: 5 });
+    await expect.poll(() => upstream.requestsTo('/slow/search').length).toBe(1);
+    search.cutCallsShort();
+    const answer = await answering;
+    expect(answer.results.map((result) => result.url)).toEqual(['https://a.example/1']);
+    expect(answer.providers.find((outcome) => outcome.provider === 'slow')).toMatchObject({ status: 'timeout', message: 'no answer before the service shut down' });
+    // Another replica would serve it for 15 s with a provider our shutdown, not the upstream, left out.
+    expect(cache.written).toEqual([]);
+  });
+
   it('does not hand an answer to a cache that keeps nothing', async () => {
     const cache = recordingCache({ storesNothing: true });
     const answer = await service({ cache }).search({ kind: 'web', query: 'not kept', limit: 5 });
