@@ -175,8 +175,11 @@ function documentsFrom(raw: string, relative: string, file: string): DocumentFie
     }
     case '.md':
     case '.markdown': {
-      const heading = /^#\s+(.+)$/m.exec(raw)?.[1];
-      return [{ title: heading === undefined ? relative : markdownDocumentText(heading) || relative, url: fileUrl, text: markdownDocumentText(raw), file, mediaType: 'text/markdown' }];
+      const heading = /^#\s+(.+)$/m.exec(raw);
+      const title = heading === null ? relative : markdownDocumentText(heading[1]!) || relative;
+      // The heading is the title, indexed and shown as such: left in the text, every snippet near the top repeated it.
+      const body = heading === null ? raw : `${raw.slice(0, heading.index)}${raw.slice(heading.index + heading[0].length)}`;
+      return [{ title, url: fileUrl, text: markdownDocumentText(body), file, mediaType: 'text/markdown' }];
     }
     default:
       return [{ title: relative, url: fileUrl, text: raw.replace(/\s+/g, ' ').trim(), file, mediaType: 'text/plain' }];

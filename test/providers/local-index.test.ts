@@ -58,8 +58,9 @@ describe('Markdown files in the embedded index', () => {
     const index = await buildIndex(folder);
     const [document] = [...index.documents.values()];
     expect(document?.title).toBe('The per-provider guide');
+    // The heading is the title, not the text's first words: a snippet near the top does not repeat it.
     expect(document?.text).toBe(
-      'The per-provider guide Released 2026-11-26: a well-kept service for snake_case names. first point nested step ' +
+      'Released 2026-11-26: a well-kept service for snake_case names. first point nested step ' +
         'quoted words setting default READ_CACHE_TTL_SECONDS 600 npm ci && npm start Sections end here, C# stays.',
     );
     expect(index.search.search('npm start').map((hit) => hit.id)).toEqual([document?.id]);
