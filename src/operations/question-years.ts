@@ -29,15 +29,29 @@ function yearsBetween(from: number, to: number | undefined, year: number): Omit<
   return { year_from: from, ...(to !== undefined ? { year_to: to } : {}), ...(from === year ? { time_range: 'year' as const } : {}) };
 }
 
+/**
+ * How far back a bare "in 1969" or "1939–1945" is read as when papers were published: further back it names when
+ * something happened ("the moon landing in 1969", "WWII 1939–1945"), which papers are written about to this day.
+ * "since", "from" and "between" say it is the papers' years whatever the year.
+ */
+const BARE_YEARS_BACK = 10;
+
+function recentOnly(read: Reader): Reader {
+  return (match, year) => (Number(match[1]) < year - BARE_YEARS_BACK ? undefined : read(match, year));
+}
+
 /** In the order they are tried: a range before "from 2019" alone, "the last year" before "last year". */
 const PATTERNS: ReadonlyArray<[RegExp, Reader]> = [
   [
     new RegExp(`\\b(?:from|between)\\s+${YEAR}\\s*(?:[-–—]|to|until|till|through|and)\\s*${YEAR}${YEAR_END}`, 'i'),
     (match, year) => yearsBetween(Number(match[1]), Number(match[2]), year),
   ],
-  [new RegExp(`(?:\\b(?:in|during)\\s+)?${YEAR_START}${YEAR}\\s*[-–—]\\s*${YEAR}${YEAR_END}`, 'i'), (match, year) => yearsBetween(Number(match[1]), Number(match[2]), year)],
+  [
+    new RegExp(`(?:\\b(?:in|during)\\s+)?${YEAR_START}${YEAR}\\s*[-–—]\\s*${YEAR}${YEAR_END}`, 'i'),
+    recentOnly((match, year) => yearsBetween(Number(match[1]), Number(match[2]), year)),
+  ],
   [new RegExp(`\\b(?:since|from)\\s+${YEAR}${YEAR_END}`, 'i'), (match, year) => yearsBetween(Number(match[1]), undefined, year)],
-  [new RegExp(`\\b(?:in|during)\\s+${YEAR}${YEAR_END}`, 'i'), (match, year) => yearsBetween(Number(match[1]), Number(match[1]), year)],
+  [new RegExp(`\\b(?:in|during)\\s+${YEAR}${YEAR_END}`, 'i'), recentOnly((match, year) => yearsBetween(Number(match[1]), Number(match[1]), year))],
   // "in the past year" is the last twelve months, as "recent papers" is read: from last year on, the web for a year.
   [/(?:\b(?:in|over|during|within|from)\s+)?\bthe\s+(?:last|past)\s+(?:year|12 months)\b/i, (_match, year) => ({ year_from: year - 1, time_range: 'year' })],
   [/\bthis year\b/i, (_match, year) => ({ year_from: year, year_to: year, time_range: 'year' })],

@@ -148,6 +148,10 @@ describe('planResearch', () => {
     // A year inside a name, a future year, or two spans stay words: no filter could say what is asked.
     expect(filters('GPT-4 2024 paper titled sparks of AGI')).toEqual({ query: 'GPT-4 2024 titled sparks AGI', year_from: undefined, year_to: undefined, web: undefined });
     expect(filters('papers on AI predictions in 2030')).toEqual({ query: 'AI predictions 2030', year_from: undefined, year_to: undefined, web: undefined });
+    // Long ago, a bare year or range says when something happened, which papers are still written about.
+    expect(filters('papers on the moon landing in 1969')).toEqual({ query: 'moon landing 1969', year_from: undefined, year_to: undefined, web: undefined });
+    expect(filters('papers on WWII 1939–1945')).toEqual({ query: 'WWII 1939–1945', year_from: undefined, year_to: undefined, web: undefined });
+    expect(filters('papers on the moon landing since 1969')).toMatchObject({ year_from: 1969 });
     expect(filters('papers on covid in 2020 and in 2022')).toEqual({ query: 'covid 2020 2022', year_from: undefined, year_to: undefined, web: undefined });
     expect(filters('papers on the covid-2019 outbreak')).toEqual({ query: 'covid-2019 outbreak', year_from: undefined, year_to: undefined, web: undefined });
   });
