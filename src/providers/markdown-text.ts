@@ -1,3 +1,4 @@
+import { PIECE_SEPARATOR, endsInCutLink, withoutCutLinks, withoutUnpairedMarkers } from './markdown-remnants.js';
 import { text } from './parse-helpers.js';
 
 /** `![alt](address)`: an image says nothing in a line of text. */
@@ -6,8 +7,11 @@ const IMAGE = /!\[[^\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
 const LINK = /\[([^\[\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
 /** `## Heading` at the start of a line, or where an API has folded the lines into one (`… Insider. # Pydantic AI`). */
 const HEADING = /(^|\s)#{1,6}(?=\s)/g;
-/** `**strong**`. Underscores are left alone: in technical text `__init__` and snake_case are names, not emphasis. */
-const STRONG = /\*\*(?=\S)([^*]+?)(?<=\S)\*\*/g;
+/**
+ * `**strong**`, only where no word touches the stars from outside: in `f(**kwargs): return 2**3` the stars are
+ * Python's. Underscores are left alone: in technical text `__init__` and snake_case are names, not emphasis.
+ */
+const STRONG = /(?<![\w*])\*\*(?=\S)([^*]+?)(?<=\S)\*\*(?![\w*])/g;
 /** `*emphasis*`, only where the stars hug words and no word touches them from outside (`2*3*4` stays). */
 const EMPHASIS = /(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])/g;
 /** `` `code` ``: the code stays, its ticks go. */
@@ -20,9 +24,16 @@ const CODE = /`([^`\n]+)`/g;
  */
 export function markdownText(value: unknown): string | undefined {
   if (typeof value !== 'string') return text(value);
-  // Most snippets hold none of the characters Markdown marks up with: nothing to strip.
-  if (!/[[#*`]/.test(value)) return text(value);
-  return text(withoutInlineSyntax(value));
+  // Most snippets hold none of the characters Markdown marks up with, or leaves behind when cut: nothing to strip.
+  if (!/[[\]#*_`]/.test(value)) return text(value);
+  // Each of Exa's pieces is cut on its own, so each is cleaned on its own; they are joined as Exa joined them.
+  const pieces = value.split(PIECE_SEPARATOR);
+  const cleaned = pieces.map((piece, index) => {
+    const continuesCutLink = index > 0 && endsInCutLink(pieces[index - 1]!);
+    return withoutUnpairedMarkers(withoutCutLinks(withoutInlineSyntax(piece), continuesCutLink));
+  });
+  // A piece that was only a link's address (`](https://ai`) leaves nothing to join.
+  return text(cleaned.filter((piece) => /\S/.test(piece)).join('\n...\n'));
 }
 
 /** Images, links, headings, emphasis and code ticks gone; the words they held stay. */

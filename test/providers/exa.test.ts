@@ -62,6 +62,16 @@ describe('exa adapter', () => {
     ]);
   });
 
+  it('gives words, not the link and code halves left where Exa cut a highlight into pieces', async () => {
+    upstream.json('POST /exa-cut/search', readFileSync(new URL('../fixtures/exa/search-cut-highlights.json', import.meta.url), 'utf8'));
+    const provider = makeProvider(ExaProvider, { EXA_API_KEY: 'test-key-1', EXA_BASE_URL: `${upstream.origin}/exa-cut` });
+    const items = await runProvider(provider, makeQuery('rank fusion'));
+    expect(items.map((item) => item.snippet)).toEqual([
+      'Fusion Kit merges ranked lists ... with web search ... reading, and more ... or install community packages ... ' +
+        'Tools get their context from FusionDependencies … Build your first index today! It takes **kwargs and __init__ hooks.',
+    ]);
+  });
+
   it('turns a time range into startPublishedDate that many days back', () => {
     const provider = makeProvider(ExaProvider, { EXA_API_KEY: 'k' });
     const before = Date.now();
