@@ -8,6 +8,7 @@ import { answeredOf, answeredOk, doneMessage } from './answer-words.js';
 import { readEvents } from './event-stream.js';
 import { MoreResults } from './more-results.js';
 import { element, renderResults } from './results.js';
+import { connectSkipLink } from './skip-link.js';
 import { Waterfall } from './waterfall.js';
 
 const KEY_STORAGE = 'fedsearch-api-key';
@@ -25,6 +26,7 @@ const waterfallSection = document.getElementById('waterfall-section');
 const waterfallSummary = document.getElementById('waterfall-summary');
 const resultsSection = document.getElementById('results-section');
 const resultsList = document.getElementById('results');
+connectSkipLink(document.getElementById('skip-to-results'), resultsList, document.getElementById('results-title'));
 const more = new MoreResults(document.getElementById('more-results'), resultsList, {
   pageUrl: (state, page) => `/v1/search/${state.kind}?${searchParams(state, page)}`,
   headers,

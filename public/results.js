@@ -20,10 +20,22 @@ function httpUrl(value) {
   }
 }
 
-function link(href, text, className) {
+/**
+ * The note under the Results heading (index.html) saying that links open in a new tab: each link names it as its
+ * description, so a screen reader says so on the link itself, after its name, rather than leave the user wondering
+ * why Back does nothing. The name stays the link's own, short in a links list.
+ */
+const NEW_TAB_NOTE = 'new-tab-note';
+
+/**
+ * A link that opens in a new tab, or plain text when the address is not http(s). `hiddenText` goes after the visible
+ * text for screen readers only: what tells this link apart from its neighbours that read the same ("PDF").
+ */
+function link(href, text, className, hiddenText) {
   const safe = httpUrl(href);
   if (!safe) return element('span', { className, text });
-  return element('a', { className, text, attributes: { href: safe, rel: 'noopener noreferrer', target: '_blank' } });
+  const attributes = { href: safe, rel: 'noopener noreferrer', target: '_blank', 'aria-describedby': NEW_TAB_NOTE };
+  return element('a', { className, attributes }, [text, hiddenText && element('span', { className: 'visually-hidden', text: hiddenText })]);
 }
 
 function domainOf(result) {
@@ -64,7 +76,8 @@ function paperLinks(result) {
     result.doi && link(doiLink(result.doi), `DOI ${result.doi}`),
     result.arxiv_id && link(`https://arxiv.org/abs/${result.arxiv_id}`, `arXiv ${result.arxiv_id}`),
     result.pmid && link(`https://pubmed.ncbi.nlm.nih.gov/${result.pmid}/`, `PubMed ${result.pmid}`),
-    result.pdf_url && link(result.pdf_url, 'PDF'),
+    // Every paper's PDF link reads "PDF": a screen reader's list of links said "PDF, PDF, PDF", naming no paper.
+    result.pdf_url && link(result.pdf_url, 'PDF', undefined, ` of ${result.title || result.url}`),
   ].filter(Boolean);
   return links.length ? element('p', { className: 'paper-links' }, links) : undefined;
 }
