@@ -132,7 +132,19 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
     return session ? serve(session, request, reply) : sessionNotFound(reply, sessionId);
   };
   app.get(MCP_PATH, { ...routeOptions, exposeHeadRoute: false }, existingSession);
-  app.delete(MCP_PATH, routeOptions, existingSession);
+  app.delete(MCP_PATH, { ...routeOptions, onRequest: [options.guard, ignoreEmptyBodyType] }, existingSession);
+}
+
+/**
+ * DELETE carries no body, but clients that send their common headers with every request (Python's, among others)
+ * send Content-Type: application/json with it, and Fastify then parses the empty body and answers 400 "the body is
+ * empty": the session the client ended stayed open, holding its slot until it idled out. With no body to read,
+ * the header says nothing, so it goes before Fastify looks at it.
+ */
+async function ignoreEmptyBodyType(request: FastifyRequest): Promise<void> {
+  const { headers } = request.raw;
+  const empty = headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0');
+  if (empty) delete headers['content-type'];
 }
 
 /** MCP_STATELESS: every POST gets a fresh server and transport, closed with its response; no sessions to share between replicas. */
