@@ -9,11 +9,29 @@ export interface AnswerCache<T> {
   get(key: string, usable?: (value: T) => boolean): Promise<T | undefined>;
   /**
    * Keeps `value` for the cache's own TTL, or for `ttlMs` when that is shorter (a partial answer). With
-   * `keepExisting`, an entry already kept under `key` stays and `value` is dropped.
+   * `keepExisting`, an entry already kept under `key` stays and `value` is dropped. With `depth` (how deep `value`
+   * was asked), an entry already kept deeper stays (keepsDeeper).
    */
-  set(key: string, value: T, ttlMs?: number, options?: { keepExisting?: boolean }): Promise<void>;
+  set(key: string, value: T, ttlMs?: number, options?: SetOptions): Promise<void>;
   /** True when set() keeps nothing (a TTL of 0): what only a later reader would need need not be built. */
   readonly storesNothing?: boolean;
+}
+
+export interface SetOptions {
+  keepExisting?: boolean;
+  depth?: number;
+}
+
+/**
+ * Whether `kept` stays in place of an answer `depth` deep: it is deeper. Pages of one search fetched together
+ * (page 1 and page 3) each gather their own list; one finishing last must not put a shallower list in place of
+ * the one a later page was shown from, or the pages after it would be ranked from another list (a result shown
+ * twice, another never).
+ */
+export function keepsDeeper(kept: unknown, depth: number | undefined): boolean {
+  if (depth === undefined || typeof kept !== 'object' || kept === null) return false;
+  const keptDepth = (kept as { depth?: unknown }).depth;
+  return typeof keptDepth === 'number' && keptDepth > depth;
 }
 
 export interface MemoryCacheOptions {
@@ -44,7 +62,11 @@ export function createMemoryCache<T extends object>(options: MemoryCacheOptions)
     },
     set: async (key, value, ttlMs, setOptions) => {
       const ttl = entryTtl(options.ttlMs, ttlMs);
-      if (ttl > 0 && !(setOptions?.keepExisting === true && cache.has(key))) cache.set(key, value, { ttl });
+      if (ttl <= 0) return;
+      if (setOptions?.keepExisting === true && cache.has(key)) return;
+      // Most writes follow a miss: nothing is kept, and nothing is compared.
+      if (setOptions?.depth !== undefined && keepsDeeper(cache.peek(key), setOptions.depth)) return;
+      cache.set(key, value, { ttl });
     },
     storesNothing: options.ttlMs <= 0,
   };

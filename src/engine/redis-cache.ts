@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Redis } from 'ioredis';
 import { describeRedisUrl, openFailFastRedis } from '../transport/redis-connection.js';
 import { entryTtl, type AnswerCache } from './answer-cache.js';
 
@@ -27,6 +28,26 @@ const DEFAULT_KEY_PREFIX = `fedsearch:${ANSWER_KEYS}`;
 const DEFAULT_COMMAND_TIMEOUT_MS = 250;
 
 /**
+ * SET unless the entry kept is deeper (keepsDeeper in answer-cache.ts, as Lua): then that entry and its remaining
+ * lifetime come back instead, for the local copy. Only a key that holds an entry has it decoded.
+ */
+const SET_UNLESS_DEEPER_SCRIPT = `
+local kept = redis.call('GET', KEYS[1])
+if kept then
+  local ok, entry = pcall(cjson.decode, kept)
+  if ok and type(entry) == 'table' and type(entry.depth) == 'number' and entry.depth > tonumber(ARGV[3]) then
+    return {kept, redis.call('PTTL', KEYS[1])}
+  end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false
+`;
+
+type ScriptedRedis = Redis & {
+  setUnlessDeeper(key: string, payload: string, ttlMs: number, depth: number): Promise<[string, number] | null>;
+};
+
+/**
  * A two-level answer cache: the in-process `front` first, then Redis, shared by every replica. Redis being
  * down or slow never reaches callers: commands fail fast (no offline queue, a short timeout), the local
  * cache answers alone, and one warning is logged per outage rather than one per request.
@@ -34,13 +55,20 @@ const DEFAULT_COMMAND_TIMEOUT_MS = 250;
 export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T> {
   const { front, logger, ttlMs } = options;
   const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const redis = openFailFastRedis({
-    url: options.url,
-    logger,
-    purpose: 'shared cache',
-    whileDown: 'answering from the local cache',
-    commandTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
-  });
+  const redis = openFailFastRedis<ScriptedRedis>(
+    {
+      url: options.url,
+      logger,
+      purpose: 'shared cache',
+      whileDown: 'answering from the local cache',
+      commandTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+    },
+    (client) => {
+      // defineCommand sends EVALSHA and loads the script again when Redis restarted without it.
+      client.defineCommand('setUnlessDeeper', { numberOfKeys: 1, lua: SET_UNLESS_DEEPER_SCRIPT });
+      return client as ScriptedRedis;
+    },
+  );
   const { attempt } = redis;
 
   return {
@@ -78,10 +106,20 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
         if (stored !== null) await front.set(key, value, requestedTtlMs, setOptions);
         return;
       }
-      await front.set(key, value, requestedTtlMs);
+      await front.set(key, value, requestedTtlMs, setOptions);
       if (ttl <= 0) return;
       const payload = JSON.stringify(value);
-      await attempt((client) => client.set(redisKey(prefix, key), payload, 'PX', ttl));
+      const depth = setOptions?.depth;
+      if (depth === undefined) {
+        await attempt((client) => client.set(redisKey(prefix, key), payload, 'PX', ttl));
+        return;
+      }
+      // Another replica may have kept a deeper list (a later page of the same search): it stays, and becomes the local copy.
+      const deeper = await attempt((client) => client.setUnlessDeeper(redisKey(prefix, key), payload, ttl, depth));
+      if (!deeper) return;
+      const [kept, remainingMs] = deeper;
+      const keptValue: unknown = JSON.parse(kept);
+      if (remainingMs > 0 && options.isServable(keptValue)) await front.set(key, keptValue, remainingMs);
     },
 
     storesNothing: ttlMs <= 0,

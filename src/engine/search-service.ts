@@ -352,8 +352,9 @@ export class SearchService {
       // command timeout when Redis is slow). Each cache keeps its in-process copy of a complete answer as set() is
       // called. A partial answer never replaces one kept already, here or by another replica (so the shared cache
       // keeps its copy once Redis has said): that one may be complete (an identical search without timeout_ms
-      // finished first) or deeper, and served for another 15 s in its place the partial one would hide it.
-      this.options.cache.set(key, outcome, answerTtl(partial, this.options.partialAnswerTtlMs), { keepExisting: partial }).catch((error: unknown) => {
+      // finished first) or deeper, and served for another 15 s in its place the partial one would hide it. Nor does
+      // any answer replace a deeper one (keepsDeeper): page 1 finishing after page 3 of the same search, fetched together.
+      this.options.cache.set(key, outcome, answerTtl(partial, this.options.partialAnswerTtlMs), { keepExisting: partial, depth: outcome.depth }).catch((error: unknown) => {
         this.options.logger.warn({ err: error }, 'answer cache write failed');
       });
     }
