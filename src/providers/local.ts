@@ -216,12 +216,29 @@ function jsonDocuments(value: unknown, fallbackUrl: string): DocumentFields[] {
   });
 }
 
-/** A window of the text around the first matched term, so the snippet shows why it matched. */
-function snippetAround(text: string, terms: string[]): string | undefined {
+/**
+ * A window of the text around the first matched term, so the snippet shows why it matched. The window holds whole
+ * words: one that would begin or end inside a word ("…RL can be changed", "the fragme…") gives up that word's part,
+ * unless the word is the match itself or the only word there is.
+ */
+export function snippetAround(text: string, terms: string[]): string | undefined {
   if (text === '') return undefined;
   const lower = text.toLowerCase();
   const position = terms.map((term) => lower.indexOf(term.toLowerCase())).filter((index) => index >= 0).sort((a, b) => a - b)[0] ?? 0;
-  const start = Math.max(0, position - SNIPPET_CHARS / 3);
-  const window = text.slice(start, start + SNIPPET_CHARS).trim();
-  return `${start > 0 ? '…' : ''}${window}${start + SNIPPET_CHARS < text.length ? '…' : ''}`;
+  let start = Math.max(0, position - SNIPPET_CHARS / 3);
+  let end = Math.min(text.length, start + SNIPPET_CHARS);
+  if (start > 0 && !isSpace(text, start - 1)) {
+    const nextSpace = text.slice(start, position).search(/\s/);
+    if (nextSpace >= 0) start += nextSpace + 1;
+  }
+  if (end < text.length && !isSpace(text, end)) {
+    const lastSpace = text.slice(position, end).search(/\s\S*$/);
+    if (lastSpace > 0) end = position + lastSpace;
+  }
+  const window = text.slice(start, end).trim();
+  return `${start > 0 ? '…' : ''}${window}${end < text.length ? '…' : ''}`;
+}
+
+function isSpace(text: string, index: number): boolean {
+  return /\s/.test(text.charAt(index));
 }

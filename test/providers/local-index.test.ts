@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../src/providers/local.js';
+import { buildIndex, snippetAround } from '../../src/providers/local.js';
 
 describe('the embedded index over a folder', () => {
   let folder: string;
@@ -64,5 +64,29 @@ describe('Markdown files in the embedded index', () => {
         'quoted words setting default READ_CACHE_TTL_SECONDS 600 npm ci && npm start Sections end here, C# stays.',
     );
     expect(index.search.search('npm start').map((hit) => hit.id)).toEqual([document?.id]);
+  });
+});
+
+describe('snippets of the embedded index', () => {
+  const words = (count: number, from = 0): string => Array.from({ length: count }, (_, index) => `word${from + index}`).join(' ');
+
+  it('begin and end on whole words around the match, with an ellipsis where text was left out', () => {
+    // The window would begin 80 characters before the match and end 240 after its start: both inside a word here.
+    const text = `${words(40)} capybara ${words(60, 40)}`;
+    const snippet = snippetAround(text, ['capybara'])!;
+    expect(snippet).toContain('capybara');
+    expect(snippet.startsWith('…word')).toBe(true);
+    expect(snippet.endsWith('…')).toBe(true);
+    const shown = snippet.slice(1, -1).split(' ');
+    const allWords = new Set(text.split(' '));
+    // Every word shown is a whole word of the text: none cut at either end.
+    for (const word of shown) expect(allWords.has(word), word).toBe(true);
+    expect(snippet.length).toBeLessThanOrEqual(242);
+  });
+
+  it('keeps the start of a short text and the match itself whole', () => {
+    expect(snippetAround('The capybara is a rodent.', ['capybara'])).toBe('The capybara is a rodent.');
+    const long = `capybara${'x'.repeat(300)} tail`;
+    expect(snippetAround(long, ['capybara'])!.startsWith('capybara')).toBe(true);
   });
 });
