@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INITIALIZE_MESSAGE } from '../mcp/mcp-client.js';
 import { startService, type RunningService } from '../support/service.js';
 
 const KEY = 'fs-host-key-aaaaaaaaaaaaaaaa';
@@ -48,13 +49,6 @@ function webSearch(service: RunningService, host: string, headers: Record<string
     body: JSON.stringify({ query: 'fedsearch', providers: ['local'] }),
   });
 }
-
-const INITIALIZE_MESSAGE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-});
 
 const UNSET_REMEDY =
   'a service without API keys answers only IP addresses and localhost; to reach it by a name, set ALLOWED_HOSTS (a comma list such as fedsearch.example.com or .example.com) or require API keys';

@@ -3,14 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpSessionCounts } from '../../src/mcp/register.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
-import { braveBody, callTool, connect, LIST_TOOLS_MESSAGE, MCP_POST_HEADERS, rawRequest, streamableSessionId, TRANSPORT_KINDS } from './mcp-client.js';
-
-const INITIALIZE_MESSAGE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-});
+import { INITIALIZE_MESSAGE, LIST_TOOLS_MESSAGE, MCP_POST_HEADERS, TRANSPORT_KINDS, braveBody, callTool, connect, rawRequest, streamableSessionId } from './mcp-client.js';
 
 /**
  * A request's status and, unless it opened a stream, its body: an event stream is cut once its headers are in

@@ -92,6 +92,14 @@ export const MCP_POST_HEADERS = {
   accept: 'application/json, text/event-stream',
 };
 
+/** A client's first message, as a raw request sends it. */
+export const INITIALIZE_MESSAGE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fedsearch-test', version: '0.0.0' } },
+});
+
 export const LIST_TOOLS_MESSAGE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
 
 /** The Mcp-Session-Id a Streamable HTTP client was given (an SSE session is named inside its stream instead). */

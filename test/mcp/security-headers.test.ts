@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { helmetHeaders } from '../../src/http/security-headers.js';
 import { startService, type RunningService } from '../support/service.js';
-import { MCP_POST_HEADERS } from './mcp-client.js';
+import { INITIALIZE_MESSAGE, MCP_POST_HEADERS } from './mcp-client.js';
 
-const INITIALIZE_MESSAGE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fedsearch-test', version: '0.0.0' } },
-});
 const INITIALIZED_NOTIFICATION = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
 /** The app-wide helmet setting (http/protection.ts): what every JSON answer carries. */

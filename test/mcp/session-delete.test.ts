@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpSessionCounts } from '../../src/mcp/register.js';
 import { startService, type RunningService } from '../support/service.js';
-import { LIST_TOOLS_MESSAGE, MCP_POST_HEADERS, rawRequest } from './mcp-client.js';
-
-const INITIALIZE_MESSAGE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fedsearch-test', version: '0.0.0' } },
-});
+import { INITIALIZE_MESSAGE, LIST_TOOLS_MESSAGE, MCP_POST_HEADERS, rawRequest } from './mcp-client.js';
 
 describe('DELETE /mcp from a client that sends Content-Type: application/json on every request', () => {
   let service: RunningService;

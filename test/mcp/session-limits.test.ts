@@ -2,17 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { mcpSessionCounts } from '../../src/mcp/register.js';
 import { startService, type RunningService } from '../support/service.js';
-import { MCP_POST_HEADERS, rawRequest } from './mcp-client.js';
+import { INITIALIZE_MESSAGE, MCP_POST_HEADERS, rawRequest } from './mcp-client.js';
 
 const KEY_A = 'limit-key-aaaaaaaaaaaaaaaa';
 const KEY_B = 'limit-key-bbbbbbbbbbbbbbbb';
-const INITIALIZE_MESSAGE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fedsearch-test', version: '0.0.0' } },
-});
-
 function initialize(service: RunningService, headers: Record<string, string> = {}) {
   return rawRequest(service.origin, '/mcp', { method: 'POST', headers: { ...MCP_POST_HEADERS, ...headers }, body: INITIALIZE_MESSAGE });
 }
