@@ -10,19 +10,14 @@ import { FedsearchError } from '../domain/errors.js';
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | FedsearchError | Error, request, reply) => {
-    const status = statusOf(error);
-    const code = error instanceof FedsearchError ? error.code : codeOf(error, status);
-    const showMessage = status < 500 || (error instanceof FedsearchError && code !== 'INTERNAL');
-    logFailure(request.log, error, status, code);
-    const message = showMessage ? clientMessage(error, request) : `internal error; quote request id ${request.id} when reporting it`;
-    const body: Record<string, unknown> = errorEnvelope(request, status, code, message);
-    // Our own errors' details are written to be shown (fields, providers' outcomes); an internal one's are not.
-    if (error instanceof FedsearchError && error.details !== undefined && showMessage) body.details = error.details;
-    if (error instanceof FedsearchError && error.retryAfterMs !== undefined) {
-      body.retry_after_ms = Math.max(0, Math.round(error.retryAfterMs));
-      void reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1000)));
+    const answer = errorAnswer(error, request);
+    const body: Record<string, unknown> = errorEnvelope(request, answer.status, answer.code, answer.message);
+    if (answer.details !== undefined) body.details = answer.details;
+    if (answer.retryAfterMs !== undefined) {
+      body.retry_after_ms = answer.retryAfterMs;
+      void reply.header('retry-after', String(Math.ceil(answer.retryAfterMs / 1000)));
     }
-    return reply.status(status).send(body);
+    return reply.status(answer.status).send(body);
   });
 
   const methodsByPath = collectMethodsByPath(app);
@@ -49,6 +44,35 @@ export function errorEnvelope(request: FastifyRequest, status: number, code: str
 }
 
 export type ErrorEnvelope = { statusCode: number; error: string; code: string; message: string; request_id: string };
+
+/** What an error answer says, whatever shape carries it: REST's envelope, or a JSON-RPC error on the MCP routes. */
+export interface ErrorAnswer {
+  status: number;
+  code: string;
+  message: string;
+  /** Our own errors' details, written to be shown (fields, providers' outcomes); an internal one's are not. */
+  details?: unknown;
+  retryAfterMs?: number;
+}
+
+/** The answer to an error (logged here, once): its status, our code, and a message that is safe to show. */
+export function errorAnswer(error: FastifyError | FedsearchError | Error, request: FastifyRequest): ErrorAnswer {
+  const status = statusOf(error);
+  const code = error instanceof FedsearchError ? error.code : codeOf(error, status);
+  const showMessage = status < 500 || (error instanceof FedsearchError && code !== 'INTERNAL');
+  logFailure(request.log, error, status, code);
+  const message = showMessage ? clientMessage(error, request) : `internal error; quote request id ${request.id} when reporting it`;
+  const answer: ErrorAnswer = { status, code, message };
+  if (error instanceof FedsearchError && error.details !== undefined && showMessage) answer.details = error.details;
+  if (error instanceof FedsearchError && error.retryAfterMs !== undefined) answer.retryAfterMs = Math.max(0, Math.round(error.retryAfterMs));
+  return answer;
+}
+
+/** Whether the request's body could not be read as JSON: a JSON-RPC parse error on the MCP routes. */
+export function isUnreadableJson(error: Error): boolean {
+  const fastifyCode = (error as FastifyError).code;
+  return fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError;
+}
 
 /**
  * The methods each fixed path is served with (routes with parameters or wildcards are left out), kept as routes

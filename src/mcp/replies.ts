@@ -1,14 +1,16 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
+import { errorAnswer, isUnreadableJson } from '../http/error-handler.js';
 import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
 
 /** The JSON-RPC error codes the SDK's transports use over HTTP. */
 export const SESSION_NOT_FOUND = -32001;
 export const TRANSPORT_ERROR = -32000;
 const INTERNAL_ERROR = -32603;
+const PARSE_ERROR = -32700;
 
-function errorBody(code: number, message: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+function errorBody(code: number, message: string, data?: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: data === undefined ? { code, message } : { code, message, data }, id: null });
 }
 
 /** An MCP HTTP error is a JSON-RPC error body: what MCP clients parse, with a message a person can act on. */
@@ -22,6 +24,28 @@ export function sendMcpError(
     .status(status)
     .headers({ 'content-type': 'application/json; charset=utf-8', ...options.headers })
     .send(errorBody(options.code ?? TRANSPORT_ERROR, message));
+}
+
+/**
+ * The MCP routes' error handler: a request refused before its transport reads it (a body that is not JSON, too large
+ * or of another content type, the rate limit) is answered as the transport answers, with a JSON-RPC error (a parse
+ * error for a body that is not JSON), not REST's envelope. Status, message and Retry-After are the ones REST gives;
+ * our code, the request id and any details go in `data`.
+ */
+export function answerMcpError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const answer = errorAnswer(error, request);
+  const code = isUnreadableJson(error) ? PARSE_ERROR : answer.status >= 500 ? INTERNAL_ERROR : TRANSPORT_ERROR;
+  const data: Record<string, unknown> = { code: answer.code, request_id: request.id };
+  if (answer.details !== undefined) data.details = answer.details;
+  const headers: Record<string, string> = {};
+  if (answer.retryAfterMs !== undefined) {
+    data.retry_after_ms = answer.retryAfterMs;
+    headers['retry-after'] = String(Math.ceil(answer.retryAfterMs / 1000));
+  }
+  return reply
+    .status(answer.status)
+    .headers({ 'content-type': 'application/json; charset=utf-8', ...headers })
+    .send(errorBody(code, answer.message, data));
 }
 
 /**

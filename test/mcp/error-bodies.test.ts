@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../support/service.js';
+import { LIST_TOOLS_MESSAGE, MCP_POST_HEADERS, rawRequest } from './mcp-client.js';
+
+/** A JSON-RPC error answer, as MCP's transports send one: what an MCP client parses. */
+function jsonRpcError(body: string): { code: number; message: string; data?: Record<string, unknown> } {
+  const parsed = JSON.parse(body) as { jsonrpc: string; id: unknown; error: { code: number; message: string; data?: Record<string, unknown> } };
+  expect(parsed.jsonrpc).toBe('2.0');
+  expect(parsed.id).toBeNull();
+  return parsed.error;
+}
+
+describe('requests the MCP routes refuse before the transport reads them', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '4', RATE_LIMIT_WINDOW_MS: '60000' });
+  });
+  afterAll(() => service.stop());
+
+  it('answers a body that is not JSON with a JSON-RPC parse error, on /mcp and /messages alike', async () => {
+    for (const path of ['/mcp', '/messages?sessionId=00000000-0000-0000-0000-000000000000']) {
+      const response = await rawRequest(service.origin, path, { method: 'POST', headers: MCP_POST_HEADERS, body: '{"jsonrpc": "2.0", "method":' });
+      expect(response.status, path).toBe(400);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      const error = jsonRpcError(response.body);
+      expect(error.code).toBe(-32700);
+      expect(error.message).toBe('the body is not valid JSON');
+      expect(error.data).toEqual({ code: 'QUERY_INVALID', request_id: response.headers['x-request-id'] });
+    }
+  });
+
+  it('answers another content type with a JSON-RPC error saying what is accepted', async () => {
+    const response = await rawRequest(service.origin, '/mcp', {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, 'content-type': 'text/plain' },
+      body: LIST_TOOLS_MESSAGE,
+    });
+    expect(response.status).toBe(415);
+    const error = jsonRpcError(response.body);
+    expect(error.code).toBe(-32000);
+    expect(error.message).toContain('allowed: application/json');
+    expect(error.data).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('answers past the rate limit with a JSON-RPC error and Retry-After, while REST keeps its envelope', async () => {
+    let response = await rawRequest(service.origin, '/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: '{' });
+    while (response.status !== 429) {
+      expect(response.status).toBe(400);
+      response = await rawRequest(service.origin, '/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: '{' });
+    }
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    const error = jsonRpcError(response.body);
+    expect(error.code).toBe(-32000);
+    expect(error.message).toMatch(/rate limit/i);
+    expect(error.data).toMatchObject({ code: 'RATE_LIMITED' });
+
+    const rest = await rawRequest(service.origin, '/v1/search/web?q=test');
+    expect(rest.status).toBe(429);
+    expect(JSON.parse(rest.body)).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+  });
+});
