@@ -10,7 +10,7 @@ import { closeStalledResponses } from './transport/stalled-responses.js';
 import { registerAccessControl } from './http/access-control.js';
 import { registerCrossSiteCheck } from './http/cross-site.js';
 import { handleClientError } from './http/client-error.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { errorAnswer, registerErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
 import { registerHostCheck } from './http/host-check.js';
 import { registerOpenApi } from './http/openapi-document.js';
@@ -124,7 +124,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const operationContext = { search, config, operations: () => OPERATIONS, reads, resolveHost: options.resolveHost };
   registerOperationRoutes(app, OPERATIONS, operationContext);
   registerPaperRoutes(app, operationContext);
-  await registerMcp(app, { config, operations: OPERATIONS, context: operationContext });
+  await registerMcp(app, { config, operations: OPERATIONS, context: operationContext, answerError: errorAnswer });
 
   app.addHook('onReady', async () => {
     readiness.ready = true;

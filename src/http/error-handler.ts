@@ -68,12 +68,6 @@ export function errorAnswer(error: FastifyError | FedsearchError | Error, reques
   return answer;
 }
 
-/** Whether the request's body could not be read as JSON: a JSON-RPC parse error on the MCP routes. */
-export function isUnreadableJson(error: Error): boolean {
-  const fastifyCode = (error as FastifyError).code;
-  return fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError;
-}
-
 /**
  * The methods each fixed path is served with (routes with parameters or wildcards are left out), kept as routes
  * are added. Fastify answers a known path asked with another method as it answers an unknown path, 404; a

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Where an MCP client looks for OAuth after a 401 (RFC 9728 protected-resource metadata, RFC 8414 /
@@ -11,9 +11,18 @@ const REGISTRATION_PATH = '/register';
 const NO_OAUTH =
   'fedsearch does not use OAuth: send the API key as an HTTP header, Authorization: Bearer <key> or X-API-Key: <key> (with mcp-remote: --header "Authorization: Bearer ${KEY}")';
 
-function noOAuth(reply: FastifyReply): FastifyReply {
-  // error and error_description are what OAuth clients show from a failed discovery or registration.
-  return reply.code(404).send({ statusCode: 404, error: 'Not Found', code: 'OAUTH_NOT_SUPPORTED', message: NO_OAUTH, error_description: NO_OAUTH });
+function noOAuth(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // The service's one error shape (http/error-handler.ts's errorEnvelope, out of reach of this layer), request_id
+  // included so a caller has something to quote; error_description is what OAuth clients show from a failed
+  // discovery or registration.
+  return reply.code(404).send({
+    statusCode: 404,
+    error: 'Not Found',
+    code: 'OAUTH_NOT_SUPPORTED',
+    message: NO_OAUTH,
+    request_id: request.id,
+    error_description: NO_OAUTH,
+  });
 }
 
 /**
@@ -24,8 +33,8 @@ function noOAuth(reply: FastifyReply): FastifyReply {
 export function registerOAuthDiscoveryRoutes(app: FastifyInstance): void {
   const options = { schema: { hide: true } };
   for (const path of DISCOVERY_DOCUMENTS) {
-    app.get(path, options, async (_request, reply) => noOAuth(reply));
-    app.get(`${path}/*`, options, async (_request, reply) => noOAuth(reply));
+    app.get(path, options, async (request, reply) => noOAuth(request, reply));
+    app.get(`${path}/*`, options, async (request, reply) => noOAuth(request, reply));
   }
-  app.post(REGISTRATION_PATH, options, async (_request, reply) => noOAuth(reply));
+  app.post(REGISTRATION_PATH, options, async (request, reply) => noOAuth(request, reply));
 }

@@ -6,6 +6,7 @@ import type { Operation, OperationContext } from '../operations/operation.js';
 import { createHostGuard } from './host-guard.js';
 import { createMcpServer } from './mcp-server.js';
 import { registerOAuthDiscoveryRoutes } from './oauth-discovery.js';
+import { mcpErrorHandler, type ErrorAnswering } from './replies.js';
 import { SessionLimits } from './session-limits.js';
 import { SessionStore, sessionLogTag } from './session-store.js';
 import { readMcpSettings, type McpTimings } from './settings.js';
@@ -17,6 +18,8 @@ export interface McpOptions {
   config: AppConfig;
   operations: readonly Operation[];
   context: Omit<OperationContext, 'signal' | 'logger'>;
+  /** How the service answers an error (http/error-handler.ts errorAnswer): the MCP routes give it in JSON-RPC. */
+  answerError: ErrorAnswering;
   /** Heartbeat and idle timings; default from MCP_HEARTBEAT_MS / MCP_SESSION_IDLE_MS, then 20 s / 15 min. */
   timings?: McpTimings;
 }
@@ -42,6 +45,7 @@ export async function registerMcp(app: FastifyInstance, options: McpOptions): Pr
   const routeOptions = {
     settings,
     guard: createHostGuard(settings),
+    errorHandler: mcpErrorHandler(options.answerError),
     // Shared: a client's SSE and Streamable HTTP sessions count against the same limits.
     limits: new SessionLimits({ maxSessions: options.config.MCP_MAX_SESSIONS, maxSessionsPerClient: options.config.MCP_MAX_SESSIONS_PER_CLIENT }),
     createServer: (sessionId: string) =>

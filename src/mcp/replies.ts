@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { errorAnswer, isUnreadableJson } from '../http/error-handler.js';
 import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
 
 /** The JSON-RPC error codes the SDK's transports use over HTTP. */
@@ -27,25 +26,40 @@ export function sendMcpError(
 }
 
 /**
+ * How the service answers an error: its status, its code, a message safe to show (http/error-handler.ts's
+ * errorAnswer, handed down by the app, since this layer sits beside http/ and not above it).
+ */
+export type ErrorAnswering = (
+  error: Error,
+  request: FastifyRequest,
+) => { status: number; code: string; message: string; details?: unknown; retryAfterMs?: number };
+
+/** Fastify's errors for a body it could not read as JSON: what JSON-RPC calls a parse error. */
+const UNREADABLE_JSON: ReadonlySet<string> = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
+
+/**
  * The MCP routes' error handler: a request refused before its transport reads it (a body that is not JSON, too large
  * or of another content type, the rate limit) is answered as the transport answers, with a JSON-RPC error (a parse
  * error for a body that is not JSON), not REST's envelope. Status, message and Retry-After are the ones REST gives;
  * our code, the request id and any details go in `data`.
  */
-export function answerMcpError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const answer = errorAnswer(error, request);
-  const code = isUnreadableJson(error) ? PARSE_ERROR : answer.status >= 500 ? INTERNAL_ERROR : TRANSPORT_ERROR;
-  const data: Record<string, unknown> = { code: answer.code, request_id: request.id };
-  if (answer.details !== undefined) data.details = answer.details;
-  const headers: Record<string, string> = {};
-  if (answer.retryAfterMs !== undefined) {
-    data.retry_after_ms = answer.retryAfterMs;
-    headers['retry-after'] = String(Math.ceil(answer.retryAfterMs / 1000));
-  }
-  return reply
-    .status(answer.status)
-    .headers({ 'content-type': 'application/json; charset=utf-8', ...headers })
-    .send(errorBody(code, answer.message, data));
+export function mcpErrorHandler(answerError: ErrorAnswering) {
+  return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const answer = answerError(error, request);
+    const unreadable = UNREADABLE_JSON.has((error as FastifyError).code ?? '') || error instanceof SyntaxError;
+    const code = unreadable ? PARSE_ERROR : answer.status >= 500 ? INTERNAL_ERROR : TRANSPORT_ERROR;
+    const data: Record<string, unknown> = { code: answer.code, request_id: request.id };
+    if (answer.details !== undefined) data.details = answer.details;
+    const headers: Record<string, string> = {};
+    if (answer.retryAfterMs !== undefined) {
+      data.retry_after_ms = answer.retryAfterMs;
+      headers['retry-after'] = String(Math.ceil(answer.retryAfterMs / 1000));
+    }
+    return reply
+      .status(answer.status)
+      .headers({ 'content-type': 'application/json; charset=utf-8', ...headers })
+      .send(errorBody(code, answer.message, data));
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { answerMcpError, handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
+import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { McpSession, sessionLogTag, type SessionStore } from './session-store.js';
@@ -15,7 +15,7 @@ export const MESSAGES_PATH = '/messages';
  * and a client that holds one forever without a word would hold its session slot forever.
  */
 export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<SSEServerTransport>, options: TransportRouteOptions): void {
-  const routeOptions = { schema: { hide: true }, onRequest: options.guard, errorHandler: answerMcpError };
+  const routeOptions = { schema: { hide: true }, onRequest: options.guard, errorHandler: options.errorHandler };
 
   app.get(SSE_PATH, { ...routeOptions, exposeHeadRoute: false }, (request, reply) => {
     const owner = ownerOf(request);

@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { answerMcpError, handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
+import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { McpSession, sessionLogTag, type SessionStore } from './session-store.js';
@@ -71,7 +71,7 @@ function sessionNotFound(reply: FastifyReply, sessionId: string): FastifyReply {
 
 /** Streamable HTTP with sessions: POST initialize opens one, Mcp-Session-Id names it after that. */
 function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<StreamableHTTPServerTransport>, options: TransportRouteOptions): void {
-  const routeOptions = { schema: { hide: true }, onRequest: options.guard, errorHandler: answerMcpError };
+  const routeOptions = { schema: { hide: true }, onRequest: options.guard, errorHandler: options.errorHandler };
 
   const openSession = async (request: FastifyRequest): Promise<StreamableSession> => {
     const id = randomUUID();
@@ -149,7 +149,7 @@ async function ignoreEmptyBodyType(request: FastifyRequest): Promise<void> {
 
 /** MCP_STATELESS: every POST gets a fresh server and transport, closed with its response; no sessions to share between replicas. */
 function registerStatelessRoutes(app: FastifyInstance, exchanges: SessionStore<StreamableHTTPServerTransport>, options: TransportRouteOptions): void {
-  const routeOptions = { schema: { hide: true }, onRequest: options.guard, errorHandler: answerMcpError };
+  const routeOptions = { schema: { hide: true }, onRequest: options.guard, errorHandler: options.errorHandler };
 
   const calls = new StatelessCalls();
 
