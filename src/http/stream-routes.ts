@@ -122,6 +122,10 @@ export function registerStreamRoutes(app: FastifyInstance, search: SearchService
     app.get(
       `/v1/search/${kind}/stream`,
       {
+        // No HEAD: Fastify would answer it at once and drain the events into nothing, and with the answer written
+        // the client's leaving no longer stops the search, so each HEAD (a monitor, a link checker, a proxy's probe)
+        // ran every provider to its end. As /sse and GET /mcp, the stream is GET only: HEAD is a 405 naming GET.
+        exposeHeadRoute: false,
         schema: {
           operationId: `search_${kind}_stream`,
           tags: ['search'],

@@ -159,6 +159,19 @@ describe('GET /v1/search/{kind}/stream', () => {
     hanging.release();
   });
 
+  it('refuses HEAD with 405 rather than running a search whose events nobody reads and nobody can stop', async () => {
+    upstream.on(BRAVE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: braveBody('https://head.example/') });
+    const path = '/v1/search/web/stream?q=head+probe&providers=brave';
+    const head = await request(service.origin, path, { method: 'HEAD' });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET');
+    // GET still streams; it is the only search of this query that reached the provider.
+    const { reader } = await openStream(service.origin, path);
+    const events = await reader.rest();
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { cached: false } });
+    expect(upstream.requestsTo(BRAVE).filter((sent) => sent.url.searchParams.get('q') === 'head probe')).toHaveLength(1);
+  });
+
   it('answers a bad request with an ordinary 400 JSON before any event', async () => {
     const unknown = await request(service.origin, '/v1/search/web/stream?q=x&providers=brave,nope');
     expect(unknown.status).toBe(400);
