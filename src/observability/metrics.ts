@@ -283,7 +283,9 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, opt
       return reply
         .status(401)
         .header('www-authenticate', 'Bearer realm="metrics"')
-        .send({ statusCode: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message: 'send Authorization: Bearer <METRICS_TOKEN>' });
+        // The one error shape of every answer (http/error-handler.ts), request_id included, written out here
+        // because this layer sits below http/.
+        .send({ statusCode: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message: 'send Authorization: Bearer <METRICS_TOKEN>', request_id: request.id });
     }
     const body = await metrics.render();
     return reply.header('content-type', metrics.registry.contentType).send(body);

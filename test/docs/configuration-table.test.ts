@@ -55,6 +55,16 @@ describe('README.md configuration table', () => {
   });
 });
 
+describe('README.md timeouts', () => {
+  // A provider that declares its own timeout keeps it whatever DEFAULT_TIMEOUT_MS says: the row must say so.
+  it.each(CONFIGURED_PROVIDER_SETTINGS.filter((settings) => settings.timeoutMs !== undefined).map((settings) => [settings.name, settings.timeoutMs!] as const))(
+    'DEFAULT_TIMEOUT_MS names %s\'s own default, %d',
+    (name, timeoutMs) => {
+      expect(documented.get('DEFAULT_TIMEOUT_MS')!.meaning).toContain(`${name} ${timeoutMs}`);
+    },
+  );
+});
+
 describe('README.md per-provider table', () => {
   const rows = tableRows(readme, '| variable | meaning |');
   const suffixes = rows.map(([name]) => /^`<NAME>_([A-Z_]+)`$/.exec(name!)?.[1]);

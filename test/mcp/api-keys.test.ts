@@ -73,6 +73,23 @@ describe('MCP with API_KEYS', () => {
     expect((await response.json()).error_description).toContain('Authorization: Bearer <key>');
   });
 
+  it.each([
+    ['GET', '/.well-known/oauth-protected-resource'],
+    ['POST', '/register'],
+  ])('answers %s %s in the one error shape every error has, with the request id to quote', async (method, path) => {
+    const response = await request(service.origin, path, { method });
+    const body = await response.json();
+    expect(body).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      code: 'OAUTH_NOT_SUPPORTED',
+      message: expect.stringContaining('does not use OAuth'),
+      request_id: response.headers.get('x-request-id'),
+      error_description: body.message,
+    });
+    expect(body.request_id).toMatch(/\S/);
+  });
+
   it.each(TRANSPORT_KINDS)('fails a %s client without a key at once, with the 401', async (kind) => {
     await expect(connect(service.origin, kind)).rejects.toThrow(/401/);
   });

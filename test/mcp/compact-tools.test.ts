@@ -79,6 +79,12 @@ describe.each(TRANSPORT_KINDS)('MCP research tool over %s', (kind) => {
     expect(lines.find((line) => line.startsWith('- list_operations('))).toContain('list_operations(): ');
   });
 
+  it('answers a call of an operation by its own name with an error naming research (README: split tools only)', async () => {
+    const result = await callTool(connected.client, 'web_search', { query: 'provider' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('unknown tool "web_search"; tools: research');
+  });
+
   it('answers web_search with the same results as REST, as text and as JSON', async () => {
     const params = { query: 'provider', max_results: 5 };
     const result = await research('web_search', params);

@@ -158,7 +158,14 @@ describe('metrics', () => {
       });
       expect(response.statusCode).toBe(401);
       expect(response.headers['www-authenticate']).toBe('Bearer realm="metrics"');
-      expect(response.json()).toMatchObject({ statusCode: 401, code: 'UNAUTHORIZED' });
+      // The one error shape every error answer has, with the request id a caller quotes.
+      expect(response.json()).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        code: 'UNAUTHORIZED',
+        message: 'send Authorization: Bearer <METRICS_TOKEN>',
+        request_id: expect.stringMatching(/\S/),
+      });
       expect(response.body).not.toContain('fedsearch_');
     });
 
