@@ -47,6 +47,15 @@ export interface OutboundLimiterOptions {
 }
 
 /**
+ * A slot Redis gave that starts at or after the deadline, as the answer's delay left it: refused, like one the bucket
+ * refuses itself (the slot stays taken: erring low). A slot free at once is always taken, as the buckets do.
+ */
+function refusedPastDeadline(reservation: Reservation, maxWaitMs: number): Reservation {
+  if (!reservation.granted || reservation.waitMs <= 0 || reservation.waitMs < maxWaitMs) return reservation;
+  return { granted: false, retryAfterMs: reservation.waitMs };
+}
+
+/**
  * Outbound rate limits: one token bucket per key (a provider), in Redis when REDIS_URL is set, so replicas
  * together stay under the limit, and in this process otherwise or while Redis is away. A slot that was
  * reserved and then not used (the caller went away) is not given back: erring low is what a limit is for.
@@ -71,8 +80,11 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
     async acquire(key, limit, deadline, signal) {
       if (!limit) return;
       signal?.throwIfAborted();
+      const fromRedis = await shared?.reserve(key, limit, deadline - now());
+      // Measured again once Redis has answered or been given up on: a stalled Redis takes its command timeout off
+      // the deadline, and a slot that starts past it would only hold the call until its deadline ended it as a timeout.
       const maxWaitMs = deadline - now();
-      const reservation = (await shared?.reserve(key, limit, maxWaitMs)) ?? reserveLocally(key, limit, maxWaitMs);
+      const reservation = refusedPastDeadline(fromRedis ?? reserveLocally(key, limit, maxWaitMs), maxWaitMs);
       if (!reservation.granted) {
         options.onRefused?.(key);
         throw new OutboundRateLimited(key, limit, reservation.retryAfterMs);

@@ -95,6 +95,46 @@ describeWithRedis('outbound rate limits shared through Redis', () => {
     expect(ttl).toBeLessThanOrEqual(61_000);
   });
 
+  it('measures a slot against what is left of the deadline once a stalled Redis has been waited out', async () => {
+    const { limiter, slept } = open();
+    await shared(limiter);
+    const redisPid = Number(/process_id:(\d+)/.exec(await raw.info('server'))![1]);
+    process.kill(redisPid, 'SIGSTOP');
+    let results: Array<PromiseSettledResult<void>>;
+    const deadline = performance.now() + 600;
+    try {
+      // Under 2/s the second slot starts 500 ms after the first: before the deadline when asked, not once the
+      // command timeout (250 ms) has passed, with about 350 ms left.
+      results = await Promise.allSettled([limiter.acquire('stalled', twoPerSecond, deadline), limiter.acquire('stalled', twoPerSecond, deadline)]);
+    } finally {
+      process.kill(redisPid, 'SIGCONT');
+    }
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(OutboundRateLimited);
+    expect(slept.filter((ms) => ms > 0)).toEqual([]);
+  });
+
+  it('refuses a slot Redis gives late that then starts past the deadline', async () => {
+    const { limiter, slept } = open();
+    await shared(limiter);
+    const redisPid = Number(/process_id:(\d+)/.exec(await raw.info('server'))![1]);
+    process.kill(redisPid, 'SIGSTOP');
+    // Redis answers after 150 ms, within the command timeout (250 ms): the second slot, 500 ms after the first on
+    // Redis' clock, then starts past the deadline, which has about 450 ms left.
+    const resume = setTimeout(() => process.kill(redisPid, 'SIGCONT'), 150);
+    const deadline = performance.now() + 600;
+    let results: Array<PromiseSettledResult<void>>;
+    try {
+      results = await Promise.allSettled([limiter.acquire('late', twoPerSecond, deadline), limiter.acquire('late', twoPerSecond, deadline)]);
+    } finally {
+      clearTimeout(resume);
+      process.kill(redisPid, 'SIGCONT');
+    }
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(OutboundRateLimited);
+    expect(slept.filter((ms) => ms > 0)).toEqual([]);
+  });
+
   it('limits each replica on its own while Redis is down, warns once, and shares again when it returns', async () => {
     const { limiter, slept, lines } = open();
     await shared(limiter);
