@@ -100,9 +100,15 @@ function firstSet(values: Record<string, unknown>, names: string[]): unknown {
   return name === undefined ? undefined : values[name];
 }
 
-function originOf(url: string): string | undefined {
+/**
+ * The server a URL names: its host and port as written (empty for the scheme's default), not its scheme. The
+ * public API over plain http (`http://export.arxiv.org`, as arXiv's manual writes it) is the same API under the
+ * same terms; another port is another server.
+ */
+function serverOf(url: string): string | undefined {
   try {
-    return new URL(url).origin;
+    const { hostname, port } = new URL(url);
+    return `${hostname}:${port}`;
   } catch {
     return undefined;
   }
@@ -110,11 +116,11 @@ function originOf(url: string): string | undefined {
 
 /**
  * Whether an instance talks to the provider's public API. A published limit is a term of that API; an
- * instance pointed at another origin (a proxy, a mirror, a self-hosted or test server) answers under
+ * instance pointed at another server (a proxy, a mirror, a self-hosted or test server) answers under
  * terms we do not know, so only a limit the operator sets applies to it.
  */
 function usesPublicApi(settings: ProviderSettings, baseUrl: string | undefined): boolean {
-  return baseUrl === undefined || originOf(baseUrl) === originOf(settings.baseUrl);
+  return baseUrl === undefined || serverOf(baseUrl) === serverOf(settings.baseUrl);
 }
 
 /** The set limit, else (on the public API) the declared default for these credentials (a key may raise it), else none. */

@@ -141,6 +141,13 @@ describe('loadConfig with valid values', () => {
     expect(loadConfig({ PUBMED_API_KEY: 'k', PUBMED_BASE_URL: 'http://127.0.0.1:9000' }).providers.pubmed!.rateLimit).toBeUndefined();
   });
 
+  it('keeps a published rate limit when the base URL names the public API over plain http (as arXiv\'s own manual writes it)', () => {
+    expect(loadConfig({ ARXIV_BASE_URL: 'http://export.arxiv.org' }).providers.arxiv!.rateLimit).toMatchObject({ text: '1/3s', variable: 'ARXIV_RATE_LIMIT' });
+    expect(loadConfig({ HACKERNEWS_BASE_URL: 'http://hn.algolia.com/' }).providers.hackernews!.rateLimit).toMatchObject({ text: '10000/h' });
+    // Another port on the same host is another server.
+    expect(loadConfig({ ARXIV_BASE_URL: 'http://export.arxiv.org:8080' }).providers.arxiv!.rateLimit).toBeUndefined();
+  });
+
   it('reads the built-in Wikipedia instance from WIKIPEDIA_* variables', () => {
     const config = loadConfig({ WIKIPEDIA_BASE_URL: 'https://de.wikipedia.org', WIKIPEDIA_WEIGHT: '2' });
     expect(config.providers.wikipedia).toMatchObject({ name: 'wikipedia', definition: 'mediawiki', baseUrl: 'https://de.wikipedia.org', weight: 2 });
