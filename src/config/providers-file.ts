@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isNode, isSeq, LineCounter, parseDocument, type Tags } from 'yaml';
+import { isNode, isSeq, LineCounter, parseDocument, visit, type Alias, type Document, type Tags } from 'yaml';
 import type { CredentialSetting, ProviderSettings } from '../providers/provider.js';
 import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey, type Tuning } from '../providers/provider-config.js';
 import { reason as unreadable } from './api-keys.js';
@@ -32,8 +32,8 @@ export interface InstanceEntry {
 export interface InstanceRules {
   /** The definitions an entry may `use`. */
   definitions: readonly ProviderSettings[];
-  /** Names taken by something that is not a search instance. */
-  reservedNames: readonly string[];
+  /** Names taken by something that is not a search instance, each with what it is. */
+  reservedNames: Readonly<Record<string, string>>;
 }
 
 const NAME = /^[a-z][a-z0-9_-]{0,63}$/;
@@ -60,7 +60,9 @@ export function readProvidersFile(
   const [syntaxError] = document.errors;
   // Only the first line of yaml's message: the rest quotes the file, which may hold a credential.
   if (syntaxError) return { instances: [], problems: [`${file}: not valid YAML: ${syntaxError.message.split(':\n')[0]}`] };
-  const list = readList(document.toJS());
+  const data = documentData(document, lines);
+  if ('problem' in data) return { instances: [], problems: [`${file}: not valid YAML: ${data.problem}`] };
+  const list = readList(data.value);
   if (typeof list === 'string') return { instances: [], problems: [`${file}: ${list}`] };
   const node = document.get('providers', true);
   const lineOf = (index: number): number | undefined => {
@@ -90,6 +92,36 @@ export function readProvidersFile(
  */
 function withoutNumbers(tags: Tags): Tags {
   return tags.filter((tag) => typeof tag === 'string' || !/:(int|float)$/.test(tag.tag));
+}
+
+/**
+ * The document as plain data, or why it has none. yaml throws, rather than reports, an alias whose anchor is not
+ * set before it and aliases that multiply past its limit; its message repeats the alias, which may be a
+ * credential that starts with `*`. The problem says where instead.
+ */
+function documentData(document: Document, lines: LineCounter): { value: unknown } | { problem: string } {
+  try {
+    return { value: document.toJS() };
+  } catch (error) {
+    let first: Alias | undefined;
+    let unresolved: Alias | undefined;
+    visit(document, {
+      Alias(_key, alias) {
+        first ??= alias;
+        if (alias.resolve(document) !== undefined) return undefined;
+        unresolved = alias;
+        return visit.BREAK;
+      },
+    });
+    const at = (alias: Alias | undefined): string => {
+      if (!alias?.range) return '';
+      const { line, col } = lines.linePos(alias.range[0]);
+      return ` at line ${line}, column ${col}`;
+    };
+    if (unresolved) return { problem: `an alias (*…) names no anchor (&…) set before it${at(unresolved)}; quote a value that starts with *` };
+    if (error instanceof Error && /excessive alias count/i.test(error.message)) return { problem: `too many aliases (*…)${at(first)}` };
+    return { problem: first ? `its aliases (*…) cannot be resolved${at(first)}` : 'it cannot be read as data' };
+  }
 }
 
 /** The `providers` list, or what is wrong with the document's shape. */
@@ -144,7 +176,7 @@ function readTuning(entry: Record<string, unknown>, keys: Map<string, keyof Tuni
     if (value.text === undefined) continue;
     const parsed = PROVIDER_TUNING[field].schema.safeParse(value.text);
     if (parsed.success) tuning[field] = parsed.data;
-    else problems.push(...parsed.error.issues.map((issue) => `${key}: ${issue.message}`));
+    else problems.push(...parsed.error.issues.map((issue) => `${key}: ${asWritten(issue.message, value.references)}`));
   }
   return tuning as Partial<Tuning>;
 }
@@ -183,8 +215,8 @@ function checkName(value: unknown, rules: InstanceRules, problems: string[]): st
     problems.push(`name: expected lower-case letters, digits, _ and -, starting with a letter (at most 64), got ${JSON.stringify(value)}`);
     return undefined;
   }
-  if (rules.reservedNames.includes(value)) {
-    problems.push(`name: "${value}" is reserved; choose another`);
+  if (Object.hasOwn(rules.reservedNames, value)) {
+    problems.push(`name: "${value}" is reserved (${rules.reservedNames[value]}); choose another`);
     return undefined;
   }
   return value;
@@ -208,15 +240,37 @@ function entryKeys(settings: ProviderSettings) {
 }
 
 /** A scalar as text, with `${VARIABLE}` references filled in from the environment; blank and null count as unset. */
-function resolveValue(value: unknown, env: Environment): { text?: string; problem?: string } {
+function resolveValue(value: unknown, env: Environment): { text?: string; problem?: string; references?: Map<string, string> } {
   if (value === undefined || value === null) return {};
   if (typeof value === 'object') return { problem: 'expected a single value, not a list or mapping' };
   const unset: string[] = [];
+  const references = new Map<string, string>();
   const text = String(value).replace(REFERENCE, (_reference, variable: string) => {
     const found = env[variable];
     if (found === undefined || found === '') unset.push(variable);
+    else references.set(variable, found);
     return found ?? '';
   });
   if (unset.length > 0) return { problem: `${unset.map((variable) => `\${${variable}}`).join(', ')}: not set in the environment` };
-  return text.trim() === '' ? {} : { text };
+  return text.trim() === '' ? {} : { text, references };
+}
+
+/** Values shorter than this are not hidden in a message: too short to be a secret, and too likely to match its words. */
+const HIDDEN_FROM_LENGTH = 4;
+
+/**
+ * A refusal of a value with its `${VARIABLE}`s written back in: a variable put in the wrong key (`weight:
+ * ${TEAM_BRAVE_KEY}`) may hold a credential, which the message would otherwise repeat into the log, whole or,
+ * past the length a message shows, cut before its `…`.
+ */
+function asWritten(message: string, references: ReadonlyMap<string, string> | undefined): string {
+  let written = message;
+  for (const [variable, value] of references ?? []) {
+    if (value.length < HIDDEN_FROM_LENGTH) continue;
+    written = written.split(value).join(`\${${variable}}`);
+    for (let length = value.length - 1; length >= HIDDEN_FROM_LENGTH; length -= 1) {
+      written = written.split(`${value.slice(0, length)}…`).join(`\${${variable}}…`);
+    }
+  }
+  return written;
 }

@@ -31,6 +31,9 @@ export interface SearchQuery {
   filters: SearchFilters;
 }
 
+/** What `providers=` takes instead of names: choose the providers by the query (no instance may take the name). */
+export const AUTO_SELECTION = 'auto';
+
 /** Pages a caller may ask for (page × limit results in all): deeper pages cost every provider a bigger request. */
 export const MAX_PAGE = 10;
 

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import type { SearchFilters } from '../domain/query.js';
+import { AUTO_SELECTION, type SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
 import type { CallerSignal } from '../engine/cancellation.js';
 import type { SearchRequest, SearchResponse, SearchService } from '../engine/search-service.js';
@@ -32,7 +32,7 @@ export interface SearchPlan {
 }
 
 function asksForAuto(providers: SearchParameters['providers']): boolean {
-  return providers === 'auto' || (Array.isArray(providers) && providers.length === 1 && providers[0]!.trim().toLowerCase() === 'auto');
+  return providers === AUTO_SELECTION || (Array.isArray(providers) && providers.length === 1 && providers[0]!.trim().toLowerCase() === AUTO_SELECTION);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { AUTO_SELECTION } from '../domain/query.js';
 import type { Provider, ProviderConfig, ProviderSettings } from './provider.js';
 import { builtInName } from './provider-config.js';
 import { ArxivProvider } from './arxiv.js';
@@ -52,8 +53,15 @@ export const CONFIGURED_PROVIDER_SETTINGS: readonly ProviderSettings[] = PROVIDE
  */
 export const PROVIDER_DEFINITIONS: readonly ProviderSettings[] = CONFIGURED_PROVIDER_SETTINGS.filter((settings) => settings.searchable !== false);
 
-/** Names no PROVIDERS_FILE entry may take: the built-in instances of sources that do not search (captions). */
-export const RESERVED_INSTANCE_NAMES: readonly string[] = CONFIGURED_PROVIDER_SETTINGS.filter((settings) => settings.searchable === false).map(builtInName);
+/**
+ * Names no PROVIDERS_FILE entry may take, each with what it already means: the built-in instances of sources that
+ * do not search (captions), and `auto`, which providers= reads as a choice, so an instance of that name could never
+ * be asked on its own.
+ */
+export const RESERVED_INSTANCE_NAMES: Readonly<Record<string, string>> = Object.fromEntries([
+  ...CONFIGURED_PROVIDER_SETTINGS.filter((settings) => settings.searchable === false).map((settings) => [builtInName(settings), `the built-in ${settings.name} instance, which does not search`] as const),
+  [AUTO_SELECTION, `providers=${AUTO_SELECTION} chooses providers by the query`],
+]);
 
 /** The validated configuration of every instance (built-in and from PROVIDERS_FILE), by instance name: AppConfig's `providers` section. */
 export type ProviderConfigs = Readonly<Record<string, ProviderConfig>>;

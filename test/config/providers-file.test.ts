@@ -180,6 +180,12 @@ describe('a bad PROVIDERS_FILE refuses start-up, naming the file, the entry and 
     ],
     ['a reserved name', 'providers:\n  - name: youtube_web\n    use: youtube\n    api_key: k-12345\n', 'providers[0] "youtube_web" (line 2): name: "youtube_web" is reserved', ''],
     [
+      'the name auto, which providers= reads as "choose by the query"',
+      'providers:\n  - name: auto\n    use: searxng\n    base_url: https://s.example\n',
+      'providers[0] "auto" (line 2): name: "auto" is reserved (providers=auto chooses providers by the query); choose another',
+      '',
+    ],
+    [
       'a built-in name with another definition',
       'providers:\n  - name: wikipedia\n    use: searxng\n    base_url: https://s.example\n',
       'providers[0] "wikipedia" (line 2): use: "wikipedia" is the built-in mediawiki instance',
@@ -222,6 +228,18 @@ describe('a bad PROVIDERS_FILE refuses start-up, naming the file, the entry and 
     ['an empty file', '', 'expected a mapping with a `providers` list, got an empty file', ''],
     ['invalid YAML', 'providers:\n  - name: a\n  name: b\n', 'not valid YAML: All mapping items must start at the same column at line 3, column 1', ''],
     ['a repeated key', 'providers:\n  - name: a\n    name: b\n', 'not valid YAML: Map keys must be unique at line 3, column 5', ''],
+    [
+      'an alias with no anchor before it (a value starting with *)',
+      'providers:\n  - name: brave-2\n    use: brave\n    api_key: *k-12345\n',
+      'not valid YAML: an alias (*…) names no anchor (&…) set before it at line 4, column 14; quote a value that starts with *',
+      '',
+    ],
+    [
+      'aliases that multiply',
+      `providers:\n  - name: s\n    use: searxng\n    base_url: https://s.example\n    weight: &a [${'x, '.repeat(9)}x]\n    timeout_ms: &b [${'*a, '.repeat(9)}*a]\n    concurrency: [${'*b, '.repeat(9)}*b]\n`,
+      'not valid YAML: too many aliases (*…) at line 6',
+      '',
+    ],
   ])('%s', (_case, content, expected, alsoExpected) => {
     const { message, file } = refusal(content);
     expect(message).toContain(`Invalid configuration: PROVIDERS_FILE: ${file}: ${expected}`);
@@ -254,5 +272,21 @@ describe('a bad PROVIDERS_FILE refuses start-up, naming the file, the entry and 
     const invalid = refusal('providers:\n  - name: brave-2\n    use: brave\n    api_key: sk-very-secret-value\n    weight: abc\n');
     expect(invalid.message).toContain('weight: expected a number');
     expect(invalid.message).not.toContain('sk-very-secret-value');
+    const alias = refusal('providers:\n  - name: brave-2\n    use: brave\n    api_key: *sk-very-secret-value\n');
+    expect(alias.message).toContain('not valid YAML');
+    expect(alias.message).not.toContain('sk-very-secret-value');
+  });
+
+  it('never repeats the value of a variable put in a key that is not a credential\'s, whole or cut short', () => {
+    const misplaced = refusal('providers:\n  - name: brave-2\n    use: brave\n    api_key: ${TEAM_KEY}\n    weight: ${TEAM_KEY}\n', {
+      TEAM_KEY: 'sk-very-secret-value',
+    });
+    expect(misplaced.message).toContain('weight: expected a number from 0 to 100, got "${TEAM_KEY}"');
+    expect(misplaced.message).not.toContain('sk-very');
+    const long = `sk-${'x'.repeat(100)}`;
+    const cut = refusal('providers:\n  - name: s\n    use: searxng\n    base_url: https://s.example\n    rate_limit: every ${LONG_KEY}\n', { LONG_KEY: long });
+    expect(cut.message).toContain('rate_limit: expected N/s');
+    expect(cut.message).toContain('got "every ${LONG_KEY}…"');
+    expect(cut.message).not.toContain('sk-xxxx');
   });
 });
