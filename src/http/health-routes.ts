@@ -1,10 +1,25 @@
 import type { FastifyInstance } from 'fastify';
+import { ERROR_ENVELOPE_ID } from './response-schemas.js';
 
 export interface Readiness {
   ready: boolean;
 }
 
-const statusSchema = { type: 'object', required: ['status'], properties: { status: { type: 'string' } } } as const;
+/** A probe's answer: `{"status": <the one word it can say>}`. */
+function statusSchema(status: string) {
+  return { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: [status] } } } as const;
+}
+
+/**
+ * What a probe can meet before its handler: the Host check (http/host-check.ts) refuses a name it does not admit,
+ * probes included, in the error envelope; the document said a probe answers nothing but 200 (and /readyz 503).
+ */
+const refusedHost = {
+  403: {
+    $ref: `${ERROR_ENVELOPE_ID}#`,
+    description: 'The Host header names a host this service does not answer (HOST_NOT_ALLOWED): list it in ALLOWED_HOSTS, or probe by IP address.',
+  },
+};
 
 /**
  * /healthz: the process answers. /readyz: it should get traffic (false while starting or draining).
@@ -25,7 +40,7 @@ export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness)
         tags: ['health'],
         summary: 'Process alive',
         security: [],
-        response: { 200: { ...statusSchema, description: 'The process answers: {"status":"ok"}.' } },
+        response: { 200: { ...statusSchema('ok'), description: 'The process answers: {"status":"ok"}.' }, ...refusedHost },
       },
     },
     async () => ({ status: 'ok' }),
@@ -39,8 +54,13 @@ export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness)
         summary: 'Ready to serve',
         security: [],
         response: {
-          200: { ...statusSchema, description: 'Ready for traffic: {"status":"ready"}.' },
-          503: { ...statusSchema, description: 'Starting or draining: send traffic elsewhere ({"status":"not ready"}).' },
+          200: { ...statusSchema('ready'), description: 'Ready for traffic: {"status":"ready"}.' },
+          ...refusedHost,
+          // Load shedding (http/protection.ts) answers before the handler, in the error envelope (OVERLOADED).
+          503: {
+            description: 'Starting or draining ({"status":"not ready"}), or shedding load (the error envelope, code OVERLOADED, with Retry-After): send traffic elsewhere.',
+            oneOf: [statusSchema('not ready'), { $ref: `${ERROR_ENVELOPE_ID}#` }],
+          },
         },
       },
     },

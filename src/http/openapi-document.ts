@@ -2,6 +2,7 @@ import fastifySwagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swag
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { API_VERSION } from '../version.js';
+import { documentServiceHeaders } from './documented-headers.js';
 import { ERROR_ENVELOPE_ID, errorEnvelopeJsonSchema } from './response-schemas.js';
 
 /** The two ways to send an API key (http/access-control.ts accepts both). */
@@ -44,6 +45,8 @@ export async function registerOpenApi(app: FastifyInstance, keysRequired: boolea
   await app.register(fastifySwagger, {
     openapi: openApiOptions(keysRequired),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`) },
+    // The headers every route's answers carry (request id, rate limit, Retry-After), which no route schema states.
+    transformObject: (documents) => ('openapiObject' in documents ? documentServiceHeaders(documents.openapiObject) : documents.swaggerObject),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -31,7 +31,11 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
         querystring: documented(downloadQuery, 'query'),
         // The PDF's media type for the 200 alone: `produces` set it for every answer, the JSON errors too.
         response: {
-          200: { description: 'The PDF, as an attachment.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+          200: {
+            description: 'The PDF, as an attachment.',
+            headers: { 'Content-Disposition': { type: 'string', description: 'attachment; filename="<identifier or file name>.pdf"' } },
+            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+          },
           ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500, 502, 503, 504),
         },
       },

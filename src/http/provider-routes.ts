@@ -19,8 +19,8 @@ export function registerProviderRoutes(app: FastifyInstance, search: SearchServi
         querystring: documented(providerListQuery, 'query'),
         response: {
           200: documentedResponse(providerListOutput, 'Every provider instance, configured or not, with its definition, circuit state and recent health.'),
-          // 503: shed under pressure (http/protection.ts) like every route but /healthz.
-          ...errorResponses(400, 401, 403, 429, 503),
+          // 500: a fault of the service's own, as any route may meet; 503: shed under pressure (http/protection.ts) like every route but /healthz.
+          ...errorResponses(400, 401, 403, 429, 500, 503),
         },
       },
     },

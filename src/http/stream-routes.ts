@@ -28,10 +28,13 @@ const DESCRIPTION =
 
 const eventStream = {
   description: 'text/event-stream: `provider`, `results` and `done` events (see the description).',
+  headers: { 'Cache-Control': { type: 'string', description: 'no-cache, no-transform: a proxy must neither keep nor rewrite the stream.' } },
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 } as const;
 
+/** `type: 'null'` is how @fastify/swagger is told a response has no body: without it the 204 was documented as JSON. */
 const reconnectedAfterEnd = {
+  type: 'null',
   description: 'No content: the request carried `Last-Event-ID: end`, an EventSource reconnecting after its stream ended; it stops.',
 } as const;
 

@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/operations/registry.js';
@@ -11,6 +12,7 @@ interface DocumentedOperation {
   operationId?: string;
   security?: unknown[];
   requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
+  parameters?: Array<{ name: string; schema: { default?: unknown } }>;
   responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }>;
 }
 
@@ -67,6 +69,28 @@ describe('OpenAPI document', () => {
     expect(JSON.stringify(committed)).not.toContain('Example body:');
   });
 
+  it('gives examples and parameter defaults that fit their own schemas, so the call Swagger UI pre-fills is not refused', () => {
+    const ajv = new Ajv({ strict: false, allErrors: true, formats: { uri: true } });
+    ajv.addSchema(committed, 'openapi');
+    let checked = 0;
+    for (const [path, method, entry] of operationsOf(committed)) {
+      const pointer = `openapi#/paths/${path.replace(/\//g, '~1')}/${method}`;
+      const body = entry.requestBody?.content['application/json'];
+      if (body?.example !== undefined) {
+        const validate = ajv.getSchema(`${pointer}/requestBody/content/application~1json/schema`);
+        expect(validate?.(body.example), `${method} ${path} example: ${JSON.stringify(validate?.errors)}`).toBe(true);
+        checked += 1;
+      }
+      for (const [index, parameter] of (entry.parameters ?? []).entries()) {
+        if (parameter.schema.default === undefined) continue;
+        const validate = ajv.getSchema(`${pointer}/parameters/${index}/schema`);
+        expect(validate?.(parameter.schema.default), `${method} ${path} ${parameter.name} default`).toBe(true);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(OPERATIONS.length);
+  });
+
   it('documents the 200 answer of every operation with a schema of its fields', () => {
     for (const operation of OPERATIONS) {
       const ok = committed.paths[`/v1/ops/${operation.name}`].post.responses['200'];
@@ -92,6 +116,18 @@ describe('OpenAPI document', () => {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
         });
       }
+    }
+  });
+
+  it("documents the refusals the service's own hooks can answer any route with", () => {
+    const probes = ['/healthz', '/readyz'];
+    for (const [path, method, entry] of operationsOf(committed)) {
+      const statuses = Object.keys(entry.responses);
+      // The Host check comes before everything, the probes included.
+      expect(statuses, `${method} ${path}`).toContain('403');
+      if (probes.includes(path)) continue;
+      // No key, too many requests, a fault of the service's own, load shed: any route but a probe may meet each.
+      expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['401', '429', '500', '503']));
     }
   });
 
