@@ -37,7 +37,7 @@ const NAT64_WELL_KNOWN = ipaddr.IPv6.parse('64:ff9b::');
 const IPV4_COMPATIBLE = ipaddr.IPv6.parse('::');
 
 /**
- * Why an address is forbidden, as a phrase that completes "… resolves to 10.0.0.1, ___"
+ * Why an address is forbidden, as a phrase that completes "10.0.0.1 is ___" and "a name resolves to ___"
  * (e.g. "a private address"), or undefined when it may be fetched.
  */
 export function forbiddenAddressReason(address: string): string | undefined {

@@ -82,7 +82,8 @@ async function resolveAllowedAddresses(url: URL, policy: TargetPolicy): Promise<
   if (addresses.length === 0) throw new FedsearchError('FETCH_FAILED', `could not resolve ${host}: no addresses`);
   for (const { address } of addresses) {
     const reason = exempt ? undefined : forbiddenAddressReason(address);
-    if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${host} resolves to ${address}, ${reason}`);
+    // The kind of address, not the address: a caller must not learn what this network's internal names resolve to.
+    if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${host} resolves to ${reason}`);
   }
   return addresses;
 }

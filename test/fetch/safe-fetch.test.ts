@@ -76,7 +76,7 @@ describe('safeFetch with the default policy', () => {
     ['a hex spelling', () => `http://0x7f.0.0.1:${site.port}/ok`, /^refused: 127\.0\.0\.1 is a loopback address$/],
     ['IPv4-mapped IPv6, dotted', () => `http://[::ffff:127.0.0.1]:${site.port}/ok`, /loopback address \(IPv4 127\.0\.0\.1 inside/],
     ['IPv4-mapped IPv6, hex', () => `http://[::ffff:7f00:1]:${site.port}/ok`, /loopback address \(IPv4 127\.0\.0\.1 inside/],
-    ['a name resolving to loopback', () => `http://localhost:${site.port}/ok`, /^refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/],
+    ['a name resolving to loopback', () => `http://localhost:${site.port}/ok`, /^refused: localhost resolves to a loopback address$/],
   ])('refuses %s with a 400 naming the reason, before connecting', async (_label, url, message) => {
     const before = site.requestedPaths.length;
     const error = await expectFailure(safeFetch(url()), 'FETCH_FORBIDDEN', message);
@@ -89,14 +89,14 @@ describe('safeFetch with the default policy', () => {
     await expectFailure(
       safeFetch('http://example.test/', { lookup }),
       'FETCH_FORBIDDEN',
-      /^refused: example\.test resolves to 10\.0\.0\.1, a private address$/,
+      /^refused: example\.test resolves to a private address$/,
     );
     expect(lookup.calls).toEqual(['example.test']);
   });
 
   it('refuses a name when any one of its addresses is forbidden', async () => {
     const lookup = fakeResolver({ 'mixed.test': ['93.184.216.34', 'fd00:ec2::254'] });
-    await expectFailure(safeFetch('https://mixed.test/', { lookup }), 'FETCH_FORBIDDEN', /mixed\.test resolves to fd00:ec2::254, a cloud metadata address/);
+    await expectFailure(safeFetch('https://mixed.test/', { lookup }), 'FETCH_FORBIDDEN', /^refused: mixed\.test resolves to a cloud metadata address$/);
   });
 
   it.each(['file:///etc/passwd', 'ftp://example.com/file.txt', 'data:text/plain,hello', 'gopher://example.com/', 'javascript:alert(1)'])(
@@ -134,7 +134,7 @@ describe('redirects under the default policy', () => {
     ['/to-private', /^refused: 10\.0\.0\.1 is a private address$/],
     ['/to-metadata', /^refused: 169\.254\.169\.254 is a cloud metadata address$/],
     ['/to-loopback', /^refused: 127\.0\.0\.1 is a loopback address$/],
-    ['/to-localhost', /^refused: localhost resolves to .+, a loopback address$/],
+    ['/to-localhost', /^refused: localhost resolves to a loopback address$/],
     ['/to-mapped', /^refused: ::ffff:7f00:1 is a loopback address/],
   ])('re-checks the hop after %s and refuses it', async (path, message) => {
     const before = site.requestedPaths.filter((requested) => requested === '/ok').length;
