@@ -27,7 +27,6 @@ export interface SafeFetchOptions {
   allowPrivateHosts?: readonly string[];
   /** Replaces the system resolver, e.g. in tests; every address it returns is checked like any other. */
   lookup?: HostResolver;
-  headers?: Record<string, string>;
 }
 
 export interface FetchedDocument {
@@ -44,7 +43,6 @@ export interface FetchedDocument {
 
 interface HopSettings {
   maxBytes: number;
-  headers: Record<string, string>;
 }
 
 type Hop = { kind: 'redirect'; location: string } | { kind: 'document'; document: Omit<FetchedDocument, 'redirects'> };
@@ -60,7 +58,7 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
-  const settings: HopSettings = { maxBytes: options.maxBytes ?? DEFAULT_FETCH_MAX_BYTES, headers: options.headers ?? {} };
+  const settings: HopSettings = { maxBytes: options.maxBytes ?? DEFAULT_FETCH_MAX_BYTES };
   const policy: TargetPolicy = { allowPrivate: options.allowPrivate, allowPrivateHosts: options.allowPrivateHosts, lookup: options.lookup, signal };
   let next: string | URL = input;
   const redirects: string[] = [];
@@ -102,7 +100,8 @@ async function fetchHop(url: URL, addresses: ResolvedAddress[], settings: HopSet
     try {
       response = await request(url, {
         method: 'GET',
-        headers: { 'user-agent': USER_AGENT, accept: ACCEPT, ...settings.headers },
+        // No caller's headers: every hop, to whatever host a redirect names, carries only these two.
+        headers: { 'user-agent': USER_AGENT, accept: ACCEPT },
         signal,
         dispatcher: agent,
       });
