@@ -21,8 +21,9 @@ const DESCRIPTION =
   '- `event: results`: `{results, done, total}`, the fused results of the page asked for so far, after each provider that changed them;\n' +
   '- `event: done`: exactly the answer GET /v1/search/{kind} gives for the same request; then the stream ends.\n' +
   'A cached answer streams just `done`. A bad request is an ordinary 400 JSON before any event; an unexpected ' +
-  'failure after the stream opened is `event: error` with the usual error JSON. A comment line is sent every 15 s ' +
-  'so proxies keep the connection; closing it stops the providers still running.\n' +
+  'failure after the stream opened is `event: error` with the usual error JSON. A comment line is sent every ' +
+  'SEARCH_STREAM_HEARTBEAT_MS (15 s by default) so proxies keep the connection; closing it stops the providers ' +
+  'still running.\n' +
   'The last event (`done` or `error`) carries `id: end`: an EventSource reconnecting after it sends `Last-Event-ID: end` ' +
   'and is answered 204, which stops it from searching again and again.';
 
