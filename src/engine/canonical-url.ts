@@ -10,8 +10,9 @@ export interface UrlIdentity {
 }
 
 /**
- * The key two URLs share when they show the same page: scheme, `www.`, default port, trailing slash,
- * fragment (unless it is a route: `#/…`, `#!…`), host letter case, parameter order and tracking parameters do not count. Returns the input,
+ * The key two URLs share when they show the same page: scheme, `www.`, a mobile site's `m.` label, a host's
+ * trailing dot, default port, trailing slash, fragment (unless it is a route: `#/…`, `#!…`), host letter case,
+ * parameter order and tracking parameters do not count. Returns the input,
  * lower-cased, when it is not a URL, so odd values still deduplicate with themselves.
  */
 export function canonicalUrl(value: string): string {
@@ -45,6 +46,7 @@ export function plainUrlKey(value: string): string | undefined {
   const keyStart = keyStartOf(value, hostStart);
   // A plain URL has a path: the host ends at its `/`. The query (from `?`) ends where a fragment starts.
   const hostEnd = value.indexOf('/', hostStart);
+  const mobile = mobileLabelStart(value, keyStart, hostEnd);
   const fragment = value.indexOf('#', hostEnd);
   const queryEnd = fragment < 0 ? value.length : fragment;
   const question = value.indexOf('?', hostEnd);
@@ -60,13 +62,47 @@ export function plainUrlKey(value: string): string | undefined {
   const percent = value.indexOf('%', hostEnd);
   if (percent >= 0 && percent < pathEnd) {
     // The parser's pathname is the path as written: the general rule applies to it as it is.
-    return value.slice(keyStart, hostEnd) + samePercentEncoding(value.slice(hostEnd, pathEnd)).replace(/\/+$/, '') + search + route;
+    const host = hostKeyOf(value, keyStart, hostEnd, mobile);
+    return host + wikiTitlePath(host, samePercentEncoding(value.slice(hostEnd, pathEnd)).replace(/\/+$/, '')) + search + route;
   }
   // Trailing slashes do not count (and a host alone has the path `/`).
   let keyEnd = pathEnd;
   while (keyEnd > hostEnd && value.charCodeAt(keyEnd - 1) === 47) keyEnd -= 1;
-  const path = value.slice(keyStart, keyEnd);
+  const path = mobile < 0 ? value.slice(keyStart, keyEnd) : hostKeyOf(value, keyStart, hostEnd, mobile) + value.slice(hostEnd, keyEnd);
   return search === '' && route === '' ? path : path + search + route;
+}
+
+/**
+ * Where the `m.` label of a mobile site's host starts (`m.youtube.com`, Wikipedia's `en.m.wikipedia.org`), or -1:
+ * it serves the pages of the host without it. Only as the first or second label, with two labels left after it
+ * (`m.me` is a site of its own). `mobile.` is left alone: sites name whole other sites by it (`mobile.de`, SDK docs).
+ */
+function mobileLabelStart(host: string, start: number, end: number): number {
+  let label = start;
+  if (!host.startsWith('m.', label)) {
+    const firstDot = host.indexOf('.', start);
+    if (firstDot < 0 || firstDot >= end || !host.startsWith('m.', firstDot + 1)) return -1;
+    label = firstDot + 1;
+  }
+  const nextDot = host.indexOf('.', label + 2);
+  return nextDot >= 0 && nextDot < end ? label : -1;
+}
+
+/** The host part of a key: host[start, end) without the `m.` label at `mobile` (when that is not -1). */
+function hostKeyOf(host: string, start: number, end: number, mobile: number): string {
+  return mobile < 0 ? host.slice(start, end) : host.slice(start, mobile) + host.slice(mobile + 2, end);
+}
+
+/** The sites of the Wikimedia projects, whose article paths are MediaWiki titles. */
+const WIKIMEDIA_HOST = /(?:^|\.)(?:wikipedia|wiktionary|wikibooks|wikiquote|wikisource|wikinews|wikiversity|wikivoyage|wikimedia|wikidata|mediawiki)\.org$/;
+
+/**
+ * A Wikimedia article path with its spaces written as MediaWiki writes them, `_`: `/wiki/Ada%20Lovelace` is
+ * `/wiki/Ada_Lovelace`. Any other site's `%20` and `_` stay two characters. `path` is percent-encoded one way
+ * (samePercentEncoding), so a space is always `%20` in it.
+ */
+function wikiTitlePath(host: string, path: string): string {
+  return path.startsWith('/wiki/') && path.includes('%20') && WIKIMEDIA_HOST.test(host) ? path.replaceAll('%20', '_') : path;
 }
 
 /**
@@ -92,17 +128,20 @@ export function parsedUrlIdentity(value: string): UrlIdentity {
     return { key: value.trim().toLowerCase(), domain: undefined };
   }
   // URL already lower-cases the host and drops the scheme's default port.
-  const host = withoutWww(url.hostname);
+  const site = siteOf(url.hostname);
+  const host = hostKeyOf(site, 0, site.length, mobileLabelStart(site, 0, site.length));
   const port = url.port ? `:${url.port}` : '';
-  const path = samePercentEncoding(url.pathname).replace(/\/+$/, '');
+  const path = wikiTitlePath(host, samePercentEncoding(url.pathname).replace(/\/+$/, ''));
   // A web page's fragment is a place on the page; a local index link's names a record of its file (`#2` of a
   // .jsonl or a JSON array): two records are two results.
   const record = url.protocol === LOCAL_LINK_SCHEME ? url.hash : routeOf(url.hash);
-  return { key: `${host}${port}${path}${canonicalSearch(url)}${record}`, domain: withoutWww(url.hostname.toLowerCase()) || undefined };
+  return { key: `${host}${port}${path}${canonicalSearch(url)}${record}`, domain: siteOf(url.hostname.toLowerCase()) || undefined };
 }
 
-function withoutWww(hostname: string): string {
-  return hostname.startsWith('www.') ? hostname.slice(4) : hostname;
+/** A parsed hostname without `www.` and without the trailing dot of a fully qualified name (`example.com.` is `example.com`). */
+function siteOf(hostname: string): string {
+  const host = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  return host.startsWith('www.') ? host.slice(4) : host;
 }
 
 /** The query string without tracking parameters, in one order; empty when nothing is left. */
@@ -149,7 +188,7 @@ export function reencodePath(pathname: string): string {
 export function domainOf(value: string): string | undefined {
   if (hasParserStableHttpHost(value)) return plainUrlDomain(value);
   try {
-    return withoutWww(new URL(value).hostname.toLowerCase()) || undefined;
+    return siteOf(new URL(value).hostname) || undefined;
   } catch {
     return undefined;
   }
