@@ -27,16 +27,17 @@ export class CallDeadline {
   /**
    * `armed: false` leaves the timer to arm(), for calls that send their requests first (CallDeadlines). `stopping`
    * aborts the calls as the deadline would (the service shutting down: SearchService.cutCallsShort); its reason
-   * is the calls' abort reason.
+   * is the calls' abort reason. `startedAt` (performance.now() time) is when the caller's request arrived, when
+   * that was earlier: the timeout counts from then, so time spent before the calls (a slow Redis) is part of it.
    */
   constructor(
     readonly timeoutMs: number,
     private readonly callerSignal?: CallerSignal,
-    { armed = true, stopping }: { armed?: boolean; stopping?: CallerSignal | undefined } = {},
+    { armed = true, stopping, startedAt }: { armed?: boolean; stopping?: CallerSignal | undefined; startedAt?: number | undefined } = {},
   ) {
     this.signal = this.controller.signal;
     offerAbortWatch(this.signal, this.watchers);
-    this.at = performance.now() + timeoutMs;
+    this.at = (startedAt ?? performance.now()) + timeoutMs;
     this.aborted = new Promise<never>((_, reject) => {
       this.rejectAborted = reject;
     });
@@ -103,15 +104,17 @@ export class CallDeadlines {
   private readonly byTimeout = new Map<number, CallDeadline>();
   private armed = false;
 
+  /** `startedAt`: when the caller's request arrived, if earlier than now (CallDeadline). */
   constructor(
     private readonly callerSignal?: CallerSignal,
     private readonly stopping?: CallerSignal,
+    private readonly startedAt?: number,
   ) {}
 
   for(timeoutMs: number): CallDeadline {
     let deadline = this.byTimeout.get(timeoutMs);
     if (!deadline) {
-      deadline = new CallDeadline(timeoutMs, this.callerSignal, { armed: this.armed, stopping: this.stopping });
+      deadline = new CallDeadline(timeoutMs, this.callerSignal, { armed: this.armed, stopping: this.stopping, startedAt: this.startedAt });
       this.byTimeout.set(timeoutMs, deadline);
     }
     return deadline;

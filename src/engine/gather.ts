@@ -31,6 +31,11 @@ type TaskValue = ProviderItem[] | FilteredItems;
 export interface GatherOptions {
   /** The caller's deadline; each provider gets the smaller of this and its own timeout. */
   timeoutMs?: number;
+  /**
+   * performance.now() time the caller's request arrived: deadlines (timeoutMs and the providers' own) count from
+   * it, so what the request waited for before the fan-out (rate limits, the answer cache, a slow Redis) is not added.
+   */
+  startedAt?: number;
   /** Aborts every provider at once (the client went away). */
   signal?: CallerSignal;
   /** What to ask each provider instead of a search: a paper lookup by identifier (reported as task `lookup`). */
@@ -56,7 +61,7 @@ export function gatherResults(
 ): Promise<ProviderAnswer[]> {
   const task = searchTask(query, options.task);
   // Providers with the same timeout share one timer and abort signal; what they leave running stops when all are done.
-  const deadlines = new CallDeadlines(options.signal, dependencies.stopping);
+  const deadlines = new CallDeadlines(options.signal, dependencies.stopping, options.startedAt);
   const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines };
   let pending: Promise<PipelineResult<TaskValue>>[];
   try {

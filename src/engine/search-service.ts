@@ -33,6 +33,12 @@ export interface SearchRequest {
   /** Which page of `limit` results (1 by default); every page is sliced from one fused list. */
   page?: number;
   timeoutMs?: number;
+  /**
+   * performance.now() time the request arrived (before the inbound rate limit and the cache read, each of which may
+   * wait on Redis): timeoutMs and the providers' own timeouts count from it. When unset, from the call to search(),
+   * so the cache read is part of them.
+   */
+  receivedAt?: number;
   explain?: boolean;
   filters?: SearchFilters;
   /** The caller's request-scoped logger, so provider lines carry its request id. */
@@ -214,11 +220,11 @@ export class SearchService {
     // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
     const explain = request.explain === true || this.options.cache.storesNothing !== true;
     const gathering = request.onProviderAnswer
-      ? this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new Cancellation())
+      ? this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new Cancellation(), started)
       : // Only a caller with the same timeout_ms joins a flight: a shorter one would wait past its deadline, a longer
         // one would be given what a shorter deadline found (the cache key leaves timeout_ms out: servesTimeout).
         this.flights.run(`${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`, signalOf(signal), (sharedSignal) =>
-          this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal),
+          this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal, started),
         );
     // Counted once the providers are asked: the requests need not wait for the bookkeeping.
     this.options.onCacheLookup?.(false);
@@ -295,12 +301,13 @@ export class SearchService {
     listed: SearchResult[],
     explain: boolean,
     signal: CallerSignal,
+    searchStarted: number,
   ): Promise<CachedAnswer> {
     const gatheredAt = Date.now();
     const gathering = gatherResults(
       providers,
       query,
-      { timeoutMs: request.timeoutMs, signal, onAnswer: observerOf(request, listed) },
+      { timeoutMs: request.timeoutMs, startedAt: request.receivedAt ?? searchStarted, signal, onAnswer: observerOf(request, listed) },
       this.runtime.dependencies(request.logger),
     );
     // Counted as started once its providers are asked: the requests need not wait for the bookkeeping.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { OperationContext, Operation } from '../operations/operation.js';
+import { arrivalOf } from './request-arrival.js';
 import { clientGoneSignal } from './request-signal.js';
 import { documentedResponse, errorResponses, OPERATION_ERRORS } from './response-schemas.js';
 import { documented } from './zod-schemas.js';
@@ -31,7 +32,7 @@ export function registerOperationRoutes(app: FastifyInstance, operations: readon
         },
       },
       async (request, reply) =>
-        operation.run(request.body as never, { ...context, signal: clientGoneSignal(reply), logger: request.log }),
+        operation.run(request.body as never, { ...context, signal: clientGoneSignal(reply), logger: request.log, receivedAt: arrivalOf(reply) }),
     );
   }
 }

@@ -29,8 +29,8 @@ export const PAGE_CONTENT_SECURITY_POLICY = {
 
 /**
  * Headers, CORS, rate limits and load shedding. Rate limits count per API key (per IP without keys) and are
- * shared across replicas through Redis when one is configured; while Redis is down, or paused after a failed
- * command, each replica counts on its own (per-replica limits) rather than every caller getting an error.
+ * shared across replicas through Redis when one is configured; while Redis is down, or left alone after a failed
+ * command until it answers again, each replica counts on its own (per-replica limits) rather than every caller getting an error.
  * Returns the limiter's count of a refused key or token (AccessControlOptions.countRefusal), which marks the request refused.
  */
 export async function registerProtection(
@@ -124,7 +124,7 @@ const LocalStore = requireFromHere('@fastify/rate-limit/store/LocalStore.js') as
 
 /**
  * The plugin's Redis store, run through the client's fail-fast gate: after a failed or late command, requests
- * skip Redis at once for a short pause instead of each waiting out the command timeout. Meanwhile (and while
+ * skip Redis at once until it answers a PING again, instead of each waiting out the command timeout. Meanwhile (and while
  * Redis is down) they are counted in this replica, as the plugin's own in-memory store counts them: letting them
  * pass uncounted lifted RATE_LIMIT_MAX for every caller for as long as Redis was away.
  */

@@ -3,6 +3,7 @@ import type { SearchService } from '../engine/search-service.js';
 import { searchResponseOutput } from '../operations/output-schemas.js';
 import { filtersOf } from '../operations/search-operations.js';
 import { planSearch, type SearchPlan } from '../operations/search-plan.js';
+import { arrivalOf } from './request-arrival.js';
 import { lazyClientGoneSignal } from './request-signal.js';
 import { BODY_ERRORS, documentedResponse, errorResponses } from './response-schemas.js';
 import { searchBodies, searchQuerystrings, type SearchRouteInput, type SearchRouteKind } from './search-schemas.js';
@@ -50,7 +51,7 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
   };
   for (const { kind, path, summary, operationId } of ROUTE_KINDS) {
     const handle = async (input: SearchRouteInput, request: FastifyRequest, reply: FastifyReply) =>
-      planRouteSearch(search, kind, input).run({ logger: request.log }, lazyClientGoneSignal(reply));
+      planRouteSearch(search, kind, input).run({ logger: request.log, receivedAt: arrivalOf(reply) }, lazyClientGoneSignal(reply));
     app.get(
       path,
       { schema: { operationId, tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystrings[kind], 'query'), response: responses } },

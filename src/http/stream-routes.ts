@@ -7,6 +7,7 @@ import type { ProviderAnswer } from '../engine/gather.js';
 import type { SearchService } from '../engine/search-service.js';
 import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
 import { errorEnvelope, logFailure } from './error-handler.js';
+import { arrivalOf } from './request-arrival.js';
 import { clientGoneSignal } from './request-signal.js';
 import { planRouteSearch } from './search-routes.js';
 import { errorResponses } from './response-schemas.js';
@@ -66,6 +67,7 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   // Validation that needs the provider list throws here, so a bad request is a 400 before any event.
   const plan = planRouteSearch(search, kind, input);
   const total = plan.selected.length;
+  const receivedAt = arrivalOf(reply);
   const signal = clientGoneSignal(reply);
   const events = new PassThrough();
   // The headers go out now, promising keep-alive; a shutdown that begins meanwhile must not wait on this socket.
@@ -100,7 +102,7 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
     write(sseEvent('results', { results, done: answers.length, total }));
   };
   try {
-    const answer = await plan.run({ logger: request.log, onProviderAnswer }, signal);
+    const answer = await plan.run({ logger: request.log, onProviderAnswer, receivedAt }, signal);
     write(sseEvent('done', answer, STREAM_END_ID));
   } catch (error) {
     if (!signal.aborted) {

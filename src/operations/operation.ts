@@ -14,6 +14,11 @@ export interface OperationContext {
   operations: () => readonly Operation[];
   signal: AbortSignal;
   logger: Logger;
+  /**
+   * performance.now() time the caller's request arrived, when known (REST: http/request-arrival.ts): searches
+   * count their deadlines from it, so a wait before the operation ran (the rate limiter on a slow Redis) is included.
+   */
+  receivedAt?: number;
   /** Set when the caller shows progress (an MCP tools/call with a progressToken); searches report to it. */
   progress?: SearchProgress;
   /**

@@ -25,7 +25,8 @@ export interface SearchPlan {
   /** The providers asked (how many: the progress count), in the order their answers are fused (ties between results break by it). */
   readonly selected: readonly Provider[];
   run(
-    observers: { logger?: Logger; onProviderAnswer?: SearchRequest['onProviderAnswer'] },
+    /** `receivedAt`: when the caller's request arrived (SearchRequest.receivedAt). */
+    observers: { logger?: Logger; onProviderAnswer?: SearchRequest['onProviderAnswer']; receivedAt?: number | undefined },
     /** Or a function making it, when a cached answer should not pay for one (SearchService.search). */
     signal: CallerSignal | (() => CallerSignal),
   ): Promise<RoutedSearchResponse>;
@@ -62,7 +63,7 @@ class PlannedSearch implements SearchPlan {
 
   /** Not async: a search in flight holds no frame of its own here, and one without routing has no step after the service's. */
   run(
-    { logger, onProviderAnswer }: { logger?: Logger; onProviderAnswer?: SearchRequest['onProviderAnswer'] },
+    { logger, onProviderAnswer, receivedAt }: { logger?: Logger; onProviderAnswer?: SearchRequest['onProviderAnswer']; receivedAt?: number | undefined },
     signal: CallerSignal | (() => CallerSignal),
   ): Promise<RoutedSearchResponse> {
     const { kind, parameters, providers, selected, routing } = this;
@@ -75,6 +76,7 @@ class PlannedSearch implements SearchPlan {
         limit: parameters.max_results,
         page: parameters.page,
         timeoutMs: parameters.timeout_ms,
+        receivedAt,
         explain: parameters.explain,
         filters: parameters.filters,
         logger,

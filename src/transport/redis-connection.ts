@@ -7,7 +7,8 @@ export type FailFastClient = Redis & Pick<FailFastRedis, 'attempt'>;
 /**
  * A Redis client that fails fast instead of queueing while Redis is down, so a shared-state feature (rate
  * limits) degrades at once. Its `attempt` is `openFailFastRedis`'s: after a failed or late command Redis is
- * left alone for a moment, so a stalled Redis costs one command timeout per pause, not one per request.
+ * left alone until it answers a background PING, so a stalled Redis costs one command timeout per stall, not one
+ * per request (nor one per pause).
  */
 export function createRedisClient(url: string, logger: FastifyBaseLogger, purpose: string): FailFastClient {
   const redis = openFailFastRedis({ url, logger, purpose, whileDown: 'going on without it', commandTimeoutMs: 500 });
@@ -80,13 +81,16 @@ export interface FailFastRedis<Client extends Redis = Redis> {
 const CONNECT_TIMEOUT_MS = 1000;
 /** Reconnect pauses grow 100, 200, 400 … ms up to this. */
 const MAX_RECONNECT_DELAY_MS = 2000;
-/** After a failed command on a live connection (Redis slow, not gone), leave it alone this long. */
-const PAUSE_AFTER_FAILURE_MS = 2000;
+/**
+ * After a failed command on a live connection (Redis slow or stalled, not gone), commands skip Redis until a PING
+ * sent this often answers: a stalled Redis is waited out once, by the commands already sent, not once per pause.
+ */
+const PROBE_INTERVAL_MS = 1000;
 
 /**
  * A Redis connection for state replicas share but can do without (answers, outbound buckets): commands fail
- * fast (no offline queue, a short timeout) so callers fall back to their local state at once, a slow Redis
- * is left alone for a moment, and one warning is logged per outage rather than one per command.
+ * fast (no offline queue, a short timeout) so callers fall back to their local state at once, a slow or stalled
+ * Redis is left alone until it answers a PING again, and one warning is logged per outage rather than one per command.
  */
 export function openFailFastRedis<Client extends Redis = Redis>(
   options: FailFastRedisOptions,
@@ -105,7 +109,9 @@ export function openFailFastRedis<Client extends Redis = Redis>(
     }),
   );
   let available = true;
-  let pausedUntil = 0;
+  /** Redis failed a command on a live connection and has not answered a probe since: commands skip it. */
+  let stalled = false;
+  let probeTimer: ReturnType<typeof setTimeout> | undefined;
   let refused = false;
   const reportFailure = (error: unknown): void => {
     const reason = error instanceof Error ? error.message : String(error);
@@ -140,26 +146,62 @@ export function openFailFastRedis<Client extends Redis = Redis>(
     available = true;
     logger.info({ redis: where }, `${purpose}: Redis is back`);
   };
+  /** Commands skip Redis from now on; a PING in the background (never a caller's command) finds when it answers again. */
+  const markStalled = (): void => {
+    if (stalled) return;
+    stalled = true;
+    scheduleProbe();
+  };
+  const endStall = (): void => {
+    stalled = false;
+    clearTimeout(probeTimer);
+    probeTimer = undefined;
+  };
+  const scheduleProbe = (): void => {
+    probeTimer = setTimeout(probe, PROBE_INTERVAL_MS);
+    // A probe waiting for its turn must not keep the process alive on its own.
+    probeTimer.unref();
+  };
+  const probe = (): void => {
+    probeTimer = undefined;
+    // A connection that is not ready reconnects by itself; its 'ready' ends the stall.
+    if (!stalled || refused || client.status !== 'ready') return;
+    client.ping().then(
+      () => {
+        if (!stalled) return;
+        endStall();
+        reportSuccess();
+      },
+      (error: unknown) => {
+        if (!stalled) return;
+        reportFailure(error);
+        scheduleProbe();
+      },
+    );
+  };
   // Without a listener ioredis prints every reconnect failure to the console.
   client.on('error', reportFailure);
   client.on('ready', () => {
-    pausedUntil = 0;
+    endStall();
     reportSuccess();
   });
   return {
     client,
     async attempt(command) {
-      if (refused || client.status !== 'ready' || Date.now() < pausedUntil) return undefined;
+      if (refused || stalled || client.status !== 'ready') return undefined;
       try {
         const result = await command(client);
         reportSuccess();
         return result;
       } catch (error) {
-        pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
+        markStalled();
         reportFailure(error);
         return undefined;
       }
     },
-    close: () => closeRedisClient(client, reportFailure),
+    close: () => {
+      endStall();
+      return closeRedisClient(client, reportFailure);
+    },
   };
 }

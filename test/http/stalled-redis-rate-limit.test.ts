@@ -58,7 +58,7 @@ describeWithRedis('the inbound rate limiter while Redis is stalled', () => {
     } finally {
       process.kill(redisPid, 'SIGCONT');
     }
-    // One request per pause pays the timeout; without the pause every one of them would.
+    // One request pays the timeout; the rest skip Redis until it answers again (without that every one of them would).
     const waitedOut = durations.filter((duration) => duration >= COMMAND_TIMEOUT_MS);
     expect(waitedOut.length, `durations: ${durations.map(Math.round).join(', ')} ms`).toBeGreaterThanOrEqual(1);
     expect(waitedOut.length, `durations: ${durations.map(Math.round).join(', ')} ms`).toBeLessThanOrEqual(2);

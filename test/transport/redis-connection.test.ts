@@ -44,3 +44,63 @@ describeWithRedis('a REDIS_URL naming a database the server does not have', () =
     }
   });
 });
+
+describeWithRedis('a Redis that stalls (SIGSTOP) on a live connection', () => {
+  const COMMAND_TIMEOUT_MS = 500;
+  let server: RedisServer;
+  let redisPid = 0;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    const raw = new Redis(server.url);
+    redisPid = Number(/process_id:(\d+)/.exec(await raw.info('server'))![1]);
+    raw.disconnect();
+  });
+  afterAll(async () => {
+    try {
+      process.kill(redisPid, 'SIGCONT');
+    } catch {
+      // Already running, or gone.
+    }
+    await server.stop();
+  });
+
+  it('is waited out by one command, then skipped at once until it answers again, however long it stays stalled', async () => {
+    const lines: LogLine[] = [];
+    const logger: FastifyBaseLogger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+    const redis = openFailFastRedis({ url: server.url, logger, purpose: 'shared cache', whileDown: 'answering from the local cache', commandTimeoutMs: COMMAND_TIMEOUT_MS });
+    const timedPing = async (): Promise<{ reply: string | undefined; tookMs: number }> => {
+      const started = performance.now();
+      const reply = await redis.attempt((client) => client.ping());
+      return { reply, tookMs: performance.now() - started };
+    };
+    try {
+      await expect.poll(async () => (await timedPing()).reply).toBe('PONG');
+      process.kill(redisPid, 'SIGSTOP');
+      const first = await timedPing();
+      const later: number[] = [];
+      try {
+        expect(first.reply).toBeUndefined();
+        expect(first.tookMs).toBeGreaterThanOrEqual(COMMAND_TIMEOUT_MS - 50);
+        // Commands spread over 3.5 s: longer than the old 2 s pause after which the next command waited out the
+        // timeout again (the spacing is the scenario, a caller every 100 ms, not a wait for something to happen).
+        const until = performance.now() + 3500;
+        while (performance.now() < until) {
+          const attempt = await timedPing();
+          expect(attempt.reply).toBeUndefined();
+          later.push(attempt.tookMs);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      } finally {
+        process.kill(redisPid, 'SIGCONT');
+      }
+      // Not one of them waited for Redis: a command timeout would be 500 ms; a skipped command takes well under 250 ms.
+      expect(Math.max(...later), `times: ${later.map(Math.round).join(', ')} ms`).toBeLessThan(250);
+      // Back without a caller's command paying for the check: a background PING finds it answering again.
+      await expect.poll(async () => (await timedPing()).reply, { timeout: 10_000, interval: 100 }).toBe('PONG');
+      expect(lines.filter((line) => line.msg === 'shared cache: Redis unavailable; answering from the local cache until it returns').length).toBe(1);
+      expect(lines.map((line) => line.msg)).toContain('shared cache: Redis is back');
+    } finally {
+      await redis.close();
+    }
+  }, 30_000);
+});

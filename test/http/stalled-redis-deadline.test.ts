@@ -1,0 +1,125 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { braveBody } from '../mcp/mcp-client.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+const BRAVE_PATH = '/brave/res/v1/web/search';
+const TAVILY_PATH = '/tavily/search';
+const TIMEOUT_MS = 1000;
+/**
+ * What an answer may take past timeout_ms on this noisy machine: ranking, the reply, a busy event loop. Well under
+ * what a stalled Redis used to add before the deadline even started: up to 500 ms for the inbound limiter and
+ * 250 ms for the answer cache (about 1.8 s in all for timeout_ms=1000), paid again after every 2 s pause.
+ */
+const MARGIN_MS = 400;
+
+type Outcome = { provider: string; status: string };
+type Answer = { cached: boolean; results: unknown[]; providers: Outcome[] };
+
+describeWithRedis('a search while Redis is stalled', () => {
+  let redis: RedisServer;
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let redisPid = 0;
+  let stalls = 0;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const raw = new Redis(redis.url);
+    redisPid = Number(/process_id:(\d+)/.exec(await raw.info('server'))![1]);
+    raw.disconnect();
+    upstream = await startFakeUpstream();
+    upstream.json(BRAVE_PATH, JSON.parse(braveBody('https://brave.example/answered')));
+    // Tavily never answers: every search lasts exactly its deadline, so its wall time shows when the deadline started.
+    upstream.on(TAVILY_PATH, { kind: 'hang' });
+    service = await startService({
+      ...providerEnv(upstream.origin),
+      BRAVE_API_KEY: 'brave-test-key-1',
+      TAVILY_API_KEY: 'tavily-test-key-1',
+      REDIS_URL: redis.url,
+      // Info: the "Redis is back" lines tell when a stall is over for both connections.
+      LOG_LEVEL: 'info',
+    });
+  });
+  afterAll(async () => {
+    try {
+      process.kill(redisPid, 'SIGCONT');
+    } catch {
+      // Already running, or gone.
+    }
+    await service.stop();
+    await upstream.stop();
+    await redis.stop();
+  });
+
+  /** Runs `during` with Redis stopped, then waits until the limiter and the answer cache both use it again. */
+  async function whileStalled<T>(during: () => Promise<T>): Promise<T> {
+    stalls += 1;
+    process.kill(redisPid, 'SIGSTOP');
+    let outcome: T;
+    try {
+      outcome = await during();
+    } finally {
+      process.kill(redisPid, 'SIGCONT');
+    }
+    for (const purpose of ['rate limits', 'shared cache']) {
+      await expect
+        .poll(() => service.logs.filter((line) => line.includes(`${purpose}: Redis is back`)).length, { timeout: 10_000, interval: 100 })
+        .toBe(stalls);
+    }
+    return outcome;
+  }
+
+  async function timed(send: () => Promise<Response>): Promise<{ body: string; wallMs: number }> {
+    const started = performance.now();
+    const response = await send();
+    const body = await response.text();
+    expect(response.status, body).toBe(200);
+    return { body, wallMs: performance.now() - started };
+  }
+
+  const searchPath = (words: string, stream = false): string =>
+    `/v1/search/web${stream ? '/stream' : ''}?q=${encodeURIComponent(words)}&providers=brave,tavily&timeout_ms=${TIMEOUT_MS}`;
+
+  /** Nothing lost: the provider that answers is in the answer, the one that hangs is reported late. */
+  function expectProvidersAnswered(answer: Answer): void {
+    expect(answer.cached).toBe(false);
+    expect(answer.results.length).toBeGreaterThan(0);
+    expect(answer.providers.map((outcome) => [outcome.provider, outcome.status])).toEqual(expect.arrayContaining([['brave', 'ok'], ['tavily', 'timeout']]));
+  }
+
+  it('answers within timeout_ms, from the providers, however long Redis stays stalled', async () => {
+    // Redis answers before the stall: the search's wall time is its deadline.
+    const before = await timed(() => request(service.origin, searchPath('before the stall')));
+    expect(before.wallMs).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+    const searches = await whileStalled(async () => {
+      const done: Array<{ body: string; wallMs: number }> = [];
+      // Longer than several of the old 2 s pauses, each of which let one more request wait out both command timeouts.
+      for (let index = 0; index < 6; index += 1) done.push(await timed(() => request(service.origin, searchPath(`while stalled ${index}`))));
+      return done;
+    });
+    const walls = `wall times: ${searches.map((search) => Math.round(search.wallMs)).join(', ')} ms`;
+    for (const { body, wallMs } of searches) {
+      expect(wallMs, walls).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+      expectProvidersAnswered(JSON.parse(body) as Answer);
+    }
+  }, 30_000);
+
+  it('counts the deadline of an operation (POST /v1/ops/web_search) from the request\'s arrival too', async () => {
+    const { body, wallMs } = await whileStalled(() =>
+      timed(() => callOperation(service, 'web_search', { query: 'operation while stalled', providers: ['brave', 'tavily'], timeout_ms: TIMEOUT_MS })),
+    );
+    expect(wallMs).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+    expectProvidersAnswered(JSON.parse(body) as Answer);
+  }, 30_000);
+
+  it('counts the deadline of a streamed search from the request\'s arrival too', async () => {
+    const { body, wallMs } = await whileStalled(() => timed(() => request(service.origin, searchPath('stream while stalled', true))));
+    expect(wallMs).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+    const done = /event: done\n(?:id: .*\n)?data: (.*)\n/.exec(body);
+    expect(done, body).not.toBeNull();
+    expectProvidersAnswered(JSON.parse(done![1]!) as Answer);
+  }, 30_000);
+});
