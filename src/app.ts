@@ -11,6 +11,7 @@ import { registerAccessControl } from './http/access-control.js';
 import { registerCrossSiteCheck } from './http/cross-site.js';
 import { handleClientError } from './http/client-error.js';
 import { errorAnswer, registerErrorHandler } from './http/error-handler.js';
+import { answerRefusedBeforeRouting } from './http/framework-errors.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
 import { registerHostCheck } from './http/host-check.js';
 import { registerOpenApi } from './http/openapi-document.js';
@@ -24,13 +25,13 @@ import { registerStreamRoutes } from './http/stream-routes.js';
 import { registerWebPage } from './http/web-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { secretValues } from './engine/redact.js';
-import { logAbortedRequests, loggerOptions } from './logger.js';
+import { logAbortedRequests, loggerOptions, writeRequestLine } from './logger.js';
 import { refuseMcpHost } from './mcp/host-guard.js';
 import { mcpSessionCounts, registerMcp } from './mcp/register.js';
 import { MESSAGES_PATH, SSE_PATH } from './mcp/sse-transport-routes.js';
 import { MCP_PATH } from './mcp/streamable-routes.js';
 import { createMetrics, registerMetricsRoute } from './observability/metrics.js';
-import { observeRequests } from './observability/request-observation.js';
+import { observeRequests, recordAnswer } from './observability/request-observation.js';
 import { createProviders } from './providers/registry.js';
 import { createSearchService } from './search-setup.js';
 import { OPERATIONS } from './operations/registry.js';
@@ -56,6 +57,7 @@ export interface BuildOptions {
 /** Builds the whole service: plugins, then routes, then MCP. Listening is server.ts's job. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const providers = createProviders(config.providers);
+  const metrics = createMetrics();
   const app = Fastify({
     // The keys' values too: an error's text may quote one an upstream echoed, where no field path can find it,
     // and a client may send its own key to us in a URL.
@@ -76,12 +78,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       connectionsCheckingInterval: Math.min(30_000, config.REQUEST_TIMEOUT_MS),
     },
     clientErrorHandler: handleClientError,
+    frameworkErrors: answerRefusedBeforeRouting((request, reply) => {
+      recordAnswer(metrics, request, reply);
+      writeRequestLine(null, request, reply);
+    }),
     // Fastify's own Ajv never sees our schemas: validation is zod (http/zod-schemas.ts).
     ajv: { customOptions: { strict: false } },
   });
   closeStalledResponses(app.server, config.RESPONSE_STALL_TIMEOUT_MS);
   const dispatcher = options.dispatcher ?? createUpstreamAgent();
-  const metrics = createMetrics();
   const { search, close: closeSearch } = createSearchService(config, { providers, logger: app.log, dispatcher, metrics });
   metrics.watch({ circuitStates: () => search.circuitStates(), mcpSessions: () => mcpSessionCounts(app) });
   const readiness: Readiness = { ready: false };

@@ -95,21 +95,26 @@ class RequestLineController extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const route = request.routeOptions.url;
-    const level = error ? 'warn' : route !== undefined && QUIET_ROUTES.has(route) && reply.statusCode < 400 ? 'debug' : 'info';
-    // Every request passes here: at a level that writes no line (a busy service's warn), none is made.
-    if (!levelEnabled(reply.log, level)) return;
-    const line = {
-      req: request,
-      route: route ?? 'unmatched',
-      // The caller's address as TRUST_PROXY reads it; req.remoteAddress is the socket's peer (the proxy).
-      ip: request.ip,
-      res: { statusCode: reply.statusCode },
-      responseTime: Math.round(reply.elapsedTime * 10) / 10,
-    };
-    if (error) reply.log.warn({ ...line, err: error }, 'request errored');
-    else reply.log[level](line, 'request completed');
+    writeRequestLine(error, request, reply);
   }
+}
+
+/** The one line of an answered request; also written for the requests Fastify answers past every hook (http/framework-errors.ts). */
+export function writeRequestLine(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+  const route = request.routeOptions.url;
+  const level = error ? 'warn' : route !== undefined && QUIET_ROUTES.has(route) && reply.statusCode < 400 ? 'debug' : 'info';
+  // Every request passes here: at a level that writes no line (a busy service's warn), none is made.
+  if (!levelEnabled(reply.log, level)) return;
+  const line = {
+    req: request,
+    route: route ?? 'unmatched',
+    // The caller's address as TRUST_PROXY reads it; req.remoteAddress is the socket's peer (the proxy).
+    ip: request.ip,
+    res: { statusCode: reply.statusCode },
+    responseTime: Math.round(reply.elapsedTime * 10) / 10,
+  };
+  if (error) reply.log.warn({ ...line, err: error }, 'request errored');
+  else reply.log[level](line, 'request completed');
 }
 
 /**

@@ -20,10 +20,12 @@ export function registerCrossSiteCheck(app: FastifyInstance, corsOrigins: readon
     if (request.headers['sec-fetch-site'] !== 'cross-site' || isLinkFollowed(request.headers)) return done();
     const origin = request.headers.origin;
     if ((origin !== undefined && allowed.has(origin)) || isOpenPath(request.url) || mcpRoutes.has(request.routeOptions.url ?? '')) return done();
+    // Cut in the log line too: its length is the caller's choice, and each refusal is a line at warn.
+    const shown = origin?.slice(0, 100);
     const message = `a request another site's page made the browser send is not allowed${
-      origin === undefined ? '' : ` (origin ${JSON.stringify(origin.slice(0, 100))})`
+      shown === undefined ? '' : ` (origin ${JSON.stringify(shown)})`
     }: add the page's origin to CORS_ORIGINS to let it call the API`;
-    request.log.warn({ origin }, 'request refused: cross-site');
+    request.log.warn({ origin: shown }, 'request refused: cross-site');
     void reply.code(403).send(errorEnvelope(request, 403, 'CROSS_SITE_REQUEST', message));
   });
 }

@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../version.js';
 import type { OperationContext } from '../operations/operation.js';
+import { callingRequestId } from './calling-request.js';
 import { progressNotifier } from './progress.js';
 import { callTool, errorResult } from './tool-calls.js';
 import type { ToolBinding } from './tools.js';
@@ -10,7 +11,7 @@ import type { ToolBinding } from './tools.js';
 export interface McpServerOptions {
   tools: readonly ToolBinding[];
   context: Omit<OperationContext, 'signal' | 'logger'>;
-  /** The session's logger; each call adds its tool and request id. */
+  /** The session's logger; each call adds its tool, its JSON-RPC id and the id of the HTTP request that carried it. */
   logger: Logger;
 }
 
@@ -30,7 +31,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const binding = byName.get(request.params.name);
     if (!binding) return errorResult(`unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(', ')}`);
-    const logger = options.logger.child({ tool: request.params.name, mcpRequestId: extra.requestId });
+    const requestId = callingRequestId(extra.authInfo);
+    const logger = options.logger.child({ ...(requestId === undefined ? {} : { reqId: requestId }), tool: request.params.name, mcpRequestId: extra.requestId });
     // With a progressToken, searches report each provider as it finishes (notifications/progress).
     const token = request.params._meta?.progressToken;
     const notifier = token === undefined ? undefined : progressNotifier(token, extra.sendNotification, logger);

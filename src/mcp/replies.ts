@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
+import { carryCaller } from './calling-request.js';
 
 /** The JSON-RPC error codes the SDK's transports use over HTTP. */
 export const SESSION_NOT_FOUND = -32001;
@@ -75,6 +76,7 @@ export async function handOver(reply: FastifyReply, serve: (response: ServerResp
   reply.raw.setHeader('X-Accel-Buffering', 'no');
   endConnectionAfterShutdown(reply.raw, reply.server.server);
   try {
+    carryCaller(reply.request);
     await serve(reply.raw);
   } catch (error) {
     reply.log.error({ err: error }, 'MCP transport failed');

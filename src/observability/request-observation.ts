@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from './metrics.js';
 
 /** Requests no route matched share one label, so scanners cannot mint a series per URL. */
@@ -17,12 +17,7 @@ export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.recordHttpRequest({
-      method: request.method,
-      route: request.routeOptions.url ?? UNMATCHED_ROUTE,
-      statusCode: reply.statusCode,
-      seconds: reply.elapsedTime / 1000,
-    });
+    recordAnswer(metrics, request, reply);
     done();
   });
   // A client that left before its answer gets none, so onResponse never runs: a search abandoned for being slow would
@@ -30,5 +25,15 @@ export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onRequestAbort', (request, done) => {
     metrics.recordAbortedRequest({ method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE });
     done();
+  });
+}
+
+/** Counts one answered request; also called for the requests Fastify answers past every hook (http/framework-errors.ts). */
+export function recordAnswer(metrics: Metrics, request: FastifyRequest, reply: FastifyReply): void {
+  metrics.recordHttpRequest({
+    method: request.method,
+    route: request.routeOptions.url ?? UNMATCHED_ROUTE,
+    statusCode: reply.statusCode,
+    seconds: reply.elapsedTime / 1000,
   });
 }
