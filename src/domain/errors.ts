@@ -15,6 +15,13 @@ export const ERROR_CODES = {
   PROVIDER_UPSTREAM: 502,
   PROVIDER_NOT_CONFIGURED: 503,
   PROVIDER_SUSPENDED: 503,
+  /**
+   * Nothing was sent: our own outbound rate limit (<NAME>_RATE_LIMIT) had no request slot before the deadline, for
+   * the one provider a call needs or for every one a lookup could ask. Like a suspension it is ours, not the
+   * upstream's failure (so not 502), and the caller need only wait for the slot (Retry-After). A provider's own
+   * 429 stays PROVIDER_RATE_LIMITED (502), as does a rate_limited provider outcome's code.
+   */
+  OUTBOUND_RATE_LIMITED: 503,
   /** A lookup no provider could answer (every one able failed or timed out): the thing may well exist. */
   PROVIDERS_FAILED: 502,
   REQUEST_CANCELLED: 499,

@@ -81,6 +81,7 @@ function failure({ provider, outcome, error }: Extract<PipelineResult<unknown>, 
       return new FedsearchError('PROVIDER_SUSPENDED', `${name} is ${outcome.message ?? 'suspended'}${wait}`, { retryAfterMs });
     }
     case 'rate_limited':
+      return new FedsearchError('OUTBOUND_RATE_LIMITED', `${name}: ${outcome.message ?? outcome.status}`, { cause, retryAfterMs });
     case 'timeout':
       return new FedsearchError(outcome.code ?? 'PROVIDER_TIMEOUT', `${name}: ${outcome.message ?? outcome.status}`, { cause, retryAfterMs });
     default: {

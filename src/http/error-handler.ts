@@ -85,10 +85,10 @@ function collectMethodsByPath(app: FastifyInstance): Map<string, Set<string>> {
 }
 
 /**
- * 503s the service gives by design about its own state (shedding load, PDF readers busy): rejections, logged as
- * such, not failures with a stack (a busy service would write one per request turned away).
+ * 503s the service gives by design about its own state (shedding load, PDF readers busy, no outbound rate-limit
+ * slot): rejections, logged as such, not failures with a stack (a busy service would write one per request turned away).
  */
-const TURNED_AWAY: ReadonlySet<string> = new Set(['OVERLOADED', 'PDF_READERS_BUSY']);
+const TURNED_AWAY: ReadonlySet<string> = new Set(['OVERLOADED', 'PDF_READERS_BUSY', 'OUTBOUND_RATE_LIMITED']);
 
 /**
  * A fault of the service's own is an error. An upstream's failure (a provider's 500, a page that refuses the

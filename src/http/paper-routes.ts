@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { FedsearchError } from '../domain/errors.js';
 import type { OperationContext } from '../operations/operation.js';
 import { checkIdOrUrl, downloadPaper } from '../operations/paper-operations.js';
+import { contentDisposition } from './download-file-name.js';
 import { clientGoneSignal } from './request-signal.js';
 import { errorResponses } from './response-schemas.js';
 import { documented } from './zod-schemas.js';
@@ -13,11 +14,6 @@ const downloadQuery = z
     url: z.string().trim().url().optional().describe('A PDF URL, instead of an identifier.'),
   })
   .superRefine(checkIdOrUrl);
-
-function fileName(id: string | undefined, url: string): string {
-  const base = (id ?? new URL(url).pathname.split('/').pop() ?? 'paper').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
-  return base.toLowerCase().endsWith('.pdf') ? base : `${base}.pdf`;
-}
 
 /** `GET /v1/papers/download`: the paper's PDF itself (the paper_read operation returns its text instead). */
 export function registerPaperRoutes(app: FastifyInstance, context: Omit<OperationContext, 'signal' | 'logger'>): void {
@@ -33,7 +29,12 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
         response: {
           200: {
             description: 'The PDF, as an attachment.',
-            headers: { 'Content-Disposition': { type: 'string', description: 'attachment; filename="<identifier or file name>.pdf"' } },
+            headers: {
+              'Content-Disposition': {
+                type: 'string',
+                description: `attachment; filename="<identifier or file name>.pdf" in ASCII, with filename*=UTF-8''<the name percent-encoded> when it has other letters`,
+              },
+            },
             content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
           },
           ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500, 502, 503, 504),
@@ -51,7 +52,7 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
       }
       return reply
         .type('application/pdf')
-        .header('content-disposition', `attachment; filename="${fileName(input.id, document.finalUrl)}"`)
+        .header('content-disposition', contentDisposition(input.id, document.finalUrl))
         .send(document.body);
     },
   );

@@ -36,8 +36,8 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   415: 'Unsupported type: the request body is not sent as application/json (UNSUPPORTED_MEDIA_TYPE), or the page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
   429: 'Too many requests from this key or address; Retry-After says when to try again (RATE_LIMITED).',
   500: 'Internal error: quote request_id (or the x-request-id header) when reporting it.',
-  502: 'The upstream provider or page failed: HTTP error, unreadable answer, refused key, network error (PROVIDER_*, FETCH_FAILED); or a paper lookup in which a provider failed, timed out, was suspended or rate limited, so the paper may exist (PROVIDERS_FAILED).',
-  503: 'A needed provider is not configured or suspended by its circuit breaker (PROVIDER_*), the service is shedding load (OVERLOADED), or its PDF readers are busy with as many PDFs as may wait (PDF_READERS_BUSY); Retry-After when known.',
+  502: 'The upstream provider or page failed: HTTP error, unreadable answer, refused key, network error (PROVIDER_*, FETCH_FAILED); or a paper lookup in which some provider was asked and another failed, timed out, was suspended or rate limited, so the paper may exist (PROVIDERS_FAILED).',
+  503: 'Nothing could be asked: a needed provider (every one a paper lookup could ask) is not configured, suspended by its circuit breaker (PROVIDER_*) or out of outbound rate-limit slots before the deadline (OUTBOUND_RATE_LIMITED); or the service is shedding load (OVERLOADED) or its PDF readers are busy with as many PDFs as may wait (PDF_READERS_BUSY); Retry-After when known.',
   504: 'The upstream provider or page gave no answer in time (PROVIDER_TIMEOUT, FETCH_TIMEOUT).',
 };
 

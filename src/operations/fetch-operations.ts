@@ -1,6 +1,6 @@
 import { FedsearchError } from '../domain/errors.js';
 import { extractDocument, pageText } from '../fetch/extract.js';
-import { readFetchSettings, timeLeft, type FetchSettings } from '../fetch/fetch-settings.js';
+import { readDeadline, readFetchSettings, timeLeft, type FetchSettings } from '../fetch/fetch-settings.js';
 import { checkFetchTarget } from '../fetch/fetch-target.js';
 import { readWithin, type WholeRead } from '../fetch/read-cache.js';
 import { safeFetch } from '../fetch/safe-fetch.js';
@@ -140,7 +140,7 @@ async function refuseForbiddenLanding(landing: string, checkedUrl: string, input
   }
 }
 
-/** `timeoutMs`: the caller's timeout_ms, or what the direct fetch left of it for a fallback. */
+/** `timeoutMs`: the caller's timeout_ms, or what the direct fetch left of the read's deadline for a fallback. */
 async function fetchThroughFirecrawl(input: FetchInput, context: OperationContext, timeoutMs = input.timeout_ms): Promise<PageRead> {
   const checkedUrl = await checkedForFirecrawl({ ...input, timeout_ms: timeoutMs }, context);
   const scraped = await context.search.call('firecrawl', 'scrape', { url: checkedUrl }, callOptions(context, timeoutMs));
@@ -153,7 +153,8 @@ async function fetchThroughFirecrawl(input: FetchInput, context: OperationContex
 
 async function readPage(input: FetchInput, context: OperationContext): Promise<PageRead> {
   if (input.engine === 'firecrawl') return fetchThroughFirecrawl(input, context);
-  const deadline = performance.now() + (input.timeout_ms ?? Number.POSITIVE_INFINITY);
+  // Without timeout_ms the read still has READ_TIMEOUT_MS in all: the direct fetch, its reading and the fallback.
+  const deadline = readDeadline(readFetchSettings(context.config), input.timeout_ms).at;
   try {
     return await fetchDirect(input, context, deadline);
   } catch (error) {
@@ -165,11 +166,11 @@ async function readPage(input: FetchInput, context: OperationContext): Promise<P
     // told to retry.
     const retryable = error instanceof FedsearchError && (error.code === 'FETCH_FAILED' || error.code === 'FETCH_TIMEOUT');
     if (input.engine !== 'auto' || !retryable || !context.search.isAdmissible('firecrawl')) throw error;
-    // Firecrawl has what the direct fetch left of timeout_ms, and nothing when it used it up: the caller's
-    // deadline bounds the whole call, as paper_read's does, not each engine in turn.
+    // Firecrawl has what the direct fetch left of timeout_ms (READ_TIMEOUT_MS without one), and nothing when it
+    // used it up: the deadline bounds the whole call, as paper_read's does, not each engine in turn.
     const left = Math.round(deadline - performance.now());
     if (left < MIN_FALLBACK_MS) throw error;
-    return fetchThroughFirecrawl(input, context, Number.isFinite(left) ? left : undefined);
+    return fetchThroughFirecrawl(input, context, left);
   }
 }
 

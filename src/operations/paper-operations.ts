@@ -6,7 +6,7 @@ import type { SearchResult } from '../domain/result.js';
 import { canonicalUrl } from '../engine/canonical-url.js';
 import type { PaperLookup } from '../engine/paper-lookup.js';
 import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
-import { readFetchSettings, timeLeft, type FetchSettings } from '../fetch/fetch-settings.js';
+import { readDeadline, readFetchSettings, timeLeft, type FetchSettings, type ReadDeadline } from '../fetch/fetch-settings.js';
 import { keptRead, readWithin, type WholeRead } from '../fetch/read-cache.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
 import { callOptions, defineOperation, type OperationContext } from './operation.js';
@@ -46,23 +46,31 @@ function lookupOnce(identifier: PaperIdentifier, context: OperationContext, time
   return lookup;
 }
 
+/** Outcomes of providers that were not asked because of our own limits: the breaker, the outbound rate limit. */
+const HELD_BACK: ReadonlySet<ProviderOutcome['status']> = new Set(['suspended', 'rate_limited']);
+
 /**
  * Why a lookup found nothing. "Not found" (404) is only true when every provider that could look the identifier
  * up answered and none knew the paper: PubMed not knowing a DOI while Crossref timed out says nothing of whether
- * the paper exists, and an agent told 404 would conclude it does not. So: every provider suspended or unconfigured
- * is 503 (with Retry-After); any that failed, timed out, was suspended or rate limited is 502, naming who answered
- * "unknown" and who did not answer; not-configured and skipped providers count for neither. The providers'
- * outcomes go with the error either way.
+ * the paper exists, and an agent told 404 would conclude it does not. So: when no provider could be asked at all,
+ * each held back by our own breaker (suspended) or outbound rate limit (rate_limited), or not configured, it is
+ * 503 with Retry-After at the earliest moment one of them can be asked (PROVIDER_SUSPENDED when every one held back
+ * is suspended, else OUTBOUND_RATE_LIMITED): the caller need only wait, nothing failed upstream. When some were
+ * asked and any failed, timed out or was held back it is 502, naming who answered "unknown" and who did not
+ * answer, with Retry-After too when every one that did not answer was held back; not-configured and skipped
+ * providers count for neither. The providers' outcomes go with the error either way.
  */
 function lookupFailure(identifier: { type: string; value: string }, providers: ProviderOutcome[]): FedsearchError {
   const asked = providers.filter((provider) => provider.status !== 'skipped');
   const summary = asked.map((provider) => `${provider.provider}: ${provider.status}${provider.message ? ` (${provider.message})` : ''}`).join(', ');
   const what = `${identifier.type} ${identifier.value}`;
   const details = { providers };
-  if (asked.every((provider) => provider.status === 'suspended' || provider.status === 'not_configured')) {
-    const waits = asked.flatMap((provider) => (provider.status === 'suspended' && provider.retry_after_ms !== undefined ? [provider.retry_after_ms] : []));
+  if (asked.every((provider) => HELD_BACK.has(provider.status) || provider.status === 'not_configured')) {
+    const held = asked.filter((provider) => HELD_BACK.has(provider.status));
+    const waits = held.flatMap((provider) => (provider.retry_after_ms !== undefined ? [provider.retry_after_ms] : []));
     const retryAfterMs = waits.length > 0 ? Math.min(...waits) : undefined;
-    const code = waits.length > 0 || asked.some((provider) => provider.status === 'suspended') ? 'PROVIDER_SUSPENDED' : 'PROVIDER_NOT_CONFIGURED';
+    const code =
+      held.length === 0 ? 'PROVIDER_NOT_CONFIGURED' : held.every((provider) => provider.status === 'suspended') ? 'PROVIDER_SUSPENDED' : 'OUTBOUND_RATE_LIMITED';
     const when = retryAfterMs === undefined ? '' : `; try again in ${Math.ceil(retryAfterMs / 1000)} s`;
     return new FedsearchError(code, `no paper provider can look up ${what} now (${summary || `none can look up ${identifier.type} identifiers`})${when}`, {
       details,
@@ -70,13 +78,19 @@ function lookupFailure(identifier: { type: string; value: string }, providers: P
     });
   }
   const answered = asked.filter((provider) => provider.status === 'ok').map((provider) => provider.provider);
-  const failed = asked.filter((provider) => provider.status !== 'ok' && provider.status !== 'not_configured').map((provider) => provider.provider);
+  const failures = asked.filter((provider) => provider.status !== 'ok' && provider.status !== 'not_configured');
+  const failed = failures.map((provider) => provider.provider);
   if (failed.length === 0) return new FedsearchError('NOT_FOUND', `no provider knows ${what} (${summary})`, { details });
   const who =
     answered.length === 0
       ? 'no paper provider answered'
       : `${answered.join(', ')} answered and did not know it, but ${failed.join(', ')} did not answer`;
-  return new FedsearchError('PROVIDERS_FAILED', `could not look up ${what}: ${who} (${summary}); the paper may exist, try again later`, { details });
+  // Every one that did not answer was held back by our own limits: when the first can be asked is known, so said.
+  const retryAfterMs = failures.every((provider) => HELD_BACK.has(provider.status) && provider.retry_after_ms !== undefined)
+    ? Math.min(...failures.map((provider) => provider.retry_after_ms!))
+    : undefined;
+  const when = retryAfterMs === undefined ? 'try again later' : `try again in ${Math.ceil(retryAfterMs / 1000)} s`;
+  return new FedsearchError('PROVIDERS_FAILED', `could not look up ${what}: ${who} (${summary}); the paper may exist, ${when}`, { details, retryAfterMs });
 }
 
 export const paperDetails = defineOperation({
@@ -108,19 +122,20 @@ function pdfLocations(paper: SearchResult, context: OperationContext): string[] 
 }
 
 /**
- * Downloads a paper's PDF (by identifier or URL) through the safe fetcher. The caller's `timeout_ms` bounds the
- * whole of it, lookup and download, and each location gets at most FETCH_TIMEOUT_MS of it (without `timeout_ms`,
- * several slow locations may take that long each); `deadline` (a performance.now() time) is what it leaves for
- * reading the document. A paper's locations are tried in turn while one fails, is too large, runs out of
- * its own FETCH_TIMEOUT_MS or is not a PDF: the first PDF wins, else the first document that answered (a landing page
- * still has text), else an error naming every location and why it failed. `tried` lists the locations asked, in order.
+ * Downloads a paper's PDF (by identifier or URL) through the safe fetcher. The caller's `timeout_ms`, else
+ * READ_TIMEOUT_MS, bounds the whole of it, lookup and download, and each location gets at most FETCH_TIMEOUT_MS of
+ * it; `deadline` (a performance.now() time) is what it leaves for reading the document. A paper's locations are
+ * tried in turn while one fails, is too large, runs out of its own FETCH_TIMEOUT_MS or is not a PDF: the first PDF
+ * wins, else the first document that answered (a landing page still has text), else an error naming every location
+ * and why it failed. `tried` lists the locations asked, in order.
  */
 export async function downloadPaper(
   input: { id?: string | undefined; url?: string | undefined; timeout_ms?: number | undefined },
   context: OperationContext,
 ): Promise<{ document: FetchedDocument; paper?: SearchResult; deadline: number; tried: string[] }> {
-  const deadline = performance.now() + (input.timeout_ms ?? Number.POSITIVE_INFINITY);
   const settings = readFetchSettings(context.config);
+  const whole = readDeadline(settings, input.timeout_ms);
+  const deadline = whole.at;
   const fetchLocation = (location: string): Promise<FetchedDocument> =>
     safeFetch(location, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal, lookup: context.resolveHost });
   if (input.url) return { document: await fetchLocation(input.url), deadline, tried: [input.url] };
@@ -140,7 +155,7 @@ export async function downloadPaper(
       answered ??= document;
     } catch (error) {
       if (!(error instanceof FedsearchError)) throw error;
-      if (error.code === 'FETCH_TIMEOUT' && deadlineBinds) throw outOfTime(input.id!, failures, { location, error }, locations.slice(tried.length));
+      if (error.code === 'FETCH_TIMEOUT' && deadlineBinds) throw outOfTime(input.id!, whole, failures, { location, error }, locations.slice(tried.length));
       if (!PASSED_OVER.has(error.code)) throw error;
       failures.push({ location, error });
     }
@@ -188,11 +203,13 @@ function everyLocationFailed(id: string, failures: LocationFailure[]): Fedsearch
  * time is what the caller can change. It still names every location: those that failed before, and those left
  * untried. Alone (the first location, no other left) the timeout is as it came.
  */
-function outOfTime(id: string, failures: LocationFailure[], last: LocationFailure, untried: string[]): FedsearchError {
+function outOfTime(id: string, deadline: ReadDeadline, failures: LocationFailure[], last: LocationFailure, untried: string[]): FedsearchError {
   if (failures.length === 0 && untried.length === 0) return last.error;
   const before = failures.length === 0 ? '' : `; before it: ${reasonsOf(failures)}`;
   const left = untried.length === 0 ? '' : `; not tried: ${untried.map(shownLocation).join(', ')}`;
-  return new FedsearchError('FETCH_TIMEOUT', `the deadline for reading ${id} ran out: ${reasonOf(last)}${before}${left}`, { cause: last.error });
+  return new FedsearchError('FETCH_TIMEOUT', `the deadline for reading ${id} (${deadline.named} ms) ran out: cut at ${reasonOf(last)}${before}${left}`, {
+    cause: last.error,
+  });
 }
 
 function reasonsOf(failures: LocationFailure[]): string {

@@ -91,7 +91,9 @@ describe('a single capability call through the provider pipeline', () => {
     const shared = dependencies();
     await callCapability(limited, 'scrape', { url: 'https://example.org/1' }, {}, shared);
     const error = await failure(callCapability(limited, 'scrape', { url: 'https://example.org/2' }, {}, shared));
-    expect(error.code).toBe('PROVIDER_RATE_LIMITED');
+    // Nothing was sent: ours to wait out (503), not the upstream's failure (a provider's own 429 is PROVIDER_RATE_LIMITED).
+    expect(error.code).toBe('OUTBOUND_RATE_LIMITED');
+    expect(error.httpStatus).toBe(503);
     expect(error.retryAfterMs).toBeGreaterThan(55_000);
     expect(error.outcome.status).toBe('rate_limited');
     expect(upstream.requestsTo('/limited/page')).toHaveLength(1);

@@ -23,7 +23,7 @@ function contextFor(links: string[]): OperationContext {
     lookupPaper: async () => ({ result: paper, providers: [] }),
     baseUrlOf: () => undefined,
   } as unknown as SearchService;
-  const config = { fetch: { allowPrivate: true, maxBytes: MAX_BYTES, timeoutMs: FETCH_TIMEOUT_MS } } as AppConfig;
+  const config = { fetch: { allowPrivate: true, maxBytes: MAX_BYTES, timeoutMs: FETCH_TIMEOUT_MS, readTimeoutMs: 10_000 } } as AppConfig;
   return { search, config, operations: () => [], signal: new AbortController().signal, logger: pino({ level: 'silent' }) };
 }
 
