@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../version.js';
 import type { OperationContext } from '../operations/operation.js';
-import { callingRequestId } from './calling-request.js';
+import { callingRequest } from './calling-request.js';
 import { progressNotifier } from './progress.js';
 import { callTool, errorResult } from './tool-calls.js';
 import type { ToolBinding } from './tools.js';
@@ -31,12 +31,18 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const binding = byName.get(request.params.name);
     if (!binding) return errorResult(`unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(', ')}`);
-    const requestId = callingRequestId(extra.authInfo);
+    const { requestId, receivedAt } = callingRequest(extra.authInfo);
     const logger = options.logger.child({ ...(requestId === undefined ? {} : { reqId: requestId }), tool: request.params.name, mcpRequestId: extra.requestId });
     // With a progressToken, searches report each provider as it finishes (notifications/progress).
     const token = request.params._meta?.progressToken;
     const notifier = token === undefined ? undefined : progressNotifier(token, extra.sendNotification, logger);
-    const context = { ...options.context, signal: extra.signal, logger, ...(notifier ? { progress: notifier.progress } : {}) };
+    const context = {
+      ...options.context,
+      signal: extra.signal,
+      logger,
+      ...(receivedAt === undefined ? {} : { receivedAt }),
+      ...(notifier ? { progress: notifier.progress } : {}),
+    };
     const result = await callTool(binding, request.params.arguments ?? {}, context);
     await notifier?.settled();
     return result;

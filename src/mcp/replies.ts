@@ -76,7 +76,8 @@ export async function handOver(reply: FastifyReply, serve: (response: ServerResp
   reply.raw.setHeader('X-Accel-Buffering', 'no');
   endConnectionAfterShutdown(reply.raw, reply.server.server);
   try {
-    carryCaller(reply.request);
+    // Fastify's reply clock started as the request arrived, before the onRequest hooks (the rate limit, which may wait on Redis).
+    carryCaller(reply.request, performance.now() - reply.elapsedTime);
     await serve(reply.raw);
   } catch (error) {
     reply.log.error({ err: error }, 'MCP transport failed');

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { braveBody } from '../mcp/mcp-client.js';
+import { braveBody, callTool, connect } from '../mcp/mcp-client.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
@@ -121,5 +121,24 @@ describeWithRedis('a search while Redis is stalled', () => {
     const done = /event: done\n(?:id: .*\n)?data: (.*)\n/.exec(body);
     expect(done, body).not.toBeNull();
     expectProvidersAnswered(JSON.parse(done![1]!) as Answer);
+  }, 30_000);
+
+  it('counts the deadline of an MCP tool call from the arrival of the POST that carried it', async () => {
+    const connected = await connect(service.origin, 'streamable');
+    try {
+      const { result, wallMs } = await whileStalled(async () => {
+        const started = performance.now();
+        const called = await callTool(connected.client, 'research', {
+          operation: 'web_search',
+          params: { query: 'tool call while stalled', providers: ['brave', 'tavily'], timeout_ms: TIMEOUT_MS },
+        });
+        return { result: called, wallMs: performance.now() - started };
+      });
+      expect(result.isError).not.toBe(true);
+      expect(wallMs).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+      expectProvidersAnswered(result.structuredContent as Answer);
+    } finally {
+      await connected.leave();
+    }
   }, 30_000);
 });
