@@ -1,5 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { errorEnvelope } from './error-handler.js';
+import { helmetHeaders } from './security-headers.js';
+
+/** helmet's headers, as every other JSON answer carries them (protection.ts): no hook adds them to this one. */
+const SECURITY_HEADERS = helmetHeaders({ contentSecurityPolicy: false });
 
 /** What the caller is told, by the Fastify code of a request refused before routing. */
 const MESSAGES: Readonly<Record<string, string>> = {
@@ -20,8 +24,8 @@ export function answerRefusedBeforeRouting(
     // Both are the caller's doing: 400 for the escape, 414 for the length (async route constraints, the third kind, are not used).
     const status = error.statusCode ?? 400;
     const message = MESSAGES[error.code] ?? 'the request could not be routed';
-    // No onSend hook runs for such a reply, so the header the onRequest hook adds to every other answer is added here.
-    void reply.status(status).header('x-request-id', request.id).send(errorEnvelope(request, status, 'QUERY_INVALID', message));
+    // No hook runs for such a reply, so the headers the onRequest hooks add to every other answer are added here.
+    void reply.status(status).headers(SECURITY_HEADERS).header('x-request-id', request.id).send(errorEnvelope(request, status, 'QUERY_INVALID', message));
     answered(request, reply);
   };
 }

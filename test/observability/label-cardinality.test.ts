@@ -60,6 +60,8 @@ describe('the series callers can make', () => {
     const body = (await response.json()) as Record<string, unknown>;
     expect(response.status).toBe(400);
     expect(response.headers.get('x-request-id')).toBe('id-bad-escape');
+    // helmet's headers too, as on every other answer.
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'QUERY_INVALID', request_id: 'id-bad-escape' });
     expect(body.message).toMatch(/%/);
     const after = await seriesOf(service);
