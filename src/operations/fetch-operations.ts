@@ -114,10 +114,11 @@ async function checkedForFirecrawl(input: FetchInput, context: OperationContext)
 /**
  * Where Firecrawl says the page it scraped was (`metadata.url`, after redirects) must pass the same rules: it follows
  * redirects itself, so a public URL that redirects to 169.254.169.254 or an intranet name passed the first check and
- * still had Firecrawl read the address behind it. Nothing it read from there is handed on. The host the checked URL
- * named is checked again too: Firecrawl asked DNS for it itself, after our check, and a rebinding name (public to
- * the first question, 10.0.0.1 to the next) sent it to a private address under the very name that passed. Its
- * answer now is the best evidence of what Firecrawl's was. With FETCH_ALLOW_PRIVATE there is nothing to check.
+ * still had Firecrawl read the address behind it. Nothing it read from there is handed on. The landing host is asked
+ * again even when it is the host that passed: Firecrawl asked DNS for it itself, after our check, and a rebinding
+ * name (public to the first question, 10.0.0.1 to the next) sent it to a private address under the very name that
+ * passed; its answer now is the best evidence of what Firecrawl's was. A host it was redirected away from is not:
+ * what it read came from the landing. With FETCH_ALLOW_PRIVATE there is nothing to check.
  */
 async function refuseForbiddenLanding(landing: string, checkedUrl: string, input: FetchInput, context: OperationContext): Promise<void> {
   const settings = readFetchSettings(context.config);
