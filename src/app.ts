@@ -129,7 +129,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const operationContext = { search, config, operations: () => OPERATIONS, reads, resolveHost: options.resolveHost };
   registerOperationRoutes(app, OPERATIONS, operationContext);
   registerPaperRoutes(app, operationContext);
-  await registerMcp(app, { config, operations: OPERATIONS, context: operationContext, answerError: errorAnswer });
+  await registerMcp(app, {
+    config,
+    operations: OPERATIONS,
+    context: operationContext,
+    answerError: errorAnswer,
+    onToolCall: (call) => metrics.recordMcpToolCall(call),
+  });
 
   app.addHook('onReady', async () => {
     readiness.ready = true;

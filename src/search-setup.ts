@@ -53,7 +53,7 @@ export function createSearchService(config: AppConfig, { providers, logger, disp
     partialAnswerTtlMs: config.CACHE_PARTIAL_TTL_SECONDS * 1000,
     // Circuit states are read at scrape time (metrics.watch in app.ts), so every provider has one from the start.
     onProviderAnswer: (answer) => metrics.recordProviderAnswer(answer),
-    onCacheLookup: (hit) => metrics.recordCache(hit),
+    onCacheLookup: (lookup) => metrics.recordCache(lookup),
     onSearchStarted: () => metrics.searchStarted(),
     dispatcher,
     logger,

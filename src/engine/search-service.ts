@@ -83,13 +83,19 @@ export interface SearchServiceOptions {
   partialAnswerTtlMs?: number;
   /** Called after each provider answers, whatever was asked of it (metrics). */
   onProviderAnswer?(report: ProviderReport, circuit: HealthSnapshot['state']): void;
-  /** Called for every cache lookup (metrics). */
-  onCacheLookup?(hit: boolean): void;
+  /** Called for every cache lookup (metrics), with what answered it. */
+  onCacheLookup?(lookup: CacheLookup): void;
   /** Called when a fan-out starts; the returned function when it ends (metrics: searches in flight). */
   onSearchStarted?(): () => void;
 }
 
 export type { ProviderDescription } from './provider-catalog.js';
+
+/**
+ * What answered a search: the answer cache (`hit`), a fan-out of its own (`miss`), or an identical search's fan-out
+ * already in flight, which it joined (`shared`): N identical searches at once ask the providers once, and say so.
+ */
+export type CacheLookup = 'hit' | 'miss' | 'shared';
 
 /** Limits of one call to one provider, and the caller's logger for its outcome line. */
 export interface CallOptions extends PipelineLimits {
@@ -213,21 +219,25 @@ export class SearchService {
     // A stored answer that does not serve this caller's timeout_ms never comes here (readCache).
     // A list too short for this page is gathered again, deeper; the deeper list extends it.
     if (stored && servesPage(stored, request.limit, page)) {
-      this.options.onCacheLookup?.(true);
+      this.options.onCacheLookup?.('hit');
       return Promise.resolve(this.respond(stored, true, query, request, page, started));
     }
     const listed = stored?.results ?? [];
     // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
     const explain = request.explain === true || this.options.cache.storesNothing !== true;
+    // A search that joins an identical one in flight never runs its own fan-out (the single flight runs `ask` at once or not at all).
+    let lookup: CacheLookup = 'shared';
+    const ask = (gatherSignal: CallerSignal): Promise<CachedAnswer> => {
+      lookup = 'miss';
+      return this.gatherAndRank(query, providers, request, key, listed, explain, gatherSignal, started);
+    };
     const gathering = request.onProviderAnswer
-      ? this.gatherAndRank(query, providers, request, key, listed, explain, signalOf(signal) ?? new Cancellation(), started)
+      ? ask(signalOf(signal) ?? new Cancellation())
       : // Only a caller with the same timeout_ms joins a flight: a shorter one would wait past its deadline, a longer
         // one would be given what a shorter deadline found (the cache key leaves timeout_ms out: servesTimeout).
-        this.flights.run(`${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`, signalOf(signal), (sharedSignal) =>
-          this.gatherAndRank(query, providers, request, key, listed, explain, sharedSignal, started),
-        );
+        this.flights.run(`${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`, signalOf(signal), ask);
     // Counted once the providers are asked: the requests need not wait for the bookkeeping.
-    this.options.onCacheLookup?.(false);
+    this.options.onCacheLookup?.(lookup);
     return gathering.then((answer) => this.respond(answer, false, query, request, page, started));
   }
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../version.js';
+import type { McpToolCallRecord } from '../observability/metrics.js';
 import type { OperationContext } from '../operations/operation.js';
 import { callingRequest } from './calling-request.js';
 import { progressNotifier } from './progress.js';
@@ -13,6 +14,8 @@ export interface McpServerOptions {
   context: Omit<OperationContext, 'signal' | 'logger'>;
   /** The session's logger; each call adds its tool, its JSON-RPC id and the id of the HTTP request that carried it. */
   logger: Logger;
+  /** Told of each call to a registered tool, with its result and duration (metrics); a call to an unknown tool is not. */
+  onToolCall?(record: McpToolCallRecord): void;
 }
 
 /**
@@ -30,7 +33,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: options.tools.map((binding) => binding.definition) }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const binding = byName.get(request.params.name);
+    // Not counted: the name is the caller's, and each made-up one would be a series of its own.
     if (!binding) return errorResult(`unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(', ')}`);
+    const started = performance.now();
     const { requestId, receivedAt } = callingRequest(extra.authInfo);
     const logger = options.logger.child({ ...(requestId === undefined ? {} : { reqId: requestId }), tool: request.params.name, mcpRequestId: extra.requestId });
     // With a progressToken, searches report each provider as it finishes (notifications/progress).
@@ -44,6 +49,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       ...(notifier ? { progress: notifier.progress } : {}),
     };
     const result = await callTool(binding, request.params.arguments ?? {}, context);
+    options.onToolCall?.({ tool: binding.definition.name, isError: result.isError === true, seconds: (performance.now() - started) / 1000 });
     await notifier?.settled();
     return result;
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AppConfig } from '../config.js';
+import type { McpToolCallRecord } from '../observability/metrics.js';
 import type { Operation, OperationContext } from '../operations/operation.js';
 import { createHostGuard } from './host-guard.js';
 import { createMcpServer } from './mcp-server.js';
@@ -22,6 +23,8 @@ export interface McpOptions {
   answerError: ErrorAnswering;
   /** Heartbeat and idle timings; default from MCP_HEARTBEAT_MS / MCP_SESSION_IDLE_MS, then 20 s / 15 min. */
   timings?: McpTimings;
+  /** Told of each call to a registered tool (metrics: fedsearch_mcp_tool_calls_total). */
+  onToolCall?(record: McpToolCallRecord): void;
 }
 
 interface McpStores {
@@ -49,7 +52,7 @@ export async function registerMcp(app: FastifyInstance, options: McpOptions): Pr
     // Shared: a client's SSE and Streamable HTTP sessions count against the same limits.
     limits: new SessionLimits({ maxSessions: options.config.MCP_MAX_SESSIONS, maxSessionsPerClient: options.config.MCP_MAX_SESSIONS_PER_CLIENT }),
     createServer: (sessionId: string) =>
-      createMcpServer({ tools, context: options.context, logger: app.log.child({ mcpSession: sessionLogTag(sessionId) }) }),
+      createMcpServer({ tools, context: options.context, logger: app.log.child({ mcpSession: sessionLogTag(sessionId) }), onToolCall: options.onToolCall }),
   };
   const stores: McpStores = { sse: new SessionStore(), streamable: new SessionStore() };
   storesOf.set(app, stores);

@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { ErrorCode } from '../domain/errors.js';
 import type { ProviderOutcome, ProviderStatus } from '../domain/outcome.js';
+import type { CacheLookup } from '../engine/search-service.js';
 import { BucketHistogram, type HistogramSeries } from './bucket-histogram.js';
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
@@ -16,6 +18,9 @@ const LATENCY_BUCKETS_SECONDS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
 
 /** Waits for an outbound request slot run from a few milliseconds to a deadline's worth. */
 const RATE_LIMIT_WAIT_BUCKETS_SECONDS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
+
+/** Tool calls run from a cached answer's milliseconds to a deep read's READ_TIMEOUT_MS (45 s). */
+const TOOL_CALL_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
 
 /** Whole requests add our own few milliseconds (probes, cache hits, rejections) below the provider range. */
 const REQUEST_BUCKETS_SECONDS = [0.005, 0.01, ...LATENCY_BUCKETS_SECONDS];
@@ -36,12 +41,22 @@ export interface HttpRequestRecord {
   seconds: number;
 }
 
+/** One MCP tool call: `tool` is a registered tool's name (never what the caller sent), `isError` its result's flag. */
+export interface McpToolCallRecord {
+  tool: string;
+  isError: boolean;
+  seconds: number;
+}
+
 export interface Metrics {
   /** This app's own registry: several apps in one process (tests, benchmarks) never share series. */
   registry: Registry;
   /** One provider's outcome, whatever was asked of it (a search, a lookup, captions, …). */
   recordProviderAnswer(answer: { outcome: ProviderOutcome }): void;
-  recordCache(hit: boolean): void;
+  /** A search's answer cache lookup: a hit, a miss that asked the providers, or a miss that joined a search asking them. */
+  recordCache(lookup: CacheLookup): void;
+  /** One MCP tool call with its result (isError) and duration; only for tools the server registered. */
+  recordMcpToolCall(record: McpToolCallRecord): void;
   /** Counts a search as in flight; call the returned function once when it ends (a second call does nothing). */
   searchStarted(): () => void;
   recordHttpRequest(record: HttpRequestRecord): void;
@@ -59,7 +74,7 @@ export interface Metrics {
 
 /**
  * Prometheus metrics for one app instance: HTTP requests by route and status, provider latency and outcomes,
- * cache, in-flight searches, breakers and MCP sessions.
+ * cache, in-flight searches, breakers, MCP sessions and tool calls.
  */
 export function createMetrics(): Metrics {
   const registry = new Registry();
@@ -117,16 +132,65 @@ export function createMetrics(): Metrics {
       }
     },
   });
-  const cacheHits = new Counter({
-    name: 'fedsearch_cache_hits_total',
-    help: 'Searches answered from the answer cache.',
+  // `error` outcomes again, by code: an upstream's own 429 (its quota used up) is told from its 5xx. Not a label of
+  // the outcomes counter, whose series dashboards already sum; counted under the provider's `error` series, so an
+  // answer that succeeded pays nothing for it. A limit of our own is status rate_limited, not counted here.
+  const providerErrors: Counter<'provider' | 'code'> = new Counter({
+    name: 'fedsearch_provider_errors_total',
+    help: 'Provider answers with status error, by error code (PROVIDER_RATE_LIMITED: the upstream\'s own 429 or quota refusal; PROVIDER_AUTH: 401 or 403; PROVIDER_HTTP: another HTTP status; PROVIDER_UPSTREAM: an error in the body; PROVIDER_NETWORK, PROVIDER_PARSE, REQUEST_CANCELLED).',
+    labelNames: ['provider', 'code'] as const,
     registers: [registry],
+    collect() {
+      for (const byStatus of outcomeSeries.values()) {
+        for (const series of byStatus.get('error')?.byCode?.values() ?? []) {
+          if (series.unscraped === 0) continue;
+          providerErrors.inc(series.labels, series.unscraped);
+          series.unscraped = 0;
+        }
+      }
+    },
   });
-  const cacheMisses = new Counter({
-    name: 'fedsearch_cache_misses_total',
-    help: 'Searches that had to ask the providers.',
+  // A miss and a shared search are told apart so that misses count fan-outs: an identical search already asking the
+  // providers answers the ones that join it, which cost the upstreams nothing more.
+  const cacheLookups: Record<CacheLookup, Counter> = {
+    hit: new Counter({
+      name: 'fedsearch_cache_hits_total',
+      help: 'Searches answered from the answer cache.',
+      registers: [registry],
+    }),
+    miss: new Counter({
+      name: 'fedsearch_cache_misses_total',
+      help: 'Searches not in the answer cache that asked the providers (one fan-out each).',
+      registers: [registry],
+    }),
+    shared: new Counter({
+      name: 'fedsearch_cache_shared_total',
+      help: 'Searches not in the answer cache that joined an identical search already asking the providers (no fan-out of their own).',
+      registers: [registry],
+    }),
+  };
+  const toolCalls = new Map<string, Record<'ok' | 'error', ToolCallSeries>>();
+  const mcpToolCalls: Counter<'tool' | 'outcome'> = new Counter({
+    name: 'fedsearch_mcp_tool_calls_total',
+    help: 'MCP tool calls by tool and outcome (error: the result the client got has isError set).',
+    labelNames: ['tool', 'outcome'] as const,
     registers: [registry],
+    collect() {
+      for (const byOutcome of toolCalls.values()) {
+        for (const series of Object.values(byOutcome)) {
+          if (series.unscraped === 0) continue;
+          mcpToolCalls.inc(series.labels, series.unscraped);
+          series.unscraped = 0;
+        }
+      }
+    },
   });
+  const toolCallDuration = new BucketHistogram(
+    'fedsearch_mcp_tool_call_duration_seconds',
+    'Time from an MCP tool call reaching its tool to its result, by tool and outcome.',
+    TOOL_CALL_BUCKETS_SECONDS,
+    registry,
+  );
   // Read when scraped, like the circuit states: a search pays a number's increment, not a gauge update.
   let searchesInFlight = 0;
   const inFlight: Gauge = new Gauge({
@@ -182,14 +246,22 @@ export function createMetrics(): Metrics {
     recordProviderAnswer({ outcome }) {
       const series = outcomeSeriesOf(outcomeSeries, outcome.provider, outcome.status);
       series.unscraped += 1;
+      if (outcome.status === 'error') countError(series, outcome.provider, outcome.code);
       // A provider that was never asked (unconfigured, skipped, suspended by its breaker) has no latency worth a bucket.
       if (!NOT_ASKED.has(outcome.status)) {
         series.latency ??= providerLatency.series(series.labels);
         series.latency.observe(outcome.latency_ms / 1000);
       }
     },
-    recordCache(hit) {
-      (hit ? cacheHits : cacheMisses).inc();
+    recordCache(lookup) {
+      cacheLookups[lookup].inc();
+    },
+    recordMcpToolCall({ tool, isError, seconds }) {
+      let byOutcome = toolCalls.get(tool);
+      if (!byOutcome) toolCalls.set(tool, (byOutcome = { ok: toolCallSeries(toolCallDuration, tool, 'ok'), error: toolCallSeries(toolCallDuration, tool, 'error') }));
+      const series = byOutcome[isError ? 'error' : 'ok'];
+      series.unscraped += 1;
+      series.duration.observe(seconds);
     },
     searchStarted() {
       searchesInFlight += 1;
@@ -257,6 +329,32 @@ interface OutcomeSeries {
   unscraped: number;
   /** Latencies of its answers; none for a provider that was not asked (made at the first latency). */
   latency?: HistogramSeries;
+  /** Of an `error` series: its failures by error code (made at the first failure). */
+  byCode?: Map<ErrorCode, CountSeries>;
+}
+
+/** A counter's label set, made once, and what it counted since the last scrape. */
+interface CountSeries {
+  readonly labels: Readonly<Record<string, string>>;
+  unscraped: number;
+}
+
+/** An outcome of status error counted by its code (ErrorCode, a fixed set; INTERNAL for an error without one). */
+function countError(series: OutcomeSeries, provider: string, code: ErrorCode = 'INTERNAL'): void {
+  series.byCode ??= new Map();
+  let byCode = series.byCode.get(code);
+  if (!byCode) series.byCode.set(code, (byCode = { labels: { provider, code }, unscraped: 0 }));
+  byCode.unscraped += 1;
+}
+
+/** One tool and outcome: its labels, made once, the calls since the last scrape and their durations. */
+interface ToolCallSeries extends CountSeries {
+  readonly duration: HistogramSeries;
+}
+
+function toolCallSeries(durations: BucketHistogram, tool: string, outcome: 'ok' | 'error'): ToolCallSeries {
+  const labels = { tool, outcome };
+  return { labels, unscraped: 0, duration: durations.series(labels) };
 }
 
 function outcomeSeriesOf(all: Map<string, Map<string, OutcomeSeries>>, provider: string, status: string): OutcomeSeries {

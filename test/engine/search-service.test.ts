@@ -56,7 +56,7 @@ describe('SearchService.search', () => {
     const order: string[] = [];
     const search = service({
       dispatcher: notingDispatches(order),
-      onCacheLookup: (hit) => order.push(hit ? 'cache hit' : 'cache miss'),
+      onCacheLookup: (lookup) => order.push(`cache ${lookup}`),
       onSearchStarted: () => {
         order.push('search started');
         return () => order.push('search ended');
@@ -65,6 +65,24 @@ describe('SearchService.search', () => {
     const answer = await search.search({ kind: 'web', query: 'ordered', limit: 5 });
     expect(answer.results.map((result) => result.url).sort()).toEqual(['https://a.example/1', 'https://b.example/1']);
     expect(order).toEqual(['dispatch /a/search', 'dispatch /b/search', 'search started', 'cache miss', 'search ended']);
+  });
+
+  it('counts identical searches in flight together as one miss, the others as shared, and a streamed one as a miss', async () => {
+    upstream.on('/held/search', { kind: 'hang' });
+    const lookups: string[] = [];
+    const search = service({ providers: [new TestProvider('held', `${upstream.origin}/held`)], onCacheLookup: (lookup) => lookups.push(lookup) });
+    const request = { kind: 'web' as const, query: 'together', limit: 5, timeoutMs: 60_000 };
+    const callers = [new AbortController(), new AbortController(), new AbortController()];
+    const answers = callers.map((caller) => search.search(request, caller.signal).catch(() => 'left'));
+    // A search told of each provider runs its own fan-out (it could not replay what a shared one already saw).
+    const streamed = new AbortController();
+    const answerStreamed = search.search({ ...request, onProviderAnswer: () => undefined }, streamed.signal).catch(() => 'left');
+    await expect.poll(() => upstream.requestsTo('/held/search').length).toBe(2);
+    expect(lookups).toEqual(['miss', 'shared', 'shared', 'miss']);
+    // The callers leave, so the held upstream's requests end with them.
+    for (const caller of [...callers, streamed]) caller.abort(new Error('left'));
+    await Promise.all([...answers, answerStreamed]);
+    expect(lookups).toHaveLength(4);
   });
 
   it('answers without waiting for the cache to finish keeping the answer, which a later search then finds', async () => {

@@ -42,9 +42,10 @@ describe('metrics', () => {
     metrics.recordProviderAnswer(providerAnswer({ provider: 'exa', status: 'timeout', latency_ms: 800, code: 'PROVIDER_TIMEOUT' }));
     metrics.recordProviderAnswer(providerAnswer({ provider: 'tavily', status: 'not_configured', latency_ms: 0 }));
     metrics.recordProviderAnswer(providerAnswer({ provider: 'searxng', status: 'suspended', latency_ms: 0, retry_after_ms: 30_000 }));
-    metrics.recordCache(true);
-    metrics.recordCache(true);
-    metrics.recordCache(false);
+    metrics.recordCache('hit');
+    metrics.recordCache('hit');
+    metrics.recordCache('miss');
+    metrics.recordCache('shared');
     const first = metrics.searchStarted();
     metrics.searchStarted();
     first();
@@ -69,6 +70,7 @@ describe('metrics', () => {
 
     expect(sample(text, 'fedsearch_cache_hits_total')).toBe(2);
     expect(sample(text, 'fedsearch_cache_misses_total')).toBe(1);
+    expect(sample(text, 'fedsearch_cache_shared_total')).toBe(1);
     expect(sample(text, 'fedsearch_searches_in_flight')).toBe(1);
     expect(sample(text, 'fedsearch_provider_circuit_state{provider="exa"}')).toBe(2);
     expect(sample(text, 'fedsearch_provider_circuit_state{provider="brave"}')).toBe(1);
@@ -125,10 +127,34 @@ describe('metrics', () => {
     expect(sample(text, 'fedsearch_http_request_duration_seconds_count{method="GET",route="/v1/search/web",status_code="200"}')).toBe(2);
   });
 
+  it('counts error outcomes by code and MCP tool calls by tool and outcome, each once over several scrapes', async () => {
+    const metrics = createMetrics();
+    const failed = (code: ProviderOutcome['code']) => providerAnswer({ provider: 'brave', status: 'error', latency_ms: 15, code });
+    metrics.recordProviderAnswer(failed('PROVIDER_RATE_LIMITED'));
+    metrics.recordProviderAnswer(providerAnswer({ provider: 'brave', status: 'ok', latency_ms: 15 }));
+    // Our own limit is status rate_limited, with the same code: not an upstream error.
+    metrics.recordProviderAnswer(providerAnswer({ provider: 'brave', status: 'rate_limited', latency_ms: 0, code: 'PROVIDER_RATE_LIMITED' }));
+    metrics.recordMcpToolCall({ tool: 'research', isError: false, seconds: 0.2 });
+    await metrics.render();
+    metrics.recordProviderAnswer(failed('PROVIDER_RATE_LIMITED'));
+    metrics.recordProviderAnswer(failed('PROVIDER_HTTP'));
+    metrics.recordMcpToolCall({ tool: 'research', isError: true, seconds: 0.001 });
+    metrics.recordMcpToolCall({ tool: 'research', isError: false, seconds: 3 });
+    const text = await metrics.render();
+    expect(sample(text, 'fedsearch_provider_outcomes_total{provider="brave",status="error"}')).toBe(3);
+    expect(sample(text, 'fedsearch_provider_errors_total{provider="brave",code="PROVIDER_RATE_LIMITED"}')).toBe(2);
+    expect(sample(text, 'fedsearch_provider_errors_total{provider="brave",code="PROVIDER_HTTP"}')).toBe(1);
+    expect(text.split('\n').filter((line) => line.startsWith('fedsearch_provider_errors_total{'))).toHaveLength(2);
+    expect(sample(text, 'fedsearch_mcp_tool_calls_total{tool="research",outcome="ok"}')).toBe(2);
+    expect(sample(text, 'fedsearch_mcp_tool_calls_total{tool="research",outcome="error"}')).toBe(1);
+    expect(sample(text, 'fedsearch_mcp_tool_call_duration_seconds_bucket{le="0.25",tool="research",outcome="ok"}')).toBe(1);
+    expect(sample(text, 'fedsearch_mcp_tool_call_duration_seconds_sum{tool="research",outcome="ok"}')).toBeCloseTo(3.2, 6);
+  });
+
   it('keeps each app\'s series apart, so several apps live in one process', async () => {
     const one = createMetrics();
     const two = createMetrics();
-    one.recordCache(true);
+    one.recordCache('hit');
     one.recordProviderAnswer(providerAnswer({ provider: 'brave', status: 'error', latency_ms: 15, code: 'PROVIDER_HTTP' }));
     const textOne = await one.render();
     const textTwo = await two.render();
@@ -171,7 +197,7 @@ describe('metrics', () => {
 
     it('serves the metrics to a scraper with the right bearer token, whatever the scheme\'s case', async () => {
       const metrics = createMetrics();
-      metrics.recordCache(false);
+      metrics.recordCache('miss');
       const app = await appWith(metrics, token);
       for (const authorization of [`Bearer ${token}`, `bearer ${token}`]) {
         const response = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization } });
