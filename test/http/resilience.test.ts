@@ -213,11 +213,13 @@ describe('the circuit breaker and time spent in our own queues', () => {
   const breaker = { CACHE_TTL_SECONDS: '0', BREAKER_FAILURES: '3', BREAKER_COOLDOWN_MS: '60000' };
 
   describe('behind the concurrency limit', () => {
-    // One request at a time, each answered in 300 ms, against a 600 ms timeout: most of a burst of six waits out its deadline.
-    const { upstream, braveSearch, braveHealth } = braveService({ ...breaker, BRAVE_CONCURRENCY: '1', BRAVE_TIMEOUT_MS: '600' });
+    // One request at a time, each answered in 1,000 ms, against a 2,000 ms timeout: most of a burst of six waits out its
+    // deadline. The margins are wide because each search's deadline counts from its request's arrival, and on a busy
+    // machine the six arrive spread over some hundreds of milliseconds.
+    const { upstream, braveSearch, braveHealth } = braveService({ ...breaker, BRAVE_CONCURRENCY: '1', BRAVE_TIMEOUT_MS: '2000' });
 
     it('reports the waits as timeouts, and keeps the provider in service', async () => {
-      upstream().on(BRAVE_PATH, answering(300));
+      upstream().on(BRAVE_PATH, answering(1000));
       const outcomes = await Promise.all(Array.from({ length: 6 }, () => braveSearch()));
       expect(outcomes.filter((outcome) => outcome.status === 'timeout').length).toBeGreaterThanOrEqual(3);
       expect(upstream().requestsTo(BRAVE_PATH).length).toBeLessThanOrEqual(3);
