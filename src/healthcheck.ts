@@ -16,9 +16,19 @@ async function probeAddress(host: string): Promise<string> {
   return isIPv6(address) ? `[${address}]` : address;
 }
 
+/**
+ * The port the service listens on, read as config.ts reads PORT: a number, white space around it no part of it
+ * (`docker run --env-file` keeps a trailing space). Put into the URL as written, "8080 " made the probe fail
+ * while the service answered, and the orchestrator replaced a healthy container.
+ */
+function listeningPort(raw: string | undefined): number {
+  const text = raw?.trim() ?? '';
+  return text === '' ? 8080 : Number(text);
+}
+
 async function probe(): Promise<boolean> {
   const address = await probeAddress(process.env.HOST ?? '');
-  const response = await fetch(`http://${address}:${process.env.PORT || 8080}/healthz`);
+  const response = await fetch(`http://${address}:${listeningPort(process.env.PORT)}/healthz`);
   return response.ok;
 }
 

@@ -42,7 +42,7 @@ describe("the image's HEALTHCHECK probes the address the service listens on", ()
 
   beforeAll(async () => {
     // 127.0.0.2 stands for one specific address that is not 127.0.0.1 (all of 127/8 is this machine's on Linux).
-    for (const host of ['127.0.0.1', '127.0.0.2', '::1']) services[host] = await listenOn(host);
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', '::']) services[host] = await listenOn(host);
   });
   afterAll(async () => {
     for (const service of Object.values(services)) await service.app.close();
@@ -52,8 +52,17 @@ describe("the image's HEALTHCHECK probes the address the service listens on", ()
     ['one specific IPv4 address', '127.0.0.2', '127.0.0.2'],
     ['one specific IPv6 address', '::1', '::1'],
     ['every IPv4 address (0.0.0.0), the image default', '0.0.0.0', '127.0.0.1'],
+    // Node listens on :: for IPv4 too (libuv clears IPV6_V6ONLY), so the probe's 127.0.0.1 reaches it.
+    ['every IPv6 and IPv4 address (::)', '::', '::'],
   ])('passes with HOST set to %s', async (_case, host, listening) => {
     expect(await runProbe({ HOST: host, PORT: String(services[listening]!.port) })).toBe(0);
+  });
+
+  it('passes when PORT has white space around it (docker run --env-file keeps a trailing space), as the service reads it', async () => {
+    const port = services['127.0.0.1']!.port;
+    const written = ` ${port} `;
+    expect(loadConfig({ PORT: written }).PORT).toBe(port);
+    expect(await runProbe({ HOST: '127.0.0.1', PORT: written })).toBe(0);
   });
 
   it('fails when nothing answers on the address HOST names', async () => {

@@ -35,11 +35,13 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts a throwaway redis-server on 127.0.0.1 (no persistence) and resolves once it answers PING.
- * Give `port` to bring a killed server back where its clients expect it.
+ * Give `port` to bring a killed server back where its clients expect it, `password` to refuse clients that do not
+ * send it (`--requirepass`, as CapRover's one-click Redis app runs it); `url` never carries the password.
  */
-export async function startRedisServer(options: { port?: number } = {}): Promise<RedisServer> {
+export async function startRedisServer(options: { port?: number; password?: string } = {}): Promise<RedisServer> {
   const port = options.port ?? (await freePort());
-  const child = spawn(BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  const passwordArguments = options.password === undefined ? [] : ['--requirepass', options.password];
+  const child = spawn(BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...passwordArguments], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -56,7 +58,7 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
   };
 
   try {
-    await waitForPing(port, child, () => output);
+    await waitForPing(port, child, () => output, options.password);
   } catch (error) {
     await end('SIGKILL');
     throw error;
@@ -65,19 +67,21 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
 }
 
 /** Bounded retry: connect, send PING, expect +PONG; fails early if the process died. */
-async function waitForPing(port: number, child: ChildProcess, output: () => string): Promise<void> {
+async function waitForPing(port: number, child: ChildProcess, output: () => string, password?: string): Promise<void> {
   const deadline = Date.now() + START_DEADLINE_MS;
   for (let attempt = 1; ; attempt += 1) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`redis-server exited before answering PING on port ${port}:\n${output()}`);
     }
-    if (await ping(port)) return;
+    if (await ping(port, password)) return;
     if (Date.now() > deadline) throw new Error(`redis-server did not answer PING on port ${port} within ${START_DEADLINE_MS} ms:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, Math.min(10 * attempt, 200)));
   }
 }
 
-function ping(port: number): Promise<boolean> {
+/** PING (after AUTH when a password is given: without it the server answers -NOAUTH); true on +PONG. */
+function ping(port: number, password?: string): Promise<boolean> {
+  const commands = password === undefined ? ['PING'] : [`AUTH ${password}`, 'PING'];
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
     let reply = '';
@@ -87,10 +91,11 @@ function ping(port: number): Promise<boolean> {
     };
     socket.setTimeout(1000, () => finish(false));
     socket.once('error', () => finish(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('connect', () => socket.write(commands.map((command) => `${command}\r\n`).join('')));
     socket.on('data', (chunk: Buffer) => {
       reply += chunk.toString('utf8');
-      if (reply.includes('\r\n')) finish(reply.startsWith('+PONG'));
+      const lines = reply.split('\r\n').slice(0, -1);
+      if (lines.length >= commands.length) finish(lines[commands.length - 1]!.startsWith('+PONG'));
     });
   });
 }
