@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { braveBody, callTool, connect } from '../mcp/mcp-client.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
@@ -22,14 +21,10 @@ describeWithRedis('a search while Redis is stalled', () => {
   let redis: RedisServer;
   let upstream: FakeUpstream;
   let service: RunningService;
-  let redisPid = 0;
   let stalls = 0;
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    const raw = new Redis(redis.url);
-    redisPid = Number(/process_id:(\d+)/.exec(await raw.info('server'))![1]);
-    raw.disconnect();
     upstream = await startFakeUpstream();
     upstream.json(BRAVE_PATH, JSON.parse(braveBody('https://brave.example/answered')));
     // Tavily never answers: every search lasts exactly its deadline, so its wall time shows when the deadline started.
@@ -44,11 +39,7 @@ describeWithRedis('a search while Redis is stalled', () => {
     });
   });
   afterAll(async () => {
-    try {
-      process.kill(redisPid, 'SIGCONT');
-    } catch {
-      // Already running, or gone.
-    }
+    redis.resume();
     await service.stop();
     await upstream.stop();
     await redis.stop();
@@ -57,12 +48,12 @@ describeWithRedis('a search while Redis is stalled', () => {
   /** Runs `during` with Redis stopped, then waits until the limiter and the answer cache both use it again. */
   async function whileStalled<T>(during: () => Promise<T>): Promise<T> {
     stalls += 1;
-    process.kill(redisPid, 'SIGSTOP');
+    redis.stall();
     let outcome: T;
     try {
       outcome = await during();
     } finally {
-      process.kill(redisPid, 'SIGCONT');
+      redis.resume();
     }
     for (const purpose of ['rate limits', 'shared cache']) {
       await expect

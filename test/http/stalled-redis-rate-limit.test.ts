@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
@@ -19,24 +18,16 @@ describeWithRedis('the inbound rate limiter while Redis is stalled', () => {
   let upstream: FakeUpstream;
   let replicaA: RunningService;
   let replicaB: RunningService;
-  let redisPid = 0;
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    const raw = new Redis(redis.url);
-    redisPid = Number(/process_id:(\d+)/.exec(await raw.info('server'))![1]);
-    raw.disconnect();
     upstream = await startFakeUpstream();
     const env = { ...providerEnv(upstream.origin), REDIS_URL: redis.url, RATE_LIMIT_MAX: String(RATE_LIMIT_MAX), LOG_LEVEL: 'warn' };
     replicaA = await startService(env);
     replicaB = await startService(env);
   });
   afterAll(async () => {
-    try {
-      process.kill(redisPid, 'SIGCONT');
-    } catch {
-      // Already running, or gone.
-    }
+    redis.resume();
     await replicaA.stop();
     await replicaB.stop();
     await upstream.stop();
@@ -46,7 +37,7 @@ describeWithRedis('the inbound rate limiter while Redis is stalled', () => {
   it('lets requests pass at once after the first one waits out the command timeout, then counts in Redis again', async () => {
     // Both limiters count in Redis before the stall: one request on each, the second sees the first's count.
     await expect.poll(async () => (await remainingAfterRequest(replicaA)) - (await remainingAfterRequest(replicaB))).toBe(1);
-    process.kill(redisPid, 'SIGSTOP');
+    redis.stall();
     const durations: number[] = [];
     try {
       for (let index = 0; index < 8; index += 1) {
@@ -56,7 +47,7 @@ describeWithRedis('the inbound rate limiter while Redis is stalled', () => {
         expect(response.status).toBe(200);
       }
     } finally {
-      process.kill(redisPid, 'SIGCONT');
+      redis.resume();
     }
     // One request pays the timeout; the rest skip Redis until it answers again (without that every one of them would).
     const waitedOut = durations.filter((duration) => duration >= COMMAND_TIMEOUT_MS);

@@ -98,8 +98,7 @@ describeWithRedis('outbound rate limits shared through Redis', () => {
   it('measures a slot against what is left of the deadline once a stalled Redis has been waited out', async () => {
     const { limiter, slept } = open();
     await shared(limiter);
-    const redisPid = Number(/process_id:(\d+)/.exec(await raw.info('server'))![1]);
-    process.kill(redisPid, 'SIGSTOP');
+    server.stall();
     let results: Array<PromiseSettledResult<void>>;
     const deadline = performance.now() + 600;
     try {
@@ -107,7 +106,7 @@ describeWithRedis('outbound rate limits shared through Redis', () => {
       // command timeout (250 ms) has passed, with about 350 ms left.
       results = await Promise.allSettled([limiter.acquire('stalled', twoPerSecond, deadline), limiter.acquire('stalled', twoPerSecond, deadline)]);
     } finally {
-      process.kill(redisPid, 'SIGCONT');
+      server.resume();
     }
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(OutboundRateLimited);
@@ -117,18 +116,17 @@ describeWithRedis('outbound rate limits shared through Redis', () => {
   it('refuses a slot Redis gives late that then starts past the deadline', async () => {
     const { limiter, slept } = open();
     await shared(limiter);
-    const redisPid = Number(/process_id:(\d+)/.exec(await raw.info('server'))![1]);
-    process.kill(redisPid, 'SIGSTOP');
+    server.stall();
     // Redis answers after 150 ms, within the command timeout (250 ms): the second slot, 500 ms after the first on
     // Redis' clock, then starts past the deadline, which has about 450 ms left.
-    const resume = setTimeout(() => process.kill(redisPid, 'SIGCONT'), 150);
+    const resume = setTimeout(() => server.resume(), 150);
     const deadline = performance.now() + 600;
     let results: Array<PromiseSettledResult<void>>;
     try {
       results = await Promise.allSettled([limiter.acquire('late', twoPerSecond, deadline), limiter.acquire('late', twoPerSecond, deadline)]);
     } finally {
       clearTimeout(resume);
-      process.kill(redisPid, 'SIGCONT');
+      server.resume();
     }
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(OutboundRateLimited);

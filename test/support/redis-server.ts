@@ -13,6 +13,10 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** SIGTERM, then wait for the process to exit. */
   stop(): Promise<void>;
+  /** SIGSTOP: a Redis that stalls, its connections open and nothing answered, until resume(). */
+  stall(): void;
+  /** SIGCONT: a stalled Redis answers again (what it was sent meanwhile first). Harmless when it is not stalled. */
+  resume(): void;
 }
 
 /** True when `redis-server` can be run here (Debian's package, installed by .ci/run). */
@@ -51,9 +55,12 @@ export async function startRedisServer(options: { port?: number; password?: stri
   const killOnExit = (): void => void child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
+  const running = (): boolean => child.exitCode === null && child.signalCode === null;
   const end = async (signal: NodeJS.Signals): Promise<void> => {
     process.off('exit', killOnExit);
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    // A stopped process keeps SIGTERM pending until it is continued.
+    if (running()) child.kill('SIGCONT');
+    if (running()) child.kill(signal);
     await exited;
   };
 
@@ -63,7 +70,14 @@ export async function startRedisServer(options: { port?: number; password?: stri
     await end('SIGKILL');
     throw error;
   }
-  return { port, url: `redis://127.0.0.1:${port}`, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    kill: () => end('SIGKILL'),
+    stop: () => end('SIGTERM'),
+    stall: () => void (running() && child.kill('SIGSTOP')),
+    resume: () => void (running() && child.kill('SIGCONT')),
+  };
 }
 
 /** Bounded retry: connect, send PING, expect +PONG; fails early if the process died. */

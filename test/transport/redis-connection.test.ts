@@ -48,19 +48,10 @@ describeWithRedis('a REDIS_URL naming a database the server does not have', () =
 describeWithRedis('a Redis that stalls (SIGSTOP) on a live connection', () => {
   const COMMAND_TIMEOUT_MS = 500;
   let server: RedisServer;
-  let redisPid = 0;
   beforeAll(async () => {
     server = await startRedisServer();
-    const raw = new Redis(server.url);
-    redisPid = Number(/process_id:(\d+)/.exec(await raw.info('server'))![1]);
-    raw.disconnect();
   });
   afterAll(async () => {
-    try {
-      process.kill(redisPid, 'SIGCONT');
-    } catch {
-      // Already running, or gone.
-    }
     await server.stop();
   });
 
@@ -75,7 +66,7 @@ describeWithRedis('a Redis that stalls (SIGSTOP) on a live connection', () => {
     };
     try {
       await expect.poll(async () => (await timedPing()).reply).toBe('PONG');
-      process.kill(redisPid, 'SIGSTOP');
+      server.stall();
       const first = await timedPing();
       const later: number[] = [];
       try {
@@ -91,7 +82,7 @@ describeWithRedis('a Redis that stalls (SIGSTOP) on a live connection', () => {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
       } finally {
-        process.kill(redisPid, 'SIGCONT');
+        server.resume();
       }
       // Not one of them waited for Redis: a command timeout would be 500 ms; a skipped command takes well under 250 ms.
       expect(Math.max(...later), `times: ${later.map(Math.round).join(', ')} ms`).toBeLessThan(250);
