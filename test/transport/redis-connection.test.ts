@@ -84,8 +84,10 @@ describeWithRedis('a Redis that stalls (SIGSTOP) on a live connection', () => {
       } finally {
         server.resume();
       }
-      // Not one of them waited for Redis: a command timeout would be 500 ms; a skipped command takes well under 250 ms.
-      expect(Math.max(...later), `times: ${later.map(Math.round).join(', ')} ms`).toBeLessThan(250);
+      // Not one of them waited for Redis: waiting out the command timeout takes at least COMMAND_TIMEOUT_MS - 50
+      // (the bound the first command is held to above), so anything under it was skipped; a tighter bound only
+      // measures how busy a shared 2-core CI machine is.
+      expect(Math.max(...later), `times: ${later.map(Math.round).join(', ')} ms`).toBeLessThan(COMMAND_TIMEOUT_MS - 50);
       // Back without a caller's command paying for the check: a background PING finds it answering again.
       await expect.poll(async () => (await timedPing()).reply, { timeout: 10_000, interval: 100 }).toBe('PONG');
       expect(lines.filter((line) => line.msg === 'shared cache: Redis unavailable; answering from the local cache until it returns').length).toBe(1);
