@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isIPv4, isIPv6 } from 'node:net';
 import { z } from 'zod';
 import { listFromEnv } from '../config/env-values.js';
+import { shownValue } from '../domain/shown-value.js';
 import { errorEnvelope } from './error-handler.js';
 
 /**
@@ -223,11 +224,6 @@ function remedy(allowedHosts: readonly string[] | undefined): string {
     : `add it to ALLOWED_HOSTS (${example}), or set ALLOWED_HOSTS=* to admit any host`;
 }
 
-/** The Host as messages and logs show it: cut short, since its length is the caller's choice. */
-function shown(host: string): string {
-  return host.length > 100 ? `${host.slice(0, 100)}…` : host;
-}
-
 /**
  * Refuses, with 403 HOST_NOT_ALLOWED, every request whose Host header the rule does not admit; registered
  * before access control and the routes. The Host header as received is checked, never X-Forwarded-Host, which
@@ -241,7 +237,7 @@ export function registerHostCheck(app: FastifyInstance, options: HostCheckOption
   app.addHook('onRequest', (request, reply, done) => {
     const host = request.raw.headers.host;
     if (admits(host)) return done();
-    const named = host === undefined ? undefined : shown(host);
+    const named = host === undefined ? undefined : shownValue(host);
     const message = named === undefined ? `a request without a Host header is not allowed: ${remedyText}` : `host ${JSON.stringify(named)} is not allowed: ${remedyText}`;
     request.log.warn({ host: named }, 'request refused: host not allowed');
     // Answered here and done() not called: the request goes no further.

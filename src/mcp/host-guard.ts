@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { shownValue } from '../domain/shown-value.js';
 import { sendMcpError } from './replies.js';
 
 export interface HostGuardOptions {
@@ -87,11 +88,6 @@ function isBrowserCrossOrigin(request: FastifyRequest): boolean {
   return site === 'cross-site' || site === 'same-site';
 }
 
-/** A header value as log lines show it: cut short, since its length is the caller's choice (a line at warn per refusal). */
-function shown(value: string): string {
-  return value.length > 100 ? `${value.slice(0, 100)}…` : value;
-}
-
 /**
  * DNS-rebinding guard for the MCP routes, on top of ALLOWED_HOSTS' Host check of every route: a page on an
  * attacker's domain that resolves to this server still sends its own Origin (browsers always do on POST,
@@ -104,7 +100,7 @@ export function createHostGuard(options: HostGuardOptions): onRequestAsyncHookHa
     // TRUST_PROXY, a header any caller may write.
     const host = request.raw.headers.host;
     if (options.allowedHosts.length > 0 && !isHostAllowed(host, options.allowedHosts)) {
-      request.log.warn({ host: host === undefined ? undefined : shown(host) }, 'MCP request refused: host not allowed');
+      request.log.warn({ host: host === undefined ? undefined : shownValue(host) }, 'MCP request refused: host not allowed');
       return sendMcpError(reply, 403, `Forbidden: host "${host ?? ''}" is not allowed to use the MCP endpoint (see MCP_ALLOWED_HOSTS)`);
     }
     const origin = request.headers.origin;
@@ -117,7 +113,7 @@ export function createHostGuard(options: HostGuardOptions): onRequestAsyncHookHa
       );
     }
     if (!isOriginAllowed(origin, options.allowedOrigins)) {
-      request.log.warn({ origin: origin === undefined ? undefined : shown(origin) }, 'MCP request refused: origin not allowed');
+      request.log.warn({ origin: origin === undefined ? undefined : shownValue(origin) }, 'MCP request refused: origin not allowed');
       return sendMcpError(
         reply,
         403,
