@@ -90,15 +90,7 @@ export function createMetrics(): Metrics {
     labelNames: ['method', 'route', 'status_code'] as const,
     registers: [registry],
     collect() {
-      for (const byMethod of httpSeries.values()) {
-        for (const byStatus of byMethod.values()) {
-          for (const series of byStatus.values()) {
-            if (series.unscraped === 0) continue;
-            httpRequests.inc(series.labels, series.unscraped);
-            series.unscraped = 0;
-          }
-        }
-      }
+      for (const byMethod of httpSeries.values()) for (const byStatus of byMethod.values()) flushUnscraped(httpRequests, byStatus.values());
     },
   });
   // Histograms observed into series kept beside the counters' (bucket-histogram.ts says why).
@@ -123,13 +115,7 @@ export function createMetrics(): Metrics {
     labelNames: ['provider', 'status'] as const,
     registers: [registry],
     collect() {
-      for (const byStatus of outcomeSeries.values()) {
-        for (const series of byStatus.values()) {
-          if (series.unscraped === 0) continue;
-          providerOutcomes.inc(series.labels, series.unscraped);
-          series.unscraped = 0;
-        }
-      }
+      for (const byStatus of outcomeSeries.values()) flushUnscraped(providerOutcomes, byStatus.values());
     },
   });
   // `error` outcomes again, by code: an upstream's own 429 (its quota used up) is told from its 5xx. Not a label of
@@ -141,13 +127,7 @@ export function createMetrics(): Metrics {
     labelNames: ['provider', 'code'] as const,
     registers: [registry],
     collect() {
-      for (const byStatus of outcomeSeries.values()) {
-        for (const series of byStatus.get('error')?.byCode?.values() ?? []) {
-          if (series.unscraped === 0) continue;
-          providerErrors.inc(series.labels, series.unscraped);
-          series.unscraped = 0;
-        }
-      }
+      for (const byStatus of outcomeSeries.values()) flushUnscraped(providerErrors, byStatus.get('error')?.byCode?.values() ?? []);
     },
   });
   // A miss and a shared search are told apart so that misses count fan-outs: an identical search already asking the
@@ -176,13 +156,7 @@ export function createMetrics(): Metrics {
     labelNames: ['tool', 'outcome'] as const,
     registers: [registry],
     collect() {
-      for (const byOutcome of toolCalls.values()) {
-        for (const series of Object.values(byOutcome)) {
-          if (series.unscraped === 0) continue;
-          mcpToolCalls.inc(series.labels, series.unscraped);
-          series.unscraped = 0;
-        }
-      }
+      for (const byOutcome of toolCalls.values()) flushUnscraped(mcpToolCalls, Object.values(byOutcome));
     },
   });
   const toolCallDuration = new BucketHistogram(
@@ -337,6 +311,15 @@ interface OutcomeSeries {
 interface CountSeries {
   readonly labels: Readonly<Record<string, string>>;
   unscraped: number;
+}
+
+/** Adds to `counter` what each series counted since the last scrape, and starts their counts again. */
+function flushUnscraped<Label extends string>(counter: Counter<Label>, series: Iterable<{ readonly labels: Readonly<Record<Label, string>>; unscraped: number }>): void {
+  for (const one of series) {
+    if (one.unscraped === 0) continue;
+    counter.inc(one.labels as Partial<Record<Label, string>>, one.unscraped);
+    one.unscraped = 0;
+  }
 }
 
 /** An outcome of status error counted by its code (ErrorCode, a fixed set; INTERNAL for an error without one). */
