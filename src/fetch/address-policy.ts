@@ -1,12 +1,14 @@
 import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
+import { nat64Target, type Nat64Prefix } from './nat64-prefixes.js';
 
 /**
  * Which IP addresses an arbitrary-URL fetch may connect to. Deny by default: anything ipaddr.js does not
  * call plain `unicast` (loopback, private, link-local, unique-local, multicast, unspecified, CGNAT, broadcast,
  * reserved, benchmarking, …) is refused, as are the cloud metadata endpoints, some of which sit in public
  * space. IPv6 forms that carry an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4) are judged by the
- * IPv4 address inside, so ::ffff:127.0.0.1 is as loopback as 127.0.0.1.
+ * IPv4 address inside, so ::ffff:127.0.0.1 is as loopback as 127.0.0.1; so are addresses under the network's
+ * own NAT64 prefixes (FETCH_NAT64_PREFIXES, nat64-prefixes.ts), which otherwise look public.
  */
 
 const METADATA_ADDRESSES = new Set([
@@ -40,11 +42,11 @@ const IPV4_COMPATIBLE = ipaddr.IPv6.parse('::');
  * Why an address is forbidden, as a phrase that completes "10.0.0.1 is ___" and "a name resolves to ___"
  * (e.g. "a private address"), or undefined when it may be fetched.
  */
-export function forbiddenAddressReason(address: string): string | undefined {
+export function forbiddenAddressReason(address: string, nat64Prefixes: readonly Nat64Prefix[] = []): string | undefined {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
   if (!ipaddr.isValid(bare)) return 'not a valid IP address';
   const parsed = ipaddr.parse(bare);
-  const embedded = parsed.kind() === 'ipv6' ? embeddedIPv4(parsed as ipaddr.IPv6) : undefined;
+  const embedded = parsed.kind() === 'ipv6' ? (nat64Target(parsed as ipaddr.IPv6, nat64Prefixes) ?? embeddedIPv4(parsed as ipaddr.IPv6)) : undefined;
   if (embedded) {
     const reason = ipv4Reason(embedded);
     return reason === undefined ? undefined : `${reason} (IPv4 ${embedded.toString()} inside an IPv6 address)`;
@@ -52,8 +54,8 @@ export function forbiddenAddressReason(address: string): string | undefined {
   return parsed.kind() === 'ipv4' ? ipv4Reason(parsed as ipaddr.IPv4) : ipv6Reason(parsed as ipaddr.IPv6);
 }
 
-export function isForbiddenAddress(address: string): boolean {
-  return forbiddenAddressReason(address) !== undefined;
+export function isForbiddenAddress(address: string, nat64Prefixes: readonly Nat64Prefix[] = []): boolean {
+  return forbiddenAddressReason(address, nat64Prefixes) !== undefined;
 }
 
 /** The IP address a URL hostname names literally ("[::1]" → "::1"), or undefined for a DNS name. */

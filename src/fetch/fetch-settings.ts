@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config.js';
 import { booleanFlag, wholeNumber } from '../config/env-values.js';
+import { nat64PrefixesVariable, type Nat64Prefix } from './nat64-prefixes.js';
 import { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS, type SafeFetchOptions } from './safe-fetch.js';
 
 /** A read's whole time without timeout_ms: two slow locations' FETCH_TIMEOUT_MS, with room left under a proxy's 60 s. */
@@ -10,6 +11,8 @@ export const fetchVariableShape = {
   /** Lets fetch_url and paper_read reach loopback and private addresses: tests and private deployments only. */
   FETCH_ALLOW_PRIVATE: booleanFlag().default(false),
   FETCH_MAX_BYTES: wholeNumber(1024).default(DEFAULT_FETCH_MAX_BYTES),
+  /** The network's own NAT64 prefixes (IPv6-only hosts with DNS64): an address under one is judged by its IPv4 address. */
+  FETCH_NAT64_PREFIXES: nat64PrefixesVariable.default([]),
   FETCH_TIMEOUT_MS: wholeNumber(100, 120_000).default(DEFAULT_FETCH_TIMEOUT_MS),
   /**
    * The whole of one read (fetch_url, paper_read, /v1/papers/download) when the caller sets no timeout_ms: every
@@ -20,6 +23,8 @@ export const fetchVariableShape = {
 };
 
 export type FetchSettings = Required<Pick<SafeFetchOptions, 'allowPrivate' | 'maxBytes' | 'timeoutMs'>> & {
+  /** FETCH_NAT64_PREFIXES (nat64-prefixes.ts). */
+  nat64Prefixes: readonly Nat64Prefix[];
   /** READ_TIMEOUT_MS: the deadline of a whole read without the caller's timeout_ms (readDeadline). */
   readTimeoutMs: number;
 };
@@ -27,12 +32,14 @@ export type FetchSettings = Required<Pick<SafeFetchOptions, 'allowPrivate' | 'ma
 /** The `fetch` section built from validated values. */
 export function fetchSettingsFrom(values: {
   FETCH_ALLOW_PRIVATE: boolean;
+  FETCH_NAT64_PREFIXES: readonly Nat64Prefix[];
   FETCH_MAX_BYTES: number;
   FETCH_TIMEOUT_MS: number;
   READ_TIMEOUT_MS: number;
 }): FetchSettings {
   return {
     allowPrivate: values.FETCH_ALLOW_PRIVATE,
+    nat64Prefixes: values.FETCH_NAT64_PREFIXES,
     maxBytes: values.FETCH_MAX_BYTES,
     timeoutMs: values.FETCH_TIMEOUT_MS,
     readTimeoutMs: values.READ_TIMEOUT_MS,

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { FedsearchError } from '../domain/errors.js';
 import type { ResolvedAddress } from '../transport/dispatchers.js';
 import { forbiddenAddressReason, literalAddress } from './address-policy.js';
+import type { Nat64Prefix } from './nat64-prefixes.js';
 
 /** Resolves a DNS name to every address it has; the default is the system resolver (dns.lookup, all). */
 export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
@@ -12,6 +13,8 @@ export interface TargetPolicy {
   allowPrivate?: boolean;
   /** Skips the address policy for these exact URL hostnames only. */
   allowPrivateHosts?: readonly string[];
+  /** The network's NAT64 prefixes (FETCH_NAT64_PREFIXES): an address under one is judged by the IPv4 address inside. */
+  nat64Prefixes?: readonly Nat64Prefix[];
   /** Replaces the system resolver, e.g. in tests; every address it returns is checked like any other. */
   lookup?: HostResolver;
   signal?: AbortSignal;
@@ -65,7 +68,7 @@ async function resolveAllowedAddresses(url: URL, policy: TargetPolicy): Promise<
   const exempt = policy.allowPrivate === true || (policy.allowPrivateHosts?.includes(host) ?? false);
   const literal = literalAddress(host);
   if (literal !== undefined) {
-    const reason = exempt ? undefined : forbiddenAddressReason(literal);
+    const reason = exempt ? undefined : forbiddenAddressReason(literal, policy.nat64Prefixes);
     if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${literal} is ${reason}`);
     return [{ address: literal, family: isIP(literal) }];
   }
@@ -81,7 +84,7 @@ async function resolveAllowedAddresses(url: URL, policy: TargetPolicy): Promise<
   }
   if (addresses.length === 0) throw new FedsearchError('FETCH_FAILED', `could not resolve ${host}: no addresses`);
   for (const { address } of addresses) {
-    const reason = exempt ? undefined : forbiddenAddressReason(address);
+    const reason = exempt ? undefined : forbiddenAddressReason(address, policy.nat64Prefixes);
     // The kind of address, not the address: a caller must not learn what this network's internal names resolve to.
     if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${host} resolves to ${reason}`);
   }

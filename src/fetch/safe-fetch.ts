@@ -4,6 +4,7 @@ import { createPinnedAgent, type ResolvedAddress } from '../transport/dispatcher
 import { networkCause } from '../transport/network-errors.js';
 import { discardBody, readBodyCapped } from '../transport/read-body.js';
 import { checkFetchTarget, type HostResolver, type TargetPolicy } from './fetch-target.js';
+import type { Nat64Prefix } from './nat64-prefixes.js';
 import { ALLOWED_CONTENT_TYPES, kindOfMediaType, parseContentType, sniffKind, type DocumentKind } from './content-type.js';
 
 export const DEFAULT_FETCH_MAX_BYTES = 10 * 1024 * 1024;
@@ -25,6 +26,8 @@ export interface SafeFetchOptions {
   allowPrivate?: boolean;
   /** Skips the address policy for these exact URL hostnames only; every other hop is still checked. */
   allowPrivateHosts?: readonly string[];
+  /** FETCH_NAT64_PREFIXES: an address under one of these is judged by the IPv4 address inside it. */
+  nat64Prefixes?: readonly Nat64Prefix[];
   /** Replaces the system resolver, e.g. in tests; every address it returns is checked like any other. */
   lookup?: HostResolver;
 }
@@ -59,7 +62,13 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
   const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
   const settings: HopSettings = { maxBytes: options.maxBytes ?? DEFAULT_FETCH_MAX_BYTES };
-  const policy: TargetPolicy = { allowPrivate: options.allowPrivate, allowPrivateHosts: options.allowPrivateHosts, lookup: options.lookup, signal };
+  const policy: TargetPolicy = {
+    allowPrivate: options.allowPrivate,
+    allowPrivateHosts: options.allowPrivateHosts,
+    nat64Prefixes: options.nat64Prefixes,
+    lookup: options.lookup,
+    signal,
+  };
   let next: string | URL = input;
   const redirects: string[] = [];
   try {

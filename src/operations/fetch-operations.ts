@@ -99,6 +99,7 @@ async function checkedForFirecrawl(input: FetchInput, context: OperationContext)
   try {
     const target = await checkFetchTarget(input.url, {
       allowPrivate: settings.allowPrivate,
+      nat64Prefixes: settings.nat64Prefixes,
       lookup: context.resolveHost,
       signal: AbortSignal.any([context.signal, deadline]),
     });

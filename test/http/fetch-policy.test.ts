@@ -208,6 +208,53 @@ describe('fetch_url re-checks the host Firecrawl read, against DNS rebinding', (
 });
 
 /**
+ * On an IPv6-only network with DNS64, every IPv4 host is reached through the network's own NAT64 prefix, and such an
+ * address looks like any public IPv6 one. With FETCH_NAT64_PREFIXES the policy sees the IPv4 address the gateway
+ * would reach: an intranet host behind it is refused, a public one still read.
+ */
+describe('fetch_url under the network\'s NAT64 prefix', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  const resolveHost = async (hostname: string) => {
+    if (hostname === 'intranet.test') return [{ address: '2a01:db9:64::a00:1', family: 6 }];
+    if (hostname === 'public.test') return [{ address: '2a01:db9:64::5db8:d70e', family: 6 }];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  };
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeLandingAt(undefined) });
+    const env = { ...providerEnv(upstream.origin), FIRECRAWL_API_KEY: 'fc-key-1234567890', FETCH_NAT64_PREFIXES: '2a01:db9:64::/96', LOG_LEVEL: 'silent' };
+    service = await startService(env, undefined, { resolveHost });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it.each([
+    ['http://[2a01:db9:64::a00:1]/admin', 'direct', /refused: 2a01:db9:64::a00:1 is a private address \(IPv4 10\.0\.0\.1 inside/],
+    ['http://[2a01:db9:64::a9fe:a9fe]/latest/meta-data/', 'firecrawl', /a cloud metadata address \(IPv4 169\.254\.169\.254 inside/],
+    ['http://intranet.test/admin', 'firecrawl', /refused: intranet\.test resolves to a private address/],
+  ])('refuses %s (engine %s) before any engine hears of it', async (url, engine, message) => {
+    const before = upstream.requestsTo(SCRAPE).length;
+    const response = await fetchUrl(service, { url, engine });
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.code).toBe('FETCH_FORBIDDEN');
+    expect(body.message).toMatch(message);
+    expect(upstream.requestsTo(SCRAPE).length).toBe(before);
+  });
+
+  it('hands on a name whose NAT64 address stands for a public IPv4 host', async () => {
+    const before = upstream.requestsTo(SCRAPE).length;
+    const response = await fetchUrl(service, { url: 'http://public.test/page', engine: 'firecrawl' });
+    expect(response.status).toBe(200);
+    expect(upstream.requestsTo(SCRAPE).length).toBe(before + 1);
+  });
+});
+
+/**
  * A PDF's size is capped when it is fetched, not the text it holds: one content stream shown on many pages
  * reads as far more characters than the file has bytes. fetch_url reads at most FETCH_MAX_BYTES characters of it.
  */
