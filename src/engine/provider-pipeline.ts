@@ -65,6 +65,9 @@ export interface PipelineLimits {
   deadlines?: CallDeadlines;
 }
 
+/** Waits for one outbound request slot before `deadline` (performance.now() time), or throws OutboundRateLimited. */
+export type TakeSlot = (deadline: number, signal: AbortSignal) => Promise<void>;
+
 export interface PipelineDependencies {
   transportFor(provider: Provider): UpstreamTransport;
   limiterFor(provider: Provider): ConcurrencyLimit;
@@ -74,10 +77,11 @@ export interface PipelineDependencies {
   /** The same breaker as each request of an admitted call meets it: asked again before it leaves, told of Retry-After. */
   breakerFor?(provider: Provider): RequestBreaker;
   /**
-   * Waits for this provider's next outbound request slot while `deadline` (performance.now() time) allows;
-   * throws OutboundRateLimited when the slot lies past it. Every request takes one: follow-ups and retries too.
+   * How this provider takes an outbound request slot, or undefined when it has no limit. The slot taker waits
+   * for the next slot of the provider's bucket while `deadline` (performance.now() time) allows, and throws
+   * OutboundRateLimited when the slot lies past it. Every request takes one: follow-ups and retries too.
    */
-  rateLimit?(provider: Provider, deadline: number, signal: AbortSignal): Promise<void>;
+  rateLimitFor?(provider: Provider): TakeSlot | undefined;
   onOutcome?(report: ProviderReport): void;
   /** Aborts every call still running, as its deadline would: the service is shutting down (SearchService.cutCallsShort). */
   stopping?: CallerSignal;
@@ -195,8 +199,8 @@ class AdmittedCall<T> {
   run(): Promise<PipelineResult<T>> {
     const { provider, dependencies, call } = this;
     // A provider with no outbound limit has no slot to wait for: no limiter call and no race on its way out.
-    const takeSlot =
-      dependencies.rateLimit && provider.config.rateLimit ? (slotSignal: AbortSignal) => dependencies.rateLimit!(provider, call.at, slotSignal) : undefined;
+    const slot = dependencies.rateLimitFor?.(provider);
+    const takeSlot = slot ? (slotSignal: AbortSignal) => slot(call.at, slotSignal) : undefined;
     let work: Promise<T>;
     try {
       work = this.start(takeSlot);

@@ -6,7 +6,8 @@ import type { ProviderCatalog } from './provider-catalog.js';
 import { SharedCancellation } from './cancellation.js';
 import { levelEnabled } from './log-level.js';
 import type { HealthSnapshot } from './provider-health.js';
-import { createLimiters, type PipelineDependencies, type ProviderReport } from './provider-pipeline.js';
+import { outboundSlots } from './outbound-slots.js';
+import { createLimiters, type PipelineDependencies, type ProviderReport, type TakeSlot } from './provider-pipeline.js';
 import { secretValues } from './redact.js';
 import { createUpstreamTransport } from './upstream-transport.js';
 
@@ -22,18 +23,21 @@ export interface ProviderRuntimeOptions {
 
 /**
  * What the provider pipeline runs on, shared by every search, lookup and capability call of one engine:
- * one transport and one concurrency limit per provider, the breakers, the outbound rate limiter, and what
+ * one transport and one concurrency limit per provider, the breakers, one outbound bucket per upstream quota, and what
  * each outcome is reported to (health, metrics, one log line on the caller's logger).
  */
 export class ProviderRuntime {
   private readonly transports = new Map<string, UpstreamTransport>();
   private readonly limiterFor = createLimiters();
   readonly secrets: string[];
+  /** Each provider's outbound slots, from the bucket of the quota it spends; planned once, at start-up. */
+  private readonly slotsFor: (provider: Provider) => TakeSlot | undefined;
   /** Aborted when the service shuts down: every call still running is then cut short (SearchService.cutCallsShort). */
   readonly stopping = new SharedCancellation();
 
   constructor(private readonly options: ProviderRuntimeOptions) {
     this.secrets = secretValues(options.catalog.providers);
+    this.slotsFor = outboundSlots(options.catalog.providers, options.rateLimiter, options.logger);
   }
 
   /** The pipeline's dependencies, with outcome lines written to `logger` (the caller's, so they carry its request id). */
@@ -48,7 +52,7 @@ export class ProviderRuntime {
     secrets: () => this.secrets,
     admit: (provider) => this.options.catalog.healthOf(provider).admit(),
     breakerFor: (provider) => this.options.catalog.healthOf(provider),
-    rateLimit: (provider, deadline, signal) => this.options.rateLimiter.acquire(provider.name, provider.config.rateLimit, deadline, signal),
+    rateLimitFor: (provider) => this.slotsFor(provider),
     stopping: this.stopping,
   };
 

@@ -8,7 +8,7 @@ import { TokenBucket, type Reservation } from './token-bucket.js';
 /** No request slot before the deadline: the call is not made; the outcome is `rate_limited`. */
 export class OutboundRateLimited extends FedsearchError {
   constructor(
-    readonly key: string,
+    readonly provider: string,
     readonly limit: RateLimit,
     retryAfterMs: number,
   ) {
@@ -21,11 +21,12 @@ export class OutboundRateLimited extends FedsearchError {
 /** Every upstream request passes here first: it waits for its slot, or is refused at once. */
 export interface OutboundRateLimiter {
   /**
-   * Resolves when a request under `key` may be sent. Waits (without polling) for a slot that starts before
-   * `deadline` (in `now()` time, performance.now() by default); throws OutboundRateLimited at once when the
-   * next free slot lies past it, and rejects when `signal` aborts the wait. No limit: resolves at once.
+   * Resolves when a request under `key` (a bucket: rate-limit-buckets.ts) may be sent. Waits (without polling) for
+   * a slot that starts before `deadline` (in `now()` time, performance.now() by default); throws OutboundRateLimited
+   * at once when the next free slot lies past it, and rejects when `signal` aborts the wait. No limit: resolves at
+   * once. `provider` names the instance asking, for metrics (the key by default): a bucket's key is no label.
    */
-  acquire(key: string, limit: RateLimit | undefined, deadline: number, signal?: AbortSignal): Promise<void>;
+  acquire(key: string, limit: RateLimit | undefined, deadline: number, signal?: AbortSignal, provider?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,10 +36,10 @@ export interface OutboundLimiterOptions {
   /** What the buckets' keys start with (REDIS_KEY_PREFIX and OUTBOUND_BUCKET_KEYS); createRedisBuckets' default when unset. */
   redisKeyPrefix?: string;
   logger: Logger;
-  /** Called for every request that had to wait for its slot (metrics). */
-  onWait?(key: string, waitMs: number): void;
-  /** Called for every request refused its slot (metrics). */
-  onRefused?(key: string): void;
+  /** Called for every request that had to wait for its slot (metrics), with the instance that asked. */
+  onWait?(provider: string, waitMs: number): void;
+  /** Called for every request refused its slot (metrics), with the instance that asked. */
+  onRefused?(provider: string): void;
   /** Test seams: the clock deadlines are measured on, and how a wait is spent. */
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -56,7 +57,7 @@ function refusedPastDeadline(reservation: Reservation, maxWaitMs: number): Reser
 }
 
 /**
- * Outbound rate limits: one token bucket per key (a provider), in Redis when REDIS_URL is set, so replicas
+ * Outbound rate limits: one token bucket per key (the quota a provider instance spends), in Redis when REDIS_URL is set, so replicas
  * together stay under the limit, and in this process otherwise or while Redis is away. A slot that was
  * reserved and then not used (the caller went away) is not given back: erring low is what a limit is for.
  */
@@ -77,7 +78,7 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
   };
 
   return {
-    async acquire(key, limit, deadline, signal) {
+    async acquire(key, limit, deadline, signal, provider = key) {
       if (!limit) return;
       signal?.throwIfAborted();
       const fromRedis = await shared?.reserve(key, limit, deadline - now());
@@ -86,11 +87,11 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
       const maxWaitMs = deadline - now();
       const reservation = refusedPastDeadline(fromRedis ?? reserveLocally(key, limit, maxWaitMs), maxWaitMs);
       if (!reservation.granted) {
-        options.onRefused?.(key);
-        throw new OutboundRateLimited(key, limit, reservation.retryAfterMs);
+        options.onRefused?.(provider);
+        throw new OutboundRateLimited(provider, limit, reservation.retryAfterMs);
       }
       if (reservation.waitMs <= 0) return;
-      options.onWait?.(key, reservation.waitMs);
+      options.onWait?.(provider, reservation.waitMs);
       await sleep(reservation.waitMs, signal);
     },
     close: async () => shared?.close(),

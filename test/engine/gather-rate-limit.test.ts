@@ -31,7 +31,8 @@ function dependencies(overrides: Partial<OutboundLimiterOptions> = {}): GatherDe
     transportFor: (provider: Provider) => createUpstreamTransport(provider, { dispatcher: agent, maxBytes: 64 * 1024 }),
     limiterFor: createLimiters(),
     secrets: () => [],
-    rateLimit: (provider, deadline, signal) => limiter.acquire(provider.name, provider.config.rateLimit, deadline, signal),
+    // One bucket per instance here: which instances share one is outbound-slots.ts's, tested on its own.
+    rateLimitFor: (provider) => provider.config.rateLimit && ((deadline, signal) => limiter.acquire(provider.name, provider.config.rateLimit, deadline, signal)),
   };
 }
 
@@ -112,7 +113,8 @@ describe('a timeout spent waiting here for a later request\'s slot', () => {
       transportFor: (provider: Provider) => createUpstreamTransport(provider, { dispatcher: agent, maxBytes: 64 * 1024 }),
       limiterFor: createLimiters(),
       secrets: () => [],
-      rateLimit: (provider, deadline, signal) => limiter.acquire(provider.name, provider.config.rateLimit, deadline, signal),
+      // One bucket per instance here: which instances share one is outbound-slots.ts's, tested on its own.
+      rateLimitFor: (provider) => provider.config.rateLimit && ((deadline, signal) => limiter.acquire(provider.name, provider.config.rateLimit, deadline, signal)),
       onOutcome: (report) => void reports.push(report),
     });
     expect(answer!.outcome).toMatchObject({ status: 'timeout' });

@@ -46,7 +46,8 @@ function dependencies(reports: ProviderReport[] = [], failureThreshold = 5): Pip
     limiterFor: createLimiters(),
     secrets: () => [SECRET],
     admit: (provider) => healthOf(provider).admit(),
-    rateLimit: (provider, deadline, signal) => limiter.acquire(provider.name, provider.config.rateLimit, deadline, signal),
+    // One bucket per instance here: which instances share one is outbound-slots.ts's, tested on its own.
+    rateLimitFor: (provider) => provider.config.rateLimit && ((deadline, signal) => limiter.acquire(provider.name, provider.config.rateLimit, deadline, signal)),
     onOutcome: (report) => {
       healthOf(report.provider).record(report.outcome);
       reports.push(report);

@@ -46,6 +46,16 @@ describe('outbound rate limiter (local)', () => {
     expect(slept).toEqual([]);
   });
 
+  it('reports waits and refusals under the instance that asked, not under the bucket it shares', async () => {
+    const { limiter, waits, refused } = standingClockLimiter();
+    await limiter.acquire('brave@api.search.brave.com#0123456789abcdef', twoPerSecond, 600, undefined, 'brave');
+    await limiter.acquire('brave@api.search.brave.com#0123456789abcdef', twoPerSecond, 600, undefined, 'brave-news');
+    const refusal = limiter.acquire('brave@api.search.brave.com#0123456789abcdef', twoPerSecond, 600, undefined, 'brave-news');
+    await expect(refusal).rejects.toMatchObject({ provider: 'brave-news' });
+    expect(waits).toEqual([['brave-news', 500]]);
+    expect(refused).toEqual(['brave-news']);
+  });
+
   it('lets everything through at once when there is no limit', async () => {
     const { limiter, slept, refused } = standingClockLimiter();
     await Promise.all(Array.from({ length: 50 }, () => limiter.acquire('searxng', undefined, 0)));

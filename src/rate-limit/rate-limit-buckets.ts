@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { bucketShape } from './token-bucket.js';
+import type { RateLimit } from './rate-limit-setting.js';
+
+/**
+ * Which instances draw from one outbound bucket. A published limit is a term of an upstream account, not of an
+ * instance: `brave` and `brave-news` sending with one Brave key spend one quota of 1/s, and with a bucket each
+ * they sent twice that and earned 429s. So instances of one definition that send to one host with the same
+ * credentials (or none) share a bucket; another key, another host or another API is another quota.
+ */
+
+/** One instance as the plan sees it: plain data, read once at start-up. */
+export interface BucketMember {
+  /** The instance name, for the start-up line. */
+  name: string;
+  /** The definition (adapter): two APIs behind one host (a gateway, a test double) are still two quotas. */
+  definition: string;
+  baseUrl: string;
+  /** The secret credentials the instance sends (its API key, token), by setting; unset ones left out. */
+  credentials: Readonly<Record<string, string>>;
+  limit: RateLimit | undefined;
+}
+
+/** The bucket an instance draws from: its identity (safe for a Redis key: no credential in it) and its limit. */
+export interface RateLimitBucket {
+  key: string;
+  limit: RateLimit;
+}
+
+export interface BucketPlan {
+  /** By instance name; an instance with no limit (nor one in its bucket) has none. */
+  buckets: Map<string, RateLimitBucket>;
+  /** One line per bucket whose instances were configured with different limits: what they share, and which applies. */
+  notices: string[];
+}
+
+/** Hex digits of the credentials' digest kept in a key: enough to tell a handful of keys apart, too few to search. */
+const DIGEST_LENGTH = 16;
+
+/**
+ * The credentials as one digest, made once at start-up: the key a bucket is stored under (and anything that
+ * logs it) never holds a credential, while instances with one key still find one bucket, on every replica.
+ */
+export function credentialDigest(credentials: Readonly<Record<string, string>>): string | undefined {
+  const entries = Object.entries(credentials).sort(([first], [second]) => (first < second ? -1 : first > second ? 1 : 0));
+  if (entries.length === 0) return undefined;
+  return createHash('sha256').update(`fedsearch outbound bucket\n${JSON.stringify(entries)}`).digest('hex').slice(0, DIGEST_LENGTH);
+}
+
+/**
+ * The host a base URL sends to (and its port when not the scheme's default); undefined when it names none (the
+ * embedded index). The scheme is left out: arXiv over http and over https is one server spending one quota.
+ */
+function hostOf(baseUrl: string): string | undefined {
+  try {
+    return new URL(baseUrl).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `brave@api.search.brave.com#<digest>`; an instance whose base URL names no host keeps a bucket of its own name. */
+function bucketKey(member: BucketMember): string {
+  const host = hostOf(member.baseUrl);
+  if (host === undefined) return member.name;
+  const digest = credentialDigest(member.credentials);
+  return `${member.definition}@${host}${digest === undefined ? '' : `#${digest}`}`;
+}
+
+/** The stricter of two limits: the longer share per request, then the smaller burst; no limit is the least strict. */
+function stricter(first: RateLimit | undefined, second: RateLimit | undefined): RateLimit | undefined {
+  if (!first) return second;
+  if (!second) return first;
+  const a = bucketShape(first);
+  const b = bucketShape(second);
+  if (a.msPerRequest !== b.msPerRequest) return a.msPerRequest > b.msPerRequest ? first : second;
+  return second.burst < first.burst ? second : first;
+}
+
+function sameLimit(first: RateLimit | undefined, second: RateLimit | undefined): boolean {
+  return first?.text === second?.text && first?.burst === second?.burst;
+}
+
+/**
+ * Groups instances by the quota they spend. Each bucket runs at the strictest limit of its instances (an
+ * instance left without one still takes its slots there: it spends the same quota), and a bucket whose
+ * instances were given different limits is named in a notice. Instances that are never called (a required
+ * credential missing) are best left out by the caller: they spend nothing.
+ */
+export function planRateLimitBuckets(members: readonly BucketMember[]): BucketPlan {
+  const groups = new Map<string, BucketMember[]>();
+  for (const member of members) {
+    const key = bucketKey(member);
+    const group = groups.get(key);
+    if (group) group.push(member);
+    else groups.set(key, [member]);
+  }
+  const buckets = new Map<string, RateLimitBucket>();
+  const notices: string[] = [];
+  for (const [key, group] of groups) {
+    const limit = group.reduce<RateLimit | undefined>((strictest, member) => stricter(strictest, member.limit), undefined);
+    if (!limit) continue;
+    for (const member of group) buckets.set(member.name, { key, limit });
+    if (group.some((member) => !sameLimit(member.limit, limit))) notices.push(sharingNotice(group, limit));
+  }
+  return { buckets, notices };
+}
+
+/** Names the instances and their limits, never the credential nor its digest. */
+function sharingNotice(group: readonly BucketMember[], limit: RateLimit): string {
+  const first = group[0]!;
+  const credential = Object.keys(first.credentials).length === 0 ? 'no credential' : 'one credential';
+  const limits = group.map((member) => `${member.name} ${member.limit?.text ?? 'off'}`).join(', ');
+  return (
+    `outbound rate limit: ${group.map((member) => member.name).join(', ')} spend one quota (${first.definition} at ${hostOf(first.baseUrl)}, ${credential}) ` +
+    `and share one bucket at the stricter limit, ${limit.text} (${limit.variable}); configured: ${limits}`
+  );
+}
