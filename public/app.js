@@ -1,5 +1,6 @@
 // The search page: the form and the address bar hold the same state (q, kind, providers, timeout_ms, explain),
-// so a search is a link; results and the waterfall fill in as GET /v1/search/{kind}/stream delivers them.
+// so a search is a link; results and the waterfall fill in as GET /v1/search/{kind}/stream delivers them, without
+// moving the results already shown (steady-results.js).
 // "More results" adds the next page below them. The page number stays out of the address bar: the page shows
 // pages 1 to N at once, which a link could only rebuild with N requests, each asking providers deeper; a link
 // (and a reload) is the search itself, from its first page.
@@ -7,8 +8,9 @@
 import { answeredOf, answeredOk, doneMessage } from './answer-words.js';
 import { readEvents } from './event-stream.js';
 import { MoreResults } from './more-results.js';
-import { element, renderResults } from './results.js';
+import { element } from './results.js';
 import { connectSkipLink } from './skip-link.js';
+import { SteadyResults } from './steady-results.js';
 import { Waterfall } from './waterfall.js';
 
 const KEY_STORAGE = 'fedsearch-api-key';
@@ -26,13 +28,16 @@ const waterfallSection = document.getElementById('waterfall-section');
 const waterfallSummary = document.getElementById('waterfall-summary');
 const resultsSection = document.getElementById('results-section');
 const resultsList = document.getElementById('results');
-connectSkipLink(document.getElementById('skip-to-results'), resultsList, document.getElementById('results-title'));
+const resultsTitle = document.getElementById('results-title');
+connectSkipLink(document.getElementById('skip-to-results'), resultsList, resultsTitle);
+const steady = new SteadyResults({ list: resultsList, region: resultsSection, sortButton: document.getElementById('sort-results'), heading: resultsTitle });
 const more = new MoreResults(document.getElementById('more-results'), resultsList, {
   pageUrl: (state, page) => `/v1/search/${state.kind}?${searchParams(state, page)}`,
   headers,
   say,
   askForKey,
   showOutcomes,
+  showRanked: () => steady.showRankedNow(),
 });
 
 let catalogue = [];
@@ -157,6 +162,7 @@ async function search(state) {
   const controller = new AbortController();
   running = controller;
   more.reset({ state, controller });
+  steady.reset(state.kind);
   const params = searchParams(state);
   waterfallSection.hidden = false;
   resultsSection.hidden = false;
@@ -189,15 +195,15 @@ async function search(state) {
         waterfall.record(data);
         waterfallSummary.textContent = `${finished} of ${state.providers.length} finished`;
       } else if (event === 'results') {
-        renderResults(resultsList, data.results, state.kind);
-        say(`${data.results.length} results so far (${data.done} of ${data.total} providers)…`);
+        const news = steady.update(data.results);
+        say(`${data.results.length} results so far (${data.done} of ${data.total} providers)…${news ? ` ${news}` : ''}`);
       } else if (event === 'done') {
         concluded = true;
         waterfall.finish(data.providers);
-        renderResults(resultsList, data.results, state.kind);
+        const news = steady.finish(data.results);
         more.shownPage(data);
         waterfallSummary.textContent = answeredOf(data.providers);
-        say(doneMessage(data), data.providers.some(answeredOk) ? 'done' : 'error');
+        say(`${doneMessage(data)}${news ? ` ${news}` : ''}`, data.providers.some(answeredOk) ? 'done' : 'error');
       } else if (event === 'error') {
         concluded = true;
         say(data.message, 'error');
@@ -281,6 +287,7 @@ function clearSearch() {
   running?.abort();
   running = undefined;
   more.reset();
+  steady.reset();
   waterfallSection.hidden = true;
   resultsSection.hidden = true;
   resultsList.replaceChildren();

@@ -10,7 +10,7 @@ export class MoreResults {
   /**
    * @param button the control; @param list the results list it adds to (marked busy while a page loads)
    * @param searchPage what it needs of the search page: pageUrl(state, page), headers(), say(text, kind), askForKey(message),
-   *   showOutcomes(state, outcomes, page)
+   *   showOutcomes(state, outcomes, page), showRanked() (puts the results shown in their ranked order)
    */
   constructor(button, list, searchPage) {
     this.button = button;
@@ -76,6 +76,9 @@ export class MoreResults {
 
   show(state, answer, number) {
     const hadFocus = document.activeElement === this.button;
+    // The next page continues the ranking: results held in the order they arrived (steady-results.js) take their
+    // ranked places first, or page 2 would follow a list that is not page 1.
+    this.searchPage.showRanked();
     const added = appendResults(this.list, answer.results, state.kind, this.shown);
     this.shownPage(answer);
     this.searchPage.showOutcomes(state, answer.providers, number);
