@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isInitializeRequest, isJSONRPCRequest, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
@@ -51,8 +51,24 @@ function cancelWhenDropped(transport: StreamableHTTPServerTransport, body: unkno
         method: 'notifications/cancelled',
         params: { requestId, reason: 'the client closed the connection' },
       });
+      releaseStream(transport, requestId);
     }
   });
+}
+
+/**
+ * The SDK's transport lets go of a request's stream only when it sends the request's response, and a cancelled
+ * request is never answered: each call whose stream a client dropped was kept (and scanned at every later answer)
+ * for as long as its session lived, and an agent that keeps one session open for days drops many. An error
+ * answer lets it go; it reaches nobody, the stream being gone, and fails for a request already answered.
+ */
+function releaseStream(transport: StreamableHTTPServerTransport, requestId: RequestId): void {
+  const released: JSONRPCErrorResponse = {
+    jsonrpc: '2.0',
+    id: requestId,
+    error: { code: ErrorCode.ConnectionClosed, message: 'the client closed the connection' },
+  };
+  transport.send(released).catch(() => undefined);
 }
 
 function serve(session: StreamableSession, request: FastifyRequest, reply: FastifyReply): Promise<void> {
