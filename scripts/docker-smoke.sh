@@ -3,13 +3,19 @@
 #   build stage:   npm ci, npm run build, npm prune --omit=dev   (in a clean copy of the build inputs)
 #   runtime stage: only package.json, node_modules, dist/, docs/ and public/, no provider keys, no dev dependencies
 # then starts `node dist/server.js` and queries it. Keep the copied paths in step with the Dockerfile.
+#
+#   scripts/docker-smoke.sh --image IMAGE   instead checks a built image on a Docker engine, for what only an
+#   engine shows: the user Kubernetes' runAsNonRoot verifies, and how soon the HEALTHCHECK reports healthy.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/fedsearch-smoke.XXXXXX")"
 SERVER_PID=""
 
+CONTAINER=""
+
 cleanup() {
+  if [[ -n "$CONTAINER" ]]; then docker rm -f "$CONTAINER" >/dev/null 2>&1 || true; fi
   if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill "$SERVER_PID" 2>/dev/null || true
     wait "$SERVER_PID" 2>/dev/null || true
@@ -27,6 +33,62 @@ fail() {
   fi
   exit 1
 }
+
+free_port() {
+  node -e "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); });"
+}
+
+# The checks that need an engine, on an image built from the Dockerfile (docker build, or docker-check).
+check_image() {
+  local image="$1"
+  docker image inspect "$image" >/dev/null || fail "no image $image on this engine"
+
+  step "$image: a numeric non-root user, the base image's node (Kubernetes runAsNonRoot cannot verify a name)"
+  local user uid gid
+  user="$(docker image inspect --format '{{.Config.User}}' "$image")"
+  [[ "$user" =~ ^([0-9]+):([0-9]+)$ ]] || fail "USER is '$user', not uid:gid in numbers"
+  uid="${BASH_REMATCH[1]}" gid="${BASH_REMATCH[2]}"
+  [[ "$uid" -ne 0 ]] || fail "USER is root ($user)"
+  [[ "$(docker run --rm --user 0 --entrypoint id "$image" -u node)" == "$uid" ]] || fail "uid $uid is not the image's node user"
+  [[ "$(docker run --rm --user 0 --entrypoint id "$image" -g node)" == "$gid" ]] || fail "gid $gid is not the image's node group"
+  echo "ok  USER $user (node)"
+  # The service reads its code and cannot rewrite it.
+  docker run --rm --entrypoint sh "$image" -c 'test -r /app/dist/server.js && ! touch /app/dist/.written 2>/dev/null' \
+    || fail "/app/dist is unreadable or writable by $user"
+  echo "ok  /app/dist readable, not writable, by $user"
+
+  step "$image: first probed within 11 s of the start, then healthy (CapRover and compose's service_healthy wait for it)"
+  local port since health started probed
+  port="$(free_port)"
+  since="$(date +%s)"
+  # Host networking on loopback, as docker-check runs it: no published port, nothing beyond this machine.
+  CONTAINER="$(docker run -d --network host -e PORT="$port" -e HOST=127.0.0.1 -e LOG_LEVEL=warn "$image")" || fail "docker run $image"
+  # The engine's own health_status event, not a poll. A process substitution, not a pipe: the first event ends
+  # the wait, where a pipe would wait on `docker events` until its next line (the removal's, below) or the timeout.
+  # 60 s: the service itself may take a while to start on a busy machine; what the image decides is measured below.
+  local events
+  exec {events}< <(timeout 60 docker events --since "$since" --filter "container=$CONTAINER" --filter event=health_status --format '{{.Status}}')
+  read -r -u "$events" health || true
+  exec {events}<&-
+  if [[ "$health" != "health_status: healthy" ]]; then
+    docker logs "$CONTAINER" 2>&1 | tail -n 20 >&2
+    fail "no healthy report within 60 s (got '${health:-nothing}', now $(docker inspect --format '{{.State.Health.Status}}' "$CONTAINER"))"
+  fi
+  # Docker probes first one interval after the start: that, not the machine's speed, is what the image sets.
+  started="$(date -d "$(docker inspect --format '{{.State.StartedAt}}' "$CONTAINER")" +%s%N)"
+  probed="$(docker inspect --format '{{(index .State.Health.Log 0).Start.UnixNano}}' "$CONTAINER")"
+  (( probed - started <= 11000000000 )) || fail "the first probe came $(( (probed - started) / 1000000 )) ms after the start"
+  echo "ok  first probe $(( (probed - started) / 1000000 )) ms after the start; healthy $(( $(date +%s) - since )) s after docker run"
+  docker rm -f "$CONTAINER" >/dev/null
+  CONTAINER=""
+  printf '\ndocker-smoke: OK (image %s: user %s, first probed within 11 s, healthy)\n' "$image" "$user"
+}
+
+if [[ "${1:-}" == --image ]]; then
+  [[ -n "${2:-}" ]] || fail "usage: $0 --image IMAGE"
+  check_image "$2"
+  exit 0
+fi
 
 BUILD="$WORK/build"
 RUNTIME="$WORK/runtime"
@@ -55,7 +117,7 @@ cp -R "$BUILD/package.json" "$BUILD/node_modules" "$BUILD/dist" "$RUNTIME/"
 cp -R "$ROOT/docs" "$RUNTIME/docs"
 cp -R "$ROOT/public" "$RUNTIME/public"
 
-PORT="$(node -e "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); });")"
+PORT="$(free_port)"
 ORIGIN="http://127.0.0.1:$PORT"
 
 step "start: node dist/server.js on $ORIGIN (NODE_ENV=production, no provider keys)"

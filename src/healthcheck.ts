@@ -4,7 +4,7 @@ import { isIPv6 } from 'node:net';
 /**
  * The image's HEALTHCHECK (Dockerfile): asks /healthz at the address the service listens on, as server.ts
  * listens (HOST, PORT; defaults as config.ts). Slim images have no curl, so Node's own fetch. No imports of the
- * service: the probe runs every 30 s, and loading the configuration would make it fail for reasons of its own.
+ * service: the probe runs every 10 s, and loading the configuration would make it fail for reasons of its own.
  */
 
 /** Where to reach a service listening on `host`: every address (0.0.0.0, ::) is reached on loopback. */
