@@ -9,7 +9,7 @@ import { createUpstreamAgent } from './transport/dispatchers.js';
 import { closeStalledResponses } from './transport/stalled-responses.js';
 import { registerAccessControl } from './http/access-control.js';
 import { registerCrossSiteCheck } from './http/cross-site.js';
-import { handleClientError } from './http/client-error.js';
+import { answerClientErrors } from './http/client-error.js';
 import { errorAnswer, registerErrorHandler } from './http/error-handler.js';
 import { answerRefusedBeforeRouting } from './http/framework-errors.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
@@ -26,8 +26,8 @@ import { registerWebPage } from './http/web-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { secretValues } from './engine/redact.js';
 import { logAbortedRequests, loggerOptions, writeRequestLine } from './logger.js';
-import { refuseMcpHost } from './mcp/host-guard.js';
 import { mcpSessionCounts, registerMcp } from './mcp/register.js';
+import { sendMcpRefusal } from './mcp/replies.js';
 import { MESSAGES_PATH, SSE_PATH } from './mcp/sse-transport-routes.js';
 import { MCP_PATH } from './mcp/streamable-routes.js';
 import { createMetrics, registerMetricsRoute } from './observability/metrics.js';
@@ -36,6 +36,7 @@ import { createProviders } from './providers/registry.js';
 import { createSearchService } from './search-setup.js';
 import { OPERATIONS } from './operations/registry.js';
 import { cutCallsBeforeGraceEnds } from './shutdown-cut.js';
+import { FedsearchError } from './domain/errors.js';
 import { createRedisClient } from './transport/redis-connection.js';
 
 declare module 'fastify' {
@@ -77,7 +78,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       headersTimeout: Math.min(60_000, config.REQUEST_TIMEOUT_MS),
       connectionsCheckingInterval: Math.min(30_000, config.REQUEST_TIMEOUT_MS),
     },
-    clientErrorHandler: handleClientError,
+    // Fastify's own 503 for a request that arrives while closing was a bare body past every hook: no code, no request
+    // id, no count. The hook below answers it instead, as every other refusal is answered.
+    return503OnClosing: false,
+    // No request exists for these, so no route either: one fixed method and route label, whatever bytes were sent.
+    clientErrorHandler: answerClientErrors((statusCode) => metrics.recordHttpRequest({ method: 'UNPARSED', route: 'unparsed', statusCode, seconds: 0 })),
     frameworkErrors: answerRefusedBeforeRouting((request, reply) => {
       recordAnswer(metrics, request, reply);
       writeRequestLine(null, request, reply);
@@ -99,14 +104,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerErrorHandler(app);
   logAbortedRequests(app);
   observeRequests(app, metrics);
+  // Set once close() begins (preClose below): a request on a connection still open is turned away, its connection closed.
+  let closing = false;
+  app.addHook('onRequest', (_request, _reply, done) => done(closing ? shuttingDown() : undefined));
   // The MCP routes check Host and Origin by MCP's own rules (mcp/host-guard.ts), and answer in JSON-RPC.
   const mcpRoutes = [MCP_PATH, SSE_PATH, MESSAGES_PATH];
+  // What the service-wide hooks refuse there (a Host, a missing key) is answered in JSON-RPC too: MCP clients parse no other body.
+  const refusalShapes = new Map(mcpRoutes.map((path) => [path, sendMcpRefusal]));
   // Before anything else is done for a request: a page re-bound to this address gets nothing, not even a 401.
-  registerHostCheck(app, {
-    allowedHosts: config.ALLOWED_HOSTS,
-    keysRequired: config.apiKeys.length > 0,
-    refusalsByRoute: new Map(mcpRoutes.map((path) => [path, refuseMcpHost])),
-  });
+  registerHostCheck(app, { allowedHosts: config.ALLOWED_HOSTS, keysRequired: config.apiKeys.length > 0, refusalShapes });
   // A page on another site gets nothing either, unless CORS_ORIGINS lists it (see http/cross-site.ts).
   registerCrossSiteCheck(app, listFromEnv(config.CORS_ORIGINS), new Set(mcpRoutes));
   // Access first: the rate limiter counts per API key, which access control identifies; a refused key is
@@ -114,7 +120,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // The count is the limiter's, registered after access control: it is looked up when a refusal comes.
   let countRefusal: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
   const countRefused = (request: FastifyRequest, reply: FastifyReply): Promise<void> => countRefusal?.(request, reply) ?? Promise.resolve();
-  registerAccessControl(app, config.apiKeys, { metricsToken: config.METRICS_TOKEN !== undefined, countRefusal: countRefused });
+  registerAccessControl(app, config.apiKeys, { metricsToken: config.METRICS_TOKEN !== undefined, countRefusal: countRefused, refusalShapes });
   const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits') : undefined;
   countRefusal = await registerProtection(app, config, rateLimitRedis);
   await registerOpenApi(app, config.apiKeys.length > 0);
@@ -140,7 +146,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('onReady', async () => {
     readiness.ready = true;
   });
-  let closing = false;
   app.addHook('preClose', async () => {
     readiness.ready = false;
     closing = true;
@@ -158,4 +163,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await closeSearch();
   });
   return app;
+}
+
+function shuttingDown(): FedsearchError {
+  return new FedsearchError('SHUTTING_DOWN', 'the service is shutting down and takes no new requests; send this one again (to another replica)');
 }

@@ -27,6 +27,8 @@ export const ERROR_CODES = {
   REQUEST_CANCELLED: 499,
   /** The service is shedding load (event loop delay, heap or RSS past its limit): try again later. */
   OVERLOADED: 503,
+  /** The service is closing (SIGTERM): a request that reached it on a connection still open goes to another replica. */
+  SHUTTING_DOWN: 503,
   INTERNAL: 500,
   /** fetch_url / paper_read: the URL's scheme or resolved address is not allowed. */
   FETCH_FORBIDDEN: 400,

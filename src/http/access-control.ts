@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorEnvelope } from './error-handler.js';
+import { sendRefusal, type RefusalShapes } from './refusal.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -82,6 +82,8 @@ export interface AccessControlOptions {
    * path), so refusals went uncounted and keys could be guessed as fast as the network allowed.
    */
   countRefusal?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Routes that answer the 401 in their own shape (MCP: a JSON-RPC error, with the same status and challenge). */
+  refusalShapes?: RefusalShapes;
 }
 
 /**
@@ -103,7 +105,8 @@ export function registerAccessControl(app: FastifyInstance, keys: readonly strin
     await options.countRefusal?.(request, reply);
     const message = key ? 'the API key is not valid' : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>';
     // No resource_metadata: nothing points MCP clients at an OAuth server, since there is none.
-    return reply.code(401).header('www-authenticate', bearerChallenge(key, message)).send(errorEnvelope(request, 401, 'UNAUTHORIZED', message));
+    const headers = { 'www-authenticate': bearerChallenge(key, message) };
+    return sendRefusal(request, reply, { status: 401, code: 'UNAUTHORIZED', message, headers }, options.refusalShapes);
   });
 }
 

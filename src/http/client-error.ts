@@ -1,26 +1,72 @@
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { shownValue } from '../domain/shown-value.js';
+import { helmetHeaders } from './security-headers.js';
 
-/**
- * Requests Node's HTTP parser rejects before the app sees them (raw bytes in the request line, oversized
- * headers, a request still arriving after REQUEST_TIMEOUT_MS) get the API's JSON error shape and a closed connection, so a keep-alive client does not reuse a
- * socket the parser has given up on.
- */
-export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const { status, error: title, message } = describe(error.code);
-  const body = JSON.stringify({ statusCode: status, error: title, code: status === 408 ? 'REQUEST_TIMEOUT' : 'QUERY_INVALID', message });
-  socket.end(
-    `HTTP/1.1 ${status} ${title}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+/** helmet's headers, as every other JSON answer carries them (protection.ts): no hook runs for a request never parsed. */
+const SECURITY_HEADERS = helmetHeaders({ contentSecurityPolicy: false });
+
+/** Node's parser error, with the bytes it had read when it gave up (a Buffer, on parse errors only). */
+type ParserError = Error & { code?: string; rawPacket?: unknown };
+
+interface Refusal {
+  status: number;
+  code: string;
+  message: string;
 }
 
-function describe(code: string | undefined): { status: number; error: string; message: string } {
-  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, error: 'Request Header Fields Too Large', message: 'the request line or headers are too large' };
+/** A refusal's status, by the parser's error code: what the caller is told was wrong. */
+function describe(code: string | undefined): Refusal {
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'QUERY_INVALID', message: 'the request line or headers are too large' };
   // REQUEST_TIMEOUT_MS passed before the headers and body were in: the client is slow, or holding the socket.
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, error: 'Request Timeout', message: 'the request did not arrive in full within REQUEST_TIMEOUT_MS' };
-  return { status: 400, error: 'Bad Request', message: 'the request could not be parsed as HTTP' };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'REQUEST_TIMEOUT', message: 'the request did not arrive in full within REQUEST_TIMEOUT_MS' };
+  return { status: 400, code: 'QUERY_INVALID', message: 'the request could not be parsed as HTTP' };
+}
+
+/**
+ * The start of what the caller sent, for the log line: its first line only (the request line, no headers and the
+ * credentials they may carry), cut short, since the caller chose its length.
+ */
+function requestLineExcerpt(rawPacket: unknown): string | undefined {
+  if (!Buffer.isBuffer(rawPacket) || rawPacket.length === 0) return undefined;
+  const start = rawPacket.subarray(0, 200).toString('latin1');
+  return shownValue(start.split(/\r?\n/, 1)[0] ?? '');
+}
+
+/**
+ * Requests Node's HTTP parser rejects before the app sees them (raw bytes in the request line, oversized headers, a
+ * request still arriving after REQUEST_TIMEOUT_MS): no request object exists, so no hook gives them a request id,
+ * helmet's headers, a count or a log line. Answered here with the API's error envelope, a request id (in the body
+ * and X-Request-Id) to quote, the security headers, and a closed connection, so a keep-alive client does not reuse
+ * a socket the parser has given up on; logged at warn with that id, and counted (`counted`) with fixed labels.
+ */
+export function answerClientErrors(counted: (statusCode: number) => void): NonNullable<FastifyServerOptions['clientErrorHandler']> {
+  // Fastify calls the handler bound to the app, whose logger it then has (the app does not exist yet when this is made).
+  return function answer(this: { log: FastifyBaseLogger }, error: ParserError, socket: Socket) {
+    // A reset or a socket already gone: nobody to answer, and nothing the caller did wrong to count.
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const refusal = describe(error.code);
+    const requestId = randomUUID();
+    this.log.warn(
+      { reqId: requestId, statusCode: refusal.status, code: error.code, requestLine: requestLineExcerpt(error.rawPacket) },
+      'request refused: not read as HTTP',
+    );
+    counted(refusal.status);
+    const title = STATUS_CODES[refusal.status] ?? 'Error';
+    const body = JSON.stringify({ statusCode: refusal.status, error: title, code: refusal.code, message: refusal.message, request_id: requestId });
+    const headers = {
+      ...SECURITY_HEADERS,
+      'X-Request-Id': requestId,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      Connection: 'close',
+    };
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.end(`HTTP/1.1 ${refusal.status} ${title}\r\n${head}\r\n${body}`);
+  };
 }

@@ -64,7 +64,9 @@ export function errorAnswer(error: FastifyError | FedsearchError | Error, reques
   const message = showMessage ? clientMessage(error, request) : `internal error; quote request id ${request.id} when reporting it`;
   const answer: ErrorAnswer = { status, code, message };
   if (error instanceof FedsearchError && error.details !== undefined && showMessage) answer.details = error.details;
-  if (error instanceof FedsearchError && error.retryAfterMs !== undefined) answer.retryAfterMs = Math.max(0, Math.round(error.retryAfterMs));
+  // Ours, or a refusal's that asks for a wait (the client rate limit's 429: http/protection.ts).
+  const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
+  if (typeof retryAfterMs === 'number') answer.retryAfterMs = Math.max(0, Math.round(retryAfterMs));
   return answer;
 }
 
@@ -85,10 +87,10 @@ function collectMethodsByPath(app: FastifyInstance): Map<string, Set<string>> {
 }
 
 /**
- * 503s the service gives by design about its own state (shedding load, PDF readers busy, no outbound rate-limit
+ * 503s the service gives by design about its own state (shedding load, closing, PDF readers busy, no outbound rate-limit
  * slot): rejections, logged as such, not failures with a stack (a busy service would write one per request turned away).
  */
-const TURNED_AWAY: ReadonlySet<string> = new Set(['OVERLOADED', 'PDF_READERS_BUSY', 'OUTBOUND_RATE_LIMITED']);
+const TURNED_AWAY: ReadonlySet<string> = new Set(['OVERLOADED', 'SHUTTING_DOWN', 'PDF_READERS_BUSY', 'OUTBOUND_RATE_LIMITED']);
 
 /**
  * A fault of the service's own is an error. An upstream's failure (a provider's 500, a page that refuses the

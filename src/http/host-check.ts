@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { isIPv4, isIPv6 } from 'node:net';
 import { z } from 'zod';
 import { listFromEnv } from '../config/env-values.js';
 import { shownValue } from '../domain/shown-value.js';
-import { errorEnvelope } from './error-handler.js';
+import { sendRefusal, type RefusalShapes } from './refusal.js';
 
 /**
  * The DNS-rebinding guard of every route. A page on a domain its owner re-binds to this service's address is
@@ -205,15 +205,12 @@ export function createHostRule(allowedHosts: readonly string[] | undefined, keys
   };
 }
 
-/** How a route whose clients read errors in a shape of their own (MCP: JSON-RPC) refuses a request. */
-export type HostRefusal = (reply: FastifyReply, message: string) => FastifyReply;
-
 export interface HostCheckOptions {
   /** ALLOWED_HOSTS, or undefined when unset. */
   allowedHosts: readonly string[] | undefined;
   keysRequired: boolean;
   /** By route pattern (`/mcp`): routes that answer a refused Host in their own error shape. */
-  refusalsByRoute?: ReadonlyMap<string, HostRefusal>;
+  refusalShapes?: RefusalShapes;
 }
 
 /** What to do about it, for the refusal's message: the list exists and lacks the host, or there is none. */
@@ -241,8 +238,6 @@ export function registerHostCheck(app: FastifyInstance, options: HostCheckOption
     const message = named === undefined ? `a request without a Host header is not allowed: ${remedyText}` : `host ${JSON.stringify(named)} is not allowed: ${remedyText}`;
     request.log.warn({ host: named }, 'request refused: host not allowed');
     // Answered here and done() not called: the request goes no further.
-    const refuse = options.refusalsByRoute?.get(request.routeOptions.url ?? '');
-    if (refuse) refuse(reply, message);
-    else void reply.code(403).send(errorEnvelope(request, 403, 'HOST_NOT_ALLOWED', message));
+    void sendRefusal(request, reply, { status: 403, code: 'HOST_NOT_ALLOWED', message }, options.refusalShapes);
   });
 }

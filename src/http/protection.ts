@@ -68,12 +68,8 @@ export async function registerProtection(
     // An open path is not counted, unless its request was refused for its key (/metrics guarded by the API keys).
     allowList: (request) => isOpenPath(request.url) && !wasRefused(request),
     ...(redis ? { store: failFastRedisStore(redis, `${config.REDIS_KEY_PREFIX}${CLIENT_LIMIT_KEYS}`), skipOnError: true } : {}),
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: context.statusCode,
-      error: 'Too Many Requests',
-      code: 'RATE_LIMITED',
-      message: rateLimitMessage(context.max, context.after),
-    }),
+    // The plugin has set Retry-After (the window's rest, in whole seconds); the error handler puts the same wait in the body.
+    errorResponseBuilder: (_request, context) => rateLimited(context.max, context.ttl, context.statusCode),
   });
 
   await app.register(fastifyUnderPressure, {
@@ -94,13 +90,18 @@ export async function registerProtection(
     markRefused(request);
     const counted = await count(request);
     if (counted.isAllowed || !counted.isExceeded) return;
-    void reply.header('retry-after', String(counted.ttlInSeconds));
-    throw Object.assign(new Error(rateLimitMessage(counted.max, `${counted.ttlInSeconds} s`)), { statusCode: 429 });
+    throw rateLimited(counted.max, counted.ttl);
   };
 
-  /** What a caller past RATE_LIMIT_MAX is told, by the limiter's hook and by a refusal's count alike. */
-  function rateLimitMessage(max: number, retryIn: string): string {
-    return `rate limit exceeded: at most ${max} requests per ${Math.round(config.RATE_LIMIT_WINDOW_MS / 1000)} s; retry in ${retryIn}`;
+  /**
+   * What a caller past RATE_LIMIT_MAX is told, by the limiter's hook and by a refusal's count alike: the wait as
+   * retryAfterMs, which the error handler sends as Retry-After and as the body's retry_after_ms (the body said
+   * only "retry in 12 seconds", in words, while other refusals that ask for a wait carry it as a number).
+   */
+  function rateLimited(max: number, ttlMs: number, statusCode = 429): Error {
+    const retryAfterMs = Math.max(0, Math.ceil(ttlMs));
+    const message = `rate limit exceeded: at most ${max} requests per ${Math.round(config.RATE_LIMIT_WINDOW_MS / 1000)} s; retry in ${Math.ceil(retryAfterMs / 1000)} s`;
+    return Object.assign(new Error(message), { statusCode, retryAfterMs });
   }
 }
 

@@ -18,7 +18,9 @@ export const errorEnvelope = z.strictObject({
   retry_after_ms: z
     .int()
     .optional()
-    .describe('When to try again, in milliseconds (also the Retry-After header): a suspended or rate-limited provider, say.'),
+    .describe(
+      'When to try again, in milliseconds, on every error answer that sends Retry-After (its seconds, rounded up): past the rate limit, a suspended or rate-limited provider, load shedding.',
+    ),
   request_id: z
     .string()
     .optional()
@@ -34,7 +36,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   404: 'Nothing found: every provider that can look the paper up answered and none knew it, the video has no captions, … (NOT_FOUND).',
   413: 'Too large: the request body is over BODY_LIMIT_BYTES (BODY_TOO_LARGE), or the page or file is larger than the service reads (FETCH_TOO_LARGE).',
   415: 'Unsupported type: the request body is not sent as application/json (UNSUPPORTED_MEDIA_TYPE), or the page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
-  429: 'Too many requests from this key or address; Retry-After says when to try again (RATE_LIMITED).',
+  429: 'Too many requests from this key or address; Retry-After and retry_after_ms say when to try again (RATE_LIMITED).',
   500: 'Internal error: quote request_id (or the x-request-id header) when reporting it.',
   502: 'The upstream provider or page failed: HTTP error, unreadable answer, refused key, network error (PROVIDER_*, FETCH_FAILED); or a paper lookup in which some provider was asked and another failed, timed out, was suspended or rate limited, so the paper may exist (PROVIDERS_FAILED).',
   503: 'Nothing could be asked: a needed provider (every one a paper lookup could ask) is not configured, suspended by its circuit breaker (PROVIDER_*) or out of outbound rate-limit slots before the deadline (OUTBOUND_RATE_LIMITED); or the service is shedding load (OVERLOADED) or its PDF readers are busy with as many PDFs as may wait (PDF_READERS_BUSY); Retry-After when known.',

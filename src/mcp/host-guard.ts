@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { shownValue } from '../domain/shown-value.js';
-import { sendMcpError } from './replies.js';
+import { sendMcpRefusal } from './replies.js';
 
 export interface HostGuardOptions {
   allowedHosts: string[];
@@ -70,14 +70,6 @@ export function originEntryProblem(entry: string): string | undefined {
 }
 
 /**
- * A Host that ALLOWED_HOSTS does not admit is refused on every route before the route's own hooks run
- * (http/host-check.ts); on the MCP routes the answer is still a JSON-RPC error, the shape MCP clients read.
- */
-export function refuseMcpHost(reply: FastifyReply, message: string): FastifyReply {
-  return sendMcpError(reply, 403, `Forbidden: ${message}`);
-}
-
-/**
  * What a browser says of a request another page made it send (`Sec-Fetch-Site`). Such a GET by `<img>`, `<script>`
  * or `no-cors` fetch carries no Origin, which isOriginAllowed takes for a client outside a browser: a page on any
  * site could open an SSE session (`<img src="http://localhost:8080/sse">`) that REST's cross-site check
@@ -101,24 +93,25 @@ export function createHostGuard(options: HostGuardOptions): onRequestAsyncHookHa
     const host = request.raw.headers.host;
     if (options.allowedHosts.length > 0 && !isHostAllowed(host, options.allowedHosts)) {
       request.log.warn({ host: host === undefined ? undefined : shownValue(host) }, 'MCP request refused: host not allowed');
-      return sendMcpError(reply, 403, `Forbidden: host "${host ?? ''}" is not allowed to use the MCP endpoint (see MCP_ALLOWED_HOSTS)`);
+      const message = `Forbidden: host "${host ?? ''}" is not allowed to use the MCP endpoint (see MCP_ALLOWED_HOSTS)`;
+      return sendMcpRefusal(request, reply, { status: 403, code: 'HOST_NOT_ALLOWED', message });
     }
     const origin = request.headers.origin;
     if (origin === undefined && isBrowserCrossOrigin(request) && !options.allowedOrigins.includes(ANY_ORIGIN)) {
       request.log.warn({ site: request.headers['sec-fetch-site'] }, 'MCP request refused: another site\'s page without an origin');
-      return sendMcpError(
-        reply,
-        403,
-        "Forbidden: a request another site's page made the browser send (an <img> or <script>, which carry no Origin) is not allowed to use the MCP endpoint",
-      );
+      return sendMcpRefusal(request, reply, {
+        status: 403,
+        code: 'CROSS_SITE_REQUEST',
+        message: "Forbidden: a request another site's page made the browser send (an <img> or <script>, which carry no Origin) is not allowed to use the MCP endpoint",
+      });
     }
     if (!isOriginAllowed(origin, options.allowedOrigins)) {
       request.log.warn({ origin: origin === undefined ? undefined : shownValue(origin) }, 'MCP request refused: origin not allowed');
-      return sendMcpError(
-        reply,
-        403,
-        `Forbidden: origin "${origin}" is not allowed to use the MCP endpoint; pages from localhost are, and MCP_ALLOWED_ORIGINS (a comma list such as https://app.example.com) adds others`,
-      );
+      return sendMcpRefusal(request, reply, {
+        status: 403,
+        code: 'CROSS_SITE_REQUEST',
+        message: `Forbidden: origin "${origin}" is not allowed to use the MCP endpoint; pages from localhost are, and MCP_ALLOWED_ORIGINS (a comma list such as https://app.example.com) adds others`,
+      });
     }
   };
 }

@@ -26,6 +26,39 @@ export function sendMcpError(
     .send(errorBody(options.code ?? TRANSPORT_ERROR, message));
 }
 
+/** A request turned away before its transport reads it, as http/refusal.ts describes one (status, our code, message). */
+export interface McpRefusal {
+  status: number;
+  code: string;
+  message: string;
+  /** Kept as they are: a 401's WWW-Authenticate, which MCP clients read to find how to authenticate. */
+  headers?: Record<string, string>;
+  /** Sent as Retry-After (seconds, rounded up) and as data.retry_after_ms. */
+  retryAfterMs?: number;
+  /** Our own errors' details, written to be shown: in data.details. */
+  details?: unknown;
+  /** The JSON-RPC code, when not the transport's own -32000: -32700 for a parse error, -32603 for an internal one. */
+  jsonRpcCode?: number;
+}
+
+/**
+ * A refusal on the MCP routes: a JSON-RPC error, as mcpErrorHandler answers an error, with REST's status, message
+ * and headers, and our code and the request id in `data`. REST's envelope there was a body MCP clients cannot parse.
+ */
+export function sendMcpRefusal(request: FastifyRequest, reply: FastifyReply, refusal: McpRefusal): FastifyReply {
+  const data: Record<string, unknown> = { code: refusal.code, request_id: request.id };
+  if (refusal.details !== undefined) data.details = refusal.details;
+  const headers: Record<string, string> = { ...refusal.headers };
+  if (refusal.retryAfterMs !== undefined) {
+    data.retry_after_ms = refusal.retryAfterMs;
+    headers['retry-after'] = String(Math.ceil(refusal.retryAfterMs / 1000));
+  }
+  return reply
+    .status(refusal.status)
+    .headers({ 'content-type': 'application/json; charset=utf-8', ...headers })
+    .send(errorBody(refusal.jsonRpcCode ?? TRANSPORT_ERROR, refusal.message, data));
+}
+
 /**
  * How the service answers an error: its status, its code, a message safe to show (http/error-handler.ts's
  * errorAnswer, handed down by the app, since this layer sits beside http/ and not above it).
@@ -48,18 +81,7 @@ export function mcpErrorHandler(answerError: ErrorAnswering) {
   return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const answer = answerError(error, request);
     const unreadable = UNREADABLE_JSON.has((error as FastifyError).code ?? '') || error instanceof SyntaxError;
-    const code = unreadable ? PARSE_ERROR : answer.status >= 500 ? INTERNAL_ERROR : TRANSPORT_ERROR;
-    const data: Record<string, unknown> = { code: answer.code, request_id: request.id };
-    if (answer.details !== undefined) data.details = answer.details;
-    const headers: Record<string, string> = {};
-    if (answer.retryAfterMs !== undefined) {
-      data.retry_after_ms = answer.retryAfterMs;
-      headers['retry-after'] = String(Math.ceil(answer.retryAfterMs / 1000));
-    }
-    return reply
-      .status(answer.status)
-      .headers({ 'content-type': 'application/json; charset=utf-8', ...headers })
-      .send(errorBody(code, answer.message, data));
+    return sendMcpRefusal(request, reply, { ...answer, jsonRpcCode: unreadable ? PARSE_ERROR : answer.status >= 500 ? INTERNAL_ERROR : TRANSPORT_ERROR });
   };
 }
 

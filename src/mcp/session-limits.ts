@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../domain/client-key.js';
-import { sendMcpError } from './replies.js';
+import { sendMcpRefusal } from './replies.js';
 
 /** Who opened a session: its API key id, and the client it counts against (domain/client-key.ts, as the rate limiter counts). */
 export interface SessionOwner {
@@ -79,8 +79,8 @@ export class SessionLimits {
 }
 
 // Slots free when clients leave or idle out; a minute spaces retries without making a client wait long.
-const RETRY_AFTER_SECONDS = 60;
+const RETRY_AFTER_MS = 60_000;
 
-export function sendSessionRefusal(reply: FastifyReply, refusal: Refusal): FastifyReply {
-  return sendMcpError(reply, refusal.status, refusal.message, { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
+export function sendSessionRefusal(request: FastifyRequest, reply: FastifyReply, refusal: Refusal): FastifyReply {
+  return sendMcpRefusal(request, reply, { ...refusal, code: 'TOO_MANY_SESSIONS', retryAfterMs: RETRY_AFTER_MS });
 }

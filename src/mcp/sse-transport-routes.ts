@@ -20,7 +20,7 @@ export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<S
   app.get(SSE_PATH, { ...routeOptions, exposeHeadRoute: false }, (request, reply) => {
     const owner = ownerOf(request);
     const refusal = options.limits.refusal(owner);
-    if (refusal) return sendSessionRefusal(reply, refusal);
+    if (refusal) return sendSessionRefusal(request, reply, refusal);
     return handOver(reply, async (response) => {
       const transport = new SSEServerTransport(MESSAGES_PATH, response);
       // Only posted messages count as activity (the stream is not tracked): see IdleWatch.

@@ -132,7 +132,7 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
       return sendMcpError(reply, 400, 'Bad Request: Mcp-Session-Id header is required; start a session with an initialize request');
     }
     const refusal = options.limits.refusal(ownerOf(request));
-    if (refusal) return sendSessionRefusal(reply, refusal);
+    if (refusal) return sendSessionRefusal(request, reply, refusal);
     const session = await openSession(request);
     // An initialize the transport refused (wrong Accept header, bad version) opened nothing to keep.
     reply.raw.once('close', () => {

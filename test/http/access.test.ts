@@ -116,6 +116,11 @@ describe('rate limits and protective headers', () => {
     const body = await limited.json();
     expect(body).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
     expect(body.message).toContain('at most 3 requests per 60 s');
+    // The wait as a number too, as every refusal that asks for one gives it: Retry-After is its seconds, rounded up.
+    expect(Number.isInteger(body.retry_after_ms)).toBe(true);
+    expect(body.retry_after_ms).toBeGreaterThan(0);
+    expect(body.retry_after_ms).toBeLessThanOrEqual(60_000);
+    expect(Math.ceil(body.retry_after_ms / 1000)).toBe(Number(limited.headers.get('retry-after')));
     // Another key has its own budget; probes are never limited.
     expect((await search(FILE_KEY)).status).toBe(200);
     expect((await request(service.origin, '/healthz')).status).toBe(200);

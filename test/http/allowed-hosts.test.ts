@@ -101,7 +101,11 @@ describe('Host check of a service without API keys or ALLOWED_HOSTS', () => {
     expect(response.status).toBe(403);
     expect(JSON.parse(response.body)).toEqual({
       jsonrpc: '2.0',
-      error: { code: -32000, message: `Forbidden: host "${host}" is not allowed: ${UNSET_REMEDY}` },
+      error: {
+        code: -32000,
+        message: `host "${host}" is not allowed: ${UNSET_REMEDY}`,
+        data: { code: 'HOST_NOT_ALLOWED', request_id: expect.stringMatching(/\S/) },
+      },
       id: null,
     });
   });

@@ -1,5 +1,6 @@
 import { request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INITIALIZE_MESSAGE, MCP_POST_HEADERS, rawRequest } from '../mcp/mcp-client.js';
 import { request, startService, type RunningService } from '../support/service.js';
 
 /** What a browser adds to a request a page on another site made it send, such as <img src="http://localhost:8080/…">. */
@@ -22,6 +23,29 @@ describe('requests another site made a browser send, to a service without API ke
     const framed = await undiciRequest(`${service.origin}/v1/providers`, { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' } });
     await framed.body.dump();
     expect(framed.statusCode).toBe(403);
+  });
+
+  it.each([
+    ['POST', '/mcp', { origin: 'https://evil.example' }],
+    ['POST', '/mcp', {}],
+    ['GET', '/sse', {}],
+    ['POST', '/messages?sessionId=00000000-0000-0000-0000-000000000000', { origin: 'https://evil.example' }],
+  ])('refuses a cross-site %s %s with 403 as a JSON-RPC error with our code and the request id', async (method, path, origin) => {
+    const answer = await rawRequest(service.origin, path, {
+      method,
+      headers: { ...MCP_POST_HEADERS, ...CROSS_SITE, ...origin },
+      body: method === 'POST' ? INITIALIZE_MESSAGE : undefined,
+    });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toEqual({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: expect.stringContaining('is not allowed to use the MCP endpoint'),
+        data: { code: 'CROSS_SITE_REQUEST', request_id: answer.headers['x-request-id'] },
+      },
+      id: null,
+    });
   });
 
   it('lets in a page from CORS_ORIGINS, the service\'s own pages, users typing the address, and clients outside a browser', async () => {

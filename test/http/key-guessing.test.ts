@@ -23,7 +23,9 @@ describe('guessing API keys', () => {
     const limited = await guess('/v1/providers', 3);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).not.toBeNull();
-    expect((await limited.json()).code).toBe('RATE_LIMITED');
+    const body = await limited.json();
+    expect(body.code).toBe('RATE_LIMITED');
+    expect(Math.ceil(body.retry_after_ms / 1000)).toBe(Number(limited.headers.get('retry-after')));
     // A valid key from 127.0.0.1 has a count of its own; a 404 only tells a caller with a right key that it is right.
     expect((await guess('/no-such-route', 4)).status).toBe(429);
     expect((await guess('/metrics', 5)).status).toBe(429);

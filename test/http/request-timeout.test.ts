@@ -28,6 +28,10 @@ describe('a request whose body never finishes arriving', () => {
     const started = performance.now();
     const answer = await unfinishedRequest(service.origin);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    // A request id to quote, in the header and the body alike, as every other answer has.
+    const requestId = /\r\nx-request-id: ([0-9a-f-]{36})\r\n/i.exec(answer)?.[1];
+    expect(requestId).toBeDefined();
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 408, code: 'REQUEST_TIMEOUT', request_id: requestId });
     expect(performance.now() - started).toBeLessThan(5000);
   }, 15_000);
 

@@ -47,7 +47,45 @@ describe('MCP with API_KEYS', () => {
     const response = await rawRequest(service.origin, '/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: '{}' });
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Bearer realm="fedsearch"');
-    expect(JSON.parse(response.body).message).toContain('API key is required');
+    expect(JSON.parse(response.body).error.message).toContain('API key is required');
+  });
+
+  it.each([
+    ['POST', '/mcp', {}],
+    ['GET', '/sse', {}],
+    ['POST', '/messages?sessionId=00000000-0000-0000-0000-000000000000', {}],
+    ['POST', '/mcp', { authorization: 'Bearer not-the-key' }],
+  ])('answers %s %s refused for its key with a JSON-RPC error, keeping the 401 and its challenge', async (method, path, headers) => {
+    const response = await rawRequest(service.origin, path, {
+      method,
+      headers: { ...MCP_POST_HEADERS, ...headers },
+      body: method === 'POST' ? '{}' : undefined,
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="fedsearch"/);
+    expect(JSON.parse(response.body)).toEqual({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: expect.stringMatching(/API key (is required|is not valid)/),
+        data: { code: 'UNAUTHORIZED', request_id: response.headers['x-request-id'] },
+      },
+      id: null,
+    });
+  });
+
+  it('keeps the REST envelope for a REST route refused for its key', async () => {
+    const response = await request(service.origin, '/v1/search/web?q=test');
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="fedsearch"');
+    expect(await response.json()).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      code: 'UNAUTHORIZED',
+      message: expect.stringContaining('API key is required'),
+      request_id: response.headers.get('x-request-id'),
+    });
   });
 
   it('answers a wrong key with 401 and an invalid_token challenge that points at no OAuth server', async () => {
@@ -59,7 +97,8 @@ describe('MCP with API_KEYS', () => {
   });
 
   it.each(TRANSPORT_KINDS)('fails a %s client with a wrong key at once, with the 401', async (kind) => {
-    await expect(connect(service.origin, kind, { headers: { authorization: 'Bearer not-the-key' } })).rejects.toThrow(/401/);
+    // The SDK's errors carry the status as their code (the message quotes only the body, a JSON-RPC error).
+    await expect(connect(service.origin, kind, { headers: { authorization: 'Bearer not-the-key' } })).rejects.toMatchObject({ code: 401 });
   });
 
   it.each([
@@ -91,7 +130,7 @@ describe('MCP with API_KEYS', () => {
   });
 
   it.each(TRANSPORT_KINDS)('fails a %s client without a key at once, with the 401', async (kind) => {
-    await expect(connect(service.origin, kind)).rejects.toThrow(/401/);
+    await expect(connect(service.origin, kind)).rejects.toMatchObject({ code: 401 });
   });
 
   it('tells a Streamable HTTP client without a key which header to send', async () => {

@@ -53,9 +53,10 @@ describe('requests the MCP routes refuse before the transport reads them', () =>
     expect(error.code).toBe(-32000);
     expect(error.message).toMatch(/rate limit/i);
     expect(error.data).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Math.ceil((error.data?.retry_after_ms as number) / 1000)).toBe(Number(response.headers['retry-after']));
 
     const rest = await rawRequest(service.origin, '/v1/search/web?q=test');
     expect(rest.status).toBe(429);
-    expect(JSON.parse(rest.body)).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+    expect(JSON.parse(rest.body)).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED', retry_after_ms: expect.any(Number) });
   });
 });

@@ -19,7 +19,16 @@ async function openSession(service: RunningService, headers: Record<string, stri
 function expectRefused(response: Awaited<ReturnType<typeof initialize>>, status: number, message: RegExp): void {
   expect(response.status).toBe(status);
   expect(response.headers['retry-after']).toMatch(/^\d+$/);
-  expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(message) } });
+  // The wait in the body too, in the header's seconds, and the request id to quote.
+  expect(JSON.parse(response.body)).toEqual({
+    jsonrpc: '2.0',
+    error: {
+      code: -32000,
+      message: expect.stringMatching(message),
+      data: { code: 'TOO_MANY_SESSIONS', request_id: response.headers['x-request-id'], retry_after_ms: Number(response.headers['retry-after']) * 1000 },
+    },
+    id: null,
+  });
 }
 
 describe('MCP session limits', () => {
