@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { sideBySideDirectory } from '../../bench/floor-comparison.js';
+import { temporaryDirectory } from '../support/temporary-directory.js';
 
 /** The shipped wrk script's shape: a local counter that thread:set cannot reach. */
 const SHADOWING = `local template = os.getenv("PATH_TEMPLATE")
@@ -19,7 +19,7 @@ end
 `;
 
 function benchDirectory(script: string): string {
-  const directory = path.join(mkdtempSync(path.join(os.tmpdir(), 'side-by-side-test-')), 'bench');
+  const directory = path.join(temporaryDirectory('side-by-side-test-'), 'bench');
   mkdirSync(path.join(directory, 'searx'), { recursive: true });
   writeFileSync(path.join(directory, 'uniq.lua'), script);
   writeFileSync(path.join(directory, 'side-by-side.py'), '# the tool\n');
@@ -33,6 +33,8 @@ describe('the side-by-side tool the bench runs', () => {
   it('is a copy whose wrk script keeps the thread number where thread:set writes it, everything else as shipped', () => {
     const shipped = benchDirectory(SHADOWING);
     const used = sideBySideDirectory(false, shipped);
+    // The copy is in a temp folder of its own, which the bench keeps (it runs the tool from there): the test removes it.
+    onTestFinished(() => rmSync(path.dirname(used), { recursive: true, force: true }));
     expect(used).not.toBe(shipped);
     const script = readFileSync(path.join(used, 'uniq.lua'), 'utf8');
     expect(script).not.toMatch(/^local thread_id/m);

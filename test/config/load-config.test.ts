@@ -1,13 +1,14 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { readMcpSettings } from '../../src/mcp/settings.js';
 import { builtInName } from '../../src/providers/provider-config.js';
 import { PROVIDER_CLASSES } from '../../src/providers/registry.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'fedsearch-config-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function writeScratch(name: string, content: string): string {
   const file = path.join(scratch, name);

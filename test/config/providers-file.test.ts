@@ -1,12 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey } from '../../src/providers/provider-config.js';
 import { PROVIDER_DEFINITIONS } from '../../src/providers/registry.js';
+import { temporaryDirectory } from '../support/temporary-directory.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'fedsearch-providers-file-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let files = 0;
 
 function writeProvidersFile(content: string): string {
@@ -159,7 +161,7 @@ providers:
 
 describe('a local instance in PROVIDERS_FILE', () => {
   it('reads the index_dir it is given as an absolute path, checked at start-up as LOCAL_INDEX_DIR is', () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-notes-'));
+    const folder = temporaryDirectory('fedsearch-notes-');
     const file = writeProvidersFile(`providers:\n  - name: notes\n    use: local\n    index_dir: ${path.relative(process.cwd(), folder)}\n`);
     const config = loadConfig({ PROVIDERS_FILE: file });
     expect(config.providers.notes).toMatchObject({ definition: 'local', credentials: { LOCAL_INDEX_DIR: folder } });

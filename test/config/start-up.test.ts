@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../support/temporary-directory.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
@@ -81,7 +81,7 @@ describe('server start-up', () => {
   });
 
   it('refuses a PROVIDERS_FILE entry that uses no known definition, naming the file and the entry', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'fedsearch-start-up-')), 'providers.yaml');
+    const file = path.join(temporaryDirectory('fedsearch-start-up-'), 'providers.yaml');
     writeFileSync(file, 'providers:\n  - name: searx-a\n    use: searxng\n    base_url: http://127.0.0.1:9/\n  - name: odd\n    use: nosuchprovider\n');
     const { code, output } = await runServer({ PROVIDERS_FILE: file });
     expect(code).not.toBe(0);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,13 +30,17 @@ describe('CORS without CORS_ORIGINS', () => {
 
 describe('API keys', () => {
   let service: RunningService;
+  let folder: string | undefined;
   beforeAll(async () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-keys-'));
+    folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-keys-'));
     const keysFile = path.join(folder, 'keys');
     writeFileSync(keysFile, `# one key per line\n${FILE_KEY}\n`);
     service = await startService({ API_KEYS: `${KEY},other-key-cccccccc`, API_KEYS_FILE: keysFile });
   });
-  afterAll(() => service.stop());
+  afterAll(async () => {
+    await service?.stop();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
 
   const search = (headers: Record<string, string>) => request(service.origin, '/v1/search/web?q=provider&providers=local', { headers });
 

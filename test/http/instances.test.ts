@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,13 +34,16 @@ describe('providers configured as instances in PROVIDERS_FILE', () => {
   let wiki: FakeUpstream;
   let elsewhere: FakeUpstream;
   let service: RunningService;
+  /** Holds the providers file; removed after the service that read it stops. */
+  let folder: string | undefined;
 
   beforeAll(async () => {
     [searxA, searxB, wiki, elsewhere] = await Promise.all([startFakeUpstream(), startFakeUpstream(), startFakeUpstream(), startFakeUpstream()]);
     searxA.json('/search', searxBody({ url: 'https://shared.example/fusion', title: 'Shared' }, { url: 'https://a.example/only', title: 'Only A' }));
     searxB.json('/search', searxBody({ url: 'https://b.example/only', title: 'Only B' }, { url: 'https://shared.example/fusion', title: 'Shared' }));
     wiki.json('/w/api.php', mediawikiBody);
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'fedsearch-instances-')), 'providers.yaml');
+    folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-instances-'));
+    const file = path.join(folder, 'providers.yaml');
     writeFileSync(
       file,
       [
@@ -68,6 +71,7 @@ describe('providers configured as instances in PROVIDERS_FILE', () => {
   afterAll(async () => {
     await service?.stop();
     await Promise.all([searxA, searxB, wiki, elsewhere].map((upstream) => upstream?.stop()));
+    if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
   it('asks every named instance in one search, and merges what two instances of one definition share', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,10 +69,13 @@ describe('a provider with weight 0', () => {
 describe('a PROVIDERS_FILE instance with weight 0', () => {
   let upstream: FakeUpstream;
   let service: RunningService;
+  /** Holds the providers file; removed after the service that read it stops. */
+  let folder: string | undefined;
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'fedsearch-off-')), 'providers.yaml');
+    folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-off-'));
+    const file = path.join(folder, 'providers.yaml');
     writeFileSync(
       file,
       [
@@ -93,6 +96,7 @@ describe('a PROVIDERS_FILE instance with weight 0', () => {
   afterAll(async () => {
     await service.stop();
     await upstream.stop();
+    if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
   it('is skipped with a message naming the entry and its weight key', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,8 @@ function redirecting(upstream: FakeUpstream, route: string, status: number, loca
 describe('a provider whose base URL redirects', () => {
   let upstream: FakeUpstream;
   let service: RunningService;
+  /** Holds the providers file; removed after the service that read it stops. */
+  let folder: string | undefined;
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
@@ -39,7 +41,8 @@ describe('a provider whose base URL redirects', () => {
     // A server that echoes the key it was given into the Location's query, as a proxy or a sloppy API might.
     redirecting(upstream, '/brave/res/v1/web/search', 307, (query) => `${upstream.origin}/moved/brave/res/v1/web/search${query}&token=${BRAVE_KEY}`);
     redirecting(upstream, '/team-searx/search', 308, () => '/moved/team-searx/');
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'fedsearch-redirect-')), 'providers.yaml');
+    folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-redirect-'));
+    const file = path.join(folder, 'providers.yaml');
     writeFileSync(file, ['providers:', '  - name: team-searx', '    use: searxng', `    base_url: ${upstream.origin}/team-searx`, ''].join('\n'));
     const env = { ...providerEnv(upstream.origin), BRAVE_API_KEY: BRAVE_KEY, PROVIDERS_FILE: file, CACHE_TTL_SECONDS: '0' };
     // SearXNG's instance is set by SEARXNG_URL alone, as operators usually set it.
@@ -49,6 +52,7 @@ describe('a provider whose base URL redirects', () => {
   afterAll(async () => {
     await service.stop();
     await upstream.stop();
+    if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
   async function outcomeOf(provider: string): Promise<{ outcome: Outcome; answer: string }> {

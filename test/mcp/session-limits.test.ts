@@ -56,12 +56,19 @@ describe('MCP session limits', () => {
 });
 
 describe('MCP session limits without API keys', () => {
+  /**
+   * The second session must be asked for while the first is still open. At 300 ms one slow round trip on a busy
+   * 2-core CI machine let the first idle out before it, and the refusal became an acceptance; 2 s holds it with
+   * room, and waiting it out costs the test under 2 s.
+   */
+  const IDLE_MS = 2000;
+
   it('counts per client address, and a session that idled out frees its slot', async () => {
-    const service = await startService({ MCP_MAX_SESSIONS_PER_CLIENT: '1', MCP_SESSION_IDLE_MS: '300', LOG_LEVEL: 'silent' });
+    const service = await startService({ MCP_MAX_SESSIONS_PER_CLIENT: '1', MCP_SESSION_IDLE_MS: String(IDLE_MS), LOG_LEVEL: 'silent' });
     try {
       await openSession(service);
       expectRefused(await initialize(service), 429, /at most 1 open sessions per client address/);
-      await expect.poll(() => mcpSessionCounts(service.app).streamable, { timeout: 5000 }).toBe(0);
+      await expect.poll(() => mcpSessionCounts(service.app).streamable, { timeout: IDLE_MS + 5000 }).toBe(0);
       await openSession(service);
     } finally {
       await service.stop();
