@@ -35,8 +35,8 @@ export interface SearchRequest {
   timeoutMs?: number;
   /**
    * performance.now() time the request arrived (before the inbound rate limit and the cache read, each of which may
-   * wait on Redis): timeoutMs and the providers' own timeouts count from it. When unset, from the call to search(),
-   * so the cache read is part of them.
+   * wait on Redis): timeoutMs, the providers' own timeouts and the answer's took_ms count from it. When unset, from
+   * the call to search(), so the cache read is part of them.
    */
   receivedAt?: number;
   explain?: boolean;
@@ -61,6 +61,10 @@ export interface SearchResponse {
   page: number;
   /** Whether the next page holds results. */
   has_more: boolean;
+  /**
+   * This request's time so far, from its arrival (receivedAt) as its deadline counts, so it is comparable with
+   * timeout_ms; a cached answer says how long this request took, not how long the search it was kept from did.
+   */
   took_ms: number;
   cached: boolean;
   /** How long ago a cached answer was gathered; 0 for a fresh one. */
@@ -180,7 +184,8 @@ export class SearchService {
    * cache that keeps nothing is not read (no hop before the providers are asked).
    */
   search(request: SearchRequest, signal?: CallerSignal | (() => CallerSignal)): Promise<SearchResponse> {
-    const started = performance.now();
+    // From the request's arrival, as its deadline: took_ms then counts the inbound limiter's and the cache's waits too.
+    const started = request.receivedAt ?? performance.now();
     // Whatever goes wrong is a rejection, as from an async function, never a throw at the caller.
     try {
       const plan = this.keysOf(request);
@@ -311,13 +316,13 @@ export class SearchService {
     listed: SearchResult[],
     explain: boolean,
     signal: CallerSignal,
-    searchStarted: number,
+    started: number,
   ): Promise<CachedAnswer> {
     const gatheredAt = Date.now();
     const gathering = gatherResults(
       providers,
       query,
-      { timeoutMs: request.timeoutMs, startedAt: request.receivedAt ?? searchStarted, signal, onAnswer: observerOf(request, listed) },
+      { timeoutMs: request.timeoutMs, startedAt: started, signal, onAnswer: observerOf(request, listed) },
       this.runtime.dependencies(request.logger),
     );
     // Counted as started once its providers are asked: the requests need not wait for the bookkeeping.

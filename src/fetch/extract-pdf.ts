@@ -1,6 +1,7 @@
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { FedsearchError } from '../domain/errors.js';
+import type { ReadDeadline } from './fetch-settings.js';
 import type { PdfDocumentMessage, PdfEndMessage, PdfPageMessage, PdfStartedMessage, PdfTask } from './pdf-worker.js';
 
 export interface PdfText {
@@ -28,6 +29,11 @@ export interface PdfReadingLimits {
   timeMs: number;
   /** The caller went away: reading stops at once, rejecting with its reason. */
   signal?: AbortSignal;
+  /**
+   * The whole read's deadline (the caller's timeout_ms, else READ_TIMEOUT_MS): the caller is answered by it, with
+   * the pages read so far or a timeout, never after the page grace or a thread's start. See answerByDeadline.
+   */
+  deadline?: ReadDeadline;
 }
 
 /**
@@ -115,20 +121,47 @@ export function pdfReaderThreads(): readonly Worker[] {
  * each page whole, and an untrusted file can make one page cost seconds of CPU or gigabytes of memory: on the
  * service's own thread that would stall every other request. The thread stops between pages at `timeMs` or
  * `maxChars`, and is stopped from here when a page is still being read `PDF_PAGE_GRACE_MS` after that, when its
- * heap passes PDF_READER_HEAP_MB, or when the caller goes away; the pages read by then are kept. A PDF that finds
- * every thread reading and PDF_QUEUE_LENGTH waiting is refused at once (PDF_READERS_BUSY).
+ * heap passes PDF_READER_HEAP_MB, or when the caller goes away; the pages read by then are kept. With a `deadline`
+ * the caller is answered by it whatever the thread is doing (answerByDeadline). A PDF that finds every thread
+ * reading and PDF_QUEUE_LENGTH waiting is refused at once (PDF_READERS_BUSY).
  */
 export async function extractPdfText(body: Buffer, limits: PdfReadingLimits): Promise<PdfText> {
   limits.signal?.throwIfAborted();
   if (pdfsInHand >= PDF_READERS + PDF_QUEUE_LENGTH) throw pdfReadersBusy();
   pdfsInHand += 1;
   clearTimeout(idleTimer);
-  try {
-    return await readOnThread(body, limits);
-  } finally {
-    pdfsInHand -= 1;
-    if (pdfsInHand === 0) endReadersWhenIdle();
-  }
+  const reading = readOnThread(body, limits);
+  // Counted until its thread is done with it, also when the caller was answered at the deadline first: the thread
+  // is busy until it stops between pages, or is stopped after the page grace.
+  void reading.done.then(releaseReader, releaseReader);
+  return limits.deadline ? answerByDeadline(reading, limits, limits.deadline) : reading.done;
+}
+
+function releaseReader(): void {
+  pdfsInHand -= 1;
+  if (pdfsInHand === 0) endReadersWhenIdle();
+}
+
+/**
+ * The reading's answer, or at the read's deadline what it has read so far (a timeout when no page yet): the caller
+ * does not wait out the page grace, nor a thread's start. A PDF still waiting for a thread is taken out of the queue
+ * then; a thread reading one is left to its own stop between pages (at `timeMs`, about the deadline) or stopped
+ * after the grace, Piscina starting another in its place, without anyone waiting on it.
+ */
+function answerByDeadline(reading: ThreadReading, limits: PdfReadingLimits, deadline: ReadDeadline): Promise<PdfText> {
+  let timer: NodeJS.Timeout | undefined;
+  const cut = new Promise<PdfText>((resolve, reject) => {
+    timer = setTimeout(() => {
+      const started = reading.started();
+      if (!started) reading.giveUp();
+      try {
+        resolve(cutAtDeadline(reading.read, limits, deadline, started));
+      } catch (error) {
+        reject(error);
+      }
+    }, Math.max(0, deadline.at - performance.now()));
+  });
+  return Promise.race([reading.done, cut]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -145,7 +178,16 @@ function pdfReadersBusy(): FedsearchError {
   );
 }
 
-async function readOnThread(body: Buffer, limits: PdfReadingLimits): Promise<PdfText> {
+/** A PDF given to a reader thread: its answer, the pages posted so far, and whether the thread has begun on it. */
+interface ThreadReading {
+  done: Promise<PdfText>;
+  read: PagesRead;
+  started(): boolean;
+  /** Takes a PDF still waiting for a thread out of the queue (its `done` rejects, unheard). */
+  giveUp(): void;
+}
+
+function readOnThread(body: Buffer, limits: PdfReadingLimits): ThreadReading {
   const stopAt = Date.now() + limits.timeMs;
   const overtime = new AbortController();
   // Waiting for a thread counts against the time: a PDF queued behind others is given up when it has not started
@@ -163,27 +205,30 @@ async function readOnThread(body: Buffer, limits: PdfReadingLimits): Promise<Pdf
   // A copy, transferred: PDF.js detaches the array it is given, and the caller's Buffer stays the caller's.
   const data = new Uint8Array(body);
   const task: PdfTask = { data, maxChars: limits.maxChars, timeMs: limits.timeMs, stopAt, port: channel.port2 };
-  try {
-    await readerPool().run(task, { transferList: [data.buffer, channel.port2], signal });
-    // The end message was posted before the task returned; it may still be on its way.
-    const end = await reading.ended;
-    if ('error' in end) throw new FedsearchError(end.error.code, end.error.message);
-    return pdfText(reading.read, limits.maxChars, end.stopped, 'outOfTime' in end && end.outOfTime === true);
-  } catch (error) {
-    if (error instanceof FedsearchError) throw error;
-    if (limits.signal?.aborted) throw limits.signal.reason;
-    if (overtime.signal.aborted && !started) {
-      throw new FedsearchError(
-        'FETCH_TIMEOUT',
-        `the PDF waited longer than ${mayWait} ms for a reader thread (FETCH_TIMEOUT_MS, ${PDF_PAGE_GRACE_MS} ms for one page and ${PDF_THREAD_START_MS} ms for a thread to start): others were being read`,
-      );
+  const done = (async () => {
+    try {
+      await readerPool().run(task, { transferList: [data.buffer, channel.port2], signal });
+      // The end message was posted before the task returned; it may still be on its way.
+      const end = await reading.ended;
+      if ('error' in end) throw new FedsearchError(end.error.code, end.error.message);
+      return pdfText(reading.read, limits.maxChars, end.stopped, 'outOfTime' in end && end.outOfTime === true);
+    } catch (error) {
+      if (error instanceof FedsearchError) throw error;
+      if (limits.signal?.aborted) throw limits.signal.reason;
+      if (overtime.signal.aborted && !started) {
+        throw new FedsearchError(
+          'FETCH_TIMEOUT',
+          `the PDF waited longer than ${mayWait} ms for a reader thread (FETCH_TIMEOUT_MS, ${PDF_PAGE_GRACE_MS} ms for one page and ${PDF_THREAD_START_MS} ms for a thread to start): others were being read`,
+        );
+      }
+      if (overtime.signal.aborted) return stoppedFromOutside(reading.read, limits);
+      throw readerFailure(error);
+    } finally {
+      clearTimeout(timer);
+      channel.port1.close();
     }
-    if (overtime.signal.aborted) return stoppedFromOutside(reading.read, limits);
-    throw readerFailure(error);
-  } finally {
-    clearTimeout(timer);
-    channel.port1.close();
-  }
+  })();
+  return { done, read: reading.read, started: () => started, giveUp: () => overtime.abort() };
 }
 
 interface PagesRead {
@@ -215,6 +260,19 @@ function stoppedFromOutside({ document, pages }: PagesRead, limits: PdfReadingLi
     throw new FedsearchError('FETCH_TIMEOUT', `the PDF's first page was not read within ${allowed} ms (FETCH_TIMEOUT_MS and ${PDF_PAGE_GRACE_MS} ms for one page)`);
   }
   return pdfText({ document, pages }, limits.maxChars, `after ${allowed} ms (FETCH_TIMEOUT_MS and ${PDF_PAGE_GRACE_MS} ms for one page), at page ${pages.length} of ${document.pages}`, true);
+}
+
+/**
+ * The pages read when the read's deadline came, or a timeout naming the deadline when not even one was (or no thread
+ * had started on the PDF).
+ */
+function cutAtDeadline({ document, pages }: PagesRead, limits: PdfReadingLimits, deadline: ReadDeadline, started: boolean): PdfText {
+  if (!document || pages.length === 0) {
+    const before = started ? "the PDF's first page was read" : 'a reader thread started on the PDF';
+    throw new FedsearchError('FETCH_TIMEOUT', `the read's deadline (${deadline.named} ms) ran out before ${before}`);
+  }
+  const at = `page ${pages.length} of ${document.pages}`;
+  return pdfText({ document, pages }, limits.maxChars, `after ${limits.timeMs} ms (${deadline.named} ms, the read's deadline), at ${at}`, true);
 }
 
 function pdfText({ document, pages }: PagesRead, maxChars: number, stopped: string | undefined, outOfTime = false): PdfText {

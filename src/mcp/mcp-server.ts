@@ -48,8 +48,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       ...(receivedAt === undefined ? {} : { receivedAt }),
       ...(notifier ? { progress: notifier.progress } : {}),
     };
-    const result = await callTool(binding, request.params.arguments ?? {}, context);
-    options.onToolCall?.({ tool: binding.definition.name, isError: result.isError === true, seconds: (performance.now() - started) / 1000 });
+    const { result, operation } = await callTool(binding, request.params.arguments ?? {}, context);
+    // The operation's name is the registry's, never what the caller sent: a bounded label.
+    options.onToolCall?.({ tool: binding.definition.name, operation, isError: result.isError === true, seconds: (performance.now() - started) / 1000 });
     await notifier?.settled();
     return result;
   });

@@ -37,17 +37,23 @@ function describeFailure(error: unknown, operation: Operation, binding: ToolBind
   return `${operation.name} failed with an internal error; see the server log`;
 }
 
+/** A tool call's result, and the registry's name of the operation it ran (none when it was refused before one ran). */
+export interface ToolCallOutcome {
+  result: CallToolResult;
+  operation?: string;
+}
+
 /** Runs one tool call: route to an operation, validate with its own schema, run, render text and JSON. */
-export async function callTool(binding: ToolBinding, args: Record<string, unknown>, context: OperationContext): Promise<CallToolResult> {
+export async function callTool(binding: ToolBinding, args: Record<string, unknown>, context: OperationContext): Promise<ToolCallOutcome> {
   const route = binding.route(args);
-  if ('problem' in route) return errorResult(route.problem);
+  if ('problem' in route) return { result: errorResult(route.problem) };
   const { operation } = route;
   const started = performance.now();
   const result = await runOperation(operation, route.params, context).catch((error: unknown) =>
     errorResult(describeFailure(error, operation, binding, context)),
   );
   context.logger.info({ operation: operation.name, isError: result.isError === true, ms: Math.round(performance.now() - started) }, 'MCP tool call');
-  return result;
+  return { result, operation: operation.name };
 }
 
 async function runOperation(operation: Operation, params: unknown, context: OperationContext): Promise<CallToolResult> {

@@ -41,12 +41,23 @@ export interface HttpRequestRecord {
   seconds: number;
 }
 
-/** One MCP tool call: `tool` is a registered tool's name (never what the caller sent), `isError` its result's flag. */
+/**
+ * One MCP tool call: `tool` is a registered tool's name (never what the caller sent), `operation` the registry's name
+ * of the operation it ran (none when the call was refused before one ran: an unknown operation, stray fields), and
+ * `isError` its result's flag.
+ */
 export interface McpToolCallRecord {
   tool: string;
+  operation: string | undefined;
   isError: boolean;
   seconds: number;
 }
+
+/**
+ * The `operation` label of a tool call that ran none: what the caller named is left out, so a made-up operation name
+ * makes no series of its own.
+ */
+export const NO_OPERATION_LABEL = 'none';
 
 export interface Metrics {
   /** This app's own registry: several apps in one process (tests, benchmarks) never share series. */
@@ -150,10 +161,10 @@ export function createMetrics(): Metrics {
     }),
   };
   const toolCalls = new Map<string, Record<'ok' | 'error', ToolCallSeries>>();
-  const mcpToolCalls: Counter<'tool' | 'outcome'> = new Counter({
+  const mcpToolCalls: Counter<'tool' | 'operation' | 'outcome'> = new Counter({
     name: 'fedsearch_mcp_tool_calls_total',
-    help: 'MCP tool calls by tool and outcome (error: the result the client got has isError set).',
-    labelNames: ['tool', 'outcome'] as const,
+    help: 'MCP tool calls by tool, operation run (none: refused before one ran) and outcome (error: the result the client got has isError set).',
+    labelNames: ['tool', 'operation', 'outcome'] as const,
     registers: [registry],
     collect() {
       for (const byOutcome of toolCalls.values()) flushUnscraped(mcpToolCalls, Object.values(byOutcome));
@@ -161,7 +172,7 @@ export function createMetrics(): Metrics {
   });
   const toolCallDuration = new BucketHistogram(
     'fedsearch_mcp_tool_call_duration_seconds',
-    'Time from an MCP tool call reaching its tool to its result, by tool and outcome.',
+    'Time from an MCP tool call reaching its tool to its result, by tool, operation and outcome.',
     TOOL_CALL_BUCKETS_SECONDS,
     registry,
   );
@@ -230,9 +241,13 @@ export function createMetrics(): Metrics {
     recordCache(lookup) {
       cacheLookups[lookup].inc();
     },
-    recordMcpToolCall({ tool, isError, seconds }) {
-      let byOutcome = toolCalls.get(tool);
-      if (!byOutcome) toolCalls.set(tool, (byOutcome = { ok: toolCallSeries(toolCallDuration, tool, 'ok'), error: toolCallSeries(toolCallDuration, tool, 'error') }));
+    recordMcpToolCall({ tool, operation = NO_OPERATION_LABEL, isError, seconds }) {
+      // With MCP_TOOLS=compact every call is tool "research": the operation tells a search from a read.
+      const key = `${tool} ${operation}`;
+      let byOutcome = toolCalls.get(key);
+      if (!byOutcome) {
+        toolCalls.set(key, (byOutcome = { ok: toolCallSeries(toolCallDuration, tool, operation, 'ok'), error: toolCallSeries(toolCallDuration, tool, operation, 'error') }));
+      }
       const series = byOutcome[isError ? 'error' : 'ok'];
       series.unscraped += 1;
       series.duration.observe(seconds);
@@ -330,13 +345,13 @@ function countError(series: OutcomeSeries, provider: string, code: ErrorCode = '
   byCode.unscraped += 1;
 }
 
-/** One tool and outcome: its labels, made once, the calls since the last scrape and their durations. */
+/** One tool, operation and outcome: its labels, made once, the calls since the last scrape and their durations. */
 interface ToolCallSeries extends CountSeries {
   readonly duration: HistogramSeries;
 }
 
-function toolCallSeries(durations: BucketHistogram, tool: string, outcome: 'ok' | 'error'): ToolCallSeries {
-  const labels = { tool, outcome };
+function toolCallSeries(durations: BucketHistogram, tool: string, operation: string, outcome: 'ok' | 'error'): ToolCallSeries {
+  const labels = { tool, operation, outcome };
   return { labels, unscraped: 0, duration: durations.series(labels) };
 }
 

@@ -1,6 +1,6 @@
 import { FedsearchError } from '../domain/errors.js';
 import { extractDocument, pageText } from '../fetch/extract.js';
-import { readDeadline, readFetchSettings, timeLeft, type FetchSettings } from '../fetch/fetch-settings.js';
+import { readDeadline, readFetchSettings, timeLeft, type FetchSettings, type ReadDeadline } from '../fetch/fetch-settings.js';
 import { checkFetchTarget } from '../fetch/fetch-target.js';
 import { readWithin, type WholeRead } from '../fetch/read-cache.js';
 import { safeFetch } from '../fetch/safe-fetch.js';
@@ -69,10 +69,11 @@ function pageOf(read: PageRead, input: FetchInput): FetchedPage {
   return page;
 }
 
-async function fetchDirect(input: FetchInput, context: OperationContext, deadline: number): Promise<PageRead> {
+async function fetchDirect(input: FetchInput, context: OperationContext, deadline: ReadDeadline): Promise<PageRead> {
   const settings = readFetchSettings(context.config);
-  const document = await safeFetch(input.url, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal, lookup: context.resolveHost });
-  const extracted = await extractDocument(document, { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline), signal: context.signal });
+  const document = await safeFetch(input.url, { ...settings, timeoutMs: timeLeft(settings, deadline.at), signal: context.signal, lookup: context.resolveHost });
+  // The deadline bounds a PDF's reading too: the caller is answered by it, not after the grace for a slow page.
+  const extracted = await extractDocument(document, { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline.at), signal: context.signal, deadline });
   const read: PageRead = {
     final_url: document.finalUrl,
     engine: 'direct',
@@ -156,7 +157,7 @@ async function fetchThroughFirecrawl(input: FetchInput, context: OperationContex
 async function readPage(input: FetchInput, context: OperationContext): Promise<PageRead> {
   if (input.engine === 'firecrawl') return fetchThroughFirecrawl(input, context);
   // Without timeout_ms the read still has READ_TIMEOUT_MS in all: the direct fetch, its reading and the fallback.
-  const deadline = readDeadline(readFetchSettings(context.config), input.timeout_ms).at;
+  const deadline = readDeadline(readFetchSettings(context.config), input.timeout_ms);
   try {
     return await fetchDirect(input, context, deadline);
   } catch (error) {
@@ -170,7 +171,7 @@ async function readPage(input: FetchInput, context: OperationContext): Promise<P
     if (input.engine !== 'auto' || !retryable || !context.search.isAdmissible('firecrawl')) throw error;
     // Firecrawl has what the direct fetch left of timeout_ms (READ_TIMEOUT_MS without one), and nothing when it
     // used it up: the deadline bounds the whole call, as paper_read's does, not each engine in turn.
-    const left = Math.round(deadline - performance.now());
+    const left = Math.round(deadline.at - performance.now());
     if (left < MIN_FALLBACK_MS) throw error;
     return fetchThroughFirecrawl(input, context, left);
   }

@@ -124,7 +124,7 @@ function pdfLocations(paper: SearchResult, context: OperationContext): string[] 
 /**
  * Downloads a paper's PDF (by identifier or URL) through the safe fetcher. The caller's `timeout_ms`, else
  * READ_TIMEOUT_MS, bounds the whole of it, lookup and download, and each location gets at most FETCH_TIMEOUT_MS of
- * it; `deadline` (a performance.now() time) is what it leaves for reading the document. A paper's locations are
+ * it; `deadline` is that deadline, which reading the document must keep too. A paper's locations are
  * tried in turn while one fails, is too large, runs out of its own FETCH_TIMEOUT_MS or is not a PDF: the first PDF
  * wins, else the first document that answered (a landing page still has text), else an error naming every location
  * and why it failed. `tried` lists the locations asked, in order.
@@ -132,13 +132,13 @@ function pdfLocations(paper: SearchResult, context: OperationContext): string[] 
 export async function downloadPaper(
   input: { id?: string | undefined; url?: string | undefined; timeout_ms?: number | undefined },
   context: OperationContext,
-): Promise<{ document: FetchedDocument; paper?: SearchResult; deadline: number; tried: string[] }> {
+): Promise<{ document: FetchedDocument; paper?: SearchResult; deadline: ReadDeadline; tried: string[] }> {
   const settings = readFetchSettings(context.config);
   const whole = readDeadline(settings, input.timeout_ms);
   const deadline = whole.at;
   const fetchLocation = (location: string): Promise<FetchedDocument> =>
     safeFetch(location, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal, lookup: context.resolveHost });
-  if (input.url) return { document: await fetchLocation(input.url), deadline, tried: [input.url] };
+  if (input.url) return { document: await fetchLocation(input.url), deadline: whole, tried: [input.url] };
   const paper = (await findPaper(input.id!, context, input.timeout_ms)).paper;
   const locations = pdfLocations(paper, context);
   if (locations.length === 0) throw new FedsearchError('NOT_FOUND', `no open PDF is known for ${input.id}; try fetch_url on ${paper.url}`);
@@ -151,7 +151,7 @@ export async function downloadPaper(
     const deadlineBinds = deadline - performance.now() <= settings.timeoutMs;
     try {
       const document = await fetchLocation(location);
-      if (document.kind === 'pdf') return { document, paper, deadline, tried };
+      if (document.kind === 'pdf') return { document, paper, deadline: whole, tried };
       answered ??= document;
     } catch (error) {
       if (!(error instanceof FedsearchError)) throw error;
@@ -160,7 +160,7 @@ export async function downloadPaper(
       failures.push({ location, error });
     }
   }
-  if (answered) return { document: answered, paper, deadline, tried };
+  if (answered) return { document: answered, paper, deadline: whole, tried };
   throw everyLocationFailed(input.id!, failures);
 }
 
@@ -209,6 +209,20 @@ function outOfTime(id: string, deadline: ReadDeadline, failures: LocationFailure
   const left = untried.length === 0 ? '' : `; not tried: ${untried.map(shownLocation).join(', ')}`;
   return new FedsearchError('FETCH_TIMEOUT', `the deadline for reading ${id} (${deadline.named} ms) ran out: cut at ${reasonOf(last)}${before}${left}`, {
     cause: last.error,
+  });
+}
+
+/**
+ * The downloaded document's reading ran out of the caller's deadline: a timeout naming the paper, the deadline, the
+ * location it was read from and those tried before it (which failed, or answered with no PDF).
+ */
+function readingOutOfTime(paper: string, deadline: ReadDeadline, tried: string[], error: FedsearchError): FedsearchError {
+  const read = tried.at(-1)!;
+  // A URL the caller gave is the one location: named once.
+  const where = read === paper ? '' : ` while reading ${shownLocation(read)}`;
+  const before = tried.length > 1 ? `; tried before it: ${tried.slice(0, -1).map(shownLocation).join(', ')}` : '';
+  return new FedsearchError('FETCH_TIMEOUT', `the deadline for reading ${shownLocation(paper)} (${deadline.named} ms) ran out${where}: ${error.message}${before}`, {
+    cause: error,
   });
 }
 
@@ -281,10 +295,14 @@ function readKey(input: { id?: string | undefined; url?: string | undefined }): 
 }
 
 async function readPaper(input: z.output<typeof readInput>, context: OperationContext): Promise<PaperRead> {
-  const { document, paper, deadline } = await downloadPaper(input, context);
+  const { document, paper, deadline, tried } = await downloadPaper(input, context);
   const settings = readFetchSettings(context.config);
-  const limits = { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline), signal: context.signal };
-  const extracted = await extractDocument({ ...document, fallbackTitle: paper?.title }, limits);
+  // The deadline bounds the PDF's reading too: the caller is answered by it, not after the grace for a slow page.
+  const limits = { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline.at), signal: context.signal, deadline };
+  const extracted = await extractDocument({ ...document, fallbackTitle: paper?.title }, limits).catch((error: unknown) => {
+    if (error instanceof FedsearchError && error.code === 'FETCH_TIMEOUT') throw readingOutOfTime(input.id ?? input.url!, deadline, tried, error);
+    throw error;
+  });
   return {
     url: document.finalUrl,
     content_type: extracted.content_type,

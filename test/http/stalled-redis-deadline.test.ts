@@ -15,13 +15,14 @@ const TIMEOUT_MS = 1000;
 const MARGIN_MS = 400;
 
 type Outcome = { provider: string; status: string };
-type Answer = { cached: boolean; results: unknown[]; providers: Outcome[] };
+type Answer = { cached: boolean; results: unknown[]; providers: Outcome[]; took_ms: number };
+/** The inbound rate limiter's Redis command timeout (transport/redis-connection.ts): what it waits once a stall begins. */
+const LIMITER_WAIT_MS = 500;
 
 describeWithRedis('a search while Redis is stalled', () => {
   let redis: RedisServer;
   let upstream: FakeUpstream;
   let service: RunningService;
-  let stalls = 0;
 
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -45,9 +46,12 @@ describeWithRedis('a search while Redis is stalled', () => {
     await redis.stop();
   });
 
-  /** Runs `during` with Redis stopped, then waits until the limiter and the answer cache both use it again. */
-  async function whileStalled<T>(during: () => Promise<T>): Promise<T> {
-    stalls += 1;
+  /**
+   * Runs `during` with Redis stopped, then waits until the limiter and the answer cache both use it again (or only
+   * the limiter, for a search the cache's in-process copy answered, which never asked Redis).
+   */
+  const stallsSeen: Record<string, number> = { 'rate limits': 0, 'shared cache': 0 };
+  async function whileStalled<T>(during: () => Promise<T>, purposes = ['rate limits', 'shared cache']): Promise<T> {
     redis.stall();
     let outcome: T;
     try {
@@ -55,10 +59,11 @@ describeWithRedis('a search while Redis is stalled', () => {
     } finally {
       redis.resume();
     }
-    for (const purpose of ['rate limits', 'shared cache']) {
+    for (const purpose of purposes) {
+      stallsSeen[purpose]! += 1;
       await expect
         .poll(() => service.logs.filter((line) => line.includes(`${purpose}: Redis is back`)).length, { timeout: 10_000, interval: 100 })
-        .toBe(stalls);
+        .toBe(stallsSeen[purpose]);
     }
     return outcome;
   }
@@ -81,6 +86,16 @@ describeWithRedis('a search while Redis is stalled', () => {
     expect(answer.providers.map((outcome) => [outcome.provider, outcome.status])).toEqual(expect.arrayContaining([['brave', 'ok'], ['tavily', 'timeout']]));
   }
 
+  /**
+   * took_ms counts from the arrival, as the deadline does: Tavily hangs, so the answer came no sooner than timeout_ms
+   * after it, and took_ms says so (it used to leave out the stalled limiter's and cache's waits), never more than the
+   * caller waited.
+   */
+  function expectTookFromArrival(answer: Answer, wallMs: number): void {
+    expect(answer.took_ms).toBeGreaterThanOrEqual(TIMEOUT_MS);
+    expect(answer.took_ms).toBeLessThanOrEqual(Math.ceil(wallMs));
+  }
+
   it('answers within timeout_ms, from the providers, however long Redis stays stalled', async () => {
     // Redis answers before the stall: the search's wall time is its deadline.
     const before = await timed(() => request(service.origin, searchPath('before the stall')));
@@ -95,6 +110,7 @@ describeWithRedis('a search while Redis is stalled', () => {
     for (const { body, wallMs } of searches) {
       expect(wallMs, walls).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
       expectProvidersAnswered(JSON.parse(body) as Answer);
+      expectTookFromArrival(JSON.parse(body) as Answer, wallMs);
     }
   }, 30_000);
 
@@ -104,6 +120,7 @@ describeWithRedis('a search while Redis is stalled', () => {
     );
     expect(wallMs).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
     expectProvidersAnswered(JSON.parse(body) as Answer);
+    expectTookFromArrival(JSON.parse(body) as Answer, wallMs);
   }, 30_000);
 
   it('counts the deadline of a streamed search from the request\'s arrival too', async () => {
@@ -112,6 +129,7 @@ describeWithRedis('a search while Redis is stalled', () => {
     const done = /event: done\n(?:id: .*\n)?data: (.*)\n/.exec(body);
     expect(done, body).not.toBeNull();
     expectProvidersAnswered(JSON.parse(done![1]!) as Answer);
+    expectTookFromArrival(JSON.parse(done![1]!) as Answer, wallMs);
   }, 30_000);
 
   it('counts the deadline of an MCP tool call from the arrival of the POST that carried it', async () => {
@@ -128,8 +146,22 @@ describeWithRedis('a search while Redis is stalled', () => {
       expect(result.isError).not.toBe(true);
       expect(wallMs).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
       expectProvidersAnswered(result.structuredContent as Answer);
+      expectTookFromArrival(result.structuredContent as Answer, wallMs);
     } finally {
       await connected.leave();
     }
+  }, 30_000);
+
+  it('says how long a cached answer took this request, the stalled limiter\'s wait included', async () => {
+    // Brave alone answers completely, so its answer is kept (in this process too, so a stalled Redis still serves it).
+    const path = '/v1/search/web?q=cached%20while%20stalled&providers=brave';
+    const first = await timed(() => request(service.origin, path));
+    expect((JSON.parse(first.body) as Answer).cached).toBe(false);
+    const { body, wallMs } = await whileStalled(() => timed(() => request(service.origin, path)), ['rate limits']);
+    const answer = JSON.parse(body) as Answer;
+    expect(answer.cached).toBe(true);
+    // The request waited out the limiter's command timeout before the search began: took_ms counted only from there.
+    expect(answer.took_ms).toBeGreaterThanOrEqual(LIMITER_WAIT_MS);
+    expect(answer.took_ms).toBeLessThanOrEqual(Math.ceil(wallMs));
   }, 30_000);
 });

@@ -27,7 +27,8 @@ function contextWith() {
 async function call(operation: Operation, params: unknown) {
   const { context, logger } = contextWith();
   const [binding] = buildTools([operation], 'compact');
-  return { result: await callTool(binding!, { operation: 'probe', params }, context), logger, context };
+  const { result, operation: ran } = await callTool(binding!, { operation: 'probe', params }, context);
+  return { result, ran, logger, context };
 }
 
 describe('MCP tool calls', () => {
@@ -82,19 +83,21 @@ describe('MCP tool calls', () => {
       ],
       'compact',
     );
-    const result = await callTool(binding!, { operation: 'probe', params: { n: 1 } }, { ...context, signal: controller.signal });
+    const { result } = await callTool(binding!, { operation: 'probe', params: { n: 1 } }, { ...context, signal: controller.signal });
     expect(result).toEqual({ content: [{ type: 'text', text: 'probe was cancelled' }], isError: true });
     expect(logger.error).not.toHaveBeenCalled();
   });
 
   it('keeps the message of a client error', async () => {
-    const { result } = await call(
+    const { result, ran } = await call(
       probe(async () => {
         throw new FedsearchError('NOT_FOUND', 'no provider knows doi 10.1/x');
       }),
       { n: 1 },
     );
     expect(result).toEqual({ content: [{ type: 'text', text: 'no provider knows doi 10.1/x' }], isError: true });
+    // The operation that ran, failing or not, is named for the tool call's metrics.
+    expect(ran).toBe('probe');
   });
 
   it('bounds the text to 20,000 characters and wraps a non-object output for structuredContent', async () => {
@@ -112,8 +115,10 @@ describe('MCP tool calls', () => {
   });
 
   it('rejects params that are not an object', async () => {
-    const { result } = await call(probe(async () => ({})), 'n=1');
+    const { result, ran } = await call(probe(async () => ({})), 'n=1');
     expect(result.isError).toBe(true);
+    // Refused before it ran: no operation is named.
+    expect(ran).toBeUndefined();
     expect((result.content[0] as { text: string }).text).toBe('params: not an object; allowed: an object of probe\'s parameters\nParameters of probe(n: integer)\nExample: {"operation":"probe","params":{"n":1}}');
   });
 });

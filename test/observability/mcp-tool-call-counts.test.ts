@@ -11,7 +11,8 @@ async function toolCallSeries(service: RunningService): Promise<Map<string, numb
 
 /**
  * A tool call travels in a POST /mcp that answers 200 whether the tool worked or not: failing tools show on /metrics
- * only in a series of their own, by tool and outcome. Its tool label is a registered tool's name, never the caller's.
+ * only in a series of their own, by tool, operation and outcome. Its tool and operation labels are registered names,
+ * never the caller's.
  */
 describe('MCP tool call counts', () => {
   const services: RunningService[] = [];
@@ -19,7 +20,7 @@ describe('MCP tool call counts', () => {
     await Promise.all(services.splice(0).map((service) => service.stop()));
   });
 
-  it('count each tool call by tool and outcome, with its duration, and no series for a tool that does not exist', async () => {
+  it('count each tool call by tool, operation and outcome, with its duration, and no series for a tool or operation that does not exist', async () => {
     const service = await startService({ LOCAL_WEIGHT: '1', LOG_LEVEL: 'silent' });
     services.push(service);
     const connected = await connect(service.origin, 'streamable');
@@ -30,18 +31,31 @@ describe('MCP tool call counts', () => {
       expect(failed.isError).toBe(true);
       const invalid = await callTool(connected.client, 'research', { operation: 'web_search', params: { query: '' } });
       expect(invalid.isError).toBe(true);
+      // A read, told from the searches by its operation though the tool is the same.
+      const read = await callTool(connected.client, 'research', { operation: 'paper_read', params: {} });
+      expect(read.isError).toBe(true);
       const before = await toolCallSeries(service);
       for (let index = 0; index < 20; index += 1) {
         const unknown = await callTool(connected.client, `made_up_tool_${index}`, {});
         expect(unknown.isError).toBe(true);
       }
+      for (let index = 0; index < 20; index += 1) {
+        const madeUp = await callTool(connected.client, 'research', { operation: `made_up_operation_${index}` });
+        expect(madeUp.isError).toBe(true);
+      }
       const after = await toolCallSeries(service);
-      expect(after).toEqual(before);
-      expect(after.get('fedsearch_mcp_tool_calls_total{tool="research",outcome="ok"}')).toBe(1);
-      expect(after.get('fedsearch_mcp_tool_calls_total{tool="research",outcome="error"}')).toBe(2);
-      expect(after.get('fedsearch_mcp_tool_call_duration_seconds_count{tool="research",outcome="ok"}')).toBe(1);
-      expect(after.get('fedsearch_mcp_tool_call_duration_seconds_count{tool="research",outcome="error"}')).toBe(2);
-      expect(after.get('fedsearch_mcp_tool_call_duration_seconds_sum{tool="research",outcome="ok"}')).toBeGreaterThan(0);
+      // Neither a made-up tool nor a made-up operation makes a series: the first is not counted, the second is
+      // counted under the one fixed operation="none".
+      expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+      expect([...after.keys()].filter((name) => name.includes('made_up'))).toEqual([]);
+      const noOperation = 'fedsearch_mcp_tool_calls_total{tool="research",operation="none",outcome="error"}';
+      expect(after.get('fedsearch_mcp_tool_calls_total{tool="research",operation="web_search",outcome="ok"}')).toBe(1);
+      expect(after.get('fedsearch_mcp_tool_calls_total{tool="research",operation="web_search",outcome="error"}')).toBe(1);
+      expect(after.get(noOperation)).toBe(21);
+      expect(after.get('fedsearch_mcp_tool_calls_total{tool="research",operation="paper_read",outcome="error"}')).toBe(1);
+      expect(after.get('fedsearch_mcp_tool_call_duration_seconds_count{tool="research",operation="web_search",outcome="ok"}')).toBe(1);
+      expect(after.get('fedsearch_mcp_tool_call_duration_seconds_count{tool="research",operation="web_search",outcome="error"}')).toBe(1);
+      expect(after.get('fedsearch_mcp_tool_call_duration_seconds_sum{tool="research",operation="web_search",outcome="ok"}')).toBeGreaterThan(0);
     } finally {
       await connected.leave();
     }
@@ -56,8 +70,8 @@ describe('MCP tool call counts', () => {
       expect((await callTool(connected.client, 'web_search', { query: 'provider', providers: ['local'] })).isError).not.toBe(true);
       expect((await callTool(connected.client, 'list_operations', { unexpected: true })).isError).toBe(true);
       const series = await toolCallSeries(service);
-      expect(series.get('fedsearch_mcp_tool_calls_total{tool="web_search",outcome="ok"}')).toBe(2);
-      expect(series.get('fedsearch_mcp_tool_calls_total{tool="list_operations",outcome="error"}')).toBe(1);
+      expect(series.get('fedsearch_mcp_tool_calls_total{tool="web_search",operation="web_search",outcome="ok"}')).toBe(2);
+      expect(series.get('fedsearch_mcp_tool_calls_total{tool="list_operations",operation="list_operations",outcome="error"}')).toBe(1);
       expect([...series.keys()].filter((name) => name.startsWith('fedsearch_mcp_tool_calls_total'))).toHaveLength(2);
     } finally {
       await connected.leave();
