@@ -239,8 +239,18 @@ export class SearchService {
     const gathering = request.onProviderAnswer
       ? ask(signalOf(signal) ?? new Cancellation())
       : // Only a caller with the same timeout_ms joins a flight: a shorter one would wait past its deadline, a longer
-        // one would be given what a shorter deadline found (the cache key leaves timeout_ms out: servesTimeout).
-        this.flights.run(`${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`, signalOf(signal), ask);
+        // one would be given what a shorter deadline found (the cache key leaves timeout_ms out: servesTimeout). With
+        // timeout_ms, only one that arrived about when the flight's first caller did: the deadline counts from that
+        // caller's arrival, so one coming a second later would be answered a second before its own deadline, with the
+        // providers still out reported as timed out. Without it each provider has its own timeout, the most any caller
+        // gets, and a later caller joins whenever it comes.
+        this.flights.run(
+          `${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`,
+          signalOf(signal),
+          ask,
+          started,
+          request.timeoutMs === undefined ? Number.POSITIVE_INFINITY : JOIN_WITHIN_MS,
+        );
     // Counted once the providers are asked: the requests need not wait for the bookkeeping.
     this.options.onCacheLookup?.(lookup);
     return gathering.then((answer) => this.respond(answer, false, query, request, page, started));
@@ -383,6 +393,13 @@ export class SearchService {
     return outcome;
   }
 }
+
+/**
+ * How far apart two callers with the same timeout_ms may have arrived to share one fan-out: a joiner's answer comes
+ * at most this much before (or after) its own deadline. Wide enough for a burst of identical calls, which come within
+ * milliseconds of each other; narrow against the timeouts asked for (timeout_ms is at least 100 ms).
+ */
+const JOIN_WITHIN_MS = 50;
 
 /** A provider that answered, or whose deadline passed after it had given some results (a later page cut short). */
 function gaveResults(provider: ProviderOutcome): boolean {

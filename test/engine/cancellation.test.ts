@@ -99,4 +99,28 @@ describe('SingleFlight', () => {
     await expect(joined).resolves.toBe('a whole answer');
     expect(flights.size).toBe(0);
   });
+
+  it('lets a caller join only a run whose first caller arrived within joinWithinMs of it', async () => {
+    const flights = new SingleFlight<string>();
+    const finishes: Array<(value: string) => void> = [];
+    const work = () => new Promise<string>((resolve) => finishes.push(resolve));
+    const first = flights.run('key', new Cancellation(), work, 1_000, 50);
+    const together = flights.run('key', new Cancellation(), work, 1_040, 50);
+    expect(finishes).toHaveLength(1);
+    // Half a second later: its deadline would come half a second after the shared run's.
+    const later = flights.run('key', new Cancellation(), work, 1_500, 50);
+    expect(finishes).toHaveLength(2);
+    // Callers after it join the newer run, and the older one ending leaves that run in place.
+    const withLater = flights.run('key', new Cancellation(), work, 1_520, 50);
+    expect(finishes).toHaveLength(2);
+    finishes[0]!('first answer');
+    await expect(first).resolves.toBe('first answer');
+    await expect(together).resolves.toBe('first answer');
+    expect(flights.size).toBe(1);
+    finishes[1]!('later answer');
+    await expect(later).resolves.toBe('later answer');
+    await expect(withLater).resolves.toBe('later answer');
+    expect(flights.size).toBe(0);
+  });
 });
+
