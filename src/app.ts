@@ -53,6 +53,11 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
   /** Replaces the system resolver of the address checks of fetch_url and paper_read (tests); see OperationContext. */
   resolveHost?: HostResolver;
+  /**
+   * Longest waits for one Redis command, in place of the defaults (tests): a stall then costs a wait long enough to
+   * tell from the noise of a busy machine, so a test can prove a request pays it once at most, within its deadline.
+   */
+  redisCommandTimeoutMs?: { answerCache?: number; rateLimits?: number };
 }
 
 /** Builds the whole service: plugins, then routes, then MCP. Listening is server.ts's job. */
@@ -92,7 +97,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   closeStalledResponses(app.server, config.RESPONSE_STALL_TIMEOUT_MS);
   const dispatcher = options.dispatcher ?? createUpstreamAgent();
-  const { search, close: closeSearch } = createSearchService(config, { providers, logger: app.log, dispatcher, metrics });
+  const { search, close: closeSearch } = createSearchService(config, {
+    providers,
+    logger: app.log,
+    dispatcher,
+    metrics,
+    answerCacheCommandTimeoutMs: options.redisCommandTimeoutMs?.answerCache,
+  });
   metrics.watch({ circuitStates: () => search.circuitStates(), mcpSessions: () => mcpSessionCounts(app) });
   const readiness: Readiness = { ready: false };
   app.decorate('searchService', search);
@@ -121,7 +132,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   let countRefusal: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
   const countRefused = (request: FastifyRequest, reply: FastifyReply): Promise<void> => countRefusal?.(request, reply) ?? Promise.resolve();
   registerAccessControl(app, config.apiKeys, { metricsToken: config.METRICS_TOKEN !== undefined, countRefusal: countRefused, refusalShapes });
-  const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits') : undefined;
+  const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits', options.redisCommandTimeoutMs?.rateLimits) : undefined;
   countRefusal = await registerProtection(app, config, rateLimitRedis);
   await registerOpenApi(app, config.apiKeys.length > 0);
 

@@ -17,10 +17,12 @@ export interface SearchSetup {
   logger: FastifyBaseLogger;
   dispatcher: Dispatcher;
   metrics: Metrics;
+  /** The answer cache's longest wait for one Redis command; createRedisCache's default when unset. */
+  answerCacheCommandTimeoutMs?: number;
 }
 
 /** The search service as configured: providers from the validated configuration, caches, metrics hooks, breakers. */
-export function createSearchService(config: AppConfig, { providers, logger, dispatcher, metrics }: SearchSetup): { search: SearchService; close(): Promise<void> } {
+export function createSearchService(config: AppConfig, { providers, logger, dispatcher, metrics, answerCacheCommandTimeoutMs }: SearchSetup): { search: SearchService; close(): Promise<void> } {
   const localCache = createMemoryCache<CachedAnswer>({
     ttlMs: config.CACHE_TTL_SECONDS * 1000,
     maxEntries: config.CACHE_MAX_ENTRIES,
@@ -36,6 +38,7 @@ export function createSearchService(config: AppConfig, { providers, logger, disp
         logger,
         front: localCache,
         isServable: isStoredAnswer,
+        commandTimeoutMs: answerCacheCommandTimeoutMs,
       })
     : undefined;
   // With Redis, replicas draw from one bucket per provider; without it (or while it is away), each limits on its own.

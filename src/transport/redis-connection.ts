@@ -4,14 +4,22 @@ import type { FastifyBaseLogger } from 'fastify';
 /** A client that carries its fail-fast gate, for a plugin that must be handed the client itself (@fastify/rate-limit). */
 export type FailFastClient = Redis & Pick<FailFastRedis, 'attempt'>;
 
+/** The inbound rate limiter's longest wait for one Redis command (createRedisClient's default). */
+const RATE_LIMIT_COMMAND_TIMEOUT_MS = 500;
+
 /**
  * A Redis client that fails fast instead of queueing while Redis is down, so a shared-state feature (rate
  * limits) degrades at once. Its `attempt` is `openFailFastRedis`'s: after a failed or late command Redis is
  * left alone until it answers a background PING, so a stalled Redis costs one command timeout per stall, not one
  * per request (nor one per pause).
  */
-export function createRedisClient(url: string, logger: FastifyBaseLogger, purpose: string): FailFastClient {
-  const redis = openFailFastRedis({ url, logger, purpose, whileDown: 'going on without it', commandTimeoutMs: 500 });
+export function createRedisClient(
+  url: string,
+  logger: FastifyBaseLogger,
+  purpose: string,
+  commandTimeoutMs = RATE_LIMIT_COMMAND_TIMEOUT_MS,
+): FailFastClient {
+  const redis = openFailFastRedis({ url, logger, purpose, whileDown: 'going on without it', commandTimeoutMs });
   return Object.assign(redis.client, { attempt: redis.attempt });
 }
 

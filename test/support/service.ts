@@ -36,12 +36,13 @@ export function providerEnv(origin: string): Record<string, string> {
 /**
  * Starts the real service on a loopback port with the given environment; logs are captured. `beforeListen`
  * may add a route of the test's own (a handler that fails in a way no real route can be made to, say);
- * `resolveHost` answers the address checks of fetch_url and paper_read for names a test made up.
+ * `resolveHost` answers the address checks of fetch_url and paper_read for names a test made up;
+ * `redisCommandTimeoutMs` lengthens the Redis waits a stall test measures.
  */
 export async function startService(
   env: Record<string, string>,
   beforeListen?: (app: FastifyInstance) => void,
-  options: Pick<BuildOptions, 'resolveHost'> = {},
+  options: Pick<BuildOptions, 'resolveHost' | 'redisCommandTimeoutMs'> = {},
 ): Promise<RunningService> {
   const logs: string[] = [];
   // Tests send bursts from one address: the rate limit is tested on its own, with its own limit.

@@ -1,5 +1,4 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,8 +35,9 @@ describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
     upstream.json('/brave/res/v1/web/search', fixture('brave/web-search.json'));
     upstream.json('/hackernews/api/v1/search', fixture('hackernews/search.json'));
     upstream.on('/wikipedia/w/api.php', { kind: 'respond', status: 503, body: 'maintenance' });
-    // Exa never answers: the page shows brave's results while exa waits, then exa's timeout at the deadline.
-    upstream.on('/exa/search', { kind: 'handler', handle: (_request, _response: ServerResponse) => undefined });
+    // Exa never answers: the page shows brave's results while exa waits, then exa's timeout at the deadline. A hanging
+    // route records when the service lets go of it (abortedPaths): the end of the search that asked.
+    upstream.on('/exa/search', { kind: 'hang' });
     upstream.on('/arxiv/api/query', { kind: 'respond', headers: { 'content-type': 'application/atom+xml' }, body: fixture('arxiv/search.xml') });
     upstream.json('/crossref/works', fixture('crossref/works-query.json'));
     // A snippet quoting a long link: one word of hundreds of characters, as providers do send.
@@ -201,6 +201,8 @@ describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);
     const cancelled: string[] = [];
+    const exaLetGo = (): number => upstream.abortedPaths.filter((path) => path === '/exa/search').length;
+    const exaLetGoBefore = exaLetGo();
     page.on('requestfailed', (request) => {
       if (request.url().includes('/stream?')) cancelled.push(request.failure()?.errorText ?? '');
     });
@@ -219,9 +221,11 @@ describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
     // The empty search page shows no results, no waterfall and no status of the search it left.
     await expect.poll(() => page.locator('#results-section').isHidden()).toBe(true);
     expect(await page.locator('#waterfall-section').isHidden()).toBe(true);
-    // The left search's stream is closed, and nothing of it reaches the page when its deadline passes.
+    // The left search's stream is closed, and nothing of it reaches the page: not even once the service has let go of
+    // exa's request, which it does when the stream is cancelled or, at the latest, at the search's deadline (2 s),
+    // the last moment the search had anything left to send. Waiting for that, rather than for wall time, is enough.
     await expect.poll(() => cancelled.length).toBe(1);
-    await page.waitForTimeout(2500);
+    await expect.poll(exaLetGo, { timeout: 10_000 }).toBe(exaLetGoBefore + 1);
     expect(await page.locator('#status').textContent()).toBe('');
     expect(await page.locator('#results .result').count()).toBe(0);
     expect(problems).toEqual([]);
