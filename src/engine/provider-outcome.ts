@@ -3,7 +3,13 @@ import type { ProviderOutcome } from '../domain/outcome.js';
 import type { Provider } from '../providers/provider.js';
 import { variablePrefixes } from '../providers/provider-config.js';
 import { OutboundRateLimited } from '../rate-limit/outbound-limiter.js';
-import { redactSecrets } from './redact.js';
+import { redactAndCut, redactSecrets } from './redact.js';
+
+/**
+ * The most of an error an upstream wrote in a body it sent as a success (PROVIDER_UPSTREAM: Tavily's `detail`, a
+ * MediaWiki `error`) that an outcome repeats: the upstream's text, not ours, cut as an error status's is.
+ */
+const MAX_UPSTREAM_MESSAGE_CHARS = 200;
 
 /** The abort reason of a provider's own deadline, told apart from the caller going away. */
 export class ProviderTimeout extends Error {
@@ -92,7 +98,7 @@ export function failureOutcome(provider: Provider, error: unknown, started: numb
       ...base,
       status: 'error',
       code: error.code,
-      message: redactSecrets(error.message, secrets),
+      message: error.code === 'PROVIDER_UPSTREAM' ? redactAndCut(error.message, MAX_UPSTREAM_MESSAGE_CHARS, secrets) : redactSecrets(error.message, secrets),
     };
     if (error.retryAfterMs !== undefined) outcome.retry_after_ms = error.retryAfterMs;
     return outcome;

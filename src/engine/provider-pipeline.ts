@@ -313,8 +313,8 @@ class AdmittedCall<T> {
 
 /**
  * An upstream's 4xx refusal of what it was asked (400, 404, 422, …): the request's content, which the caller
- * chose. Credentials (401, 403) and rate limits (429) have codes of their own and do count, as does 408, the
- * upstream's own timeout.
+ * chose. A refused key and a used-up limit have codes of their own, whatever status the API sends them with
+ * (engine/status-error.ts), and do count, as does 408, the upstream's own timeout.
  */
 function refusedForWhatWasAsked(error: unknown): boolean {
   if (!(error instanceof FedsearchError) || error.code !== 'PROVIDER_HTTP') return false;

@@ -1,18 +1,17 @@
 import { errors as undiciErrors, type Dispatcher } from 'undici';
-import { FedsearchError, type ErrorCode } from '../domain/errors.js';
+import { FedsearchError } from '../domain/errors.js';
 import type { ProviderItem } from '../domain/result.js';
-import { retryAfterMs } from '../providers/parse-helpers.js';
 import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
 import { decodedBody, type DecodeErrors } from '../transport/content-coding.js';
 import { networkCause } from '../transport/network-errors.js';
 import { exchange, type ExchangeErrors, type ExchangeResult } from '../transport/upstream-exchange.js';
 import { ProviderSuspended } from './provider-outcome.js';
 import type { Suspension } from './provider-health.js';
-import { redactAndCut, secretValues } from './redact.js';
+import { secretValues } from './redact.js';
+import { statusError } from './status-error.js';
 import { MAX_FOLLOWED_REDIRECTS, UpstreamRedirect, redirectError } from './upstream-redirect.js';
 
 const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
-const MAX_DESCRIBED_CHARS = 160;
 /** One decoder for every body: without `stream` a decode keeps no state between calls (and drops a BOM, as before). */
 const UTF8 = new TextDecoder('utf-8');
 /** The headers of a request whose adapter sets none; undici only reads them. */
@@ -86,7 +85,7 @@ class ProviderTransport implements UpstreamTransport {
     // Not followed here (the request carries the provider's key): the error says where it leads and what to set,
     // and holds the address the call's transport may follow when it stays within the same API.
     if (status >= 300 && status < 400) throw redirectError(upstream, response, this.provider, this.secrets);
-    throw statusError(response, this.provider.describeError(response), this.secrets);
+    throw statusError(response, this.provider, this.secrets);
   }
 
   /** The user agent, then the adapter's headers (which may replace it). */
@@ -119,26 +118,6 @@ function singleValued(received: ExchangeResult['headers']): Record<string, strin
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
-}
-
-function statusError(response: UpstreamResponse, described: string | undefined, secrets: readonly string[]): FedsearchError {
-  const detail = described ? `: ${redactAndCut(described, MAX_DESCRIBED_CHARS, secrets)}` : '';
-  const isHtml = /^\s*</.test(response.body) && /html/i.test(response.headers['content-type'] ?? response.body.slice(0, 200));
-  const page = !described && isHtml ? ' (HTML error page)' : '';
-  // The upstream's description of its error goes to the caller whose request it was, never to every caller.
-  const error = (code: ErrorCode, ours: string, retryAfterMs?: number, shownPage = page): FedsearchError =>
-    new FedsearchError(code, `${ours}${detail}${shownPage}`, { upstreamStatus: response.status, retryAfterMs, sharedMessage: `${ours}${shownPage}` });
-  if (response.status === 401 || response.status === 403) return error('PROVIDER_AUTH', `HTTP ${response.status}: credentials rejected`);
-  if (response.status === 429) {
-    const wait = retryAfterMs(response.headers['retry-after']);
-    const after = wait === undefined ? '' : ` (retry after ${Math.ceil(wait / 1000)} s)`;
-    return error('PROVIDER_RATE_LIMITED', `HTTP 429: rate limited${after}`, wait, '');
-  }
-  // A 503 may say when to come back (RFC 9110 §10.2.3), as a 429 does: the breaker then waits that long, and
-  // the call is not retried at once.
-  const wait = response.status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
-  if (wait !== undefined) return error('PROVIDER_HTTP', `HTTP 503 (retry after ${Math.ceil(wait / 1000)} s)`, wait);
-  return error('PROVIDER_HTTP', `HTTP ${response.status}`);
 }
 
 /**

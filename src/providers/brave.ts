@@ -3,7 +3,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { TimeRange } from '../domain/time-range.js';
 import { braveSearchLanguage } from './brave-language.js';
-import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
 import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import {
   Provider,
@@ -12,6 +12,7 @@ import {
   type PageRead,
   type ParseOutcome,
   type ProviderSettings,
+  type Refusal,
   type UpstreamRequest,
   type UpstreamResponse,
 } from './provider.js';
@@ -88,6 +89,12 @@ export class BraveProvider extends Provider {
 
   override describeError(response: UpstreamResponse): string | undefined {
     return describeJsonError(response, ERROR_BODIES);
+  }
+
+  /** Brave answers a bad subscription token with 422 and the code SUBSCRIPTION_TOKEN_INVALID, not 401. */
+  override refusalOf(response: UpstreamResponse): Refusal | undefined {
+    const error = jsonErrorBody(response)?.error;
+    return isRecord(error) && error.code === 'SUBSCRIPTION_TOKEN_INVALID' ? 'credentials' : undefined;
   }
 }
 

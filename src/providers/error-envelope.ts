@@ -72,8 +72,14 @@ export function errorEnvelopeMessage(body: Record<string, unknown>, envelopes: r
  * error page, plain text) or in none of them: the status alone will describe it then.
  */
 export function describeJsonError(response: UpstreamResponse, envelopes: readonly ErrorEnvelope[]): string | undefined {
+  const body = jsonErrorBody(response);
+  return body ? errorEnvelopeMessage(body, envelopes) : undefined;
+}
+
+/** An error answer's body as a JSON object, or undefined for a page, plain text or JSON of another shape. */
+export function jsonErrorBody(response: UpstreamResponse): Record<string, unknown> | undefined {
   const body = tryParseJson(response.body);
-  return isRecord(body) ? errorEnvelopeMessage(body, envelopes) : undefined;
+  return isRecord(body) ? body : undefined;
 }
 
 /** A short plain-text error body ("Rate exceeded.", "Resource not found."), or undefined for pages and JSON. */

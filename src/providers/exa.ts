@@ -5,7 +5,7 @@ import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { markdownText } from './markdown-text.js';
 import { asArray, httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import { Provider, type ParseOutcome, type ProviderSettings, type Refusal, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /** Exa: `{"requestId", "error": "x-api-key header is invalid"}`. */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorString, ERROR_ENVELOPES.errorObject];
@@ -63,6 +63,11 @@ export class ExaProvider extends Provider {
 
   override describeError(response: UpstreamResponse): string | undefined {
     return describeJsonError(response, ERROR_BODIES);
+  }
+
+  /** Exa answers a bad or missing key with 400 ("x-api-key header is invalid"), not 401. */
+  override refusalOf(response: UpstreamResponse): Refusal | undefined {
+    return response.status === 400 && /api[- _]?key/i.test(this.describeError(response) ?? '') ? 'credentials' : undefined;
   }
 }
 

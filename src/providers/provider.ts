@@ -25,6 +25,9 @@ export interface UpstreamResponse {
   body: string;
 }
 
+/** Why an upstream refused a request, beyond its status: the key, or a quota, rate or plan limit used up. */
+export type Refusal = 'credentials' | 'quota';
+
 /** An adapter either finishes with items or asks for one more request (PubMed: esearch, then efetch). */
 export type ParseOutcome = { items: ProviderItem[] } | { followUp: UpstreamRequest };
 
@@ -298,6 +301,15 @@ export abstract class Provider {
    * in the provider's outcome message. Return undefined when the body says nothing useful.
    */
   describeError(_response: UpstreamResponse): string | undefined {
+    return undefined;
+  }
+
+  /**
+   * What an error answer refuses when its status alone would say it wrongly: a key refused with 400 or 422 (Exa,
+   * YouTube, Brave), a quota used up with 403 (YouTube's quotaExceeded) or a status of the API's own (Tavily's 432
+   * and 433). Undefined leaves it to the status (engine/status-error.ts).
+   */
+  refusalOf(_response: UpstreamResponse): Refusal | undefined {
     return undefined;
   }
 

@@ -22,6 +22,7 @@ import {
   type PaperIdentifier,
   type ParseOutcome,
   type ProviderSettings,
+  type Refusal,
   type UpstreamRequest,
   type UpstreamResponse,
 } from './provider.js';
@@ -110,6 +111,11 @@ export class PubmedProvider extends Provider {
     // Rate limiting comes as JSON whatever retmode asked for: {"error":"API rate limit exceeded","count":"11"}
     // with a 429; other errors as XML (a JSON body never starts with `<`, so it never reads as XML).
     return describeJsonError(response, ERROR_BODIES) ?? xmlErrorText(response);
+  }
+
+  /** NCBI answers a bad api_key with 400 and `{"error": "API key invalid", …}`, not 401. */
+  override refusalOf(response: UpstreamResponse): Refusal | undefined {
+    return response.status === 400 && /api[- _]?key/i.test(describeJsonError(response, ERROR_BODIES) ?? '') ? 'credentials' : undefined;
   }
 
   /** efetch for these PMIDs; it answers an unknown PMID with an empty PubmedArticleSet, not with a 404. */

@@ -4,10 +4,12 @@ import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { markdownText } from './markdown-text.js';
 import { httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
-import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse } from './provider.js';
+import { Provider, type ParseOutcome, type ProviderSettings, type Refusal, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /** Tavily (FastAPI): `{"detail": {"error"}}` or `{"detail": "…"}`; an `error` object or string otherwise. */
 const ERROR_BODIES = [ERROR_ENVELOPES.detail, ERROR_ENVELOPES.errorObject, ERROR_ENVELOPES.errorString];
+/** Tavily's own statuses: 432, the plan's (or the key's) credit limit reached; 433, the pay-as-you-go limit reached. */
+const LIMIT_STATUSES: ReadonlySet<number> = new Set([432, 433]);
 
 /**
  * Tavily search API: POST /search with a JSON body, key as a Bearer token.
@@ -62,6 +64,10 @@ export class TavilyProvider extends Provider {
 
   override describeError(response: UpstreamResponse): string | undefined {
     return describeJsonError(response, ERROR_BODIES);
+  }
+
+  override refusalOf(response: UpstreamResponse): Refusal | undefined {
+    return LIMIT_STATUSES.has(response.status) ? 'quota' : undefined;
   }
 }
 

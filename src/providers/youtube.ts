@@ -3,8 +3,8 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import type { VideoDetailsInput } from './capabilities.js';
-import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
+import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
+import { asArray, compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
 import {
   Provider,
   numberParameter,
@@ -12,6 +12,7 @@ import {
   type PageRead,
   type ParseOutcome,
   type ProviderSettings,
+  type Refusal,
   type UpstreamRequest,
   type UpstreamResponse,
   type UpstreamTransport,
@@ -19,6 +20,10 @@ import {
 
 /** Google: `{"error": {"code", "message", "errors": [{"domain", "reason", "message"}]}}`. */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
+/** Reasons Google gives for a used-up quota or rate limit: 403, which would otherwise read as a refused key. */
+const QUOTA_REASONS: ReadonlySet<string> = new Set(['quotaExceeded', 'dailyLimitExceeded', 'rateLimitExceeded', 'userRateLimitExceeded']);
+/** Reasons for a bad key, which Google answers with 400 (`keyInvalid`; an ErrorInfo's `API_KEY_INVALID`), not 401. */
+const KEY_REASONS: ReadonlySet<string> = new Set(['keyInvalid', 'keyExpired', 'API_KEY_INVALID', 'API_KEY_EXPIRED']);
 
 /** search.list and videos.list both serve at most 50 items per request. */
 const MAX_RESULTS = 50;
@@ -90,11 +95,26 @@ export class YoutubeProvider extends Provider {
     return describeJsonError(response, ERROR_BODIES);
   }
 
+  override refusalOf(response: UpstreamResponse): Refusal | undefined {
+    const reasons = errorReasons(response);
+    if (reasons.some((reason) => QUOTA_REASONS.has(reason))) return 'quota';
+    if (reasons.some((reason) => KEY_REASONS.has(reason))) return 'credentials';
+    // The reason of a bad key is often only `badRequest`: its message is what tells it from a bad parameter.
+    return response.status === 400 && /^(?:badRequest: )?API key (?:not valid|expired)/i.test(this.describeError(response) ?? '') ? 'credentials' : undefined;
+  }
+
   private apiKey(): string {
     const key = this.credential('YOUTUBE_API_KEY');
     if (!key) throw new FedsearchError('PROVIDER_NOT_CONFIGURED', 'YOUTUBE_API_KEY is not set');
     return key;
   }
+}
+
+/** The `reason` of each of Google's `errors[]` and of each ErrorInfo in `details[]`. */
+function errorReasons(response: UpstreamResponse): string[] {
+  const error = jsonErrorBody(response)?.error;
+  if (!isRecord(error)) return [];
+  return [...asArray(error.errors), ...asArray(error.details)].filter(isRecord).map((entry) => text(entry.reason) ?? '');
 }
 
 function listItems(response: UpstreamResponse): Record<string, unknown>[] {

@@ -64,7 +64,7 @@ describe('secrets echoed encoded in a URL', () => {
     // would leave a start of it; redacted first, the whole quote is one marker.
     const sent = requested(upstream.requestsTo('/youtube/youtube/v3/videos')[0]!.url);
     expect(sent).toContain(`key=${new URLSearchParams([['', YOUTUBE_KEY]]).toString().slice(1)}`);
-    expect(body.message).toMatch(/^HTTP 400: badRequest: API key not valid for \/youtube\/youtube\/v3\/videos\?.*&key=\[redacted\]$/);
+    expect(body.message).toMatch(/^HTTP 400: the key was refused: badRequest: API key not valid for \/youtube\/youtube\/v3\/videos\?.*&key=\[redacted\] \(check YOUTUBE_API_KEY\)$/);
 
     const logged = service.logs.filter((line) => (JSON.parse(line) as { reqId?: string }).reqId === body.request_id);
     expect(logged.some((line) => line.includes('"msg":"request failed"'))).toBe(true);
@@ -77,12 +77,12 @@ describe('secrets echoed encoded in a URL', () => {
     const body = await (await request(service.origin, '/v1/search/papers?q=leak&providers=pubmed')).json();
     const outcome = body.providers.find((provider: { provider: string }) => provider.provider === 'pubmed');
     expect(outcome).toMatchObject({ status: 'error', code: 'PROVIDER_AUTH' });
-    expect(outcome.message).toMatch(/^HTTP 401: credentials rejected: invalid api_key in \?db=pubmed&.*&api_key=\[redacted\]$/);
+    expect(outcome.message).toMatch(/^HTTP 401: the key was refused: invalid api_key in \?db=pubmed&.*&api_key=\[redacted\] \(check PUBMED_API_KEY\)$/);
 
     const listing = await (await request(service.origin, '/v1/providers')).json();
     const health = listing.providers.find((provider: { name: string }) => provider.name === 'pubmed').health;
     // Every caller reads provider health: it keeps our words, not the upstream's (which quoted the request).
-    expect(health.last_error.message).toBe('HTTP 401: credentials rejected');
+    expect(health.last_error.message).toBe('HTTP 401: the key was refused (check PUBMED_API_KEY)');
     for (const text of [JSON.stringify(body), JSON.stringify(listing), ...service.logs]) {
       for (const spelling of spellingsOf(PUBMED_KEY)) expect(text).not.toContain(spelling);
     }

@@ -44,14 +44,14 @@ describe('secrets echoed by an upstream', () => {
     const response = await callOperation(service, 'youtube_video_details', { ids: ['abcDEF12345'] });
     expect(response.status).toBe(502);
     const body = await response.json();
-    expect(body.message).toBe('HTTP 400: badRequest: API key not valid: [redacted]');
+    expect(body.message).toBe('HTTP 400: the key was refused: badRequest: API key not valid: [redacted] (check YOUTUBE_API_KEY)');
     expect(upstream.requestsTo('/youtube/youtube/v3/videos')).toHaveLength(1);
 
     const failures = service.logs.map((line) => JSON.parse(line) as { reqId?: string; msg?: string; err?: { message?: string; stack?: string } });
     const logged = failures.filter((line) => line.reqId === body.request_id && line.msg === 'request failed');
     expect(logged).toHaveLength(1);
     // pino writes the cause chain's messages and stacks into the line: the upstream's own error is there, redacted.
-    const upstreamMessage = 'HTTP 400: badRequest: API key not valid: [redacted]';
+    const upstreamMessage = 'HTTP 400: the key was refused: badRequest: API key not valid: [redacted] (check YOUTUBE_API_KEY)';
     expect(logged[0]!.err?.message).toBe(`${upstreamMessage}: ${upstreamMessage}`);
     expect(logged[0]!.err?.stack).toContain(`caused by: FedsearchError: ${upstreamMessage}`);
     for (const line of service.logs) expect(line).not.toContain(YOUTUBE_KEY);
@@ -61,12 +61,12 @@ describe('secrets echoed by an upstream', () => {
     const body = await (await request(service.origin, '/v1/search/web?q=leak&providers=exa')).json();
     const outcome = body.providers.find((provider: { provider: string }) => provider.provider === 'exa');
     expect(outcome).toMatchObject({ status: 'error', code: 'PROVIDER_AUTH' });
-    expect(outcome.message).toBe(`HTTP 401: credentials rejected: ${FILLER} invalid key [redacted]`);
+    expect(outcome.message).toBe(`HTTP 401: the key was refused: ${FILLER} invalid key [redacted] (check EXA_API_KEY)`);
 
     const listing = await (await request(service.origin, '/v1/providers')).json();
     const health = listing.providers.find((provider: { name: string }) => provider.name === 'exa').health;
     // Every caller reads provider health: it keeps our words, not the upstream's.
-    expect(health.last_error.message).toBe('HTTP 401: credentials rejected');
+    expect(health.last_error.message).toBe('HTTP 401: the key was refused (check EXA_API_KEY)');
     for (const text of [JSON.stringify(body), JSON.stringify(listing), ...service.logs]) {
       for (const prefix of prefixesOf(EXA_KEY)) expect(text).not.toContain(prefix);
     }

@@ -95,7 +95,9 @@ describe('exa adapter', () => {
     const provider = makeProvider(ExaProvider, { EXA_API_KEY: 'exa-secret-9876', EXA_BASE_URL: `${upstream.origin}/exa-denied` });
     const failure = await runProvider(provider, makeQuery('q')).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(FedsearchError);
-    expect((failure as FedsearchError).message).toBe('HTTP 400: x-api-key header is invalid');
+    // A 400, but for the key: PROVIDER_AUTH, with the setting to check.
+    expect((failure as FedsearchError).code).toBe('PROVIDER_AUTH');
+    expect((failure as FedsearchError).message).toBe('HTTP 400: the key was refused: x-api-key header is invalid (check EXA_API_KEY)');
     expect((failure as FedsearchError).message).not.toContain('exa-secret-9876');
     expect((failure as FedsearchError).message).not.toContain('0000000000000000000000000000000b');
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import { FirecrawlProvider } from '../../src/providers/firecrawl.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
-import { makeProvider, makeQuery, response, runProvider, transportFor } from '../support/run-provider.js';
+import { makeProvider, makeQuery, rejection, response, runProvider, transportFor } from '../support/run-provider.js';
 import { describeSharedFixtures, endpointOf } from '../support/shared-fixtures.js';
 import { asResponse } from '../support/upstream-read.js';
 
@@ -104,6 +104,19 @@ describe('firecrawl adapter', () => {
     expect(unconfigured.missingSettings()).toEqual(['FIRECRAWL_API_KEY']);
     expect(() => unconfigured.buildRequest(makeQuery('x', 'content'))).toThrow(/FIRECRAWL_API_KEY/);
     expect(() => unconfigured.buildScrapeRequest('https://example.com')).toThrow(/FIRECRAWL_API_KEY/);
+  });
+
+  it('reports used-up credits (402) and a rate limit (429) as limits, not as errors of the request, without the key', async () => {
+    const firecrawl = provider();
+    const cases: Array<{ status: number; headers: Record<string, string>; error: string; message: string }> = [
+      { status: 402, headers: {}, error: 'Payment required: insufficient credits to perform this request.', message: 'HTTP 402: quota or plan limit reached: Payment required: insufficient credits to perform this request.' },
+      { status: 429, headers: { 'retry-after': '12' }, error: `Rate limit exceeded for ${KEY}`, message: 'HTTP 429: rate limited (retry after 12 s): Rate limit exceeded for [redacted]' },
+    ];
+    for (const refusal of cases) {
+      upstream.json('POST /firecrawl/v2/search', { success: false, error: refusal.error }, refusal.status, refusal.headers);
+      const failure = await rejection(runProvider(firecrawl, makeQuery('q', 'content')));
+      expect({ code: failure.code, message: failure.message }).toEqual({ code: 'PROVIDER_RATE_LIMITED', message: refusal.message });
+    }
   });
 
   it('describes the error envelope by its error, and throws on success:false in a 200', () => {
