@@ -11,6 +11,7 @@ import { registerAccessControl } from './http/access-control.js';
 import { registerCrossSiteCheck } from './http/cross-site.js';
 import { answerClientErrors } from './http/client-error.js';
 import { errorAnswer, registerErrorHandler } from './http/error-handler.js';
+import { registerNotFoundHandler } from './http/not-found-handler.js';
 import { answerRefusedBeforeRouting } from './http/framework-errors.js';
 import { registerHealthRoutes, type Readiness } from './http/health-routes.js';
 import { registerHostCheck } from './http/host-check.js';
@@ -112,16 +113,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Remembered query validation pays off for searches the answer cache serves; with no cache there are none.
   useZodValidation(app, { rememberQueries: config.CACHE_TTL_SECONDS > 0 });
   registerRequestParsing(app);
+  // The MCP routes check Host and Origin by MCP's own rules (mcp/host-guard.ts), and answer in JSON-RPC.
+  const mcpRoutes = [MCP_PATH, SSE_PATH, MESSAGES_PATH];
+  // What the service-wide hooks refuse there (a Host, a missing key, a method) is answered in JSON-RPC too: MCP clients parse no other body.
+  const refusalShapes = new Map(mcpRoutes.map((path) => [path, sendMcpRefusal]));
   registerErrorHandler(app);
+  registerNotFoundHandler(app, refusalShapes);
   logAbortedRequests(app);
   observeRequests(app, metrics);
   // Set once close() begins (preClose below): a request on a connection still open is turned away, its connection closed.
   let closing = false;
   app.addHook('onRequest', (_request, _reply, done) => done(closing ? shuttingDown() : undefined));
-  // The MCP routes check Host and Origin by MCP's own rules (mcp/host-guard.ts), and answer in JSON-RPC.
-  const mcpRoutes = [MCP_PATH, SSE_PATH, MESSAGES_PATH];
-  // What the service-wide hooks refuse there (a Host, a missing key) is answered in JSON-RPC too: MCP clients parse no other body.
-  const refusalShapes = new Map(mcpRoutes.map((path) => [path, sendMcpRefusal]));
   // Before anything else is done for a request: a page re-bound to this address gets nothing, not even a 401.
   registerHostCheck(app, { allowedHosts: config.ALLOWED_HOSTS, keysRequired: config.apiKeys.length > 0, refusalShapes });
   // A page on another site gets nothing either, unless CORS_ORIGINS lists it (see http/cross-site.ts).

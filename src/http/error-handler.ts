@@ -19,20 +19,6 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     return reply.status(answer.status).send(body);
   });
-
-  const methodsByPath = collectMethodsByPath(app);
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const allowed = methodsByPath.get(path);
-    if (allowed) {
-      const methods = [...allowed].sort().join(', ');
-      return reply
-        .status(405)
-        .header('allow', methods)
-        .send(errorEnvelope(request, 405, 'METHOD_NOT_ALLOWED', `method: ${request.method} is not served at ${path}; allowed: ${methods}`));
-    }
-    return reply.status(404).send(errorEnvelope(request, 404, 'NOT_FOUND', `no route ${request.method} ${path}; see /docs for the API`));
-  });
 }
 
 /**
@@ -68,22 +54,6 @@ export function errorAnswer(error: FastifyError | FedsearchError | Error, reques
   const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
   if (typeof retryAfterMs === 'number') answer.retryAfterMs = Math.max(0, Math.round(retryAfterMs));
   return answer;
-}
-
-/**
- * The methods each fixed path is served with (routes with parameters or wildcards are left out), kept as routes
- * are added. Fastify answers a known path asked with another method as it answers an unknown path, 404; a
- * caller who sent PUT to /v1/search/web was told the route does not exist instead of which methods it takes.
- */
-function collectMethodsByPath(app: FastifyInstance): Map<string, Set<string>> {
-  const methodsByPath = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    if (/[:*]/.test(route.url)) return;
-    const methods = methodsByPath.get(route.url) ?? new Set<string>();
-    for (const method of [route.method].flat()) methods.add(method);
-    methodsByPath.set(route.url, methods);
-  });
-  return methodsByPath;
 }
 
 /**

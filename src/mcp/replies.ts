@@ -13,20 +13,10 @@ function errorBody(code: number, message: string, data?: Record<string, unknown>
   return JSON.stringify({ jsonrpc: '2.0', error: data === undefined ? { code, message } : { code, message, data }, id: null });
 }
 
-/** An MCP HTTP error is a JSON-RPC error body: what MCP clients parse, with a message a person can act on. */
-export function sendMcpError(
-  reply: FastifyReply,
-  status: number,
-  message: string,
-  options: { code?: number; headers?: Record<string, string> } = {},
-): FastifyReply {
-  return reply
-    .status(status)
-    .headers({ 'content-type': 'application/json; charset=utf-8', ...options.headers })
-    .send(errorBody(options.code ?? TRANSPORT_ERROR, message));
-}
-
-/** A request turned away before its transport reads it, as http/refusal.ts describes one (status, our code, message). */
+/**
+ * An MCP route's error answer, as http/refusal.ts describes one (status, our code, message): a request turned away
+ * before its transport reads it, or one the routes themselves refuse (no session, a batch, a method not served).
+ */
 export interface McpRefusal {
   status: number;
   code: string;
@@ -42,8 +32,10 @@ export interface McpRefusal {
 }
 
 /**
- * A refusal on the MCP routes: a JSON-RPC error, as mcpErrorHandler answers an error, with REST's status, message
- * and headers, and our code and the request id in `data`. REST's envelope there was a body MCP clients cannot parse.
+ * Every error answer the MCP routes give themselves (the SDK's transports write their own): a JSON-RPC error, the
+ * body MCP clients parse where REST's envelope was one they cannot, with REST's status, message and headers, and our
+ * code and the request id in `data`, so that a client can branch on the code and an operator can find the log lines
+ * of the request a client's report quotes.
  */
 export function sendMcpRefusal(request: FastifyRequest, reply: FastifyReply, refusal: McpRefusal): FastifyReply {
   const data: Record<string, unknown> = { code: refusal.code, request_id: request.id };
@@ -107,8 +99,10 @@ export async function handOver(reply: FastifyReply, serve: (response: ServerResp
       reply.raw.end();
       return;
     }
+    // Hijacked: Fastify sends nothing more, so the answer goes onto the raw response, in the shape sendMcpRefusal gives.
+    const data = { code: 'INTERNAL', request_id: reply.request.id };
     reply.raw
       .writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
-      .end(errorBody(INTERNAL_ERROR, 'internal error; see the server log for this request id'));
+      .end(errorBody(INTERNAL_ERROR, 'internal error; see the server log for this request id', data));
   }
 }

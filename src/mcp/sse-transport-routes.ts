@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
+import { handOver, SESSION_NOT_FOUND, sendMcpRefusal } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { McpSession, sessionLogTag, type SessionStore } from './session-store.js';
@@ -47,13 +47,20 @@ export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<S
   app.post(MESSAGES_PATH, routeOptions, (request, reply) => {
     const { sessionId } = request.query as { sessionId?: unknown };
     if (typeof sessionId !== 'string' || sessionId === '') {
-      return sendMcpError(reply, 400, `Bad Request: the sessionId query parameter is required; open a session with GET ${SSE_PATH}`);
+      return sendMcpRefusal(request, reply, {
+        status: 400,
+        code: 'QUERY_INVALID',
+        message: `Bad Request: the sessionId query parameter is required; open a session with GET ${SSE_PATH}`,
+      });
     }
     const session = sessions.get(sessionId);
     // Another key's session is answered as an unknown one: a session id is no credential.
     if (!session || !belongsTo(session, request)) {
-      return sendMcpError(reply, 404, `Session not found: no open SSE session "${sessionId}"; open a new one with GET ${SSE_PATH}`, {
-        code: SESSION_NOT_FOUND,
+      return sendMcpRefusal(request, reply, {
+        status: 404,
+        code: 'NOT_FOUND',
+        message: `Session not found: no open SSE session "${sessionId}"; open a new one with GET ${SSE_PATH}`,
+        jsonRpcCode: SESSION_NOT_FOUND,
       });
     }
     return handOver(reply, (response) => {

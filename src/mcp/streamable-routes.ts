@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ErrorCode, isInitializeRequest, isJSONRPCRequest, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { handOver, SESSION_NOT_FOUND, sendMcpError } from './replies.js';
+import { handOver, SESSION_NOT_FOUND, sendMcpRefusal } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { McpSession, sessionLogTag, type SessionStore } from './session-store.js';
@@ -32,8 +32,12 @@ function batchesRequests(body: unknown): boolean {
   return Array.isArray(body) && body.filter(isJSONRPCRequest).length > 1;
 }
 
-function refuseBatch(reply: FastifyReply): FastifyReply {
-  return sendMcpError(reply, 400, 'Bad Request: send one request per POST; a batch of requests would count as one against the rate limit');
+function refuseBatch(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendMcpRefusal(request, reply, {
+    status: 400,
+    code: 'QUERY_INVALID',
+    message: 'Bad Request: send one request per POST; a batch of requests would count as one against the rate limit',
+  });
 }
 
 /**
@@ -79,10 +83,18 @@ function serve(session: StreamableSession, request: FastifyRequest, reply: Fasti
   });
 }
 
-function sessionNotFound(reply: FastifyReply, sessionId: string): FastifyReply {
-  return sendMcpError(reply, 404, `Session not found: "${sessionId}" is unknown or has ended; send a new initialize request`, {
-    code: SESSION_NOT_FOUND,
+/** The SDK's clients open a new session on this 404 (with -32001, the SDK's own answer): its status stays. */
+function sessionNotFound(request: FastifyRequest, reply: FastifyReply, sessionId: string): FastifyReply {
+  return sendMcpRefusal(request, reply, {
+    status: 404,
+    code: 'NOT_FOUND',
+    message: `Session not found: "${sessionId}" is unknown or has ended; send a new initialize request`,
+    jsonRpcCode: SESSION_NOT_FOUND,
   });
+}
+
+function sessionIdMissing(request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply {
+  return sendMcpRefusal(request, reply, { status: 400, code: 'QUERY_INVALID', message });
 }
 
 /** Streamable HTTP with sessions: POST initialize opens one, Mcp-Session-Id names it after that. */
@@ -122,14 +134,14 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
   };
 
   app.post(MCP_PATH, routeOptions, async (request, reply) => {
-    if (batchesRequests(request.body)) return refuseBatch(reply);
+    if (batchesRequests(request.body)) return refuseBatch(request, reply);
     const sessionId = sessionIdOf(request);
     if (sessionId !== undefined) {
       const session = sessionFor(request, sessionId);
-      return session ? serve(session, request, reply) : sessionNotFound(reply, sessionId);
+      return session ? serve(session, request, reply) : sessionNotFound(request, reply, sessionId);
     }
     if (!isInitialization(request.body)) {
-      return sendMcpError(reply, 400, 'Bad Request: Mcp-Session-Id header is required; start a session with an initialize request');
+      return sessionIdMissing(request, reply, 'Bad Request: Mcp-Session-Id header is required; start a session with an initialize request');
     }
     const refusal = options.limits.refusal(ownerOf(request));
     if (refusal) return sendSessionRefusal(request, reply, refusal);
@@ -143,9 +155,9 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
 
   const existingSession = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const sessionId = sessionIdOf(request);
-    if (sessionId === undefined) return sendMcpError(reply, 400, 'Bad Request: Mcp-Session-Id header is required');
+    if (sessionId === undefined) return sessionIdMissing(request, reply, 'Bad Request: Mcp-Session-Id header is required');
     const session = sessionFor(request, sessionId);
-    return session ? serve(session, request, reply) : sessionNotFound(reply, sessionId);
+    return session ? serve(session, request, reply) : sessionNotFound(request, reply, sessionId);
   };
   app.get(MCP_PATH, { ...routeOptions, exposeHeadRoute: false }, existingSession);
   app.delete(MCP_PATH, { ...routeOptions, onRequest: [options.guard, ignoreEmptyBodyType] }, existingSession);
@@ -170,7 +182,7 @@ function registerStatelessRoutes(app: FastifyInstance, exchanges: SessionStore<S
   const calls = new StatelessCalls();
 
   app.post(MCP_PATH, routeOptions, (request, reply) => {
-    if (batchesRequests(request.body)) return refuseBatch(reply);
+    if (batchesRequests(request.body)) return refuseBatch(request, reply);
     const owner = ownerOf(request);
     calls.deliverCancellations(owner, request.body);
     return handOver(reply, async (response) => {
@@ -186,8 +198,11 @@ function registerStatelessRoutes(app: FastifyInstance, exchanges: SessionStore<S
     });
   });
 
-  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply): Promise<unknown> =>
-    sendMcpError(reply, 405, 'Method Not Allowed: this server is stateless (MCP_STATELESS=true), so it has no streams or sessions; use POST', {
+  const notAllowed = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> =>
+    sendMcpRefusal(request, reply, {
+      status: 405,
+      code: 'METHOD_NOT_ALLOWED',
+      message: 'Method Not Allowed: this server is stateless (MCP_STATELESS=true), so it has no streams or sessions; use POST',
       headers: { allow: 'POST' },
     });
   app.get(MCP_PATH, { ...routeOptions, exposeHeadRoute: false }, notAllowed);

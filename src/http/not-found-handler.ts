@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { errorEnvelope } from './error-handler.js';
+import type { RefusalShapes } from './refusal.js';
+
+/**
+ * Answers a request no route matched: 405 with Allow for a known path asked with another method, else 404. Register
+ * it before the routes, whose methods it collects. On a path that answers in a shape of its own (MCP's JSON-RPC) the
+ * 405 takes that shape: an MCP client that sent PUT /mcp could not parse REST's envelope, nor find our code in it.
+ */
+export function registerNotFoundHandler(app: FastifyInstance, refusalShapes?: RefusalShapes): void {
+  const methodsByPath = collectMethodsByPath(app);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = methodsByPath.get(path);
+    if (allowed) {
+      const methods = [...allowed].sort().join(', ');
+      const message = `method: ${request.method} is not served at ${path}; allowed: ${methods}`;
+      // No route matched, so the path, not the route, names the shape.
+      const shape = refusalShapes?.get(path);
+      if (shape) return shape(request, reply, { status: 405, code: 'METHOD_NOT_ALLOWED', message, headers: { allow: methods } });
+      return reply.status(405).header('allow', methods).send(errorEnvelope(request, 405, 'METHOD_NOT_ALLOWED', message));
+    }
+    return reply.status(404).send(errorEnvelope(request, 404, 'NOT_FOUND', `no route ${request.method} ${path}; see /docs for the API`));
+  });
+}
+
+/**
+ * The methods each fixed path is served with (routes with parameters or wildcards are left out), kept as routes
+ * are added. Fastify answers a known path asked with another method as it answers an unknown path, 404; a
+ * caller who sent PUT to /v1/search/web was told the route does not exist instead of which methods it takes.
+ */
+function collectMethodsByPath(app: FastifyInstance): Map<string, Set<string>> {
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    if (/[:*]/.test(route.url)) return;
+    const methods = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    methodsByPath.set(route.url, methods);
+  });
+  return methodsByPath;
+}
