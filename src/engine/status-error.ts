@@ -35,7 +35,10 @@ export function statusError(response: UpstreamResponse, provider: Provider, secr
     // A 429, or rate-limit headers on another status, is a rate: it passes. Otherwise a quota, credits or a plan.
     const rate = status === 429 || response.headers['x-ratelimit-remaining'] === '0' || response.headers['retry-after'] !== undefined;
     const what = rate ? 'rate limited' : 'quota or plan limit reached';
-    return error('PROVIDER_RATE_LIMITED', `HTTP ${status}: ${what}${retryAfterText(wait)}`, wait, '', '');
+    // GitHub and Semantic Scholar answer without a key, under a far lower limit than with one: say which to set.
+    const advice = credentialAdvice(provider);
+    const raise = advice.sent || advice.names.length === 0 ? '' : ` (no key was sent: set ${advice.names.join(' or ')} for a higher limit)`;
+    return error('PROVIDER_RATE_LIMITED', `HTTP ${status}: ${what}${retryAfterText(wait)}`, wait, raise, '');
   }
   // A 503 may say when to come back (RFC 9110 §10.2.3), as a 429 does: the breaker then waits that long, and
   // the call is not retried at once.
@@ -75,12 +78,12 @@ function retryAfterText(wait: number | undefined): string {
  * under (BRAVE_API_KEY; `api_key of brave-eu in PROVIDERS_FILE`), and whether any was sent at all (GitHub and
  * Semantic Scholar work without one until they do not). Nothing for a provider that takes no key: a proxy refused.
  */
-function credentialAdvice(provider: Provider): { text: string; sent: boolean } {
+function credentialAdvice(provider: Provider): { text: string; sent: boolean; names: string[] } {
   const secrets = provider.settings.credentials.filter((credential) => credential.secret);
-  if (secrets.length === 0) return { text: '', sent: false };
+  if (secrets.length === 0) return { text: '', sent: false, names: [] };
   const names = secrets.map((credential) =>
     provider.config.fromFile ? `${credentialKey(provider.settings, credential)} of ${provider.name} in PROVIDERS_FILE` : credential.env,
   );
   const sent = secrets.some((credential) => provider.config.credentials[credential.env]);
-  return { text: sent ? ` (check ${names.join(', ')})` : ` (no key was sent: set ${names.join(' or ')})`, sent };
+  return { text: sent ? ` (check ${names.join(', ')})` : ` (no key was sent: set ${names.join(' or ')})`, sent, names };
 }

@@ -176,7 +176,8 @@ const REFUSALS: Refusal[] = [
     body: { message: 'API rate limit exceeded for 203.0.113.7.', documentation_url: 'https://docs.github.com/rest/rate-limit' },
     env: {},
     code: 'PROVIDER_RATE_LIMITED',
-    message: /^HTTP 403: rate limited \(retry after 1[12]\d s\): API rate limit exceeded for 203\.0\.113\.7\.$/,
+    // Sent without a token, under GitHub's far lower limit for anonymous callers: the message says which key raises it.
+    message: /^HTTP 403: rate limited \(retry after 1[12]\d s\): API rate limit exceeded for 203\.0\.113\.7\. \(no key was sent: set GITHUB_TOKEN for a higher limit\)$/,
   },
   {
     name: 'GitHub: 403 with Retry-After is its secondary rate limit',
@@ -223,6 +224,20 @@ const REFUSALS: Refusal[] = [
     env: { SEMANTIC_SCHOLAR_API_KEY: KEYS.semanticscholar },
     code: 'PROVIDER_AUTH',
     message: 'HTTP 403: the key was refused: Forbidden (check SEMANTIC_SCHOLAR_API_KEY)',
+  },
+  {
+    name: 'Semantic Scholar: 429 to a caller without a key says which key raises the limit',
+    provider: 'semanticscholar',
+    kind: 'papers',
+    path: '/graph/v1/paper/search',
+    status: 429,
+    body: {
+      message: 'Too Many Requests. Please wait and try again or apply for a key for higher rate limits. https://www.semanticscholar.org/product/api#api-key-form',
+      code: '429',
+    },
+    env: {},
+    code: 'PROVIDER_RATE_LIMITED',
+    message: /^HTTP 429: rate limited: Too Many Requests\. .* \(no key was sent: set SEMANTIC_SCHOLAR_API_KEY for a higher limit\)$/,
   },
   {
     name: 'Tavily: an error in a 200 body is cut, as an error status is',
