@@ -308,8 +308,9 @@ describe('errors of direct provider calls', () => {
     const response = await call(service, 'youtube_video_details', { ids: ['abcDEF12345'] });
     expect(response.status).toBe(502);
     const body = await response.json();
-    expect(body.code).toBe('PROVIDER_HTTP');
-    expect(body.message).toMatch(/^HTTP 400/);
+    // YouTube refuses a bad key with 400 keyInvalid: a refused key, naming the setting to check (engine/status-error.ts).
+    expect(body.code).toBe('PROVIDER_AUTH');
+    expect(body.message).toMatch(/^HTTP 400: the key was refused: .*\(check YOUTUBE_API_KEY\)$/);
     expect(JSON.stringify(body)).not.toContain(KEY);
   });
 

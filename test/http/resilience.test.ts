@@ -221,14 +221,16 @@ describe('the circuit breaker and time spent in our own queues', () => {
   describe('behind the concurrency limit', () => {
     // One request at a time, each answered in 1,000 ms, against a 2,000 ms timeout: most of a burst of six waits out its
     // deadline. The margins are wide because each search's deadline counts from its request's arrival, and on a busy
-    // machine the six arrive spread over some hundreds of milliseconds.
+    // machine the six arrive spread over some hundreds of milliseconds, or more than a second (CI, 2 cores, other test
+    // processes): the k-th is sent while its own deadline still allows, so three are sent when they arrive within a
+    // second, and only a spread of three seconds would let the sixth through.
     const { upstream, braveSearch, braveHealth } = braveService({ ...breaker, BRAVE_CONCURRENCY: '1', BRAVE_TIMEOUT_MS: '2000' });
 
     it('reports the waits as timeouts, and keeps the provider in service', async () => {
       upstream().on(BRAVE_PATH, answering(1000));
       const outcomes = await Promise.all(Array.from({ length: 6 }, () => braveSearch()));
       expect(outcomes.filter((outcome) => outcome.status === 'timeout').length).toBeGreaterThanOrEqual(3);
-      expect(upstream().requestsTo(BRAVE_PATH).length).toBeLessThanOrEqual(3);
+      expect(upstream().requestsTo(BRAVE_PATH).length).toBeLessThan(6);
       expect(await braveHealth()).toMatchObject({ state: 'closed' });
       expect(await braveSearch()).toMatchObject({ status: 'ok' });
     });
