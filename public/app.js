@@ -30,7 +30,13 @@ const resultsSection = document.getElementById('results-section');
 const resultsList = document.getElementById('results');
 const resultsTitle = document.getElementById('results-title');
 connectSkipLink(document.getElementById('skip-to-results'), resultsList, resultsTitle);
-const steady = new SteadyResults({ list: resultsList, region: resultsSection, sortButton: document.getElementById('sort-results'), heading: resultsTitle });
+const steady = new SteadyResults({
+  list: resultsList,
+  region: resultsSection,
+  sortButton: document.getElementById('sort-results'),
+  heading: resultsTitle,
+  announceSorted: () => say(`${searchWords} The list is now in ranked order.`, status.dataset.kind),
+});
 const more = new MoreResults(document.getElementById('more-results'), resultsList, {
   pageUrl: (state, page) => `/v1/search/${state.kind}?${searchParams(state, page)}`,
   headers,
@@ -42,6 +48,8 @@ const more = new MoreResults(document.getElementById('more-results'), resultsLis
 
 let catalogue = [];
 let running;
+/** The status line's words about the search itself (results so far, or the answer), without those about held results. */
+let searchWords = '';
 
 function headers() {
   const key = sessionStorage.getItem(KEY_STORAGE);
@@ -196,14 +204,16 @@ async function search(state) {
         waterfallSummary.textContent = `${finished} of ${state.providers.length} finished`;
       } else if (event === 'results') {
         const news = steady.update(data.results);
-        say(`${data.results.length} results so far (${data.done} of ${data.total} providers)…${news ? ` ${news}` : ''}`);
+        searchWords = `${data.results.length} results so far (${data.done} of ${data.total} providers)…`;
+        say(`${searchWords}${news ? ` ${news}` : ''}`);
       } else if (event === 'done') {
         concluded = true;
         waterfall.finish(data.providers);
         const news = steady.finish(data.results);
         more.shownPage(data);
         waterfallSummary.textContent = answeredOf(data.providers);
-        say(`${doneMessage(data)}${news ? ` ${news}` : ''}`, data.providers.some(answeredOk) ? 'done' : 'error');
+        searchWords = doneMessage(data);
+        say(`${searchWords}${news ? ` ${news}` : ''}`, data.providers.some(answeredOk) ? 'done' : 'error');
       } else if (event === 'error') {
         concluded = true;
         say(data.message, 'error');

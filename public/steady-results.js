@@ -15,12 +15,15 @@ export class SteadyResults {
    * @param list the results list; @param region the results section: a pointer or focus anywhere in it (the list,
    *   the controls around it) means the user is on the results; @param sortButton the "Sort by rank" control;
    *   @param heading where focus goes once the list is sorted on request (the control goes, and focus with it)
+   *   @param announceSorted called once a held list takes its ranked order: the status line still said "Sort by rank
+   *   puts it in ranked order", naming a control that was gone, and a screen reader heard nothing of the new order
    */
-  constructor({ list, region, sortButton, heading }) {
+  constructor({ list, region, sortButton, heading, announceSorted }) {
     this.list = list;
     this.region = region;
     this.sortButton = sortButton;
     this.heading = heading;
+    this.announceSorted = announceSorted;
     sortButton.addEventListener('click', () => this.sortOnRequest());
     // Leaving the results is when the held order can be shown: nobody is reading or pointing at what moves.
     region.addEventListener('pointerleave', () => this.sortWhenFree({ pointerInside: false }));
@@ -82,6 +85,7 @@ export class SteadyResults {
   sortOnRequest() {
     const hadFocus = document.activeElement === this.sortButton;
     this.showRanked();
+    this.announceSorted();
     // The control goes once the list is in order: focus on it would drop to the top of the page.
     if (hadFocus) this.heading.focus();
   }
@@ -91,7 +95,9 @@ export class SteadyResults {
    * dispatched, :hover and document.activeElement may still name the place being left.
    */
   sortWhenFree(attention) {
-    if (this.done && !this.sortButton.hidden && !this.userOnResults(attention)) this.showRanked();
+    if (!this.done || this.sortButton.hidden || this.userOnResults(attention)) return;
+    this.showRanked();
+    this.announceSorted();
   }
 
   userOnResults({ pointerInside = this.region.matches(':hover'), focused = document.activeElement }) {

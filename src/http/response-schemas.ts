@@ -12,7 +12,7 @@ export function documentedResponse(schema: z.ZodType, description: string): Reco
 export const errorEnvelope = z.strictObject({
   statusCode: z.int(),
   error: z.string().describe('The HTTP reason phrase.'),
-  code: z.string().describe('A stable code: QUERY_INVALID, NOT_FOUND, PROVIDER_TIMEOUT, PROVIDER_HTTP, RATE_LIMITED, HOST_NOT_ALLOWED, …'),
+  code: z.string().describe('A stable code, named in the description of each status that carries it (docs/api.md lists them all): QUERY_INVALID, NOT_FOUND, PROVIDER_TIMEOUT, RATE_LIMITED, SHUTTING_DOWN, …'),
   message: z.string().describe('What went wrong and, for a client error, what is allowed.'),
   details: z.unknown().optional().describe('For some client errors: the fields at fault, or what each provider did.'),
   retry_after_ms: z
@@ -30,16 +30,16 @@ export const errorEnvelope = z.strictObject({
 export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 500 | 502 | 503 | 504;
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
-  400: 'Invalid parameters: the message names each field at fault and what is allowed (QUERY_INVALID).',
+  400: 'Invalid parameters: the message names each field at fault and what is allowed (QUERY_INVALID); or the URL to fetch or read is not allowed, by its scheme or the address it resolves to (FETCH_FORBIDDEN).',
   401: 'API keys are required here and none, or an unknown one, was sent (UNAUTHORIZED).',
   403: 'The Host header names a host this service does not answer: IP addresses and localhost always are, other names only when listed in ALLOWED_HOSTS, or any name when API keys are required (HOST_NOT_ALLOWED); or a browser sent it for a page on another site whose origin is not in CORS_ORIGINS (CROSS_SITE_REQUEST).',
   404: 'Nothing found: every provider that can look the paper up answered and none knew it, the video has no captions, … (NOT_FOUND).',
   413: 'Too large: the request body is over BODY_LIMIT_BYTES (BODY_TOO_LARGE), or the page or file is larger than the service reads (FETCH_TOO_LARGE).',
   415: 'Unsupported type: the request body is not sent as application/json (UNSUPPORTED_MEDIA_TYPE), or the page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
   429: 'Too many requests from this key or address; Retry-After and retry_after_ms say when to try again (RATE_LIMITED).',
-  500: 'Internal error: quote request_id (or the x-request-id header) when reporting it.',
-  502: 'The upstream provider or page failed: HTTP error, unreadable answer, refused key, network error (PROVIDER_*, FETCH_FAILED); or a paper lookup in which some provider was asked and another failed, timed out, was suspended or rate limited, so the paper may exist (PROVIDERS_FAILED).',
-  503: 'Nothing could be asked: a needed provider (every one a paper lookup could ask) is not configured, suspended by its circuit breaker (PROVIDER_*) or out of outbound rate-limit slots before the deadline (OUTBOUND_RATE_LIMITED); or the service is shedding load (OVERLOADED) or its PDF readers are busy with as many PDFs as may wait (PDF_READERS_BUSY); Retry-After when known.',
+  500: 'Internal error: quote request_id (or the x-request-id header) when reporting it (INTERNAL).',
+  502: 'The upstream provider or page failed: HTTP error, refused key, used-up rate or quota, unreadable answer, network error, an error in its body (PROVIDER_HTTP, PROVIDER_AUTH, PROVIDER_RATE_LIMITED, PROVIDER_PARSE, PROVIDER_NETWORK, PROVIDER_UPSTREAM, FETCH_FAILED); or a paper lookup in which some provider was asked and another failed, timed out, was suspended or rate limited, so the paper may exist (PROVIDERS_FAILED).',
+  503: 'Nothing could be asked: a needed provider (every one a paper lookup could ask) is not configured (PROVIDER_NOT_CONFIGURED), suspended by its circuit breaker (PROVIDER_SUSPENDED) or out of outbound rate-limit slots before the deadline (OUTBOUND_RATE_LIMITED); or the service is shedding load (OVERLOADED), its PDF readers are busy with as many PDFs as may wait (PDF_READERS_BUSY), or it is closing and takes no new requests: send it again, to another replica (SHUTTING_DOWN); Retry-After and retry_after_ms when known.',
   504: 'The upstream provider or page gave no answer in time (PROVIDER_TIMEOUT, FETCH_TIMEOUT).',
 };
 

@@ -70,7 +70,9 @@ export const searchResponseOutput = z.strictObject({
   providers: z.array(providerOutcomeOutput).describe("Every provider's outcome, whatever happened."),
   page: z.int().min(1).max(MAX_PAGE).describe('Which page of results this is (1 unless asked for another).'),
   has_more: z.boolean().describe('Whether the next page holds results: ask again with page + 1.'),
-  took_ms: whole,
+  took_ms: whole.describe(
+    "This request's time in milliseconds, from its arrival as timeout_ms counts (a cached answer's is this request's, not the search it was kept from).",
+  ),
   cached: z.boolean(),
   cache_age_ms: whole.describe(
     'How long ago a cached answer was gathered (0 when fresh). An answer in which a provider failed is cached for at most CACHE_PARTIAL_TTL_SECONDS (15 s by default).',

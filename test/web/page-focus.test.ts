@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
 import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { contrast } from './contrast.js';
 import { watchForProblems } from './page-problems.js';
 
 const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
@@ -18,19 +19,6 @@ const focusRing = (page: Page): Promise<{ style: string; ring: string; backgroun
   page.evaluate(
     "({ style: getComputedStyle(document.activeElement).outlineStyle, ring: getComputedStyle(document.activeElement).outlineColor, background: getComputedStyle(document.body).backgroundColor })",
   );
-
-/** WCAG's contrast ratio of two `rgb(r, g, b)` colours. */
-function contrast(first: string, second: string): number {
-  const luminance = (colour: string): number => {
-    const [red, green, blue] = colour.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((part) => {
-      const channel = Number(part) / 255;
-      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * red! + 0.7152 * green! + 0.0722 * blue!;
-  };
-  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
-  return (light! + 0.05) / (dark! + 0.05);
-}
 
 describe.skipIf(!browserTestsRun())('the search page keeps keyboard focus', () => {
   let upstream: FakeUpstream;

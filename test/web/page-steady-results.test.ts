@@ -3,7 +3,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
+import { accessibleTextOf } from './accessibility-tree.js';
 import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { contrast } from './contrast.js';
 import { watchForProblems } from './page-problems.js';
 
 const FIRST = 'https://first.example/';
@@ -115,6 +117,8 @@ describe.skipIf(!browserTestsRun())('the search page keeps shown results in plac
     expect((await shownLinks(page))[0]).toBe(THIRD);
     expect((await shownLinks(page)).sort()).toEqual([FIRST, LATE, SECOND, THIRD]);
     expect(await page.locator('#sort-results').isHidden()).toBe(true);
+    // Said on the status line: it still named the control just pressed, and a screen reader heard nothing of the new order.
+    expect(await page.locator('#status').textContent()).toMatch(/^4 results in \d+ ms\. The list is now in ranked order\.$/);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -141,6 +145,7 @@ describe.skipIf(!browserTestsRun())('the search page keeps shown results in plac
     await page.locator('#q').focus();
     expect((await shownLinks(page))[0]).toBe(THIRD);
     expect(await page.locator('#sort-results').isHidden()).toBe(true);
+    expect(await page.locator('#status').textContent()).toMatch(/^4 results in \d+ ms\. The list is now in ranked order\.$/);
     await page.close();
   });
 
@@ -158,6 +163,8 @@ describe.skipIf(!browserTestsRun())('the search page keeps shown results in plac
     expect(await sort.isHidden()).toBe(true);
     expect(await page.evaluate('document.activeElement.id')).toBe('results-title');
     expect((await shownLinks(page))[0]).toBe(THIRD);
+    // Focus on the heading reads "Results"; the polite status line says what changed under it.
+    expect(await page.getByRole('status').textContent()).toMatch(/The list is now in ranked order\.$/);
     await page.close();
   });
 
@@ -201,6 +208,92 @@ describe.skipIf(!browserTestsRun())('the search page keeps shown results in plac
     expect(links.slice(0, 10)).toEqual(expect.arrayContaining(EXA_NEW.results.map((result) => result.url)));
     expect(await page.locator('#sort-results').isHidden()).toBe(true);
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('on the narrowest phone, with the order held: the bar fits, moves no result, and leaves no result tabbed to under it', async () => {
+    const page = await chromium.context.newPage();
+    // 320 CSS px, as page-narrow.test.ts: there the note and the control only just fit side by side.
+    await page.setViewportSize({ width: 320, height: 640 });
+    const problems = await watchForProblems(page);
+    const exa = await searchWithExaHeld(page, 'phone', 'searxng');
+    const first = page.locator('#results a[href="https://searxng.example/1"]');
+    await first.focus();
+    const top = await first.evaluate((link) => link.getBoundingClientRect().top);
+    answerExa(exa, EXA_NEW);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#sort-results').isVisible()).toBe(true);
+    // The control came without pushing the results, widening the page or covering the note beside it.
+    expect(await first.evaluate((link) => link.getBoundingClientRect().top)).toBe(top);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(320);
+    const note = (await page.locator('#new-tab-note').boundingBox())!;
+    const sort = (await page.locator('#sort-results').boundingBox())!;
+    expect(note.x + note.width <= sort.x || sort.y >= note.y + note.height).toBe(true);
+
+    // Reading down the list, then back up with Shift+Tab to a result near the top of the window, under the sticky bar.
+    await page.locator('#results a[href="https://searxng.example/4"]').focus();
+    const target = page.locator('#results a[href="https://searxng.example/3"]');
+    const linkTop = await target.evaluate((link) => link.getBoundingClientRect().top);
+    await page.mouse.wheel(0, linkTop - 5);
+    await expect.poll(() => target.evaluate((link) => Math.round(link.getBoundingClientRect().top))).toBe(5);
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate("document.activeElement.getAttribute('href')")).toBe('https://searxng.example/3');
+    const barBottom = await page.locator('.results-bar').evaluate((bar) => bar.getBoundingClientRect().bottom);
+    // Seen, not covered: the point at the link's middle hits the link itself, not the bar over it.
+    const shown: { top: number; onTop: boolean } = await page.evaluate(`(() => {
+      const link = document.activeElement;
+      const box = link.getBoundingClientRect();
+      return { top: box.top, onTop: link.contains(document.elementFromPoint(box.left + 5, box.top + box.height / 2)) };
+    })()`);
+    expect(shown.top).toBeGreaterThanOrEqual(barBottom);
+    expect(shown.onTop).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows "Sort by rank" readable and ringed in light and dark mode: text and border 4.5:1, focus ring 3:1', async () => {
+    const page = await chromium.context.newPage();
+    const exa = await searchWithExaHeld(page, 'colours');
+    await page.locator(`#results a[href="${FIRST}"]`).focus();
+    answerExa(exa);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    // From the first result, Shift+Tab: on the control by keyboard, so its ring is the one a keyboard user sees.
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate('document.activeElement.id')).toBe('sort-results');
+    expect(await accessibleTextOf(page, '#sort-results')).toEqual([{ name: 'Sort by rank', description: '' }]);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const colours: Record<string, string> = await page.evaluate(`(() => {
+        const button = getComputedStyle(document.getElementById('sort-results'));
+        return { text: button.color, border: button.borderTopColor, background: button.backgroundColor, ring: button.outlineColor, ringStyle: button.outlineStyle,
+          bar: getComputedStyle(document.querySelector('.results-bar')).backgroundColor, page: getComputedStyle(document.body).backgroundColor };
+      })()`);
+      // The bar is see-through until it sticks: the page's colour is behind the ring then.
+      const behind = colours.bar === 'rgba(0, 0, 0, 0)' ? colours.page! : colours.bar!;
+      expect(contrast(colours.text!, colours.background!), `${colorScheme}: text`).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(colours.border!, behind), `${colorScheme}: border`).toBeGreaterThanOrEqual(4.5);
+      expect(colours.ringStyle, colorScheme).toBe('solid');
+      expect(contrast(colours.ring!, behind), `${colorScheme}: focus ring`).toBeGreaterThanOrEqual(3);
+    }
+    await page.close();
+  });
+
+  it('a new search while the order is held: no control, no held results, no words about them', async () => {
+    const page = await chromium.context.newPage();
+    const exa = await searchWithExaHeld(page, 'held');
+    await page.locator(`#results a[href="${FIRST}"]`).hover();
+    answerExa(exa);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#sort-results').isVisible()).toBe(true);
+
+    // The pointer stays on the results while the next search starts (Enter in the search box).
+    const asked = new Promise<void>((resolve) => (exaAsked = resolve));
+    await page.evaluate("document.getElementById('q').value = 'again'; document.getElementById('search-form').requestSubmit()");
+    await asked;
+    await page.locator('#status', { hasText: 'results so far' }).waitFor();
+    expect(await shownLinks(page)).toEqual([FIRST, SECOND, THIRD]);
+    expect(await page.locator('#sort-results').isHidden()).toBe(true);
+    expect(await page.locator('#status').textContent()).not.toMatch(/late|ranked order/);
     await page.close();
   });
 });
