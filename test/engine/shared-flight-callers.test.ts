@@ -107,17 +107,18 @@ describe('a shared fan-out when some of its callers go away', () => {
 
   it('gives a caller with the same timeout_ms that came later a fan-out of its own, answered by its own deadline', async () => {
     const running = await start();
-    const path = '/v1/search/web?q=came+later&providers=brave&timeout_ms=1500';
+    const path = '/v1/search/web?q=came+later&providers=brave&timeout_ms=3000';
     const first = search(running, path);
     await expect.poll(() => held.length).toBe(1);
-    // The scenario itself, not a wait for something to happen: the second caller arrives 500 ms after the first.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The scenario itself, not a wait for something to happen: the second caller arrives 1500 ms after the first (as
+    // long a margin as a busy machine needs to answer it between the two deadlines).
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     const second = search(running, path);
-    // Joined, it would have been answered by the first caller's deadline: 1000 ms into its own 1500.
+    // Joined, it would have been answered by the first caller's deadline: 1500 ms into its own 3000.
     await expect.poll(() => held.length).toBe(2);
     const cut = (await ((await first.answer) as Response).json()) as { providers: Array<{ status: string }> };
     expect(cut.providers.map((provider) => provider.status)).toEqual(['timeout']);
-    // The first caller's deadline has passed; the second still has about 500 ms of its own.
+    // The first caller's deadline has passed; the second still has about 1500 ms of its own.
     held[1]!.writeHead(200, { 'content-type': 'application/json' }).end(braveBody('https://in-time.example/1'));
     const body = (await ((await second.answer) as Response).json()) as { results: Array<{ url: string }>; providers: Array<{ status: string }> };
     expect(body.providers.map((provider) => provider.status)).toEqual(['ok']);
