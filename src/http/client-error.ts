@@ -3,10 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { shownValue } from '../domain/shown-value.js';
-import { helmetHeaders } from './security-headers.js';
-
-/** helmet's headers, as every other JSON answer carries them (protection.ts): no hook runs for a request never parsed. */
-const SECURITY_HEADERS = helmetHeaders({ contentSecurityPolicy: false });
+import { API_SECURITY_HEADERS } from './security-headers.js';
 
 /** Node's parser error, with the bytes it had read when it gave up (a Buffer, on parse errors only). */
 type ParserError = Error & { code?: string; rawPacket?: unknown };
@@ -60,7 +57,7 @@ export function answerClientErrors(counted: (statusCode: number) => void): NonNu
     const title = STATUS_CODES[refusal.status] ?? 'Error';
     const body = JSON.stringify({ statusCode: refusal.status, error: title, code: refusal.code, message: refusal.message, request_id: requestId });
     const headers = {
-      ...SECURITY_HEADERS,
+      ...API_SECURITY_HEADERS,
       'X-Request-Id': requestId,
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': String(Buffer.byteLength(body)),

@@ -1,9 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { errorEnvelope } from './error-handler.js';
-import { helmetHeaders } from './security-headers.js';
-
-/** helmet's headers, as every other JSON answer carries them (protection.ts): no hook adds them to this one. */
-const SECURITY_HEADERS = helmetHeaders({ contentSecurityPolicy: false });
+import { API_SECURITY_HEADERS } from './security-headers.js';
 
 /** What the caller is told, by the Fastify code of a request refused before routing. */
 const MESSAGES: Readonly<Record<string, string>> = {
@@ -25,7 +22,7 @@ export function answerRefusedBeforeRouting(
     const status = error.statusCode ?? 400;
     const message = MESSAGES[error.code] ?? 'the request could not be routed';
     // No hook runs for such a reply, so the headers the onRequest hooks add to every other answer are added here.
-    void reply.status(status).headers(SECURITY_HEADERS).header('x-request-id', request.id).send(errorEnvelope(request, status, 'QUERY_INVALID', message));
+    void reply.status(status).headers(API_SECURITY_HEADERS).header('x-request-id', request.id).send(errorEnvelope(request, status, 'QUERY_INVALID', message));
     answered(request, reply);
   };
 }

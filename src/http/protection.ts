@@ -9,7 +9,7 @@ import { clientKey } from '../domain/client-key.js';
 import { FedsearchError } from '../domain/errors.js';
 import { isOpenPath, markRefused, wasRefused } from './access-control.js';
 import type { FailFastClient } from '../transport/redis-connection.js';
-import { sendSecurityHeaders } from './security-headers.js';
+import { API_HELMET_OPTIONS, sendSecurityHeaders } from './security-headers.js';
 
 /**
  * The search page's CSP (http/web-routes.ts): its own scripts, styles and API calls only; no inline code, no
@@ -38,9 +38,8 @@ export async function registerProtection(
   config: AppConfig,
   redis: FailFastClient | undefined,
 ): Promise<(request: FastifyRequest, reply: FastifyReply) => Promise<void>> {
-  // The API serves JSON and the Swagger UI page; a strict CSP would break the UI's inline bootstrap.
   // helmet's headers, worked out once at start-up (the search page adds its own CSP: http/web-routes.ts).
-  sendSecurityHeaders(app, { contentSecurityPolicy: false });
+  sendSecurityHeaders(app, API_HELMET_OPTIONS);
 
   // Written as the Origin header carries them: an entry with a trailing slash (checked at start-up) matched nothing.
   const origins = listFromEnv(config.CORS_ORIGINS).map((entry) => (entry === '*' ? entry : new URL(entry).origin));

@@ -26,6 +26,15 @@ export function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, 
   return headers;
 }
 
+/**
+ * The API's helmet options: no CSP, since the API serves JSON and the Swagger UI page, whose inline bootstrap a
+ * strict CSP would break (the search page sends its own: http/web-routes.ts).
+ */
+export const API_HELMET_OPTIONS: Readonly<HelmetOptions> = { contentSecurityPolicy: false };
+
+/** The API's headers, for answers no hook reaches (requests refused before routing, or never parsed). */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = helmetHeaders(API_HELMET_OPTIONS);
+
 /** Sends helmet's headers for `options` on every answer; a route may add or override some in its own onRequest hook. */
 export function sendSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
   const headers = helmetHeaders(options);
