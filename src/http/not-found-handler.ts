@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { errorEnvelope } from './error-handler.js';
-import type { RefusalShapes } from './refusal.js';
+import { sendRefusal, type RefusalShapes } from './refusal.js';
 
 /**
  * Answers a request no route matched: 405 with Allow for a known path asked with another method, else 404. Register
@@ -16,9 +16,7 @@ export function registerNotFoundHandler(app: FastifyInstance, refusalShapes?: Re
       const methods = [...allowed].sort().join(', ');
       const message = `method: ${request.method} is not served at ${path}; allowed: ${methods}`;
       // No route matched, so the path, not the route, names the shape.
-      const shape = refusalShapes?.get(path);
-      if (shape) return shape(request, reply, { status: 405, code: 'METHOD_NOT_ALLOWED', message, headers: { allow: methods } });
-      return reply.status(405).header('allow', methods).send(errorEnvelope(request, 405, 'METHOD_NOT_ALLOWED', message));
+      return sendRefusal(request, reply, { status: 405, code: 'METHOD_NOT_ALLOWED', message, headers: { allow: methods } }, refusalShapes, path);
     }
     return reply.status(404).send(errorEnvelope(request, 404, 'NOT_FOUND', `no route ${request.method} ${path}; see /docs for the API`));
   });

@@ -16,9 +16,18 @@ export type RefusalShape = (request: FastifyRequest, reply: FastifyReply, refusa
 /** By route pattern (`/mcp`): the routes that answer refusals in their own shape; every other one gets REST's envelope. */
 export type RefusalShapes = ReadonlyMap<string, RefusalShape>;
 
-/** Answers a refusal in the shape the request's route is read in. */
-export function sendRefusal(request: FastifyRequest, reply: FastifyReply, refusal: Refusal, shapes?: RefusalShapes): FastifyReply {
-  const shape = shapes?.get(request.routeOptions.url ?? '');
+/**
+ * Answers a refusal in the shape the request's route is read in; `route` is the request's route pattern, or its path
+ * when no route matched (the not-found handler's 405).
+ */
+export function sendRefusal(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  refusal: Refusal,
+  shapes?: RefusalShapes,
+  route: string = request.routeOptions.url ?? '',
+): FastifyReply {
+  const shape = shapes?.get(route);
   if (shape) return shape(request, reply, refusal);
   return reply
     .code(refusal.status)
