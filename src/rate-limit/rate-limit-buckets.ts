@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { scryptSync } from 'node:crypto';
 import { bucketShape } from './token-bucket.js';
 import type { RateLimit } from './rate-limit-setting.js';
 
@@ -38,13 +38,31 @@ export interface BucketPlan {
 const DIGEST_LENGTH = 16;
 
 /**
+ * scrypt's work factors (RFC 7914; Node's defaults): about 40 ms and 16 MiB a guess on this kind of machine.
+ * Whoever can list the Redis keys sees the digest; with a plain SHA-256 a weak or short key could be found by
+ * trying a few billion guesses a second, with scrypt it costs that much per guess. The salt is fixed because
+ * every replica must work out the same name for one key.
+ */
+const SCRYPT = { salt: 'fedsearch outbound bucket', N: 2 ** 14, r: 8, p: 1 } as const;
+
+/** Digests already worked out, by their credentials: a test suite or a reload plans the same keys many times. */
+const digests = new Map<string, string>();
+
+/**
  * The credentials as one digest, made once at start-up: the key a bucket is stored under (and anything that
  * logs it) never holds a credential, while instances with one key still find one bucket, on every replica.
  */
 export function credentialDigest(credentials: Readonly<Record<string, string>>): string | undefined {
   const entries = Object.entries(credentials).sort(([first], [second]) => (first < second ? -1 : first > second ? 1 : 0));
   if (entries.length === 0) return undefined;
-  return createHash('sha256').update(`fedsearch outbound bucket\n${JSON.stringify(entries)}`).digest('hex').slice(0, DIGEST_LENGTH);
+  const text = JSON.stringify(entries);
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    const { salt, N, r, p } = SCRYPT;
+    digest = scryptSync(text, salt, DIGEST_LENGTH / 2, { N, r, p }).toString('hex');
+    digests.set(text, digest);
+  }
+  return digest;
 }
 
 /**

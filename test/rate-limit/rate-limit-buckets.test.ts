@@ -1,3 +1,4 @@
+import { createHash, scryptSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { credentialDigest, planRateLimitBuckets, type BucketMember } from '../../src/rate-limit/rate-limit-buckets.js';
@@ -75,6 +76,14 @@ describe('outbound buckets by the quota instances spend', () => {
     // The same credentials in another order are the same account.
     expect(credentialDigest({ B: 'two', A: 'one' })).toBe(credentialDigest({ A: 'one', B: 'two' }));
     expect(credentialDigest({})).toBeUndefined();
+  });
+
+  it('makes the digest with scrypt, so a key read off Redis cannot be searched for at hash speed', () => {
+    // RFC 7914's scrypt with Node's default work factors over the sorted [setting, value] pairs, 8 bytes kept.
+    const slow = scryptSync(JSON.stringify([['BRAVE_API_KEY', 'short']]), 'fedsearch outbound bucket', 8, { N: 16384, r: 8, p: 1 });
+    expect(credentialDigest({ BRAVE_API_KEY: 'short' })).toBe(slow.toString('hex'));
+    const fast = createHash('sha256').update(JSON.stringify([['BRAVE_API_KEY', 'short']])).digest('hex').slice(0, 16);
+    expect(credentialDigest({ BRAVE_API_KEY: 'short' })).not.toBe(fast);
   });
 });
 
