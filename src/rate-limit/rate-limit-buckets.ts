@@ -77,12 +77,42 @@ function hostOf(baseUrl: string): string | undefined {
   }
 }
 
-/** `brave@api.search.brave.com#<digest>`; an instance whose base URL names no host keeps a bucket of its own name. */
-function bucketKey(member: BucketMember): string {
+/** `brave@api.search.brave.com`: the API and the server a quota belongs to; undefined when the base URL names no host. */
+function endpointKey(member: BucketMember): string | undefined {
   const host = hostOf(member.baseUrl);
-  if (host === undefined) return member.name;
+  return host === undefined ? undefined : `${member.definition}@${host}`;
+}
+
+/** `brave@api.search.brave.com#<digest>`: the endpoint, then whose account spends there. */
+function accountKey(endpoint: string, member: BucketMember): string {
   const digest = credentialDigest(member.credentials);
-  return `${member.definition}@${host}${digest === undefined ? '' : `#${digest}`}`;
+  return digest === undefined ? endpoint : `${endpoint}#${digest}`;
+}
+
+/**
+ * Instances by the quota they spend. An instance whose base URL names no host keeps a group of its own name. The
+ * credential's digest (scrypt: tens of milliseconds) is worked out only where a limit applies at the endpoint:
+ * instances with no limit there share no bucket whoever's key they send.
+ */
+function groupByQuota(members: readonly BucketMember[]): Map<string, BucketMember[]> {
+  const groups = new Map<string, BucketMember[]>();
+  const byEndpoint = new Map<string, BucketMember[]>();
+  for (const member of members) {
+    const endpoint = endpointKey(member);
+    if (endpoint === undefined) addTo(groups, member.name, member);
+    else addTo(byEndpoint, endpoint, member);
+  }
+  for (const [endpoint, atEndpoint] of byEndpoint) {
+    const limited = atEndpoint.some((member) => member.limit);
+    for (const member of atEndpoint) addTo(groups, limited ? accountKey(endpoint, member) : endpoint, member);
+  }
+  return groups;
+}
+
+function addTo(groups: Map<string, BucketMember[]>, key: string, member: BucketMember): void {
+  const group = groups.get(key);
+  if (group) group.push(member);
+  else groups.set(key, [member]);
 }
 
 /** The stricter of two limits: the longer share per request, then the smaller burst; no limit is the least strict. */
@@ -106,13 +136,7 @@ function sameLimit(first: RateLimit | undefined, second: RateLimit | undefined):
  * credential missing) are best left out by the caller: they spend nothing.
  */
 export function planRateLimitBuckets(members: readonly BucketMember[]): BucketPlan {
-  const groups = new Map<string, BucketMember[]>();
-  for (const member of members) {
-    const key = bucketKey(member);
-    const group = groups.get(key);
-    if (group) group.push(member);
-    else groups.set(key, [member]);
-  }
+  const groups = groupByQuota(members);
   const buckets = new Map<string, RateLimitBucket>();
   const notices: string[] = [];
   for (const [key, group] of groups) {
