@@ -2,6 +2,7 @@ import { LogController, type FastifyInstance, type FastifyReply, type FastifyReq
 import { randomUUID } from 'node:crypto';
 import { stdSerializers } from 'pino';
 import { levelEnabled } from './engine/log-level.js';
+import { hideUrlUserinfo } from './domain/url-userinfo.js';
 import { redactSecrets } from './engine/redact.js';
 import { lazyChildLoggerFactory } from './request-logger.js';
 
@@ -31,9 +32,12 @@ const SECRET_PARAMETERS: ReadonlySet<string> = new Set(['key', 'apikey', 'xapike
 // as parameters (`/v1/search/web#api_key=…&q=…` is searched as q), so a key written after a `#` was logged as it was.
 const QUERY_PARAMETER = /([?&#])([^=&#]*)=[^&]*/g;
 
+/** Also hides the user name and password of a URL given as a parameter (GET /v1/papers/download?url=…). */
 export function redactUrl(url: string): string {
   if (!url.includes('=')) return url;
-  return url.replace(QUERY_PARAMETER, (pair, separator: string, name: string) => (isSecretParameter(name) ? `${separator}${name}=[redacted]` : pair));
+  return hideUrlUserinfo(
+    url.replace(QUERY_PARAMETER, (pair, separator: string, name: string) => (isSecretParameter(name) ? `${separator}${name}=[redacted]` : pair)),
+  );
 }
 
 /** Whether `name` is a secret's, read as the query parser reads it: `api%5Fkey` and `%6Bey` are `api_key` and `key`. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalidQuery, type FedsearchError } from './errors.js';
+import { hideUrlUserinfo } from './url-userinfo.js';
 
 /**
  * A field-level problem, as shown to REST callers and MCP clients. `message` reads "<what is wrong>;
@@ -95,9 +96,12 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return current;
 }
 
-/** A value as a message may quote it: JSON, cut short. */
+/**
+ * A value as a message may quote it: JSON, cut short. A URL's user name and password are hidden first: cut
+ * before its `@`, a long password could no longer be told from the rest, and the message is logged too.
+ */
 function shown(value: unknown): string {
-  const text = typeof value === 'number' && !Number.isFinite(value) ? String(value) : asJson(value);
+  const text = hideUrlUserinfo(typeof value === 'number' && !Number.isFinite(value) ? String(value) : asJson(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
