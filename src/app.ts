@@ -154,6 +154,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     context: operationContext,
     answerError: errorAnswer,
     onToolCall: (call) => metrics.recordMcpToolCall(call),
+    onSessionEvicted: () => metrics.recordMcpSessionEvicted(),
   });
 
   app.addHook('onReady', async () => {

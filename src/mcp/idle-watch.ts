@@ -1,5 +1,13 @@
 import type { ServerResponse } from 'node:http';
 
+/** Told when a session's exchanges start and stop: the session cap closes quiet ones to make room (mcp/idle-sessions.ts). */
+export interface QuietListener {
+  /** Its last open exchange closed. */
+  quiet(): void;
+  /** An exchange opened while none was. */
+  active(): void;
+}
+
 /**
  * Streamable HTTP has no connection to lose: a client that vanished without DELETE just stops sending.
  * A session counts its open HTTP exchanges (a GET stream included) and calls onIdle once none has been
@@ -17,6 +25,8 @@ export class IdleWatch {
     private readonly onIdle: () => void,
     /** Asked when idleMs is over: while it says yes, the session is given another idleMs. */
     private readonly isBusy: () => boolean = () => false,
+    /** Not told of the start: a session is opened by a request, so it falls quiet first when that closes. */
+    private readonly listener?: QuietListener,
   ) {
     this.arm();
   }
@@ -25,10 +35,13 @@ export class IdleWatch {
   track(response: ServerResponse): void {
     if (this.stopped) return;
     this.open += 1;
+    if (this.open === 1) this.listener?.active();
     this.disarm();
     response.once('close', () => {
       this.open -= 1;
-      if (this.open === 0) this.arm();
+      if (this.open > 0 || this.stopped) return;
+      this.arm();
+      this.listener?.quiet();
     });
   }
 

@@ -25,6 +25,8 @@ export interface McpOptions {
   timings?: McpTimings;
   /** Told of each call to a registered tool (metrics: fedsearch_mcp_tool_calls_total). */
   onToolCall?(record: McpToolCallRecord): void;
+  /** Told of each idle session closed to make room for a new one (metrics: fedsearch_mcp_sessions_evicted_total). */
+  onSessionEvicted?(): void;
 }
 
 interface McpStores {
@@ -50,7 +52,10 @@ export async function registerMcp(app: FastifyInstance, options: McpOptions): Pr
     guard: createHostGuard(settings),
     errorHandler: mcpErrorHandler(options.answerError),
     // Shared: a client's SSE and Streamable HTTP sessions count against the same limits.
-    limits: new SessionLimits({ maxSessions: options.config.MCP_MAX_SESSIONS, maxSessionsPerClient: options.config.MCP_MAX_SESSIONS_PER_CLIENT }),
+    limits: new SessionLimits({ maxSessions: options.config.MCP_MAX_SESSIONS, maxSessionsPerClient: options.config.MCP_MAX_SESSIONS_PER_CLIENT }, (session) => {
+      app.log.info({ mcpSession: sessionLogTag(session.id) }, 'MCP session closed to make room: MCP_MAX_SESSIONS reached, and it was the session idle longest');
+      options.onSessionEvicted?.();
+    }),
     createServer: (sessionId: string) =>
       createMcpServer({ tools, context: options.context, logger: app.log.child({ mcpSession: sessionLogTag(sessionId) }), onToolCall: options.onToolCall }),
   };

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../domain/client-key.js';
+import { IdleSessions, type EvictableSession } from './idle-sessions.js';
 import { sendMcpRefusal } from './replies.js';
 
 /** Who opened a session: its API key id, and the client it counts against (domain/client-key.ts, as the rate limiter counts). */
@@ -36,27 +37,49 @@ interface Refusal {
  * Each session holds a server and its transport (~31 KB) until it ends or idles out, so their number is bounded
  * in total and per client. Counted when admitted, before anything awaits, so a burst of initialize requests
  * cannot all slip past the check; released by the session's close, whatever ends it.
+ *
+ * A client that vanished without DELETE held its slot until MCP_SESSION_IDLE_MS (15 minutes) was over, so clients
+ * enough (or addresses enough: the per-client limit counts each one apart) filled the total, and every new client
+ * got 503 until those idled out. At the total, the session idle longest (no exchange open, no answer owed) is
+ * closed instead, and its client, if it comes back, is told the session is unknown (404), as after an idle-out.
+ * A session in use (an open stream, a call in flight) is never closed for this; legacy SSE sessions are not listed
+ * as idle at all, their stream being open for as long as they live.
  */
 export class SessionLimits {
   private total = 0;
   private readonly perClient = new Map<string, number>();
+  /** The Streamable HTTP sessions with nothing open; McpSession keeps its place in it (idleSessions option). */
+  readonly idleSessions = new IdleSessions();
 
-  constructor(private readonly settings: SessionLimitSettings) {}
+  constructor(
+    private readonly settings: SessionLimitSettings,
+    /** Told of each session closed to make room (a log line, a metric). */
+    private readonly onEvicted: (session: EvictableSession) => void = () => undefined,
+  ) {}
 
-  /** Why a new session of this client would pass a limit; undefined when it fits. */
-  refusal(owner: SessionOwner): Refusal | undefined {
+  /**
+   * Why a new session of this client may not open; undefined when it may. At the total, the least recently active
+   * idle session is closed first to make room (not one of the same client past its own limit: see below).
+   */
+  admit(owner: SessionOwner): Refusal | undefined {
     const { maxSessions, maxSessionsPerClient } = this.settings;
-    if (this.total >= maxSessions) {
-      return {
-        status: 503,
-        message: `Too many MCP sessions: the server holds at most ${maxSessions} open sessions (MCP_MAX_SESSIONS); retry later, or raise MCP_MAX_SESSIONS`,
-      };
-    }
+    // Checked first: a client past its own limit must not cost another client its session on the way to its 429.
+    // Nor does it lose its own idle one: a key is often shared by several agents, and it is told to end unused ones.
     if ((this.perClient.get(owner.client) ?? 0) >= maxSessionsPerClient) {
       const client = owner.apiKeyId ? 'API key' : 'client address';
       return {
         status: 429,
         message: `Too many MCP sessions: at most ${maxSessionsPerClient} open sessions per ${client} (MCP_MAX_SESSIONS_PER_CLIENT); end unused ones with DELETE, or raise MCP_MAX_SESSIONS_PER_CLIENT`,
+      };
+    }
+    if (this.total >= maxSessions) {
+      const evicted = this.idleSessions.evictLeastRecentlyActive();
+      if (evicted) this.onEvicted(evicted);
+    }
+    if (this.total >= maxSessions) {
+      return {
+        status: 503,
+        message: `Too many MCP sessions: the server holds at most ${maxSessions} open sessions (MCP_MAX_SESSIONS) and every one is in use (an open stream or a call in flight); retry later, or raise MCP_MAX_SESSIONS`,
       };
     }
     return undefined;
@@ -78,7 +101,7 @@ export class SessionLimits {
   }
 }
 
-// Slots free when clients leave or idle out; a minute spaces retries without making a client wait long.
+// Slots free when clients leave, idle out or fall idle; a minute spaces retries without making a client wait long.
 const RETRY_AFTER_MS = 60_000;
 
 export function sendSessionRefusal(request: FastifyRequest, reply: FastifyReply, refusal: Refusal): FastifyReply {

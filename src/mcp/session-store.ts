@@ -2,7 +2,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { IdleWatch } from './idle-watch.js';
+import type { IdleSessions } from './idle-sessions.js';
+import { IdleWatch, type QuietListener } from './idle-watch.js';
 import { PendingRequests } from './pending-requests.js';
 import type { SessionOwner } from './session-limits.js';
 
@@ -30,20 +31,24 @@ export class McpSession<Transport extends SdkTransport> {
   /**
    * Create it before the server connects to the transport (see PendingRequests). With idleMs, the session
    * closes once none of its HTTP exchanges has been open, nor any request waited for its answer, for that long.
-   * Its owner is who opened it.
+   * Its owner is who opened it. With idleMs and idleSessions, it is listed there whenever none of its exchanges is
+   * open, so that the session cap may close it to make room for a new client (mcp/session-limits.ts).
    */
   constructor(
     readonly id: string,
     readonly server: McpServer,
     readonly transport: Transport,
-    options: { idleMs?: number; owner?: SessionOwner } = {},
+    options: { idleMs?: number; owner?: SessionOwner; idleSessions?: IdleSessions } = {},
   ) {
     this.owner = options.owner;
     this.pending = new PendingRequests(transport);
     this.cleanups.push(() => this.pending.clear());
     if (options.idleMs !== undefined) {
-      const idle = new IdleWatch(options.idleMs, () => void this.close(), () => this.pending.size > 0);
+      const { idleSessions } = options;
+      const listener: QuietListener | undefined = idleSessions && { quiet: () => idleSessions.enter(this), active: () => idleSessions.leave(this) };
+      const idle = new IdleWatch(options.idleMs, () => void this.close(), () => this.pending.size > 0, listener);
       this.cleanups.push(() => idle.stop());
+      if (idleSessions) this.cleanups.push(() => idleSessions.leave(this));
       this.idle = idle;
     }
   }

@@ -19,7 +19,7 @@ export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<S
 
   app.get(SSE_PATH, { ...routeOptions, exposeHeadRoute: false }, (request, reply) => {
     const owner = ownerOf(request);
-    const refusal = options.limits.refusal(owner);
+    const refusal = options.limits.admit(owner);
     if (refusal) return sendSessionRefusal(request, reply, refusal);
     return handOver(reply, async (response) => {
       const transport = new SSEServerTransport(MESSAGES_PATH, response);

@@ -114,7 +114,11 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
         session.onClose(() => request.log.info({ mcpSession }, 'MCP Streamable HTTP session closed'));
       },
     });
-    const session: StreamableSession = new McpSession(id, options.createServer(id), transport, { idleMs: options.settings.sessionIdleMs, owner });
+    const session: StreamableSession = new McpSession(id, options.createServer(id), transport, {
+      idleMs: options.settings.sessionIdleMs,
+      owner,
+      idleSessions: options.limits.idleSessions,
+    });
     // Taken before the first await, so concurrent initialize requests see each other's slots.
     session.onClose(options.limits.hold(owner));
     transport.onclose = () => void session.close();
@@ -143,7 +147,7 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
     if (!isInitialization(request.body)) {
       return sessionIdMissing(request, reply, 'Bad Request: Mcp-Session-Id header is required; start a session with an initialize request');
     }
-    const refusal = options.limits.refusal(ownerOf(request));
+    const refusal = options.limits.admit(ownerOf(request));
     if (refusal) return sendSessionRefusal(request, reply, refusal);
     const session = await openSession(request);
     // An initialize the transport refused (wrong Accept header, bad version) opened nothing to keep.

@@ -68,6 +68,8 @@ export interface Metrics {
   recordCache(lookup: CacheLookup): void;
   /** One MCP tool call with its result (isError) and duration; only for tools the server registered. */
   recordMcpToolCall(record: McpToolCallRecord): void;
+  /** An idle MCP session was closed to make room for a new one (MCP_MAX_SESSIONS reached). */
+  recordMcpSessionEvicted(): void;
   /** Counts a search as in flight; call the returned function once when it ends (a second call does nothing). */
   searchStarted(): () => void;
   recordHttpRequest(record: HttpRequestRecord): void;
@@ -206,6 +208,11 @@ export function createMetrics(): Metrics {
       for (const [transport, count] of Object.entries(sources.mcpSessions())) mcpSessions.set({ transport }, count);
     },
   });
+  const mcpSessionsEvicted = new Counter({
+    name: 'fedsearch_mcp_sessions_evicted_total',
+    help: 'Idle MCP sessions closed to make room for a new one once MCP_MAX_SESSIONS were open (their clients get 404 and open a new session).',
+    registers: [registry],
+  });
   const rateLimitWaits = new BucketHistogram(
     'fedsearch_provider_rate_limit_wait_seconds',
     'Time upstream requests waited for their outbound rate-limit slot (count: requests that waited).',
@@ -251,6 +258,10 @@ export function createMetrics(): Metrics {
       const series = byOutcome[isError ? 'error' : 'ok'];
       series.unscraped += 1;
       series.duration.observe(seconds);
+    },
+    recordMcpSessionEvicted() {
+      // Rare (only at the session cap): prom-client's own inc() is no cost here.
+      mcpSessionsEvicted.inc();
     },
     searchStarted() {
       searchesInFlight += 1;

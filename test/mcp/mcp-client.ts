@@ -20,6 +20,8 @@ export interface Connected {
 export interface ConnectOptions {
   /** Sent with every request (an API key, say). */
   headers?: Record<string, string>;
+  /** Streamable HTTP: goes on with this session, opened before (the SDK then sends no initialize), as a client come back. */
+  sessionId?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function connect(origin: string, kind: TransportKind, options: Conn
   const transport =
     kind === 'sse'
       ? new SSEClientTransport(new URL('/sse', origin), { ...shared, eventSourceInit: { fetch: fetchThroughAgent } })
-      : new StreamableHTTPClientTransport(new URL('/mcp', origin), shared);
+      : new StreamableHTTPClientTransport(new URL('/mcp', origin), { ...shared, sessionId: options.sessionId });
   try {
     await client.connect(transport);
   } catch (error) {

@@ -38,7 +38,8 @@ describe('MCP session limits', () => {
   });
   afterAll(() => service.stop());
 
-  it('refuses a key its next session past the per-client limit (429), another key past the total (503); DELETE frees a slot', async () => {
+  // Past the total, a new session closes an idle one instead (session-eviction.test.ts), or gets 503 when all are in use.
+  it('refuses a key its next session past the per-client limit (429), counted per key; DELETE frees a slot', async () => {
     const keyA = { 'x-api-key': KEY_A };
     const keyB = { 'x-api-key': KEY_B };
     const [firstOfA] = [await openSession(service, keyA), await openSession(service, keyA)];
@@ -46,7 +47,6 @@ describe('MCP session limits', () => {
 
     // The per-client limit counts per key: B still gets one, which fills the total.
     await openSession(service, keyB);
-    expectRefused(await initialize(service, keyB), 503, /at most 3 open sessions \(MCP_MAX_SESSIONS\).*raise MCP_MAX_SESSIONS/);
     expect(mcpSessionCounts(service.app).streamable).toBe(3);
 
     const deleted = await rawRequest(service.origin, '/mcp', { method: 'DELETE', headers: { ...keyA, 'mcp-session-id': firstOfA!, 'mcp-protocol-version': '2025-06-18' } });
