@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { builtInName } from '../../src/providers/provider-config.js';
+import { builtInName, credentialKey } from '../../src/providers/provider-config.js';
 import type { ProviderSettings } from '../../src/providers/provider.js';
-import { PROVIDER_CLASSES } from '../../src/providers/registry.js';
+import { PROVIDER_CLASSES, PROVIDER_DEFINITIONS } from '../../src/providers/registry.js';
 import { tableRows } from '../support/markdown-table.js';
 
 /**
@@ -72,6 +72,31 @@ describe('docs/providers.md', () => {
       if (required.length === 0) expect(needs).toMatch(/^nothing\b/);
       for (const credential of required) expect(needs!.startsWith(`\`${credential.env}\``), `${credential.env} comes first`).toBe(true);
     });
+  });
+
+  describe('instances table', () => {
+    const rows = byName(tableRows(markdown, '| definition | built-in instance | credential keys | `base_url` |'));
+
+    it('lists every definition a PROVIDERS_FILE entry may use, and no other', () => {
+      expect([...rows.keys()].sort()).toEqual(PROVIDER_DEFINITIONS.map((settings) => settings.name).sort());
+    });
+
+    it.each(PROVIDER_DEFINITIONS.map((settings) => [settings.name, settings] as const))(
+      '%s: its built-in instance, every credential key (each required one marked so) and whether base_url is required',
+      (name, settings) => {
+        const [, instance, keys, baseUrl] = rows.get(name)!;
+        expect(unquoted(instance!)).toBe(builtInName(settings));
+        // The base URL's own variable (SEARXNG_URL) is written base_url in a file, not a credential key.
+        const credentials = settings.credentials.filter((credential) => credential.env !== settings.baseUrlEnv);
+        if (credentials.length === 0) expect(keys).toBe('none');
+        for (const credential of credentials) {
+          const after = keys!.split(`\`${credentialKey(settings, credential)}\``)[1];
+          expect(after, `${credential.env} is named by its key`).toBeDefined();
+          expect(after!.startsWith(' (required'), `${credential.env} is marked required exactly when it is`).toBe(credential.required);
+        }
+        expect(baseUrl!.startsWith('required'), 'base_url is marked required exactly when it is').toBe(settings.baseUrlRequired === true);
+      },
+    );
   });
 
   describe('outbound rate-limit table', () => {
