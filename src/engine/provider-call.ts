@@ -65,7 +65,11 @@ export async function callCapability<C extends Capability>(
   throw new ProviderCallFailed(result.outcome, failure(result, dependencies.secrets()));
 }
 
-/** The error a caller sees for an outcome that is not `ok`: the outcome's code and message, said of the provider. */
+/**
+ * The error a caller sees for an outcome that is not `ok`: the outcome's code and message, said of the provider.
+ * A search reports each provider's outcome under its name; a direct operation's caller has only this message, so it
+ * starts with the provider's name too ("youtube: HTTP 403: …").
+ */
 function failure({ provider, outcome, error }: Extract<PipelineResult<unknown>, { ok: false }>, secrets: readonly string[]): FedsearchError {
   const name = provider.name;
   // Only a redacted copy is carried: the raw error's message may quote an upstream body that echoed a key.
@@ -81,13 +85,13 @@ function failure({ provider, outcome, error }: Extract<PipelineResult<unknown>, 
       return new FedsearchError('PROVIDER_SUSPENDED', `${name} is ${outcome.message ?? 'suspended'}${wait}`, { retryAfterMs });
     }
     case 'rate_limited':
-      return new FedsearchError('OUTBOUND_RATE_LIMITED', `${name}: ${outcome.message ?? outcome.status}`, { cause, retryAfterMs });
+      return new FedsearchError('OUTBOUND_RATE_LIMITED', saidOf(name, outcome.message ?? outcome.status), { cause, retryAfterMs });
     case 'timeout':
-      return new FedsearchError(outcome.code ?? 'PROVIDER_TIMEOUT', `${name}: ${outcome.message ?? outcome.status}`, { cause, retryAfterMs });
+      return new FedsearchError(outcome.code ?? 'PROVIDER_TIMEOUT', saidOf(name, outcome.message ?? outcome.status), { cause, retryAfterMs });
     default: {
       // The upstream's own error, its message already redacted in the outcome; its status and safe details kept.
       const upstream = error instanceof FedsearchError ? error : undefined;
-      return new FedsearchError(outcome.code ?? 'PROVIDER_PARSE', outcome.message ?? `${name} failed`, {
+      return new FedsearchError(outcome.code ?? 'PROVIDER_PARSE', saidOf(name, outcome.message ?? 'failed'), {
         cause,
         retryAfterMs,
         upstreamStatus: upstream?.upstreamStatus,
@@ -95,4 +99,13 @@ function failure({ provider, outcome, error }: Extract<PipelineResult<unknown>, 
       });
     }
   }
+}
+
+/**
+ * `message` after the provider's name, unless it starts with that name already: a network error names the provider
+ * and its host ("youtube_web (www.youtube.com): host not found"), a refused request path names the provider too.
+ */
+function saidOf(name: string, message: string): string {
+  const named = message.slice(0, name.length).toLowerCase() === name.toLowerCase() && /^[\s:(]/.test(message.slice(name.length));
+  return named ? message : `${name}: ${message}`;
 }

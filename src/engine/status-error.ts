@@ -10,7 +10,8 @@ const MAX_DESCRIBED_CHARS = 160;
  * An upstream's error status as the error a caller reads: what happened, in the upstream's own words when its
  * documented error body has some, and what to do about it. A refused key names the setting to check, a used-up
  * quota or plan is PROVIDER_RATE_LIMITED (the breaker holds the provider, the caller waits) rather than a bad
- * key or a bad request. Never the request's URL: some keys travel in its query string.
+ * key or a bad request; a 5xx (or 408) is the provider's own failure, to wait out, and any
+ * other 4xx a request it refused as invalid. Never the request's URL: some keys travel in its query string.
  */
 export function statusError(response: UpstreamResponse, provider: Provider, secrets: readonly string[]): FedsearchError {
   const described = provider.describeError(response);
@@ -25,7 +26,7 @@ export function statusError(response: UpstreamResponse, provider: Provider, secr
       retryAfterMs: retryAfter,
       sharedMessage: `${ours}${shownPage}${advice}`,
     });
-  const refusal = provider.refusalOf(response) ?? refusalByStatus(response);
+  const refusal = provider.refusalOf(response, described) ?? refusalByStatus(response);
   if (refusal === 'credentials') {
     const advice = credentialAdvice(provider);
     return error('PROVIDER_AUTH', `HTTP ${status}: ${advice.sent ? 'the key was refused' : 'access refused'}`, undefined, advice.text);
@@ -40,11 +41,16 @@ export function statusError(response: UpstreamResponse, provider: Provider, secr
     const raise = advice.sent || advice.names.length === 0 ? '' : ` (no key was sent: set ${advice.names.join(' or ')} for a higher limit)`;
     return error('PROVIDER_RATE_LIMITED', `HTTP ${status}: ${what}${retryAfterText(wait)}`, wait, raise, '');
   }
-  // A 503 may say when to come back (RFC 9110 §10.2.3), as a 429 does: the breaker then waits that long, and
-  // the call is not retried at once.
-  const wait = status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
-  if (wait !== undefined) return error('PROVIDER_HTTP', `HTTP 503${retryAfterText(wait)}`, wait);
-  return error('PROVIDER_HTTP', `HTTP ${status}`);
+  if (status >= 500 || status === 408) {
+    // A 503 may say when to come back (RFC 9110 §10.2.3), as a 429 does: the breaker then waits that long, and
+    // the call is not retried at once.
+    const wait = status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
+    // Only the wait is advised: a search goes on without the provider anyway, and a direct operation has no other.
+    const later = wait === undefined ? 'later' : `after ${Math.ceil(wait / 1000)} s`;
+    return error('PROVIDER_HTTP', `HTTP ${status}: the provider is failing on its side`, wait, `; retry ${later}`);
+  }
+  // Any other 4xx refused what was asked (a parameter, a path, a size): the upstream's words, when it gave some, say why.
+  return error('PROVIDER_HTTP', `HTTP ${status}: the provider refused the request as invalid`);
 }
 
 /**

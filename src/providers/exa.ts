@@ -66,8 +66,8 @@ export class ExaProvider extends Provider {
   }
 
   /** Exa answers a bad or missing key with 400 ("x-api-key header is invalid"), not 401. */
-  override refusalOf(response: UpstreamResponse): Refusal | undefined {
-    return response.status === 400 && /api[- _]?key/i.test(this.describeError(response) ?? '') ? 'credentials' : undefined;
+  override refusalOf(response: UpstreamResponse, described: string | undefined): Refusal | undefined {
+    return response.status === 400 && /api[- _]?key/i.test(described ?? '') ? 'credentials' : undefined;
   }
 }
 

@@ -307,9 +307,10 @@ export abstract class Provider {
   /**
    * What an error answer refuses when its status alone would say it wrongly: a key refused with 400 or 422 (Exa,
    * YouTube, Brave), a quota used up with 403 (YouTube's quotaExceeded) or a status of the API's own (Tavily's 432
-   * and 433). Undefined leaves it to the status (engine/status-error.ts).
+   * and 433). Undefined leaves it to the status (engine/status-error.ts). `described` is what describeError said
+   * of the same answer (before redaction), so an adapter that judges by those words need not read the body again.
    */
-  refusalOf(_response: UpstreamResponse): Refusal | undefined {
+  refusalOf(_response: UpstreamResponse, _described: string | undefined): Refusal | undefined {
     return undefined;
   }
 

@@ -113,7 +113,11 @@ export class PubmedProvider extends Provider {
     return describeJsonError(response, ERROR_BODIES) ?? xmlErrorText(response);
   }
 
-  /** NCBI answers a bad api_key with 400 and `{"error": "API key invalid", …}`, not 401. */
+  /**
+   * NCBI answers a bad api_key with 400 and `{"error": "API key invalid", …}`, not 401. Only that JSON error is
+   * read, so not what describeError said, which may be an XML body's <ERROR>: the key's refusal is judged by the
+   * shape NCBI sends it in, and no other.
+   */
   override refusalOf(response: UpstreamResponse): Refusal | undefined {
     return response.status === 400 && /api[- _]?key/i.test(describeJsonError(response, ERROR_BODIES) ?? '') ? 'credentials' : undefined;
   }

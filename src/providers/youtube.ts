@@ -95,12 +95,13 @@ export class YoutubeProvider extends Provider {
     return describeJsonError(response, ERROR_BODIES);
   }
 
-  override refusalOf(response: UpstreamResponse): Refusal | undefined {
+  override refusalOf(response: UpstreamResponse, described: string | undefined): Refusal | undefined {
+    // The reasons are read from the body itself: describeError names only the first, and any may be the quota's.
     const reasons = errorReasons(response);
     if (reasons.some((reason) => QUOTA_REASONS.has(reason))) return 'quota';
     if (reasons.some((reason) => KEY_REASONS.has(reason))) return 'credentials';
     // The reason of a bad key is often only `badRequest`: its message is what tells it from a bad parameter.
-    return response.status === 400 && /^(?:badRequest: )?API key (?:not valid|expired)/i.test(this.describeError(response) ?? '') ? 'credentials' : undefined;
+    return response.status === 400 && /^(?:badRequest: )?API key (?:not valid|expired)/i.test(described ?? '') ? 'credentials' : undefined;
   }
 
   private apiKey(): string {

@@ -51,7 +51,7 @@ describe('gatherResults', () => {
     const answers = byName(await gatherResults(names.map((name) => provider(name)), makeQuery('q'), {}, dependencies()));
     expect(answers.ok!.outcome).toMatchObject({ status: 'ok', count: 2 });
     expect(answers.ok!.items.map((item) => item.url)).toEqual(['https://a.example/1', 'https://a.example/2']);
-    expect(answers['500']!.outcome).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: 'HTTP 500' });
+    expect(answers['500']!.outcome).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: 'HTTP 500: the provider is failing on its side; retry later' });
     expect(answers['429']!.outcome).toMatchObject({ status: 'error', code: 'PROVIDER_RATE_LIMITED', retry_after_ms: 7000 });
     expect(answers['401']!.outcome).toMatchObject({ status: 'error', code: 'PROVIDER_AUTH' });
     expect(answers.html!.outcome).toMatchObject({ status: 'error', code: 'PROVIDER_PARSE' });

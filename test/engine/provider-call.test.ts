@@ -18,6 +18,8 @@ import { asResponse } from '../support/upstream-read.js';
 const agent = new Agent({ keepAliveTimeout: 500 });
 const quiet: FastifyBaseLogger = pino({ level: 'silent' });
 const SECRET = 'sk-scrape-secret-0123456789';
+/** What the transport says of the `down` upstream's 500, whose body echoes the key. */
+const FAILING_ON_ITS_SIDE = 'HTTP 500: the provider is failing on its side: rejected key [redacted]; retry later';
 
 /** A provider serving `scrape`: GET <base>/page answers the page's Markdown; an error body says `{"error"}`. */
 class ScrapingProvider extends TestProvider {
@@ -104,7 +106,7 @@ describe('a single capability call through the provider pipeline', () => {
     const down = provider('down');
     const shared = dependencies([], 1);
     const first = await failure(callCapability(down, 'scrape', { url: 'https://example.org/' }, {}, shared));
-    expect(first).toMatchObject({ code: 'PROVIDER_HTTP', upstreamStatus: 500, message: 'HTTP 500: rejected key [redacted]' });
+    expect(first).toMatchObject({ code: 'PROVIDER_HTTP', upstreamStatus: 500, message: `down: ${FAILING_ON_ITS_SIDE}` });
     const second = await failure(callCapability(down, 'scrape', { url: 'https://example.org/' }, {}, shared));
     expect(second).toMatchObject({ code: 'PROVIDER_SUSPENDED', outcome: { status: 'suspended' } });
     expect(second.message).toMatch(/^down is suspended after 1 consecutive failures; try again in 60 s$/);
@@ -116,9 +118,9 @@ describe('a single capability call through the provider pipeline', () => {
     // The adapter declares no credential, so only the engine's secrets can hide the key the body echoes.
     const error = await failure(callCapability(provider('down'), 'scrape', { url: 'https://example.org/' }, {}, dependencies()));
     expect(error.cause).toBeInstanceOf(FedsearchError);
-    expect(error.cause).toMatchObject({ code: 'PROVIDER_HTTP', upstreamStatus: 500, message: 'HTTP 500: rejected key [redacted]' });
+    expect(error.cause).toMatchObject({ code: 'PROVIDER_HTTP', upstreamStatus: 500, message: FAILING_ON_ITS_SIDE });
     const logged = pino.stdSerializers.err(error);
-    expect(logged.message).toBe('HTTP 500: rejected key [redacted]: HTTP 500: rejected key [redacted]');
+    expect(logged.message).toBe(`down: ${FAILING_ON_ITS_SIDE}: ${FAILING_ON_ITS_SIDE}`);
     expect(JSON.stringify(logged)).not.toContain(SECRET);
   });
 

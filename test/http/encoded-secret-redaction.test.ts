@@ -64,7 +64,7 @@ describe('secrets echoed encoded in a URL', () => {
     // would leave a start of it; redacted first, the whole quote is one marker.
     const sent = requested(upstream.requestsTo('/youtube/youtube/v3/videos')[0]!.url);
     expect(sent).toContain(`key=${new URLSearchParams([['', YOUTUBE_KEY]]).toString().slice(1)}`);
-    expect(body.message).toMatch(/^HTTP 400: the key was refused: badRequest: API key not valid for \/youtube\/youtube\/v3\/videos\?.*&key=\[redacted\] \(check YOUTUBE_API_KEY\)$/);
+    expect(body.message).toMatch(/^youtube: HTTP 400: the key was refused: badRequest: API key not valid for \/youtube\/youtube\/v3\/videos\?.*&key=\[redacted\] \(check YOUTUBE_API_KEY\)$/);
 
     const logged = service.logs.filter((line) => (JSON.parse(line) as { reqId?: string }).reqId === body.request_id);
     expect(logged.some((line) => line.includes('"msg":"request failed"'))).toBe(true);

@@ -310,7 +310,7 @@ describe('errors of direct provider calls', () => {
     const body = await response.json();
     // YouTube refuses a bad key with 400 keyInvalid: a refused key, naming the setting to check (engine/status-error.ts).
     expect(body.code).toBe('PROVIDER_AUTH');
-    expect(body.message).toMatch(/^HTTP 400: the key was refused: .*\(check YOUTUBE_API_KEY\)$/);
+    expect(body.message).toMatch(/^youtube: HTTP 400: the key was refused: .*\(check YOUTUBE_API_KEY\)$/);
     expect(JSON.stringify(body)).not.toContain(KEY);
   });
 

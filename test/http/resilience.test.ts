@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 
+/** The advice after a 5xx (engine/status-error.ts): the provider's own failure, to wait out. */
+const RETRY_LATER = '; retry later';
 const BRAVE_PATH = '/brave/res/v1/web/search';
 const braveBody = JSON.stringify({ type: 'search', web: { results: [{ title: 'Up again', url: 'https://brave.example/up' }] } });
 
@@ -52,7 +54,7 @@ describe('upstream resilience', () => {
     expect(suspended.retry_after_ms).toBeGreaterThan(0);
     expect(suspended.retry_after_ms).toBeLessThanOrEqual(COOLDOWN_MS);
     expect(upstream().requestsTo(BRAVE_PATH).length).toBe(before);
-    expect(await braveHealth()).toMatchObject({ state: 'open', consecutive_failures: 3, last_error: { message: 'HTTP 500' } });
+    expect(await braveHealth()).toMatchObject({ state: 'open', consecutive_failures: 3, last_error: { message: `HTTP 500: the provider is failing on its side${RETRY_LATER}` } });
 
     upstream().json(BRAVE_PATH, braveBody);
     await expect.poll(async () => (await braveHealth()).state, { timeout: COOLDOWN_MS + 5000 }).toBe('half-open');
@@ -131,7 +133,7 @@ describe('one retry within the deadline', () => {
   it('does not retry a 500', async () => {
     const calls = flaky(500);
     const body = await (await request(service.origin, '/v1/search/web?q=no+retry&providers=brave')).json();
-    expect(body.providers[0]).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: 'HTTP 500' });
+    expect(body.providers[0]).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: `HTTP 500: the provider is failing on its side${RETRY_LATER}` });
     expect(calls()).toBe(1);
   });
 
@@ -155,7 +157,7 @@ describe('an upstream that says when to come back', () => {
 
   it('is not retried at once after a 503 with Retry-After, and is suspended for that long', async () => {
     upstream().json(BRAVE_PATH, { error: 'maintenance' }, 503, { 'retry-after': '45' });
-    expect(await braveSearch()).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', retry_after_ms: 45_000, message: 'HTTP 503 (retry after 45 s)' });
+    expect(await braveSearch()).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', retry_after_ms: 45_000, message: 'HTTP 503: the provider is failing on its side; retry after 45 s' });
     expect(upstream().requestsTo(BRAVE_PATH)).toHaveLength(1);
     const suspended = await braveSearch();
     expect(suspended.status).toBe('suspended');
@@ -182,7 +184,7 @@ describe('a retry that gets no outbound slot in time', () => {
 
   it("answers with the upstream's failure, which the breaker counts, not with our rate limit", async () => {
     upstream().json(BRAVE_PATH, { error: 'gateway' }, 502);
-    expect(await braveSearch()).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: 'HTTP 502' });
+    expect(await braveSearch()).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: `HTTP 502: the provider is failing on its side${RETRY_LATER}` });
     expect(upstream().requestsTo(BRAVE_PATH)).toHaveLength(1);
     expect(await braveHealth()).toMatchObject({ state: 'open' });
   });

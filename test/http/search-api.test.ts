@@ -90,7 +90,7 @@ describe('search API', () => {
     upstream.json('/brave/res/v1/web/search', { type: 'ErrorResponse', error: { detail: 'down' } }, 503);
     const first = await (await get('/v1/search/web?q=all+fail&providers=brave')).json();
     expect(first.results).toEqual([]);
-    expect(first.providers[0]).toMatchObject({ provider: 'brave', status: 'error', message: 'HTTP 503: down' });
+    expect(first.providers[0]).toMatchObject({ provider: 'brave', status: 'error', message: 'HTTP 503: the provider is failing on its side: down; retry later' });
     const second = await (await get('/v1/search/web?q=all+fail&providers=brave')).json();
     expect(second.cached).toBe(false);
     upstream.json('/brave/res/v1/web/search', braveBody('https://brave.example/1', 'https://brave.example/2'));

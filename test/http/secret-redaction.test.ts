@@ -44,15 +44,15 @@ describe('secrets echoed by an upstream', () => {
     const response = await callOperation(service, 'youtube_video_details', { ids: ['abcDEF12345'] });
     expect(response.status).toBe(502);
     const body = await response.json();
-    expect(body.message).toBe('HTTP 400: the key was refused: badRequest: API key not valid: [redacted] (check YOUTUBE_API_KEY)');
+    const upstreamMessage = 'HTTP 400: the key was refused: badRequest: API key not valid: [redacted] (check YOUTUBE_API_KEY)';
+    expect(body.message).toBe(`youtube: ${upstreamMessage}`);
     expect(upstream.requestsTo('/youtube/youtube/v3/videos')).toHaveLength(1);
 
     const failures = service.logs.map((line) => JSON.parse(line) as { reqId?: string; msg?: string; err?: { message?: string; stack?: string } });
     const logged = failures.filter((line) => line.reqId === body.request_id && line.msg === 'request failed');
     expect(logged).toHaveLength(1);
     // pino writes the cause chain's messages and stacks into the line: the upstream's own error is there, redacted.
-    const upstreamMessage = 'HTTP 400: the key was refused: badRequest: API key not valid: [redacted] (check YOUTUBE_API_KEY)';
-    expect(logged[0]!.err?.message).toBe(`${upstreamMessage}: ${upstreamMessage}`);
+    expect(logged[0]!.err?.message).toBe(`youtube: ${upstreamMessage}: ${upstreamMessage}`);
     expect(logged[0]!.err?.stack).toContain(`caused by: FedsearchError: ${upstreamMessage}`);
     for (const line of service.logs) expect(line).not.toContain(YOUTUBE_KEY);
   });

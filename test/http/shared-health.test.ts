@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 
+/** The advice after a 5xx (engine/status-error.ts): the provider's own failure, to wait out. */
+const RETRY_LATER = '; retry later';
 const KEY_A = 'test-key-1-aaaaaaaaaaaa';
 const KEY_B = 'test-key-2-bbbbbbbbbbbb';
 
@@ -45,13 +47,13 @@ describe("an upstream's error text quoting a caller's query", () => {
   it('is told to the caller who searched, and never shown to another in provider health', async () => {
     const answer = await (await request(service.origin, '/v1/search/web?q=caller+a+private+diagnosis&providers=exa', { headers: { 'x-api-key': KEY_A } })).json();
     const outcome = answer.providers.find((each: { provider: string }) => each.provider === 'exa');
-    expect(outcome).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: 'HTTP 500: cannot search for caller a private diagnosis' });
+    expect(outcome).toMatchObject({ status: 'error', code: 'PROVIDER_HTTP', message: `HTTP 500: the provider is failing on its side: cannot search for caller a private diagnosis${RETRY_LATER}` });
 
     const listing = await request(service.origin, '/v1/providers', { headers: { 'x-api-key': KEY_B } });
     const text = await listing.text();
     expect(text).not.toContain('diagnosis');
     const exa = (JSON.parse(text) as { providers: Listed[] }).providers.find((each) => each.name === 'exa')!;
-    expect(exa.health.last_error?.message).toBe('HTTP 500');
+    expect(exa.health.last_error?.message).toBe(`HTTP 500: the provider is failing on its side${RETRY_LATER}`);
   });
 
   it('an error inside a normal answer is shown to others as only that', async () => {

@@ -106,7 +106,18 @@ const REFUSALS: Refusal[] = [
     body: { requestId: 'test-request', error: 'numResults must not exceed 100' },
     env: { EXA_API_KEY: KEYS.exa },
     code: 'PROVIDER_HTTP',
-    message: 'HTTP 400: numResults must not exceed 100',
+    message: 'HTTP 400: the provider refused the request as invalid: numResults must not exceed 100',
+  },
+  {
+    name: "Exa: a 500 is the provider's own failure: retry later",
+    provider: 'exa',
+    kind: 'web',
+    path: '/search',
+    status: 500,
+    body: { requestId: 'test-request', error: 'Internal server error' },
+    env: { EXA_API_KEY: KEYS.exa },
+    code: 'PROVIDER_HTTP',
+    message: 'HTTP 500: the provider is failing on its side: Internal server error; retry later',
   },
   {
     name: 'YouTube: 403 quotaExceeded is a used-up quota, not a bad key',
@@ -309,7 +320,7 @@ describe('what a direct provider call says of an upstream that refused', () => {
       const response = await callOperation(service, 'youtube_video_details', { ids: ['abcDEF12345'] });
       const body = await response.json();
       expect(response.status).toBe(502);
-      expect(body).toMatchObject({ code: 'PROVIDER_RATE_LIMITED', message: 'HTTP 403: quota or plan limit reached: quotaExceeded: quota' });
+      expect(body).toMatchObject({ code: 'PROVIDER_RATE_LIMITED', message: 'youtube: HTTP 403: quota or plan limit reached: quotaExceeded: quota' });
       for (const text of [JSON.stringify(body), ...service.logs]) expect(text).not.toContain(KEYS.youtube);
     } finally {
       await service.stop();

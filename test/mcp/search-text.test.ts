@@ -52,13 +52,13 @@ describe('the text of a search tool', () => {
 
   it('names a suspended provider among those that failed, with when it is tried again', async () => {
     const failed = await callTool(connected.client, 'hackernews_search', { query: 'rank fusion' });
-    expect(textOf(failed)).toContain('Providers that failed:\n- hackernews: error (HTTP 500: down)');
+    expect(textOf(failed)).toContain('Providers that failed:\n- hackernews: error (HTTP 500: the provider is failing on its side: down; retry later)');
     const suspended = await callTool(connected.client, 'hackernews_search', { query: 'rank fusion again' });
     expect(suspended.structuredContent).toMatchObject({ providers: [{ provider: 'hackernews', status: 'suspended' }] });
     expect(textOf(suspended)).toMatch(/No results\.\nProviders that failed:\n- hackernews: suspended \(suspended after 1 consecutive failures?; retry after \d+ s\)$/);
     // list_providers, where a model picks providers by name, says so too: with our words only, as every caller reads it.
     const providers = textOf(await callTool(connected.client, 'list_providers', { kind: 'web' }));
-    expect(providers).toMatch(/^- hackernews \(web\): configured, suspended \(retry after \d+ s; last error: HTTP 500\)$/m);
+    expect(providers).toMatch(/^- hackernews \(web\): configured, suspended \(retry after \d+ s; last error: HTTP 500: the provider is failing on its side; retry later\)$/m);
     expect(providers).toMatch(/^- wikipedia \(mediawiki, web\): configured$/m);
   });
 });
