@@ -61,14 +61,20 @@ export interface BuildOptions {
   redisCommandTimeoutMs?: { answerCache?: number; rateLimits?: number };
 }
 
+/** The service's own secrets, which callers send to it: the API keys and the metrics token. */
+function serviceSecrets(config: AppConfig): string[] {
+  return config.METRICS_TOKEN === undefined ? [...config.apiKeys] : [...config.apiKeys, config.METRICS_TOKEN];
+}
+
 /** Builds the whole service: plugins, then routes, then MCP. Listening is server.ts's job. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const providers = createProviders(config.providers);
   const metrics = createMetrics();
   const app = Fastify({
     // The keys' values too: an error's text may quote one an upstream echoed, where no field path can find it,
-    // and a client may send its own key to us in a URL.
-    ...loggerOptions(config.LOG_LEVEL, options.logStream, secretValues(providers, config.apiKeys)),
+    // and a client may send its own key to us in a URL. A scraper may put METRICS_TOKEN there as well (a
+    // Prometheus job's `params`), under a name no parameter list knows: it is redacted by value like the keys.
+    ...loggerOptions(config.LOG_LEVEL, options.logStream, secretValues(providers, serviceSecrets(config))),
     // As many hops as there are proxies, not every hop: each proxy appends the address it saw to whatever
     // X-Forwarded-For the caller sent, so trusting every hop took the caller's own first entry as its address,
     // and a new one per request escaped the per-address rate limit and MCP session cap. (Fastify's types

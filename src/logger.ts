@@ -1,6 +1,7 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { stdSerializers } from 'pino';
+import { shownValue } from './domain/shown-value.js';
 import { levelEnabled } from './engine/log-level.js';
 import { hideUrlUserinfo } from './domain/url-userinfo.js';
 import { redactSecrets } from './engine/redact.js';
@@ -86,6 +87,18 @@ function messageSerializer(secrets: readonly string[]): (message: unknown) => un
   return (message) => (typeof message === 'string' ? redactSecrets(message, secrets) : message);
 }
 
+/**
+ * The request line of a request Node's parser refused (http/client-error.ts) as a request's URL is written: its
+ * target's secret parameters and every configured key redacted, and only then cut short (its length is the caller's
+ * choice), so that the cut cannot leave the start of a key that whole-key redaction would have found.
+ */
+function requestLineSerializer(secrets: readonly string[]): (line: unknown) => unknown {
+  return (line) =>
+    typeof line === 'string'
+      ? shownValue(redactSecrets(line.replace(/^(\S+ )(\S+)/, (_line, method: string, target: string) => `${method}${redactUrl(target)}`), secrets))
+      : line;
+}
+
 /** Probes and scrapes come every few seconds from the platform, not from callers: their lines are debug. */
 const QUIET_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -160,6 +173,7 @@ export function loggerOptions(
         }),
         err: errorSerializer(secrets),
         message: messageSerializer(secrets),
+        requestLine: requestLineSerializer(secrets),
       },
     },
     // Each request's pino child is made when it first writes a line (request-logger.ts).

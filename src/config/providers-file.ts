@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isNode, isSeq, LineCounter, parseDocument, visit, type Alias, type Document, type Tags } from 'yaml';
+import { isNode, isSeq, LineCounter, parseDocument, visit, type Alias, type Document, type Tags, type YAMLError } from 'yaml';
 import type { CredentialSetting, ProviderSettings } from '../providers/provider.js';
 import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey, type Tuning } from '../providers/provider-config.js';
 import { reason as unreadable } from './api-keys.js';
@@ -58,8 +58,7 @@ export function readProvidersFile(
   const lines = new LineCounter();
   const document = parseDocument(content, { lineCounter: lines, customTags: withoutNumbers });
   const [syntaxError] = document.errors;
-  // Only the first line of yaml's message: the rest quotes the file, which may hold a credential.
-  if (syntaxError) return { instances: [], problems: [`${file}: not valid YAML: ${syntaxError.message.split(':\n')[0]}`] };
+  if (syntaxError) return { instances: [], problems: [`${file}: not valid YAML: ${syntaxProblem(syntaxError, content)}`] };
   const data = documentData(document, lines);
   if ('problem' in data) return { instances: [], problems: [`${file}: not valid YAML: ${data.problem}`] };
   const list = readList(data.value);
@@ -83,6 +82,26 @@ export function readProvidersFile(
     if (checked.instance && checked.problems.length === 0) instances.push(checked.instance);
   });
   return { instances, problems };
+}
+
+/**
+ * yaml's message for a syntax error without the file's text: only its first line (the rest quotes the file), and
+ * in it no word of the lines at fault. Some first lines quote a token too ("Could not resolve tag: !ab!…", "Block
+ * scalar header includes extra characters: |…", "Invalid escape sequence \U…"), which is a credential's start
+ * or the whole of it when the credential starts with `!`, `|` or `>`, or holds a backslash in double quotes.
+ */
+function syntaxProblem(error: YAMLError, content: string): string {
+  const firstLine = error.message.split(':\n')[0]!;
+  const position = / at line \d+, column \d+$/.exec(firstLine);
+  const words = position ? firstLine.slice(0, position.index) : firstLine;
+  const lineStart = content.lastIndexOf('\n', error.pos[0] - 1) + 1;
+  const lineEnd = content.indexOf('\n', error.pos[1]);
+  const atFault = content.slice(lineStart, lineEnd === -1 ? content.length : lineEnd);
+  const shown = words
+    .split(' ')
+    .map((word) => (word.length >= HIDDEN_FROM_LENGTH && atFault.includes(word) ? '…' : word))
+    .join(' ');
+  return `${shown}${position?.[0] ?? ''}`;
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { METHODS, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { shownValue } from '../domain/shown-value.js';
 import { API_SECURITY_HEADERS } from './security-headers.js';
 
 /** Node's parser error, with the bytes it had read when it gave up (a Buffer, on parse errors only). */
@@ -22,14 +21,21 @@ function describe(code: string | undefined): Refusal {
   return { status: 400, code: 'QUERY_INVALID', message: 'the request could not be parsed as HTTP' };
 }
 
+/** A request line starts with a method and a space; a header line (`Authorization: Bearer …`) never does. */
+const REQUEST_LINE_START = new RegExp(`^(?:${METHODS.join('|')}) `);
+/** Enough of a request line for the log to redact a key in it whole before it cuts the line short (logger.ts). */
+const REQUEST_LINE_READ_BYTES = 1024;
+
 /**
- * The start of what the caller sent, for the log line: its first line only (the request line, no headers and the
- * credentials they may carry), cut short, since the caller chose its length.
+ * The request line of what the caller sent, for the log line (whose serializer redacts the keys in its target and
+ * cuts it short): never the headers and the credentials they carry. The bytes Node hands over are the piece it was
+ * reading when it gave up, not the request from its start: headers that arrive in parts are refused in a later
+ * piece, whose first line is a header's (an Authorization header was logged so). Such a piece has no request line.
  */
-function requestLineExcerpt(rawPacket: unknown): string | undefined {
+function requestLineOf(rawPacket: unknown): string | undefined {
   if (!Buffer.isBuffer(rawPacket) || rawPacket.length === 0) return undefined;
-  const start = rawPacket.subarray(0, 200).toString('latin1');
-  return shownValue(start.split(/\r?\n/, 1)[0] ?? '');
+  const firstLine = rawPacket.subarray(0, REQUEST_LINE_READ_BYTES).toString('latin1').split(/\r?\n/, 1)[0] ?? '';
+  return REQUEST_LINE_START.test(firstLine) ? firstLine : undefined;
 }
 
 /**
@@ -50,7 +56,7 @@ export function answerClientErrors(counted: (statusCode: number) => void): NonNu
     const refusal = describe(error.code);
     const requestId = randomUUID();
     this.log.warn(
-      { reqId: requestId, statusCode: refusal.status, code: error.code, requestLine: requestLineExcerpt(error.rawPacket) },
+      { reqId: requestId, statusCode: refusal.status, code: error.code, requestLine: requestLineOf(error.rawPacket) },
       'request refused: not read as HTTP',
     );
     counted(refusal.status);

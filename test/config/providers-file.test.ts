@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey } from '../../src/providers/provider-config.js';
+import { credentialKey, PROVIDER_TUNING, tuningKey } from '../../src/providers/provider-config.js';
 import { PROVIDER_DEFINITIONS } from '../../src/providers/registry.js';
 import { temporaryDirectory } from '../support/temporary-directory.js';
 
@@ -144,19 +144,6 @@ providers:
       for (const key of keys) expect(key).toMatch(/^[a-z][a-z0-9_]*$/);
     }
   });
-
-  it('is documented in docs/providers.md: every definition, its built-in instance, credential keys and whether base_url is required', () => {
-    const documented = readFileSync(path.resolve('docs/providers.md'), 'utf8')
-      .split('\n')
-      .filter((line) => /^\| `[a-z]+` \| `[a-z_]+` \|/.test(line));
-    const expected = PROVIDER_DEFINITIONS.map((settings) => {
-      const credentials = settings.credentials
-        .filter((credential) => credential.env !== settings.baseUrlEnv)
-        .map((credential) => `\`${credentialKey(settings, credential)}\`${credential.required ? ' (required)' : ''}`);
-      return `| \`${settings.name}\` | \`${builtInName(settings)}\` | ${credentials.join(', ') || 'none'} | ${settings.baseUrlRequired ? 'required' : 'optional'} |`;
-    });
-    expect(documented).toEqual(expected);
-  });
 });
 
 describe('a local instance in PROVIDERS_FILE', () => {
@@ -277,6 +264,20 @@ describe('a bad PROVIDERS_FILE refuses start-up, naming the file, the entry and 
     const alias = refusal('providers:\n  - name: brave-2\n    use: brave\n    api_key: *sk-very-secret-value\n');
     expect(alias.message).toContain('not valid YAML');
     expect(alias.message).not.toContain('sk-very-secret-value');
+  });
+
+  // YAML reads a value that starts with `|` or `>` as a block scalar's header, one that starts with `!` as a tag, and a
+  // backslash in double quotes as an escape: the first line of its error then quotes the token, or eight characters of it.
+  it.each([
+    ['a block scalar header', 'api_key: |sk-very-secret-value', 'Block scalar header includes extra characters: … at line 4'],
+    ['a folded block scalar header', 'api_key: >sk-very-secret-value', 'Block scalar header includes extra characters: … at line 4'],
+    ['a tag with a handle', 'api_key: !sk!very-secret-value', 'Could not resolve tag: … at line 4'],
+    ['an escape in double quotes', 'api_key: "sk\\Uvery-secret-value"', 'Invalid escape sequence … at line 4'],
+  ])('never repeats a credential YAML reads as %s', (_case, line, expected) => {
+    const { message, file } = refusal(`providers:\n  - name: brave-2\n    use: brave\n    ${line}\n`);
+    expect(message).toContain(`PROVIDERS_FILE: ${file}: not valid YAML: ${expected}`);
+    const secret = 'very-secret-value';
+    for (let start = 0; start + 4 <= secret.length; start += 1) expect(message).not.toContain(secret.slice(start, start + 4));
   });
 
   it('never repeats the value of a variable put in a key that is not a credential\'s, whole or cut short', () => {

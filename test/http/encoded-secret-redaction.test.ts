@@ -142,3 +142,48 @@ describe("a client's API key in a logged request URL", () => {
     }
   });
 });
+
+/**
+ * The scraper's METRICS_TOKEN, which fedsearch reads only from the Authorization header, sent in a URL all the
+ * same (a Prometheus job given it as a `params` entry under a name of its own choosing): it is a configured
+ * secret like the API keys, and no log line may hold it in any spelling, whatever the parameter is called.
+ */
+describe("the metrics token in a logged request URL", () => {
+  const METRICS_TOKEN = 'scrape+token/0123=abc def%42';
+  let service: RunningService;
+
+  beforeAll(async () => {
+    service = await startService({ METRICS_TOKEN });
+  });
+  afterAll(async () => {
+    await service.stop();
+  });
+
+  /** The lines the request with this id wrote, once its `msg` line is there (written as its answer is done). */
+  async function linesOf(id: string | null, msg: string): Promise<Array<{ msg?: string; message?: string; req?: { url?: string } }>> {
+    const lines = () => service.logs.map((line) => JSON.parse(line) as { reqId?: string; msg?: string }).filter((line) => line.reqId === id);
+    await expect.poll(() => lines().filter((line) => line.msg === msg)).toHaveLength(1);
+    return lines();
+  }
+
+  it('under a parameter name no list knows', async () => {
+    const response = await request(service.origin, `/metrics?bearer=${encodeURIComponent(METRICS_TOKEN)}`);
+    // The token counts only in the Authorization header: the scrape is refused, and its URL logged all the same.
+    expect(response.status).toBe(401);
+    const lines = await linesOf(response.headers.get('x-request-id'), 'request completed');
+    expect(lines.find((line) => line.msg === 'request completed')!.req?.url).toBe('/metrics?bearer=[redacted]');
+    for (const line of service.logs) {
+      for (const spelling of spellingsOf(METRICS_TOKEN)) expect(line).not.toContain(spelling);
+    }
+  });
+
+  it('as the value of a parameter a refusal quotes', async () => {
+    const response = await request(service.origin, `/v1/search/web?q=x&providers=local&time_range=${encodeURIComponent(METRICS_TOKEN)}`);
+    expect(response.status).toBe(400);
+    const lines = await linesOf(response.headers.get('x-request-id'), 'request rejected');
+    expect(lines.find((line) => line.msg === 'request rejected')!.message).toBe('time_range: "[redacted]" is not allowed; allowed: "day", "week", "month", "year"');
+    for (const line of service.logs) {
+      for (const spelling of spellingsOf(METRICS_TOKEN)) expect(line).not.toContain(spelling);
+    }
+  });
+});

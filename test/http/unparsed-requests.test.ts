@@ -80,3 +80,59 @@ describe('requests Node refuses before the app sees them', () => {
     expect(await scrape()).toContain('fedsearch_http_requests_total{method="UNPARSED",route="unparsed",status_code="431"} 1');
   });
 });
+
+/**
+ * The refused request's line is logged so an operator can tell what was sent, but a request line carries the
+ * target's query string (a key a client put there), and the bytes Node had when it gave up are only the last piece
+ * it read: for headers that arrive in parts, that piece starts inside them, an Authorization header among them.
+ */
+describe('the line logged for a request Node refuses', () => {
+  const KEY = 'caller-key-0123456789abcdef';
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ API_KEYS: KEY });
+  });
+  afterAll(() => service.stop());
+
+  function refusedLine(requestId: string | undefined): Record<string, unknown> {
+    const lines = service.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.reqId === requestId);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, msg: 'request refused: not read as HTTP' });
+    return lines[0]!;
+  }
+
+  it('has a key in its query redacted, by parameter name and by value', async () => {
+    const answer = parseAnswer(await sendRaw(service.origin, `GET /v1/providers?api_key=${KEY}&credential=${KEY} HT TP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+    expect(answer.statusLine).toMatch(/^HTTP\/1\.1 400 /);
+    const line = refusedLine(answer.headers['x-request-id']);
+    expect(line.requestLine).toBe('GET /v1/providers?api_key=[redacted]&credential=[redacted] HT TP/1.1');
+    for (const logged of service.logs) expect(logged).not.toContain(KEY);
+  });
+
+  it('is not logged when the piece Node refused starts inside the headers', async () => {
+    const { port } = new URL(service.origin);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let received = '';
+    const closed = new Promise<void>((resolve, reject) => {
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    // A whole request, then the first 15 KB of the next one's headers (under Node's 16 KB limit)...
+    const first = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+    socket.write(`${first}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'p'.repeat(15_000)}\r\n`);
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    // ...and once the first is answered (so the server has read all of that), the rest, which passes the limit.
+    await expect.poll(() => received.startsWith('HTTP/1.1 200 ')).toBe(true);
+    socket.write(`Authorization: Bearer ${KEY}\r\nX-More: ${'q'.repeat(2000)}\r\n\r\n`);
+    await closed;
+    const refusal = received.slice(received.lastIndexOf('HTTP/1.1 '));
+    const answer = parseAnswer(refusal);
+    expect(answer.statusLine).toMatch(/^HTTP\/1\.1 431 /);
+    const line = refusedLine(answer.headers['x-request-id']);
+    expect(line.requestLine).toBeUndefined();
+    for (const logged of service.logs) {
+      expect(logged).not.toContain(KEY);
+      expect(logged).not.toContain('Authorization');
+    }
+  });
+});
