@@ -58,8 +58,9 @@ export function normalizeTitle(title: string): string {
   const ascii = PRINTABLE_ASCII.test(title);
   if (ascii && !title.includes('<')) return title.toLowerCase().replace(ASCII_RUNS_TO_FOLD, ' ').trim();
   const folded = ascii ? title.toLowerCase() : title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  // `[^<>]`, not `[^>]`: a title of many `<` and no `>` was read to its end from each of them (quadratic time).
   return folded
-    .replace(/<[^>]*>/g, ' ')
+    .replace(/<[^<>]*>/g, ' ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }

@@ -2,7 +2,7 @@ import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { FedsearchError } from '../domain/errors.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { Provider, UpstreamRequest, UpstreamResponse, UpstreamTransport } from '../providers/provider.js';
-import { decodedBody, type DecodeErrors } from '../transport/content-coding.js';
+import { MAX_CODINGS, decodedBody, type DecodeErrors } from '../transport/content-coding.js';
 import { networkCause } from '../transport/network-errors.js';
 import { exchange, type ExchangeErrors, type ExchangeResult } from '../transport/upstream-exchange.js';
 import { ProviderSuspended } from './provider-outcome.js';
@@ -49,6 +49,8 @@ class ProviderTransport implements UpstreamTransport {
     this.errors = {
       tooLarge: () => new FedsearchError('PROVIDER_PARSE', `the body is larger than ${options.maxBytes} bytes`),
       undecodable: (coding) => new FedsearchError('PROVIDER_PARSE', `the ${coding} body could not be decompressed`),
+      tooManyCodings: (count) =>
+        new FedsearchError('PROVIDER_PARSE', `the body names ${count} content codings (Content-Encoding); at most ${MAX_CODINGS} are undone`),
       failed: (error, signal, url) => networkError(error, signal, provider, url),
     };
   }

@@ -161,7 +161,8 @@ function authorName(author: Record<string, unknown>): string | undefined {
  */
 function jatsToText(abstract: string): string | undefined {
   const withoutHeading = abstract.replace(/^\s*<jats:title>\s*(abstract|summary)\s*<\/jats:title>/i, '');
-  return text(withoutHeading.replace(/<\/?(jats:)?(p|sec|title|list|list-item)\b[^>]*>/gi, ' '));
+  // `[^<>]`, not `[^>]`: an unclosed `<jats:p` would read on to the next `>`, from each of them (quadratic time).
+  return text(withoutHeading.replace(/<\/?(jats:)?(p|sec|title|list|list-item)\b[^<>]*>/gi, ' '));
 }
 
 /**

@@ -84,7 +84,8 @@ function discussionUrl(id: unknown): string | undefined {
 
 /** HN text is HTML with bare `<p>` between paragraphs; they become spaces so the words do not run together. */
 function htmlSnippet(value: unknown): string | undefined {
-  return typeof value === 'string' ? text(value.replace(/<\/?(p|br)\b[^>]*>/gi, ' ')) : undefined;
+  // `[^<>]`, not `[^>]`: from each of many unclosed `<p`, that would read on to the next `>` (quadratic time).
+  return typeof value === 'string' ? text(value.replace(/<\/?(p|br)\b[^<>]*>/gi, ' ')) : undefined;
 }
 
 function toItem(hit: Record<string, unknown>): ProviderItem {

@@ -39,10 +39,18 @@ export function withoutCutLinks(piece: string, continuesCutLink: boolean): strin
 export function withoutUnpairedMarkers(piece: string): string {
   return piece
     .replaceAll('`', '')
-    .replace(CLOSING_MARKER, (marker: string, _marker: string, offset: number, whole: string) => {
-      // `__init__`: the closing `__` has its opening partner earlier in the same word.
-      const wordStart = whole.slice(0, offset).search(/\S*$/);
-      return whole.slice(wordStart, offset).includes(marker) ? marker : '';
-    })
+    .replace(CLOSING_MARKER, (marker: string, _marker: string, offset: number, whole: string) =>
+      partneredInWord(whole, marker, offset) ? marker : '',
+    )
     .replace(LONE_EDGE_MARKER, '');
+}
+
+/**
+ * Whether the `marker` at `offset` has its opening partner earlier in the same word (`__init__`): the nearest one
+ * before it, with no white space between. Not the word's start searched from the piece's start: for each of a line of
+ * `a**` that read everything before it, time by the square of the line's length.
+ */
+function partneredInWord(whole: string, marker: string, offset: number): boolean {
+  const partner = whole.lastIndexOf(marker, offset - marker.length);
+  return partner !== -1 && !/\s/.test(whole.slice(partner, offset));
 }

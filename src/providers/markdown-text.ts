@@ -1,8 +1,11 @@
 import { PIECE_SEPARATOR, endsInCutLink, withoutCutLinks, withoutUnpairedMarkers } from './markdown-remnants.js';
 import { text } from './parse-helpers.js';
 
-/** `![alt](address)`: an image says nothing in a line of text. */
-const IMAGE = /!\[[^\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
+/**
+ * `![alt](address)`: an image says nothing in a line of text. The alt text holds no `[`, as a link's words hold none:
+ * with `[^\]\n]`, every `![` of a line of them read on to the line's end (time by the square of its length).
+ */
+const IMAGE = /!\[[^[\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
 /** `[words](address "title")`: the words stay, the address goes (the result's own URL is beside the snippet). */
 const LINK = /\[([^\[\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
 /** `## Heading` at the start of a line, or where an API has folded the lines into one (`… Insider. # Pydantic AI`). */

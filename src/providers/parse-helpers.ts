@@ -138,14 +138,34 @@ export function htmlToText(value: string): string {
   // Only things shaped like tags or comments go: "a < b and c > d" in plain text survives. Block tags
   // become spaces so paragraphs do not run together; inline tags vanish so "foo<b>bar</b>" stays one word.
   return decode(
-    value
-      .replace(/<!--[\s\S]*?-->/g, '')
+    withoutComments(value)
       .replace(/<\/?(p|br|div|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote|jats:p|jats:sec|jats:title)\b[^<>]*>/gi, ' ')
       .replace(/<\/?[A-Za-z][\w:-]*(\s[^<>]*)?\/?>/g, ''),
     ENTITY_DECODING,
   )
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/**
+ * `value` without its `<!-- … -->` comments. Not `/<!--[\s\S]*?-->/g`: from each `<!--` with no `-->` after it, that
+ * regex reads on to the end of the string, so an upstream title of `<!--` repeated took time by the square of its
+ * length (200 KB held the event loop, and every other provider's search, for seconds). Once one comment has no end,
+ * no later one has: the rest is kept as it is.
+ */
+function withoutComments(value: string): string {
+  let start = value.indexOf('<!--');
+  if (start === -1) return value;
+  let kept = '';
+  let from = 0;
+  while (start !== -1) {
+    const end = value.indexOf('-->', start + 4);
+    if (end === -1) break;
+    kept += value.slice(from, start);
+    from = end + 3;
+    start = value.indexOf('<!--', from);
+  }
+  return from === 0 ? value : kept + value.slice(from);
 }
 
 /**

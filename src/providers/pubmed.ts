@@ -37,8 +37,13 @@ const MAX_RESULTS = 200;
 /** esearch reaches the first 10,000 PMIDs of a PubMed search at most (`retstart` + `retmax`). */
 const MAX_DEPTH = 10_000;
 
-/** Elements whose text may carry inline markup (<i>, <sup>, MathML) that would split it into pieces. */
-const MARKUP_ELEMENTS = /<(ArticleTitle|VernacularTitle|BookTitle|AbstractText)(\s[^>]*?)?(?<!\/)>([\s\S]*?)<\/\1>/g;
+/**
+ * The opening tags of elements whose text may carry inline markup (<i>, <sup>, MathML) that would split it into
+ * pieces. Attributes hold no `<` in XML: `[^<>]` ends the reading of an unclosed tag at the next one.
+ */
+const MARKUP_OPENING = /<(ArticleTitle|VernacularTitle|BookTitle|AbstractText)(?:\s[^<>]*)?(?<!\/)>/g;
+/** A tag inside one of them; `[^<>]` for the same reason. */
+const INLINE_TAG = /<[^<>]*>/g;
 
 /**
  * NCBI E-utilities, two steps, both asked for XML (retmode=xml): esearch.fcgi finds PMIDs (eSearchResult),
@@ -153,11 +158,32 @@ export class PubmedProvider extends Provider {
   }
 }
 
-/** Drops inline markup inside titles and abstracts before parsing, so each stays one string in reading order. */
+/**
+ * Drops inline markup inside titles and abstracts before parsing, so each stays one string in reading order. Each
+ * element's end is found with indexOf, not with a lazy `[\s\S]*?<\/\1>` in the pattern: from every opening tag whose
+ * end never comes, that read on to the end of the body, and a hostile upstream's body of unclosed `<ArticleTitle>`
+ * took time by the square of its length. An element with no end has none after any later opening tag either.
+ */
 function withoutInlineMarkup(response: UpstreamResponse): UpstreamResponse {
-  const body = response.body.replace(MARKUP_ELEMENTS, (_match, name: string, attributes: string | undefined, inner: string) =>
-    `<${name}${attributes ?? ''}>${inner.replace(/<[^>]*>/g, '')}</${name}>`);
-  return { ...response, body };
+  const { body } = response;
+  const unclosed = new Set<string>();
+  let kept = '';
+  let from = 0;
+  MARKUP_OPENING.lastIndex = 0;
+  for (let opening = MARKUP_OPENING.exec(body); opening; opening = MARKUP_OPENING.exec(body)) {
+    const name = opening[1]!;
+    if (unclosed.has(name)) continue;
+    const innerStart = opening.index + opening[0].length;
+    const end = body.indexOf(`</${name}>`, innerStart);
+    if (end === -1) {
+      unclosed.add(name);
+      continue;
+    }
+    kept += body.slice(from, innerStart) + body.slice(innerStart, end).replace(INLINE_TAG, '');
+    from = end;
+    MARKUP_OPENING.lastIndex = end;
+  }
+  return from === 0 ? response : { ...response, body: kept + body.slice(from) };
 }
 
 /** The message of an XML error body, or undefined when the body is not XML. */

@@ -282,6 +282,20 @@ describe('compressed upstream answers', () => {
     await expect(send('/bomb', 4096)).rejects.toMatchObject({ code: 'PROVIDER_PARSE', message: 'the body is larger than 4096 bytes' });
   });
 
+  it('reads a body coded twice, by a server and a proxy in front of it, the last coding undone first', async () => {
+    compressed('/twice', 'gzip, br', brotliCompressSync(gzipSync(Buffer.from(json))));
+    expect((await send('/twice')).body).toBe(json);
+  });
+
+  it('refuses a body that names more codings than a server and a proxy apply, whatever they decode to', async () => {
+    // Each layer small and valid: what a stack of them costs is the decoding of every layer, which the cap does not bound.
+    compressed('/stacked', 'gzip, gzip, gzip', gzipSync(gzipSync(gzipSync(Buffer.from(json)))));
+    await expect(send('/stacked')).rejects.toMatchObject({
+      code: 'PROVIDER_PARSE',
+      message: 'the body names 3 content codings (Content-Encoding); at most 2 are undone',
+    });
+  });
+
   it('says so when a body does not decode as its content-encoding claims', async () => {
     compressed('/broken', 'gzip', Buffer.from(json));
     await expect(send('/broken')).rejects.toMatchObject({ code: 'PROVIDER_PARSE', message: 'the gzip body could not be decompressed' });
