@@ -1,4 +1,4 @@
-import { FedsearchError } from '../domain/errors.js';
+import { upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import type { TimeRange } from '../domain/time-range.js';
@@ -63,7 +63,7 @@ export class BraveProvider extends Provider {
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
     const body = parseJsonObject(response);
-    if (body.type === 'ErrorResponse') throw new FedsearchError('PROVIDER_UPSTREAM', errorEnvelopeMessage(body, ERROR_BODIES) ?? 'error response');
+    if (body.type === 'ErrorResponse') throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'error response');
     const items: ProviderItem[] = [];
     for (const section of SECTIONS) {
       const value = body[section];

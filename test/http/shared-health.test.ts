@@ -31,10 +31,19 @@ describe("an upstream's error text quoting a caller's query", () => {
     });
     upstream.on('/exa/search', quoting(500));
     upstream.on('/tavily/search', { kind: 'respond', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: { error: 'no results' } }) });
+    // Brave's ErrorResponse inside a 200, its detail quoting the query.
+    upstream.on('/brave/res/v1/web/search', {
+      kind: 'handler',
+      handle: (req: RecordedRequest, res: ServerResponse) => {
+        const query = new URL(req.url, 'http://upstream').searchParams.get('q');
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'ErrorResponse', error: { code: 'X', detail: `cannot search for ${query}` } }));
+      },
+    });
     service = await startService({
       ...providerEnv(upstream.origin),
       EXA_API_KEY: 'test-exa-key-1',
       TAVILY_API_KEY: 'test-tavily-key-1',
+      BRAVE_API_KEY: 'test-brave-key-1',
       API_KEYS: `${KEY_A},${KEY_B}`,
       LOG_LEVEL: 'silent',
     });
@@ -56,10 +65,13 @@ describe("an upstream's error text quoting a caller's query", () => {
     expect(exa.health.last_error?.message).toBe(`HTTP 500: the provider is failing on its side${RETRY_LATER}`);
   });
 
-  it('an error inside a normal answer is shown to others as only that', async () => {
-    const answer = await (await request(service.origin, '/v1/search/web?q=another+private+question&providers=tavily', { headers: { 'x-api-key': KEY_A } })).json();
+  it.each(['tavily', 'brave'])('an error inside a normal answer of %s is shown to others as only that', async (provider) => {
+    const answer = await (await request(service.origin, `/v1/search/web?q=another+private+question&providers=${provider}`, { headers: { 'x-api-key': KEY_A } })).json();
     expect(answer.providers[0]).toMatchObject({ status: 'error', code: 'PROVIDER_UPSTREAM' });
-    const listing = (await (await request(service.origin, '/v1/providers', { headers: { 'x-api-key': KEY_B } })).json()) as { providers: Listed[] };
-    expect(listing.providers.find((each) => each.name === 'tavily')!.health.last_error?.message).toBe('the upstream answered with an error');
+    const listing = await request(service.origin, '/v1/providers', { headers: { 'x-api-key': KEY_B } });
+    const text = await listing.text();
+    expect(text).not.toContain('private question');
+    const listed = (JSON.parse(text) as { providers: Listed[] }).providers.find((each) => each.name === provider)!;
+    expect(listed.health.last_error?.message).toBe('the upstream answered with an error');
   });
 });
