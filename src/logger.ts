@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { stdSerializers } from 'pino';
 import { shownValue } from './domain/shown-value.js';
 import { levelEnabled } from './engine/log-level.js';
+import { hideUrlSecrets, holdsNestedUrl, isSecretParameter } from './domain/url-secrets.js';
 import { hideUrlUserinfo } from './domain/url-userinfo.js';
 import { redactSecrets } from './engine/redact.js';
 import { lazyChildLoggerFactory } from './request-logger.js';
@@ -23,35 +24,18 @@ export const REDACTED_PATHS = [
   '*.token',
 ];
 
-/**
- * Query parameters whose values are secrets when a client sends them in a URL (fedsearch reads its own key only
- * from a header, but a client may put it in the URL all the same), by name lower-cased without `-` and `_`:
- * `api_key`, `api-key` and `apiKey` are one name, and so are the headers' `x-api-key` and `authorization`.
- */
-const SECRET_PARAMETERS: ReadonlySet<string> = new Set(['key', 'apikey', 'xapikey', 'token', 'accesstoken', 'authorization', 'sessionid']);
 // `#` starts a query string too: Fastify's router ends the path at the first `?` or `#` and parses what follows
 // as parameters (`/v1/search/web#api_key=…&q=…` is searched as q), so a key written after a `#` was logged as it was.
 const QUERY_PARAMETER = /([?&#])([^=&#]*)=[^&]*/g;
 
-/** Also hides the user name and password of a URL given as a parameter (GET /v1/papers/download?url=…). */
+/**
+ * A request's URL as its log line writes it: the values of its parameters with a secret's name redacted, and, when a
+ * parameter holds a URL (GET /v1/papers/download?url=…), that URL's user name, password and secret parameters too.
+ */
 export function redactUrl(url: string): string {
   if (!url.includes('=')) return url;
-  return hideUrlUserinfo(
-    url.replace(QUERY_PARAMETER, (pair, separator: string, name: string) => (isSecretParameter(name) ? `${separator}${name}=[redacted]` : pair)),
-  );
-}
-
-/** Whether `name` is a secret's, read as the query parser reads it: `api%5Fkey` and `%6Bey` are `api_key` and `key`. */
-function isSecretParameter(name: string): boolean {
-  let decoded = name;
-  if (name.includes('%') || name.includes('+')) {
-    try {
-      decoded = decodeURIComponent(name.replace(/\+/g, ' '));
-    } catch {
-      // A malformed escape: the parser keeps such a name as it is, and so is it read here.
-    }
-  }
-  return SECRET_PARAMETERS.has(decoded.toLowerCase().replace(/[-_]/g, ''));
+  const redacted = url.replace(QUERY_PARAMETER, (pair, separator: string, name: string) => (isSecretParameter(name) ? `${separator}${name}=[redacted]` : pair));
+  return holdsNestedUrl(redacted) ? hideUrlSecrets(redacted) : hideUrlUserinfo(redacted);
 }
 
 type SerializedError = ReturnType<typeof stdSerializers.err>;
@@ -61,20 +45,29 @@ const MAX_ERROR_DEPTH = 8;
 
 /**
  * pino's own `err` serializer, then every string it wrote redacted: its message and stack hold those of the
- * whole cause chain, so an upstream's text that quotes a key is redacted wherever in the chain it sits.
+ * whole cause chain, so an upstream's text that quotes a key is redacted wherever in the chain it sits, and so is
+ * a fetched URL's credential for its own site (FETCH_FAILED's "could not fetch https://…?X-Amz-Signature=…").
  * Serializers run only for a line that has an `err`, so a request that fails nothing pays nothing.
  */
 function errorSerializer(secrets: readonly string[]): (error: Error) => SerializedError {
-  if (secrets.length === 0) return stdSerializers.err;
   return (error) => redactFields(stdSerializers.err(error), secrets, 0) as SerializedError;
 }
 
 function redactFields(value: unknown, secrets: readonly string[], depth: number): unknown {
-  if (typeof value === 'string') return redactSecrets(value, secrets);
+  if (typeof value === 'string') return redactText(value, secrets);
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_ERROR_DEPTH) return '[not logged: nested too deep]';
   if (Array.isArray(value)) return value.map((item: unknown) => redactFields(item, secrets, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, redactFields(field, secrets, depth + 1)]));
+}
+
+/**
+ * A message as a log line writes it: the configured keys redacted, and the credentials of any URL it quotes. A
+ * caller's answer keeps its own URL whole (it wrote it, and needs it to see what failed); the operator's log is
+ * read by others and kept for long, and has no use for the caller's token to another site.
+ */
+function redactText(text: string, secrets: readonly string[]): string {
+  return hideUrlSecrets(redactSecrets(text, secrets));
 }
 
 /**
@@ -83,8 +76,7 @@ function redactFields(value: unknown, secrets: readonly string[], depth: number)
  * in a parameter had the key redacted from the line's URL and written whole in its message.
  */
 function messageSerializer(secrets: readonly string[]): (message: unknown) => unknown {
-  if (secrets.length === 0) return (message) => message;
-  return (message) => (typeof message === 'string' ? redactSecrets(message, secrets) : message);
+  return (message) => (typeof message === 'string' ? redactText(message, secrets) : message);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { CredentialSetting, ProviderSettings } from '../providers/provider.
 import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey, type Tuning } from '../providers/provider-config.js';
 import { reason as unreadable } from './api-keys.js';
 import { READABLE_FOLDER, readableFolderPath } from './env-values.js';
+import { entryPairs, readCredential, valueNamed, type CredentialReading } from './yaml-credentials.js';
 
 /**
  * PROVIDERS_FILE: named provider instances in YAML (JSON is YAML too), read once at start-up.
@@ -58,7 +59,7 @@ export function readProvidersFile(
   const lines = new LineCounter();
   const document = parseDocument(content, { lineCounter: lines, customTags: withoutNumbers });
   const [syntaxError] = document.errors;
-  if (syntaxError) return { instances: [], problems: [`${file}: not valid YAML: ${syntaxProblem(syntaxError, content)}`] };
+  if (syntaxError) return { instances: [], problems: [`${file}: not valid YAML: ${syntaxProblem(syntaxError, content)}${inValue(document, lines, syntaxError)}`] };
   const data = documentData(document, lines);
   if ('problem' in data) return { instances: [], problems: [`${file}: not valid YAML: ${data.problem}`] };
   const list = readList(data.value);
@@ -71,11 +72,13 @@ export function readProvidersFile(
   const instances: InstanceEntry[] = [];
   const problems: string[] = [];
   const seen = new Map<string, number>();
+  const pairs = entryPairs(document);
   list.forEach((entry, index) => {
     const name = isRecord(entry) && typeof entry.name === 'string' ? entry.name : undefined;
     const line = lineOf(index);
     const label = `${file}: providers[${index}]${name === undefined ? '' : ` "${name}"`}${line === undefined ? '' : ` (line ${line})`}`;
-    const checked = checkEntry(entry, env, rules);
+    const asWrittenIn = (key: string): CredentialReading => readCredential(pairs[index]?.get(key), content);
+    const checked = checkEntry(entry, env, rules, asWrittenIn);
     if (name !== undefined && seen.has(name)) checked.problems.unshift(`name: "${name}" is already the name of providers[${seen.get(name)}]`);
     if (name !== undefined && !seen.has(name)) seen.set(name, index);
     problems.push(...checked.problems.map((problem) => `${label}: ${problem}`));
@@ -102,6 +105,12 @@ function syntaxProblem(error: YAMLError, content: string): string {
     .map((word) => (word.length >= HIDDEN_FROM_LENGTH && atFault.includes(word) ? '…' : word))
     .join(' ');
   return `${shown}${position?.[0] ?? ''}`;
+}
+
+/** Which entry's value a syntax error is in, and that quoting it may be the fix: yaml's words do not say so. */
+function inValue(document: Document, lines: LineCounter, error: YAMLError): string {
+  const value = valueNamed(document, lines, error.pos[0]);
+  return value ? `, in ${value}; if that value is a credential or other text, quote it ("…") to have it read as written` : '';
 }
 
 /**
@@ -137,7 +146,11 @@ function documentData(document: Document, lines: LineCounter): { value: unknown 
       const { line, col } = lines.linePos(alias.range[0]);
       return ` at line ${line}, column ${col}`;
     };
-    if (unresolved) return { problem: `an alias (*…) names no anchor (&…) set before it${at(unresolved)}; quote a value that starts with *` };
+    if (unresolved) {
+      const where = unresolved.range ? valueNamed(document, lines, unresolved.range[0]) : undefined;
+      const value = where ? ` (here ${where})` : '';
+      return { problem: `an alias (*…) names no anchor (&…) set before it${at(unresolved)}; quote a value that starts with *${value}` };
+    }
     if (error instanceof Error && /excessive alias count/i.test(error.message)) return { problem: `too many aliases (*…)${at(first)}` };
     return { problem: first ? `its aliases (*…) cannot be resolved${at(first)}` : 'it cannot be read as data' };
   }
@@ -159,7 +172,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** One entry's instance, or what is wrong with it (each problem starts with the key). */
-function checkEntry(entry: unknown, env: Environment, rules: InstanceRules): { instance?: InstanceEntry; problems: string[] } {
+function checkEntry(
+  entry: unknown,
+  env: Environment,
+  rules: InstanceRules,
+  asWrittenIn: (key: string) => CredentialReading,
+): { instance?: InstanceEntry; problems: string[] } {
   if (!isRecord(entry)) return { problems: ['expected a mapping with at least name and use'] };
   const problems: string[] = [];
   const name = checkName(entry.name, rules, problems);
@@ -175,7 +193,7 @@ function checkEntry(entry: unknown, env: Environment, rules: InstanceRules): { i
     problems.push(`${key}: unknown key for a ${settings.name} instance (allowed: ${allowed.join(', ')})`);
   }
   const tuning = readTuning(entry, keys.tuning, env, problems);
-  const credentials = readCredentials(entry, keys.credentials, settings, env, problems);
+  const credentials = readCredentials(entry, keys.credentials, settings, env, problems, asWrittenIn);
   // Wikipedia replaced by an entry keeps its own site unless the entry names another one.
   const hasDefaultSite = name === builtInName(settings) && settings.baseUrl !== '';
   const baseUrlKey = tuningKey('baseUrl');
@@ -207,10 +225,16 @@ function readCredentials(
   settings: ProviderSettings,
   env: Environment,
   problems: string[],
+  asWrittenIn: (key: string) => CredentialReading,
 ): Record<string, string | undefined> {
   const credentials: Record<string, string | undefined> = {};
   for (const [key, credential] of keys) {
-    const value = resolveValue(entry[key], env);
+    const written = asWrittenIn(key);
+    if (written && 'problem' in written) {
+      problems.push(`${key}: ${written.problem}`);
+      continue;
+    }
+    const value = resolveValue(written ? written.text : entry[key], env);
     if (value.problem) problems.push(`${key}: ${value.problem}`);
     credentials[credential.env] = value.text?.trim() || undefined;
     if (credential.required && !credentials[credential.env] && !value.problem) problems.push(`${key}: required for a ${settings.name} instance`);

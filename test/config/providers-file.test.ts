@@ -80,6 +80,9 @@ providers:
   it('reads JSON as well, since JSON is YAML', () => {
     const file = writeProvidersFile(JSON.stringify({ providers: [{ name: 'wiki2', use: 'mediawiki', base_url: 'https://wiki2.example' }] }));
     expect(loadConfig({ PROVIDERS_FILE: file }).providers.wiki2).toMatchObject({ definition: 'mediawiki', baseUrl: 'https://wiki2.example' });
+    // JSON's null is written on purpose: no value, as YAML's unquoted null is not taken to be.
+    const withNull = writeProvidersFile(JSON.stringify({ providers: [{ name: 'gh2', use: 'github', token: null }] }));
+    expect(loadConfig({ PROVIDERS_FILE: withNull }).providers.gh2!.credentials).toEqual({});
   });
 
   it('maps credentials by their documented key, by value or ${VARIABLE} from the environment', () => {
@@ -117,6 +120,47 @@ providers:
     expect(config.providers['brave-digits']!.credentials).toEqual({ BRAVE_API_KEY: '123456789012345678901234' });
     expect(config.providers['pubmed-hex']!.credentials).toMatchObject({ PUBMED_API_KEY: '12e45678' });
     expect(config.providers['github-zero']!.credentials).toEqual({ GITHUB_TOKEN: '0123' });
+  });
+
+  it('reads as written a credential that YAML would read as a boolean, and the spellings it reads as text already', () => {
+    // Unquoted, `True` is YAML's boolean true, which reads back as `true`: the key is the text written.
+    const file = writeProvidersFile(`
+providers:
+  - name: brave-bool
+    use: brave
+    api_key: True
+  - name: tavily-yes
+    use: tavily
+    api_key: yes
+  - name: exa-colon
+    use: exa
+    api_key: :x1-0123
+  - name: github-dash
+    use: github
+    token: -dash-0123
+  - name: pubmed-date
+    use: pubmed
+    api_key: 2024-01-01
+  - name: brave-quoted
+    use: brave
+    api_key: "!quoted-bang"
+  - name: brave-shared
+    use: brave
+    api_key: &shared shared-key-0123
+  - name: brave-alias
+    use: brave
+    api_key: *shared
+`);
+    const providers = loadConfig({ PROVIDERS_FILE: file }).providers;
+    expect(providers['brave-bool']!.credentials).toEqual({ BRAVE_API_KEY: 'True' });
+    expect(providers['tavily-yes']!.credentials).toEqual({ TAVILY_API_KEY: 'yes' });
+    expect(providers['exa-colon']!.credentials).toEqual({ EXA_API_KEY: ':x1-0123' });
+    expect(providers['github-dash']!.credentials).toEqual({ GITHUB_TOKEN: '-dash-0123' });
+    expect(providers['pubmed-date']!.credentials).toMatchObject({ PUBMED_API_KEY: '2024-01-01' });
+    expect(providers['brave-quoted']!.credentials).toEqual({ BRAVE_API_KEY: '!quoted-bang' });
+    // An anchor with a value after it is YAML written on purpose: the alias repeats the value.
+    expect(providers['brave-shared']!.credentials).toEqual({ BRAVE_API_KEY: 'shared-key-0123' });
+    expect(providers['brave-alias']!.credentials).toEqual({ BRAVE_API_KEY: 'shared-key-0123' });
   });
 
   it('replaces a built-in instance with an entry of the same name, in its place', () => {
@@ -269,15 +313,59 @@ describe('a bad PROVIDERS_FILE refuses start-up, naming the file, the entry and 
   // YAML reads a value that starts with `|` or `>` as a block scalar's header, one that starts with `!` as a tag, and a
   // backslash in double quotes as an escape: the first line of its error then quotes the token, or eight characters of it.
   it.each([
-    ['a block scalar header', 'api_key: |sk-very-secret-value', 'Block scalar header includes extra characters: … at line 4'],
-    ['a folded block scalar header', 'api_key: >sk-very-secret-value', 'Block scalar header includes extra characters: … at line 4'],
-    ['a tag with a handle', 'api_key: !sk!very-secret-value', 'Could not resolve tag: … at line 4'],
-    ['an escape in double quotes', 'api_key: "sk\\Uvery-secret-value"', 'Invalid escape sequence … at line 4'],
+    ['a block scalar header', 'api_key: |sk-Qz7hW9xPb3LmTk4', 'Block scalar header includes extra characters: … at line 4'],
+    ['a folded block scalar header', 'api_key: >sk-Qz7hW9xPb3LmTk4', 'Block scalar header includes extra characters: … at line 4'],
+    ['a tag with a handle', 'api_key: !sk!Qz7hW9xPb3LmTk4', 'Could not resolve tag: … at line 4'],
+    ['an escape in double quotes', 'api_key: "sk\\UQz7hW9xPb3LmTk4"', 'Invalid escape sequence … at line 4'],
   ])('never repeats a credential YAML reads as %s', (_case, line, expected) => {
     const { message, file } = refusal(`providers:\n  - name: brave-2\n    use: brave\n    ${line}\n`);
     expect(message).toContain(`PROVIDERS_FILE: ${file}: not valid YAML: ${expected}`);
-    const secret = 'very-secret-value';
+    const secret = 'Qz7hW9xPb3LmTk4';
     for (let start = 0; start + 4 <= secret.length; start += 1) expect(message).not.toContain(secret.slice(start, start + 4));
+  });
+
+  // Unquoted, YAML gives some spellings a meaning of their own and reads no key, or another: each is refused with what
+  // YAML read and how to quote, naming the entry and the key, and never repeating the value.
+  it.each([
+    ['a tag (!…), which YAML drops', 'api_key: !sk-Qz7hW9xPb3LmTk4', 'api_key: YAML read the value\'s start (!…) as a tag and dropped it; quote the value ("…")'],
+    ['an unknown core tag (!!…)', 'api_key: !!sk-Qz7hW9xPb3LmTk4', 'api_key: YAML read the value\'s start (!…) as a tag and dropped it'],
+    ['an anchor (&…) with nothing after it', 'api_key: &sk-Qz7hW9xPb3LmTk4', 'api_key: YAML read the value (&…) as an anchor\'s name, with no value after it; quote the value'],
+    ['a comment (#…)', 'api_key: #sk-Qz7hW9xPb3LmTk4', 'api_key: YAML read the value (#…) as a comment, so it has none; quote the value ("…") to have it read as written, or remove the line'],
+    ['null', 'api_key: null', 'api_key: YAML read the value (null or ~) as no value; quote the value'],
+    ['~', 'api_key: ~', 'api_key: YAML read the value (null or ~) as no value'],
+    ['lines YAML joins into one', 'api_key: sk-Qz7hW9x\n      -Pb3LmTk4', 'api_key: YAML joined the value\'s lines into one; quote the value'],
+  ])('refuses a credential YAML reads as %s, naming the entry and the key', (_case, line, expected) => {
+    const { message, file } = refusal(`providers:\n  - name: brave-2\n    use: brave\n    ${line}\n`);
+    expect(message).toContain(`Invalid configuration: PROVIDERS_FILE: ${file}: providers[0] "brave-2" (line 2): ${expected}`);
+    // The one problem: the key is not reported "required" as well, as it was when YAML had read it as nothing.
+    expect(message.match(/PROVIDERS_FILE:/g)).toHaveLength(1);
+    for (const piece of ['Qz7h', 'W9xP', 'b3Lm', 'Tk4']) expect(message).not.toContain(piece);
+  });
+
+  it('refuses an optional credential YAML reads as nothing, rather than run without it', () => {
+    const { message, file } = refusal('providers:\n  - name: gh\n    use: github\n    token: !ghp-secret-token\n');
+    expect(message).toContain(`${file}: providers[0] "gh" (line 2): token: YAML read the value's start (!…) as a tag and dropped it`);
+    expect(message).not.toContain('ghp-secret-token');
+  });
+
+  it.each([
+    ['a reserved character (@)', 'api_key: @sk-Qz7hW9xPb3LmTk4', 'Plain value cannot start with reserved character @ at line 4, column 14'],
+    ['a reserved character (`)', 'api_key: `sk-Qz7hW9xPb3LmTk4', 'Plain value cannot start with reserved character ` at line 4, column 14'],
+    ['a directive (%)', 'api_key: %sk-Qz7hW9xPb3LmTk4', 'Plain value cannot start with directive indicator character % at line 4, column 14'],
+    ['a block scalar header (|)', 'api_key: |sk-Qz7hW9xPb3LmTk4', 'Block scalar header includes extra characters: … at line 4, column 15'],
+    ['a list item (- )', 'api_key: - sk-Qz7hW9xPb3LmTk4', 'Unexpected block-seq-ind on same line with key at line 4, column 14'],
+    ['a mapping (: )', 'api_key: sk: Qz7hW9xPb3LmTk4', 'Nested mappings are not allowed in compact mappings at line 4, column 14'],
+  ])('names the entry and the key of a credential YAML cannot read as %s, and says to quote it', (_case, line, expected) => {
+    const { message, file } = refusal(`providers:\n  - name: brave-2\n    use: brave\n    ${line}\n`);
+    expect(message).toContain(
+      `PROVIDERS_FILE: ${file}: not valid YAML: ${expected}, in the value of api_key in providers[0] "brave-2"; if that value is a credential or other text, quote it ("…") to have it read as written`,
+    );
+    for (const piece of ['Qz7h', 'W9xP', 'b3Lm', 'Tk4']) expect(message).not.toContain(piece);
+  });
+
+  it('names the entry and the key of an alias (*…) with no anchor', () => {
+    const { message } = refusal('providers:\n  - name: brave-2\n    use: brave\n    api_key: *sk-Qz7hW9xPb3LmTk4\n');
+    expect(message).toContain('quote a value that starts with * (here the value of api_key in providers[0] "brave-2")');
   });
 
   it('never repeats the value of a variable put in a key that is not a credential\'s, whole or cut short', () => {

@@ -1,0 +1,85 @@
+import { hideUrlUserinfo } from './url-userinfo.js';
+
+/**
+ * Query parameters whose values are credentials, by name lower-cased without `-` and `_` (`api_key`, `api-key` and
+ * `apiKey` are one name). fedsearch reads its own key only from a header, but a client may put it in the URL all the
+ * same; and a URL a caller asks fedsearch to fetch (fetch_url's url, /v1/papers/download?url=) may carry the caller's
+ * credentials for that other site: a token, or a signed URL's signature (S3's X-Amz-*, GCS's X-Goog-*, Azure's sig).
+ */
+const SECRET_PARAMETERS: ReadonlySet<string> = new Set([
+  'key',
+  'apikey',
+  'xapikey',
+  'token',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'authorization',
+  'auth',
+  'sessionid',
+  'password',
+  'secret',
+  'clientsecret',
+  'sig',
+  'signature',
+  'xamzsignature',
+  'xamzcredential',
+  'xamzsecuritytoken',
+  'xgoogsignature',
+  'xgoogcredential',
+]);
+
+/** Whether `name` is a secret's, read as the query parser reads it: `api%5Fkey` and `%6Bey` are `api_key` and `key`. */
+export function isSecretParameter(name: string): boolean {
+  let decoded = name;
+  if (name.includes('%') || name.includes('+')) {
+    try {
+      decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // A malformed escape: the parser keeps such a name as it is, and so is it read here.
+    }
+  }
+  return SECRET_PARAMETERS.has(decoded.toLowerCase().replace(/[-_]/g, ''));
+}
+
+/**
+ * A parameter of a URL written in text (`?name=value`, `&name=value`): its value ends where the next parameter
+ * starts, or at a blank or a quote (the end of the URL in a message). A `?` ends it too, so that the query of a URL
+ * given unencoded as another's value (`?url=https://files.example/a.pdf?sig=…`) is read as parameters of its own.
+ */
+const PLAIN_PARAMETER = /([?&#])((?:[^=&#?\s"'%]|%[0-9A-F]{2})+)=([^&#?\s"']*)/gi;
+/** The same, percent-encoded once, as a URL sits in another URL's query (`?url=https%3A…%3Fsig%3D…%26v%3D3`). */
+const ENCODED_PARAMETER = /(%3F|%26|%23)((?:[^=&#?\s"'%]|%(?!3D|26|3F|23)[0-9A-F]{2})+)(%3D)((?:[^&#?\s"'%]|%(?!26|23|3F)[0-9A-F]{2})*)/gi;
+/** Punctuation a message puts right after a URL (`could not fetch https://…?sig=…: refused`): not part of the value. */
+const TRAILING_PUNCTUATION = /[:.,;)]+$/;
+
+const REDACTED = '[redacted]';
+
+/**
+ * `text` (a log line's URL or message) with the credentials of every URL in it hidden: the values of parameters with
+ * a secret's name, written plainly or inside another URL's query, and user names and passwords. Everything else of
+ * the URL stays (scheme, host, path, other parameters): an operator still sees what was fetched.
+ */
+export function hideUrlSecrets(text: string): string {
+  let hidden = text;
+  if (hidden.includes('=')) hidden = hidden.replace(PLAIN_PARAMETER, (pair, separator: string, name: string, value: string) => hiddenPair(pair, separator, name, '=', value));
+  // Only a URL inside another's query is written with an encoded `=`: most text has none and pays one search.
+  if (hidden.includes('%3D') || hidden.includes('%3d')) {
+    hidden = hidden.replace(ENCODED_PARAMETER, (pair, separator: string, name: string, equals: string, value: string) => hiddenPair(pair, separator, name, equals, value));
+  }
+  return hideUrlUserinfo(hidden);
+}
+
+function hiddenPair(pair: string, separator: string, name: string, equals: string, value: string): string {
+  if (!isSecretParameter(name)) return pair;
+  const punctuation = TRAILING_PUNCTUATION.exec(value)?.[0] ?? '';
+  return value.length === punctuation.length ? pair : `${separator}${name}${equals}${REDACTED}${punctuation}`;
+}
+
+/**
+ * Whether a request's URL holds another URL in its query (`?url=https%3A%2F%2F…` or `?url=https://…`), whose own
+ * parameters the request's log line reads too: every request's URL is logged, and most hold none.
+ */
+export function holdsNestedUrl(url: string): boolean {
+  return url.includes('://') || /%3A%2F%2F/i.test(url);
+}

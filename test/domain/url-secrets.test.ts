@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { hideUrlSecrets, holdsNestedUrl } from '../../src/domain/url-secrets.js';
+
+describe('hideUrlSecrets', () => {
+  it.each([
+    [
+      'a signed S3 URL in a message, its other parameters kept',
+      'could not fetch https://files.example/r.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F1&X-Amz-Security-Token=IQo1&X-Amz-Signature=abc123: refused',
+      'could not fetch https://files.example/r.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=[redacted]&X-Amz-Security-Token=[redacted]&X-Amz-Signature=[redacted]: refused',
+    ],
+    [
+      'a URL inside another URL\'s query, percent-encoded (hex in lower case too)',
+      '/v1/papers/download?url=https%3a%2f%2ffiles.example%2fr.pdf%3fsig%3ds1%26v%3D2%26X-Goog-Signature%3dg2',
+      '/v1/papers/download?url=https%3a%2f%2ffiles.example%2fr.pdf%3fsig%3d[redacted]%26v%3D2%26X-Goog-Signature%3d[redacted]',
+    ],
+    [
+      'a URL given unencoded as another\'s value',
+      '/v1/papers/download?url=https://files.example/r.pdf?access_token=a1&page=2',
+      '/v1/papers/download?url=https://files.example/r.pdf?access_token=[redacted]&page=2',
+    ],
+    ['a name written with escapes or in another case', 'https://h.example/?Api%5FKey=k1&AUTH=k2', 'https://h.example/?Api%5FKey=[redacted]&AUTH=[redacted]'],
+    ['a quoted URL cut short by a message', 'url: "https://h.example/r.pdf?token=tok-3e1f9..." is not a URL', 'url: "https://h.example/r.pdf?token=[redacted]..." is not a URL'],
+    ['a user name and password as well', 'https://ann:pw@h.example/?sig=s1', 'https://[redacted]@h.example/?sig=[redacted]'],
+  ])('%s', (_case, text, hidden) => {
+    expect(hideUrlSecrets(text)).toBe(hidden);
+  });
+
+  it.each([
+    ['a search', '/v1/search/web?q=signed+urls&providers=brave'],
+    ['parameters whose names only contain a secret\'s', 'https://h.example/?keyword=k&tokens=2&signature_version=4'],
+    ['an empty secret parameter', 'https://h.example/?token=&q=x'],
+    ['text with no URL', 'the page answered HTTP 404'],
+  ])('leaves %s as it is', (_case, text) => {
+    expect(hideUrlSecrets(text)).toBe(text);
+  });
+});
+
+describe('holdsNestedUrl', () => {
+  it('finds a URL in a query, encoded or not, and nothing in a plain search', () => {
+    expect(holdsNestedUrl('/v1/papers/download?url=https%3A%2F%2Fh.example%2Fa.pdf')).toBe(true);
+    expect(holdsNestedUrl('/v1/papers/download?url=https://h.example/a.pdf')).toBe(true);
+    expect(holdsNestedUrl('/v1/search/web?q=token%3Dabc')).toBe(false);
+  });
+});

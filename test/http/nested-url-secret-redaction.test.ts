@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../support/closed-port.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { callOperation, request, startService, type RunningService } from '../support/service.js';
+
+type Line = { reqId?: string; msg?: string; message?: string; req?: { url?: string }; err?: { message?: string } };
+
+/** A caller's credentials for another site, as signed and token URLs carry them: none is fedsearch's own. */
+const SECRETS = {
+  token: 'tok-3e1f9a77c2',
+  signature: '9f86d081884c7d659a2feaa0c55ad015',
+  credential: 'AKIAEXAMPLE7Q2/20261127/us-east-1/s3/aws4_request',
+  sig: 'sv-2f6b1d04e8c3',
+  accessToken: 'ya29.a0-access-93bd72c1',
+  auth: 'auth-b81c5e6d02',
+} as const;
+
+/** Every way a secret can sit in a log line: as written, or percent-encoded once or twice inside another URL. */
+function spellingsOf(secret: string): string[] {
+  const once = encodeURIComponent(secret);
+  return [...new Set([secret, once, encodeURIComponent(once)])];
+}
+
+function expectNoSecretIn(lines: readonly string[]): void {
+  for (const line of lines) {
+    for (const secret of Object.values(SECRETS)) for (const spelling of spellingsOf(secret)) expect(line).not.toContain(spelling);
+  }
+}
+
+/**
+ * URLs a caller gives fedsearch to fetch (fetch_url's and paper_read's url, /v1/papers/download?url=) may carry the
+ * caller's own credentials for that site in their query string. The caller's answer may quote its own URL; the
+ * operator's log keeps the URL's scheme, host, path and other parameters, and writes [redacted] for those values.
+ */
+describe("a caller's credentials for another site, inside a URL it asks fedsearch to fetch", () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let nobody: number;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on('/files/missing.pdf', { kind: 'respond', status: 404, body: 'no such file' });
+    upstream.on('/files/slow.pdf', { kind: 'hang' });
+    nobody = await closedPort();
+    service = await startService({ FETCH_ALLOW_PRIVATE: 'true' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  const linesOf = (id: string | null): Line[] => service.logs.map((line) => JSON.parse(line) as Line).filter((line) => line.reqId === id);
+  /** The request's lines, once its own line (written as its answer is done) is there. */
+  async function loggedLines(id: string | null): Promise<Line[]> {
+    await expect.poll(() => linesOf(id).some((line) => line.msg === 'request completed' || line.msg === 'request errored')).toBe(true);
+    return linesOf(id);
+  }
+
+  const signedQuery = `token=${SECRETS.token}&X-Amz-Signature=${SECRETS.signature}&X-Amz-Credential=${encodeURIComponent(SECRETS.credential)}&page=2`;
+
+  it.each([
+    ['fetch_url', 'a connection refused (FETCH_FAILED)', () => `http://127.0.0.1:${nobody}/report.pdf?${signedQuery}`, 502, 'FETCH_FAILED'],
+    ['fetch_url', 'an HTTP error (FETCH_FAILED)', () => `${upstream.origin}/files/missing.pdf?${signedQuery}`, 502, 'FETCH_FAILED'],
+    ['paper_read', 'an HTTP error (FETCH_FAILED)', () => `${upstream.origin}/files/missing.pdf?${signedQuery}`, 502, 'FETCH_FAILED'],
+  ])('%s failing with %s: the answer quotes the caller its URL, the log line redacts its credentials', async (operation, _case, url, status, code) => {
+    const asked = url();
+    const response = await callOperation(service, operation, { url: asked });
+    const body = (await response.json()) as { code?: string; message?: string };
+    expect({ status: response.status, code: body.code }).toEqual({ status, code });
+    // The caller's own URL, which it wrote: nobody else reads this answer.
+    expect(body.message).toContain(SECRETS.token);
+
+    const lines = await loggedLines(response.headers.get('x-request-id'));
+    const failure = lines.find((line) => line.msg === 'request failed');
+    expect(failure?.err?.message).toMatch(/\/(report|missing)\.pdf\?token=\[redacted\]&X-Amz-Signature=\[redacted\]&X-Amz-Credential=\[redacted\]&page=2\b/);
+    expectNoSecretIn(service.logs);
+  });
+
+  it('fetch_url failing with FETCH_TIMEOUT: the log line redacts the credentials its message quotes', async () => {
+    const response = await callOperation(service, 'fetch_url', { url: `${upstream.origin}/files/slow.pdf?sig=${SECRETS.sig}&auth=${SECRETS.auth}`, timeout_ms: 300 });
+    const body = (await response.json()) as { code?: string };
+    expect({ status: response.status, code: body.code }).toEqual({ status: 504, code: 'FETCH_TIMEOUT' });
+    const lines = await loggedLines(response.headers.get('x-request-id'));
+    expect(lines.find((line) => line.msg === 'request failed')?.err?.message).toContain('/files/slow.pdf?sig=[redacted]&auth=[redacted]');
+    expectNoSecretIn(service.logs);
+  });
+
+  it('GET /v1/papers/download?url= logs the nested URL with its credentials redacted, its host, path and other parameters kept', async () => {
+    const nested = `http://127.0.0.1:${nobody}/paper.pdf?access_token=${SECRETS.accessToken}&sig=${SECRETS.sig}&v=3`;
+    const response = await request(service.origin, `/v1/papers/download?url=${encodeURIComponent(nested)}`);
+    expect(response.status).toBe(502);
+    const lines = await loggedLines(response.headers.get('x-request-id'));
+    const requestLine = lines.find((line) => line.req?.url !== undefined);
+    expect(requestLine?.req?.url).toBe(
+      `/v1/papers/download?url=http%3A%2F%2F127.0.0.1%3A${nobody}%2Fpaper.pdf%3Faccess_token%3D[redacted]%26sig%3D[redacted]%26v%3D3`,
+    );
+    expectNoSecretIn(service.logs);
+  });
+
+  it('GET /v1/papers/download?url= with the nested URL written unencoded: its credentials are redacted too', async () => {
+    const response = await request(service.origin, `/v1/papers/download?url=http://127.0.0.1:${nobody}/paper.pdf?signature=${SECRETS.signature}`);
+    expect(response.status).toBe(502);
+    const lines = await loggedLines(response.headers.get('x-request-id'));
+    expect(lines.find((line) => line.req?.url !== undefined)?.req?.url).toBe(`/v1/papers/download?url=http://127.0.0.1:${nobody}/paper.pdf?signature=[redacted]`);
+    expectNoSecretIn(service.logs);
+  });
+
+  it("a refused url's message quotes the caller its URL, and the log line redacts its credentials", async () => {
+    // Not a URL (a blank in its host): the refusal quotes what was sent, cut short, and says what is allowed.
+    const response = await callOperation(service, 'fetch_url', { url: `https://files example/r.pdf?token=${SECRETS.token}` });
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toContain(`r.pdf?token=${SECRETS.token}`);
+    const lines = await loggedLines(response.headers.get('x-request-id'));
+    const rejected = lines.find((line) => line.msg === 'request rejected');
+    expect(rejected?.message).toContain('r.pdf?token=[redacted]');
+    expectNoSecretIn(service.logs);
+  });
+});
