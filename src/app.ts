@@ -6,6 +6,7 @@ import type { SearchService } from './engine/search-service.js';
 import type { HostResolver } from './fetch/fetch-target.js';
 import { createReadCache } from './fetch/read-cache.js';
 import { createUpstreamAgent } from './transport/dispatchers.js';
+import { endUnusedConnectionsOnShutdown } from './transport/unused-connections.js';
 import { closeStalledResponses } from './transport/stalled-responses.js';
 import { registerAccessControl } from './http/access-control.js';
 import { registerCrossSiteCheck } from './http/cross-site.js';
@@ -166,9 +167,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('onReady', async () => {
     readiness.ready = true;
   });
+  const endUnusedConnections = endUnusedConnectionsOnShutdown(app.server);
   app.addHook('preClose', async () => {
     readiness.ready = false;
     closing = true;
+    endUnusedConnections();
   });
   cutCallsBeforeGraceEnds(app, search, config.SHUTDOWN_GRACE_MS);
   // While closing, answers still in flight end their keep-alive connection, so close() need not wait

@@ -93,6 +93,26 @@ describe('graceful shutdown', () => {
     }
   });
 
+  it('ends a connection that never sent a request, so the shutdown does not wait out the grace period for it', async () => {
+    // A browser's preconnect, or a client pool's spare socket: open, never used. Node's close() left it open.
+    const server = await startServer({ SHUTDOWN_GRACE_MS: '25000' });
+    const { port } = new URL(server.origin);
+    const unused = connect(Number(port), '127.0.0.1');
+    await once(unused, 'connect');
+    const closed = once(unused, 'close');
+    try {
+      await expect.poll(() => fetch(`${server.origin}/healthz`).then((response) => response.status)).toBe(200);
+      server.child.kill('SIGTERM');
+      await closed;
+      expect(await server.exited).toBe(0);
+      expect(server.output.join('')).toContain('"msg":"closed"');
+      expect(server.output.join('')).not.toContain('grace period over');
+    } finally {
+      unused.destroy();
+      server.child.kill('SIGKILL');
+    }
+  });
+
   it("keeps the default grace under Docker's 10 s stop timeout, and compose waits longer than the grace", () => {
     const dockerStopTimeoutMs = 10_000;
     // After the grace period the process still has to log and exit before Docker's SIGKILL.

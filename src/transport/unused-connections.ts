@@ -1,0 +1,38 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** Node's own field: the response a connection is answering, null between requests and before the first. */
+interface ServedSocket extends Socket {
+  _httpMessage?: unknown;
+}
+
+/**
+ * Ends, when a shutdown begins, the connections that are answering nothing. Node's `server.close()` ends idle
+ * keep-alive connections, but not one that was opened and never sent a request (a browser's preconnect, a spare
+ * socket of a client's pool): Node counts it as awaiting its first request's headers, and close() stops the timer
+ * that would end it (headersTimeout). One such socket held every shutdown until SHUTDOWN_GRACE_MS was over, logged as
+ * "exiting with requests still open". A connection that arrives once the shutdown has begun is ended at once.
+ *
+ * Counted per connection, not per request: a keep-alive connection's searches pay nothing for it.
+ *
+ * Returns what to call when the shutdown begins.
+ */
+export function endUnusedConnectionsOnShutdown(server: Server): () => void {
+  const open = new Set<ServedSocket>();
+  let closing = false;
+  server.on('connection', (socket: ServedSocket) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  return () => {
+    closing = true;
+    // A connection answering a request keeps it (and is ended after its answer: the closing hook sends
+    // `Connection: close`). One whose request's headers are still arriving is ended too: its request would be
+    // turned away (503 SHUTTING_DOWN), and a client retries a connection reset as readily.
+    for (const socket of open) if (socket._httpMessage == null) socket.destroy();
+  };
+}
