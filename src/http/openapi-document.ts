@@ -5,6 +5,27 @@ import { API_VERSION } from '../version.js';
 import { documentServiceHeaders } from './documented-headers.js';
 import { ERROR_ENVELOPE_ID, errorEnvelopeJsonSchema } from './response-schemas.js';
 
+/**
+ * Swagger UI's own policy: its files only (it loads nothing inline but styles, which React sets as attributes),
+ * never framed. It shares the page's origin, whose API key sits in sessionStorage: without a policy, any hole in
+ * Swagger UI could read it. Not @fastify/swagger-ui's `staticCSP: true`, whose `upgrade-insecure-requests` breaks the
+ * docs of a service reached over plain HTTP by another name than localhost, and whose `frame-ancestors 'self'` lets
+ * the service frame them.
+ */
+const SWAGGER_UI_CSP = [
+  "default-src 'self'",
+  "base-uri 'none'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+].join('; ');
+
 /** The two ways to send an API key (http/access-control.ts accepts both). */
 const SECURITY_SCHEMES = {
   bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
@@ -48,6 +69,6 @@ export async function registerOpenApi(app: FastifyInstance, keysRequired: boolea
     // The headers every route's answers carry (request id, rate limit, Retry-After), which no route schema states.
     transformObject: (documents) => ('openapiObject' in documents ? documentServiceHeaders(documents.openapiObject) : documents.swaggerObject),
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: SWAGGER_UI_CSP });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

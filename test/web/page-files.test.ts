@@ -53,7 +53,7 @@ describe('the search page files', () => {
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-security-policy'), path).toBe(page.headers.get('content-security-policy'));
     }
-    // The API keeps its own headers: Swagger UI's inline bootstrap needs the CSP left off.
+    // The API's answers keep their own headers (no CSP: a JSON answer runs nothing); /docs has its own (docs-page.test.ts).
     expect((await request(service.origin, '/openapi.json')).headers.get('content-security-policy')).toBeNull();
   });
 
