@@ -2,9 +2,9 @@ import { LogController, type FastifyInstance, type FastifyReply, type FastifyReq
 import { randomUUID } from 'node:crypto';
 import { stdSerializers } from 'pino';
 import { shownValue } from './domain/shown-value.js';
-import { levelEnabled } from './engine/log-level.js';
 import { hideUrlSecrets, holdsNestedUrl, isSecretParameter } from './domain/url-secrets.js';
 import { hideUrlUserinfo } from './domain/url-userinfo.js';
+import { levelEnabled } from './engine/log-level.js';
 import { redactSecrets } from './engine/redact.js';
 import { lazyChildLoggerFactory } from './request-logger.js';
 
