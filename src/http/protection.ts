@@ -13,7 +13,8 @@ import { API_HELMET_OPTIONS, sendSecurityHeaders } from './security-headers.js';
 
 /**
  * The search page's CSP (http/web-routes.ts): its own scripts, styles and API calls only; no inline code, no
- * framing. The global helmet setting below leaves CSP off for the Swagger UI's inline bootstrap.
+ * framing, no HTML from strings. The global helmet setting below leaves CSP off: the API's answers are JSON, which
+ * runs nothing, and Swagger UI at /docs has a policy of its own (http/openapi-document.ts).
  */
 export const PAGE_CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
@@ -25,6 +26,9 @@ export const PAGE_CONTENT_SECURITY_POLICY = {
   baseUri: ["'none'"],
   formAction: ["'self'"],
   frameAncestors: ["'none'"],
+  // The page writes no HTML from strings (textContent and setAttribute only): with Trusted Types required, a script
+  // that tried (innerHTML, document.write, a javascript: URL) is refused by the browser instead of run.
+  requireTrustedTypesFor: ["'script'"],
 };
 
 /**

@@ -19,6 +19,7 @@ describe('the search page files', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("require-trusted-types-for 'script'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).not.toContain('unsafe-eval');
     const html = await response.text();

@@ -100,6 +100,28 @@ describe.skipIf(!browserTestsRun())('the search page shows hostile provider data
     await upstream?.stop();
   });
 
+  it('is under Trusted Types: HTML written from a string is refused by the browser, not parsed', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(`${service.origin}/?q=hostile&providers=searxng`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    // What an injected script (or a future slip in the page's own code) would try: each is a TypeError under the policy.
+    const outcomes = await page.evaluate(`[
+      () => { document.createElement('div').innerHTML = '<img src=x onerror="window.__pwned=1">'; },
+      () => document.body.insertAdjacentHTML('beforeend', '<b>x</b>'),
+      () => { document.createElement('script').src = 'data:text/javascript,window.__pwned=1'; },
+    ].map((attempt) => {
+      try {
+        attempt();
+        return 'allowed';
+      } catch (error) {
+        return error.name;
+      }
+    })`);
+    expect(outcomes).toEqual(['TypeError', 'TypeError', 'TypeError']);
+    expect(await pwned(page)).toBeUndefined();
+    await page.close();
+  });
+
   it('writes markup out, runs none of it, and makes no javascript: link clickable', async () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);
