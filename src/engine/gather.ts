@@ -1,6 +1,7 @@
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
+import { boundedItems } from '../domain/result-bounds.js';
 import { stoppedBeforeEnd, type Provider, type UpstreamTransport } from '../providers/provider.js';
 import { CallDeadlines } from './call-deadline.js';
 import type { CallerSignal } from './cancellation.js';
@@ -113,7 +114,10 @@ function answerOf(result: PipelineResult<TaskValue>, depth: number | undefined):
   if (value === undefined) return { provider, items: [], outcome };
   const found = Array.isArray(value) ? value : value.items;
   const upstreamFull = Array.isArray(value) ? stoppedBeforeEnd(value) : value.upstreamFull;
-  const items = depth !== undefined && found.length > depth ? found.slice(0, depth) : found;
+  const read = depth !== undefined && found.length > depth ? found.slice(0, depth) : found;
+  // Every provider's items pass here before merging: bounded once, for all of them, they bound what each surface
+  // shows and what merging spends on comparing titles. The outcome's count stays what the provider answered.
+  const items = boundedItems(read);
   return upstreamFull ? { provider, items, outcome, upstreamFull: true } : { provider, items, outcome };
 }
 

@@ -1,5 +1,6 @@
 import { FedsearchError } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
+import { boundedItems } from '../domain/result-bounds.js';
 import type { Capability, CapabilityInput, CapabilityOutput } from '../providers/capabilities.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import { runPipeline, type PipelineDependencies, type PipelineLimits, type PipelineResult } from './provider-pipeline.js';
@@ -12,7 +13,8 @@ interface CapabilityCall<C extends Capability> {
 }
 
 const CAPABILITY_CALLS: { [C in Capability]: CapabilityCall<C> } = {
-  videoDetails: { invoke: (provider, input, transport, signal) => provider.videoDetails?.(input, transport, signal), count: (videos) => videos.length },
+  // Videos are results too, and bounded as a search's are (gather.ts).
+  videoDetails: { invoke: (provider, input, transport, signal) => provider.videoDetails?.(input, transport, signal).then(boundedItems), count: (videos) => videos.length },
   captions: { invoke: (provider, input, transport, signal) => provider.captions?.(input, transport, signal), count: (captions) => (captions ? 1 : 0) },
   scrape: { invoke: (provider, input, transport, signal) => provider.scrape?.(input, transport, signal), count: () => 1 },
   readDocument: { invoke: (provider, input, transport, signal) => provider.readDocument?.(input, transport, signal), count: (source) => (source ? 1 : 0) },

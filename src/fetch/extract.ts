@@ -1,5 +1,6 @@
 import { invalidQuery } from '../domain/errors.js';
 import type { DocumentKind } from './content-type.js';
+import { boundedDocument } from './document-bounds.js';
 import { extractHtml } from './extract-html.js';
 import { extractPdfText, type PdfReadingLimits, type PdfText } from './extract-pdf.js';
 import type { ExtractedDocument } from './extracted-document.js';
@@ -39,6 +40,10 @@ const DEFAULT_READING_LIMITS: PdfReadingLimits = { maxChars: DEFAULT_FETCH_MAX_B
  * can hold more text than its bytes, so only its reading takes `limits`; one cut short says so at its end.
  */
 export async function extractDocument(input: ExtractionInput, limits: PdfReadingLimits = DEFAULT_READING_LIMITS): Promise<ExtractedDocument> {
+  return boundedDocument(await extractedByKind(input, limits));
+}
+
+async function extractedByKind(input: ExtractionInput, limits: PdfReadingLimits): Promise<ExtractedDocument> {
   const { finalUrl: url, contentType, kind } = input;
   if (kind === 'pdf') {
     const pdf = await extractPdfText(input.body, limits);

@@ -1,4 +1,6 @@
+import { boundedText } from '../domain/cut-text.js';
 import { FedsearchError } from '../domain/errors.js';
+import { DOCUMENT_BOUNDS } from '../fetch/document-bounds.js';
 import { extractDocument, pageText } from '../fetch/extract.js';
 import { readDeadline, readFetchSettings, timeLeft, type FetchSettings, type ReadDeadline } from '../fetch/fetch-settings.js';
 import { checkFetchTarget } from '../fetch/fetch-target.js';
@@ -149,7 +151,8 @@ async function fetchThroughFirecrawl(input: FetchInput, context: OperationContex
   const scraped = await context.search.call('firecrawl', 'scrape', { url: checkedUrl }, callOptions(context, timeoutMs));
   await refuseForbiddenLanding(scraped.url, checkedUrl, input, context);
   const read: PageRead = { final_url: scraped.url, engine: 'firecrawl', content_type: 'text/markdown', links: [], markdown: scraped.markdown };
-  if (scraped.title) read.title = scraped.title;
+  // Bounded as a page fetched here is (fetch/document-bounds.ts): the title comes with every page of the text.
+  if (scraped.title) read.title = boundedText(scraped.title, DOCUMENT_BOUNDS.title);
   if (scraped.published) read.published_at = scraped.published;
   return kept(read, input, context);
 }

@@ -1,5 +1,7 @@
+import { boundedText } from '../domain/cut-text.js';
 import { FedsearchError } from '../domain/errors.js';
 import { ProviderCallFailed } from '../engine/provider-call.js';
+import { DOCUMENT_BOUNDS } from '../fetch/document-bounds.js';
 import { extractDocument, pageText } from '../fetch/extract.js';
 import { LOCAL_LINK_SCHEME, type LocalSource } from '../providers/capabilities.js';
 import { MAX_LINKS, type FetchedPage, type FetchInput } from './fetched-page.js';
@@ -33,7 +35,8 @@ export async function readLocalDocument(input: FetchInput, context: OperationCon
     url: input.url,
     final_url: source.url,
     engine: 'local',
-    title: source.title,
+    // The index's own title, bounded as a fetched page's is (fetch/document-bounds.ts).
+    title: boundedText(source.title, DOCUMENT_BOUNDS.title),
     content_type: source.mediaType,
     links: extracted.links.slice(0, MAX_LINKS),
     ...pageText(extracted.markdown, input.offset, input.max_chars),

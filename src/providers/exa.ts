@@ -1,3 +1,4 @@
+import { cutText } from '../domain/cut-text.js';
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
@@ -92,8 +93,5 @@ function highlightsOf(result: Record<string, unknown>): string | undefined {
  * previews run to 500 characters, and the spaced " …" matches the " … " that joins its highlights.
  */
 function shorten(value: string, max: number): string {
-  if (value.length <= max) return value;
-  const cut = value.slice(0, max);
-  const lastSpace = cut.lastIndexOf(' ');
-  return `${(lastSpace > max / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()} …`;
+  return value.length <= max ? value : cutText(value, max, ' …');
 }

@@ -1,3 +1,4 @@
+import { boundedText } from '../domain/cut-text.js';
 import { FedsearchError, parseError, upstreamError, upstreamFailure } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
@@ -128,14 +129,10 @@ function toItem(result: Record<string, unknown>, source: string, index: number):
       text(result.description) ??
       text(result.snippet) ??
       metadataText(metadata, 'description', 'ogDescription', 'og:description') ??
-      (markdown ? shorten(markdown) : undefined),
+      (markdown ? boundedText(markdown, SNIPPET_CHARS) : undefined),
     published_at: isoDate(result.date) ?? published(metadata),
     extra,
   });
-}
-
-function shorten(value: string): string {
-  return value.length <= SNIPPET_CHARS ? value : `${value.slice(0, SNIPPET_CHARS - 1).trimEnd()}…`;
 }
 
 /** Metadata values are strings, or arrays when a page repeats a meta tag; the first text wins. */

@@ -1,5 +1,6 @@
 import { decode } from 'html-entities';
 import { XMLParser } from 'fast-xml-parser';
+import { cutText } from '../domain/cut-text.js';
 import { parseError } from '../domain/errors.js';
 import { isParserStableHttpUrl } from '../domain/plain-url.js';
 import type { ProviderItem } from '../domain/result.js';
@@ -210,10 +211,7 @@ const SNIPPET_CHARS = 300;
 
 /** An abstract shortened for a snippet: cut at the last word break in its first 300 characters, marked with "…". */
 export function snippetOf(abstract: string): string {
-  if (abstract.length <= SNIPPET_CHARS) return abstract;
-  const cut = abstract.slice(0, SNIPPET_CHARS);
-  const lastSpace = cut.lastIndexOf(' ');
-  return `${(lastSpace > SNIPPET_CHARS / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+  return abstract.length <= SNIPPET_CHARS ? abstract : cutText(abstract, SNIPPET_CHARS);
 }
 
 /** A finite number from a number or numeric string, or undefined. */

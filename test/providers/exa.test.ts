@@ -62,6 +62,14 @@ describe('exa adapter', () => {
     ]);
   });
 
+  it('never cuts a long preview between the two halves of a character outside the BMP', () => {
+    const provider = makeProvider(ExaProvider, { EXA_API_KEY: 'test-key-1' });
+    // One letter, then emoji of two UTF-16 units each: the 500th unit is the first half of the 250th emoji.
+    const body = JSON.stringify({ results: [{ url: 'https://emoji.example/', title: 'Emoji', text: `x${'😀'.repeat(400)}` }] });
+    const outcome = provider.parseResponse(response(body), makeQuery('emoji'));
+    expect('items' in outcome && outcome.items.map((item) => item.snippet)).toEqual([`x${'😀'.repeat(249)} …`]);
+  });
+
   it('gives words, not the link and code halves left where Exa cut a highlight into pieces', async () => {
     upstream.json('POST /exa-cut/search', readFileSync(new URL('../fixtures/exa/search-cut-highlights.json', import.meta.url), 'utf8'));
     const provider = makeProvider(ExaProvider, { EXA_API_KEY: 'test-key-1', EXA_BASE_URL: `${upstream.origin}/exa-cut` });

@@ -120,6 +120,12 @@ describe('parse helpers', () => {
     expect(snippetOf(`${'a'.repeat(100)} ${'b'.repeat(400)}`)).toBe(`${'a'.repeat(100)} ${'b'.repeat(199)}…`);
   });
 
+  it('never cuts a snippet between the two halves of a character outside the BMP', () => {
+    // One letter, then emoji of two UTF-16 units each: the 300th unit is the first half of the 150th emoji.
+    const abstract = `x${'😀'.repeat(400)}`;
+    expect(snippetOf(abstract)).toBe(`x${'😀'.repeat(149)}…`);
+  });
+
   it('percent-encodes an id for a URL path part by part, keeping its slashes', () => {
     expect(encodePathSegments('10.1093/mind/lix.236.433')).toBe('10.1093/mind/lix.236.433');
     expect(encodePathSegments('10.1002/(sici)1097-4571#x?y;z<1>')).toBe('10.1002/(sici)1097-4571%23x%3Fy%3Bz%3C1%3E');
