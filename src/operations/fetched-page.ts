@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RESULT_BOUNDS } from '../domain/result-bounds.js';
 import type { ExtractedLink, TextPage } from '../fetch/extract.js';
 
 /** Links returned with a page at most: enough to navigate, not enough to drown a model. */
@@ -6,7 +7,8 @@ export const MAX_LINKS = 100;
 
 /** fetch_url's parameters. */
 export const fetchInput = z.strictObject({
-  url: z.string().trim().url().max(2000).describe('The http(s) page to read, or a local:/// link from a search result (a document in the embedded index).'),
+  // As long as a result's URL may be (domain/result-bounds.ts): any link a search gave can be read.
+  url: z.string().trim().url().max(RESULT_BOUNDS.url).describe('The http(s) page to read, or a local:/// link from a search result (a document in the embedded index).'),
   max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters of Markdown to return (500–100000, default 20000).'),
   offset: z.number().int().min(0).default(0).describe('Character offset to start from (for paging).'),
   engine: z

@@ -69,6 +69,18 @@ describe('fetch_url of a page whose metadata is huge', () => {
     expect(page.text).toContain('Paragraph 0 of the article');
   });
 
+  it("reads a page whose URL is as long as a result's may be (8,192 characters), and refuses a longer one saying so", async () => {
+    const path = `/site/huge.html?${'p'.repeat(8_192 - `${upstream.origin}/site/huge.html?`.length)}`;
+    const longest = `${upstream.origin}${path}`;
+    expect(longest).toHaveLength(8_192);
+    upstream.on(path.split('?')[0]!, { kind: 'respond', headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<title>Long address</title><p>Reached by a long address.</p>' });
+    const read = await fetchUrl({ url: longest, max_chars: MAX_CHARS, engine: 'direct' });
+    expect(read.status).toBe(200);
+    const refused = await fetchUrl({ url: `${longest}q`, max_chars: MAX_CHARS, engine: 'direct' });
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.text).message).toContain('8192');
+  });
+
   it('answers a page Firecrawl scraped with its title cut', async () => {
     const { status, text } = await fetchUrl({ url: 'http://93.184.215.14/page', max_chars: MAX_CHARS, engine: 'firecrawl' });
     expect(status).toBe(200);
