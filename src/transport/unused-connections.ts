@@ -7,7 +7,7 @@ interface ServedSocket extends Socket {
 }
 
 /**
- * Ends, when a shutdown begins, the connections that are answering nothing. Node's `server.close()` ends idle
+ * Ends, when a shutdown begins, the connections that never sent a byte. Node's `server.close()` ends idle
  * keep-alive connections, but not one that was opened and never sent a request (a browser's preconnect, a spare
  * socket of a client's pool): Node counts it as awaiting its first request's headers, and close() stops the timer
  * that would end it (headersTimeout). One such socket held every shutdown until SHUTDOWN_GRACE_MS was over, logged as
@@ -30,9 +30,9 @@ export function endUnusedConnectionsOnShutdown(server: Server): () => void {
   });
   return () => {
     closing = true;
-    // A connection answering a request keeps it (and is ended after its answer: the closing hook sends
-    // `Connection: close`). One whose request's headers are still arriving is ended too: its request would be
-    // turned away (503 SHUTTING_DOWN), and a client retries a connection reset as readily.
-    for (const socket of open) if (socket._httpMessage == null) socket.destroy();
+    // Only a connection that has sent nothing: one answering a request is ended after its answer (the closing hook
+    // sends `Connection: close`), one whose request is still arriving is answered 503 SHUTTING_DOWN and ended, and an
+    // idle keep-alive one is ended by Node itself.
+    for (const socket of open) if (socket.bytesRead === 0 && socket._httpMessage == null) socket.destroy();
   };
 }
