@@ -208,7 +208,7 @@ const researchQuery = z
       });
     }
   })
-  .describe('The question or topic, with any links or identifiers.');
+  .describe(`The question or topic, with any links or identifiers (at most ${MAX_QUERY_LENGTH} characters besides its links, 1000 in all).`);
 
 const CUT_NOTE = "… (cut to fit; this section's JSON output has all of it)";
 

@@ -113,7 +113,8 @@ const companyInput = z.strictObject({
     .trim()
     .toLowerCase()
     // At most 253 characters and 63 a label, as DNS allows: the domain goes to paid APIs and into the cache key.
-    .regex(/^(?=.{1,253}$)([a-z0-9-]{1,63}\.)+[a-z]{2,63}$/, 'not a domain name; allowed: a domain such as example.com (at most 253 characters)')
+    // Capitals pass (already lowercased here) because the pattern is also the one tools/list advertises for the input.
+    .regex(/^(?=.{1,253}$)([a-zA-Z0-9-]{1,63}\.)+[a-zA-Z]{2,63}$/, 'not a domain name; allowed: a domain such as example.com (at most 253 characters)')
     .optional()
     .describe("The company's own domain, to include what it says about itself."),
   max_results: searchParams.max_results,

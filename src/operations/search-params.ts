@@ -41,7 +41,9 @@ const domain = z
   .trim()
   .overwrite(lowerCaseHost)
   // A query or fragment is not part of what the filter compares (a host and a path), so it is refused, not ignored.
-  .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,63}(\/[^\s?#]*)?$/, 'not a domain name; allowed: a domain such as example.com, with or without a path (docs.example.com/guide)');
+  // Capitals are admitted although the host is lowercased by now: the pattern is also what tools/list and OpenAPI
+  // advertise for the input as sent, where a client would otherwise refuse Docs.Example.com before sending it.
+  .regex(/^(?=.{1,253}$)([a-zA-Z0-9-]+\.)+[a-zA-Z]{2,63}(\/[^\s?#]*)?$/, 'not a domain name; allowed: a domain such as example.com, with or without a path (docs.example.com/guide)');
 
 export const timeRange = z.enum(TIME_RANGES).optional().describe('Only results published within this period.');
 

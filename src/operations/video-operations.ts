@@ -134,7 +134,11 @@ export const youtubeTranscript = defineOperation({
   description: "A YouTube video's captions as text, in the language asked for when the video has it, paged by offset.",
   input: z.strictObject({
     video: videoReference.describe('Video id or link.'),
-    language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'not a language code; allowed: a code such as en or pt-BR').default('en'),
+    language: z
+      .string()
+      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'not a language code; allowed: a code such as en or pt-BR')
+      .default('en')
+      .describe('Caption language code (en, de, pt-BR; default en).'),
     max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters of the transcript to return (500–100000, default 20000).'),
     offset: z.number().int().min(0).default(0).describe('Character offset to start from (for paging).'),
     timeout_ms: timeoutMs,

@@ -1,0 +1,74 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, startService, type RunningService } from '../support/service.js';
+import { braveBody, callTool, connect, textOf, type Connected } from './mcp-client.js';
+
+/**
+ * What tools/list advertises is what an agent builds its calls from (and what some clients check arguments against
+ * before sending them): every bound it states must be one the service keeps, and nothing it accepts may be refused
+ * by the schema.
+ */
+describe('MCP tool schemas, as an agent reads them', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let connected: Connected;
+  let tools: Tool[];
+  const ajv = new Ajv({ strict: false });
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json('/brave/res/v1/web/search', JSON.parse(braveBody('https://brave.example/one', 'https://brave.example/two')));
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-test-key-0123456789', MCP_TOOLS: 'split', LOG_LEVEL: 'warn' });
+    connected = await connect(service.origin, 'streamable');
+    ({ tools } = await connected.client.listTools());
+  });
+  afterAll(async () => {
+    await connected.close();
+    await service.stop();
+    await upstream.stop();
+  });
+
+  const schemaOf = (name: string): Tool['inputSchema'] => tools.find((tool) => tool.name === name)!.inputSchema;
+
+  it('describes every parameter of every tool', () => {
+    const undescribed = tools.flatMap((tool) =>
+      Object.entries(tool.inputSchema.properties ?? {})
+        .filter(([, field]) => typeof (field as { description?: unknown }).description !== 'string')
+        .map(([name]) => `${tool.name}.${name}`),
+    );
+    expect(undescribed).toEqual([]);
+  });
+
+  it("admits web_search's include_domains in any letter case in the schema, as the tool does", async () => {
+    const webArguments = { query: 'provider', providers: ['brave'], include_domains: ['Brave.Example'] };
+    expect(ajv.validate(schemaOf('web_search'), webArguments), ajv.errorsText()).toBe(true);
+    const web = await callTool(connected.client, 'web_search', webArguments);
+    expect(web.isError).toBeFalsy();
+    expect((web.structuredContent as { results: Array<{ url: string }> }).results.map((result) => result.url)).toEqual([
+      'https://brave.example/one',
+      'https://brave.example/two',
+    ]);
+  });
+
+  it("admits company_research's domain in any letter case in the schema, as the tool does", async () => {
+    const companyArguments = { company: 'Brave', domain: 'Brave.Example', max_results: 2 };
+    expect(ajv.validate(schemaOf('company_research'), companyArguments), ajv.errorsText()).toBe(true);
+    const company = await callTool(connected.client, 'company_research', companyArguments);
+    expect(company.isError).toBeFalsy();
+    expect(textOf(company)).toContain('From brave.example');
+  });
+
+  it("states the auto_research query's length bound that it enforces", async () => {
+    const description = (schemaOf('auto_research').properties?.query as { description?: string }).description ?? '';
+    const stated = /at most (\d+) characters besides its links/.exec(description);
+    expect(stated, description).not.toBeNull();
+    const bound = Number(stated![1]);
+    const over = await callTool(connected.client, 'auto_research', { query: 'w'.repeat(bound + 1), depth: 1 });
+    expect(over.isError).toBe(true);
+    expect(textOf(over)).toContain(`allowed: at most ${bound}`);
+    const within = await callTool(connected.client, 'auto_research', { query: 'w'.repeat(bound), depth: 1 });
+    expect(within.isError, textOf(within)).toBeFalsy();
+  });
+});
