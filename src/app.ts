@@ -11,6 +11,7 @@ import { endUnusedConnectionsOnShutdown } from './transport/unused-connections.j
 import { registerAccessControl } from './http/access-control.js';
 import { registerCrossSiteCheck } from './http/cross-site.js';
 import { answerClientErrors } from './http/client-error.js';
+import { answerRequestsNodeRefuses } from './http/requests-node-answers.js';
 import { errorAnswer, registerErrorHandler } from './http/error-handler.js';
 import { registerNotFoundHandler } from './http/not-found-handler.js';
 import { answerRefusedBeforeRouting } from './http/framework-errors.js';
@@ -33,7 +34,7 @@ import { sendMcpRefusal } from './mcp/replies.js';
 import { MESSAGES_PATH, SSE_PATH } from './mcp/sse-transport-routes.js';
 import { MCP_PATH } from './mcp/streamable-routes.js';
 import { createMetrics, registerMetricsRoute } from './observability/metrics.js';
-import { observeRequests, recordAnswer } from './observability/request-observation.js';
+import { observeRequests, recordAnswer, UNMATCHED_ROUTE } from './observability/request-observation.js';
 import { createProviders } from './providers/registry.js';
 import { createSearchService } from './search-setup.js';
 import { OPERATIONS } from './operations/registry.js';
@@ -104,6 +105,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ajv: { customOptions: { strict: false } },
   });
   closeStalledResponses(app.server, config.RESPONSE_STALL_TIMEOUT_MS);
+  answerRequestsNodeRefuses(app.server, app.log, (method, statusCode) => metrics.recordHttpRequest({ method, route: UNMATCHED_ROUTE, statusCode, seconds: 0 }));
   const dispatcher = options.dispatcher ?? createUpstreamAgent();
   const { search, close: closeSearch } = createSearchService(config, {
     providers,

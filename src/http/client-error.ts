@@ -16,6 +16,11 @@ interface Refusal {
 /** A refusal's status, by the parser's error code: what the caller is told was wrong. */
 function describe(code: string | undefined): Refusal {
   if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'QUERY_INVALID', message: 'the request line or headers are too large' };
+  // FOO, or get in lower case: the one part of the request line a caller chose that Node names. (A method HTTP defines but
+  // no route takes, PROPFIND, reaches the app and is a 405 naming the ones the path does.)
+  if (code === 'HPE_INVALID_METHOD') {
+    return { status: 400, code: 'QUERY_INVALID', message: 'method: not one HTTP defines (methods are case-sensitive); allowed: GET, HEAD and POST (and DELETE on /mcp)' };
+  }
   // REQUEST_TIMEOUT_MS passed before the headers and body were in: the client is slow, or holding the socket.
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'REQUEST_TIMEOUT', message: 'the request did not arrive in full within REQUEST_TIMEOUT_MS' };
   return { status: 400, code: 'QUERY_INVALID', message: 'the request could not be parsed as HTTP' };

@@ -82,8 +82,9 @@ function statusOf(error: Error): number {
 
 function codeOf(error: Error, status: number): string {
   const fastifyCode = (error as FastifyError).code;
-  if (fastifyCode === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'UNSUPPORTED_MEDIA_TYPE';
   if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'BODY_TOO_LARGE';
+  // Fastify's for a content-type, ours for a body sent compressed (http/body-encoding.ts).
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
   if (status === 400) return 'QUERY_INVALID';
   if (status === 429) return 'RATE_LIMITED';
   return status >= 500 ? 'INTERNAL' : 'REQUEST_REJECTED';

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { invalidQuery } from '../domain/errors.js';
+import { unreadableBody } from './body-encoding.js';
 
 /** A run of %XX escapes, or a % that does not start one. */
 const ESCAPES = /(?:%[0-9A-Fa-f]{2})+|%/g;
@@ -55,9 +56,15 @@ export function findInvalidPercentEncoding(search: string): { field: string; pro
 function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parseJson(request, body as string, (error: Error | null, value?: unknown) => {
-      if ((error as FastifyError | null)?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isPlainJson(body as string)) {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+    const unreadable = unreadableBody(request.headers, bytes as Buffer);
+    if (unreadable) {
+      done(unreadable, undefined);
+      return;
+    }
+    const body = (bytes as Buffer).toString('utf8');
+    parseJson(request, body, (error: Error | null, value?: unknown) => {
+      if ((error as FastifyError | null)?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isPlainJson(body)) {
         // Fastify gives one error for bad syntax and for a refused key; a body JSON.parse accepts was refused.
         done(
           invalidQuery(
@@ -66,6 +73,11 @@ function registerJsonParser(app: FastifyInstance): void {
           ),
           undefined,
         );
+        return;
+      }
+      // Fastify gives a request without a body a null body too, which the schemas read as {}: this null was sent.
+      if (!error && value === null) {
+        done(invalidQuery('body: null is not an object; allowed: a JSON object ({} when no parameter is needed)'), undefined);
         return;
       }
       done(error, value);
@@ -84,7 +96,8 @@ function isPlainJson(body: string): boolean {
 
 /**
  * What arrives before any schema sees it: query strings must be valid percent-encoded UTF-8 (a 400 naming
- * the parameter otherwise), a body must be application/json (a 415 otherwise), and a JSON body refused for a
+ * the parameter otherwise), a body must be application/json, uncompressed (a 415 otherwise) and UTF-8 (a 400
+ * otherwise), and a JSON body refused for a
  * prototype-pollution key is called that, not "not valid JSON".
  */
 export function registerRequestParsing(app: FastifyInstance): void {

@@ -35,7 +35,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   403: 'The Host header names a host this service does not answer: IP addresses and localhost always are, other names only when listed in ALLOWED_HOSTS, or any name when API keys are required (HOST_NOT_ALLOWED); or a browser sent it for a page on another site whose origin is not in CORS_ORIGINS (CROSS_SITE_REQUEST).',
   404: 'Nothing found: every provider that can look the paper up answered and none knew it, the video has no captions, … (NOT_FOUND).',
   413: 'Too large: the request body is over BODY_LIMIT_BYTES (BODY_TOO_LARGE), or the page or file is larger than the service reads (FETCH_TOO_LARGE).',
-  415: 'Unsupported type: the request body is not sent as application/json (UNSUPPORTED_MEDIA_TYPE), or the page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
+  415: 'Unsupported type: the request body is not sent as application/json, or is sent compressed (UNSUPPORTED_MEDIA_TYPE), or the page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
   429: 'Too many requests from this key or address; Retry-After and retry_after_ms say when to try again (RATE_LIMITED).',
   500: 'Internal error: quote request_id (or the x-request-id header) when reporting it (INTERNAL).',
   502: 'The upstream provider or page failed: HTTP error, refused key, used-up rate or quota, unreadable answer, network error, an error in its body (PROVIDER_HTTP, PROVIDER_AUTH, PROVIDER_RATE_LIMITED, PROVIDER_PARSE, PROVIDER_NETWORK, PROVIDER_UPSTREAM, FETCH_FAILED); or a paper lookup in which some provider was asked and another failed, timed out, was suspended or rate limited, so the paper may exist (PROVIDERS_FAILED).',

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from './metrics.js';
 
 /** Requests no route matched share one label, so scanners cannot mint a series per URL. */
-const UNMATCHED_ROUTE = 'unmatched';
+export const UNMATCHED_ROUTE = 'unmatched';
 
 /**
  * For every request: its id goes back in `x-request-id` (what a caller quotes when reporting an error; the

@@ -79,6 +79,60 @@ describe('requests Node refuses before the app sees them', () => {
 
     expect(await scrape()).toContain('fedsearch_http_requests_total{method="UNPARSED",route="unparsed",status_code="431"} 1');
   });
+
+  it('says a made-up or lower-case method is what was wrong, and which methods are allowed', async () => {
+    for (const method of ['FOO', 'get']) {
+      const answer = parseAnswer(await sendRaw(service.origin, `${method} /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+      expectRefusal(answer, 400, /^method: not one HTTP defines \(methods are case-sensitive\); allowed: GET, HEAD and POST \(and DELETE on \/mcp\)$/);
+    }
+  });
+
+  // Node answered such a request itself: a bare 417, no body, no request id, no log line, no count.
+  it('answers an Expect other than 100-continue 417 with the envelope, a request id, an info line and a count', async () => {
+    const body = '{"q":"fusion"}';
+    const answer = parseAnswer(
+      await sendRaw(service.origin, `POST /v1/search/web HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: something-else\r\nConnection: close\r\n\r\n${body}`),
+    );
+    expect(answer.statusLine).toMatch(/^HTTP\/1\.1 417 /);
+    const requestId = answer.headers['x-request-id'];
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.body).toEqual({
+      statusCode: 417,
+      error: 'Expectation Failed',
+      code: 'QUERY_INVALID',
+      message: 'expect: "something-else" cannot be met; allowed: 100-continue, or no Expect header',
+      request_id: requestId,
+    });
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers.connection).toBe('close');
+
+    const lines = service.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.reqId === requestId);
+    expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'request rejected: expectation not met', statusCode: 417, method: 'POST' })]);
+    expect(await scrape()).toContain('fedsearch_http_requests_total{method="POST",route="unmatched",status_code="417"} 1');
+  });
+
+  // Node dropped a CONNECT's connection without an answer: the caller read nothing, the operator saw nothing.
+  it('answers CONNECT 405 with an empty Allow, the envelope, a request id, an info line and a count', async () => {
+    const answer = parseAnswer(await sendRaw(service.origin, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'));
+    expect(answer.statusLine).toMatch(/^HTTP\/1\.1 405 /);
+    const requestId = answer.headers['x-request-id'];
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.body).toEqual({
+      statusCode: 405,
+      error: 'Method Not Allowed',
+      code: 'METHOD_NOT_ALLOWED',
+      message: 'method: CONNECT is not served, this service is not a proxy; allowed: GET, HEAD and POST on the API paths',
+      request_id: requestId,
+    });
+    expect(answer.headers.allow).toBe('');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers.connection).toBe('close');
+
+    const lines = service.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.reqId === requestId);
+    expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'request rejected: CONNECT', statusCode: 405, method: 'CONNECT' })]);
+    expect(await scrape()).toContain('fedsearch_http_requests_total{method="CONNECT",route="unmatched",status_code="405"} 1');
+  });
 });
 
 /**
