@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { shownValue } from '../domain/shown-value.js';
 import { errorEnvelope } from './error-handler.js';
 import { sendRefusal, type RefusalShapes } from './refusal.js';
 
@@ -18,7 +19,8 @@ export function registerNotFoundHandler(app: FastifyInstance, refusalShapes?: Re
       // No route matched, so the path, not the route, names the shape.
       return sendRefusal(request, reply, { status: 405, code: 'METHOD_NOT_ALLOWED', message, headers: { allow: methods } }, refusalShapes, path);
     }
-    return reply.status(404).send(errorEnvelope(request, 404, 'NOT_FOUND', `no route ${request.method} ${path}; see /docs for the API`));
+    // The path is the caller's, up to the 16 KB a request head may hold: its start names it well enough.
+    return reply.status(404).send(errorEnvelope(request, 404, 'NOT_FOUND', `no route ${request.method} ${shownValue(path)}; see /docs for the API`));
   });
 }
 

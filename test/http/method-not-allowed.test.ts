@@ -32,6 +32,15 @@ describe('a method a route does not take', () => {
     expect(response.status).toBe(404);
     expect((await response.json()).code).toBe('NOT_FOUND');
   });
+
+  it('names a long unknown path by its start only, not all the kilobytes the caller sent', async () => {
+    const path = `/v1/${'x'.repeat(8_000)}`;
+    const response = await request(service.origin, path);
+    expect(response.status).toBe(404);
+    const { message } = (await response.json()) as { message: string };
+    expect(message.length).toBeLessThan(200);
+    expect(message).toContain('no route GET /v1/xxx');
+  });
 });
 
 describe('an OPTIONS request that is no CORS preflight, with CORS_ORIGINS set', () => {
