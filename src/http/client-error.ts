@@ -1,20 +1,13 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import { METHODS, STATUS_CODES } from 'node:http';
+import { METHODS } from 'node:http';
 import type { Socket } from 'node:net';
-import { API_SECURITY_HEADERS } from './security-headers.js';
+import { rawAnswer, rawResponseText, type RawRefusal } from './raw-refusal.js';
 
 /** Node's parser error, with the bytes it had read when it gave up (a Buffer, on parse errors only). */
 type ParserError = Error & { code?: string; rawPacket?: unknown };
 
-interface Refusal {
-  status: number;
-  code: string;
-  message: string;
-}
-
 /** A refusal's status, by the parser's error code: what the caller is told was wrong. */
-function describe(code: string | undefined): Refusal {
+function describe(code: string | undefined): RawRefusal {
   if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'QUERY_INVALID', message: 'the request line or headers are too large' };
   // FOO, or get in lower case: the one part of the request line a caller chose that Node names. (A method HTTP defines but
   // no route takes, PROPFIND, reaches the app and is a 405 naming the ones the path does.)
@@ -46,9 +39,9 @@ function requestLineOf(rawPacket: unknown): string | undefined {
 /**
  * Requests Node's HTTP parser rejects before the app sees them (raw bytes in the request line, oversized headers, a
  * request still arriving after REQUEST_TIMEOUT_MS): no request object exists, so no hook gives them a request id,
- * helmet's headers, a count or a log line. Answered here with the API's error envelope, a request id (in the body
- * and X-Request-Id) to quote, the security headers, and a closed connection, so a keep-alive client does not reuse
- * a socket the parser has given up on; logged at warn with that id, and counted (`counted`) with fixed labels.
+ * helmet's headers, a count or a log line. Answered here as every refusal is (raw-refusal.ts), with a closed
+ * connection, so a keep-alive client does not reuse a socket the parser has given up on; logged at warn with its
+ * request id, and counted (`counted`) with fixed labels.
  */
 export function answerClientErrors(counted: (statusCode: number) => void): NonNullable<FastifyServerOptions['clientErrorHandler']> {
   // Fastify calls the handler bound to the app, whose logger it then has (the app does not exist yet when this is made).
@@ -59,22 +52,12 @@ export function answerClientErrors(counted: (statusCode: number) => void): NonNu
       return;
     }
     const refusal = describe(error.code);
-    const requestId = randomUUID();
+    const reply = rawAnswer(refusal);
     this.log.warn(
-      { reqId: requestId, statusCode: refusal.status, code: error.code, requestLine: requestLineOf(error.rawPacket) },
+      { reqId: reply.requestId, statusCode: refusal.status, code: error.code, requestLine: requestLineOf(error.rawPacket) },
       'request refused: not read as HTTP',
     );
     counted(refusal.status);
-    const title = STATUS_CODES[refusal.status] ?? 'Error';
-    const body = JSON.stringify({ statusCode: refusal.status, error: title, code: refusal.code, message: refusal.message, request_id: requestId });
-    const headers = {
-      ...API_SECURITY_HEADERS,
-      'X-Request-Id': requestId,
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(body)),
-      Connection: 'close',
-    };
-    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-    socket.end(`HTTP/1.1 ${refusal.status} ${title}\r\n${head}\r\n${body}`);
+    socket.end(rawResponseText(reply));
   };
 }

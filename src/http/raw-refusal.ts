@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { API_SECURITY_HEADERS } from './security-headers.js';
+
+/** What a request Node answers before Fastify (client-error.ts, requests-node-answers.ts) is told. */
+export interface RawRefusal {
+  status: number;
+  code: string;
+  message: string;
+  /** Headers of this refusal's own (Allow). */
+  headers?: Record<string, string>;
+}
+
+export interface RawAnswer {
+  requestId: string;
+  status: number;
+  title: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A refusal written past every hook, as the hooks write every other one: the API's error envelope, a request id
+ * (in the body and X-Request-Id) to quote, the security headers, and a closed connection, since the rest of what
+ * the caller sent is never read.
+ */
+export function rawAnswer(refusal: RawRefusal): RawAnswer {
+  const requestId = randomUUID();
+  const title = STATUS_CODES[refusal.status] ?? 'Error';
+  const body = JSON.stringify({ statusCode: refusal.status, error: title, code: refusal.code, message: refusal.message, request_id: requestId });
+  const headers = {
+    ...API_SECURITY_HEADERS,
+    ...refusal.headers,
+    'x-request-id': requestId,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
+  return { requestId, status: refusal.status, title, headers, body };
+}
+
+/** The answer as the bytes of an HTTP/1.1 response, for a socket no ServerResponse writes to. */
+export function rawResponseText({ status, title, headers, body }: RawAnswer): string {
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return `HTTP/1.1 ${status} ${title}\r\n${head}\r\n${body}`;
+}
