@@ -1,4 +1,5 @@
 import { boundedText } from '../domain/cut-text.js';
+import { RESULT_BOUNDS } from '../domain/result-bounds.js';
 import type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
 
 /**
@@ -6,7 +7,7 @@ import type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
  * link texts come whole with every page, and a page can make them as long as itself (a <meta> og:title or a
  * byline of 200 KB reached a caller who asked for 500 characters). Search results' titles have the same bound.
  */
-export const DOCUMENT_BOUNDS = { title: 300, byline: 300, linkText: 300 } as const;
+export const DOCUMENT_BOUNDS = { title: RESULT_BOUNDS.title, byline: 300, linkText: 300 } as const;
 
 /** `document` with its title, byline and link texts within DOCUMENT_BOUNDS: itself when they are (most are). */
 export function boundedDocument(document: ExtractedDocument): ExtractedDocument {
