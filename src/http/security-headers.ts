@@ -27,8 +27,8 @@ export function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, 
 }
 
 /**
- * The API's helmet options: no CSP, since the API serves JSON and the Swagger UI page, whose inline bootstrap a
- * strict CSP would break (the search page sends its own: http/web-routes.ts).
+ * The API's helmet options: no CSP, since a JSON answer runs nothing. The pages send their own: the search page
+ * (http/web-routes.ts) and Swagger UI at /docs (http/openapi-document.ts).
  */
 export const API_HELMET_OPTIONS: Readonly<HelmetOptions> = { contentSecurityPolicy: false };
 
