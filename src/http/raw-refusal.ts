@@ -31,10 +31,10 @@ export function rawAnswer(refusal: RawRefusal): RawAnswer {
   const headers = {
     ...API_SECURITY_HEADERS,
     ...refusal.headers,
-    'x-request-id': requestId,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    connection: 'close',
+    'X-Request-Id': requestId,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
   };
   return { requestId, status: refusal.status, title, headers, body };
 }
