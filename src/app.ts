@@ -9,6 +9,7 @@ import { createUpstreamAgent } from './transport/dispatchers.js';
 import { closeStalledResponses } from './transport/stalled-responses.js';
 import { endUnusedConnectionsOnShutdown } from './transport/unused-connections.js';
 import { registerAccessControl } from './http/access-control.js';
+import { registerCompression } from './http/compression.js';
 import { registerCrossSiteCheck } from './http/cross-site.js';
 import { answerClientErrors } from './http/client-error.js';
 import { answerRequestsNodeRefuses } from './http/requests-node-answers.js';
@@ -25,6 +26,7 @@ import { registerProviderRoutes } from './http/provider-routes.js';
 import { registerRequestParsing } from './http/request-parsing.js';
 import { registerSearchRoutes } from './http/search-routes.js';
 import { registerStreamRoutes } from './http/stream-routes.js';
+import { endStreamedAnswersAfterShutdown } from './http/streamed-answers.js';
 import { registerWebPage } from './http/web-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { secretValues } from './engine/redact.js';
@@ -145,6 +147,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerAccessControl(app, config.apiKeys, { metricsToken: config.METRICS_TOKEN !== undefined, countRefusal: countRefused, refusalShapes });
   const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits', options.redisCommandTimeoutMs?.rateLimits) : undefined;
   countRefusal = await registerProtection(app, config, rateLimitRedis);
+  // Before the first route: the plugin adds its hook to each route as it is made.
+  if (config.COMPRESS_RESPONSES) await registerCompression(app);
+  endStreamedAnswersAfterShutdown(app);
   await registerOpenApi(app, config.apiKeys.length > 0);
 
   registerHealthRoutes(app, readiness);

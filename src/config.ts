@@ -79,6 +79,8 @@ const serviceShape = {
   REDIS_URL: redisUrl().optional(),
   REDIS_KEY_PREFIX: redisKeyPrefix().default('fedsearch:'),
   SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000).default(8000),
+  /** Answers of 1 KiB or more compressed (brotli or gzip) for clients that accept it; off when a proxy compresses. */
+  COMPRESS_RESPONSES: booleanFromEnv.default(true),
   /**
    * Comment lines on /v1/search/{kind}/stream: 15 s keeps proxies with a 30–60 s idle timeout (nginx: 60 s)
    * from cutting a stream while providers think. Only tests and unusual proxies change it.
