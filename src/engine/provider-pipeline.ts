@@ -2,7 +2,7 @@ import { FedsearchError } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import type { Provider, UpstreamTransport } from '../providers/provider.js';
+import type { Provider, ProviderSettings, UpstreamTransport } from '../providers/provider.js';
 import { CallDeadline, type CallDeadlines } from './call-deadline.js';
 import type { CallerSignal } from './cancellation.js';
 import { concurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.js';
@@ -150,17 +150,22 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   if (missing.length > 0) return notAsked(provider, 'not_configured', `set ${missing.join(', ')} to enable`, { missing: [...missing] });
   const unsupported = unsupportedFilters(task.filters ?? {}, provider.settings.filters ?? [], provider.settings.undated);
   if (unsupported.length > 0) return notAsked(provider, 'skipped', `cannot filter by ${unsupported.join(', ')}`);
-  const tooLong = task.queryText === undefined ? undefined : queryTooLong(task.queryText, provider.settings.maxQueryLength);
+  const tooLong = task.queryText === undefined ? undefined : queryTooLong(task.queryText, provider.settings);
   if (tooLong) return notAsked(provider, 'skipped', tooLong);
   return undefined;
 }
 
-/** Why a query is longer than a provider's API accepts, in characters as the API counts them (code points). */
-function queryTooLong(text: string, maxLength: number | undefined): string | undefined {
+/** Why a query is longer than a provider's API accepts, in characters as the API counts them (code points) or in words. */
+function queryTooLong(text: string, { maxQueryLength, maxQueryWords }: ProviderSettings): string | undefined {
   // A string's length counts UTF-16 units, never fewer than its characters: most queries are decided by it alone.
-  if (maxLength === undefined || text.length <= maxLength) return undefined;
-  const characters = [...text].length;
-  return characters > maxLength ? `accepts queries of at most ${maxLength} characters; this one has ${characters}` : undefined;
+  if (maxQueryLength !== undefined && text.length > maxQueryLength) {
+    const characters = [...text].length;
+    if (characters > maxQueryLength) return `accepts queries of at most ${maxQueryLength} characters; this one has ${characters}`;
+  }
+  // Each word past the first takes a space before it: a text this short cannot hold more words than allowed.
+  if (maxQueryWords === undefined || text.length < 2 * maxQueryWords + 1) return undefined;
+  const words = text.match(/\S+/g)?.length ?? 0;
+  return words > maxQueryWords ? `accepts queries of at most ${maxQueryWords} words; this one has ${words}` : undefined;
 }
 
 /** A timeout counts against an upstream that had at least this share of its timeout. */

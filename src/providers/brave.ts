@@ -44,6 +44,9 @@ export class BraveProvider extends Provider {
     filters: ['time_range', 'language', 'safesearch'],
     // Brave Search API, Free plan: 1 query per second.
     rateLimit: '1/s',
+    // `q`: "Maximum of 400 characters and 50 words in the query" (Web Search API, query parameters).
+    maxQueryLength: 400,
+    maxQueryWords: 50,
   };
   readonly settings = BraveProvider.settings;
   /** The same for every request: built once, from a configuration that never changes. */

@@ -12,6 +12,7 @@ import {
   isRecord,
   numberOrUndefined,
   parseJsonObject,
+  snippetOf,
   text,
 } from './parse-helpers.js';
 import {
@@ -120,15 +121,18 @@ function toItem(work: Record<string, unknown>): ProviderItem {
   const title = firstText(work.title) ?? firstText(work['original-title']) ?? firstText(work['short-title']) ?? fallbackTitle(venue, doi);
   const authors = asArray(work.author).filter(isRecord).map(authorName).filter((name): name is string => name !== undefined);
   const type = text(work.type);
+  const abstract = typeof work.abstract === 'string' ? jatsToText(work.abstract) : undefined;
   return compact({
     title: title ?? url ?? 'Untitled work',
     // Every Crossref work has a DOI; the search link only keeps a malformed record visible instead of dropping it.
     url: url ?? `https://search.crossref.org/search/works?q=${encodeURIComponent(title ?? '')}`,
+    // The abstract's start, cut at a word, as arXiv, PubMed and Semantic Scholar give it: what a reader sees of the work.
+    snippet: abstract ? snippetOf(abstract) : undefined,
     authors: authors.length > 0 ? authors : undefined,
     year: date.year,
     published_at: date.iso,
     venue,
-    abstract: typeof work.abstract === 'string' ? jatsToText(work.abstract) : undefined,
+    abstract,
     doi,
     pdf_url: openPdfLink(work),
     citation_count: numberOrUndefined(work['is-referenced-by-count']),

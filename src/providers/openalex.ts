@@ -13,6 +13,7 @@ import {
   isoDate,
   numberOrUndefined,
   parseJsonObject,
+  snippetOf,
   text,
   yearFrom,
 } from './parse-helpers.js';
@@ -160,15 +161,18 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     .filter((name): name is string => name !== undefined);
   const isOpen = typeof openAccess.is_oa === 'boolean' ? openAccess.is_oa : undefined;
   const extra = extraFields({ openalex_id: openalexId, type: text(work.type), open_access: isOpen });
+  const abstract = rebuildAbstract(work.abstract_inverted_index);
   return compact({
     title: title ?? url ?? 'Untitled work',
     // An OpenAlex work always has an id; the search link only keeps a malformed record visible.
     url: url ?? `https://openalex.org/works?search=${encodeURIComponent(title ?? '')}`,
+    // The abstract's start, cut at a word, as arXiv, PubMed and Semantic Scholar give it: what a reader sees of the work.
+    snippet: abstract ? snippetOf(abstract) : undefined,
     authors: authors.length > 0 ? authors : undefined,
     year: yearFrom(work.publication_year) ?? yearFrom(work.publication_date),
     published_at: publicationDate(work.publication_date),
     venue,
-    abstract: rebuildAbstract(work.abstract_inverted_index),
+    abstract,
     doi,
     arxiv_id: arxiv,
     // ids.pmid is a PubMed link (https://pubmed.ncbi.nlm.nih.gov/<pmid>).

@@ -120,6 +120,8 @@ export interface ProviderSettings {
    * not sent (the API would refuse it) and the provider reports `skipped` with the reason.
    */
   maxQueryLength?: number;
+  /** The most words (runs of non-space characters) the API accepts in a query, where it counts them too (Brave: 50). */
+  maxQueryWords?: number;
 }
 
 /** The configuration one provider instance runs with, resolved from settings and environment (or PROVIDERS_FILE). */

@@ -72,6 +72,9 @@ export class PubmedProvider extends Provider {
       term: openAccess ? `(${query.text}) AND free full text[sb]` : query.text,
       retmax: String(Math.min(query.limit, MAX_RESULTS)),
       retmode: 'xml',
+      // PubMed's Best Match. ESearch's own default for PubMed is the most recently added first, whatever the words
+      // matched ("the default value used by ESearch … may differ from that used on NCBI web search pages").
+      sort: 'relevance',
     };
     if (yearFromFilter !== undefined || yearTo !== undefined) {
       // mindate and maxdate only work as a pair.
@@ -140,7 +143,7 @@ export class PubmedProvider extends Provider {
     const ids = isRecord(result.IdList) ? asArray(result.IdList.Id).map((id) => normalizePmid(xmlText(id))) : [];
     const pmids = ids.filter((id): id is string => id !== undefined);
     if (pmids.length === 0) return { items: [] };
-    // efetch answers in the order of `id`, which keeps esearch's relevance order.
+    // efetch answers in the order of `id`, which keeps esearch's Best Match order (sort=relevance).
     return { followUp: this.fetchRequest(pmids) };
   }
 

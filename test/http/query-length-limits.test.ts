@@ -4,13 +4,15 @@ import { providerEnv, request, startService, type RunningService } from '../supp
 
 const TAVILY = '/tavily/search';
 const BRAVE = '/brave/res/v1/web/search';
+const SEARXNG = '/searxng/search';
 
 type Outcome = { provider: string; status: string; count: number; message?: string };
 
 /**
  * Tavily refuses a query longer than 400 characters with a 400 ("Query is too long. Max query length is 400
- * characters."), while fedsearch takes up to 500: such a search does not ask Tavily (no request, no quota spent,
- * no error outcome) and reports it skipped with the reason; the other providers answer as usual.
+ * characters."), and Brave takes "a maximum of 400 characters and 50 words", while fedsearch takes up to 500
+ * characters: such a search does not ask them (no request, no quota spent, no error outcome) and reports each
+ * skipped with the reason; the other providers answer as usual.
  */
 describe('a query longer than a provider accepts', () => {
   let upstream: FakeUpstream;
@@ -20,6 +22,7 @@ describe('a query longer than a provider accepts', () => {
     upstream = await startFakeUpstream();
     upstream.json(`POST ${TAVILY}`, { query: 'q', results: [{ title: 'Tavily result', url: 'https://t.example/1', content: 'text', score: 0.9 }] });
     upstream.json(BRAVE, { web: { results: [{ title: 'Brave result', url: 'https://b.example/1', description: 'text' }] } });
+    upstream.json(SEARXNG, { results: [{ title: 'SearXNG result', url: 'https://s.example/1', content: 'text' }] });
     service = await startService({ ...providerEnv(upstream.origin), TAVILY_API_KEY: 'tavily-key-0123456789', BRAVE_API_KEY: 'brave-key-0123456789', LOG_LEVEL: 'silent' });
   });
   afterAll(async () => {
@@ -28,20 +31,34 @@ describe('a query longer than a provider accepts', () => {
   });
 
   const search = async (words: string): Promise<Record<string, Outcome>> => {
-    const response = await request(service.origin, `/v1/search/web?q=${encodeURIComponent(words)}&providers=tavily,brave`);
+    const response = await request(service.origin, `/v1/search/web?q=${encodeURIComponent(words)}&providers=tavily,brave,searxng`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { providers: Outcome[] };
     return Object.fromEntries(body.providers.map((outcome) => [outcome.provider, outcome]));
   };
   const tavilyAsked = (words: string): number => upstream.requestsTo(TAVILY).filter((recorded) => JSON.parse(recorded.body).query === words).length;
+  const braveAsked = (words: string): number => upstream.requestsTo(BRAVE).filter((recorded) => recorded.url.searchParams.get('q') === words).length;
 
-  it('skips Tavily for 401 characters, saying why, and still asks Brave', async () => {
-    const words = `${'long '.repeat(80)}x`;
+  it('skips Tavily and Brave for 401 characters, saying why, and still asks SearXNG', async () => {
+    const words = `${'longer '.repeat(57)}xx`;
     expect(words).toHaveLength(401);
     const outcomes = await search(words);
     expect(outcomes.tavily).toMatchObject({ status: 'skipped', count: 0, message: 'accepts queries of at most 400 characters; this one has 401' });
-    expect(outcomes.brave).toMatchObject({ status: 'ok', count: 1 });
+    expect(outcomes.brave).toMatchObject({ status: 'skipped', count: 0, message: 'accepts queries of at most 400 characters; this one has 401' });
+    expect(outcomes.searxng).toMatchObject({ status: 'ok', count: 1 });
     expect(tavilyAsked(words)).toBe(0);
+    expect(braveAsked(words)).toBe(0);
+  });
+
+  it('skips Brave for 51 words in fewer than 400 characters, and asks it for 50', async () => {
+    const tooMany = `${'w '.repeat(50)}w`;
+    const outcomes = await search(tooMany);
+    expect(outcomes.brave).toMatchObject({ status: 'skipped', count: 0, message: 'accepts queries of at most 50 words; this one has 51' });
+    expect(outcomes.tavily).toMatchObject({ status: 'ok', count: 1 });
+    expect(braveAsked(tooMany)).toBe(0);
+    const enough = `${'w '.repeat(49)}w`;
+    expect((await search(enough)).brave).toMatchObject({ status: 'ok', count: 1 });
+    expect(braveAsked(enough)).toBe(1);
   });
 
   it('asks Tavily for 400 characters, counted as characters (é, emoji), not bytes or UTF-16 units', async () => {

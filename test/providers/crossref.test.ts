@@ -34,6 +34,7 @@ describe('crossref adapter', () => {
         published_at: '2019-06-03',
         venue: 'Journal of Search',
         abstract: 'We fuse & rank many lists.',
+        snippet: 'We fuse & rank many lists.',
         // Its only PDF link is for text mining and the work names no open license: no pdf_url (see works-pdf-links.json).
         doi: '10.1234/fedsearch.2019.001',
         citation_count: 42,
@@ -84,6 +85,21 @@ describe('crossref adapter', () => {
     expect(request.url.searchParams.has('mailto')).toBe(false);
     expect(request.url.searchParams.has('filter')).toBe(false);
     expect(request.url.searchParams.get('rows')).toBe('100');
+  });
+
+  it('shows the start of a long abstract as the snippet, cut at a word break, the abstract kept whole', () => {
+    // 40 × "ranking " then "lists.": 326 characters. The 300th falls inside the 38th "ranking"; the cut goes back
+    // to the space before it, as arXiv, PubMed and Semantic Scholar snippets are cut.
+    const abstract = `${'ranking '.repeat(40)}lists.`;
+    const body = JSON.stringify({
+      status: 'ok',
+      'message-type': 'work-list',
+      message: { items: [{ DOI: '10.5555/long.abstract', title: ['Long abstract'], abstract: `<jats:title>Abstract</jats:title><jats:p>${abstract}</jats:p>` }] },
+    });
+    const outcome = makeProvider(CrossrefProvider).parseResponse(response(body), makeQuery('ranking', 'papers'));
+    const [item] = 'items' in outcome ? outcome.items : [];
+    expect(item?.abstract).toBe(abstract);
+    expect(item?.snippet).toBe(`${'ranking '.repeat(36)}ranking…`);
   });
 
   it('reads a single-work body (GET /works/{doi})', () => {

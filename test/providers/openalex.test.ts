@@ -35,6 +35,7 @@ describe('openalex adapter', () => {
         published_at: '2022-03-14',
         venue: 'Journal of Fusion',
         abstract: 'Rank fusion beats single rankers, and fusion is cheap.',
+        snippet: 'Rank fusion beats single rankers, and fusion is cheap.',
         doi: '10.1234/fusion.2022.7',
         pmid: '35000001',
         pdf_url: 'https://repository.example/fusion-oa.pdf',
@@ -88,6 +89,20 @@ describe('openalex adapter', () => {
     expect(request.url.searchParams.has('filter')).toBe(false);
   });
 
+  it('shows the start of a long abstract as the snippet, cut at a word break, the abstract kept whole', () => {
+    // 40 × "ranking " then "lists.": 326 characters. The 300th falls inside the 38th "ranking"; the cut goes back
+    // to the space before it, as arXiv, PubMed and Semantic Scholar snippets are cut.
+    const positions = Array.from({ length: 40 }, (_, index) => index);
+    const body = JSON.stringify({
+      meta: { count: 1 },
+      results: [{ id: 'https://openalex.org/W4000000001', title: 'Long abstract', abstract_inverted_index: { ranking: positions, 'lists.': [40] } }],
+    });
+    const outcome = makeProvider(OpenAlexProvider).parseResponse(response(body), makeQuery('ranking', 'papers'));
+    const [item] = 'items' in outcome ? outcome.items : [];
+    expect(item?.abstract).toBe(`${'ranking '.repeat(40)}lists.`);
+    expect(item?.snippet).toBe(`${'ranking '.repeat(36)}ranking…`);
+  });
+
   it('reads a single-work body (GET /works/{id})', () => {
     const outcome = makeProvider(OpenAlexProvider).parseResponse(response(fixture('work.json')), makeQuery('x', 'papers'));
     expect(outcome).toEqual({
@@ -100,6 +115,7 @@ describe('openalex adapter', () => {
           published_at: '1999-10-01',
           // The heading word OpenAlex indexed with the abstract is not part of it.
           abstract: 'One short abstract.',
+          snippet: 'One short abstract.',
           doi: '10.5555/one.work',
           citation_count: 3,
           extra: { openalex_id: 'W2000000009', type: 'book', open_access: false },
@@ -131,6 +147,7 @@ describe('openalex adapter', () => {
       published_at: '2020-07-14',
       venue: 'Journal of Lookups',
       abstract: 'One paper, found by its id.',
+      snippet: 'One paper, found by its id.',
       doi: '10.5555/lookup.2020.3',
       pmid: '32000003',
       citation_count: 12,

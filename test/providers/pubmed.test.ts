@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
 import type { ProviderItem } from '../../src/domain/result.js';
 import { PubmedProvider } from '../../src/providers/pubmed.js';
+import type { UpstreamRequest } from '../../src/providers/provider.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, rejection, response, runLookup, runProvider } from '../support/run-provider.js';
 import { describeSharedFixtures, type RequestLine } from '../support/shared-fixtures.js';
@@ -51,7 +52,7 @@ describe('pubmed adapter', () => {
     const items = await runProvider(provider, makeQuery('rank fusion', 'papers', 2));
     expect(upstream.requests.slice(before).map((request) => request.path)).toEqual([ESEARCH, EFETCH]);
     const search = upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams;
-    expect(Object.fromEntries(search)).toEqual({ db: 'pubmed', term: 'rank fusion', retmax: '2', retmode: 'xml', tool: 'fedsearch' });
+    expect(Object.fromEntries(search)).toEqual({ db: 'pubmed', term: 'rank fusion', retmax: '2', retmode: 'xml', sort: 'relevance', tool: 'fedsearch' });
     const fetch = upstream.requestsTo(EFETCH).at(-1)!.url.searchParams;
     expect(Object.fromEntries(fetch)).toEqual({ db: 'pubmed', id: '31000002,31000001', retmode: 'xml', tool: 'fedsearch' });
     expect(items).toEqual(expectedArticles);
@@ -88,6 +89,19 @@ describe('pubmed adapter', () => {
     expect(open.get('term')).toBe('(crispr) AND free full text[sb]');
     const plain = new URL(provider.buildRequest(makeQuery('crispr', 'papers', 5)).url).searchParams;
     expect(plain.has('mindate') || plain.has('datetype')).toBe(false);
+  });
+
+  it("asks esearch for PubMed's Best Match order (sort=relevance) on every page, not ESearch's default of most recent first", () => {
+    // NCBI, "The E-utilities In-Depth": for PubMed, relevance is the Best Match order of web PubMed, and ESearch's
+    // default may differ from the web's. Without it a search for "crispr" gives the newest papers that mention it.
+    const provider = makeProvider(PubmedProvider);
+    const query = makeQuery('crispr', 'papers', 300, { year_from: 2015, open_access: true });
+    const first = provider.buildRequest(query);
+    expect(new URL(first.url).searchParams.get('sort')).toBe('relevance');
+    const page = { request: first, response: response('<eSearchResult/>'), items: Array.from({ length: 200 }, (_, index) => ({ title: `t${index}`, url: `https://p.example/${index}` })), collected: 200 };
+    const next = provider.nextPageRequest!(query, page) as UpstreamRequest;
+    const nextParameters = new URL(next.url).searchParams;
+    expect([nextParameters.get('retstart'), nextParameters.get('sort')]).toEqual(['200', 'relevance']);
   });
 
   it('stops after esearch when nothing is found', async () => {
