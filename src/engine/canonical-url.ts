@@ -11,7 +11,7 @@ export interface UrlIdentity {
 
 /**
  * The key two URLs share when they show the same page: scheme, `www.`, a mobile site's `m.` label, a host's
- * trailing dot, default port, trailing slash, fragment (unless it is a route: `#/…`, `#!…`), host letter case,
+ * trailing dot, default port, a directory's index file (`index.html`), trailing slash, fragment (unless it is a route: `#/…`, `#!…`), host letter case,
  * parameter order and tracking parameters do not count. Returns the input,
  * lower-cased, when it is not a URL, so odd values still deduplicate with themselves.
  */
@@ -63,13 +63,33 @@ export function plainUrlKey(value: string): string | undefined {
   if (percent >= 0 && percent < pathEnd) {
     // The parser's pathname is the path as written: the general rule applies to it as it is.
     const host = hostKeyOf(value, keyStart, hostEnd, mobile);
-    return host + wikiTitlePath(host, samePercentEncoding(value.slice(hostEnd, pathEnd)).replace(/\/+$/, '')) + search + route;
+    return host + wikiTitlePath(host, directoryPath(samePercentEncoding(value.slice(hostEnd, pathEnd)))) + search + route;
   }
-  // Trailing slashes do not count (and a host alone has the path `/`).
-  let keyEnd = pathEnd;
+  // A directory's index file and trailing slashes do not count (and a host alone has the path `/`).
+  let keyEnd = directoryIndexStart(value, hostEnd, pathEnd);
   while (keyEnd > hostEnd && value.charCodeAt(keyEnd - 1) === 47) keyEnd -= 1;
   const path = mobile < 0 ? value.slice(keyStart, keyEnd) : hostKeyOf(value, keyStart, hostEnd, mobile) + value.slice(hostEnd, keyEnd);
   return search === '' && route === '' ? path : path + search + route;
+}
+
+/** The files a web server answers a directory's URL with: `/docs/` shows `/docs/index.html`. */
+const DIRECTORY_INDEX_FILES = ['index.html', 'index.htm'];
+
+/**
+ * Where the path value[start, end) ends once a directory index file closing it is dropped (after its directory's
+ * `/`), or `end`: a few character comparisons, no copy, as a plain URL's key is made.
+ */
+function directoryIndexStart(value: string, start: number, end: number): number {
+  for (const file of DIRECTORY_INDEX_FILES) {
+    const fileStart = end - file.length;
+    if (fileStart > start && value.charCodeAt(fileStart - 1) === 47 && value.startsWith(file, fileStart)) return fileStart;
+  }
+  return end;
+}
+
+/** A path as a key has it: without a directory index file closing it, and without trailing slashes. */
+function directoryPath(path: string): string {
+  return path.slice(0, directoryIndexStart(path, 0, path.length)).replace(/\/+$/, '');
 }
 
 /**
@@ -131,7 +151,7 @@ export function parsedUrlIdentity(value: string): UrlIdentity {
   const site = siteOf(url.hostname);
   const host = hostKeyOf(site, 0, site.length, mobileLabelStart(site, 0, site.length));
   const port = url.port ? `:${url.port}` : '';
-  const path = wikiTitlePath(host, samePercentEncoding(url.pathname).replace(/\/+$/, ''));
+  const path = wikiTitlePath(host, directoryPath(samePercentEncoding(url.pathname)));
   // A web page's fragment is a place on the page; a local index link's names a record of its file (`#2` of a
   // .jsonl or a JSON array): two records are two results.
   const record = url.protocol === LOCAL_LINK_SCHEME ? url.hash : routeOf(url.hash);

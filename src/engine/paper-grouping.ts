@@ -6,13 +6,13 @@ import {
   normalizeTitle,
   normalizedTitleBigramCount,
   normalizedTitleBigrams,
-  sameTitleNumbers,
   titleBlocks,
   titleNotice,
   titlesSimilar,
   yearsCompatible,
 } from './paper-identity.js';
 import { TitleBlocks } from './title-blocks.js';
+import { sameTitleNumbers } from './title-numbers.js';
 import { agreeBeyondTitle, isWeakTitle } from './weak-titles.js';
 
 /** Bits of a set's identifier kinds: which of DOI, arXiv id and PMID some member of the set has. */

@@ -123,17 +123,31 @@ const NOTICE_OPENINGS: readonly string[] = [
   'withdrawal', 'withdrawn', 'addendum', 'comments', 'comment', 'commentary', 'reply', 'response to',
   // "Author's reply" normalises to "author s reply"; "Authors' reply" to "authors reply".
   'author s reply', 'authors reply', 'author reply', 'author s response', 'authors response', 'author response',
+  // The forms journals give a comment or a reply that repeats the title it answers: "In reply: …" (JAMA), "Letter: …"
+  // (Alimentary Pharmacology & Therapeutics), "Discussion: …" (Plastic and Reconstructive Surgery), "Rebuttal: …".
+  'in reply', 'in response', 'rebuttal', 'letter', 'discussion', 'correspondence',
 ];
 const NOTICE_OPENING = new RegExp(`^(?:${NOTICE_OPENINGS.join('|')})(?= |$)`);
 /** Each opening's kind, counted from 1: 0 is "not a notice". */
 const NOTICE_KIND_OF_OPENING = new Map(NOTICE_OPENINGS.map((opening, index) => [opening, index + 1]));
+/**
+ * "Re: …", the comments a journal prints on another's article (The Journal of Urology, BMJ's responses), read from the
+ * title as given: normalised, "Re-evaluation of …" opens with the same word, and is research.
+ */
+const REGARDING = /^[^\p{L}\p{N}]*re\s*:/iu;
+/** The last kind: paper grouping keeps a title's kind in a byte (kind × 2 + 1), room for 63 kinds. */
+const REGARDING_KIND = NOTICE_OPENINGS.length + 1;
 /**
  * Openings that begin research titles too: "Correction of scoliosis…", "Response to drought stress…", "Withdrawal
  * of antidepressants…". A title so opened is still of its kind (never one work with a title of another), but only
  * what follows the opening shows it to be a notice: "correction to", "response to comment(s)", "response to the
  * letter", or a quotation mark opening the title named.
  */
-const OPENINGS_OF_RESEARCH_TOO: ReadonlySet<string> = new Set(['correction', 'response to', 'withdrawal', 'withdrawn']);
+const OPENINGS_OF_RESEARCH_TOO: ReadonlySet<string> = new Set([
+  'correction', 'response to', 'withdrawal', 'withdrawn',
+  // "In response to drought…", "Letter recognition in…", "Discussion on the stability of…", "Correspondence analysis of…".
+  'in response', 'letter', 'discussion', 'correspondence',
+]);
 const NOTICE_FOLLOW_UP = /^(?:correction to|response to (?:the )?(?:comments?|commentary|letter|reply))(?= |$)/;
 const QUOTE_AFTER_OPENING = /^[^\p{L}\p{N}]*[\p{L}\p{N}]+(?: to)?[\s:]*["“”„«‘’']/iu;
 
@@ -144,7 +158,7 @@ export interface Notice {
 }
 
 /**
- * The kind of notice a title is (a number for each of NOTICE_OPENINGS; 0 when it is none), read from its
+ * The kind of notice a title is (a number for each of NOTICE_OPENINGS, then REGARDING's; 0 when it is none), read from its
  * normalised form, and whether it is certainly a notice (OPENINGS_OF_RESEARCH_TOO), read from the title as given
  * where the normalised one has lost its quotation marks. A notice never merges by title with a title of another
  * kind, the work it names included; two certain notices of one kind merge by title only as generic titles do
@@ -152,7 +166,7 @@ export interface Notice {
  */
 export function titleNotice(title: string, normalized: string): Notice {
   const opening = NOTICE_OPENING.exec(normalized);
-  if (opening === null) return { kind: 0, certain: false };
+  if (opening === null) return REGARDING.test(title) ? { kind: REGARDING_KIND, certain: true } : { kind: 0, certain: false };
   const kind = NOTICE_KIND_OF_OPENING.get(opening[0])!;
   if (!OPENINGS_OF_RESEARCH_TOO.has(opening[0])) return { kind, certain: true };
   return { kind, certain: NOTICE_FOLLOW_UP.test(normalized) || QUOTE_AFTER_OPENING.test(title) };
@@ -212,21 +226,6 @@ export function titlesSimilar(
   // Shared bigrams are at most the smaller count: when even that falls short, no need to count them.
   if ((2.0 * Math.min(firstCount, secondCount)) / (firstCount + secondCount) < TITLE_SIMILARITY_THRESHOLD) return false;
   return (2.0 * sharedBigrams(bigramsOf(a), bigramsOf(b))) / (firstCount + secondCount) >= TITLE_SIMILARITY_THRESHOLD;
-}
-
-/**
- * The words of a normalised title that are numbers: digits, or a roman numeral (`part ii`). Titles that differ
- * only in them are near-identical by their bigrams, yet name other works: part I and part II of a series, a
- * study's 2019 and 2020 editions, the proceedings of two years, variants BA.2 and BA.4.
- */
-const TITLE_NUMBER = /(?<![\p{L}\p{N}])(?:\p{N}+|[ivx]+)(?![\p{L}\p{N}])/gu;
-
-/** Whether two normalised titles hold the same numbers in the same order (TITLE_NUMBER); checked only once they are similar. */
-export function sameTitleNumbers(a: string, b: string): boolean {
-  const numbersOfA = a.match(TITLE_NUMBER);
-  const numbersOfB = b.match(TITLE_NUMBER);
-  if (numbersOfA === null || numbersOfB === null) return numbersOfA === numbersOfB;
-  return numbersOfA.length === numbersOfB.length && numbersOfA.every((number, index) => number === numbersOfB[index]);
 }
 
 /**

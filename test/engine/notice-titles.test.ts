@@ -58,6 +58,14 @@ describe('a notice whose opening names what it is stays apart from the work it n
     `Retraction Note: ${WORK}`,
     `Reply to "${WORK}"`,
     `Response to: ${WORK}`,
+    // A comment or a reply in the form a journal gives it, repeating the title it answers.
+    `Letter: ${WORK}`,
+    `In Reply: ${WORK}`,
+    `Re: ${WORK}`,
+    `RE : ${WORK}`,
+    `Discussion: ${WORK}`,
+    `Rebuttal: ${WORK}`,
+    `Correspondence: ${WORK}`,
   ])('keeps "%s" apart from the work, neither carrying an identifier', (title) => {
     const work: ProviderItem = { title: WORK, url: 'https://papers.example/work', year: 2021, authors: ['Ann Lee'] };
     // The same authors and venue as the work, as a retraction notice often has: still two results.
@@ -97,10 +105,14 @@ describe('two notices of one kind about one work merge by title only with more i
   });
 });
 
-describe('a research title that opens like a notice ("Correction of…", "Response to…") is still one work', () => {
+describe('a research title that opens like a notice ("Correction of…", "Response to…", "Letter recognition…", "Re-evaluation…") is still one work', () => {
   it.each([
     ['Response to drought stress in wheat cultivars under field conditions', 'Response to Drought Stress in Wheat Cultivars Under Field Conditions.'],
     ['Correction of adolescent idiopathic scoliosis with posterior instrumentation', 'Correction of Adolescent Idiopathic Scoliosis With Posterior Instrumentation'],
+    ['Letter recognition and reading fluency in children with developmental dyslexia', 'Letter Recognition and Reading Fluency in Children With Developmental Dyslexia.'],
+    ['Discussion on the stability of slopes reinforced with anchored piles in soft clay', 'Discussion on the Stability of Slopes Reinforced With Anchored Piles in Soft Clay'],
+    ['Correspondence analysis of species abundance in alpine meadow plant communities', 'Correspondence Analysis of Species Abundance in Alpine Meadow Plant Communities'],
+    ['Re-evaluation of the diagnostic criteria for gestational diabetes in pregnant women', 'Reevaluation of the diagnostic criteria for gestational diabetes in pregnant women'],
   ])('merges "%s" found twice without authors or venue', (title, otherSpelling) => {
     const items: ProviderItem[] = [
       { title, url: 'https://papers.example/one', year: 2020 },
