@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Dispatcher } from 'undici';
+import type { ProviderOutcome } from '../domain/outcome.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import type { OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { ProviderCatalog } from './provider-catalog.js';
@@ -63,7 +64,7 @@ export class ProviderRuntime {
     // Not asked because of its settings or the request (no key, turned off, a filter it lacks): nothing happened.
     const level = outcome.status === 'ok' || outcome.status === 'not_configured' || outcome.status === 'skipped' ? 'debug' : 'info';
     // Most outcomes are `ok` lines below the level a busy service logs at: not even their message is built.
-    if (levelEnabled(logger, level)) logger[level]({ provider: outcome, task }, `provider ${outcome.provider}: ${outcome.status}`);
+    if (levelEnabled(logger, level)) logger[level]({ provider: outcome, task }, `provider ${outcome.provider}: ${loggedStatus(outcome)}`);
     this.options.onProviderAnswer?.(report, health.state);
   }
 
@@ -75,4 +76,12 @@ export class ProviderRuntime {
     }
     return transport;
   }
+}
+
+/**
+ * The status a provider's log line names. A call cut because its caller went away is an `error` outcome (code
+ * REQUEST_CANCELLED, as metrics count it), but neither the provider nor the service failed: its line says so.
+ */
+function loggedStatus(outcome: ProviderOutcome): string {
+  return outcome.code === 'REQUEST_CANCELLED' ? 'cancelled' : outcome.status;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { describeRedisUrl, openFailFastRedis } from '../transport/redis-connection.js';
-import { entryTtl, type AnswerCache } from './answer-cache.js';
+import { deeperThan, entryTtl, type AnswerCache } from './answer-cache.js';
 
 export interface RedisCacheOptions<T> {
   /** redis://[:password@]host:port[/db] or rediss:// for TLS. */
@@ -28,14 +28,16 @@ const DEFAULT_KEY_PREFIX = `fedsearch:${ANSWER_KEYS}`;
 const DEFAULT_COMMAND_TIMEOUT_MS = 250;
 
 /**
- * SET unless the entry kept is deeper (keepsDeeper in answer-cache.ts, as Lua): then that entry and its remaining
- * lifetime come back instead, for the local copy. Only a key that holds an entry has it decoded.
+ * SET unless the entry kept is deeper, or as deep when ARGV[4] is 1 (keepsDeeper in answer-cache.ts, as Lua): then
+ * that entry and its remaining lifetime come back instead, for the local copy. Only a key that holds an entry has it
+ * decoded.
  */
 const SET_UNLESS_DEEPER_SCRIPT = `
 local kept = redis.call('GET', KEYS[1])
 if kept then
   local ok, entry = pcall(cjson.decode, kept)
-  if ok and type(entry) == 'table' and type(entry.depth) == 'number' and entry.depth > tonumber(ARGV[3]) then
+  local depth = tonumber(ARGV[3])
+  if ok and type(entry) == 'table' and type(entry.depth) == 'number' and (entry.depth > depth or (ARGV[4] == '1' and entry.depth == depth)) then
     return {kept, redis.call('PTTL', KEYS[1])}
   end
 end
@@ -44,7 +46,7 @@ return false
 `;
 
 type ScriptedRedis = Redis & {
-  setUnlessDeeper(key: string, payload: string, ttlMs: number, depth: number): Promise<[string, number] | null>;
+  setUnlessDeeper(key: string, payload: string, ttlMs: number, depth: number, orAsDeep: 0 | 1): Promise<[string, number] | null>;
 };
 
 /**
@@ -73,26 +75,32 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
 
   return {
     async get(key, usable) {
-      const local = await front.get(key, usable);
-      if (local !== undefined) return local;
+      // Judged here rather than by the front, so that a local copy found shallow is known as such (EntryVerdict).
+      const found = await front.get(key);
+      const verdict = found === undefined ? false : usable === undefined || usable(found);
+      if (verdict === true) return found;
+      // A shallow local copy is served unless Redis holds a deeper entry: another replica extended the list for a
+      // later page, and the next page must go on from the one shown, not extend this copy differently.
+      const local = verdict === 'shallow' ? found : undefined;
       const redisEntry = redisKey(prefix, key);
       // The entry's remaining lifetime comes with it, so the local copy expires when the shared one does.
       const replies = await attempt((client) => client.multi().get(redisEntry).pttl(redisEntry).exec());
       const [[, stored] = [], [, remainingMs] = []] = replies ?? [];
-      if (typeof stored !== 'string') return undefined;
+      if (typeof stored !== 'string') return local;
       let value: unknown;
       try {
         value = JSON.parse(stored);
       } catch {
         logger.debug({ redis: describeRedisUrl(options.url) }, 'shared cache entry is not JSON; ignored');
-        return undefined;
+        return local;
       }
       // A miss, not an error: the search runs and its answer replaces the entry.
       if (!options.isServable(value)) {
         logger.debug({ redis: describeRedisUrl(options.url) }, 'shared cache entry is not an answer this service can serve; ignored');
-        return undefined;
+        return local;
       }
-      if (usable !== undefined && !usable(value)) return undefined;
+      if (usable !== undefined && usable(value) === false) return local;
+      if (local !== undefined && !deeperThan(value, local)) return local;
       if (typeof remainingMs === 'number' && remainingMs > 0) await front.set(key, value, remainingMs);
       return value;
     },
@@ -115,7 +123,7 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
         return;
       }
       // Another replica may have kept a deeper list (a later page of the same search): it stays, and becomes the local copy.
-      const deeper = await attempt((client) => client.setUnlessDeeper(redisKey(prefix, key), payload, ttl, depth));
+      const deeper = await attempt((client) => client.setUnlessDeeper(redisKey(prefix, key), payload, ttl, depth, setOptions?.keepAsDeep === true ? 1 : 0));
       if (!deeper) return;
       const [kept, remainingMs] = deeper;
       const keptValue: unknown = JSON.parse(kept);

@@ -190,7 +190,7 @@ export class SearchService {
     try {
       const plan = this.keysOf(request);
       if (this.options.cache.storesNothing) return this.answerFrom(undefined, plan, request, signal, started);
-      return this.readCache(plan.key, request.timeoutMs).then((stored) => this.answerFrom(stored, plan, request, signal, started));
+      return this.readCache(plan.key, request.timeoutMs, request.limit, plan.page).then((stored) => this.answerFrom(stored, plan, request, signal, started));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -236,8 +236,12 @@ export class SearchService {
       lookup = 'miss';
       return this.gatherAndRank(query, providers, request, key, listed, explain, gatherSignal, started);
     };
+    const callerSignal = signalOf(signal);
+    // A caller gone before the providers are asked (its client left while a shared cache was read) asks none: a flight
+    // started for it would send each provider a request only to abort it, spending their rate limits and quotas.
+    if (callerSignal?.aborted) return Promise.reject(callerSignal.reason);
     const gathering = request.onProviderAnswer
-      ? ask(signalOf(signal) ?? new Cancellation())
+      ? ask(callerSignal ?? new Cancellation())
       : // Only a caller with the same timeout_ms joins a flight: a shorter one would wait past its deadline, a longer
         // one would be given what a shorter deadline found (the cache key leaves timeout_ms out: servesTimeout). With
         // timeout_ms, only one that arrived about when the flight's first caller did: the deadline counts from that
@@ -246,7 +250,7 @@ export class SearchService {
         // gets, and a later caller joins whenever it comes.
         this.flights.run(
           `${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`,
-          signalOf(signal),
+          callerSignal,
           ask,
           started,
           request.timeoutMs === undefined ? Number.POSITIVE_INFINITY : JOIN_WITHIN_MS,
@@ -302,10 +306,14 @@ export class SearchService {
       : this.rankAnswers(kind, answers, explain, atMost);
   }
 
-  /** The answer kept under `key` if it serves a caller with this timeout_ms (servesTimeout). */
-  private async readCache(key: string, timeoutMs: number | undefined): Promise<CachedAnswer | undefined> {
+  /**
+   * The answer kept under `key` if it serves a caller with this timeout_ms (servesTimeout). One too short for the
+   * page is `shallow`: a shared cache then gives the deeper list another replica kept for a later page, if any, which
+   * this page must go on from.
+   */
+  private async readCache(key: string, timeoutMs: number | undefined, limit: number, page: number): Promise<CachedAnswer | undefined> {
     try {
-      return await this.options.cache.get(key, (answer) => servesTimeout(answer, timeoutMs));
+      return await this.options.cache.get(key, (answer) => (!servesTimeout(answer, timeoutMs) ? false : servesPage(answer, limit, page) || 'shallow'));
     } catch (error) {
       this.options.logger.warn({ err: error }, 'answer cache read failed; searching without it');
       return undefined;
@@ -386,7 +394,14 @@ export class SearchService {
       // keeps its copy once Redis has said): that one may be complete (an identical search without timeout_ms
       // finished first) or deeper, and served for another 15 s in its place the partial one would hide it. Nor does
       // any answer replace a deeper one (keepsDeeper): page 1 finishing after page 3 of the same search, fetched together.
-      this.options.cache.set(key, outcome, answerTtl(partial, this.options.partialAnswerTtlMs), { keepExisting: partial, depth: outcome.depth }).catch((error: unknown) => {
+      // A partial answer that extends the kept list (a later page, gathered deeper while a provider failed) does replace
+      // a shallower one: it holds the kept list as it was, and the page just shown from it is only in it. Left out, the
+      // next page would extend the kept list again with that provider back, shifting what follows the kept list: a
+      // result of the page just shown would come again, and the one it displaced would never come. One kept as deep
+      // stays (keepAsDeep): the same page, gathered meanwhile, perhaps without a failure.
+      const keepExisting = partial && listed.length === 0;
+      const setOptions = { keepExisting, depth: outcome.depth, keepAsDeep: partial };
+      this.options.cache.set(key, outcome, answerTtl(partial, this.options.partialAnswerTtlMs), setOptions).catch((error: unknown) => {
         this.options.logger.warn({ err: error }, 'answer cache write failed');
       });
     }

@@ -29,6 +29,11 @@ function answer(url: string): Answer {
   return { results: [{ url }] };
 }
 
+/** An answer asked `depth` deep, as a search's kept list is (keepsDeeper reads it). */
+function deepAnswer(url: string, depth: number): Answer {
+  return Object.assign(answer(url), { depth });
+}
+
 /** The test's answers' shape: what the cache may serve from Redis. */
 function isAnswer(value: unknown): value is Answer {
   return typeof value === 'object' && value !== null && Array.isArray((value as Answer).results);
@@ -126,6 +131,33 @@ describeWithRedis('Redis answer cache', () => {
     expect(await replicaB.cache.get('["web","kept first"]')).toEqual(answer('https://complete.example/'));
     await replicaB.cache.set('["web","nothing kept"]', answer('https://partial.example/'), 15_000, { keepExisting: true });
     expect(await replicaA.cache.get('["web","nothing kept"]')).toEqual(answer('https://partial.example/'));
+  });
+
+  it('keeps an entry as deep as one set with keepAsDeep, in Redis and in the writer\'s own copy, and replaces a shallower one', async () => {
+    const replicaA = await openConnected();
+    const replicaB = await openConnected();
+    const key = '["web","as deep"]';
+    await replicaA.cache.set(key, deepAnswer('https://complete.example/', 9), undefined, { depth: 9 });
+    await replicaB.cache.set(key, deepAnswer('https://partial.example/', 9), 15_000, { depth: 9, keepAsDeep: true });
+    expect(await replicaB.cache.get(key)).toEqual(deepAnswer('https://complete.example/', 9));
+    expect(await replicaA.cache.get(key)).toEqual(deepAnswer('https://complete.example/', 9));
+    // Deeper, it replaces it: the list a later page was shown from.
+    await replicaB.cache.set(key, deepAnswer('https://partial.example/', 12), 15_000, { depth: 12, keepAsDeep: true });
+    const third = await openConnected();
+    expect(await third.cache.get(key)).toEqual(deepAnswer('https://partial.example/', 12));
+  });
+
+  it('serves a local copy found shallow unless Redis holds a deeper entry, which then becomes the local copy', async () => {
+    const replicaA = await openConnected();
+    const replicaB = await openConnected();
+    const key = '["web","shallow copy"]';
+    const shallowUnlessDeep = (value: Answer) => ((value as Answer & { depth: number }).depth >= 10 ? true : 'shallow');
+    await replicaB.cache.set(key, deepAnswer('https://page-one.example/', 4), undefined, { depth: 4 });
+    // Redis holds nothing deeper: the shallow copy is served.
+    expect(await replicaB.cache.get(key, shallowUnlessDeep)).toEqual(deepAnswer('https://page-one.example/', 4));
+    await replicaA.cache.set(key, deepAnswer('https://page-three.example/', 10), undefined, { depth: 10 });
+    expect(await replicaB.cache.get(key, shallowUnlessDeep)).toEqual(deepAnswer('https://page-three.example/', 10));
+    expect(await replicaB.front.get(key)).toEqual(deepAnswer('https://page-three.example/', 10));
   });
 
   it('lets two replicas sharing one Redis see each other\'s answers, and fills the reader\'s local cache', async () => {

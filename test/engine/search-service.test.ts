@@ -2,6 +2,7 @@ import pino from 'pino';
 import { Agent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnswerCache } from '../../src/engine/answer-cache.js';
+import { Cancellation } from '../../src/engine/cancellation.js';
 import { SearchService, type CachedAnswer, type SearchServiceOptions } from '../../src/engine/search-service.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { TestProvider, resultsBody } from '../support/test-provider.js';
@@ -83,6 +84,31 @@ describe('SearchService.search', () => {
     for (const caller of [...callers, streamed]) caller.abort(new Error('left'));
     await Promise.all([...answers, answerStreamed]);
     expect(lookups).toHaveLength(4);
+  });
+
+  it('asks no provider for a caller that went away while the cache was read, plain or streamed', async () => {
+    for (const streamed of [false, true]) {
+      const order: string[] = [];
+      let cacheRead: () => void = () => undefined;
+      const readsUntilReleased: AnswerCache<CachedAnswer> = {
+        // A shared cache's read is a round trip to Redis: the client may leave meanwhile.
+        get: () => new Promise((resolve) => (cacheRead = () => resolve(undefined))),
+        set: () => Promise.resolve(),
+      };
+      const search = service({ dispatcher: notingDispatches(order), cache: readsUntilReleased, onCacheLookup: (lookup) => order.push(`cache ${lookup}`) });
+      const client = new Cancellation();
+      const reason = new Error('the client closed the connection');
+      const answer = search
+        .search({ kind: 'web', query: `gone while reading ${streamed}`, limit: 5, ...(streamed ? { onProviderAnswer: () => undefined } : {}) }, client)
+        .then(
+          () => 'answered',
+          (error: unknown) => error,
+        );
+      client.abort(reason);
+      cacheRead();
+      expect(await answer).toBe(reason);
+      expect(order).toEqual([]);
+    }
   });
 
   it('answers without waiting for the cache to finish keeping the answer, which a later search then finds', async () => {

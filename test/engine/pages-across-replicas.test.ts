@@ -1,0 +1,123 @@
+import type { ServerResponse } from 'node:http';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { SearchQuery } from '../../src/domain/query.js';
+import { createMemoryCache, type AnswerCache } from '../../src/engine/answer-cache.js';
+import { isStoredAnswer } from '../../src/engine/cached-answer.js';
+import { createRedisCache, type RedisCache } from '../../src/engine/redis-cache.js';
+import { SearchService, type CachedAnswer, type SearchResponse } from '../../src/engine/search-service.js';
+import type { UpstreamRequest } from '../../src/providers/provider.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { TestProvider } from '../support/test-provider.js';
+
+const agent = new Agent({ keepAliveTimeout: 500 });
+const LIMIT = 3;
+
+/** The test adapter, asking its upstream for as many results as the page needs (`count`). */
+class CountingProvider extends TestProvider {
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const url = new URL(super.buildRequest(query).url);
+    url.searchParams.set('count', String(query.limit));
+    return { url: url.toString() };
+  }
+}
+
+/**
+ * Two upstreams whose deeper answers reorder the fused list: b's results 11 to 13 are a's 10, 9 and 8, so a list
+ * ranked 13 deep lifts them above a's 5th, where a list ranked 10 deep has a's 5th next.
+ */
+const corpus: Record<string, string[]> = {
+  a: Array.from({ length: 20 }, (_, index) => `https://a.example/${index + 1}`),
+  b: [...Array.from({ length: 10 }, (_, index) => `https://b.example/${index + 1}`), 'https://a.example/10', 'https://a.example/9', 'https://a.example/8'],
+};
+
+/** The cache, with every write's promise noted: a test waits for the write it caused, not for time to pass. */
+function notingWrites(cache: AnswerCache<CachedAnswer>, writes: Promise<void>[]): AnswerCache<CachedAnswer> {
+  return {
+    get: (key, usable) => cache.get(key, usable),
+    set: (key, value, ttlMs, options) => {
+      const write = cache.set(key, value, ttlMs, options);
+      writes.push(write);
+      return write;
+    },
+    storesNothing: cache.storesNothing,
+  };
+}
+
+/**
+ * Replicas behind a load balancer share the answers in Redis, each with its own copy in memory of those it read.
+ * A caller paging on may be answered by either: page 4 by a replica whose own copy is the list of page 1, when the
+ * other replica has kept in Redis the deeper list page 3 was shown from. Page 4 must go on from that list.
+ */
+describeWithRedis('pages of one search answered by two replicas sharing Redis', () => {
+  let redis: RedisServer;
+  let upstream: FakeUpstream;
+  const caches: RedisCache<CachedAnswer>[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    upstream = await startFakeUpstream();
+    for (const name of Object.keys(corpus)) {
+      upstream.on(`/${name}/search`, {
+        kind: 'handler',
+        handle: (recorded, response: ServerResponse) => {
+          const results = corpus[name]!.slice(0, Number(recorded.url.searchParams.get('count'))).map((url, index) => ({ title: `${name} ${index + 1}`, url }));
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results }));
+        },
+      });
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(caches.map((cache) => cache.close()));
+    await upstream.stop();
+    await redis.stop();
+  });
+
+  it('goes on from the deepest list either replica kept, never repeating nor skipping a result', async () => {
+    const writes: Promise<void>[] = [];
+    const replica = (): SearchService => {
+      const cache = createRedisCache<CachedAnswer>({
+        url: redis.url,
+        ttlMs: 60_000,
+        logger: pino({ level: 'silent' }),
+        front: createMemoryCache<CachedAnswer>({ ttlMs: 60_000, maxEntries: 100, maxBytes: 1_000_000 }),
+        isServable: isStoredAnswer,
+      });
+      caches.push(cache);
+      return new SearchService({
+        providers: [new CountingProvider('a', `${upstream.origin}/a`), new CountingProvider('b', `${upstream.origin}/b`)],
+        cache: notingWrites(cache, writes),
+        dispatcher: agent,
+        logger: pino({ level: 'silent' }),
+        rrfK: 60,
+        maxUpstreamBytes: 64 * 1024,
+        breaker: { failureThreshold: 5, cooldownMs: 1000, maxCooldownMs: 10_000 },
+      });
+    };
+    const [one, two] = [replica(), replica()];
+    // A replica whose client has not connected yet writes nothing (no offline queue): wait until Redis counts both.
+    const raw = new Redis(redis.url);
+    const clients = async (): Promise<number> => Number(/connected_clients:(\d+)/.exec(await raw.info('clients'))?.[1] ?? 0);
+    // Each turn is a round trip to Redis, not a wait for time to pass; the test's timeout ends it should Redis never count them.
+    while ((await clients()) < 3) await raw.ping();
+    raw.disconnect();
+
+    const search = async (service: SearchService, page: number): Promise<SearchResponse> => {
+      const answer = await service.search({ kind: 'web', query: 'across replicas', limit: LIMIT, page });
+      await Promise.all(writes);
+      return answer;
+    };
+    // Page 1 (asked 4 deep) on one replica; page 2 on the other, from that list through Redis (it keeps a copy);
+    // page 3 on the first, asked 10 deep; page 4 on the second.
+    const pages = [await search(one, 1), await search(two, 2), await search(one, 3), await search(two, 4)];
+    expect(pages.slice(0, 3).map((answer) => answer.cached)).toEqual([false, true, false]);
+    const shown = pages.flatMap((answer) => answer.results.map((result) => result.url));
+    expect(shown).toHaveLength(4 * LIMIT);
+    expect(shown.filter((url, index) => shown.indexOf(url) !== index)).toEqual([]);
+    // Page 3 again, on the second replica, is the page 3 that was shown.
+    expect((await search(two, 3)).results.map((result) => result.url)).toEqual(pages[2]!.results.map((result) => result.url));
+  });
+});
