@@ -17,5 +17,37 @@ export function doneMessage(answer) {
   const asked = answer.providers.length;
   if (answered === 0) return `No results: none of the ${asked} providers answered (why is written under Providers). Search again to retry.`;
   if (answer.results.length === 0) return `No results ${took}: ${answered} of ${asked} providers answered and found nothing.`;
-  return `${answer.results.length} results ${took}.`;
+  return `${answer.results.length} results ${took}.${unansweredWords(answer.providers)}`;
+}
+
+/**
+ * Who did not answer, by name, after the results: only the waterfall said so, in colour and in a table a screen
+ * reader reaches by going there, and the words read out were "4 results in 812 ms." as if every provider had.
+ */
+function unansweredWords(outcomes) {
+  const unanswered = outcomes.filter((outcome) => !answeredOk(outcome)).map((outcome) => outcome.provider);
+  if (unanswered.length === 0) return '';
+  return ` ${unanswered.length} of ${outcomes.length} providers did not answer (${unanswered.join(', ')}): why is written under Providers.`;
+}
+
+/**
+ * A refusal's HTTP status in words, for when its body says nothing the page can show (a proxy's or gateway's page
+ * in front of the service, not its JSON): "HTTP 429" alone said neither what was wrong nor when to try again, though
+ * the Retry-After beside it said when.
+ */
+export function statusWords(response) {
+  const wait = secondsToWait(response.headers.get('retry-after'));
+  const again = wait === undefined ? '' : `: try again in ${wait} s`;
+  if (response.status === 429) return `HTTP 429 (too many requests${again})`;
+  if (response.status === 502 || response.status === 503 || response.status === 504) {
+    return `HTTP ${response.status} (the service is unavailable for now${again})`;
+  }
+  return `HTTP ${response.status}`;
+}
+
+/** Retry-After's wait in whole seconds: it is either seconds or an HTTP date. */
+function secondsToWait(retryAfter) {
+  if (!retryAfter) return undefined;
+  const seconds = /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : Math.ceil((Date.parse(retryAfter) - Date.now()) / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }

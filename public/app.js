@@ -5,7 +5,7 @@
 // pages 1 to N at once, which a link could only rebuild with N requests, each asking providers deeper; a link
 // (and a reload) is the search itself, from its first page.
 
-import { answeredOf, answeredOk, doneMessage } from './answer-words.js';
+import { answeredOf, answeredOk, doneMessage, statusWords } from './answer-words.js';
 import { readEvents } from './event-stream.js';
 import { MoreResults } from './more-results.js';
 import { element } from './results.js';
@@ -24,6 +24,7 @@ const chips = document.getElementById('provider-chips');
 const keyForm = document.getElementById('key-form');
 const keyInput = document.getElementById('api-key');
 const status = document.getElementById('status');
+const announcement = document.getElementById('announcement');
 const waterfallSection = document.getElementById('waterfall-section');
 const waterfallSummary = document.getElementById('waterfall-summary');
 const resultsSection = document.getElementById('results-section');
@@ -56,9 +57,11 @@ function headers() {
   return key ? { authorization: `Bearer ${key}` } : {};
 }
 
-function say(text, kind = 'info') {
+/** Shows `text` on the status line and, unless `announce` is false, has a screen reader read it out (index.html). */
+function say(text, kind = 'info', { announce = true } = {}) {
   status.textContent = text;
   status.dataset.kind = kind;
+  if (announce) announcement.textContent = text;
 }
 
 /** The state the address bar describes; unknown or missing values fall back to the defaults. */
@@ -130,7 +133,7 @@ async function loadProviders() {
   if (!response.ok) {
     // The service says why (a rate limit, an overload) and when to try again: its message, not the bare status.
     const problem = await response.json().catch(() => ({}));
-    throw new Error(`The provider list could not be loaded: ${problem.message ?? `HTTP ${response.status}`}`);
+    throw new Error(`The provider list could not be loaded: ${problem.message ?? statusWords(response)}`);
   }
   catalogue = (await response.json()).providers;
   // Hiding the field that has focus drops it to the top of the page: a keyboard user goes on from the search box.
@@ -189,9 +192,13 @@ async function search(state) {
     if (response.status === 401) return void askForKey('The API key was refused; enter another.');
     if (!response.ok) {
       const problem = await response.json().catch(() => ({}));
-      return void say(problem.message ?? `The search answered HTTP ${response.status}.`, 'error');
+      // A newer search took over while the body arrived (and cut it short): its status line is not this one's.
+      if (controller.signal.aborted) return;
+      return void say(problem.message ?? `The search answered ${statusWords(response)}.`, 'error');
     }
     let finished = 0;
+    // Results are announced once, when the first are on the page; later counts are for the eye (and the answer says all).
+    let resultsAnnounced = false;
     // The stream ends with `done` or `error`; one that ends without either was cut short (a proxy's timeout, a
     // replica going away), and what it showed is not the answer.
     let concluded = false;
@@ -205,7 +212,9 @@ async function search(state) {
       } else if (event === 'results') {
         const news = steady.update(data.results);
         searchWords = `${data.results.length} results so far (${data.done} of ${data.total} providers)…`;
-        say(`${searchWords}${news ? ` ${news}` : ''}`);
+        const firstResults = !resultsAnnounced && data.results.length > 0;
+        resultsAnnounced ||= firstResults;
+        say(`${searchWords}${news ? ` ${news}` : ''}`, 'info', { announce: firstResults });
       } else if (event === 'done') {
         concluded = true;
         waterfall.finish(data.providers);

@@ -1,6 +1,7 @@
 // "More results": the control under the results that adds the next page of the search shown below them. It
 // knows which page came last, which URLs are on the page, and whether the button is there, busy or ready.
 
+import { statusWords } from './answer-words.js';
 import { appendResults } from './results.js';
 
 const READY_TEXT = 'More results';
@@ -64,7 +65,7 @@ export class MoreResults {
       if (!response.ok) {
         this.failed();
         // The service says why (a rate limit, an overload) and when to try again: its message, not the bare status.
-        return void this.searchPage.say(body.message ?? `The next results could not be loaded: HTTP ${response.status}.`, 'error');
+        return void this.searchPage.say(body.message ?? `The next results could not be loaded: ${statusWords(response)}.`, 'error');
       }
       this.show(state, body, number);
     } catch (error) {

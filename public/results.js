@@ -47,8 +47,23 @@ function domainOf(result) {
   }
 }
 
+/**
+ * Word boundaries as the browser finds them in any script. Cutting back to the last space emptied a Chinese or
+ * Japanese snippet, which has none between its words: "2024年 联邦搜索…" showed as "2024年 …". Nor does a boundary fall
+ * inside a character written as two UTF-16 units (𠀀, an emoji), which a cut at 400 units could split into a "�".
+ */
+const WORDS = new Intl.Segmenter(undefined, { granularity: 'word' });
+
 function shorten(text, max) {
-  return text.length <= max ? text : `${text.slice(0, max).replace(/\s+\S*$/, '')} …`;
+  if (text.length <= max) return text;
+  let end = 0;
+  for (const { index } of WORDS.segment(text)) {
+    if (index > max) break;
+    end = index;
+  }
+  // One word longer than `max` (a long link): cut inside it, but not between the two halves of a character.
+  const kept = end > 0 ? text.slice(0, end) : text.slice(0, max).replace(/[\uD800-\uDBFF]$/, '');
+  return `${kept.trimEnd()} …`;
 }
 
 function authorsOf(authors) {

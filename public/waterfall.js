@@ -7,6 +7,12 @@ import { element } from './results.js';
 const NOT_CALLED = new Set(['not_configured', 'skipped', 'suspended']);
 
 /**
+ * Whoever asks their system for less motion gets still bars: redrawn ten times a second, a waiting provider's bar
+ * crept across the panel for as long as the deadline (up to 30 s), the only motion on the page.
+ */
+const LESS_MOTION = '(prefers-reduced-motion: reduce)';
+
+/**
  * The rows are a table to a screen reader (the bars are hidden from it): as plain text, every provider's name,
  * status and reason ran together in one line, with nothing to say where one provider ended and the next began.
  */
@@ -22,9 +28,10 @@ export class Waterfall {
     this.deadlineMs = deadlineMs;
     this.started = performance.now();
     this.outcomes = new Map();
+    this.waiting = true;
     this.rows = new Map(providers.map((name) => [name, this.createRow(name)]));
     container.replaceChildren(headerRow(), ...this.rows.values());
-    this.timer = setInterval(() => this.redraw(), 100);
+    if (!matchMedia(LESS_MOTION).matches) this.timer = setInterval(() => this.redraw(), 100);
     this.redraw();
   }
 
@@ -54,6 +61,7 @@ export class Waterfall {
   /** The answer is complete (or abandoned): stop growing the bars of providers still waiting. */
   finish(outcomes = []) {
     for (const outcome of outcomes) this.outcomes.set(outcome.provider, outcome);
+    this.waiting = false;
     clearInterval(this.timer);
     this.timer = undefined;
     this.redraw();
@@ -69,10 +77,12 @@ export class Waterfall {
       const marker = row.querySelector('.deadline-marker');
       marker.style.left = `${(this.deadlineMs / scale) * 100}%`;
       if (!outcome) {
-        row.dataset.status = this.timer ? 'pending' : 'unknown';
-        bar.style.width = this.timer ? `${(Math.min(elapsed, scale) / scale) * 100}%` : '0';
+        row.dataset.status = this.waiting ? 'pending' : 'unknown';
+        // Still (no timer), a waiting bar runs to the deadline it may take, not along the time it has taken so far.
+        const waited = this.timer ? Math.min(elapsed, scale) : this.deadlineMs;
+        bar.style.width = this.waiting ? `${(waited / scale) * 100}%` : '0';
         // Finished without word from this provider (the stream was cut short): it is no longer waiting.
-        if (!this.timer) row.querySelector('.outcome').textContent = 'no answer';
+        if (!this.waiting) row.querySelector('.outcome').textContent = 'no answer';
         continue;
       }
       row.dataset.status = outcome.status;

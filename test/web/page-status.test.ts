@@ -53,6 +53,23 @@ describe.skipIf(!browserTestsRun())('the search page status line', () => {
     await page.close();
   });
 
+  it('names the providers that did not answer after the results the others found, and reads it out', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    await page.goto(`${service.origin}/?q=rank+fusion&providers=local,wikipedia,searxng`);
+    const status = page.locator(FINISHED);
+    await status.waitFor();
+    expect(await status.getAttribute('data-kind')).toBe('done');
+    expect(await page.locator('#results .result').count()).toBeGreaterThan(0);
+    const said = await status.textContent();
+    const [, names] = /^\d+ results in \d+ ms\. 2 of 3 providers did not answer \(([a-z, ]+)\): why is written under Providers\.$/.exec(said ?? '') ?? [];
+    expect(names?.split(', ').sort()).toEqual(['searxng', 'wikipedia']);
+    // The words a screen reader is given (the page's live region) are these, not only the colours of the waterfall.
+    expect(await page.getByRole('status').textContent()).toBe(said);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('says a search that was answered found nothing', async () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);
@@ -89,6 +106,27 @@ describe.skipIf(!browserTestsRun())('the search page status line', () => {
       // Not a panel listing every provider as "no answer" under an empty Results heading: none was asked.
       expect(await page.locator('#waterfall-section').isHidden(), said).toBe(true);
       expect(await page.locator('#results-section').isHidden(), said).toBe(true);
+    }
+    await page.close();
+  });
+
+  it('says what a refusal from in front of the service means, and when Retry-After says to try again', async () => {
+    const page = await chromium.context.newPage();
+    // Refusals as a proxy or gateway sends them: its own page, not the service's JSON with a message.
+    const refusals: { status: number; headers: Record<string, string>; said: string | RegExp }[] = [
+      { status: 429, headers: { 'retry-after': '30' }, said: 'The search answered HTTP 429 (too many requests: try again in 30 s).' },
+      { status: 503, headers: { 'retry-after': new Date(Date.now() + 120_000).toUTCString() }, said: /^The search answered HTTP 503 \(the service is unavailable for now: try again in 1(19|20) s\)\.$/ },
+      { status: 502, headers: {}, said: 'The search answered HTTP 502 (the service is unavailable for now).' },
+    ];
+    for (const [index, { status, headers, said }] of refusals.entries()) {
+      await page.unrouteAll();
+      await page.route('**/v1/search/web/stream?**', (route) =>
+        route.fulfill({ status, headers: { 'content-type': 'text/html', ...headers }, body: `<html><body><h1>${status}</h1></body></html>` }),
+      );
+      await page.goto(`${service.origin}/?q=refused+${index}&providers=local`);
+      const line = page.locator('#status[data-kind="error"]');
+      await line.waitFor();
+      expect(await line.textContent(), String(status)).toMatch(said);
     }
     await page.close();
   });
