@@ -27,15 +27,30 @@ export function queryTextProblem(text: string): string | undefined {
   return undefined;
 }
 
+/** Text with a character outside ASCII: only such text can have another Unicode form. */
+const BEYOND_ASCII = /[^\u0000-\u007f]/;
+
 /**
- * The search text of every search surface (REST `q`, the operations' `query`, so MCP too): trimmed, 1–500
- * characters, and text a provider can be asked about. NUL, control characters and invisible-only strings
- * used to reach providers and come back as empty or odd answers; here they are a 400 naming the field.
+ * The text in Unicode's composed form (NFC): `café` typed with a combining accent (`e` + U+0301, as macOS and some
+ * keyboards write it) and with `é` are one search. Without it they were two answer-cache entries, and the
+ * providers, some of which compare bytes, were sent whichever form came. ASCII text, nearly every query, is its own
+ * NFC and is returned as it is, with no call.
+ */
+export function composedText(text: string): string {
+  return BEYOND_ASCII.test(text) ? text.normalize('NFC') : text;
+}
+
+/**
+ * The search text of every search surface (REST `q`, the operations' `query`, so MCP too): trimmed, composed
+ * (composedText), 1–500 characters, and text a provider can be asked about. NUL, control characters and
+ * invisible-only strings used to reach providers and come back as empty or odd answers; here they are a 400 naming
+ * the field.
  */
 export function searchText(description: string) {
   return z
     .string()
     .trim()
+    .overwrite(composedText)
     .min(1)
     .max(MAX_QUERY_LENGTH)
     .superRefine((text, context) => {

@@ -3,6 +3,7 @@ import { PROVIDER_STATUSES, type ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { SearchResult } from '../domain/result.js';
 import type { Provider } from '../providers/provider.js';
+import type { ProviderAnswer } from './gather.js';
 
 /** What the cache keeps: the whole ranked list with score explanations, paged and trimmed per request on the way out. */
 export interface CachedAnswer {
@@ -19,7 +20,7 @@ export interface CachedAnswer {
   /** When the providers were asked (epoch ms), so a cached answer can say how old it is. */
   cached_at: number;
   /**
-   * For an answer in which some provider failed (isPartialAnswer): the caller's timeout_ms it was gathered within.
+   * For a partial answer (isPartialGathering): the caller's timeout_ms it was gathered within.
    * Absent for a complete answer, and for one gathered without timeout_ms (each provider had its own, the most
    * any caller gets). See servesTimeout.
    */
@@ -75,7 +76,8 @@ export function presentedAnswer(
 
 /**
  * How long an answer in which some provider failed (error, timeout, suspended) or was not asked for want of
- * an outbound request slot (rate_limited) is kept, at most. Such an answer is still worth a few seconds:
+ * an outbound request slot (rate_limited), or cut short by a failed request for more (isPartialGathering), is kept,
+ * at most. Such an answer is still worth a few seconds:
  * identical searches in a burst (a user retrying, an agent repeating itself) get it at once instead of each
  * waiting out the same timeout. But a failure is often over in seconds, and a rate limit's next slot comes
  * within its period: serving "brave: timeout" or "brave: rate_limited" for the full TTL (5 minutes by default)
@@ -91,7 +93,20 @@ export function isPartialAnswer(answer: CachedAnswer): boolean {
   return answer.providers.some((provider) => FAILED_STATUSES.has(provider.status));
 }
 
-/** How long the cache may keep an answer: undefined (the cache's own TTL) unless it is partial (isPartialAnswer). */
+/**
+ * Whether an answer just gathered from `answers` is partial: some provider failed (isPartialAnswer), or one answered
+ * with what it had read when a request for more of its results failed (a later page's 503 or 429, a deeper round of
+ * the engine's own filter: gather.ts `cutShort`). Such a provider reports `ok`, yet the answer lacks what that request
+ * would have brought, as one with a failed provider lacks its results: kept for the full TTL, every replica would
+ * serve it short (a later page without that provider's results) long after the upstream is back.
+ */
+export function isPartialGathering(answer: CachedAnswer, answers: readonly ProviderAnswer[]): boolean {
+  if (isPartialAnswer(answer)) return true;
+  for (const provider of answers) if (provider.cutShort) return true;
+  return false;
+}
+
+/** How long the cache may keep an answer: undefined (the cache's own TTL) unless it is partial (isPartialGathering). */
 export function answerTtl(partial: boolean, partialAnswerTtlMs = DEFAULT_PARTIAL_ANSWER_TTL_MS): number | undefined {
   return partial ? partialAnswerTtlMs : undefined;
 }

@@ -1,6 +1,6 @@
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { stoppedBeforeEnd, type Provider, type UpstreamTransport } from '../providers/provider.js';
+import { laterPageFailed, stoppedBeforeEnd, type Provider, type UpstreamTransport } from '../providers/provider.js';
 
 /**
  * A search whose results the engine filters itself (a filter the provider's API lacks, such as Brave's
@@ -27,6 +27,11 @@ export interface FilteredItems {
    * Paging relies on it (paging.ts): the kept count alone would say such a provider has nothing more.
    */
   upstreamFull: boolean;
+  /**
+   * A request for more failed (a deeper round, or a later page of the last round read): the upstream held more than
+   * the items came from, for a reason that may pass (Provider's laterPageFailed). Always with upstreamFull.
+   */
+  cutShort: boolean;
 }
 
 export interface FilteredCall {
@@ -43,6 +48,8 @@ interface Round {
   read: ProviderItem[];
   /** The upstream may hold more than it gave: as many as asked came, or the adapter stopped reading early. */
   full: boolean;
+  /** A later page of this round failed (laterPageFailed). */
+  cutShort: boolean;
   kept: ProviderItem[];
   took: number;
 }
@@ -57,9 +64,11 @@ export async function searchFiltered(
   const ask = async (limit: number): Promise<Round> => {
     const started = performance.now();
     const found = await provider.search(limit === query.limit ? query : { ...query, limit }, call.transport, call.signal);
-    return { asked: limit, read: found, full: found.length >= limit || stoppedBeforeEnd(found), kept: keep(found), took: performance.now() - started };
+    const full = found.length >= limit || stoppedBeforeEnd(found);
+    return { asked: limit, read: found, full, cutShort: full && laterPageFailed(found), kept: keep(found), took: performance.now() - started };
   };
   let round = await ask(query.limit);
+  let deeperFailed = false;
   for (let deeper = 0; deeper < DEEPER_ROUNDS && mayFindMore(round, query.limit); deeper += 1) {
     const limit = deeperLimit(round, query.limit);
     // A round that would not end before the deadline is not started: the abort would cut its requests off unanswered.
@@ -72,10 +81,11 @@ export async function searchFiltered(
     } catch (error) {
       // A deeper round that fails (a 429, no rate-limit slot in time) leaves the round before it good.
       if (call.signal.aborted) throw error;
+      deeperFailed = true;
       break;
     }
   }
-  return { items: round.kept.slice(0, query.limit), upstreamFull: round.full };
+  return { items: round.kept.slice(0, query.limit), upstreamFull: round.full, cutShort: deeperFailed || round.cutShort };
 }
 
 /** Too few were kept, the upstream may hold more (it gave all it was asked for), and a deeper ask is allowed. */

@@ -2,7 +2,7 @@ import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { boundedItems } from '../domain/result-bounds.js';
-import { stoppedBeforeEnd, type Provider, type UpstreamTransport } from '../providers/provider.js';
+import { laterPageFailed, stoppedBeforeEnd, type Provider, type UpstreamTransport } from '../providers/provider.js';
 import { CallDeadlines } from './call-deadline.js';
 import type { CallerSignal } from './cancellation.js';
 import { searchFiltered, type FilteredItems } from './filtered-search.js';
@@ -24,6 +24,12 @@ export interface ProviderAnswer {
    * before the upstream's end (Provider MORE_NOT_READ).
    */
   upstreamFull?: true;
+  /**
+   * Set when a request for more of its results failed (a later page, a deeper round of the engine's own filter) and
+   * the provider answered with what it had read: its outcome says `ok`, but the answer lacks what that request would
+   * have brought once the upstream is back, so it is partial (cached-answer.ts). Only with upstreamFull.
+   */
+  cutShort?: true;
 }
 
 /** A task's value: the provider's items as they came, or as the engine's own filters left them. */
@@ -118,7 +124,10 @@ function answerOf(result: PipelineResult<TaskValue>, depth: number | undefined):
   // Every provider's items pass here before merging: bounded once, for all of them, they bound what each surface
   // shows and what merging spends on comparing titles. The outcome's count stays what the provider answered.
   const items = boundedItems(read);
-  return upstreamFull ? { provider, items, outcome, upstreamFull: true } : { provider, items, outcome };
+  if (!upstreamFull) return { provider, items, outcome };
+  // A failed request for more always leaves the items marked short of the upstream's end: only those are looked at.
+  const cutShort = Array.isArray(value) ? laterPageFailed(value) : value.cutShort;
+  return cutShort ? { provider, items, outcome, upstreamFull: true, cutShort: true } : { provider, items, outcome, upstreamFull: true };
 }
 
 /** A search (or the given task) whose items pass the filters the provider could not apply itself. */
@@ -147,7 +156,8 @@ function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTas
       ? undefined
       : (provider, items) => {
           const keep = keepOf(provider, query);
-          return keep ? { items: keep(items).slice(0, query.limit), upstreamFull: true } : items;
+          // The deadline cut it short: the outcome says `timeout`, which makes the answer partial already.
+          return keep ? { items: keep(items).slice(0, query.limit), upstreamFull: true, cutShort: false } : items;
         },
   };
 }

@@ -8,7 +8,7 @@ import type { PaperIdentifier, Provider } from '../providers/provider.js';
 import { createOutboundRateLimiter, type OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { AnswerCache } from './answer-cache.js';
 import { Cancellation, type CallerSignal } from './cancellation.js';
-import { answerTtl, cacheKey, isPartialAnswer, presentedAnswer, servesTimeout, type CachedAnswer } from './cached-answer.js';
+import { answerTtl, cacheKey, isPartialGathering, presentedAnswer, servesTimeout, type CachedAnswer } from './cached-answer.js';
 import { fuseAnswers } from './fuse.js';
 import { extendResults, hasMorePages, pageOf, resultsWanted, servesPage, upstreamsWithMore } from './paging.js';
 import { gatherResults, type ProviderAnswer } from './gather.js';
@@ -379,7 +379,7 @@ export class SearchService {
     const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     const upstreamFull = upstreamsWithMore(answers, query.limit);
     if (upstreamFull) outcome.upstreamFull = upstreamFull;
-    const partial = isPartialAnswer(outcome);
+    const partial = isPartialGathering(outcome, answers);
     // A partial answer is served later only to callers that wait no longer than this one (servesTimeout).
     if (timeoutMs !== undefined && partial) outcome.partialTimeoutMs = timeoutMs;
     // An answer where nothing succeeded says nothing about the query: the next caller should try again. One whose

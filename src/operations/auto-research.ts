@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FedsearchError } from '../domain/errors.js';
-import { MAX_QUERY_LENGTH, refuseUnsendableText } from '../domain/query-text.js';
+import { composedText, MAX_QUERY_LENGTH, refuseUnsendableText } from '../domain/query-text.js';
 import { parseInput } from '../domain/validation.js';
 import { defineOperation, type OperationContext } from './operation.js';
 import { researchOutput } from './output-schemas.js';
@@ -191,6 +191,7 @@ function searchWordsOf(query: string): string {
 const researchQuery = z
   .string()
   .trim()
+  .overwrite(composedText)
   .min(1)
   .max(1000)
   .superRefine((query, context) => {

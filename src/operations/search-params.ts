@@ -45,6 +45,14 @@ const domain = z
   // advertise for the input as sent, where a client would otherwise refuse Docs.Example.com before sending it.
   .regex(/^(?=.{1,253}$)([a-zA-Z0-9-]+\.)+[a-zA-Z]{2,63}(\/[^\s?#]*)?$/, 'not a domain name; allowed: a domain such as example.com, with or without a path (docs.example.com/guide)');
 
+/**
+ * `pt-br` as `pt-BR`, as language tags write a region (BCP 47): one language, so one search and one cached answer,
+ * and providers that take the code as given (SearXNG, YouTube) are sent one form of it.
+ */
+function withRegionInCapitals(code: string): string {
+  return code.length === 5 && code[2] === '-' ? code.slice(0, 3) + code.slice(3).toUpperCase() : code;
+}
+
 export const timeRange = z.enum(TIME_RANGES).optional().describe('Only results published within this period.');
 
 /** Web filters: each provider applies what its API supports; the engine applies or refuses the rest. */
@@ -52,6 +60,7 @@ export const webFilterParams = {
   time_range: timeRange,
   language: z
     .string()
+    .overwrite(withRegionInCapitals)
     .regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'not a language code; allowed: a code such as en or pt-BR')
     .optional()
     .describe('Language code (en, de, pt-BR); providers that cannot filter by language are skipped.'),

@@ -64,6 +64,18 @@ function markedShortOfEnd(items: ProviderItem[]): ProviderItem[] {
   return items;
 }
 
+/** Items short of the upstream's end because a later page failed: what it would have given may come once it is back. */
+const cutByFailure = new WeakSet<readonly ProviderItem[]>();
+
+/**
+ * Whether a search's items stop short because a request for a later page failed (a 503, a 429, no rate-limit slot):
+ * the provider reports `ok` with what it read, but the answer lacks what that page held, as one with a failed provider
+ * lacks its results (the answer cache keeps it no longer: engine/cached-answer.ts). Always stoppedBeforeEnd too.
+ */
+export function laterPageFailed(items: readonly ProviderItem[]): boolean {
+  return cutByFailure.has(items);
+}
+
 /** An environment variable that carries a credential or a required setting for one provider. */
 export interface CredentialSetting {
   env: string;
@@ -399,6 +411,7 @@ export abstract class Provider {
   ): Promise<ProviderItem[]> {
     const collected = new Map(firstItems.map((item) => [item.url, item]));
     let pagesRead = 1;
+    let failed = false;
     let next: UpstreamRequest | typeof MORE_NOT_READ | undefined = second;
     while (next && next !== MORE_NOT_READ) {
       // Fewer than the limit, and the API has more (it is asked for the next page): short of its end, should the
@@ -409,9 +422,11 @@ export abstract class Provider {
         page = await this.run(next, query, transport, signal);
       } catch (error) {
         // A later page that fails (a 429, no rate-limit slot before the deadline) leaves the earlier pages good. The
-        // upstream had more than was read: marked like MORE_NOT_READ, so paging does not take them for all there is.
+        // upstream had more than was read: marked like MORE_NOT_READ, so paging does not take them for all there is,
+        // and as cut short by a failure (laterPageFailed), so the answer is not kept as long as a complete one.
         if (signal.aborted) throw error;
         next = MORE_NOT_READ;
+        failed = true;
         break;
       }
       const request: UpstreamRequest = next;
@@ -422,7 +437,10 @@ export abstract class Provider {
       if (collected.size === before || collected.size >= query.limit || pagesRead >= MAX_PAGES) break;
       next = this.nextPageRequest?.(query, { request, response: page.response, items: page.items, collected: collected.size });
     }
-    const items = pagesRead === 1 ? firstItems : [...collected.values()].slice(0, query.limit);
+    // Only this search failed: the first page's array, which the adapter may share, is not the one marked so.
+    const firstOnly = failed ? [...firstItems] : firstItems;
+    const items = pagesRead === 1 ? firstOnly : [...collected.values()].slice(0, query.limit);
+    if (failed) cutByFailure.add(items);
     return next === MORE_NOT_READ ? markedShortOfEnd(items) : items;
   }
 

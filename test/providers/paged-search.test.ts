@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { ProviderItem } from '../../src/domain/result.js';
 import { BraveProvider } from '../../src/providers/brave.js';
-import { stoppedBeforeEnd, type UpstreamTransport } from '../../src/providers/provider.js';
+import { laterPageFailed, stoppedBeforeEnd, type UpstreamTransport } from '../../src/providers/provider.js';
 import { useFakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, runProvider, transportFor } from '../support/run-provider.js';
 
@@ -77,6 +77,16 @@ describe('a search deeper than one request allows', () => {
     const items = await runProvider(brave(), makeQuery('fails', 'web', 45));
     expect(requestsFor('fails').map((request) => request.url.searchParams.get('offset'))).toContain('1');
     expect(items.map((item) => item.url)).toEqual(page(0));
+    // Short of the upstream's end, because of a failure that may pass: the answer is cached only briefly.
+    expect(stoppedBeforeEnd(items)).toBe(true);
+    expect(laterPageFailed(items)).toBe(true);
+  });
+
+  it('says no page failed when every page it asked for answered, however short the last', async () => {
+    upstream.on(BRAVE, braveServing([page(0), page(20, 7)]));
+    const shortLast = await runProvider(brave(), makeQuery('all answered', 'web', 45));
+    expect(shortLast).toHaveLength(27);
+    expect(laterPageFailed(shortLast)).toBe(false);
   });
 
   it('hands its transport what it read before each later page, short of the end, and nothing for one page', async () => {
