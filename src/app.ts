@@ -26,7 +26,6 @@ import { registerProviderRoutes } from './http/provider-routes.js';
 import { registerRequestParsing } from './http/request-parsing.js';
 import { registerSearchRoutes } from './http/search-routes.js';
 import { registerStreamRoutes } from './http/stream-routes.js';
-import { endStreamedAnswersAfterShutdown } from './http/streamed-answers.js';
 import { registerWebPage } from './http/web-routes.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { secretValues } from './engine/redact.js';
@@ -149,7 +148,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   countRefusal = await registerProtection(app, config, rateLimitRedis);
   // Before the first route: the plugin adds its hook to each route as it is made.
   if (config.COMPRESS_RESPONSES) await registerCompression(app);
-  endStreamedAnswersAfterShutdown(app);
   await registerOpenApi(app, config.apiKeys.length > 0);
 
   registerHealthRoutes(app, readiness);

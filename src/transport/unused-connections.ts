@@ -1,5 +1,6 @@
-import type { Server } from 'node:http';
+import { ServerResponse, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { endConnectionAfterShutdown } from './closing-connection.js';
 
 /** Node's own field: the response a connection is answering, null between requests and before the first. */
 interface ServedSocket extends Socket {
@@ -30,9 +31,18 @@ export function endUnusedConnectionsOnShutdown(server: Server): () => void {
   });
   return () => {
     closing = true;
-    // Only a connection that has sent nothing: one answering a request is ended after its answer (the closing hook
-    // sends `Connection: close`), one whose request is still arriving is answered 503 SHUTTING_DOWN and ended, and an
-    // idle keep-alive one is ended by Node itself.
-    for (const socket of open) if (socket.bytesRead === 0 && socket._httpMessage == null) socket.destroy();
+    // Only a connection that has sent nothing is ended now. One whose request is still arriving is answered 503
+    // SHUTTING_DOWN and ended, an idle keep-alive one is ended by Node itself, and one answering a request is ended
+    // after its answer: by `Connection: close` (the closing hook) when its headers are still to go, and here when they
+    // went before the shutdown began, promising keep-alive (an answer sent as a stream: a page file, a compressed
+    // answer), since Node ends only the connections idle when it stops listening.
+    for (const socket of open) {
+      const response = socket._httpMessage;
+      if (response == null) {
+        if (socket.bytesRead === 0) socket.destroy();
+      } else if (response instanceof ServerResponse && response.headersSent) {
+        endConnectionAfterShutdown(response, server);
+      }
+    }
   };
 }
