@@ -20,8 +20,18 @@ const KIND_BY_ESSENCE: Record<string, DocumentKind> = {
   'application/x-pdf': 'pdf',
 };
 
-/** Types servers send when they do not know (PDF repositories often do): the body decides. */
-const SNIFFED_ESSENCES = new Set(['application/octet-stream', 'binary/octet-stream', 'application/unknown']);
+/**
+ * Types servers send when they do not know (PDF repositories often do), or to make a browser save the file rather
+ * than show it (PHP's and DSpace's download links): the body decides.
+ */
+const SNIFFED_ESSENCES = new Set([
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/unknown',
+  'application/force-download',
+  'application/x-download',
+  'application/download',
+]);
 
 export const ALLOWED_CONTENT_TYPES = 'HTML, XHTML, plain text, JSON, XML and PDF';
 
@@ -60,4 +70,28 @@ export function sniffKind(body: Buffer): { kind: DocumentKind; essence: string }
   if (/^[{[]/.test(head)) return { kind: 'json', essence: 'application/json' };
   if (!/[\x00-\x08\x0E-\x1F]/.test(head)) return { kind: 'text', essence: 'text/plain' };
   return undefined;
+}
+
+/** Bytes no text holds (WHATWG MIME Sniffing's "binary data bytes"): ESC and form feed are not among them. */
+const BINARY_BYTE = /[\x00-\x08\x0B\x0E-\x1A\x1C-\x1F]/;
+
+/**
+ * What a body declared as text (HTML, plain text, JSON or XML) shows itself to be when its first bytes say otherwise:
+ * a PDF (servers send PDFs as text/html or text/plain), or binary (an image, an archive); undefined when it may be
+ * the text it says. Taken at their word, both were read as pages of PDF syntax or of control characters. Text in
+ * UTF-16 holds NUL bytes: a body with its mark, or declared in it, is not judged by its bytes.
+ */
+export function textBodyMismatch(body: Buffer, charset: string | undefined): 'pdf' | 'binary' | undefined {
+  if (sniffKind(body)?.kind === 'pdf') return 'pdf';
+  const utf16 = (body[0] === 0xff && body[1] === 0xfe) || (body[0] === 0xfe && body[1] === 0xff) || isUtf16Label(charset);
+  return !utf16 && BINARY_BYTE.test(body.subarray(0, 512).toString('latin1')) ? 'binary' : undefined;
+}
+
+function isUtf16Label(label: string | undefined): boolean {
+  if (label === undefined) return false;
+  try {
+    return new TextDecoder(label).encoding.startsWith('utf-16');
+  } catch {
+    return false;
+  }
 }

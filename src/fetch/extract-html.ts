@@ -4,6 +4,7 @@ import { parseHTML } from 'linkedom';
 import { isoDate } from '../domain/iso-date.js';
 import type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
+import { withHeadAndBody, type TreeDocument } from './html-tree.js';
 import { readPageMetadata, titleWithoutSiteName, type PageMetadata } from './page-metadata.js';
 
 const MAX_LINKS = 500;
@@ -239,6 +240,7 @@ function parseDocument(html: string): DomDocument {
 /** linkedom has no baseURI, so Readability cannot resolve relative links itself: they are made absolute first. */
 function prepareDocument(html: string, pageUrl: string): DomDocument {
   const document = parseDocument(html);
+  withHeadAndBody(document as unknown as TreeDocument);
   absolutizeUrls(document, baseUrl(document, pageUrl));
   return document;
 }

@@ -1,12 +1,12 @@
 import { invalidQuery } from '../domain/errors.js';
 import type { DocumentKind } from './content-type.js';
+import { decodeText, type SelfDeclaration } from './decode-text.js';
 import { boundedDocument } from './document-bounds.js';
 import { extractHtml } from './extract-html.js';
 import { extractPdfText, type PdfReadingLimits, type PdfText } from './extract-pdf.js';
 import type { ExtractedDocument } from './extracted-document.js';
 import { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS } from './safe-fetch.js';
 import { leadingHeading } from './text-title.js';
-import { decodeWindows1252 } from './windows-1252.js';
 
 export type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
 
@@ -57,11 +57,17 @@ async function extractedByKind(input: ExtractionInput, limits: PdfReadingLimits)
       ...(pdf.outOfTime ? { outOfTime: true as const } : {}),
     };
   }
-  const text = decodeBody(input.body, input.charset, kind === 'html');
+  const text = decodeText(input.body, input.charset, selfDeclarationOf(kind, contentType));
   if (kind === 'html') return extractHtml(text, url, contentType);
   const markdown = kind === 'json' ? fenced(prettyJson(text), 'json') : kind === 'xml' ? fenced(text.trim(), 'xml') : text;
   const title = (kind === 'text' ? leadingHeading(text, contentType, url) : undefined) ?? titleFromUrl(url);
   return { title, markdown, links: [], content_type: contentType };
+}
+
+/** XHTML served as XML is read by XML's rules too, so its declaration may name its encoding, as a feed's does. */
+function selfDeclarationOf(kind: DocumentKind, contentType: string): SelfDeclaration {
+  if (kind === 'html') return contentType === 'application/xhtml+xml' ? 'xhtml' : 'html';
+  return kind === 'xml' ? 'xml' : 'none';
 }
 
 /**
@@ -91,24 +97,6 @@ export function pageText(text: string, offset: number, maxChars: number): TextPa
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
-}
-
-/** Decodes with the declared charset, else (for HTML) a <meta> charset in the first kilobyte, else UTF-8. */
-function decodeBody(body: Buffer, declared: string | undefined, isHtml: boolean): string {
-  const label = declared ?? (isHtml ? metaCharset(body) : undefined) ?? 'utf-8';
-  let decoder: InstanceType<typeof TextDecoder>;
-  try {
-    decoder = new TextDecoder(label);
-  } catch {
-    // An unknown charset label: UTF-8 is the best guess left.
-    return new TextDecoder('utf-8').decode(body);
-  }
-  return decoder.encoding === 'windows-1252' ? decodeWindows1252(body) : decoder.decode(body);
-}
-
-function metaCharset(body: Buffer): string | undefined {
-  const head = body.subarray(0, 1024).toString('latin1');
-  return /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1];
 }
 
 /**

@@ -39,7 +39,7 @@ export interface PdfPageMessage {
  */
 export type PdfEndMessage = { kind: 'end' } & (
   | { stopped?: string; outOfTime?: true }
-  | { error: { code: 'FETCH_TOO_LARGE' | 'FETCH_FAILED'; message: string } }
+  | { error: { code: 'FETCH_TOO_LARGE' | 'FETCH_FAILED' | 'FETCH_UNSUPPORTED_TYPE'; message: string } }
 );
 
 /**
@@ -110,6 +110,11 @@ async function readPages(task: PdfTask): Promise<PdfEndMessage> {
     }
   } catch (error) {
     if (error instanceof FedsearchError && error.code === 'FETCH_TOO_LARGE') return { kind: 'end', error: { code: error.code, message: error.message } };
+    // PDF.js's own words for it, "No password given", read to a caller as a fault to retry; no retry opens the file.
+    if ((error as { name?: unknown }).name === 'PasswordException') {
+      const message = 'the PDF is encrypted and opens only with a password, which is not known here: its text cannot be read';
+      return { kind: 'end', error: { code: 'FETCH_UNSUPPORTED_TYPE', message } };
+    }
     return { kind: 'end', error: { code: 'FETCH_FAILED', message: `the PDF could not be read: ${(error as Error).message ?? error}` } };
   }
 }

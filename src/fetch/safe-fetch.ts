@@ -1,11 +1,12 @@
 import { request, type Dispatcher } from 'undici';
 import { FedsearchError } from '../domain/errors.js';
+import { decodedBody, MAX_CODINGS, type DecodeErrors } from '../transport/content-coding.js';
 import { createPinnedAgent, type ResolvedAddress } from '../transport/dispatchers.js';
 import { networkCause } from '../transport/network-errors.js';
 import { discardBody, readBodyCapped } from '../transport/read-body.js';
 import { checkFetchTarget, type HostResolver, type TargetPolicy } from './fetch-target.js';
 import type { Nat64Prefix } from './nat64-prefixes.js';
-import { ALLOWED_CONTENT_TYPES, kindOfMediaType, parseContentType, sniffKind, type DocumentKind } from './content-type.js';
+import { ALLOWED_CONTENT_TYPES, kindOfMediaType, parseContentType, sniffKind, textBodyMismatch, type DocumentKind } from './content-type.js';
 
 export const DEFAULT_FETCH_MAX_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_FETCH_TIMEOUT_MS = 20_000;
@@ -145,10 +146,13 @@ async function readHop(url: URL, response: Dispatcher.ResponseData, settings: Ho
     discardBody(response);
     throw tooLarge(url, settings.maxBytes, `it declares ${length} bytes`);
   }
-  const body = await readBodyCapped(response, settings.maxBytes, {
+  const sent = await readBodyCapped(response, settings.maxBytes, {
     tooLarge: () => tooLarge(url, settings.maxBytes, 'reading stopped there'),
     failed: (error) => networkFailure(error, url, signal),
   });
+  // Undone before the body is sniffed or read: a server or CDN that compresses whatever is asked (no Accept-Encoding
+  // is sent) had its gzip or br bytes handed on as the page's text.
+  const body = decodedBody(sent, headerValue(response.headers['content-encoding']), settings.maxBytes, codingErrors(url, settings.maxBytes));
   let kind = declaredKind;
   let contentType = declared?.essence;
   if (kind === 'sniff') {
@@ -157,6 +161,13 @@ async function readHop(url: URL, response: Dispatcher.ResponseData, settings: Ho
     if (!sniffed || (declared && sniffed.kind !== 'pdf')) throw unsupportedType(url, declared?.essence ?? 'an undeclared binary type');
     kind = sniffed.kind;
     contentType = sniffed.essence;
+  } else if (kind !== 'pdf') {
+    const mismatch = textBodyMismatch(body, declared?.charset);
+    if (mismatch === 'binary') throw binaryText(url, contentType ?? 'text');
+    if (mismatch === 'pdf') {
+      kind = 'pdf';
+      contentType = 'application/pdf';
+    }
   }
   return {
     kind: 'document',
@@ -172,6 +183,23 @@ function unsupportedType(url: URL, type: string): FedsearchError {
   return new FedsearchError(
     'FETCH_UNSUPPORTED_TYPE',
     `${url.href} is ${type}, which cannot be read as text; supported: ${ALLOWED_CONTENT_TYPES}`,
+  );
+}
+
+function codingErrors(url: URL, maxBytes: number): DecodeErrors {
+  return {
+    tooLarge: () => tooLarge(url, maxBytes, 'it is that large once decompressed'),
+    undecodable: (coding) =>
+      new FedsearchError('FETCH_FAILED', `${url.href} sent its body encoded as ${coding}, which could not be decoded; decoded here: gzip, deflate, br`),
+    tooManyCodings: (count) =>
+      new FedsearchError('FETCH_FAILED', `${url.href} sent its body encoded ${count} times over; at most ${MAX_CODINGS} codings are undone`),
+  };
+}
+
+function binaryText(url: URL, type: string): FedsearchError {
+  return new FedsearchError(
+    'FETCH_UNSUPPORTED_TYPE',
+    `${url.href} says it is ${type}, but its content is binary, not text; supported: ${ALLOWED_CONTENT_TYPES}`,
   );
 }
 

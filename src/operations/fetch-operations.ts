@@ -37,6 +37,13 @@ function readKey(engine: PageRead['engine'], url: string): string {
 }
 
 /**
+ * Said in place of a fetched HTML page's text when it has none: most often an application's shell, whose content
+ * its scripts write in a browser. An empty success read as an empty page, with nothing to tell the caller why.
+ */
+const NO_HTML_TEXT_NOTE =
+  '[No text was found in this page: its content may be written by JavaScript in a browser, which is not run here; engine "firecrawl" renders such pages where it is configured.]';
+
+/**
  * A page already read whole by an engine the caller allows. `auto` takes either: the next page of a document
  * Firecrawl read after the direct fetch failed comes from that same text, so its offsets mean what they meant.
  */
@@ -81,7 +88,7 @@ async function fetchDirect(input: FetchInput, context: OperationContext, deadlin
     engine: 'direct',
     content_type: extracted.content_type,
     links: extracted.links.slice(0, MAX_LINKS),
-    markdown: extracted.markdown,
+    markdown: document.kind === 'html' && extracted.markdown.trim() === '' ? NO_HTML_TEXT_NOTE : extracted.markdown,
     ...readWithin(extracted, input.timeout_ms, settings.timeoutMs),
   };
   if (extracted.title) read.title = extracted.title;

@@ -5,7 +5,7 @@ import type { PaperIdentifier } from '../domain/paper-identifiers.js';
 import type { SearchResult } from '../domain/result.js';
 import { canonicalUrl } from '../engine/canonical-url.js';
 import type { PaperLookup } from '../engine/paper-lookup.js';
-import { extractDocument, pageText, type TextPage } from '../fetch/extract.js';
+import { extractDocument, pageText, type ExtractedDocument, type TextPage } from '../fetch/extract.js';
 import { readDeadline, readFetchSettings, timeLeft, type FetchSettings, type ReadDeadline } from '../fetch/fetch-settings.js';
 import { keptRead, readWithin, type WholeRead } from '../fetch/read-cache.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
@@ -127,21 +127,25 @@ function pdfLocations(paper: SearchResult, context: OperationContext): string[] 
  * it; `deadline` is that deadline, which reading the document must keep too. A paper's locations are
  * tried in turn while one fails, is too large, runs out of its own FETCH_TIMEOUT_MS or is not a PDF: the first PDF
  * wins, else the first document that answered (a landing page still has text), else an error naming every location
- * and why it failed. `tried` lists the locations asked, in order.
+ * and why it failed. `tried` lists the locations asked, in order. `readPdf`, when given, reads each PDF of a paper
+ * where it is found, and its reading comes back as `read`: a PDF it cannot read (broken, truncated, locked by a
+ * password, too large to read) is passed over as a location that failed, so another source's copy is read instead
+ * of the whole read failing on the first source's file.
  */
-export async function downloadPaper(
+export async function downloadPaper<Read = never>(
   input: { id?: string | undefined; url?: string | undefined; timeout_ms?: number | undefined },
   context: OperationContext,
-): Promise<{ document: FetchedDocument; paper?: SearchResult; deadline: ReadDeadline; tried: string[] }> {
+  readPdf?: (download: PaperDownload) => Promise<Read>,
+): Promise<PaperDownload & { read?: Read }> {
   const settings = readFetchSettings(context.config);
   const whole = readDeadline(settings, input.timeout_ms);
   const deadline = whole.at;
   const fetchLocation = (location: string): Promise<FetchedDocument> =>
     safeFetch(location, { ...settings, timeoutMs: timeLeft(settings, deadline), signal: context.signal, lookup: context.resolveHost });
   if (input.url) return { document: await fetchLocation(input.url), deadline: whole, tried: [input.url] };
-  const paper = (await findPaper(input.id!, context, input.timeout_ms)).paper;
+  const { paper, providers } = await findPaper(input.id!, context, input.timeout_ms);
   const locations = pdfLocations(paper, context);
-  if (locations.length === 0) throw new FedsearchError('NOT_FOUND', `no open PDF is known for ${input.id}; try fetch_url on ${paper.url}`);
+  if (locations.length === 0) throw noOpenPdf(input.id!, paper, providers);
   let answered: FetchedDocument | undefined;
   const failures: LocationFailure[] = [];
   const tried: string[] = [];
@@ -149,19 +153,52 @@ export async function downloadPaper(
     tried.push(location);
     // Decided before the fetch: whether a timeout would be FETCH_TIMEOUT_MS's (time is left) or the deadline's.
     const deadlineBinds = deadline - performance.now() <= settings.timeoutMs;
+    let document: FetchedDocument;
     try {
-      const document = await fetchLocation(location);
-      if (document.kind === 'pdf') return { document, paper, deadline: whole, tried };
-      answered ??= document;
+      document = await fetchLocation(location);
     } catch (error) {
       if (!(error instanceof FedsearchError)) throw error;
       if (error.code === 'FETCH_TIMEOUT' && deadlineBinds) throw outOfTime(input.id!, whole, failures, { location, error }, locations.slice(tried.length));
       if (!PASSED_OVER.has(error.code)) throw error;
       failures.push({ location, error });
+      continue;
+    }
+    if (document.kind !== 'pdf') {
+      answered ??= document;
+      continue;
+    }
+    const download: PaperDownload = { document, paper, deadline: whole, tried };
+    if (!readPdf) return download;
+    try {
+      return { ...download, read: await readPdf(download) };
+    } catch (error) {
+      if (!(error instanceof FedsearchError) || !UNREADABLE_PDF.has(error.code)) throw error;
+      failures.push({ location, error });
     }
   }
   if (answered) return { document: answered, paper, deadline: whole, tried };
   throw everyLocationFailed(input.id!, failures);
+}
+
+/** Lookups that did not answer: their record, had they sent one, might have held a PDF link. */
+const UNANSWERED: ReadonlySet<ProviderOutcome['status']> = new Set(['error', 'timeout', 'suspended', 'rate_limited']);
+
+/**
+ * A paper found with no PDF link: which sources know it and gave none, any that did not answer, and where its text
+ * may still be read. "No open PDF is known" alone left a caller to guess whether anything had been asked.
+ */
+function noOpenPdf(id: string, paper: SearchResult, providers: ProviderOutcome[]): FedsearchError {
+  const sources = [...new Set(paper.sources.map((source) => source.provider))];
+  const unanswered = providers.filter((provider) => UNANSWERED.has(provider.status)).map((provider) => `${provider.provider} (${provider.status})`);
+  const notHeard = unanswered.length === 0 ? '' : `; not heard from: ${unanswered.join(', ')}`;
+  // A DOI leads to the publisher's page, where an abstract or the text may be; the record's own URL may be a catalogue's.
+  const page = paper.doi ? `https://doi.org/${paper.doi} (the publisher's page)` : `${paper.url} (its page)`;
+  // An arXiv paper is read from arXiv: only when the arxiv provider is off is its PDF not tried.
+  const arxiv = paper.arxiv_id ? `arXiv's PDF of ${paper.arxiv_id} is not read (the arxiv provider is off)` : 'it has no arXiv id';
+  return new FedsearchError(
+    'NOT_FOUND',
+    `no open PDF is known for ${id}: the sources that know it (${sources.join(', ')}) give no open PDF link, and ${arxiv}${notHeard}; try fetch_url on ${page}`,
+  );
 }
 
 /**
@@ -179,6 +216,22 @@ const PASSED_OVER: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'FETCH_TOO_LARGE',
   'FETCH_TIMEOUT',
 ]);
+
+/**
+ * What reading a downloaded PDF may fail with and leave another source's copy worth reading: the file is broken or
+ * cut short (FETCH_FAILED), locked by a password (FETCH_UNSUPPORTED_TYPE), or needs more than a reader may use
+ * (FETCH_TOO_LARGE). A reading out of the caller's time, or PDF readers all busy, is final.
+ */
+const UNREADABLE_PDF: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['FETCH_FAILED', 'FETCH_UNSUPPORTED_TYPE', 'FETCH_TOO_LARGE']);
+
+/** A paper's document as downloadPaper found it, with what the reading of it needs. */
+export interface PaperDownload {
+  document: FetchedDocument;
+  paper?: SearchResult | undefined;
+  deadline: ReadDeadline;
+  /** The locations asked, in order, this one last. */
+  tried: string[];
+}
 
 interface LocationFailure {
   location: string;
@@ -294,15 +347,24 @@ function readKey(input: { id?: string | undefined; url?: string | undefined }): 
   return `paper ${identifier.type} ${identifier.value}`;
 }
 
-async function readPaper(input: z.output<typeof readInput>, context: OperationContext): Promise<PaperRead> {
-  const { document, paper, deadline, tried } = await downloadPaper(input, context);
+/** The text of a downloaded document; a reading out of the caller's time names the paper and where it was read. */
+async function extractPaper(download: PaperDownload, input: z.output<typeof readInput>, context: OperationContext): Promise<ExtractedDocument> {
+  const { document, paper, deadline, tried } = download;
   const settings = readFetchSettings(context.config);
   // The deadline bounds the PDF's reading too: the caller is answered by it, not after the grace for a slow page.
   const limits = { maxChars: settings.maxBytes, timeMs: timeLeft(settings, deadline.at), signal: context.signal, deadline };
-  const extracted = await extractDocument({ ...document, fallbackTitle: paper?.title }, limits).catch((error: unknown) => {
+  return extractDocument({ ...document, fallbackTitle: paper?.title }, limits).catch((error: unknown) => {
     if (error instanceof FedsearchError && error.code === 'FETCH_TIMEOUT') throw readingOutOfTime(input.id ?? input.url!, deadline, tried, error);
     throw error;
   });
+}
+
+async function readPaper(input: z.output<typeof readInput>, context: OperationContext): Promise<PaperRead> {
+  const download = await downloadPaper(input, context, (found) => extractPaper(found, input, context));
+  const { document, paper } = download;
+  const settings = readFetchSettings(context.config);
+  // A PDF was read where it was found; a URL the caller gave, or a landing page, is read here.
+  const extracted = download.read ?? (await extractPaper(download, input, context));
   return {
     url: document.finalUrl,
     content_type: extracted.content_type,

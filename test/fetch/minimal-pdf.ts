@@ -66,3 +66,19 @@ export function slowPdf(): Buffer {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>',
   ]);
 }
+
+/**
+ * A PDF under the standard security handler (RC4, revision 2) whose user password is not empty: its /U entry
+ * matches no empty password, so no reader opens it without being given one.
+ */
+export function passwordProtectedPdf(): Buffer {
+  return pdfOfObjects(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      `<< /Filter /Standard /V 1 /R 2 /O <${'ab'.repeat(32)}> /U <${'cd'.repeat(32)}> /P -4 >>`,
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
+    ],
+    `/Encrypt 3 0 R /ID [<${'ef'.repeat(16)}> <${'ef'.repeat(16)}>]`,
+  );
+}

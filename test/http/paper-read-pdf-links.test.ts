@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minimalPdf } from '../fetch/minimal-pdf.js';
+import { minimalPdf, passwordProtectedPdf } from '../fetch/minimal-pdf.js';
 import { callTool, connect } from '../mcp/mcp-client.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { callOperation, providerEnv, startService, type RunningService } from '../support/service.js';
@@ -15,7 +15,18 @@ const LINKS: Record<string, { semanticscholar: string; crossref: string }> = {
   landing: { semanticscholar: '/publisher/landing', crossref: '/repository/copy.pdf' },
   gone: { semanticscholar: '/publisher/withdrawn.pdf', crossref: '/repository/gone.pdf' },
   pages: { semanticscholar: '/publisher/cover', crossref: '/repository/record' },
+  broken: { semanticscholar: '/publisher/truncated.pdf', crossref: '/repository/copy.pdf' },
+  unreadable: { semanticscholar: '/publisher/locked.pdf', crossref: '/repository/truncated.pdf' },
+  // Known to both, a PDF link from neither.
+  closed: { semanticscholar: '', crossref: '' },
 };
+
+/** A PDF cut short in transfer or on its server: its header and the start of its first object. */
+const TRUNCATED_PDF = '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pa';
+
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 function suffixOf(path: string): string | undefined {
   return /10\.5555\/links\.(\w+)/.exec(decodeURIComponent(path))?.[1];
@@ -42,7 +53,12 @@ describe('paper_read of a paper whose sources give different PDF links', () => {
           JSON.stringify({
             status: 'ok',
             'message-type': 'work',
-            message: { DOI: doi, title: ['Links Apart'], URL: `https://doi.org/${doi}`, link: [{ URL: at(LINKS[suffix]!.crossref), 'content-type': 'application/pdf' }] },
+            message: {
+              DOI: doi,
+              title: ['Links Apart'],
+              URL: `https://doi.org/${doi}`,
+              link: LINKS[suffix]!.crossref ? [{ URL: at(LINKS[suffix]!.crossref), 'content-type': 'application/pdf' }] : [],
+            },
           }),
         );
       },
@@ -56,7 +72,7 @@ describe('paper_read of a paper whose sources give different PDF links', () => {
             paperId: 'b'.repeat(40),
             title: 'Links Apart',
             externalIds: { DOI: `10.5555/links.${suffix}` },
-            openAccessPdf: { url: at(LINKS[suffix]!.semanticscholar) },
+            openAccessPdf: LINKS[suffix]!.semanticscholar ? { url: at(LINKS[suffix]!.semanticscholar) } : null,
           }),
         );
       },
@@ -72,6 +88,14 @@ describe('paper_read of a paper whose sources give different PDF links', () => {
     upstream.on('/publisher/cover', { kind: 'respond', headers: { 'content-type': 'text/html' }, body: '<html><title>Cover</title><body>About this article</body></html>' });
     upstream.on('/repository/record', { kind: 'respond', headers: { 'content-type': 'text/html' }, body: '<html><title>Record</title><body>A record</body></html>' });
     upstream.on('/repository/gone.pdf', { kind: 'respond', status: 410, headers: { 'content-type': 'text/plain' }, body: 'Gone' });
+    for (const path of ['/publisher/truncated.pdf', '/repository/truncated.pdf']) {
+      upstream.on(path, { kind: 'respond', headers: { 'content-type': 'application/pdf' }, body: TRUNCATED_PDF });
+    }
+    const locked = passwordProtectedPdf();
+    upstream.on('/publisher/locked.pdf', {
+      kind: 'handler',
+      handle: (_recorded, response) => response.writeHead(200, { 'content-type': 'application/pdf', 'content-length': locked.length }).end(locked),
+    });
     service = await startService({ ...providerEnv(upstream.origin), FETCH_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent' });
   });
   afterAll(async () => {
@@ -88,6 +112,42 @@ describe('paper_read of a paper whose sources give different PDF links', () => {
     expect(body.paper.pdf_url).toBe(at('/publisher/refused.pdf'));
     expect(body.paper.pdf_urls).toEqual([at('/publisher/refused.pdf'), at('/repository/copy.pdf')]);
     expect(upstream.requestsTo('/publisher/refused.pdf').length).toBe(1);
+  });
+
+  it("reads the second source's PDF when the first source's PDF cannot be read", async () => {
+    const response = await callOperation(service, 'paper_read', { id: '10.5555/links.broken' });
+    const body = await response.json();
+    expect({ status: response.status, text: body.text, url: body.url }).toEqual({
+      status: 200,
+      text: 'Read from the repository copy.',
+      url: at('/repository/copy.pdf'),
+    });
+    expect(upstream.requestsTo('/publisher/truncated.pdf').length).toBe(1);
+  });
+
+  it('names every PDF it could not read, and why, when no source has a readable one', async () => {
+    const response = await callOperation(service, 'paper_read', { id: '10.5555/links.unreadable' });
+    const body = await response.json();
+    expect({ status: response.status, code: body.code }).toEqual({ status: 415, code: 'FETCH_UNSUPPORTED_TYPE' });
+    expect(body.message).toMatch(
+      new RegExp(
+        `^none of the 2 PDF locations known for 10\\.5555/links\\.unreadable could be read: ` +
+          `${escaped(at('/publisher/locked.pdf'))}: the PDF is encrypted and opens only with a password, which is not known here: its text cannot be read; ` +
+          `${escaped(at('/repository/truncated.pdf'))}: the PDF could not be read: .+$`,
+      ),
+    );
+  });
+
+  it('says which sources know a paper that has no open PDF, and where its text may be read', async () => {
+    const response = await callOperation(service, 'paper_read', { id: '10.5555/links.closed' });
+    const body = await response.json();
+    expect({ status: response.status, code: body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect(body.message).toContain(
+      'no open PDF is known for 10.5555/links.closed: the sources that know it (semanticscholar, crossref) give no open PDF link, and it has no arXiv id',
+    );
+    // PubMed, which this test's upstream does not serve, failed: its record might have had a link.
+    expect(body.message).toContain('; not heard from: pubmed (error);');
+    expect(body.message).toContain("; try fetch_url on https://doi.org/10.5555/links.closed (the publisher's page)");
   });
 
   it("downloads the second source's PDF when the merged record's link is a landing page", async () => {
