@@ -5,7 +5,7 @@ import { FedsearchError } from '../../src/domain/errors.js';
 import type { SearchResult } from '../../src/domain/result.js';
 import type { SearchService } from '../../src/engine/search-service.js';
 import type { OperationContext } from '../../src/operations/operation.js';
-import { downloadPaper } from '../../src/operations/paper-operations.js';
+import { downloadPaper } from '../../src/operations/paper-download.js';
 import { LoopbackSite } from '../fetch/loopback-site.js';
 import { minimalPdf } from '../fetch/minimal-pdf.js';
 
