@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { apiKeyFile, apiKeyList } from './config/api-keys.js';
 import { readProvidersFile } from './config/providers-file.js';
+import { unreadVariables, type UnreadVariable } from './config/unread-variables.js';
 import {
   booleanFlag,
   byteLimit,
@@ -128,6 +129,9 @@ const configSchema = z
  */
 export const SERVICE_VARIABLES: readonly string[] = Object.keys({ ...serviceShape, ...fetchVariableShape, ...mcpTimingVariableShape });
 
+/** Every variable read at all: the service's, and each provider's settings and credentials under every prefix. */
+const READ_VARIABLES: ReadonlySet<string> = new Set([...SERVICE_VARIABLES, ...Object.keys(providerShape)]);
+
 type ServiceValues = z.output<z.ZodObject<typeof serviceShape>>;
 
 /** The service settings under their variable names, plus one section each for fetch, MCP, API keys and providers. */
@@ -142,6 +146,8 @@ export type AppConfig = Readonly<
      * `_WEIGHT`, … and credentials, then PROVIDERS_FILE's entries (one named like a built-in instance replaces it).
      */
     providers: ProviderConfigs;
+    /** Variables set in our namespaces that nothing reads (typos, most likely): server.ts warns of each at start-up. */
+    unreadVariables: readonly UnreadVariable[];
   }
 >;
 
@@ -163,7 +169,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = configSchema.safeParse(present);
   const providersFile = present.PROVIDERS_FILE
     ? readProvidersFile(present.PROVIDERS_FILE, present, { definitions: PROVIDER_DEFINITIONS, reservedNames: RESERVED_INSTANCE_NAMES })
-    : { instances: [], problems: [] };
+    : { instances: [], problems: [], variables: [] };
   const problems = [
     ...(parsed.success ? [] : [describeProblems(parsed.error.issues)]),
     ...providersFile.problems.map((problem) => `PROVIDERS_FILE: ${problem}`),
@@ -178,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fetch: fetchSettingsFrom(values),
     mcp: mcpSettingsFrom(values),
     apiKeys: [...(listedKeys ?? []), ...(fileKeys ?? [])],
+    unreadVariables: unreadVariables(present, new Set([...READ_VARIABLES, ...(providersFile.variables ?? [])])),
     providers: Object.fromEntries([
       ...CONFIGURED_PROVIDER_SETTINGS.map((settings) => [builtInName(settings), providerConfigFrom(settings, values, providerDefaults)] as const),
       // Later entries win: a file instance named like a built-in one replaces it, keeping its place in the list.

@@ -1,5 +1,8 @@
+import { constants } from 'node:os';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { unreadVariableMessage } from './config/unread-variables.js';
+import { startupSummary } from './startup-summary.js';
 import { exitOnUncaughtErrors } from './uncaught-errors.js';
 
 /**
@@ -7,15 +10,23 @@ import { exitOnUncaughtErrors } from './uncaught-errors.js';
  * accepted, REST requests and MCP calls in flight finish and deliver their answers (for at most
  * SHUTDOWN_GRACE_MS; provider calls still running shortly before it ends are cut short, shutdown-cut.ts, so a
  * search answers with what it has), MCP sessions close, then exit 0. The default grace stays under the 10 s that
- * `docker stop` waits before SIGKILL. An error nothing caught is logged as JSON, then exit 1 (uncaught-errors.ts).
+ * `docker stop` waits before SIGKILL. A second signal while closing (an operator's second Ctrl-C) ends the process
+ * at once, with 128 + the signal's number, as a shell reports a process a signal ended: without it, the only way
+ * out of a long SHUTDOWN_GRACE_MS was kill -9. An error nothing caught is logged as JSON, then exit 1
+ * (uncaught-errors.ts). Once listening, one line says what runs (startup-summary.ts), after a warning for each
+ * variable that looks like ours but is not read (config/unread-variables.ts).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
   exitOnUncaughtErrors(app.log);
+  for (const unread of config.unreadVariables) app.log.warn({ variable: unread.name, nearest: unread.nearest }, unreadVariableMessage(unread));
   let closing = false;
-  const close = (signal: string): void => {
-    if (closing) return;
+  const close = (signal: NodeJS.Signals): void => {
+    if (closing) {
+      app.log.warn({ signal }, 'second signal while shutting down; exiting now, requests still open are cut');
+      process.exit(128 + constants.signals[signal]);
+    }
     closing = true;
     app.log.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down');
     const deadline = setTimeout(() => {
@@ -34,14 +45,18 @@ async function main(): Promise<void> {
       },
     );
   };
-  // `on`, not `once`: a second signal while closing must not end the process before answers are out.
+  // `on`, not `once`: the second signal comes here too, to be logged, not to Node's default, which ends the
+  // process without a word.
   process.on('SIGTERM', () => close('SIGTERM'));
   process.on('SIGINT', () => close('SIGINT'));
+  let address: string;
   try {
-    await app.listen({ port: config.PORT, host: config.HOST });
+    address = await app.listen({ port: config.PORT, host: config.HOST });
   } catch (error) {
     throw new Error(listenFailure(error, config.HOST, config.PORT), { cause: error });
   }
+  const summary = startupSummary(config, app.searchService.providers, address);
+  app.log.info({ configuration: summary.configuration }, summary.message);
 }
 
 /** Why listening failed, naming the variable to change rather than a bare ENOTFOUND or EADDRINUSE. */

@@ -43,12 +43,15 @@ const TUNING_FIELDS = Object.keys(PROVIDER_TUNING) as Array<keyof Tuning>;
 
 type Environment = Record<string, string | undefined>;
 
-/** Reads and checks the file; `problems` is empty when every entry is valid. */
+/**
+ * Reads and checks the file; `problems` is empty when every entry is valid. `variables` are those its `${…}` name,
+ * set once the file could be read: variables the service reads too, so no start-up warning calls them unread.
+ */
 export function readProvidersFile(
   raw: string,
   env: Environment,
   rules: InstanceRules,
-): { instances: InstanceEntry[]; problems: string[] } {
+): { instances: InstanceEntry[]; problems: string[]; variables?: string[] } {
   const file = path.resolve(raw.trim());
   let content: string;
   try {
@@ -84,7 +87,7 @@ export function readProvidersFile(
     problems.push(...checked.problems.map((problem) => `${label}: ${problem}`));
     if (checked.instance && checked.problems.length === 0) instances.push(checked.instance);
   });
-  return { instances, problems };
+  return { instances, problems, variables: [...content.matchAll(REFERENCE)].map((reference) => reference[1]!) };
 }
 
 /**

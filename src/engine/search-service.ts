@@ -137,6 +137,11 @@ export class SearchService {
     this.runtime.stopping.abort(new ServiceStopping());
   }
 
+  /** Every instance, configured or not, in configuration order: the start-up summary says which are on. */
+  get providers(): readonly Provider[] {
+    return this.catalog.providers;
+  }
+
   describeProviders(): ProviderDescription[] {
     return this.catalog.describe();
   }

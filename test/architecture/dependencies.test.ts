@@ -33,7 +33,7 @@ const LAYERS: ReadonlyArray<Readonly<Record<string, readonly string[]>>> = [
   { engine: ['engine/'], fetch: ['fetch/'] },
   { operations: ['operations/'], observability: ['observability/'] },
   { http: ['http/'], mcp: ['mcp/'] },
-  { root: ['config.ts', 'config/', 'app.ts', 'search-setup.ts', 'server.ts', 'healthcheck.ts', 'logger.ts', 'request-logger.ts', 'shutdown-cut.ts', 'uncaught-errors.ts'] },
+  { root: ['config.ts', 'config/', 'app.ts', 'search-setup.ts', 'server.ts', 'startup-summary.ts', 'healthcheck.ts', 'logger.ts', 'request-logger.ts', 'shutdown-cut.ts', 'uncaught-errors.ts'] },
 ];
 
 /** Where type-only imports may point upward (see above). */

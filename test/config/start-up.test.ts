@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { closedPort } from '../support/closed-port.js';
 import { temporaryDirectory } from '../support/temporary-directory.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -37,6 +38,52 @@ describe('server start-up', () => {
     const { code, output } = await runServer({});
     expect(output).toContain('Server listening at http://127.0.0.1:');
     expect(code).toBe(0);
+  });
+
+  /** The JSON log line whose message starts with `start`; fails the test when there is none. */
+  function logLine(output: string, start: string): { level: number; msg: string; [field: string]: unknown } {
+    const line = output
+      .split('\n')
+      .filter((text) => text.startsWith('{'))
+      .map((text) => JSON.parse(text) as { level: number; msg: string })
+      .find((entry) => entry.msg.startsWith(start));
+    if (!line) throw new Error(`no line starting ${JSON.stringify(start)} in:\n${output}`);
+    return line;
+  }
+
+  it('says in one line, once listening, which providers are on and why the others are off, MCP, Redis and the cache', async () => {
+    const { code, output } = await runServer({ BRAVE_API_KEY: 'brave-key-for-the-summary', HACKERNEWS_WEIGHT: '0', CACHE_TTL_SECONDS: '120', MCP_STATELESS: 'true' });
+    expect(code).toBe(0);
+    const line = logLine(output, 'fedsearch listening on http://127.0.0.1:');
+    expect(line.level).toBe(30);
+    const configuration = line.configuration as { providers: { on: string[]; off: Record<string, string> }; mcp: string; redis: string; cacheTtlSeconds: number; apiKeys: number };
+    expect(configuration.providers.on).toEqual(expect.arrayContaining(['local', 'brave', 'wikipedia']));
+    expect(configuration.providers.off).toMatchObject({ tavily: 'TAVILY_API_KEY not set', searxng: 'SEARXNG_URL not set', hackernews: 'turned off: HACKERNEWS_WEIGHT=0' });
+    expect(configuration.providers.on).not.toContain('hackernews');
+    expect(configuration).toMatchObject({ redis: expect.stringMatching(/^none/), cacheTtlSeconds: 120, apiKeys: 0 });
+    expect(configuration.mcp).toMatch(/^on .*stateless/);
+    expect(line.msg).toContain('tavily (TAVILY_API_KEY not set)');
+    expect(line.msg).toContain('answer cache 120 s');
+    expect(output).not.toContain('brave-key-for-the-summary');
+  });
+
+  it("names Redis in that line by its address alone, never its password, and MCP as off when it is", async () => {
+    const { code, output } = await runServer({ REDIS_URL: `redis://:summary-secret-password@127.0.0.1:${await closedPort()}/2`, MCP_ENABLED: 'false' });
+    expect(code).toBe(0);
+    const configuration = logLine(output, 'fedsearch listening on').configuration as { redis: string; mcp: string };
+    expect(configuration.redis).toMatch(/^redis:\/\/127\.0\.0\.1:\d+\/2$/);
+    expect(configuration.mcp).toMatch(/^off/);
+    expect(output).not.toContain('summary-secret-password');
+  });
+
+  it('warns of a variable that looks like ours but is not read, naming the one it most likely meant and never its value', async () => {
+    const { code, output } = await runServer({ BRAVE_APIKEY: 'typo-key-value-1234', CACHE_TTL: '60' });
+    expect(code).toBe(0);
+    const brave = logLine(output, 'BRAVE_APIKEY is set but fedsearch does not read it');
+    expect(brave).toMatchObject({ level: 40, variable: 'BRAVE_APIKEY', nearest: 'BRAVE_API_KEY' });
+    expect(brave.msg).toContain('did you mean BRAVE_API_KEY?');
+    expect(logLine(output, 'CACHE_TTL is set')).toMatchObject({ level: 40, nearest: 'CACHE_TTL_SECONDS' });
+    expect(output).not.toContain('typo-key-value-1234');
   });
 
   it.each([

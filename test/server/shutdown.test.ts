@@ -93,6 +93,31 @@ describe('graceful shutdown', () => {
     }
   });
 
+  it('ends at once on a second signal while shutting down, with 128 + its number, however long the grace', async () => {
+    // The longest grace allowed: only the second signal can end this shutdown before the test's own timeout.
+    const server = await startServer({ SHUTDOWN_GRACE_MS: '600000' });
+    const { port } = new URL(server.origin);
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    // A request whose body never comes in full holds the shutdown open for the whole grace.
+    socket.write('POST /v1/ops/web_search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query"');
+    const closed = once(socket, 'close');
+    try {
+      await expect.poll(() => fetch(`${server.origin}/healthz`).then((response) => response.status)).toBe(200);
+      server.child.kill('SIGTERM');
+      await server.waitForOutput('"msg":"shutting down"');
+      server.child.kill('SIGINT');
+      // 130 = 128 + SIGINT's 2, as a shell reports a process a Ctrl-C ended: not the 0 of a shutdown that finished.
+      expect(await server.exited).toBe(130);
+      await closed;
+      expect(server.output.join('')).toContain('"signal":"SIGINT","msg":"second signal while shutting down; exiting now');
+      expect(server.output.join('')).not.toContain('grace period over');
+    } finally {
+      socket.destroy();
+      server.child.kill('SIGKILL');
+    }
+  });
+
   it('ends a connection that never sent a request, so the shutdown does not wait out the grace period for it', async () => {
     // A browser's preconnect, or a client pool's spare socket: open, never used. Node's close() left it open.
     const server = await startServer({ SHUTDOWN_GRACE_MS: '25000' });
