@@ -14,6 +14,8 @@ import { SteadyResults } from './steady-results.js';
 import { Waterfall } from './waterfall.js';
 
 const KEY_STORAGE = 'fedsearch-api-key';
+/** What the key form says before any key was given; every other reason to ask is a refused key. */
+const KEY_NEEDED = 'This service needs an API key.';
 const KINDS = ['web', 'papers'];
 
 const form = document.getElementById('search-form');
@@ -21,6 +23,8 @@ const queryInput = document.getElementById('q');
 const timeoutInput = document.getElementById('timeout');
 const explainSwitch = document.getElementById('explain');
 const chips = document.getElementById('provider-chips');
+const providerAbout = document.getElementById('provider-about');
+const providerDescriptions = document.getElementById('provider-descriptions');
 const keyForm = document.getElementById('key-form');
 const keyInput = document.getElementById('api-key');
 const status = document.getElementById('status');
@@ -49,6 +53,8 @@ const more = new MoreResults(document.getElementById('more-results'), resultsLis
 
 let catalogue = [];
 let running;
+/** The search whose results are still streaming in, and how to stop it (Escape); undefined once it has its answer. */
+let streaming;
 /** The status line's words about the search itself (results so far, or the answer), without those about held results. */
 let searchWords = '';
 
@@ -106,20 +112,36 @@ function showState(state) {
   renderChips(state.kind, state.providers);
 }
 
-/** One checkbox per provider of the kind: the ones named in the URL, else every configured one, start on. */
+/**
+ * One checkbox per provider of the kind: the ones named in the URL, else every configured one, start on. What each
+ * searches (and what an unconfigured one needs) is listed under them, folded away, and is each checkbox's description.
+ */
 function renderChips(kind, selected) {
   const providers = catalogue.filter((provider) => provider.kind === kind);
   const chosen = new Set(selected?.length ? selected : providers.filter((provider) => provider.configured).map((provider) => provider.name));
   chips.replaceChildren(
-    ...providers.map((provider) => {
-      const input = element('input', { attributes: { type: 'checkbox', name: 'providers', value: provider.name } });
+    ...providers.flatMap((provider, index) => {
+      // By place, not by name: an instance's name is the operator's to choose, and need not make a valid id.
+      const aboutId = `provider-about-${index}`;
+      const input = element('input', { attributes: { type: 'checkbox', name: 'providers', value: provider.name, 'aria-describedby': aboutId } });
       input.checked = chosen.has(provider.name);
       const note = provider.configured ? '' : ' (not configured)';
-      const title = provider.configured ? provider.description : `${provider.description} Needs ${provider.missing.join(', ')}.`;
-      return element('label', { className: `chip${provider.configured ? '' : ' unconfigured'}`, attributes: { title } }, [input, element('span', { text: `${provider.name}${note}` })]);
+      // A copy of its entry in the list below, hidden: a description inside a closed <details> is no description at all
+      // (Chromium reads it only while the list is open), while a hidden element's text is. Beside the label, not in it:
+      // a label's text is the checkbox's name to tools that find a control by its label.
+      const about = element('span', { text: aboutProvider(provider), attributes: { id: aboutId, hidden: '' } });
+      return [element('label', { className: `chip${provider.configured ? '' : ' unconfigured'}` }, [input, element('span', { text: `${provider.name}${note}` })]), about];
     }),
   );
+  providerDescriptions.replaceChildren(
+    ...providers.flatMap((provider) => [element('dt', { text: provider.name }), element('dd', { text: aboutProvider(provider) })]),
+  );
+  providerAbout.hidden = providers.length === 0;
   if (providers.length === 0) chips.replaceChildren(element('span', { className: 'muted', text: 'No providers of this kind.' }));
+}
+
+function aboutProvider(provider) {
+  return provider.configured ? provider.description : `${provider.description} Not configured: needs ${provider.missing.join(', ')}.`;
 }
 
 async function loadProviders() {
@@ -143,9 +165,12 @@ async function loadProviders() {
   return true;
 }
 
-function askForKey(message = 'This service needs an API key.') {
+function askForKey(message = KEY_NEEDED) {
   sessionStorage.removeItem(KEY_STORAGE);
   keyForm.hidden = false;
+  // A refused key marks the field, as a wrong deadline marks its own: a screen reader back on it heard nothing wrong.
+  if (message === KEY_NEEDED) keyInput.removeAttribute('aria-invalid');
+  else keyInput.setAttribute('aria-invalid', 'true');
   // Nothing is loading until the key is given: "Loading providers…" would wait for ever.
   if (catalogue.length === 0) chips.replaceChildren(element('span', { className: 'muted', text: 'The providers are listed once the API key is accepted.' }));
   say(message, 'error');
@@ -185,6 +210,22 @@ async function search(state) {
     `Each bar runs from the start of the search to that provider's answer; the dashed line is the deadline (${deadline} ms).`;
   say(`Searching ${state.providers.length} providers…`);
   let opened = false;
+  let finished = 0;
+  // The stream ends with `done` or `error`; one that ends without either was cut short (a proxy's timeout, a
+  // replica going away), and what it showed is not the answer.
+  let concluded = false;
+  streaming = {
+    controller,
+    // What was shown stays, in the place it was shown: it is what the user stopped the search to look at.
+    stop: () => {
+      if (concluded || controller.signal.aborted) return false;
+      controller.abort();
+      const answered = `${finished} of ${state.providers.length} providers had answered`;
+      searchWords = `Stopped: ${resultsList.children.length} results shown (${answered}).`;
+      say(`${searchWords} Search again for the rest.`, 'stopped');
+      return true;
+    },
+  };
   try {
     const response = await fetch(`/v1/search/${state.kind}/stream?${params}`, { headers: headers(), signal: controller.signal });
     opened = response.ok;
@@ -196,12 +237,8 @@ async function search(state) {
       if (controller.signal.aborted) return;
       return void say(problem.message ?? `The search answered ${statusWords(response)}.`, 'error');
     }
-    let finished = 0;
     // Results are announced once, when the first are on the page; later counts are for the eye (and the answer says all).
     let resultsAnnounced = false;
-    // The stream ends with `done` or `error`; one that ends without either was cut short (a proxy's timeout, a
-    // replica going away), and what it showed is not the answer.
-    let concluded = false;
     for await (const { event, data } of readEvents(response, controller.signal)) {
       // A newer search took over: events already read for this one must not reach the page.
       if (controller.signal.aborted) break;
@@ -236,6 +273,7 @@ async function search(state) {
     hideSearchPanels();
     say(`The search could not reach the service (${error.message}). Check the connection and search again.`, 'error');
   } finally {
+    if (streaming?.controller === controller) streaming = undefined;
     waterfall.finish();
   }
 }
@@ -355,6 +393,13 @@ keyForm.addEventListener('submit', (event) => {
   sessionStorage.setItem(KEY_STORAGE, key);
   keyInput.value = '';
   void start().catch((error) => say(error.message, 'error'));
+});
+// Escape stops a search while its results stream in, as it stops a page loading in most browsers: the deadline may be
+// up to 30 s away, and until now only another search or leaving the page ended it.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return;
+  // In the search box, Escape would also empty it: the query stays, with the results it found.
+  if (streaming?.stop()) event.preventDefault();
 });
 window.addEventListener('popstate', () => void start({ reloadProviders: false }).catch((error) => say(error.message, 'error')));
 

@@ -101,7 +101,8 @@ function sourceBadges(result) {
   const badges = result.sources.map((source) =>
     element('li', { className: 'badge', text: `${source.provider} #${source.rank}`, attributes: { title: `${source.provider} ranked it ${source.rank}` } }),
   );
-  return element('ul', { className: 'sources', attributes: { 'aria-label': 'Found by' } }, badges);
+  // role="list" as on the results list (index.html): unbulleted, WebKit no longer tells VoiceOver it is a list.
+  return element('ul', { className: 'sources', attributes: { role: 'list', 'aria-label': 'Found by' } }, badges);
 }
 
 /** Why the score is what it is: each provider's weight / (k + rank), and their sum. */

@@ -22,8 +22,8 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
-/** Headless Chromium with a fresh profile and nothing that phones home. */
-export async function launchChromium(): Promise<LaunchedBrowser> {
+/** Headless Chromium with a fresh profile and nothing that phones home; `javaScriptEnabled: false` is a browser with scripts off. */
+export async function launchChromium({ javaScriptEnabled = true }: { javaScriptEnabled?: boolean } = {}): Promise<LaunchedBrowser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`no Chromium at ${CHROMIUM_PATH}: CI must install it (.ci/run: apt-get install chromium)`);
   }
@@ -33,6 +33,7 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
     executablePath: CHROMIUM_PATH,
     headless: true,
     viewport: { width: 1100, height: 900 },
+    javaScriptEnabled,
     args: [
       '--headless',
       '--no-sandbox',

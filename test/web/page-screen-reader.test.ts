@@ -66,6 +66,26 @@ describe.skipIf(!browserTestsRun())('the search page with a keyboard and a scree
     await page.close();
   });
 
+  it('keeps every unbulleted list a list with role="list", for VoiceOver, which drops the role of a list without bullets', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    await page.goto(`${service.origin}/?q=rank+fusion&kind=papers&providers=arxiv,openalex`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    const results = await page.locator('#results .result').count();
+    expect(results).toBeGreaterThan(1);
+    // WebKit's rule, checked where it applies: every list on the page drawn without markers says it is a list.
+    const unbulleted = (await page.evaluate(
+      "[...document.querySelectorAll('ul, ol')].filter((list) => getComputedStyle(list).listStyleType === 'none').map((list) => (list.id || list.className) + ' ' + list.getAttribute('role'))",
+    )) as string[];
+    expect(unbulleted).toEqual(['results list', ...Array.from({ length: results }, () => 'sources list')]);
+    // And the accessibility tree holds them as lists of items: the results, and each result's "Found by".
+    expect(await page.locator('#results').evaluate((list) => list.children.length)).toBe(results);
+    expect(await page.getByRole('list', { name: 'Found by' }).count()).toBe(results);
+    expect(await page.getByRole('list').filter({ has: page.locator('.result') }).getByRole('listitem').filter({ has: page.locator('h3') }).count()).toBe(results);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("names each paper's PDF link after its paper, so a links list does not read PDF, PDF, PDF", async () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);

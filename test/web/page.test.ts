@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
+import { accessibleTextOf } from './accessibility-tree.js';
 import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
@@ -254,6 +255,8 @@ describe.skipIf(!browserTestsRun())('the search page behind API keys', () => {
     page.on('request', (request) => {
       if (request.url().includes('/v1/')) sentKeys.push(request.headers().authorization ?? '');
     });
+    const consoleLines: string[] = [];
+    page.on('console', (message) => consoleLines.push(message.text()));
     await page.goto(`${service.origin}/?q=provider&providers=local`);
     await page.getByLabel('API key').waitFor();
     await page.getByLabel('API key').fill(key);
@@ -263,6 +266,9 @@ describe.skipIf(!browserTestsRun())('the search page behind API keys', () => {
     expect(await page.evaluate('sessionStorage.getItem("fedsearch-api-key")')).toBe(key);
     expect(page.url()).not.toContain(key);
     expect(sentKeys.at(-1)).toBe(`Bearer ${key}`);
+    // Nor in the console, where a refusal is logged.
+    expect(consoleLines.length).toBeGreaterThan(0);
+    for (const line of consoleLines) expect(line).not.toContain(key);
     // The first provider list request went without a key and was refused: that is how the page knew to ask.
     expect(problems.filter((problem) => !problem.includes('401'))).toEqual([]);
     await page.close();
@@ -273,10 +279,16 @@ describe.skipIf(!browserTestsRun())('the search page behind API keys', () => {
     await page.goto(`${service.origin}/?q=provider&providers=local`);
     await page.getByLabel('API key').waitFor();
     expect(await page.locator('#status').textContent()).toBe('This service needs an API key.');
+    // Where the key is kept is read out with the field that focus lands on, not only written below it.
+    const [field] = await accessibleTextOf(page, '#api-key');
+    expect(field!.description).toContain('kept in this browser tab only');
+    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBeNull();
     await page.getByLabel('API key').fill('a-wrong-key-0123456789');
     await page.getByLabel('API key').press('Enter');
     await expect.poll(() => page.locator('#status').textContent()).toMatch(/refused/);
     expect(await page.locator('#status').getAttribute('data-kind')).toBe('error');
+    // The field is marked wrong, as a wrong deadline is: to the eye (its border) and to a screen reader.
+    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#key-form').isVisible()).toBe(true);
     expect(await page.evaluate('document.activeElement.id')).toBe('api-key');
     expect(await page.evaluate('sessionStorage.getItem("fedsearch-api-key")')).toBeNull();
