@@ -40,6 +40,8 @@ const serviceShape = {
   CACHE_PARTIAL_TTL_SECONDS: wholeNumber(0, 86_400).default(15),
   CACHE_MAX_ENTRIES: wholeNumber(1).default(1000),
   CACHE_MAX_BYTES: wholeNumber(1024).default(50 * 1024 * 1024),
+  /** The longest answer (JSON length) written to Redis for other replicas; a longer one stays in its replica's cache. */
+  CACHE_SHARED_MAX_BYTES: wholeNumber(1024).default(8 * 1024 * 1024),
   /** How long fetch_url and paper_read keep a document they read, for its next pages (0 keeps none). */
   READ_CACHE_TTL_SECONDS: wholeNumber(0, 86_400).default(600),
   READ_CACHE_MAX_BYTES: wholeNumber(1024 * 1024).default(64 * 1024 * 1024),

@@ -38,6 +38,7 @@ export function createSearchService(config: AppConfig, { providers, logger, disp
         logger,
         front: localCache,
         isServable: isStoredAnswer,
+        maxEntryBytes: config.CACHE_SHARED_MAX_BYTES,
         commandTimeoutMs: answerCacheCommandTimeoutMs,
       })
     : undefined;

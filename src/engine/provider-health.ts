@@ -84,10 +84,13 @@ export class ProviderHealth {
   /**
    * The upstream answered with Retry-After: no request goes to it before then (up to the longest suspension), told
    * as the answer arrives, so that requests already waiting here, or a later page of the same call, are held too.
+   * Returns how long it holds (0 for no wait), for the other replicas to hold as long (ProviderRuntime).
    */
-  hold(retryAfterMs: number): void {
-    if (!(retryAfterMs > 0)) return;
-    this.heldUntil = Math.max(this.heldUntil, this.now() + Math.min(retryAfterMs, this.options.maxCooldownMs));
+  hold(retryAfterMs: number): number {
+    if (!(retryAfterMs > 0)) return 0;
+    const heldMs = Math.min(retryAfterMs, this.options.maxCooldownMs);
+    this.heldUntil = Math.max(this.heldUntil, this.now() + heldMs);
+    return heldMs;
   }
 
   /** Whether a call may go to the upstream now. In half-open, only one probe at a time. */

@@ -7,10 +7,10 @@ import type { ProviderCatalog } from './provider-catalog.js';
 import { SharedCancellation } from './cancellation.js';
 import { levelEnabled } from './log-level.js';
 import type { HealthSnapshot } from './provider-health.js';
-import { outboundSlots } from './outbound-slots.js';
-import { createLimiters, type PipelineDependencies, type ProviderReport, type TakeSlot } from './provider-pipeline.js';
+import { outboundSlots, type OutboundSlots } from './outbound-slots.js';
+import { createLimiters, type PipelineDependencies, type ProviderReport } from './provider-pipeline.js';
 import { secretValues } from './redact.js';
-import { createUpstreamTransport } from './upstream-transport.js';
+import { createUpstreamTransport, type RequestBreaker } from './upstream-transport.js';
 
 export interface ProviderRuntimeOptions {
   catalog: ProviderCatalog;
@@ -32,13 +32,16 @@ export class ProviderRuntime {
   private readonly limiterFor = createLimiters();
   readonly secrets: string[];
   /** Each provider's outbound slots, from the bucket of the quota it spends; planned once, at start-up. */
-  private readonly slotsFor: (provider: Provider) => TakeSlot | undefined;
+  private readonly slots: OutboundSlots;
+  /** The breaker each provider's requests meet (breakerOf), by provider name, made once at start-up. */
+  private readonly breakers = new Map<string, RequestBreaker>();
   /** Aborted when the service shuts down: every call still running is then cut short (SearchService.cutCallsShort). */
   readonly stopping = new SharedCancellation();
 
   constructor(private readonly options: ProviderRuntimeOptions) {
     this.secrets = secretValues(options.catalog.providers);
-    this.slotsFor = outboundSlots(options.catalog.providers, options.rateLimiter, options.logger);
+    this.slots = outboundSlots(options.catalog.providers, options.rateLimiter, options.logger);
+    for (const provider of options.catalog.providers) this.breakers.set(provider.name, this.breakerOf(provider));
   }
 
   /** The pipeline's dependencies, with outcome lines written to `logger` (the caller's, so they carry its request id). */
@@ -52,10 +55,30 @@ export class ProviderRuntime {
     limiterFor: this.limiterFor,
     secrets: () => this.secrets,
     admit: (provider) => this.options.catalog.healthOf(provider).admit(),
-    breakerFor: (provider) => this.options.catalog.healthOf(provider),
-    rateLimitFor: (provider) => this.slotsFor(provider),
+    breakerFor: (provider) => this.breakers.get(provider.name) ?? this.options.catalog.healthOf(provider),
+    rateLimitFor: (provider) => this.slots.slotFor(provider),
     stopping: this.stopping,
   };
+
+  /**
+   * The breaker a provider's requests meet. An upstream's Retry-After holds this replica's breaker; for a provider
+   * with an outbound bucket it is told to the bucket too, which with Redis holds every replica sharing it: otherwise
+   * each went on sending until it heard its own 429, spending the quota the upstream had asked to rest. A provider
+   * with no limit meets its breaker as it is (no bucket, so no Redis).
+   */
+  private breakerOf(provider: Provider): RequestBreaker {
+    const health = this.options.catalog.healthOf(provider);
+    const shareWait = this.slots.waitFor(provider);
+    if (!shareWait) return health;
+    return {
+      suspension: () => health.suspension(),
+      // As long as this replica holds: the breaker's longest suspension bounds both.
+      hold: (retryAfterMs) => {
+        const heldMs = health.hold(retryAfterMs);
+        if (heldMs > 0) shareWait(heldMs);
+      },
+    };
+  }
 
   private reportOutcome(report: ProviderReport, logger: Logger): void {
     const { outcome, task } = report;

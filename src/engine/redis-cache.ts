@@ -18,6 +18,11 @@ export interface RedisCacheOptions<T> {
   commandTimeoutMs?: number;
   /** Whether an entry read back can be served: another writer may have left anything under a key. */
   isServable(value: unknown): value is T;
+  /**
+   * The longest answer written to Redis, as its JSON length (what CACHE_MAX_BYTES counts); a longer one is kept in
+   * `front` only. Unset: no bound.
+   */
+  maxEntryBytes?: number;
 }
 
 export type RedisCache<T> = AnswerCache<T> & { close(): Promise<void> };
@@ -72,6 +77,17 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
     },
   );
   const { attempt } = redis;
+  const maxEntryBytes = options.maxEntryBytes ?? Number.POSITIVE_INFINITY;
+  /**
+   * Whether `payload` may go to Redis. Every replica that looks the answer up reads it whole within the command timeout
+   * and parses it on its event loop, and Redis holds it in a memory that, once full, refuses every replica's writes:
+   * page 10 of fifty papers with their abstracts can be tens of MB. Such an answer stays in this replica's own cache.
+   */
+  const shareable = (payload: string): boolean => {
+    if (payload.length <= maxEntryBytes) return true;
+    logger.debug({ bytes: payload.length, maxBytes: maxEntryBytes }, 'shared cache: answer larger than CACHE_SHARED_MAX_BYTES; not shared, kept in this replica only');
+    return false;
+  };
 
   return {
     async get(key, usable) {
@@ -109,14 +125,16 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       const ttl = entryTtl(ttlMs, requestedTtlMs);
       if (setOptions?.keepExisting === true && ttl > 0) {
         // What another replica kept stays (NX), and this replica keeps no copy of its own answer in its place: null
-        // is Redis' "not set". With Redis away (undefined), the local entry is all there is.
-        const stored = await attempt((client) => client.set(redisKey(prefix, key), JSON.stringify(value), 'PX', ttl, 'NX'));
+        // is Redis' "not set". With Redis away (undefined), or the answer not shared, the local entry is all there is.
+        const payload = JSON.stringify(value);
+        const stored = shareable(payload) ? await attempt((client) => client.set(redisKey(prefix, key), payload, 'PX', ttl, 'NX')) : undefined;
         if (stored !== null) await front.set(key, value, requestedTtlMs, setOptions);
         return;
       }
       await front.set(key, value, requestedTtlMs, setOptions);
       if (ttl <= 0) return;
       const payload = JSON.stringify(value);
+      if (!shareable(payload)) return;
       const depth = setOptions?.depth;
       if (depth === undefined) {
         await attempt((client) => client.set(redisKey(prefix, key), payload, 'PX', ttl));

@@ -5,16 +5,24 @@ import type { RateLimit } from './rate-limit-setting.js';
 import { createRedisBuckets, type SharedBuckets } from './redis-token-bucket.js';
 import { TokenBucket, type Reservation } from './token-bucket.js';
 
-/** No request slot before the deadline: the call is not made; the outcome is `rate_limited`. */
+/**
+ * No request slot before the deadline, or none while the upstream's Retry-After (heard by any replica sharing Redis)
+ * lasts: the call is not made; the outcome is `rate_limited`.
+ */
 export class OutboundRateLimited extends FedsearchError {
   constructor(
     readonly provider: string,
     readonly limit: RateLimit,
     retryAfterMs: number,
+    upstreamAskedToWait = false,
   ) {
-    super('PROVIDER_RATE_LIMITED', `outbound rate limit ${limit.text} (${limit.variable}): no request slot before the deadline; next in ${retryAfterMs} ms`, {
-      retryAfterMs,
-    });
+    super(
+      'PROVIDER_RATE_LIMITED',
+      upstreamAskedToWait
+        ? `the upstream asked to wait (Retry-After, heard by a replica sharing this Redis): no request until then; next in ${retryAfterMs} ms`
+        : `outbound rate limit ${limit.text} (${limit.variable}): no request slot before the deadline; next in ${retryAfterMs} ms`,
+      { retryAfterMs },
+    );
   }
 }
 
@@ -27,6 +35,11 @@ export interface OutboundRateLimiter {
    * once. `provider` names the instance asking, for metrics (the key by default): a bucket's key is no label.
    */
   acquire(key: string, limit: RateLimit | undefined, deadline: number, signal?: AbortSignal, provider?: string): Promise<void>;
+  /**
+   * The upstream behind bucket `key` answered with Retry-After: with Redis, every replica's acquire() for it refuses
+   * until the wait is over (SharedBuckets.hold). Without Redis it does nothing: the breaker holds this replica.
+   */
+  hold(key: string, waitMs: number): void;
   close(): Promise<void>;
 }
 
@@ -88,11 +101,15 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
       const reservation = refusedPastDeadline(fromRedis ?? reserveLocally(key, limit, maxWaitMs), maxWaitMs);
       if (!reservation.granted) {
         options.onRefused?.(provider);
-        throw new OutboundRateLimited(provider, limit, reservation.retryAfterMs);
+        throw new OutboundRateLimited(provider, limit, reservation.retryAfterMs, reservation.upstreamAskedToWait === true);
       }
       if (reservation.waitMs <= 0) return;
       options.onWait?.(provider, reservation.waitMs);
       await sleep(reservation.waitMs, signal);
+    },
+    hold(key, waitMs) {
+      // Never awaited by the call that heard it: its failure is its answer, and Redis's reply adds nothing to it.
+      void shared?.hold(key, waitMs);
     },
     close: async () => shared?.close(),
   };

@@ -7,10 +7,13 @@ import { bucketShape, type Reservation } from './token-bucket.js';
 /**
  * The bucket of token-bucket.ts on state in Redis, in one atomic script, so every replica draws from the
  * same bucket. Redis's own clock (TIME) is the only clock: replicas' clocks never have to agree.
- * KEYS[1] the bucket (the time its reservations run until); ARGV ms per request, burst in ms, longest
- * acceptable wait in ms. Returns {1, wait ms} for a slot taken, {0, ms until the next one} for a refusal.
+ * KEYS[1] the bucket (the time its reservations run until), KEYS[2] its upstream's wait (HOLD_SCRIPT); ARGV ms per
+ * request, burst in ms, longest acceptable wait in ms. Returns {1, wait ms} for a slot taken, {0, ms until the next
+ * one} for a refusal, {2, ms left} while the upstream's wait lasts (no token is taken then).
  */
 const TAKE_TOKEN_SCRIPT = `
+local held = redis.call('PTTL', KEYS[2])
+if held > 0 then return {2, held} end
 local msPerRequest = tonumber(ARGV[1])
 local burstMs = tonumber(ARGV[2])
 local maxWait = tonumber(ARGV[3])
@@ -25,13 +28,29 @@ redis.call('SET', KEYS[1], string.format('%.3f', reservedUntil), 'PX', math.ceil
 return {1, wait}
 `;
 
+/**
+ * The upstream asked to wait (Retry-After): KEYS[1] lives ARGV[1] ms, unless a longer wait is kept there already. The
+ * key's lifetime is the wait, so it can never outstay it, and Redis's clock measures it for every replica.
+ */
+const HOLD_SCRIPT = `
+local ms = tonumber(ARGV[1])
+if redis.call('PTTL', KEYS[1]) < ms then redis.call('SET', KEYS[1], '1', 'PX', ms) end
+return 1
+`;
+
 type ScriptedRedis = Redis & {
-  takeToken(key: string, msPerRequest: number, burstMs: number, maxWaitMs: number): Promise<[number, number]>;
+  takeToken(bucketKey: string, holdKey: string, msPerRequest: number, burstMs: number, maxWaitMs: number): Promise<[number, number]>;
+  holdUpstream(holdKey: string, ms: number): Promise<number>;
 };
 
 export interface SharedBuckets {
   /** The reservation from Redis, or undefined when Redis cannot answer now (the caller limits locally). */
   reserve(key: string, limit: RateLimit, maxWaitMs: number): Promise<Reservation | undefined>;
+  /**
+   * The upstream behind bucket `key` asked to wait `waitMs` (Retry-After): every replica's reserve() refuses until then
+   * (at most LONGEST_HOLD_MS). Redis away: nothing is kept, and each replica's breaker holds only itself, as before.
+   */
+  hold(key: string, waitMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,6 +71,10 @@ export const CONNECTION_NAME = 'fedsearch-outbound-rate-limits';
 const DEFAULT_COMMAND_TIMEOUT_MS = 250;
 /** Redis takes integers; "no deadline" becomes a day. */
 const LONGEST_WAIT_MS = 86_400_000;
+/** The longest upstream wait kept for every replica: a Retry-After of a year (or a date mistyped) must not outlive an hour. */
+const LONGEST_HOLD_MS = 3_600_000;
+/** Where a bucket's upstream wait is kept: beside the bucket, under its name (a bucket's name never ends so). */
+const HOLD_KEY_SUFFIX = ':retry-after';
 
 /**
  * Buckets shared through Redis. Redis down or slow never stops a call: commands fail fast (no offline queue,
@@ -71,7 +94,8 @@ export function createRedisBuckets(options: RedisBucketsOptions): SharedBuckets 
     },
     (client) => {
       // defineCommand sends EVALSHA and loads the script again when Redis restarted without it.
-      client.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN_SCRIPT });
+      client.defineCommand('takeToken', { numberOfKeys: 2, lua: TAKE_TOKEN_SCRIPT });
+      client.defineCommand('holdUpstream', { numberOfKeys: 1, lua: HOLD_SCRIPT });
       return client as ScriptedRedis;
     },
   );
@@ -79,12 +103,20 @@ export function createRedisBuckets(options: RedisBucketsOptions): SharedBuckets 
   return {
     async reserve(key, limit, maxWaitMs) {
       const { msPerRequest, burstMs } = bucketShape(limit);
+      const bucketKey = prefix + key;
       const reply = await redis.attempt((client) =>
-        client.takeToken(prefix + key, msPerRequest, burstMs, Math.max(0, Math.min(LONGEST_WAIT_MS, maxWaitMs))),
+        client.takeToken(bucketKey, bucketKey + HOLD_KEY_SUFFIX, msPerRequest, burstMs, Math.max(0, Math.min(LONGEST_WAIT_MS, maxWaitMs))),
       );
       if (reply === undefined) return undefined;
       const [granted, waitMs] = reply;
-      return granted === 1 ? { granted: true, waitMs } : { granted: false, retryAfterMs: waitMs };
+      if (granted === 1) return { granted: true, waitMs };
+      return granted === 2 ? { granted: false, retryAfterMs: waitMs, upstreamAskedToWait: true } : { granted: false, retryAfterMs: waitMs };
+    },
+
+    async hold(key, waitMs) {
+      const ms = Math.ceil(Math.min(waitMs, LONGEST_HOLD_MS));
+      if (!(ms > 0)) return;
+      await redis.attempt((client) => client.holdUpstream(prefix + key + HOLD_KEY_SUFFIX, ms));
     },
 
     close: () => redis.close(),

@@ -1,7 +1,10 @@
 import type { RateLimit } from './rate-limit-setting.js';
 
-/** A request slot: taken (go after `waitMs`) or refused because the next free one lies past the deadline. */
-export type Reservation = { granted: true; waitMs: number } | { granted: false; retryAfterMs: number };
+/**
+ * A request slot: taken (go after `waitMs`) or refused because the next free one lies past the deadline, or because
+ * the upstream asked every replica to wait (`upstreamAskedToWait`: a Retry-After kept in Redis, redis-token-bucket.ts).
+ */
+export type Reservation = { granted: true; waitMs: number } | { granted: false; retryAfterMs: number; upstreamAskedToWait?: true };
 
 /** The arithmetic the local bucket and the Redis script share, in milliseconds. */
 export function bucketShape(limit: RateLimit): { msPerRequest: number; burstMs: number } {

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
+import { isReplyError, RefusalReport } from './redis-refusals.js';
 
 /** A client that carries its fail-fast gate, for a plugin that must be handed the client itself (@fastify/rate-limit). */
 export type FailFastClient = Redis & Pick<FailFastRedis, 'attempt'>;
@@ -99,6 +100,7 @@ const PROBE_INTERVAL_MS = 1000;
  * A Redis connection for state replicas share but can do without (answers, outbound buckets): commands fail
  * fast (no offline queue, a short timeout) so callers fall back to their local state at once, a slow or stalled
  * Redis is left alone until it answers a PING again, and one warning is logged per outage rather than one per command.
+ * A command Redis refuses (RefusalReport) falls back the same way, but is no outage: the next command is sent.
  */
 export function openFailFastRedis<Client extends Redis = Redis>(
   options: FailFastRedisOptions,
@@ -121,6 +123,7 @@ export function openFailFastRedis<Client extends Redis = Redis>(
   let stalled = false;
   let probeTimer: ReturnType<typeof setTimeout> | undefined;
   let refused = false;
+  const refusals = new RefusalReport(logger, purpose, options.whileDown, where);
   const reportFailure = (error: unknown): void => {
     const reason = error instanceof Error ? error.message : String(error);
     if (isMissingDatabase(reason)) {
@@ -202,6 +205,11 @@ export function openFailFastRedis<Client extends Redis = Redis>(
         reportSuccess();
         return result;
       } catch (error) {
+        // Answered, with a refusal: Redis is there (a missing database is the setting reportFailure names).
+        if (isReplyError(error) && !isMissingDatabase(error.message)) {
+          refusals.refused(error.message);
+          return undefined;
+        }
         markStalled();
         reportFailure(error);
         return undefined;

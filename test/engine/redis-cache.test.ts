@@ -80,7 +80,7 @@ describeWithRedis('Redis answer cache', () => {
   const opened: Array<RedisCache<Answer>> = [];
   let prefixCounter = 0;
 
-  function open(overrides: { url?: string; ttlMs?: number; keyPrefix?: string; front?: AnswerCache<Answer> } = {}) {
+  function open(overrides: { url?: string; ttlMs?: number; keyPrefix?: string; front?: AnswerCache<Answer>; maxEntryBytes?: number } = {}) {
     const { logger, lines } = captureLogs();
     const front = overrides.front ?? memoryFront();
     const cache = createRedisCache<Answer>({
@@ -91,6 +91,7 @@ describeWithRedis('Redis answer cache', () => {
       front,
       commandTimeoutMs: COMMAND_TIMEOUT_MS,
       isServable: isAnswer,
+      ...(overrides.maxEntryBytes === undefined ? {} : { maxEntryBytes: overrides.maxEntryBytes }),
     });
     opened.push(cache);
     return { cache, front, lines };
@@ -212,6 +213,28 @@ describeWithRedis('Redis answer cache', () => {
     expect(await reader.front.get('partial')).toEqual(answer('https://partial.example/'));
     await eventually(async () => (await reader.front.get('partial')) === undefined, 5000);
     expect(await reader.cache.get('partial')).toBeUndefined();
+  });
+
+  it('writes no answer longer than its bound to Redis, however it is set, and keeps it in the writer\'s own cache', async () => {
+    const prefix = `bounded:${prefixCounter}:`;
+    const small = answer('https://small.example/');
+    const large = answer(`https://large.example/${'x'.repeat(400)}`);
+    // Between the two: the bound is the answer's JSON length, as the local cache counts it (CACHE_MAX_BYTES).
+    const maxEntryBytes = JSON.stringify(small).length + 100;
+    expect(JSON.stringify(large).length).toBeGreaterThan(maxEntryBytes);
+    const writer = await openConnected({ keyPrefix: prefix, maxEntryBytes });
+    const keysBefore = (await raw.keys(`${prefix}*`)).length;
+    await writer.cache.set('plain large', large);
+    await writer.cache.set('kept large', large, 15_000, { keepExisting: true });
+    await writer.cache.set('deep large', deepAnswer(large.results[0]!.url, 9), undefined, { depth: 9 });
+    await writer.cache.set('plain small', small);
+    // Only the small one reached Redis.
+    const values = await raw.mget(await raw.keys(`${prefix}*`));
+    expect(values).toHaveLength(keysBefore + 1);
+    expect(values).toContain(JSON.stringify(small));
+    expect(await writer.front.get('plain large')).toEqual(large);
+    expect(await writer.front.get('kept large')).toEqual(large);
+    expect(writer.lines.filter((line) => line.level === DEBUG && /not shared/.test(line.msg))).toHaveLength(3);
   });
 
   it('caches nothing in Redis when the TTL is 0', async () => {

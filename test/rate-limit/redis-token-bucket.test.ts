@@ -95,6 +95,38 @@ describeWithRedis('outbound rate limits shared through Redis', () => {
     expect(ttl).toBeLessThanOrEqual(61_000);
   });
 
+  it("refuses every replica's slots while an upstream's wait (Retry-After) heard by one of them lasts, taking none", async () => {
+    const a = open();
+    const b = open();
+    await Promise.all([shared(a.limiter), shared(b.limiter)]);
+    a.limiter.hold('asked-to-wait', 60_000);
+    await eventually(async () => (await raw.exists(`${PREFIX}asked-to-wait:retry-after`)) === 1);
+    const refused = await b.limiter.acquire('asked-to-wait', plenty, Number.POSITIVE_INFINITY).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(OutboundRateLimited);
+    expect((refused as OutboundRateLimited).message).toMatch(/asked to wait \(Retry-After/);
+    expect((refused as OutboundRateLimited).retryAfterMs).toBeGreaterThan(50_000);
+    expect((refused as OutboundRateLimited).retryAfterMs).toBeLessThanOrEqual(60_000);
+    // No token was taken: the bucket itself was never written.
+    expect(await raw.exists(`${PREFIX}asked-to-wait`)).toBe(0);
+  });
+
+  it("keeps the longer of two waits, and no wait longer than an hour, each key expiring with its wait", async () => {
+    const { limiter } = open();
+    await shared(limiter);
+    limiter.hold('longer', 60_000);
+    limiter.hold('longer', 1000);
+    limiter.hold('a-year', 365 * 86_400_000);
+    // Commands on one connection are answered in order: once this one is through, so are the holds before it.
+    await limiter.acquire('after-holds', plenty, Number.POSITIVE_INFINITY);
+    expect(await raw.pttl(`${PREFIX}longer:retry-after`)).toBeGreaterThan(50_000);
+    const yearLeft = await raw.pttl(`${PREFIX}a-year:retry-after`);
+    expect(yearLeft).toBeGreaterThan(3_500_000);
+    expect(yearLeft).toBeLessThanOrEqual(3_600_000);
+  });
+
   it('measures a slot against what is left of the deadline once a stalled Redis has been waited out', async () => {
     const { limiter, slept } = open();
     await shared(limiter);

@@ -97,3 +97,46 @@ describeWithRedis('a Redis that stalls (SIGSTOP) on a live connection', () => {
     }
   }, 30_000);
 });
+
+describeWithRedis('a Redis whose memory is full (maxmemory reached, noeviction): writes refused, reads and PING answered', () => {
+  const WARN = 40;
+  let server: RedisServer;
+  let admin: Redis;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    admin = new Redis(server.url);
+    await admin.set('kept-before', 'readable');
+    // Any used memory is past a limit of one byte: every command that may grow the data set is refused with OOM.
+    await admin.config('SET', 'maxmemory', '1');
+  });
+  afterAll(async () => {
+    admin.disconnect();
+    await server.stop();
+  });
+
+  it('is one warning naming the full memory, not an outage and a return every second, and its reads still answer', async () => {
+    const lines: LogLine[] = [];
+    const logger: FastifyBaseLogger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+    const redis = openFailFastRedis({ url: server.url, logger, purpose: 'shared cache', whileDown: 'answering from the local cache', commandTimeoutMs: 500 });
+    try {
+      await expect.poll(async () => redis.attempt((client) => client.get('kept-before'))).toBe('readable');
+      for (let write = 0; write < 3; write += 1) {
+        expect(await redis.attempt((client) => client.set(`refused-${write}`, 'x'))).toBeUndefined();
+        // Redis answered (it refused the write): the next read is not kept from it while a PING is awaited.
+        await expect.poll(async () => redis.attempt((client) => client.get('kept-before')), { timeout: 5000, interval: 100 }).toBe('readable');
+      }
+      const warnings = lines.filter((line) => line.level === WARN);
+      expect(warnings.map((line) => line.msg)).toHaveLength(1);
+      expect(warnings[0]!.msg).toMatch(/^shared cache: Redis refuses commands \(OOM .*\); answering from the local cache for what it refuses; its memory is full: raise its maxmemory/);
+      expect(lines.map((line) => line.msg)).not.toContain('shared cache: Redis is back');
+      expect(lines.map((line) => line.msg).filter((message) => /Redis unavailable/.test(message))).toEqual([]);
+
+      // Room again: the write goes through, and nothing more is said.
+      await admin.config('SET', 'maxmemory', '0');
+      expect(await redis.attempt((client) => client.set('written-after', 'x'))).toBe('OK');
+      expect(lines.filter((line) => line.level === WARN)).toHaveLength(1);
+    } finally {
+      await redis.close();
+    }
+  }, 30_000);
+});
