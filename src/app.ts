@@ -11,7 +11,7 @@ import { endUnusedConnectionsOnShutdown } from './transport/unused-connections.j
 import { registerAccessControl } from './http/access-control.js';
 import { registerCompression } from './http/compression.js';
 import { registerCrossSiteCheck } from './http/cross-site.js';
-import { answerClientErrors } from './http/client-error.js';
+import { answerClientErrors, answeredPastTheApp } from './http/client-error.js';
 import { answerRequestsNodeRefuses } from './http/requests-node-answers.js';
 import { errorAnswer, registerErrorHandler } from './http/error-handler.js';
 import { registerNotFoundHandler } from './http/not-found-handler.js';
@@ -129,8 +129,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const refusalShapes = new Map(mcpRoutes.map((path) => [path, sendMcpRefusal]));
   registerErrorHandler(app);
   registerNotFoundHandler(app, refusalShapes);
-  logAbortedRequests(app);
-  observeRequests(app, metrics);
+  // A request whose body came too late (or malformed) is answered, logged and counted by answerClientErrors, which
+  // closes its connection: not a client that left.
+  const answeredElsewhere = (request: FastifyRequest): boolean => answeredPastTheApp(request.raw);
+  logAbortedRequests(app, answeredElsewhere);
+  observeRequests(app, metrics, answeredElsewhere);
   // Set once close() begins (preClose below): a request on a connection still open is turned away, its connection closed.
   let closing = false;
   app.addHook('onRequest', (_request, _reply, done) => done(closing ? shuttingDown() : undefined));

@@ -128,10 +128,15 @@ export function writeRequestLine(error: Error | null | undefined, request: Fasti
 
 /**
  * The line of a request whose client went away before its answer: no answer is sent, so no `request completed`
- * line is written, and a search that ran until its caller gave up left no trace of what it asked.
+ * line is written, and a search that ran until its caller gave up left no trace of what it asked. A request answered
+ * past the app (`answeredElsewhere`: its body came too late, or malformed) has its line there: its client did not leave.
  */
-export function logAbortedRequests(app: FastifyInstance): void {
+export function logAbortedRequests(app: FastifyInstance, answeredElsewhere: (request: FastifyRequest) => boolean = () => false): void {
   app.addHook('onRequestAbort', (request, done) => {
+    if (answeredElsewhere(request)) {
+      done();
+      return;
+    }
     request.log.info({ req: request, route: request.routeOptions.url ?? 'unmatched', ip: request.ip }, 'request aborted by the client');
     done();
   });

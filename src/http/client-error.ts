@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
-import { METHODS } from 'node:http';
+import { METHODS, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import { answerInProgress } from '../transport/stalled-responses.js';
 import { rawAnswer, rawResponseText, type RawRefusal } from './raw-refusal.js';
 
 /** Node's parser error, with the bytes it had read when it gave up (a Buffer, on parse errors only). */
@@ -36,12 +37,36 @@ function requestLineOf(rawPacket: unknown): string | undefined {
   return REQUEST_LINE_START.test(firstLine) ? firstLine : undefined;
 }
 
+/** A server socket's parser: not a public field, but the one Node's own server reads the request being received from. */
+type ParsingSocket = Socket & { parser?: { incoming?: IncomingMessage | null } | null };
+
+/**
+ * The request on this connection whose head was read, and so handed to the app, but whose body is still arriving. An error
+ * then is about a request the app holds, answers (or has answered) and counts and logs itself: not one Node could not read.
+ */
+function requestStillArriving(socket: Socket): IncomingMessage | undefined {
+  const incoming = (socket as ParsingSocket).parser?.incoming;
+  return incoming && !incoming.complete ? incoming : undefined;
+}
+
+/** Requests the app holds that were answered here (their body came too late, or malformed): their abort is not the client's. */
+const answeredHere = new WeakSet<IncomingMessage>();
+
+/**
+ * Whether this request, which the app holds, was answered here rather than by the app: its connection then closes under
+ * it, which the app hears as its client leaving, but the caller was answered and the answer counted here.
+ */
+export function answeredPastTheApp(request: IncomingMessage): boolean {
+  return answeredHere.has(request);
+}
+
 /**
  * Requests Node's HTTP parser rejects before the app sees them (raw bytes in the request line, oversized headers, a
  * request still arriving after REQUEST_TIMEOUT_MS): no request object exists, so no hook gives them a request id,
  * helmet's headers, a count or a log line. Answered here as every refusal is (raw-refusal.ts), with a closed
  * connection, so a keep-alive client does not reuse a socket the parser has given up on; logged at warn with its
- * request id, and counted (`counted`) with fixed labels.
+ * request id, and counted (`counted`) with fixed labels. An error in a body is about a request the app holds (`held`):
+ * one it answered already is left to it, as is a client that closed its side meanwhile.
  */
 export function answerClientErrors(counted: (statusCode: number) => void): NonNullable<FastifyServerOptions['clientErrorHandler']> {
   // Fastify calls the handler bound to the app, whose logger it then has (the app does not exist yet when this is made).
@@ -50,6 +75,19 @@ export function answerClientErrors(counted: (statusCode: number) => void): NonNu
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
+    }
+    const held = requestStillArriving(socket);
+    if (held) {
+      // Already answered (no answer is in progress), counted and logged: what its client then does with the rest of its
+      // body (closes its side, or stops sending) is no request of its own, and a second answer would answer none. A
+      // client that closes its side while its body is arriving has left: the app counts and logs the abort.
+      if (!answerInProgress(socket) || error.code === 'HPE_INVALID_EOF_STATE') {
+        socket.destroy();
+        return;
+      }
+      // A body too late or malformed, which the app waits for: answered and counted here, as it was, and not again
+      // as a client that left when its connection closes under the app.
+      answeredHere.add(held);
     }
     const refusal = describe(error.code);
     const reply = rawAnswer(refusal);

@@ -8,9 +8,10 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * For every request: its id goes back in `x-request-id` (what a caller quotes when reporting an error; the
  * log lines carry the same id), and its answer is counted by route pattern and status code, or as aborted when its
  * client left first. Register before
- * access control and routes, so rejected requests get both too.
+ * access control and routes, so rejected requests get both too. `answeredElsewhere` tells a request whose connection
+ * closed because it was answered, and counted, past the app (http/client-error.ts) from one whose client left.
  */
-export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
+export function observeRequests(app: FastifyInstance, metrics: Metrics, answeredElsewhere: (request: FastifyRequest) => boolean = () => false): void {
   // Callback hooks, not async ones: they run on every request and need no promise.
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
@@ -23,6 +24,10 @@ export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
   // A client that left before its answer gets none, so onResponse never runs: a search abandoned for being slow would
   // otherwise leave no count at all. (Fastify already listens for the abort, for the log line of logAbortedRequests.)
   app.addHook('onRequestAbort', (request, done) => {
+    if (answeredElsewhere(request)) {
+      done();
+      return;
+    }
     metrics.recordAbortedRequest({ method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE });
     done();
   });

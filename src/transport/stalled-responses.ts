@@ -24,6 +24,6 @@ export function closeStalledResponses(server: Server, stallMs: number): void {
  * serves in `_httpMessage` from the request's arrival until the response is done (not a public field, but the one
  * its own timeout handling reads).
  */
-function answerInProgress(socket: Socket): boolean {
+export function answerInProgress(socket: Socket): boolean {
   return (socket as Socket & { _httpMessage?: unknown })._httpMessage != null;
 }
