@@ -2,6 +2,7 @@ import { hasParserStableHttpHost, isParserStableHttpUrl } from '../domain/plain-
 import { LOCAL_LINK_SCHEME } from '../providers/capabilities.js';
 import { canonicalPlainQuery } from './plain-query.js';
 import { compareParameters, isTracking } from './query-parameters.js';
+import { sitePageKey } from './site-pages.js';
 
 /** What merging needs to know of a result's URL, from one parse: its dedup key and its domain. */
 export interface UrlIdentity {
@@ -12,7 +13,8 @@ export interface UrlIdentity {
 /**
  * The key two URLs share when they show the same page: scheme, `www.`, a mobile site's `m.` label, a host's
  * trailing dot, default port, a directory's index file (`index.html`), trailing slash, fragment (unless it is a route: `#/…`, `#!…`), host letter case,
- * parameter order and tracking parameters do not count. Returns the input,
+ * parameter order and tracking parameters do not count, nor what site-pages.ts takes out (a `;jsessionid=`, a
+ * YouTube video's or an arXiv paper's other links). Returns the input,
  * lower-cased, when it is not a URL, so odd values still deduplicate with themselves.
  */
 export function canonicalUrl(value: string): string {
@@ -41,6 +43,12 @@ function keyStartOf(value: string, hostStart: number): number {
  * must read those (parsedUrlIdentity).
  */
 export function plainUrlKey(value: string): string | undefined {
+  const key = plainKey(value);
+  return key === undefined ? undefined : sitePageKey(key);
+}
+
+/** plainUrlKey before sitePageKey: the general rule, by slicing. */
+function plainKey(value: string): string | undefined {
   if (!isParserStableHttpUrl(value)) return undefined;
   const hostStart = hostStartOf(value);
   const keyStart = keyStartOf(value, hostStart);
@@ -139,8 +147,23 @@ function plainUrlDomain(value: string): string {
   return value.slice(keyStartOf(value, hostStart), value.indexOf('/', hostStart));
 }
 
+/**
+ * The key two links share when they fetch the same file: canonicalUrl's without site-pages.ts's rules, under
+ * which an arXiv paper's abstract page and its PDF are one page, but only one of them is a PDF.
+ */
+export function canonicalFileUrl(value: string): string {
+  return plainKey(value) ?? parsedGeneralIdentity(value).key;
+}
+
 /** The general rule, through the URL parser; urlIdentity skips it for URLs the parser would not change. */
 export function parsedUrlIdentity(value: string): UrlIdentity {
+  const identity = parsedGeneralIdentity(value);
+  identity.key = sitePageKey(identity.key);
+  return identity;
+}
+
+/** parsedUrlIdentity before sitePageKey. */
+function parsedGeneralIdentity(value: string): UrlIdentity {
   let url: URL;
   try {
     url = new URL(value.trim());

@@ -11,9 +11,10 @@ import {
   titlesSimilar,
   yearsCompatible,
 } from './paper-identity.js';
+import { titlesOpposite } from './opposite-titles.js';
 import { TitleBlocks } from './title-blocks.js';
 import { sameTitleNumbers } from './title-numbers.js';
-import { agreeBeyondTitle, isWeakTitle } from './weak-titles.js';
+import { agreeBeyondTitle, EXACT_ONLY_TITLE, titleStrength, WEAK_TITLE } from './weak-titles.js';
 
 /** Bits of a set's identifier kinds: which of DOI, arXiv id and PMID some member of the set has. */
 const HAS_DOI = 1;
@@ -71,7 +72,8 @@ class DisjointSets {
  * Papers are the same work when they share a DOI, an arXiv id or a PMID, or, failing identifiers, when
  * their normalised titles are similar (Dice ≥ 0.9) and their years differ by at most one; a generic or very short
  * title, or a notice (an erratum, a comment, a reply: never merged with the work it names), must also agree on an
- * author, or on venue and year (weak-titles.ts). Titles are only
+ * author, or on venue and year (weak-titles.ts), and so must two Chinese or Japanese titles that are not the same;
+ * titles that differ by a negation or an opposite word are two works (opposite-titles.ts). Titles are only
  * compared inside blocks (same first or last three words), so cost grows close to linearly. A title match
  * never joins two sets that each have a different DOI, arXiv id or PMID, even through a third paper that has
  * none: whichever of them it is compared with first takes it, and the other stays a work of its own.
@@ -164,29 +166,38 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
   /**
    * Whether two titles name one work: titlesSimilar, with the bigram counts of both titles, which rule most pairs
    * out before any bigram is found; then, for the few pairs that are similar, the same numbers in both
-   * (sameTitleNumbers), the same kind of notice (titleNotice: an erratum or a reply is never the work it names,
-   * however alike their titles), and, for a generic or very short title ("Editorial", "Introduction", "Deep
-   * learning") or a certain notice (two comments on one paper), agreement beyond it (agreeBeyondTitle: an author
-   * in common, or one venue in one year).
+   * (sameTitleNumbers), no negation or word turned into its opposite in one of them (titlesOpposite: "hyper…" and
+   * "hypo…", "in vivo" and "in vitro"), the same kind of notice (titleNotice: an erratum or a reply is never the work
+   * it names, however alike their titles), and, for a generic or very short title ("Editorial", "Introduction",
+   * "Deep learning"), a certain notice (two comments on one paper) or two Chinese or Japanese titles that are not the
+   * same (titleStrength), agreement beyond it (agreeBeyondTitle: an author in common, or one venue in one year).
    */
   const similar = (index: number, other: number): boolean => {
     if (!titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other))) return false;
     if (!sameTitleNumbers(titles[index]!, titles[other]!)) return false;
+    if (titlesOpposite(titles[index]!, titles[other]!)) return false;
     const notice = noticeOf(index);
     const otherNotice = noticeOf(other);
     if (notice >> 1 !== otherNotice >> 1) return false;
-    const needsAgreement = (notice & 1) === 1 || (otherNotice & 1) === 1 || weak(index) || weak(other);
+    const needsAgreement = (notice & 1) === 1 || (otherNotice & 1) === 1 || !titleAlone(index, other);
     return !needsAgreement || agreeBeyondTitle(entries[index]!.item, entries[other]!.item);
   };
-  // Found once per title, the first time it matches another (-1 until then, 0 or 1 after).
-  const weakTitles = new Int8Array(entries.length).fill(-1);
-  const weak = (index: number): boolean => {
-    let known = weakTitles[index]!;
+  // Found once per title, the first time it matches another (-1 until then, then its TitleStrength).
+  const strengths = new Int8Array(entries.length).fill(-1);
+  const strength = (index: number): number => {
+    let known = strengths[index]!;
     if (known < 0) {
-      known = isWeakTitle(titles[index]!) ? 1 : 0;
-      weakTitles[index] = known;
+      known = titleStrength(titles[index]!);
+      strengths[index] = known;
     }
-    return known === 1;
+    return known;
+  };
+  /** Whether two similar titles make one work by themselves (titleStrength): neither weak, and the same when either is Chinese or Japanese. */
+  const titleAlone = (index: number, other: number): boolean => {
+    const own = strength(index);
+    const others = strength(other);
+    if (own === WEAK_TITLE || others === WEAK_TITLE) return false;
+    return (own !== EXACT_ONLY_TITLE && others !== EXACT_ONLY_TITLE) || titles[index] === titles[other];
   };
   // Found once per title, the first time it matches another: -1 until then, then its kind × 2, plus 1 when certain.
   const notices = new Int8Array(entries.length).fill(-1);

@@ -13,6 +13,9 @@ const GENERIC_TITLES: ReadonlySet<string> = new Set([
   'about the authors', 'call for papers', 'from the editor', 'from the editors', 'editor s note', 'a note from the editor',
   'introduction to the special issue', 'introduction to this special issue', 'guest editors introduction',
   'guest editor s introduction', 'concluding remarks and outlook',
+  // Front and back matter of three words or more (shorter ones, "Masthead", "Cover image", are short already).
+  'news in brief', 'instructions for authors', 'instructions to authors', 'information for authors', 'guide for authors',
+  'inside front cover', 'inside back cover', 'outside front cover', 'outside back cover',
 ]);
 
 /** Openings of titles that many works share whatever follows: reviews of one book, letters about one article. */
@@ -33,6 +36,31 @@ const LONGEST_GENERIC_WORDS = Math.max(SHORT_TITLE_WORDS, ...[...GENERIC_TITLES]
  * reviewers" has 44), and two words are seldom so long. Most titles are longer, and cost one comparison.
  */
 const LONGEST_WEAK_TITLE = 48;
+
+/** What a title match alone says of two papers (titleStrength). */
+export const STRONG_TITLE = 0;
+export const WEAK_TITLE = 1;
+export const EXACT_ONLY_TITLE = 2;
+export type TitleStrength = typeof STRONG_TITLE | typeof WEAK_TITLE | typeof EXACT_ONLY_TITLE;
+
+/**
+ * Chinese and Japanese: scripts written without spaces between words, where a character is a word or most of one.
+ * Such a title is one "word" to isWeakTitle, and one character more or less ("…研究" and "…研究综述", a study and a
+ * survey of it) changes few of its bigrams, yet names another work.
+ */
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+/** An unspaced title shorter than this is short ("目录", "编者按", "投稿须知", "巻頭言"), as titlesSimilar's shortest. */
+const SHORTEST_UNSPACED_TITLE = 8;
+
+/**
+ * Whether a normalised title alone makes two papers one work: a strong title does when it is similar to the other
+ * (Dice), a weak one (isWeakTitle, or an unspaced title of fewer than SHORTEST_UNSPACED_TITLE characters) never
+ * does, and any other title in Chinese or Japanese does only when the two titles are the same.
+ */
+export function titleStrength(normalized: string): TitleStrength {
+  if (UNSPACED_SCRIPT.test(normalized)) return normalized.length < SHORTEST_UNSPACED_TITLE ? WEAK_TITLE : EXACT_ONLY_TITLE;
+  return isWeakTitle(normalized) ? WEAK_TITLE : STRONG_TITLE;
+}
 
 /**
  * Whether a normalised title is too generic or too short for a title match alone to make two papers one work:

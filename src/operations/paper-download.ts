@@ -1,7 +1,7 @@
 import { FedsearchError, type ErrorCode } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchResult } from '../domain/result.js';
-import { canonicalUrl } from '../engine/canonical-url.js';
+import { canonicalFileUrl } from '../engine/canonical-url.js';
 import { readDeadline, readFetchSettings, timeLeft, type ReadDeadline } from '../fetch/fetch-settings.js';
 import { safeFetch, type FetchedDocument } from '../fetch/safe-fetch.js';
 import type { OperationContext } from './operation.js';
@@ -16,7 +16,7 @@ function pdfLocations(paper: SearchResult, context: OperationContext): string[] 
   const locations = paper.pdf_urls ? paper.pdf_urls.slice() : paper.pdf_url ? [paper.pdf_url] : [];
   const arxivBase = paper.arxiv_id ? context.search.baseUrlOf('arxiv') : undefined;
   const arxivPdf = arxivBase ? `${arxivBase}/pdf/${paper.arxiv_id}` : undefined;
-  if (arxivPdf && !locations.some((location) => canonicalUrl(location) === canonicalUrl(arxivPdf))) locations.push(arxivPdf);
+  if (arxivPdf && !locations.some((location) => canonicalFileUrl(location) === canonicalFileUrl(arxivPdf))) locations.push(arxivPdf);
   return locations;
 }
 

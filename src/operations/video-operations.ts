@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FedsearchError, invalidQuery } from '../domain/errors.js';
 import type { ProviderItem } from '../domain/result.js';
+import { YOUTUBE_VIDEO_ID, youtubeVideoIdOfLink } from '../domain/youtube-links.js';
 import { pageText, type TextPage } from '../fetch/extract.js';
 import { keptRead, type WholeRead } from '../fetch/read-cache.js';
 import type { TranscriptLine } from '../providers/capabilities.js';
@@ -8,22 +9,13 @@ import { callOptions, defineOperation, type OperationContext } from './operation
 import { transcriptOutput, videoDetailsOutput } from './output-schemas.js';
 import { renderTextPage } from './render-text-page.js';
 
-const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
-
 /** A video id from an id or any usual YouTube link (watch, youtu.be, shorts, embed, live). */
 export function parseVideoId(input: string): string {
   const value = input.trim();
-  if (VIDEO_ID.test(value)) return value;
+  if (YOUTUBE_VIDEO_ID.test(value)) return value;
   try {
-    const url = new URL(value);
-    const host = url.hostname.replace(/^(www|m|music)\./, '');
-    const candidate =
-      host === 'youtu.be'
-        ? url.pathname.slice(1).split('/')[0]
-        : host === 'youtube.com' || host === 'youtube-nocookie.com'
-          ? (url.searchParams.get('v') ?? /^\/(?:shorts|embed|live|v)\/([^/?#]+)/.exec(url.pathname)?.[1])
-          : undefined;
-    if (candidate && VIDEO_ID.test(candidate)) return candidate;
+    const candidate = youtubeVideoIdOfLink(new URL(value));
+    if (candidate !== undefined) return candidate;
   } catch {
     // Not a URL: fall through to the message below.
   }

@@ -30,6 +30,17 @@ describe('which titles are too generic or too short to make one work alone', () 
     'Thank You to Our Reviewers',
     'Acknowledgments',
     'Deep learning',
+    'News in brief',
+    'Instructions for Authors',
+    'Instructions to authors',
+    'Information for authors',
+    'Guide for Authors',
+    'Inside Front Cover',
+    'Inside back cover',
+    'Table of Contents',
+    'Masthead',
+    'Cover Image',
+    'Issue Information',
   ])('"%s" is weak', (title) => {
     expect(isWeakTitle(normalizeTitle(title))).toBe(true);
   });
@@ -77,6 +88,13 @@ describe('grouping papers with weak titles', () => {
   it('keeps chapter introductions of two books apart when neither lists an author', () => {
     const items = [paper('Chapter 1. Introduction', { venue: 'Handbook of Coastal Ecology', year: 2021 }), paper('Chapter 1: Introduction', { venue: 'Advances in Graph Theory', year: 2021 })];
     expect(groupedProviders(items)).toEqual([['p0'], ['p1']]);
+  });
+
+  it('keeps the front matter of two journals apart: every issue of every journal has its "News in brief" and "Inside front cover"', () => {
+    for (const title of ['News in brief', 'Instructions for authors', 'Inside front cover']) {
+      const items = [paper(title, { venue: 'Nature Medicine', year: 2022 }), paper(title, { venue: 'The Lancet Oncology', year: 2022 })];
+      expect(groupedProviders(items)).toEqual([['p0'], ['p1']]);
+    }
   });
 
   it('still merges a specific title found twice with nothing else in common', () => {
