@@ -6,7 +6,7 @@ import type { McpToolCallRecord } from '../observability/metrics.js';
 import type { OperationContext } from '../operations/operation.js';
 import { callingRequest } from './calling-request.js';
 import { progressNotifier } from './progress.js';
-import { callTool, errorResult } from './tool-calls.js';
+import { callTool, errorResult, logToolCall, toolCallOutcome } from './tool-calls.js';
 import type { ToolBinding } from './tools.js';
 
 export interface McpServerOptions {
@@ -49,9 +49,13 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       ...(notifier ? { progress: notifier.progress } : {}),
     };
     const { result, operation } = await callTool(binding, request.params.arguments ?? {}, context);
-    // The operation's name is the registry's, never what the caller sent: a bounded label.
-    options.onToolCall?.({ tool: binding.definition.name, operation, isError: result.isError === true, seconds: (performance.now() - started) / 1000 });
+    const seconds = (performance.now() - started) / 1000;
     await notifier?.settled();
+    // Asked after the last await, as the SDK asks before it sends the answer: a call cancelled meanwhile gets none.
+    const outcome = toolCallOutcome(result, extra.signal);
+    if (operation !== undefined) logToolCall(logger, operation, outcome, seconds * 1000);
+    // The operation's name is the registry's, never what the caller sent: a bounded label.
+    options.onToolCall?.({ tool: binding.definition.name, operation, outcome, seconds });
     return result;
   });
   return mcp;

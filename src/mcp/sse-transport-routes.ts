@@ -4,6 +4,7 @@ import { handOver, SESSION_NOT_FOUND, sendMcpRefusal } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { McpSession, sessionLogTag, type SessionStore } from './session-store.js';
+import { invalidMessageRefusal } from './transport-preconditions.js';
 
 export const SSE_PATH = '/sse';
 export const MESSAGES_PATH = '/messages';
@@ -63,6 +64,8 @@ export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<S
         jsonRpcCode: SESSION_NOT_FOUND,
       });
     }
+    const invalid = invalidMessageRefusal(request.body, false);
+    if (invalid) return sendMcpRefusal(request, reply, invalid);
     return handOver(reply, (response) => {
       session.track(response);
       return session.transport.handlePostMessage(request.raw, response, request.body);

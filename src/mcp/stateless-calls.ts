@@ -1,13 +1,14 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { StreamableHTTPServerTransport as Transport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CancelledNotificationSchema, isJSONRPCRequest, type JSONRPCNotification, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerResponse } from 'node:http';
+import { releaseStream } from './cancelled-streams.js';
 import type { SessionOwner } from './session-limits.js';
 
 /**
  * The requests in flight on this replica's stateless exchanges, so that a client's `notifications/cancelled`,
- * which comes in a POST of its own with no session to name the exchange, still reaches the request it cancels
- * and stops its search. Without sessions, a request id is only unique per client, so a cancellation reaches
- * only a request of the same owner (API key, else address), and none while two of that owner's requests in
+ * which comes in a POST of its own with no session to name the exchange, still reaches the request it cancels,
+ * stops its search and ends its response. Without sessions, a request id is only unique per client, so a
+ * cancellation reaches only a request of the same owner (API key, else address), and none while two of that owner's requests in
  * flight share the id. On another replica the request is unknown here and the cancellation is ignored, as MCP
  * allows; closing the response still stops the work wherever it runs.
  */
@@ -33,7 +34,10 @@ export class StatelessCalls {
       if (!cancelled.success || cancelled.data.params.requestId === undefined) continue;
       const running = this.inFlight.get(keyOf(owner, cancelled.data.params.requestId));
       // The message as sent: the parsed one lacks `jsonrpc`, without which the server takes it for no message at all.
-      if (running?.length === 1) running[0]!.onmessage?.(message as JSONRPCNotification);
+      if (running?.length !== 1) continue;
+      running[0]!.onmessage?.(message as JSONRPCNotification);
+      // No answer will come for it: its response ends now, and the exchange with it, rather than when the client leaves.
+      releaseStream(running[0]!, cancelled.data.params.requestId, 'the client cancelled the request');
     }
   }
 

@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode, isInitializeRequest, isJSONRPCRequest, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { cancelledRequestIds, releaseStream } from './cancelled-streams.js';
 import { handOver, SESSION_NOT_FOUND, sendMcpRefusal } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { McpSession, sessionLogTag, type SessionStore } from './session-store.js';
 import { StatelessCalls } from './stateless-calls.js';
+import { SECOND_STREAM_REFUSAL, streamablePreconditionRefusal } from './transport-preconditions.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -55,24 +57,9 @@ function cancelWhenDropped(transport: StreamableHTTPServerTransport, body: unkno
         method: 'notifications/cancelled',
         params: { requestId, reason: 'the client closed the connection' },
       });
-      releaseStream(transport, requestId);
+      releaseStream(transport, requestId, 'the client closed the connection');
     }
   });
-}
-
-/**
- * The SDK's transport lets go of a request's stream only when it sends the request's response, and a cancelled
- * request is never answered: each call whose stream a client dropped was kept (and scanned at every later answer)
- * for as long as its session lived, and an agent that keeps one session open for days drops many. An error
- * answer lets it go; it reaches nobody, the stream being gone, and fails for a request already answered.
- */
-function releaseStream(transport: StreamableHTTPServerTransport, requestId: RequestId): void {
-  const released: JSONRPCErrorResponse = {
-    jsonrpc: '2.0',
-    id: requestId,
-    error: { code: ErrorCode.ConnectionClosed, message: 'the client closed the connection' },
-  };
-  transport.send(released).catch(() => undefined);
 }
 
 function serve(session: StreamableSession, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -80,6 +67,10 @@ function serve(session: StreamableSession, request: FastifyRequest, reply: Fasti
     session.track(response);
     cancelWhenDropped(session.transport, request.body, response);
     await session.transport.handleRequest(request.raw, response, request.body);
+    // Handed on first, and only once the transport took it (its protocol version, say, may be refused): the server
+    // stops the call, then its stream ends.
+    if (response.statusCode >= 300) return;
+    for (const requestId of cancelledRequestIds(request.body)) releaseStream(session.transport, requestId, 'the client cancelled the request');
   });
 }
 
@@ -137,20 +128,38 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
     return session && belongsTo(session, request) ? session : undefined;
   };
 
+  /** GET streams open, one a session at most (the transport's rule, checked here to refuse in our shape). */
+  const streaming = new WeakSet<StreamableSession>();
+
+  /** Serves a request the transport would take: the refusals it would write itself go in ours (transport-preconditions.ts). */
+  const serveChecked = (session: StreamableSession, request: FastifyRequest, reply: FastifyReply): Promise<void> | FastifyReply => {
+    const precondition = streamablePreconditionRefusal(request, () => isInitialization(request.body));
+    if (precondition) return sendMcpRefusal(request, reply, precondition);
+    if (request.method === 'GET') {
+      if (streaming.has(session)) return sendMcpRefusal(request, reply, SECOND_STREAM_REFUSAL);
+      streaming.add(session);
+      reply.raw.once('close', () => streaming.delete(session));
+    }
+    return serve(session, request, reply);
+  };
+
   app.post(MCP_PATH, routeOptions, async (request, reply) => {
     if (batchesRequests(request.body)) return refuseBatch(request, reply);
     const sessionId = sessionIdOf(request);
     if (sessionId !== undefined) {
       const session = sessionFor(request, sessionId);
-      return session ? serve(session, request, reply) : sessionNotFound(request, reply, sessionId);
+      return session ? serveChecked(session, request, reply) : sessionNotFound(request, reply, sessionId);
     }
     if (!isInitialization(request.body)) {
       return sessionIdMissing(request, reply, 'Bad Request: Mcp-Session-Id header is required; start a session with an initialize request');
     }
+    // Before a session is opened for it: one the transport would refuse (a wrong Accept header) opens none.
+    const precondition = streamablePreconditionRefusal(request, () => true);
+    if (precondition) return sendMcpRefusal(request, reply, precondition);
     const refusal = options.limits.admit(ownerOf(request));
     if (refusal) return sendSessionRefusal(request, reply, refusal);
     const session = await openSession(request);
-    // An initialize the transport refused (wrong Accept header, bad version) opened nothing to keep.
+    // An initialize the transport refused (a second initialize in one POST, say) opened nothing to keep.
     reply.raw.once('close', () => {
       if (sessions.get(session.id) !== session) void session.close();
     });
@@ -161,7 +170,7 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
     const sessionId = sessionIdOf(request);
     if (sessionId === undefined) return sessionIdMissing(request, reply, 'Bad Request: Mcp-Session-Id header is required');
     const session = sessionFor(request, sessionId);
-    return session ? serve(session, request, reply) : sessionNotFound(request, reply, sessionId);
+    return session ? serveChecked(session, request, reply) : sessionNotFound(request, reply, sessionId);
   };
   app.get(MCP_PATH, { ...routeOptions, exposeHeadRoute: false }, existingSession);
   app.delete(MCP_PATH, { ...routeOptions, onRequest: [options.guard, ignoreEmptyBodyType] }, existingSession);
@@ -187,6 +196,8 @@ function registerStatelessRoutes(app: FastifyInstance, exchanges: SessionStore<S
 
   app.post(MCP_PATH, routeOptions, (request, reply) => {
     if (batchesRequests(request.body)) return refuseBatch(request, reply);
+    const precondition = streamablePreconditionRefusal(request, () => isInitialization(request.body));
+    if (precondition) return sendMcpRefusal(request, reply, precondition);
     const owner = ownerOf(request);
     calls.deliverCancellations(owner, request.body);
     return handOver(reply, async (response) => {

@@ -1,6 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { cutText } from '../domain/cut-text.js';
 import { FedsearchError } from '../domain/errors.js';
 import { parseInput } from '../domain/validation.js';
+import type { McpToolCallOutcome } from '../observability/metrics.js';
 import type { Operation, OperationContext } from '../operations/operation.js';
 import { MAX_RENDERED_CHARS } from '../operations/render.js';
 import type { ToolBinding } from './tools.js';
@@ -11,7 +13,7 @@ export function errorResult(text: string): CallToolResult {
 
 /** render() bounds search answers already; this keeps any other operation's text inside the same budget. */
 function bounded(text: string): string {
-  return text.length <= MAX_RENDERED_CHARS ? text : `${text.slice(0, MAX_RENDERED_CHARS - 40).trimEnd()}\n(cut to keep this answer short)`;
+  return text.length <= MAX_RENDERED_CHARS ? text : cutText(text, MAX_RENDERED_CHARS - 40, '\n(cut to keep this answer short)');
 }
 
 function asStructuredContent(output: unknown): Record<string, unknown> {
@@ -48,12 +50,24 @@ export async function callTool(binding: ToolBinding, args: Record<string, unknow
   const route = binding.route(args);
   if ('problem' in route) return { result: errorResult(route.problem) };
   const { operation } = route;
-  const started = performance.now();
   const result = await runOperation(operation, route.params, context).catch((error: unknown) =>
     errorResult(describeFailure(error, operation, binding, context)),
   );
-  context.logger.info({ operation: operation.name, isError: result.isError === true, ms: Math.round(performance.now() - started) }, 'MCP tool call');
   return { result, operation: operation.name };
+}
+
+/**
+ * How a call ended, asked once its handler is done: the SDK sends no answer for a request whose signal aborted
+ * (its client cancelled it, dropped the stream, or the session closed), whatever the handler returned.
+ */
+export function toolCallOutcome(result: CallToolResult, signal: AbortSignal): McpToolCallOutcome {
+  if (signal.aborted) return 'cancelled';
+  return result.isError === true ? 'error' : 'ok';
+}
+
+/** The call's line: `MCP tool call` for one answered, `MCP tool call cancelled` for one nobody was answered. */
+export function logToolCall(logger: OperationContext['logger'], operation: string, outcome: McpToolCallOutcome, ms: number): void {
+  logger.info({ operation, outcome, ms: Math.round(ms) }, outcome === 'cancelled' ? 'MCP tool call cancelled' : 'MCP tool call');
 }
 
 async function runOperation(operation: Operation, params: unknown, context: OperationContext): Promise<CallToolResult> {

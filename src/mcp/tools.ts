@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Operation } from '../operations/operation.js';
 
@@ -27,6 +27,15 @@ interface JsonSchema {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   [keyword: string]: unknown;
+}
+
+/**
+ * What a client may assume of a tool before calling it. Every operation only reads (searches, lookups, a page
+ * fetched with GET): without readOnlyHint a client must take a tool for one that may change or destroy things
+ * (MCP's defaults), and some then ask their user to approve each call. All but the catalogues reach the web.
+ */
+function annotationsOf(operations: readonly Operation[]): ToolAnnotations {
+  return { readOnlyHint: true, openWorldHint: operations.some((operation) => operation.closedWorld !== true) };
 }
 
 /** The parameters as JSON Schema, as a caller sends them (defaults make a field optional). */
@@ -73,6 +82,7 @@ function compactTool(operations: readonly Operation[]): ToolBinding {
     definition: {
       name: COMPACT_TOOL,
       description,
+      annotations: annotationsOf(operations),
       inputSchema: {
         type: 'object',
         properties: {
@@ -106,7 +116,7 @@ function compactTool(operations: readonly Operation[]): ToolBinding {
 function splitTool(operation: Operation): ToolBinding {
   const usage = `Parameters of ${signature(operation)}\nExample: ${JSON.stringify(operation.example)}`;
   return {
-    definition: { name: operation.name, description: operation.description, inputSchema: parameterSchema(operation) },
+    definition: { name: operation.name, description: operation.description, inputSchema: parameterSchema(operation), annotations: annotationsOf([operation]) },
     route: (args) => ({ operation, params: args }),
     usage: () => usage,
   };

@@ -42,14 +42,22 @@ export interface HttpRequestRecord {
 }
 
 /**
+ * How an MCP tool call ended: answered with a result (`ok`), answered with `isError` set (`error`), or `cancelled`:
+ * its client cancelled it (notifications/cancelled), dropped the stream it would have come on, or its session closed
+ * first, so no answer was sent at all. A cancelled call is not a failure of the tool, as a REST request whose client
+ * left is not a 5xx: counted as `error`, every agent that gives up on a slow search would look like a broken tool.
+ */
+export type McpToolCallOutcome = 'ok' | 'error' | 'cancelled';
+
+/**
  * One MCP tool call: `tool` is a registered tool's name (never what the caller sent), `operation` the registry's name
  * of the operation it ran (none when the call was refused before one ran: an unknown operation, stray fields), and
- * `isError` its result's flag.
+ * how it ended.
  */
 export interface McpToolCallRecord {
   tool: string;
   operation: string | undefined;
-  isError: boolean;
+  outcome: McpToolCallOutcome;
   seconds: number;
 }
 
@@ -66,7 +74,7 @@ export interface Metrics {
   recordProviderAnswer(answer: { outcome: ProviderOutcome }): void;
   /** A search's answer cache lookup: a hit, a miss that asked the providers, or a miss that joined a search asking them. */
   recordCache(lookup: CacheLookup): void;
-  /** One MCP tool call with its result (isError) and duration; only for tools the server registered. */
+  /** One MCP tool call with how it ended and its duration; only for tools the server registered. */
   recordMcpToolCall(record: McpToolCallRecord): void;
   /** An idle MCP session was closed to make room for a new one (MCP_MAX_SESSIONS reached). */
   recordMcpSessionEvicted(): void;
@@ -162,10 +170,10 @@ export function createMetrics(): Metrics {
       registers: [registry],
     }),
   };
-  const toolCalls = new Map<string, Record<'ok' | 'error', ToolCallSeries>>();
+  const toolCalls = new Map<string, Record<McpToolCallOutcome, ToolCallSeries>>();
   const mcpToolCalls: Counter<'tool' | 'operation' | 'outcome'> = new Counter({
     name: 'fedsearch_mcp_tool_calls_total',
-    help: 'MCP tool calls by tool, operation run (none: refused before one ran) and outcome (error: the result the client got has isError set).',
+    help: 'MCP tool calls by tool, operation run (none: refused before one ran) and outcome (error: the result the client got has isError set; cancelled: the client cancelled the call or went away, and no answer was sent).',
     labelNames: ['tool', 'operation', 'outcome'] as const,
     registers: [registry],
     collect() {
@@ -248,14 +256,15 @@ export function createMetrics(): Metrics {
     recordCache(lookup) {
       cacheLookups[lookup].inc();
     },
-    recordMcpToolCall({ tool, operation = NO_OPERATION_LABEL, isError, seconds }) {
+    recordMcpToolCall({ tool, operation = NO_OPERATION_LABEL, outcome, seconds }) {
       // With MCP_TOOLS=compact every call is tool "research": the operation tells a search from a read.
       const key = `${tool} ${operation}`;
       let byOutcome = toolCalls.get(key);
       if (!byOutcome) {
-        toolCalls.set(key, (byOutcome = { ok: toolCallSeries(toolCallDuration, tool, operation, 'ok'), error: toolCallSeries(toolCallDuration, tool, operation, 'error') }));
+        const seriesOf = (ended: McpToolCallOutcome) => toolCallSeries(toolCallDuration, tool, operation, ended);
+        toolCalls.set(key, (byOutcome = { ok: seriesOf('ok'), error: seriesOf('error'), cancelled: seriesOf('cancelled') }));
       }
-      const series = byOutcome[isError ? 'error' : 'ok'];
+      const series = byOutcome[outcome];
       series.unscraped += 1;
       series.duration.observe(seconds);
     },
@@ -361,7 +370,7 @@ interface ToolCallSeries extends CountSeries {
   readonly duration: HistogramSeries;
 }
 
-function toolCallSeries(durations: BucketHistogram, tool: string, operation: string, outcome: 'ok' | 'error'): ToolCallSeries {
+function toolCallSeries(durations: BucketHistogram, tool: string, operation: string, outcome: McpToolCallOutcome): ToolCallSeries {
   const labels = { tool, operation, outcome };
   return { labels, unscraped: 0, duration: durations.series(labels) };
 }

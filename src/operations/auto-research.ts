@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FedsearchError } from '../domain/errors.js';
+import { cutText } from '../domain/cut-text.js';
 import { composedText, MAX_QUERY_LENGTH, refuseUnsendableText } from '../domain/query-text.js';
 import { parseInput } from '../domain/validation.js';
 import { defineOperation, type OperationContext } from './operation.js';
@@ -272,7 +273,7 @@ export const autoResearch = defineOperation({
       const heading = headings[index]!;
       if (section.error) return `${heading}\nfailed: ${section.error}`;
       const body = section.text ?? '';
-      return `${heading}\n${body.length > budget ? `${body.slice(0, budget)}${CUT_NOTE}` : body}`;
+      return `${heading}\n${body.length > budget ? cutText(body, budget, CUT_NOTE) : body}`;
     });
     return `${preface}\n\n${sections.join('\n\n')}`;
   },

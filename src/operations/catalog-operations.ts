@@ -15,6 +15,7 @@ export const listProviders = defineOperation({
   input: listProvidersInput,
   example: { kind: 'web' },
   output: providerListOutput,
+  closedWorld: true,
   run: async (input, context): Promise<{ providers: ProviderDescription[] }> => ({
     providers: context.search.describeProviders().filter((provider) => !input.kind || provider.kind === input.kind),
   }),
@@ -53,6 +54,7 @@ export const listOperations = defineOperation({
   input: z.strictObject({}),
   example: {},
   output: operationListOutput,
+  closedWorld: true,
   run: async (_input, context): Promise<{ operations: OperationSummary[] }> => ({
     operations: context.operations().map((operation) => ({
       name: operation.name,

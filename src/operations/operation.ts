@@ -67,6 +67,11 @@ export interface Operation<Schema extends z.ZodObject = z.ZodObject, Output = un
   run(input: z.output<Schema>, context: OperationContext): Promise<Output>;
   /** A compact text rendering for a model to read (MCP `content`); the JSON goes to structuredContent. */
   render(output: Output, input: z.output<Schema>): string;
+  /**
+   * Set when it answers from the service's own state and asks nothing outside it (the provider and operation
+   * catalogues): MCP's openWorldHint is then false. Every other operation reaches providers or pages on the web.
+   */
+  closedWorld?: true;
 }
 
 /** Keeps the schema's types flowing into run() and render() while storing operations in one list. */

@@ -1,3 +1,4 @@
+import { boundedText } from '../domain/cut-text.js';
 import type { ExtractedLink } from '../fetch/extract.js';
 
 /** Links a page's text lists at most: enough to see where it leads; the JSON has every one (up to MAX_LINKS). */
@@ -7,10 +8,6 @@ const MAX_LINKS_CHARS = 4000;
 const LINK_TEXT_CHARS = 80;
 /** A longer URL is not shown: cut, it would be a link to nowhere. */
 const LINK_URL_CHARS = 300;
-
-function shorten(value: string, max: number): string {
-  return value.length <= max ? value : `${value.slice(0, max - 1).trimEnd()}…`;
-}
 
 /**
  * A page's links as a model reads them, "- text: url", after its text: a client that hands the model only the text
@@ -26,7 +23,7 @@ export function renderLinks(links: readonly ExtractedLink[]): string {
     const text = link.text.replace(/\s+/g, ' ').trim();
     if (text === '' || link.url.length > LINK_URL_CHARS || seen.has(link.url)) continue;
     // A link with no text of its own is given its URL as text by the extractor: said once.
-    const line = text === link.url ? `- ${link.url}` : `- ${shorten(text, LINK_TEXT_CHARS)}: ${link.url}`;
+    const line = text === link.url ? `- ${link.url}` : `- ${boundedText(text, LINK_TEXT_CHARS)}: ${link.url}`;
     if (chars + line.length + 1 > MAX_LINKS_CHARS) break;
     seen.add(link.url);
     lines.push(line);

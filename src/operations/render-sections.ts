@@ -1,3 +1,4 @@
+import { cutText } from '../domain/cut-text.js';
 import type { SearchResponse } from '../engine/search-service.js';
 import { MAX_RENDERED_CHARS, renderSearch } from './render.js';
 
@@ -14,7 +15,7 @@ export function renderSections(sections: SearchSection[], preface = ''): string 
   const parts = sections.map((section) => {
     const heading = `## ${section.title}${section.reason ? `\n(${section.reason})` : ''}`;
     const body = renderSearch(section.response);
-    return `${heading}\n${body.length > budget ? `${body.slice(0, budget)}…` : body}`;
+    return `${heading}\n${body.length > budget ? cutText(body, budget) : body}`;
   });
   return `${preface}${parts.join('\n\n')}`;
 }

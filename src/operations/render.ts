@@ -1,14 +1,11 @@
 import type { SearchResponse } from '../engine/search-service.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchResult } from '../domain/result.js';
+import { boundedText } from '../domain/cut-text.js';
 
 /** No tool answer exceeds this many characters: a model's context is precious. */
 export const MAX_RENDERED_CHARS = 20_000;
 const SNIPPET_CHARS = 300;
-
-function shorten(value: string, max: number): string {
-  return value.length <= max ? value : `${value.slice(0, max - 1).trimEnd()}…`;
-}
 
 function renderAuthors(authors: string[] | undefined): string | undefined {
   if (!authors || authors.length === 0) return undefined;
@@ -26,7 +23,8 @@ function renderResult(result: SearchResult, position: number): string {
   ].filter(Boolean);
   if (facts.length > 0) lines.push(`   ${facts.join(' · ')}`);
   const snippet = result.snippet ?? result.abstract;
-  if (snippet) lines.push(`   ${shorten(snippet, SNIPPET_CHARS)}`);
+  // Cut at a word, never inside a surrogate pair: a lone half reaches the client as `\udXXX`, which some refuse.
+  if (snippet) lines.push(`   ${boundedText(snippet, SNIPPET_CHARS)}`);
   lines.push(`   found by: ${result.sources.map((source) => `${source.provider} #${source.rank}`).join(', ')}`);
   return lines.join('\n');
 }

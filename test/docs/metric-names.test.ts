@@ -23,7 +23,7 @@ describe('README.md metric names', () => {
     const failed: ProviderAnswer = { provider, items: [], outcome: { provider: 'brave', status: 'error', count: 0, latency_ms: 5, code: 'PROVIDER_HTTP' } };
     metrics.recordProviderAnswer(failed);
     metrics.recordCache('hit');
-    metrics.recordMcpToolCall({ tool: 'research', operation: 'web_search', isError: false, seconds: 0.1 });
+    metrics.recordMcpToolCall({ tool: 'research', operation: 'web_search', outcome: 'ok', seconds: 0.1 });
     metrics.searchStarted();
     metrics.recordHttpRequest({ method: 'GET', route: '/v1/search/web', statusCode: 200, seconds: 0.1 });
     metrics.recordAbortedRequest({ method: 'GET', route: '/v1/search/web' });

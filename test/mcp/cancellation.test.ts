@@ -61,6 +61,60 @@ describe.each(MODES)('MCP cancellation over $name', ({ kind, env }) => {
       await connected.close();
     }
   });
+
+  it('logs and counts a cancelled call as cancelled, not as a failed tool, and ends the POST that carried it', async () => {
+    const connected = await connect(service.origin, kind);
+    try {
+      const query = `counted as cancelled over ${kind} ${JSON.stringify(env)}`;
+      const linesBefore = toolCallLines().length;
+      const countsBefore = await toolCallCounts();
+      const controller = new AbortController();
+      const call = connected.client
+        .callTool({ name: 'research', arguments: { operation: 'web_search', params: { query, providers: ['brave'], timeout_ms: 30_000 } } }, undefined, {
+          signal: controller.signal,
+          timeout: 120_000,
+        })
+        .catch((error: unknown) => error);
+      await expect.poll(() => braveRequestsFor(query).length).toBe(1);
+      controller.abort('the user changed their mind');
+      await call;
+      await expect.poll(() => toolCallLines().length, { timeout: 10_000 }).toBe(linesBefore + 1);
+      const line = toolCallLines().at(-1)!;
+      expect(line).toMatchObject({ msg: 'MCP tool call cancelled', outcome: 'cancelled' });
+      expect(line).not.toHaveProperty('isError');
+      const counts = await toolCallCounts();
+      expect(counts.get('outcome="cancelled"')).toBe((countsBefore.get('outcome="cancelled"') ?? 0) + 1);
+      expect(counts.get('outcome="error"')).toBe(countsBefore.get('outcome="error"'));
+      // Over Streamable HTTP the call's POST was held open (pinged) until the session ended: it ends now, and with
+      // nothing more (an answer for the cancelled id would reach the client as one for an unknown request).
+      await expect
+        .poll(() => service.logs.some((logged) => logged.includes('"request completed"') && logged.includes(`"reqId":"${line.reqId}"`)), { timeout: 10_000 })
+        .toBe(true);
+      // The session goes on.
+      const listed = await connected.client.callTool({ name: 'research', arguments: { operation: 'list_operations' } });
+      expect(listed.isError).not.toBe(true);
+    } finally {
+      await connected.close();
+    }
+  });
+
+  /** The lines of web_search tool calls logged so far. */
+  const toolCallLines = () =>
+    service.logs
+      .map((line) => JSON.parse(line) as { msg?: string; reqId?: string; mcpRequestId?: unknown; operation?: string; outcome?: string })
+      .filter((line) => line.msg?.startsWith('MCP tool call') && line.operation === 'web_search');
+
+  /** fedsearch_mcp_tool_calls_total for research's web_search, by its outcome label. */
+  const toolCallCounts = async () => {
+    const text = await (await fetch(`${service.origin}/metrics`)).text();
+    const prefix = 'fedsearch_mcp_tool_calls_total{tool="research",operation="web_search",';
+    return new Map(
+      text
+        .split('\n')
+        .filter((line) => line.startsWith(prefix))
+        .map((line) => [line.slice(prefix.length, line.indexOf('}')), Number(line.slice(line.lastIndexOf(' ') + 1))]),
+    );
+  };
 });
 
 describe('MCP cancellation in stateless mode', () => {
@@ -115,6 +169,39 @@ describe('MCP cancellation in stateless mode', () => {
     expect((await cancel(KEY)).status).toBe(202);
     await expect.poll(() => upstream.abortedPaths.length).toBe(abortedBefore + 1);
     call.destroy();
+  });
+
+  it('ends the response of a request its client cancelled, without answering it', async () => {
+    const query = 'stateless cancelled, response read';
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'research', arguments: { operation: 'web_search', params: { query, providers: ['brave'], timeout_ms: 30_000 } } },
+    });
+    const outgoing = httpRequest(new URL('/mcp', service.origin), { method: 'POST', headers: { ...MCP_POST_HEADERS, authorization: `Bearer ${KEY}` } });
+    const read = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      outgoing.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      });
+      outgoing.on('error', reject);
+    });
+    outgoing.end(body);
+    try {
+      await expect.poll(() => braveRequestsFor(query).length).toBe(1);
+      expect((await cancel(KEY)).status).toBe(202);
+      // Before, the stream stayed open (and pinged) until the client left: this waited forever.
+      const answered = await read;
+      expect(answered.status).toBe(200);
+      // MCP: no answer for a cancelled request, neither a result nor an error.
+      expect(answered.text).not.toContain('"id":7');
+      expect(answered.text).not.toContain('"result"');
+    } finally {
+      outgoing.destroy();
+    }
   });
 
   it('stops the search of a POST whose response the client closed', async () => {

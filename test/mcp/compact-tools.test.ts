@@ -77,6 +77,8 @@ describe.each(TRANSPORT_KINDS)('MCP research tool over %s', (kind) => {
     expect(lines.find((line) => line.startsWith('- web_search('))).toContain(', max_results?: integer, timeout_ms?: integer');
     expect(lines.find((line) => line.startsWith('- list_providers('))).toContain('(kind?: "web"|"papers"');
     expect(lines.find((line) => line.startsWith('- list_operations('))).toContain('list_operations(): ');
+    // Every operation only reads, and most reach the web: without the hints a client must assume a tool that may destroy.
+    expect(tool!.annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
   });
 
   it('answers a call of an operation by its own name with an error naming research (README: split tools only)', async () => {

@@ -131,6 +131,85 @@ describe('errors the MCP routes answer themselves carry our code and the request
     await again.leave();
   });
 
+  it("answers what the SDK's transport would refuse itself (a wrong Accept, an unknown protocol version, a second GET stream, no JSON-RPC message) in our shape", async () => {
+    // An initialize that cannot read an event stream, as curl sends it by default.
+    const initialize = await mcpError(service.origin, '/mcp', { method: 'POST', headers: { ...MCP_POST_HEADERS, accept: 'application/json' }, body: INITIALIZE_MESSAGE });
+    expect(initialize.status).toBe(406);
+    expect(initialize.error.code).toBe(-32000);
+    expect(initialize.error.message).toBe(
+      'Not Acceptable: the Accept header of a POST to the MCP endpoint must list application/json and text/event-stream; got "application/json"',
+    );
+    expectData(initialize, 'NOT_ACCEPTABLE');
+
+    // A session of raw requests: the SDK client would open its own GET stream whenever it liked.
+    const opened = await fetch(new URL('/mcp', service.origin), { method: 'POST', headers: MCP_POST_HEADERS, body: INITIALIZE_MESSAGE });
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const sessionId = opened.headers.get('mcp-session-id')!;
+    const streamAbort = new AbortController();
+    try {
+      const stream = await mcpError(service.origin, '/mcp', { method: 'GET', headers: { 'mcp-session-id': sessionId, accept: 'application/json' } });
+      expect(stream.status).toBe(406);
+      expect(stream.error.message).toBe('Not Acceptable: the Accept header of a GET to the MCP endpoint must list text/event-stream; got "application/json"');
+      expectData(stream, 'NOT_ACCEPTABLE');
+
+      const version = await mcpError(service.origin, '/mcp', {
+        method: 'POST',
+        headers: { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '1999-01-01' },
+        body: LIST_TOOLS_MESSAGE,
+      });
+      expect(version.status).toBe(400);
+      expect(version.error.code).toBe(-32000);
+      expect(version.error.message).toMatch(/^Bad Request: MCP-Protocol-Version "1999-01-01" is not supported; supported: .*2025-06-18/);
+      expectData(version, 'QUERY_INVALID');
+
+      const streamHeaders = { 'mcp-session-id': sessionId, accept: 'text/event-stream' };
+      const first = await fetch(new URL('/mcp', service.origin), { method: 'GET', headers: streamHeaders, signal: streamAbort.signal });
+      expect(first.status).toBe(200);
+      const second = await mcpError(service.origin, '/mcp', { method: 'GET', headers: streamHeaders });
+      expect(second.status).toBe(409);
+      expect(second.error.code).toBe(-32000);
+      expect(second.error.message).toContain('already has its GET stream open');
+      expectData(second, 'STREAM_ALREADY_OPEN');
+      // JSON, but no JSON-RPC message.
+      const notMessage = await mcpError(service.origin, '/mcp', { method: 'POST', headers: { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId }, body: '{"hello":"world"}' });
+      expect(notMessage.status).toBe(400);
+      expect(notMessage.error.code).toBe(-32600);
+      expect(notMessage.error.message).toMatch(/^Bad Request: the body is not a JSON-RPC 2\.0 message; allowed: /);
+      expectData(notMessage, 'QUERY_INVALID');
+      // None of them hurt the session.
+      const listed = await fetch(new URL('/mcp', service.origin), { method: 'POST', headers: { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId }, body: LIST_TOOLS_MESSAGE });
+      expect(listed.status).toBe(200);
+      expect(await listed.text()).toContain('"name":"research"');
+    } finally {
+      streamAbort.abort();
+      await fetch(new URL('/mcp', service.origin), { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+    }
+  });
+
+  it('answers a message posted to an SSE session that is JSON but no JSON-RPC message in our shape, not "Invalid message: [object Object]"', async () => {
+    const controller = new AbortController();
+    const stream = await fetch(new URL('/sse', service.origin), { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+    try {
+      // The first event names where to post: "event: endpoint\ndata: /messages?sessionId=…".
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let received = '';
+      while (!/data: \S+\n/.test(received)) received += (await reader.read()).value ?? '';
+      const endpoint = /data: (\/messages\?sessionId=\S+)\n/.exec(received)![1]!;
+      const answer = await mcpError(service.origin, endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hello":"world"}' });
+      expect(answer.status).toBe(400);
+      expect(answer.error.code).toBe(-32600);
+      expect(answer.error.message).toMatch(/^Bad Request: the body is not a JSON-RPC 2\.0 message; allowed: one message, /);
+      expectData(answer, 'QUERY_INVALID');
+      // The SSE transport reads one message a POST: a batch, valid or not, got the same plain-text answer.
+      const batch = await mcpError(service.origin, endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `[${LIST_TOOLS_MESSAGE}]` });
+      expect(batch.status).toBe(400);
+      expectData(batch, 'QUERY_INVALID');
+    } finally {
+      controller.abort();
+    }
+  });
+
   it('answers a transport that failed before writing anything with 500 INTERNAL and the request id', async () => {
     const answer = await mcpError(service.origin, '/test/failing-handover', { method: 'POST', headers: MCP_POST_HEADERS, body: INITIALIZE_MESSAGE });
     expect(answer.status).toBe(500);
@@ -162,5 +241,16 @@ describe('errors the MCP routes answer themselves carry our code and the request
     const answer = await mcpError(service.origin, '/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: BATCH });
     expect(answer.status).toBe(400);
     expectData(answer, 'QUERY_INVALID');
+  });
+
+  it("answers what the SDK's transport would refuse itself (a wrong Accept, an unknown protocol version) in our shape", async () => {
+    const accept = await mcpError(service.origin, '/mcp', { method: 'POST', headers: { ...MCP_POST_HEADERS, accept: 'text/event-stream' }, body: LIST_TOOLS_MESSAGE });
+    expect(accept.status).toBe(406);
+    expect(accept.error.message).toContain('must list application/json and text/event-stream; got "text/event-stream"');
+    expectData(accept, 'NOT_ACCEPTABLE');
+    const version = await mcpError(service.origin, '/mcp', { method: 'POST', headers: { ...MCP_POST_HEADERS, 'mcp-protocol-version': 'next' }, body: LIST_TOOLS_MESSAGE });
+    expect(version.status).toBe(400);
+    expect(version.error.message).toMatch(/^Bad Request: MCP-Protocol-Version "next" is not supported; supported: /);
+    expectData(version, 'QUERY_INVALID');
   });
 });

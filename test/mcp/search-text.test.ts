@@ -62,3 +62,36 @@ describe('the text of a search tool', () => {
     expect(providers).toMatch(/^- wikipedia \(mediawiki, web\): configured$/m);
   });
 });
+
+/** A lone half of a surrogate pair: JSON carries it as `\udXXX`, and a client encoding the text as UTF-8 refuses it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+describe('the text of a search tool, cut', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let connected: Connected;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-cut-key-0123456789', LOG_LEVEL: 'warn' });
+    connected = await connect(service.origin, 'streamable');
+  });
+  afterAll(async () => {
+    await connected.close();
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('shortens a long snippet without splitting a character written as two UTF-16 units (an emoji)', async () => {
+    // The text shows 300 characters of a snippet: the 299th and 300th are the two halves of one emoji.
+    const description = `${'a'.repeat(298)}\u{1F600}${'b'.repeat(100)}`;
+    upstream.json('/brave/res/v1/web/search', { web: { results: [{ title: 'Emoji', url: 'https://emoji.example/', description }] } });
+    const result = await callTool(connected.client, 'research', { operation: 'web_search', params: { query: 'emoji at the cut', providers: ['brave'] } });
+    expect(result.isError).toBeFalsy();
+    // The JSON has the whole snippet; the text a shortened one.
+    expect(result.structuredContent).toMatchObject({ results: [{ snippet: description }] });
+    const text = textOf(result);
+    expect(text).toContain(`${'a'.repeat(298)}…`);
+    expect(text).not.toMatch(LONE_SURROGATE);
+  });
+});

@@ -32,9 +32,9 @@ async function call(operation: Operation, params: unknown) {
 }
 
 describe('MCP tool calls', () => {
-  it('hands the operation the caller\'s signal and logger, and logs the call', async () => {
+  it('hands the operation the caller\'s signal and logger', async () => {
     let seen: OperationContext | undefined;
-    const { result, logger, context } = await call(
+    const { result, context } = await call(
       probe(async (input, operationContext) => {
         seen = operationContext;
         return { doubled: input.n * 2 };
@@ -44,7 +44,6 @@ describe('MCP tool calls', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: '{"doubled":4}' }], structuredContent: { doubled: 4 } });
     expect(seen!.signal).toBe(context.signal);
     expect(seen!.logger).toBe(context.logger);
-    expect(logger.info).toHaveBeenCalledWith(expect.objectContaining({ operation: 'probe', isError: false }), 'MCP tool call');
   });
 
   it('hides unexpected errors behind a generic sentence and logs them', async () => {
@@ -112,6 +111,19 @@ describe('MCP tool calls', () => {
     expect(text.length).toBeLessThanOrEqual(20_000);
     expect(text).toMatch(/\(cut to keep this answer short\)$/);
     expect(result.structuredContent).toEqual({ result: ['a', 'b'] });
+  });
+
+  it('bounds the text without splitting a character written as two UTF-16 units', async () => {
+    // The bound keeps 19,960 characters: the 19,960th and 19,961st are the two halves of one emoji.
+    const { result } = await call(
+      probe(
+        async () => ({}),
+        () => `${'x'.repeat(19_959)}\u{1F600}${'y'.repeat(100)}`,
+      ),
+      { n: 1 },
+    );
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toBe(`${'x'.repeat(19_959)}\n(cut to keep this answer short)`);
   });
 
   it('rejects params that are not an object', async () => {

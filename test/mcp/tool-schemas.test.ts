@@ -32,6 +32,14 @@ describe('MCP tool schemas, as an agent reads them', () => {
 
   const schemaOf = (name: string): Tool['inputSchema'] => tools.find((tool) => tool.name === name)!.inputSchema;
 
+  it('says every tool only reads, and which reach outside the service (MCP: the defaults are "may destroy" and "open world")', () => {
+    expect(tools.length).toBeGreaterThan(10);
+    expect(tools.filter((tool) => tool.annotations?.readOnlyHint !== true).map((tool) => tool.name)).toEqual([]);
+    const closed = tools.filter((tool) => tool.annotations?.openWorldHint === false).map((tool) => tool.name);
+    expect(closed.sort()).toEqual(['list_operations', 'list_providers']);
+    expect(tools.filter((tool) => tool.annotations?.openWorldHint === true)).toHaveLength(tools.length - 2);
+  });
+
   it('describes every parameter of every tool', () => {
     const undescribed = tools.flatMap((tool) =>
       Object.entries(tool.inputSchema.properties ?? {})

@@ -26,7 +26,7 @@ describe('the log lines of an MCP tool call', () => {
 
     const lines = service.logs.map((line) => JSON.parse(line) as Line);
     const toolCall = lines.find((line) => line.msg === 'MCP tool call');
-    expect(toolCall).toBeDefined();
+    expect(toolCall).toMatchObject({ operation: 'web_search', outcome: 'ok' });
     expect(typeof toolCall!.reqId).toBe('string');
     const carrier = lines.find((line) => line.msg === 'request completed' && line.reqId === toolCall!.reqId);
     expect(carrier).toMatchObject({ route: kind === 'sse' ? '/messages' : '/mcp', req: { method: 'POST' } });

@@ -134,14 +134,16 @@ describe('metrics', () => {
     metrics.recordProviderAnswer(providerAnswer({ provider: 'brave', status: 'ok', latency_ms: 15 }));
     // Our own limit is status rate_limited, with the same code: not an upstream error.
     metrics.recordProviderAnswer(providerAnswer({ provider: 'brave', status: 'rate_limited', latency_ms: 0, code: 'PROVIDER_RATE_LIMITED' }));
-    metrics.recordMcpToolCall({ tool: 'research', operation: 'web_search', isError: false, seconds: 0.2 });
+    metrics.recordMcpToolCall({ tool: 'research', operation: 'web_search', outcome: 'ok', seconds: 0.2 });
     await metrics.render();
     metrics.recordProviderAnswer(failed('PROVIDER_RATE_LIMITED'));
     metrics.recordProviderAnswer(failed('PROVIDER_HTTP'));
-    metrics.recordMcpToolCall({ tool: 'research', operation: 'web_search', isError: true, seconds: 0.001 });
-    metrics.recordMcpToolCall({ tool: 'research', operation: 'web_search', isError: false, seconds: 3 });
-    metrics.recordMcpToolCall({ tool: 'research', operation: 'fetch_url', isError: false, seconds: 0.5 });
-    metrics.recordMcpToolCall({ tool: 'research', operation: undefined, isError: true, seconds: 0.001 });
+    metrics.recordMcpToolCall({ tool: 'research', operation: 'web_search', outcome: 'error', seconds: 0.001 });
+    metrics.recordMcpToolCall({ tool: 'research', operation: 'web_search', outcome: 'ok', seconds: 3 });
+    metrics.recordMcpToolCall({ tool: 'research', operation: 'fetch_url', outcome: 'ok', seconds: 0.5 });
+    metrics.recordMcpToolCall({ tool: 'research', operation: undefined, outcome: 'error', seconds: 0.001 });
+    // Its client cancelled it: no answer was sent, and the tool did not fail.
+    metrics.recordMcpToolCall({ tool: 'research', operation: 'web_search', outcome: 'cancelled', seconds: 1 });
     const text = await metrics.render();
     expect(sample(text, 'fedsearch_provider_outcomes_total{provider="brave",status="error"}')).toBe(3);
     expect(sample(text, 'fedsearch_provider_errors_total{provider="brave",code="PROVIDER_RATE_LIMITED"}')).toBe(2);
@@ -149,6 +151,7 @@ describe('metrics', () => {
     expect(text.split('\n').filter((line) => line.startsWith('fedsearch_provider_errors_total{'))).toHaveLength(2);
     expect(sample(text, 'fedsearch_mcp_tool_calls_total{tool="research",operation="web_search",outcome="ok"}')).toBe(2);
     expect(sample(text, 'fedsearch_mcp_tool_calls_total{tool="research",operation="web_search",outcome="error"}')).toBe(1);
+    expect(sample(text, 'fedsearch_mcp_tool_calls_total{tool="research",operation="web_search",outcome="cancelled"}')).toBe(1);
     expect(sample(text, 'fedsearch_mcp_tool_calls_total{tool="research",operation="fetch_url",outcome="ok"}')).toBe(1);
     expect(sample(text, 'fedsearch_mcp_tool_calls_total{tool="research",operation="none",outcome="error"}')).toBe(1);
     expect(sample(text, 'fedsearch_mcp_tool_call_duration_seconds_bucket{le="0.25",tool="research",operation="web_search",outcome="ok"}')).toBe(1);
