@@ -13,11 +13,11 @@ const SMALLEST_COMPRESSED_BYTES = 1024;
 const COMPRESSIBLE_TYPES = /^(?:application\/(?:[\w.+-]+\+)?json|application\/javascript|text\/(?!event-stream)[\w.+-]+|image\/svg\+xml)(?:;|$)/i;
 
 /**
- * Answers are compressed for clients that accept it (RFC 9110 §12.5.3), brotli first, then gzip: a page of
- * results with abstracts shrinks about five times, and CapRover's nginx, which most deployments sit behind,
- * leaves compression off. The levels are those made for answers written on the fly (brotli 4, gzip 6), not the
- * slowest ones. A proxy that compresses on its own needs none of this: `COMPRESS_RESPONSES=false` leaves the
- * service's CPU to searching.
+ * Answers are compressed for clients that accept it (RFC 9110 §12.5.3): a page of results shrinks five to six
+ * times, and CapRover's nginx, which most deployments sit behind, leaves compression off. gzip (level 6) is chosen
+ * when the client takes both: on a 3.4 KB search answer it cost 35 µs for 593 bytes, brotli (quality 4, the level
+ * made for answers written on the fly) 51 µs for 547. Brotli goes to clients that take only it. A proxy that
+ * compresses on its own needs none of this: `COMPRESS_RESPONSES=false` leaves the service's CPU to searching.
  *
  * Requests are not decompressed here: a compressed request body is refused with 415 (http/body-encoding.ts).
  * MCP's transports write their answers themselves, past these hooks, as every streamed event must go at once.
@@ -26,7 +26,7 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(compress, {
     global: true,
     globalDecompression: false,
-    encodings: ['br', 'gzip'],
+    encodings: ['gzip', 'br'],
     threshold: SMALLEST_COMPRESSED_BYTES,
     customTypes: COMPRESSIBLE_TYPES,
     brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } },

@@ -42,10 +42,14 @@ describe('compressed answers', () => {
     expect(JSON.parse(decoded(gzipped.bytes, 'gzip')).results).toEqual(JSON.parse(plain.bytes.toString('utf8')).results);
   });
 
-  it('prefers brotli when the client takes both, and honours q=0 and identity', async () => {
-    const both = await raw(service.origin, SEARCH, { 'accept-encoding': 'gzip, deflate, br' });
-    expect(both.header('content-encoding')).toBe('br');
-    expect(JSON.parse(decoded(both.bytes, 'br')).query).toBe('provider');
+  it('prefers gzip when the client takes both, gives brotli to one that takes only it, and honours q=0 and identity', async () => {
+    const both = await raw(service.origin, SEARCH, { 'accept-encoding': 'br, gzip, deflate' });
+    expect(both.header('content-encoding')).toBe('gzip');
+    const brotli = await raw(service.origin, SEARCH, { 'accept-encoding': 'br' });
+    expect(brotli.header('content-encoding')).toBe('br');
+    expect(JSON.parse(decoded(brotli.bytes, 'br')).query).toBe('provider');
+    const rather = await raw(service.origin, SEARCH, { 'accept-encoding': 'gzip;q=0.5, br' });
+    expect(rather.header('content-encoding')).toBe('br');
     const refused = await raw(service.origin, SEARCH, { 'accept-encoding': 'br;q=0, gzip;q=0' });
     expect(refused.header('content-encoding')).toBeUndefined();
     expect(JSON.parse(refused.bytes.toString('utf8')).query).toBe('provider');
