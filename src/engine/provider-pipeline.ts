@@ -40,7 +40,7 @@ export interface ProviderTask<T> {
   name: string;
   /** Filters the work needs the provider to apply; a provider that cannot apply one of them is skipped. */
   filters?: SearchFilters;
-  /** The words a search sends; a provider whose API takes shorter queries is skipped (maxQueryLength). */
+  /** The words a search sends; a provider whose API would refuse them is skipped (maxQueryLength, Provider.queryProblem). */
   queryText?: string | undefined;
   /** `deadline` is the performance.now() time by which the call must be done, for work that judges whether another request fits. */
   run(provider: Provider, transport: UpstreamTransport, signal: AbortSignal, deadline: number): Promise<T>;
@@ -142,7 +142,7 @@ export function runPipeline<T>(
   return new AdmittedCall(provider, task, limits, dependencies, admission.probe === true).run();
 }
 
-/** The outcome of a provider that must not be asked for this task (off, not configured, a filter it lacks). */
+/** The outcome of a provider that must not be asked for this task (off, not configured, a filter it lacks, a query its API would refuse). */
 function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcome | undefined {
   const off = turnedOff(provider);
   if (off) return notAsked(provider, 'skipped', off);
@@ -150,8 +150,9 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   if (missing.length > 0) return notAsked(provider, 'not_configured', `set ${missing.join(', ')} to enable`, { missing: [...missing] });
   const unsupported = unsupportedFilters(task.filters ?? {}, provider.settings.filters ?? [], provider.settings.undated);
   if (unsupported.length > 0) return notAsked(provider, 'skipped', `cannot filter by ${unsupported.join(', ')}`);
-  const tooLong = task.queryText === undefined ? undefined : queryTooLong(task.queryText, provider.settings);
-  if (tooLong) return notAsked(provider, 'skipped', tooLong);
+  if (task.queryText === undefined) return undefined;
+  const refused = queryTooLong(task.queryText, provider.settings) ?? provider.queryProblem?.(task.queryText);
+  if (refused) return notAsked(provider, 'skipped', refused);
   return undefined;
 }
 

@@ -2,6 +2,7 @@ import { FedsearchError, invalidQuery, parseError, upstreamError } from '../doma
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { githubQueryProblem } from './github-query.js';
 import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText } from './parse-helpers.js';
 import {
   Provider,
@@ -39,6 +40,10 @@ export class GithubProvider extends Provider {
     rateLimit: { rate: '10/min', withCredential: { env: 'GITHUB_TOKEN', rate: '30/min' } },
   };
   readonly settings = GithubProvider.settings;
+
+  override queryProblem(text: string): string | undefined {
+    return githubQueryProblem(text);
+  }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
     const scope = searchScope(query.filters.scope);

@@ -306,6 +306,13 @@ export abstract class Provider {
    */
   nextPageRequest?(query: SearchQuery, page: PageRead): UpstreamRequest | typeof MORE_NOT_READ | undefined;
 
+  /**
+   * Why the API would refuse this search text by a rule of its own that maxQueryLength and maxQueryWords cannot
+   * state (GitHub counts neither qualifiers nor operators, and takes at most five AND, OR or NOT); undefined when it
+   * would take it. A search it finds a problem in is not sent: the provider reports `skipped` with the reason.
+   */
+  queryProblem?(text: string): string | undefined;
+
   parseResponse(_response: UpstreamResponse, _query: SearchQuery): ParseOutcome {
     throw new Error(`${this.name} does not parse HTTP responses`);
   }

@@ -17,6 +17,7 @@ import {
   type UpstreamResponse,
   type UpstreamTransport,
 } from './provider.js';
+import { youtubeRelevanceLanguage } from './youtube-language.js';
 
 /** Google: `{"error": {"code", "message", "errors": [{"domain", "reason", "message"}]}}`. */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
@@ -53,7 +54,7 @@ export class YoutubeProvider extends Provider {
     url.searchParams.set('maxResults', String(Math.min(query.limit, MAX_RESULTS)));
     const { time_range: timeRange, language, safesearch } = query.filters;
     if (timeRange) url.searchParams.set('publishedAfter', new Date(timeRangeStart(timeRange, now)).toISOString());
-    if (language) url.searchParams.set('relevanceLanguage', language);
+    if (language) url.searchParams.set('relevanceLanguage', youtubeRelevanceLanguage(language));
     if (safesearch) url.searchParams.set('safeSearch', SAFE_SEARCH[safesearch]);
     url.searchParams.set('key', this.apiKey());
     return { url: url.toString(), headers: { Accept: 'application/json' } };

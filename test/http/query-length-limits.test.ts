@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
 
 const TAVILY = '/tavily/search';
 const BRAVE = '/brave/res/v1/web/search';
 const SEARXNG = '/searxng/search';
+const GITHUB = '/github/search/repositories';
 
 type Outcome = { provider: string; status: string; count: number; message?: string };
 
@@ -66,5 +67,64 @@ describe('a query longer than a provider accepts', () => {
     expect([...words]).toHaveLength(400);
     expect((await search(words)).tavily).toMatchObject({ status: 'ok', count: 1 });
     expect(tavilyAsked(words)).toBe(1);
+  });
+});
+
+/**
+ * GitHub refuses a query "longer than 256 characters (not including operators or qualifiers)" or with "more than
+ * five AND, OR, or NOT operators" with 422 Validation Failed (docs.github.com/rest/search/search, "Limitations on query
+ * length"): such a search does not ask it and reports it skipped with the reason; one long only by its qualifiers is asked.
+ */
+describe('a query GitHub would refuse', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json(GITHUB, { total_count: 1, incomplete_results: false, items: [{ full_name: 'octo/long', html_url: 'https://github.com/octo/long' }] });
+    service = await startService({ ...providerEnv(upstream.origin), LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  const githubSearch = async (words: string): Promise<Outcome> => {
+    const response = await callOperation(service, 'github_search', { query: words });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { providers: Outcome[] };
+    return body.providers.find((outcome) => outcome.provider === 'github')!;
+  };
+  const githubAsked = (words: string): number => upstream.requestsTo(GITHUB).filter((recorded) => recorded.url.searchParams.get('q') === `${words} is:public`).length;
+
+  it('skips GitHub for 257 characters of search words, saying why, and asks it for 256', async () => {
+    const tooLong = `${'word '.repeat(51)}xx`;
+    expect(tooLong).toHaveLength(257);
+    expect(await githubSearch(tooLong)).toMatchObject({
+      status: 'skipped',
+      count: 0,
+      message: 'accepts queries of at most 256 characters, not counting qualifiers (language:go) or AND, OR, NOT; this one has 257',
+    });
+    expect(githubAsked(tooLong)).toBe(0);
+    const enough = `${'word '.repeat(51)}x`;
+    expect(await githubSearch(enough)).toMatchObject({ status: 'ok', count: 1 });
+    expect(githubAsked(enough)).toBe(1);
+  });
+
+  it('asks GitHub for a query over 256 characters only with its qualifiers and operators', async () => {
+    const words = `${'word '.repeat(50)}language:typescript stars:>100 in:readme fork:true OR archived:false`;
+    expect(words.length).toBeGreaterThan(300);
+    expect(await githubSearch(words)).toMatchObject({ status: 'ok', count: 1 });
+    expect(githubAsked(words)).toBe(1);
+  });
+
+  it('skips GitHub for six AND, OR or NOT operators, and asks it for five', async () => {
+    const six = 'cats AND dogs OR birds NOT fish AND frogs OR toads NOT newts';
+    expect(await githubSearch(six)).toMatchObject({ status: 'skipped', count: 0, message: 'accepts at most 5 AND, OR or NOT operators in a query; this one has 6' });
+    expect(githubAsked(six)).toBe(0);
+    // A quoted AND is a word searched for, and a lower-case one an ordinary word: neither is an operator.
+    const five = 'cats AND dogs OR birds NOT fish AND frogs OR toads and "newts AND eels"';
+    expect(await githubSearch(five)).toMatchObject({ status: 'ok', count: 1 });
+    expect(githubAsked(five)).toBe(1);
   });
 });

@@ -100,6 +100,21 @@ describe('github adapter', () => {
     expect(urls(code, 'code')).toEqual(['https://github.com/octo/open/blob/1/b.ts']);
   });
 
+  it('finds the queries GitHub refuses: over 256 characters besides qualifiers and operators, or over five AND, OR, NOT', () => {
+    const provider = makeProvider(GithubProvider) as GithubProvider;
+    expect(provider.queryProblem('a'.repeat(256))).toBeUndefined();
+    expect(provider.queryProblem('a'.repeat(257))).toMatch(/at most 256 characters.*; this one has 257$/);
+    // Characters, not UTF-16 units: 200 emoji are 400 units.
+    expect(provider.queryProblem('😀'.repeat(200))).toBeUndefined();
+    // Qualifiers, quoted ones and excluded ones too, are not counted; nor is a link, which may read as one.
+    const qualified = `${'b'.repeat(250)} language:"visual basic" -user:octo stars:>=10 https://example.org/a/long/path`;
+    expect(qualified.length).toBeGreaterThan(300);
+    expect(provider.queryProblem(qualified)).toBeUndefined();
+    expect(provider.queryProblem('a AND b OR c NOT d AND e OR f')).toBeUndefined();
+    expect(provider.queryProblem('a AND b OR c NOT d AND e OR f NOT g')).toBe('accepts at most 5 AND, OR or NOT operators in a query; this one has 6');
+    expect(provider.queryProblem('a and b or c not d and e or f not g "h AND i"')).toBeUndefined();
+  });
+
   it('refuses code search without a token, and unknown scopes', () => {
     const provider = makeProvider(GithubProvider);
     expect(provider.missingSettings()).toEqual([]);

@@ -59,6 +59,19 @@ describe('youtube adapter', () => {
     ]);
   });
 
+  it('sends relevanceLanguage as YouTube documents it: ISO 639-1 without a region, zh-Hans or zh-Hant for Chinese', () => {
+    const relevanceLanguage = (language: string): string | null =>
+      new URL(provider().buildRequest(makeQuery('surf', 'video', 5, { language })).url).searchParams.get('relevanceLanguage');
+    expect(relevanceLanguage('pt-BR')).toBe('pt');
+    expect(relevanceLanguage('en-GB')).toBe('en');
+    expect(relevanceLanguage('de')).toBe('de');
+    expect(relevanceLanguage('zh')).toBe('zh-Hans');
+    expect(relevanceLanguage('zh-CN')).toBe('zh-Hans');
+    expect(relevanceLanguage('zh-SG')).toBe('zh-Hans');
+    expect(relevanceLanguage('zh-TW')).toBe('zh-Hant');
+    expect(relevanceLanguage('zh-HK')).toBe('zh-Hant');
+  });
+
   it('asks for at most 50 results', () => {
     const url = new URL(provider().buildRequest(makeQuery('surf', 'video', 80)).url);
     expect(url.searchParams.get('maxResults')).toBe('50');

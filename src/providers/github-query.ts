@@ -1,0 +1,41 @@
+/**
+ * GitHub's search API refuses a query "longer than 256 characters (not including operators or qualifiers)" or
+ * with "more than five AND, OR, or NOT operators", with 422 Validation Failed
+ * (https://docs.github.com/rest/search/search#limitations-on-query-length). fedsearch takes 500 characters, so
+ * such a query is found here, before a request (and a slot of GitHub's 10 or 30 a minute) is spent on it.
+ */
+const MAX_SEARCH_TEXT = 256;
+const MAX_OPERATORS = 5;
+
+/**
+ * A qualifier (`language:go`, `-user:octo`, `stars:>10`, `in:"readme"`): what GitHub leaves out of the count. A URL
+ * (`https://…`) is taken for one too, which can only count fewer characters: a query is never refused wrongly.
+ */
+const QUALIFIER = /(?<=^|\s)-?[A-Za-z][\w-]*:(?:"[^"]*"|\S*)/g;
+/** A quoted phrase: an AND inside quotes is a word searched for, not an operator. */
+const PHRASE = /"[^"]*"/g;
+/** GitHub's operators are upper case; `and` and `or` are ordinary words. */
+const OPERATOR = /(?<=^|\s)(?:AND|OR|NOT)(?=\s|$)/g;
+/** Whether a text may hold an operator at all: the one test most queries get. */
+const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
+
+/** Why GitHub would refuse this query text; undefined when it would take it. */
+export function githubQueryProblem(text: string): string | undefined {
+  // Nearly every query is this short: the work below is for the few that are not, or hold an operator.
+  if (text.length <= MAX_SEARCH_TEXT && !MAY_HOLD_OPERATOR.test(text)) return undefined;
+  const operators = text.replace(PHRASE, ' ').match(OPERATOR)?.length ?? 0;
+  if (operators > MAX_OPERATORS) return `accepts at most ${MAX_OPERATORS} AND, OR or NOT operators in a query; this one has ${operators}`;
+  const characters = searchTextLength(text);
+  if (characters > MAX_SEARCH_TEXT) {
+    return `accepts queries of at most ${MAX_SEARCH_TEXT} characters, not counting qualifiers (language:go) or AND, OR, NOT; this one has ${characters}`;
+  }
+  return undefined;
+}
+
+/** Characters (code points) of the words GitHub counts, one space between each: never more than it counts itself. */
+function searchTextLength(text: string): number {
+  const words = text.replace(QUALIFIER, ' ').replace(OPERATOR, ' ').match(/\S+/g) ?? [];
+  let characters = Math.max(0, words.length - 1);
+  for (const word of words) characters += [...word].length;
+  return characters;
+}
