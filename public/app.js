@@ -11,6 +11,7 @@ import { MoreResults } from './more-results.js';
 import { element } from './results.js';
 import { connectSkipLink } from './skip-link.js';
 import { SteadyResults } from './steady-results.js';
+import { StopControl } from './stop-control.js';
 import { Waterfall } from './waterfall.js';
 
 const KEY_STORAGE = 'fedsearch-api-key';
@@ -35,6 +36,16 @@ const resultsSection = document.getElementById('results-section');
 const resultsList = document.getElementById('results');
 const resultsTitle = document.getElementById('results-title');
 connectSkipLink(document.getElementById('skip-to-results'), resultsList, resultsTitle);
+
+let catalogue = [];
+let running;
+/** The search whose results are still streaming in, and how to stop it (Escape, Stop); undefined once it has its answer. */
+let streaming;
+/** The status line's words about the search itself (results so far, or the answer), without those about held results. */
+let searchWords = '';
+
+// Before MoreResults, which says at once that no page is loading.
+const stopControl = new StopControl(document.getElementById('stop-search'), resultsTitle, stopRunning);
 const steady = new SteadyResults({
   list: resultsList,
   region: resultsSection,
@@ -49,14 +60,8 @@ const more = new MoreResults(document.getElementById('more-results'), resultsLis
   askForKey,
   showOutcomes,
   showRanked: () => steady.showRankedNow(),
+  busyChanged: (busy) => stopControl.showWhile(streaming !== undefined || busy),
 });
-
-let catalogue = [];
-let running;
-/** The search whose results are still streaming in, and how to stop it (Escape); undefined once it has its answer. */
-let streaming;
-/** The status line's words about the search itself (results so far, or the answer), without those about held results. */
-let searchWords = '';
 
 function headers() {
   const key = sessionStorage.getItem(KEY_STORAGE);
@@ -220,12 +225,15 @@ async function search(state) {
     stop: () => {
       if (concluded || controller.signal.aborted) return false;
       controller.abort();
+      streaming = undefined;
+      stopControl.showWhile(false);
       const answered = `${finished} of ${state.providers.length} providers had answered`;
       searchWords = `Stopped: ${resultsList.children.length} results shown (${answered}).`;
       say(`${searchWords} Search again for the rest.`, 'stopped');
       return true;
     },
   };
+  stopControl.showWhile(true);
   try {
     const response = await fetch(`/v1/search/${state.kind}/stream?${params}`, { headers: headers(), signal: controller.signal });
     opened = response.ok;
@@ -273,7 +281,10 @@ async function search(state) {
     hideSearchPanels();
     say(`The search could not reach the service (${error.message}). Check the connection and search again.`, 'error');
   } finally {
-    if (streaming?.controller === controller) streaming = undefined;
+    if (streaming?.controller === controller) {
+      streaming = undefined;
+      stopControl.showWhile(more.busy);
+    }
     waterfall.finish();
   }
 }
@@ -394,12 +405,17 @@ keyForm.addEventListener('submit', (event) => {
   keyInput.value = '';
   void start().catch((error) => say(error.message, 'error'));
 });
-// Escape stops a search while its results stream in, as it stops a page loading in most browsers: the deadline may be
-// up to 30 s away, and until now only another search or leaving the page ended it.
+/** Stops the search streaming in, or else the next page on its way; returns whether either was running. */
+function stopRunning() {
+  return streaming?.stop() || more.stop();
+}
+
+// Escape stops a search while its results stream in (or a next page while it loads), as it stops a page loading in
+// most browsers: the deadline may be up to 30 s away, and until now only another search or leaving the page ended it.
 document.addEventListener('keydown', (event) => {
   if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return;
   // In the search box, Escape would also empty it: the query stays, with the results it found.
-  if (streaming?.stop()) event.preventDefault();
+  if (stopRunning()) event.preventDefault();
 });
 window.addEventListener('popstate', () => void start({ reloadProviders: false }).catch((error) => say(error.message, 'error')));
 

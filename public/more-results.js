@@ -1,5 +1,6 @@
 // "More results": the control under the results that adds the next page of the search shown below them. It
-// knows which page came last, which URLs are on the page, and whether the button is there, busy or ready.
+// knows which page came last, which URLs are on the page, and whether the button is there, busy or ready; a page on
+// its way can be stopped (Escape, the Stop button) without stopping the search it belongs to.
 
 import { statusWords } from './answer-words.js';
 import { appendResults } from './results.js';
@@ -11,7 +12,8 @@ export class MoreResults {
   /**
    * @param button the control; @param list the results list it adds to (marked busy while a page loads)
    * @param searchPage what it needs of the search page: pageUrl(state, page), headers(), say(text, kind), askForKey(message),
-   *   showOutcomes(state, outcomes, page), showRanked() (puts the results shown in their ranked order)
+   *   showOutcomes(state, outcomes, page), showRanked() (puts the results shown in their ranked order),
+   *   busyChanged(busy) (a page started or stopped loading: the Stop button comes and goes with it)
    */
   constructor(button, list, searchPage) {
     this.button = button;
@@ -29,7 +31,8 @@ export class MoreResults {
     this.search = search;
     this.lastPage = 1;
     this.shown = new Set();
-    this.busy = false;
+    this.loading = undefined;
+    this.setBusy(false);
     this.showReady();
     this.button.hidden = true;
   }
@@ -38,9 +41,10 @@ export class MoreResults {
   shownPage(answer) {
     this.lastPage = answer.page;
     for (const result of answer.results) this.shown.add(result.url);
-    this.busy = false;
+    this.setBusy(false);
     this.showReady();
-    this.button.hidden = !answer.has_more;
+    // An empty page is the end whatever has_more said: pressing again would only ask for another empty one.
+    this.button.hidden = !answer.has_more || answer.results.length === 0;
   }
 
   /**
@@ -51,13 +55,17 @@ export class MoreResults {
     if (!this.search || this.busy || this.button.hidden) return;
     const { state, controller } = this.search;
     const number = this.lastPage + 1;
+    // Its own controller, so that stopping this page leaves the search (and its pages shown) as it is.
+    const loading = new AbortController();
+    this.loading = loading;
+    const signal = AbortSignal.any([controller.signal, loading.signal]);
     this.startLoading();
     this.searchPage.say(`Loading page ${number}…`);
     try {
-      const response = await fetch(this.searchPage.pageUrl(state, number), { headers: this.searchPage.headers(), signal: controller.signal });
-      // Read whole before looking again: a new search (or Back) may take over while the body arrives.
+      const response = await fetch(this.searchPage.pageUrl(state, number), { headers: this.searchPage.headers(), signal });
+      // Read whole before looking again: a new search (or Back, or Stop) may take over while the body arrives.
       const body = response.ok ? await response.json() : await response.json().catch(() => ({}));
-      if (controller.signal.aborted) return;
+      if (signal.aborted) return;
       if (response.status === 401) {
         this.failed();
         return void this.searchPage.askForKey('The API key was refused; enter another.');
@@ -69,7 +77,8 @@ export class MoreResults {
       }
       this.show(state, body, number);
     } catch (error) {
-      if (controller.signal.aborted) return;
+      // A new search took over, or the page was stopped (stop() said so): neither is this page's failure.
+      if (signal.aborted) return;
       this.failed();
       this.searchPage.say(`The next results could not be loaded: ${error.message}`, 'error');
     }
@@ -84,7 +93,9 @@ export class MoreResults {
     this.shownPage(answer);
     this.searchPage.showOutcomes(state, answer.providers, number);
     const cached = answer.cached ? ' (cached)' : '';
-    this.searchPage.say(`${added.length} more results (page ${number}, ${this.list.children.length} in all) in ${answer.took_ms} ms${cached}.`, 'done');
+    // "0 more results" beside a control gone without a word read as a page still to come.
+    const news = added.length === 0 && this.button.hidden ? 'No more results' : `${added.length} more results`;
+    this.searchPage.say(`${news} (page ${number}, ${this.list.children.length} in all) in ${answer.took_ms} ms${cached}.`, 'done');
     // Keyboard users carry on where the new results start, rather than from the top of the page when the button goes.
     const firstNew = added.map((item) => item.querySelector('a')).find(Boolean);
     if (firstNew) return firstNew.focus();
@@ -93,9 +104,21 @@ export class MoreResults {
     if (hadFocus && this.button.hidden) [...this.list.querySelectorAll('a')].at(-1)?.focus();
   }
 
+  /**
+   * Stops the page on its way, if one is (Escape, the Stop button): the results shown stay, and the control is ready
+   * to ask for that page again. Returns whether a page was loading.
+   */
+  stop() {
+    if (!this.busy || !this.loading) return false;
+    this.loading.abort();
+    this.failed();
+    this.searchPage.say(`Stopped loading page ${this.lastPage + 1}: the ${this.list.children.length} results shown stay. Press More results to try again.`, 'stopped');
+    return true;
+  }
+
   /** aria-disabled rather than disabled: a disabled button drops keyboard focus, and the user would start over. */
   startLoading() {
-    this.busy = true;
+    this.setBusy(true);
     this.button.textContent = BUSY_TEXT;
     this.button.setAttribute('aria-disabled', 'true');
     this.list.setAttribute('aria-busy', 'true');
@@ -103,8 +126,14 @@ export class MoreResults {
 
   /** The next page failed: the control stays, ready to be pressed again. */
   failed() {
-    this.busy = false;
+    this.loading = undefined;
+    this.setBusy(false);
     this.showReady();
+  }
+
+  setBusy(busy) {
+    this.busy = busy;
+    this.searchPage.busyChanged(busy);
   }
 
   showReady() {

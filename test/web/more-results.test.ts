@@ -108,7 +108,7 @@ describe.skipIf(!browserTestsRun())('the search page: more results', () => {
     await more.focus();
     await page.keyboard.press('Enter');
     await pageShown(page, 2);
-    expect(await page.locator('#status').textContent()).toMatch(/^0 more results \(page 2, 10 in all\)/);
+    expect(await page.locator('#status').textContent()).toMatch(/^No more results \(page 2, 10 in all\)/);
     expect(await more.isHidden()).toBe(true);
     // Not dropped to the top of the page with the control: on the last result, where reading stopped.
     expect(await page.evaluate('document.activeElement.textContent')).toBe('full topic 10');
@@ -168,6 +168,86 @@ describe.skipIf(!browserTestsRun())('the search page: more results', () => {
     expect(await more.isEnabled()).toBe(true);
     expect(await more.textContent()).toBe('More results');
 
+    await more.click();
+    await pageShown(page, 2);
+    expect(await resultTitles(page)).toEqual(titles('paged topic', 1, 20));
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says there are no more results when the next page comes back empty though the answer before said more may follow', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    // What a kept answer can give: a page sliced from a list that ended with the page before, still saying has_more.
+    await page.route(nextPageRoute(2), async (route: Route) => {
+      const response = await route.fetch();
+      return route.fulfill({ response, json: { ...((await response.json()) as object), results: [], has_more: true } });
+    });
+    await page.goto(`${service.origin}/?q=paged+topic&providers=searxng`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    const more = page.locator('#more-results');
+    await more.click();
+    await pageShown(page, 2);
+    expect(await page.locator('#status').textContent()).toMatch(/^No more results \(page 2, 10 in all\)/);
+    // Pressing again would only ask for another empty page.
+    expect(await more.isHidden()).toBe(true);
+    expect(await resultTitles(page)).toEqual(titles('paged topic', 1, 10));
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('stops a next page on its way on Escape or Stop, keeps what was shown, and lets it be asked again', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let attempts = 0;
+    const abandoned: string[] = [];
+    page.on('requestfailed', (request) => {
+      if (nextPageRoute(2)(new URL(request.url()))) abandoned.push(request.url());
+    });
+    // The first two asks for page 2 wait (a slow deeper gather); the third goes through.
+    await page.route(nextPageRoute(2), async (route: Route) => {
+      attempts += 1;
+      if (attempts <= 2) await held;
+      await route.continue().catch(() => undefined);
+    });
+    await page.goto(`${service.origin}/?q=paged+topic&providers=searxng`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    const more = page.locator('#more-results');
+    const stop = page.getByRole('button', { name: 'Stop' });
+    const status = page.locator('#status');
+    const stopped = 'Stopped loading page 2: the 10 results shown stay. Press More results to try again.';
+    // The search has its answer: nothing to stop.
+    expect(await stop.count()).toBe(0);
+
+    await more.click();
+    await expect.poll(() => attempts).toBe(1);
+    expect(await more.textContent()).toBe('Loading more results…');
+    await stop.waitFor();
+    await page.keyboard.press('Escape');
+    expect(await status.getAttribute('data-kind')).toBe('stopped');
+    expect(await status.textContent()).toBe(stopped);
+    expect(await page.getByRole('status').textContent()).toBe(stopped);
+    // The request is let go, the control is ready again, and nothing is busy or stoppable.
+    await expect.poll(() => abandoned.length).toBe(1);
+    expect(await more.textContent()).toBe('More results');
+    expect(await more.getAttribute('aria-disabled')).toBeNull();
+    expect(await page.locator('#results').getAttribute('aria-busy')).toBeNull();
+    expect(await stop.count()).toBe(0);
+    expect(await resultTitles(page)).toEqual(titles('paged topic', 1, 10));
+
+    // The Stop button does the same.
+    await more.click();
+    await expect.poll(() => attempts).toBe(2);
+    await stop.click();
+    expect(await status.textContent()).toBe(stopped);
+    await expect.poll(() => abandoned.length).toBe(2);
+    expect(await stop.count()).toBe(0);
+    expect(await more.textContent()).toBe('More results');
+
+    // Asked again, the page comes.
+    release();
     await more.click();
     await pageShown(page, 2);
     expect(await resultTitles(page)).toEqual(titles('paged topic', 1, 20));

@@ -67,6 +67,51 @@ describe.skipIf(!browserTestsRun())('the search page stops a search on Escape', 
     await page.close();
   });
 
+  it('has a Stop button while results stream in, reached by Tab, that stops the search as Escape does and goes, moving nothing, on a 320 px phone', async () => {
+    const page = await chromium.context.newPage();
+    await page.setViewportSize({ width: 320, height: 700 });
+    const problems = await watchForProblems(page);
+    const stop = page.getByRole('button', { name: 'Stop' });
+    await page.goto(`${service.origin}/`);
+    await page.locator('#provider-chips input').first().waitFor();
+    // Nothing runs: nothing to stop.
+    expect(await stop.count()).toBe(0);
+    const widthBefore = (await page.locator('#status').boundingBox())!.width;
+
+    await page.goto(`${service.origin}/?q=rank+fusion&providers=brave,exa&timeout_ms=30000`);
+    await page.locator('#waterfall [data-provider="brave"][data-status="ok"]').waitFor();
+    await page.locator('#results .result').first().waitFor();
+    const shown = await page.locator('#results .result h3').allTextContents();
+    await stop.waitFor();
+    const box = (await stop.boundingBox())!;
+    // A finger's target (WCAG 2.5.8), on the screen, and the page no wider than it.
+    expect(box.height).toBeGreaterThanOrEqual(24);
+    expect(box.x + box.width).toBeLessThanOrEqual(320);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(320);
+    // The status line's width, which its words wrap to: the control's coming and going must not rewrap them (and move
+    // the panels below), only the words themselves may.
+    const statusWidth = async (): Promise<number> => (await page.locator('#status').boundingBox())!.width;
+    const widthWhileStreaming = await statusWidth();
+    expect(widthWhileStreaming).toBe(widthBefore);
+
+    // From the last control of the search form, Tab reaches it; Enter presses it.
+    await page.locator('#provider-about summary').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.id')).toBe('stop-search');
+    await page.keyboard.press('Enter');
+    const status = page.locator('#status');
+    expect(await status.getAttribute('data-kind')).toBe('stopped');
+    expect(await status.textContent()).toBe(`Stopped: ${shown.length} results shown (1 of 2 providers had answered). Search again for the rest.`);
+    expect(await page.locator('#results .result h3').allTextContents()).toEqual(shown);
+    await expect.poll(() => page.locator('#waterfall [data-provider="exa"] .outcome').textContent()).toBe('no answer');
+    // Gone with nothing left to stop, and the keyboard carries on at the results rather than the top of the page.
+    expect(await stop.count()).toBe(0);
+    expect(await page.evaluate('document.activeElement.id')).toBe('results-title');
+    expect(await statusWidth()).toBe(widthWhileStreaming);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('once the search has its answer, Escape leaves the answer as it is', async () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);
@@ -78,6 +123,8 @@ describe.skipIf(!browserTestsRun())('the search page stops a search on Escape', 
     await page.keyboard.press('Escape');
     expect(await page.locator('#status').getAttribute('data-kind')).toBe('done');
     expect(await page.locator('#status').textContent()).toBe(answer);
+    // Nothing runs any more: no Stop button.
+    expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
   });
