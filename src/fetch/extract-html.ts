@@ -65,7 +65,7 @@ export function extractHtml(html: string, pageUrl: string, contentType: string):
   if (shape.depth > READABLE_MAX_DEPTH || shape.elements > READABLE_MAX_ELEMENTS) return plainTextOf(document, metadata, pageTitle, pageUrl, contentType);
   let article: ReturnType<Readability['parse']>;
   try {
-    article = new Readability(document as never, { charThreshold: 200, maxElemsToParse: READABLE_MAX_ELEMENTS }).parse();
+    article = titleDecodedOnce(new Readability(document as never, { charThreshold: 200, maxElemsToParse: READABLE_MAX_ELEMENTS })).parse();
   } catch {
     // A page Readability cannot read (it throws past maxElemsToParse) still has its text.
     return plainTextOf(prepareDocument(html, pageUrl), metadata, pageTitle, pageUrl, contentType);
@@ -83,6 +83,25 @@ export function extractHtml(html: string, pageUrl: string, contentType: string):
     links: collectLinks(parseDocument(`<!doctype html><html><body>${contentHtml}</body></html>`)),
     content_type: contentType,
   };
+}
+
+/** The one Readability method patched here: how it picks a title from the page's <title> and headings. */
+interface ArticleTitleReader {
+  _getArticleTitle(): string;
+}
+
+/**
+ * Readability decodes entities in the title it returns, since many pages escape their <meta> values twice; but
+ * a title it takes from the <title> element or a heading is DOM text, decoded already, so `A &amp;amp; B` (a page
+ * about entities, saying "A &amp; B") came out "A & B". That title is handed over with its `&` escaped, which the
+ * decoding then undoes exactly. (Readability 0.6: a private method, so a test pins it.)
+ */
+function titleDecodedOnce(reader: Readability): Readability {
+  const patched = reader as unknown as ArticleTitleReader;
+  const articleTitle = patched._getArticleTitle;
+  if (typeof articleTitle !== 'function') return reader;
+  patched._getArticleTitle = () => articleTitle.call(reader).replaceAll('&', '&amp;');
+  return reader;
 }
 
 /** A page too deep or too large for Readability: its body's text, white space folded, its links, and what it says of itself. */

@@ -3,6 +3,7 @@ import type { DocumentKind } from './content-type.js';
 import { decodeText, type SelfDeclaration } from './decode-text.js';
 import { boundedDocument } from './document-bounds.js';
 import { extractHtml } from './extract-html.js';
+import { feedTitle } from './feed-title.js';
 import { extractPdfText, type PdfReadingLimits, type PdfText } from './extract-pdf.js';
 import type { ExtractedDocument } from './extracted-document.js';
 import { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS } from './safe-fetch.js';
@@ -60,7 +61,7 @@ async function extractedByKind(input: ExtractionInput, limits: PdfReadingLimits)
   const text = decodeText(input.body, input.charset, selfDeclarationOf(kind, contentType));
   if (kind === 'html') return extractHtml(text, url, contentType);
   const markdown = kind === 'json' ? fenced(prettyJson(text), 'json') : kind === 'xml' ? fenced(text.trim(), 'xml') : text;
-  const title = (kind === 'text' ? leadingHeading(text, contentType, url) : undefined) ?? titleFromUrl(url);
+  const title = (kind === 'text' ? leadingHeading(text, contentType, url) : kind === 'xml' ? feedTitle(text) : undefined) ?? titleFromUrl(url);
   return { title, markdown, links: [], content_type: contentType };
 }
 

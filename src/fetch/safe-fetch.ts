@@ -1,10 +1,11 @@
 import { request, type Dispatcher } from 'undici';
+import { boundedText } from '../domain/cut-text.js';
 import { FedsearchError } from '../domain/errors.js';
 import { decodedBody, MAX_CODINGS, type DecodeErrors } from '../transport/content-coding.js';
 import { createPinnedAgent, type ResolvedAddress } from '../transport/dispatchers.js';
 import { networkCause } from '../transport/network-errors.js';
 import { discardBody, readBodyCapped } from '../transport/read-body.js';
-import { checkFetchTarget, type HostResolver, type TargetPolicy } from './fetch-target.js';
+import { checkFetchTarget, type CheckedTarget, type HostResolver, type TargetPolicy } from './fetch-target.js';
 import type { Nat64Prefix } from './nat64-prefixes.js';
 import { ALLOWED_CONTENT_TYPES, kindOfMediaType, parseContentType, sniffKind, textBodyMismatch, type DocumentKind } from './content-type.js';
 
@@ -74,7 +75,7 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
   const redirects: string[] = [];
   try {
     for (;;) {
-      const checked = await checkFetchTarget(next, policy);
+      const checked = await checkedHop(next, policy, redirects);
       const url = checked.url;
       const hop = await fetchHop(url, checked.addresses, settings, signal);
       if (hop.kind === 'document') return { ...hop.document, redirects };
@@ -92,6 +93,27 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
     throw error;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The largest part of a redirect's target a refusal shows: the Location header is the upstream's choice. */
+const SHOWN_TARGET_CHARS = 300;
+
+/**
+ * checkFetchTarget for one hop. A hop a redirect led to fails as such: "refused: 10.0.0.1 is a private address"
+ * (or "could not resolve intranet.test") alone, for the public URL the caller asked for, read as if the caller
+ * had named that address.
+ */
+async function checkedHop(next: string | URL, policy: TargetPolicy, redirects: readonly string[]): Promise<CheckedTarget> {
+  try {
+    return await checkFetchTarget(next, policy);
+  } catch (error) {
+    const from = redirects.at(-1);
+    if (from === undefined || !(error instanceof FedsearchError)) throw error;
+    const redirected = `${from} redirected to ${boundedText(String(next), SHOWN_TARGET_CHARS)}`;
+    // A name that does not resolve here is named as where the redirect led, too.
+    const why = error.code === 'FETCH_FORBIDDEN' ? `refused, ${error.message.replace(/^refused: /, '')}` : error.message;
+    throw new FedsearchError(error.code, `${redirected}: ${why}`, { cause: error, details: error.details });
   }
 }
 

@@ -138,14 +138,14 @@ interface LocationFailure {
 }
 
 /**
- * One failed location's error as it is; several in one error, each reason naming its location (a refusal names
- * only the address it refused). Its code is the first fetched location's failure when there is one (502 when it
- * failed, 413 too large, 504 out of its time): a refusal's 400 would tell the caller that their request was at
- * fault, and they gave only the paper.
+ * One failed location's error naming that location, as each of several is named in one error: a PDF that could not
+ * be read, or a refusal, says nothing of where it was (the paper was asked for by its id, not its URL). The code of
+ * several is the first fetched location's failure when there is one (502 when it failed, 413 too large, 504 out of
+ * its time): a refusal's 400 would tell the caller that their request was at fault, and they gave only the paper.
  */
 function everyLocationFailed(id: string, failures: LocationFailure[]): FedsearchError {
   const first = failures[0]!.error;
-  if (failures.length === 1) return first;
+  if (failures.length === 1) return locationNamed(failures[0]!);
   const telling = failures.find(({ error }) => error.code !== 'FETCH_FORBIDDEN')?.error ?? first;
   return new FedsearchError(telling.code, `none of the ${failures.length} PDF locations known for ${id} could be read: ${reasonsOf(failures)}`, { cause: telling });
 }
@@ -175,6 +175,19 @@ export function readingOutOfTime(paper: string, deadline: ReadDeadline, tried: s
   const before = tried.length > 1 ? `; tried before it: ${tried.slice(0, -1).map(shownLocation).join(', ')}` : '';
   return new FedsearchError('FETCH_TIMEOUT', `the deadline for reading ${shownLocation(paper)} (${deadline.named} ms) ran out${where}: ${error.message}${before}`, {
     cause: error,
+  });
+}
+
+/** A failure's error, its message prefixed by its location unless it names it already (as a fetch's own does). */
+function locationNamed(failure: LocationFailure): FedsearchError {
+  const { error } = failure;
+  const message = reasonOf(failure);
+  if (message === error.message) return error;
+  return new FedsearchError(error.code, message, {
+    cause: error,
+    details: error.details,
+    retryAfterMs: error.retryAfterMs,
+    upstreamStatus: error.upstreamStatus,
   });
 }
 

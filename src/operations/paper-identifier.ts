@@ -1,5 +1,9 @@
+import { boundedText } from '../domain/cut-text.js';
 import { invalidQuery } from '../domain/errors.js';
 import { readPaperIdentifier, type PaperIdentifier } from '../domain/paper-identifiers.js';
+
+/** How much of a caller's id the message quotes: cut whole characters, never half an emoji (cut-text.ts). */
+const SHOWN_INPUT_CHARS = 100;
 
 /**
  * Reads what a caller calls a paper: a DOI (bare, `doi:` or a doi.org link), an arXiv id in any version
@@ -11,6 +15,6 @@ export function parsePaperIdentifier(input: string): PaperIdentifier {
   const identifier = readPaperIdentifier(input);
   if (identifier) return identifier;
   throw invalidQuery(
-    `id: "${input.trim().slice(0, 100)}" is not a paper identifier; use a DOI (10.1234/abc), an arXiv id (2101.00001 or hep-th/9901001), a PMID (12345678), a PMCID (PMC1234567) or a Semantic Scholar id (40 hex digits or CorpusId:123)`,
+    `id: "${boundedText(input.trim(), SHOWN_INPUT_CHARS)}" is not a paper identifier; use a DOI (10.1234/abc), an arXiv id (2101.00001 or hep-th/9901001), a PMID (12345678), a PMCID (PMC1234567) or a Semantic Scholar id (40 hex digits or CorpusId:123)`,
   );
 }

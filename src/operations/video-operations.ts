@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText } from '../domain/cut-text.js';
 import { FedsearchError, invalidQuery } from '../domain/errors.js';
 import type { ProviderItem } from '../domain/result.js';
 import { YOUTUBE_VIDEO_ID, youtubeVideoIdOfLink } from '../domain/youtube-links.js';
@@ -8,6 +9,12 @@ import type { TranscriptLine } from '../providers/capabilities.js';
 import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { transcriptOutput, videoDetailsOutput } from './output-schemas.js';
 import { renderTextPage } from './render-text-page.js';
+
+/**
+ * How much of a caller's value a message quotes, cut between whole characters (cut-text.ts): half an emoji was
+ * quoted as `\ud83d`.
+ */
+const SHOWN_INPUT_CHARS = 100;
 
 /** A video id from an id or any usual YouTube link (watch, youtu.be, shorts, embed, live). */
 export function parseVideoId(input: string): string {
@@ -19,7 +26,7 @@ export function parseVideoId(input: string): string {
   } catch {
     // Not a URL: fall through to the message below.
   }
-  throw invalidQuery(`"${value.slice(0, 100)}" is not a YouTube video id (11 characters) or a YouTube video link`);
+  throw invalidQuery(`"${boundedText(value, SHOWN_INPUT_CHARS)}" is not a YouTube video id (11 characters) or a YouTube video link`);
 }
 
 const timeoutMs = z.number().int().min(100).max(30_000).optional().describe('Deadline in milliseconds (100–30000).');
@@ -38,7 +45,7 @@ const videoReference = z
     if (value === '' || value.length > 300 || parseVideoIdOrUndefined(value) !== undefined) return;
     context.addIssue({
       code: 'custom',
-      message: `${JSON.stringify(value.slice(0, 100))} is not a YouTube video; allowed: a video id of 11 characters (dQw4w9WgXcQ) or a link to one video (watch, youtu.be, shorts, embed, live)`,
+      message: `${JSON.stringify(boundedText(value, SHOWN_INPUT_CHARS))} is not a YouTube video; allowed: a video id of 11 characters (dQw4w9WgXcQ) or a link to one video (watch, youtu.be, shorts, embed, live)`,
       input: value,
     });
   });

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import MiniSearch from 'minisearch';
+import { boundedText } from '../domain/cut-text.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { LOCAL_LINK_SCHEME, type LocalSource, type ReadDocumentInput } from './capabilities.js';
@@ -12,6 +13,8 @@ const EXTENSIONS = new Set(['.md', '.markdown', '.txt', '.html', '.htm', '.json'
 const MAX_FILES = 5000;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 const SNIPPET_CHARS = 240;
+/** A JSON record without a title is titled by its text's start: cut between whole characters, never half an emoji. */
+const FALLBACK_TITLE_CHARS = 80;
 
 interface LocalDocument {
   id: number;
@@ -205,7 +208,7 @@ function jsonDocuments(value: unknown, fallbackUrl: string): DocumentFields[] {
     const title = typeof record.title === 'string' && record.title.trim() !== '' ? record.title.trim() : undefined;
     if (!title && !body) return [];
     const document: DocumentFields = {
-      title: title ?? body!.slice(0, 80),
+      title: title ?? boundedText(body!, FALLBACK_TITLE_CHARS),
       url: httpUrl(record.url) ?? (records.length > 1 ? `${fallbackUrl}#${index + 1}` : fallbackUrl),
       text: body ? htmlToText(body) : '',
       mediaType: 'text/plain',

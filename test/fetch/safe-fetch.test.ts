@@ -29,7 +29,8 @@ beforeAll(async () => {
     .on('/to-loopback', (_request, response) => response.writeHead(302, { location: `${site.origin}/ok` }).end())
     .on('/to-localhost', (_request, response) => response.writeHead(301, { location: `http://localhost:${site.port}/ok` }).end())
     .on('/to-mapped', (_request, response) => response.writeHead(307, { location: `http://[::ffff:7f00:1]:${site.port}/ok` }).end())
-    .on('/to-self', (_request, response) => response.writeHead(308, { location: `http://public.test:${site.port}/ok` }).end());
+    .on('/to-self', (_request, response) => response.writeHead(308, { location: `http://public.test:${site.port}/ok` }).end())
+    .redirect('/to-unknown', 'http://intranet.test/admin');
   for (let hop = 1; hop <= 6; hop += 1) site.redirect(`/chain/${hop}`, hop === 6 ? '/ok' : `/chain/${hop + 1}`);
 });
 
@@ -130,20 +131,38 @@ describe('redirects under the default policy', () => {
     expect(document.body.toString()).toBe('reached');
   });
 
+  // The refusal names the URL asked for and where it redirected: "refused: 10.0.0.1 is a private address" alone
+  // read as if the caller had asked for 10.0.0.1.
   it.each([
-    ['/to-private', /^refused: 10\.0\.0\.1 is a private address$/],
-    ['/to-metadata', /^refused: 169\.254\.169\.254 is a cloud metadata address$/],
-    ['/to-loopback', /^refused: 127\.0\.0\.1 is a loopback address$/],
-    ['/to-localhost', /^refused: localhost resolves to a loopback address$/],
-    ['/to-mapped', /^refused: ::ffff:7f00:1 is a loopback address/],
-  ])('re-checks the hop after %s and refuses it', async (path, message) => {
+    ['/to-private', 'http://10.0.0.1/secret', '10.0.0.1 is a private address'],
+    ['/to-metadata', 'http://169.254.169.254/latest/meta-data/', '169.254.169.254 is a cloud metadata address'],
+    ['/to-loopback', 'http://127.0.0.1:PORT/ok', '127.0.0.1 is a loopback address'],
+    ['/to-localhost', 'http://localhost:PORT/ok', 'localhost resolves to a loopback address'],
+    ['/to-mapped', 'http://[::ffff:7f00:1]:PORT/ok', '::ffff:7f00:1 is a loopback address (IPv4 127.0.0.1 inside an IPv6 address)'],
+  ])('re-checks the hop after %s and refuses it as a redirect to %s', async (path, target, reason) => {
     const before = site.requestedPaths.filter((requested) => requested === '/ok').length;
-    await expectFailure(publicSite(path), 'FETCH_FORBIDDEN', message);
+    const error = await failure(publicSite(path));
+    expect(error.code).toBe('FETCH_FORBIDDEN');
+    expect(error.message).toBe(`http://public.test:${site.port}${path} redirected to ${target.replace('PORT', String(site.port))}: refused, ${reason}`);
     expect(site.requestedPaths.filter((requested) => requested === '/ok').length).toBe(before);
   });
 
   it('refuses a redirect to a non-http scheme', async () => {
-    await expectFailure(publicSite('/to-file'), 'FETCH_FORBIDDEN', /not file:/);
+    const error = await failure(publicSite('/to-file'));
+    expect(error.code).toBe('FETCH_FORBIDDEN');
+    expect(error.message).toBe(`http://public.test:${site.port}/to-file redirected to file:///etc/passwd: refused, only http and https URLs are fetched, not file:`);
+  });
+
+  it('names a redirect to a name that does not resolve as where the redirect led', async () => {
+    await expectFailure(
+      publicSite('/to-unknown'),
+      'FETCH_FAILED',
+      new RegExp(`^http://public\\.test:${site.port}/to-unknown redirected to http://intranet\\.test/admin: could not resolve intranet\\.test: no such host$`),
+    );
+  });
+
+  it('keeps the first hop\'s refusal as it was: no redirect was followed', async () => {
+    await expectFailure(safeFetch('http://10.0.0.1/secret', { lookup }), 'FETCH_FORBIDDEN', /^refused: 10\.0\.0\.1 is a private address$/);
   });
 });
 

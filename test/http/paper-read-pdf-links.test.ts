@@ -17,6 +17,8 @@ const LINKS: Record<string, { semanticscholar: string; crossref: string }> = {
   pages: { semanticscholar: '/publisher/cover', crossref: '/repository/record' },
   broken: { semanticscholar: '/publisher/truncated.pdf', crossref: '/repository/copy.pdf' },
   unreadable: { semanticscholar: '/publisher/locked.pdf', crossref: '/repository/truncated.pdf' },
+  // One location only, its PDF unreadable.
+  lone: { semanticscholar: '/publisher/truncated.pdf', crossref: '' },
   // Known to both, a PDF link from neither.
   closed: { semanticscholar: '', crossref: '' },
 };
@@ -136,6 +138,13 @@ describe('paper_read of a paper whose sources give different PDF links', () => {
           `${escaped(at('/repository/truncated.pdf'))}: the PDF could not be read: .+$`,
       ),
     );
+  });
+
+  it('names the one PDF location a paper has when its PDF cannot be read', async () => {
+    const response = await callOperation(service, 'paper_read', { id: '10.5555/links.lone' });
+    const body = await response.json();
+    expect({ status: response.status, code: body.code }).toEqual({ status: 502, code: 'FETCH_FAILED' });
+    expect(body.message).toMatch(new RegExp(`^${escaped(at('/publisher/truncated.pdf'))}: the PDF could not be read: .+$`));
   });
 
   it('says which sources know a paper that has no open PDF, and where its text may be read', async () => {

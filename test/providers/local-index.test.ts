@@ -90,3 +90,22 @@ describe('snippets of the embedded index', () => {
     expect(snippetAround(long, ['capybara'])!.startsWith('capybara')).toBe(true);
   });
 });
+
+describe('a JSON record without a title in the embedded index', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-untitled-'));
+    // An emoji across the 80th and 81st UTF-16 units, where the title taken from the text is cut.
+    writeFileSync(path.join(folder, 'notes.json'), JSON.stringify({ text: `${'a'.repeat(79)}😀 and the rest of the note` }));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('is titled by the start of its text, cut between whole characters and marked as cut', async () => {
+    const index = await buildIndex(folder);
+    const [document] = [...index.documents.values()];
+    expect(document?.title.startsWith('a'.repeat(79))).toBe(true);
+    expect(document?.title).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(document?.title.endsWith('…')).toBe(true);
+    expect(document?.title.length).toBeLessThanOrEqual(80);
+  });
+});
