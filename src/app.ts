@@ -11,7 +11,7 @@ import { endUnusedConnectionsOnShutdown } from './transport/unused-connections.j
 import { registerAccessControl } from './http/access-control.js';
 import { registerCompression } from './http/compression.js';
 import { registerCrossSiteCheck } from './http/cross-site.js';
-import { answerClientErrors, answeredPastTheApp } from './http/client-error.js';
+import { answerClientErrors, answeredPastTheApp, endArrivingRequest, SHUTTING_DOWN_MESSAGE } from './http/client-error.js';
 import { answerRequestsNodeRefuses } from './http/requests-node-answers.js';
 import { errorAnswer, registerErrorHandler } from './http/error-handler.js';
 import { registerNotFoundHandler } from './http/not-found-handler.js';
@@ -175,7 +175,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('onReady', async () => {
     readiness.ready = true;
   });
-  const endUnusedConnections = endUnusedConnectionsOnShutdown(app.server);
+  const endUnusedConnections = endUnusedConnectionsOnShutdown(app.server, (socket) =>
+    endArrivingRequest(socket, app.log, (statusCode) => metrics.recordHttpRequest({ method: 'UNPARSED', route: 'unparsed', statusCode, seconds: 0 })),
+  );
   app.addHook('preClose', async () => {
     readiness.ready = false;
     closing = true;
@@ -197,5 +199,5 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 }
 
 function shuttingDown(): FedsearchError {
-  return new FedsearchError('SHUTTING_DOWN', 'the service is shutting down and takes no new requests; send this one again (to another replica)');
+  return new FedsearchError('SHUTTING_DOWN', SHUTTING_DOWN_MESSAGE);
 }

@@ -7,6 +7,7 @@ import { hideUrlUserinfo } from './domain/url-userinfo.js';
 import { levelEnabled } from './engine/log-level.js';
 import { redactSecrets } from './engine/redact.js';
 import { lazyChildLoggerFactory } from './request-logger.js';
+import { rememberRequestId } from './transport/request-ids.js';
 
 /** Header and field paths that carry credentials: never written to a log line. */
 export const REDACTED_PATHS = [
@@ -177,9 +178,10 @@ export function loggerOptions(
     childLoggerFactory: lazyChildLoggerFactory,
     // Not Fastify's requestIdHeader: it would take any header value as it is; genReqId checks it first.
     requestIdHeader: false,
+    // Kept on the raw request too: an answer written past the app (http/client-error.ts) then carries the same id.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      return rememberRequestId(request, typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID());
     },
   };
 }

@@ -88,8 +88,18 @@ export function proxyHops(max = 10) {
   });
 }
 
+/**
+ * One of a list of words, in any letter case (`LOG_LEVEL=INFO` was refused at start-up, where every other word here,
+ * `true`, `off`, is read so), and given to the service in the list's own spelling. Only for a list no two of whose
+ * words differ by case alone, which would make a spelling ambiguous.
+ */
 export function oneOf<const Choices extends readonly [string, ...string[]]>(choices: Choices) {
-  return envValue(`one of ${choices.join(', ')}`, (raw) => choices.find((choice): choice is Choices[number] => choice === raw.trim()));
+  const folded = choices.map((choice) => choice.toLowerCase());
+  if (new Set(folded).size !== choices.length) throw new Error(`oneOf: ${choices.join(', ')} differ only by letter case`);
+  return envValue(`one of ${choices.join(', ')}`, (raw) => {
+    const word = raw.trim().toLowerCase();
+    return choices.find((choice, index): choice is Choices[number] => folded[index] === word);
+  });
 }
 
 // user:password@ in a URL (redis://:secret@host) must not reach the logs through a start-up message. Everything

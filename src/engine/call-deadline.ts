@@ -1,9 +1,6 @@
 import { AbortListeners, offerAbortWatch } from '../transport/abort-watch.js';
 import type { CallerSignal } from './cancellation.js';
-import { ProviderTimeout } from './provider-outcome.js';
-
-/** The abort reason of calls that are over (answered or failed): nothing reads it, it only stops leftover work. */
-const CALLS_FINISHED = new DOMException('the provider call is over', 'AbortError');
+import { CALLS_FINISHED, ProviderTimeout } from './provider-outcome.js';
 
 /**
  * The deadline and abort signal of provider calls that start together with the same timeout: one timer, one

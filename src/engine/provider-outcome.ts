@@ -30,6 +30,13 @@ export class ServiceStopping extends Error {
 }
 
 /**
+ * The abort reason of what provider calls leave running once they are over (CallDeadline.finish), made once. A call
+ * still running then was cut short by the search it was for failing (gather.ts: hearing an answer threw, a fault of
+ * the service's own): it was reported as REQUEST_CANCELLED, "the client went away", when no client had.
+ */
+export const CALLS_FINISHED = new DOMException('the provider call is over', 'AbortError');
+
+/**
  * A request not sent because the provider's breaker opened after its call was admitted (it waited here for a
  * rate-limit slot or a concurrency place, or it was a later page): the outcome is `suspended`, as if not asked.
  */
@@ -87,6 +94,7 @@ export function failureOutcome(provider: Provider, error: unknown, started: numb
     return { ...base, status: 'timeout', code: 'PROVIDER_TIMEOUT', message: `no answer within ${timeoutMs} ms` };
   }
   if (reason instanceof ServiceStopping) return { ...base, status: 'timeout', code: 'PROVIDER_TIMEOUT', message: reason.message };
+  if (reason === CALLS_FINISHED) return { ...base, status: 'error', code: 'INTERNAL', message: 'cut short: the search failed on an internal error before this provider answered' };
   if (error instanceof OutboundRateLimited) {
     return { ...base, status: 'rate_limited', code: error.code, message: error.message, retry_after_ms: error.retryAfterMs };
   }

@@ -7,7 +7,7 @@ import { CallDeadline, type CallDeadlines } from './call-deadline.js';
 import type { CallerSignal } from './cancellation.js';
 import { concurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.js';
 import { unsupportedFilters } from './filters.js';
-import { cutShortOutcome, failureOutcome, notAsked, okOutcome, ServiceStopping, turnedOff } from './provider-outcome.js';
+import { CALLS_FINISHED, cutShortOutcome, failureOutcome, notAsked, okOutcome, ServiceStopping, turnedOff } from './provider-outcome.js';
 import type { Admission } from './provider-health.js';
 import { CallTransport, type RequestBreaker } from './upstream-transport.js';
 import { redactSecrets } from './redact.js';
@@ -258,8 +258,10 @@ class AdmittedCall<T> {
 
   private failed(error: unknown): PipelineResult<T> {
     const outcome = failureOutcome(this.provider, error, this.started, this.call.signal, this.dependencies.secrets());
+    // A call cut short by its search's own failure (CALLS_FINISHED) says nothing of the upstream either.
     const saysNothingOfUpstream =
       (outcome.status === 'timeout' && (this.callerShortened || this.waitedHere() || this.call.signal.reason instanceof ServiceStopping)) ||
+      this.call.signal.reason === CALLS_FINISHED ||
       refusedForWhatWasAsked(error);
     const read = outcome.status === 'timeout' ? this.readBeforeDeadline() : undefined;
     if (read) {

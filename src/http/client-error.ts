@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
-import { METHODS, type IncomingMessage } from 'node:http';
+import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { answerInProgress } from '../transport/stalled-responses.js';
+import { requestIdOf } from '../transport/request-ids.js';
 import { rawAnswer, rawResponseText, type RawRefusal } from './raw-refusal.js';
 
 /** Node's parser error, with the bytes it had read when it gave up (a Buffer, on parse errors only). */
@@ -49,6 +50,9 @@ function requestStillArriving(socket: Socket): IncomingMessage | undefined {
   return incoming && !incoming.complete ? incoming : undefined;
 }
 
+/** Node's own field (stalled-responses.ts): the response a connection is answering, null once it is done. */
+type ServingSocket = Socket & { _httpMessage?: ServerResponse | null };
+
 /** Requests the app holds that were answered here (their body came too late, or malformed): their abort is not the client's. */
 const answeredHere = new WeakSet<IncomingMessage>();
 
@@ -66,7 +70,8 @@ export function answeredPastTheApp(request: IncomingMessage): boolean {
  * helmet's headers, a count or a log line. Answered here as every refusal is (raw-refusal.ts), with a closed
  * connection, so a keep-alive client does not reuse a socket the parser has given up on; logged at warn with its
  * request id, and counted (`counted`) with fixed labels. An error in a body is about a request the app holds (`held`):
- * one it answered already is left to it, as is a client that closed its side meanwhile.
+ * one it answered already is left to it, as is a client that closed its side meanwhile; one it still waits for is
+ * answered with the id the app gave it, so the caller's X-Request-Id is the one on the app's lines for it.
  */
 export function answerClientErrors(counted: (statusCode: number) => void): NonNullable<FastifyServerOptions['clientErrorHandler']> {
   // Fastify calls the handler bound to the app, whose logger it then has (the app does not exist yet when this is made).
@@ -90,7 +95,7 @@ export function answerClientErrors(counted: (statusCode: number) => void): NonNu
       answeredHere.add(held);
     }
     const refusal = describe(error.code);
-    const reply = rawAnswer(refusal);
+    const reply = rawAnswer(refusal, held && requestIdOf(held));
     this.log.warn(
       { reqId: reply.requestId, statusCode: refusal.status, code: error.code, requestLine: requestLineOf(error.rawPacket) },
       'request refused: not read as HTTP',
@@ -99,3 +104,35 @@ export function answerClientErrors(counted: (statusCode: number) => void): NonNu
     socket.end(rawResponseText(reply));
   };
 }
+
+/**
+ * Ends, as a shutdown begins, a connection whose request is still arriving (its body incomplete: a slow upload, a body
+ * that never starts, chunks that stop). Node's close() waits for such a connection as for any request in progress, and
+ * the app waits for the body: one such client held the shutdown until REQUEST_TIMEOUT_MS had passed (checked only every
+ * connectionsCheckingInterval, so up to twice as long), past SHUTDOWN_GRACE_MS. One whose answer is still to come is
+ * answered 503 SHUTTING_DOWN here, with the app's request id, logged and counted as the app would have; one answered
+ * already (a 404 or 401 given before its body came) has nothing more to say. Either way the rest of the body is not
+ * waited for. Returns whether it ended the connection.
+ */
+export function endArrivingRequest(socket: Socket, log: FastifyBaseLogger, counted: (statusCode: number) => void): boolean {
+  const held = requestStillArriving(socket);
+  if (!held) return false;
+  const response = (socket as ServingSocket)._httpMessage;
+  // An answer already under way (its headers sent) is not cut into: it ends its connection when done (unused-connections.ts).
+  if (response?.headersSent === true) return false;
+  if (response != null && !socket.destroyed) {
+    answeredHere.add(held);
+    const reply = rawAnswer(SHUTTING_DOWN, requestIdOf(held));
+    log.info({ reqId: reply.requestId, statusCode: SHUTTING_DOWN.status, code: SHUTTING_DOWN.code }, 'request rejected: still arriving when the shutdown began');
+    counted(SHUTTING_DOWN.status);
+    socket.write(rawResponseText(reply));
+  }
+  // After what was written has gone out: the answer above, or the end of the one the app gave.
+  socket.destroySoon();
+  return true;
+}
+
+/** What a request that reaches the service while it closes is told, by the app's hook (app.ts) and here alike. */
+export const SHUTTING_DOWN_MESSAGE = 'the service is shutting down and takes no new requests; send this one again (to another replica)';
+
+const SHUTTING_DOWN: RawRefusal = { status: 503, code: 'SHUTTING_DOWN', message: SHUTTING_DOWN_MESSAGE };

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { FedsearchError } from '../domain/errors.js';
+import { answeredPastTheApp } from './client-error.js';
 
 /**
  * Maps every error to one JSON shape. Client errors keep their message (it says what was wrong and what is
@@ -46,7 +47,9 @@ export function errorAnswer(error: FastifyError | FedsearchError | Error, reques
   const status = statusOf(error);
   const code = error instanceof FedsearchError ? error.code : codeOf(error, status);
   const showMessage = status < 500 || (error instanceof FedsearchError && code !== 'INTERNAL');
-  logFailure(request.log, error, status, code);
+  // One answered past the app (client-error.ts) has its line there: the body read here failed only because its
+  // connection was closed under the app, and a second line ("request rejected: aborted") told of no request of its own.
+  if (!answeredPastTheApp(request.raw)) logFailure(request.log, error, status, code);
   const message = showMessage ? clientMessage(error, request) : `internal error; quote request id ${request.id} when reporting it`;
   const answer: ErrorAnswer = { status, code, message };
   if (error instanceof FedsearchError && error.details !== undefined && showMessage) answer.details = error.details;

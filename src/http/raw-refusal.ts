@@ -22,10 +22,9 @@ export interface RawAnswer {
 /**
  * A refusal written past every hook, as the hooks write every other one: the API's error envelope, a request id
  * (in the body and X-Request-Id) to quote, the security headers, and a closed connection, since the rest of what
- * the caller sent is never read.
+ * the caller sent is never read. `requestId` is the app's for a request it holds (so the caller's id matches its lines).
  */
-export function rawAnswer(refusal: RawRefusal): RawAnswer {
-  const requestId = randomUUID();
+export function rawAnswer(refusal: RawRefusal, requestId: string = randomUUID()): RawAnswer {
   const title = STATUS_CODES[refusal.status] ?? 'Error';
   const body = JSON.stringify({ statusCode: refusal.status, error: title, code: refusal.code, message: refusal.message, request_id: requestId });
   const headers = {

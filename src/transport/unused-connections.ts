@@ -8,6 +8,12 @@ interface ServedSocket extends Socket {
 }
 
 /**
+ * How long, once a shutdown begins, a request whose head is arriving has to finish it (and be answered 503 by the
+ * app's closing hook): a client sends its whole head in one go, so a second is ample for a late packet.
+ */
+const HEAD_ARRIVAL_BOUND_MS = 1000;
+
+/**
  * Ends, when a shutdown begins, the connections that never sent a byte. Node's `server.close()` ends idle
  * keep-alive connections, but not one that was opened and never sent a request (a browser's preconnect, a spare
  * socket of a client's pool): Node counts it as awaiting its first request's headers, and close() stops the timer
@@ -16,9 +22,12 @@ interface ServedSocket extends Socket {
  *
  * Counted per connection, not per request: a keep-alive connection's searches pay nothing for it.
  *
+ * `endArrivingRequest` ends a connection whose request's body is still arriving (Node's close() and the app both
+ * waited for it, for up to twice REQUEST_TIMEOUT_MS), and says whether it did.
+ *
  * Returns what to call when the shutdown begins.
  */
-export function endUnusedConnectionsOnShutdown(server: Server): () => void {
+export function endUnusedConnectionsOnShutdown(server: Server, endArrivingRequest: (socket: Socket) => boolean): () => void {
   const open = new Set<ServedSocket>();
   let closing = false;
   server.on('connection', (socket: ServedSocket) => {
@@ -29,14 +38,29 @@ export function endUnusedConnectionsOnShutdown(server: Server): () => void {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
+  /**
+   * A connection whose request's head has not come in full within the bound never gets one: Node's close() stops
+   * the headers timeout that would have ended it and waits for it, so one such client held the shutdown for all of
+   * SHUTDOWN_GRACE_MS. Ended after what was written to it has gone (destroySoon), as is a request whose head came
+   * meanwhile and whose body is still arriving.
+   */
+  const endLateArrivals = (): void => {
+    for (const socket of open) {
+      if (endArrivingRequest(socket)) continue;
+      if (socket._httpMessage == null) socket.destroySoon();
+    }
+  };
   return () => {
     closing = true;
-    // Only a connection that has sent nothing is ended now. One whose request is still arriving is answered 503
-    // SHUTTING_DOWN and ended, an idle keep-alive one is ended by Node itself, and one answering a request is ended
-    // after its answer: by `Connection: close` (the closing hook) when its headers are still to go, and here when they
-    // went before the shutdown began, promising keep-alive (an answer sent as a stream: a page file, a compressed
-    // answer), since Node ends only the connections idle when it stops listening.
+    // A connection that has sent nothing is ended now, and so is one whose request's body is still arriving (answered
+    // 503 SHUTTING_DOWN unless answered already). One whose request's head is still arriving is answered 503 SHUTTING_DOWN
+    // by the app's hook and ended when it comes, or ended once HEAD_ARRIVAL_BOUND_MS has passed; an idle keep-alive one
+    // is ended by Node itself, and one answering a request is ended after its answer: by `Connection: close` (the
+    // closing hook) when its headers are still to go, and here when they went before the shutdown began, promising
+    // keep-alive (an answer sent as a stream: a page file, a compressed answer), since Node ends only the connections
+    // idle when it stops listening.
     for (const socket of open) {
+      if (endArrivingRequest(socket)) continue;
       const response = socket._httpMessage;
       if (response == null) {
         if (socket.bytesRead === 0) socket.destroy();
@@ -44,5 +68,6 @@ export function endUnusedConnectionsOnShutdown(server: Server): () => void {
         endConnectionAfterShutdown(response, server);
       }
     }
+    setTimeout(endLateArrivals, HEAD_ARRIVAL_BOUND_MS).unref();
   };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { oneOf } from '../../src/config/env-values.js';
 import { readMcpSettings } from '../../src/mcp/settings.js';
 import { builtInName } from '../../src/providers/provider-config.js';
 import { PROVIDER_CLASSES } from '../../src/providers/registry.js';
@@ -98,6 +99,15 @@ describe('loadConfig with valid values', () => {
     expect(config.mcp).toMatchObject({ tools: 'split', heartbeatMs: 50, allowedHosts: ['a.example', 'b.example'] });
     expect(readMcpSettings(config, { sessionIdleMs: 300 })).toMatchObject({ heartbeatMs: 50, sessionIdleMs: 300 });
     expect(config).toMatchObject({ HOST: '::1', REDIS_URL: 'rediss://cache.example:6380' });
+  });
+
+  it('reads a word from a list in any letter case, as the list spells it: LOG_LEVEL=INFO starts the service at info', () => {
+    expect(loadConfig({ LOG_LEVEL: 'INFO' }).LOG_LEVEL).toBe('info');
+    expect(loadConfig({ LOG_LEVEL: ' Debug ' }).LOG_LEVEL).toBe('debug');
+    expect(loadConfig({ MCP_TOOLS: 'SPLIT' }).mcp.tools).toBe('split');
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow('LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
+    // A list whose words differ by case alone could not be read so: it is refused where it is declared.
+    expect(() => oneOf(['Fast', 'fast'])).toThrow('differ only by letter case');
   });
 
   it('reads each provider from its variables, aliases and the default timeout', () => {

@@ -5,7 +5,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv } from '../support/service.js';
-import { holdAnswer, startServer } from './server-process.js';
+import { holdAnswer, startServer, type ServerProcess } from './server-process.js';
+
+/**
+ * Starts the server with a page that never answers, and asks fetch_url for it: a request in flight that no shutdown
+ * cuts short (a provider call would be, shutdown-cut.ts, and one still arriving is answered 503), so only the end of
+ * the grace, or a second signal, ends the process. Resolves once the server is asking for the page.
+ */
+async function serverHeldByAFetch(upstream: FakeUpstream, env: Record<string, string>): Promise<{ server: ServerProcess; answer: Promise<unknown> }> {
+  const hangs = `/hangs/${env.SHUTDOWN_GRACE_MS}`;
+  upstream.on(hangs, { kind: 'hang' });
+  const server = await startServer({ ...env, FETCH_ALLOW_PRIVATE: 'true', FETCH_TIMEOUT_MS: '120000', READ_TIMEOUT_MS: '600000' });
+  const answer = fetch(`${server.origin}/v1/ops/fetch_url`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${upstream.origin}${hangs}`, engine: 'direct' }),
+  }).catch((error: unknown) => error);
+  await expect.poll(() => upstream.requestsTo(hangs).length).toBe(1);
+  return { server, answer };
+}
 
 describe('graceful shutdown', () => {
   let upstream: FakeUpstream;
@@ -74,46 +92,31 @@ describe('graceful shutdown', () => {
   });
 
   it('exits 0 when the grace period ends with a request still open', async () => {
-    const server = await startServer({ SHUTDOWN_GRACE_MS: '300' });
-    // A request whose body never comes in full: no provider call to cut short, so only the grace ends it.
-    const { port } = new URL(server.origin);
-    const socket = connect(Number(port), '127.0.0.1');
-    await once(socket, 'connect');
-    socket.write('POST /v1/ops/web_search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query"');
-    const closed = once(socket, 'close');
+    const { server, answer } = await serverHeldByAFetch(upstream, { SHUTDOWN_GRACE_MS: '300' });
     try {
-      await expect.poll(() => fetch(`${server.origin}/healthz`).then((response) => response.status)).toBe(200);
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
-      await closed;
+      // The request still open had its connection cut when the process ended: no answer.
+      expect(await answer).toBeInstanceOf(Error);
       expect(server.output.join('')).toContain('grace period over');
     } finally {
-      socket.destroy();
       server.child.kill('SIGKILL');
     }
   });
 
   it('ends at once on a second signal while shutting down, with 128 + its number, however long the grace', async () => {
     // The longest grace allowed: only the second signal can end this shutdown before the test's own timeout.
-    const server = await startServer({ SHUTDOWN_GRACE_MS: '600000' });
-    const { port } = new URL(server.origin);
-    const socket = connect(Number(port), '127.0.0.1');
-    await once(socket, 'connect');
-    // A request whose body never comes in full holds the shutdown open for the whole grace.
-    socket.write('POST /v1/ops/web_search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query"');
-    const closed = once(socket, 'close');
+    const { server, answer } = await serverHeldByAFetch(upstream, { SHUTDOWN_GRACE_MS: '600000' });
     try {
-      await expect.poll(() => fetch(`${server.origin}/healthz`).then((response) => response.status)).toBe(200);
       server.child.kill('SIGTERM');
       await server.waitForOutput('"msg":"shutting down"');
       server.child.kill('SIGINT');
       // 130 = 128 + SIGINT's 2, as a shell reports a process a Ctrl-C ended: not the 0 of a shutdown that finished.
       expect(await server.exited).toBe(130);
-      await closed;
+      expect(await answer).toBeInstanceOf(Error);
       expect(server.output.join('')).toContain('"signal":"SIGINT","msg":"second signal while shutting down; exiting now');
       expect(server.output.join('')).not.toContain('grace period over');
     } finally {
-      socket.destroy();
       server.child.kill('SIGKILL');
     }
   });
