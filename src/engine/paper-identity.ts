@@ -36,7 +36,7 @@ export function identifierKeys(item: ProviderItem): string[] {
   return keys;
 }
 
-/** Printable ASCII: NFKD leaves it as it is and it holds no combining marks, so normalising it skips both steps. */
+/** Printable ASCII: NFKD and NFC leave it as it is and it holds no marks, so normalising it skips those steps. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Lower-case ASCII words of letters and digits, one space between them: normalising gives them back as they are. */
 const FOLDED_ASCII = /^(?:[a-z0-9]+(?: [a-z0-9]+)*)?$/;
@@ -48,6 +48,24 @@ const FOLDED_ASCII = /^(?:[a-z0-9]+(?: [a-z0-9]+)*)?$/;
 const ASCII_RUNS_TO_FOLD = /[^a-z0-9]{2,}|[^a-z0-9 ]/g;
 
 /**
+ * Marks dropped once a title is decomposed (NFKD): the combining diacritical marks (their blocks for letters,
+ * supplements and symbols, and half marks), which are the accents of Latin, Greek and Cyrillic ("café" is "cafe"),
+ * Hebrew's points and Arabic's short vowels (fathatan to sukun, and the dagger alif), which most text leaves
+ * unwritten, so a pointed title and an unpointed one are one title, and variation selectors, which pick a glyph
+ * (葛 and 葛󠄀 are one kanji; ❤️ is ❤). Every other mark is part of its letter and is composed back (NFC): kana's
+ * voicing marks (デ is not テ), Hangul's jamo (한 is one letter, not three), the vowel signs and viramas of Indic and
+ * Thai scripts (दिन, day, is not दान, a gift), and Arabic's hamza and madda. A class of code points, not a test of
+ * the letter under each mark: titles with accents are common, and this keeps their cost what it was.
+ */
+const DROPPED_MARKS =
+  /[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u0652\u0670\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f\u{e0100}-\u{e01ef}]/gu;
+/**
+ * What separates words: runs of characters other than letters, marks and digits, with the marks that follow one
+ * (a mark on an emoji or on punctuation), and marks that open a title; a mark on a letter stays in its word.
+ */
+const WORD_SEPARATORS = /(?:[^\p{L}\p{M}\p{N}]\p{M}*)+|^\p{M}+/gu;
+
+/**
  * Lower case, accents and punctuation removed, white space folded: what title comparison sees. Titles are
  * normalised for every paper result, so the usual ones take shorter ways: a title already normalised is given
  * back as it is, and printable ASCII without a tag (whose letters and digits are `A-Za-z0-9`) skips Unicode
@@ -57,12 +75,9 @@ export function normalizeTitle(title: string): string {
   if (FOLDED_ASCII.test(title)) return title;
   const ascii = PRINTABLE_ASCII.test(title);
   if (ascii && !title.includes('<')) return title.toLowerCase().replace(ASCII_RUNS_TO_FOLD, ' ').trim();
-  const folded = ascii ? title.toLowerCase() : title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const folded = ascii ? title.toLowerCase() : title.normalize('NFKD').replace(DROPPED_MARKS, '').normalize('NFC').toLowerCase();
   // `[^<>]`, not `[^>]`: a title of many `<` and no `>` was read to its end from each of them (quadratic time).
-  return folded
-    .replace(/<[^<>]*>/g, ' ')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+  return folded.replace(/<[^<>]*>/g, ' ').replace(WORD_SEPARATORS, ' ').trim();
 }
 
 /**

@@ -44,11 +44,11 @@ export const EXACT_ONLY_TITLE = 2;
 export type TitleStrength = typeof STRONG_TITLE | typeof WEAK_TITLE | typeof EXACT_ONLY_TITLE;
 
 /**
- * Chinese and Japanese: scripts written without spaces between words, where a character is a word or most of one.
- * Such a title is one "word" to isWeakTitle, and one character more or less ("…研究" and "…研究综述", a study and a
- * survey of it) changes few of its bigrams, yet names another work.
+ * Chinese, Japanese, Thai, Lao, Khmer and Burmese: scripts written without spaces between words (Thai and its
+ * neighbours space phrases, not words). Such a title is one "word" to isWeakTitle, or a few, and one word more or
+ * less ("…研究" and "…研究综述", a study and a survey of it) changes few of its bigrams, yet names another work.
  */
-const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 /** An unspaced title shorter than this is short ("目录", "编者按", "投稿须知", "巻頭言"), as titlesSimilar's shortest. */
 const SHORTEST_UNSPACED_TITLE = 8;
 

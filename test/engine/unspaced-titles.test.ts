@@ -35,10 +35,10 @@ describe('Chinese and Japanese titles', () => {
     expect(rankedTitles([study, survey, speech])).toEqual([['p0'], ['p1'], ['p2']]);
   });
 
-  it('keep apart a study and a survey of it whose titles differ by a word, where words around Latin ones or voiced kana give the titles spaces', () => {
-    // Normalised, "デ" loses its voicing mark to a space, and a Latin term keeps its spaces: the titles fall in one block.
+  it('keep apart a study and a survey of it whose titles differ by a word, where words around Latin ones give the titles spaces', () => {
+    // Latin terms keep their spaces: the titles fall in one block (their first three words), and are compared.
     const pairs = [
-      ['ディープラーニングを用いた画像認識手法の研究', 'ディープラーニングを用いた画像認識手法の研究動向'],
+      ['Vision Transformer と CNN を用いた画像認識手法の研究', 'Vision Transformer と CNN を用いた画像認識手法の研究動向'],
       ['基于 BERT 和 BiLSTM-CRF 的中文命名实体识别方法研究', '基于 BERT 和 BiLSTM-CRF 的中文命名实体识别方法研究综述'],
     ];
     for (const [study, survey] of pairs) {
