@@ -31,7 +31,7 @@ import { useZodValidation } from './http/zod-schemas.js';
 import { secretValues } from './engine/redact.js';
 import { logAbortedRequests, loggerOptions, writeRequestLine } from './logger.js';
 import { mcpSessionCounts, registerMcp } from './mcp/register.js';
-import { sendMcpRefusal } from './mcp/replies.js';
+import { mcpRawRefusalBody, sendMcpRefusal } from './mcp/replies.js';
 import { MESSAGES_PATH, SSE_PATH } from './mcp/sse-transport-routes.js';
 import { MCP_PATH } from './mcp/streamable-routes.js';
 import { createMetrics, registerMetricsRoute } from './observability/metrics.js';
@@ -97,7 +97,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // id, no count. The hook below answers it instead, as every other refusal is answered.
     return503OnClosing: false,
     // No request exists for these, so no route either: one fixed method and route label, whatever bytes were sent.
-    clientErrorHandler: answerClientErrors((statusCode) => metrics.recordHttpRequest({ method: 'UNPARSED', route: 'unparsed', statusCode, seconds: 0 })),
+    clientErrorHandler: answerClientErrors(
+      (statusCode) => metrics.recordHttpRequest({ method: 'UNPARSED', route: 'unparsed', statusCode, seconds: 0 }),
+      rawBodyShapes,
+    ),
     frameworkErrors: answerRefusedBeforeRouting((request, reply) => {
       recordAnswer(metrics, request, reply);
       writeRequestLine(null, request, reply);
@@ -124,7 +127,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   useZodValidation(app, { rememberQueries: config.CACHE_TTL_SECONDS > 0 });
   registerRequestParsing(app);
   // The MCP routes check Host and Origin by MCP's own rules (mcp/host-guard.ts), and answer in JSON-RPC.
-  const mcpRoutes = [MCP_PATH, SSE_PATH, MESSAGES_PATH];
+  const mcpRoutes = MCP_ROUTES;
   // What the service-wide hooks refuse there (a Host, a missing key, a method) is answered in JSON-RPC too: MCP clients parse no other body.
   const refusalShapes = new Map(mcpRoutes.map((path) => [path, sendMcpRefusal]));
   registerErrorHandler(app);
@@ -176,7 +179,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     readiness.ready = true;
   });
   const endUnusedConnections = endUnusedConnectionsOnShutdown(app.server, (socket) =>
-    endArrivingRequest(socket, app.log, (statusCode) => metrics.recordHttpRequest({ method: 'UNPARSED', route: 'unparsed', statusCode, seconds: 0 })),
+    endArrivingRequest(socket, app.log, (statusCode) => metrics.recordHttpRequest({ method: 'UNPARSED', route: 'unparsed', statusCode, seconds: 0 }), rawBodyShapes),
   );
   app.addHook('preClose', async () => {
     readiness.ready = false;
@@ -196,6 +199,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await closeSearch();
   });
   return app;
+}
+
+const MCP_ROUTES = [MCP_PATH, SSE_PATH, MESSAGES_PATH];
+
+/**
+ * The body of a refusal written raw to a request the app holds (client-error.ts): JSON-RPC on the MCP routes, as the
+ * app's own refusals there are, since MCP clients parse no other body. Matched by path, as Fastify routes them.
+ */
+function rawBodyShapes(target: string | undefined): typeof mcpRawRefusalBody | undefined {
+  const path = target?.split('?', 1)[0] ?? '';
+  return MCP_ROUTES.includes(path) ? mcpRawRefusalBody : undefined;
 }
 
 function shuttingDown(): FedsearchError {

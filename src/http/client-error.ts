@@ -3,7 +3,7 @@ import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { answerInProgress } from '../transport/stalled-responses.js';
 import { requestIdOf } from '../transport/request-ids.js';
-import { rawAnswer, rawResponseText, type RawRefusal } from './raw-refusal.js';
+import { rawAnswer, rawResponseText, type RawBodyShapes, type RawRefusal } from './raw-refusal.js';
 
 /** Node's parser error, with the bytes it had read when it gave up (a Buffer, on parse errors only). */
 type ParserError = Error & { code?: string; rawPacket?: unknown };
@@ -71,9 +71,13 @@ export function answeredPastTheApp(request: IncomingMessage): boolean {
  * connection, so a keep-alive client does not reuse a socket the parser has given up on; logged at warn with its
  * request id, and counted (`counted`) with fixed labels. An error in a body is about a request the app holds (`held`):
  * one it answered already is left to it, as is a client that closed its side meanwhile; one it still waits for is
- * answered with the id the app gave it, so the caller's X-Request-Id is the one on the app's lines for it.
+ * answered with the id the app gave it, so the caller's X-Request-Id is the one on the app's lines for it, and in the
+ * shape its path answers in (`bodyShapes`: JSON-RPC on the MCP routes, whose clients parse no other body).
  */
-export function answerClientErrors(counted: (statusCode: number) => void): NonNullable<FastifyServerOptions['clientErrorHandler']> {
+export function answerClientErrors(
+  counted: (statusCode: number) => void,
+  bodyShapes?: RawBodyShapes,
+): NonNullable<FastifyServerOptions['clientErrorHandler']> {
   // Fastify calls the handler bound to the app, whose logger it then has (the app does not exist yet when this is made).
   return function answer(this: { log: FastifyBaseLogger }, error: ParserError, socket: Socket) {
     // A reset or a socket already gone: nobody to answer, and nothing the caller did wrong to count.
@@ -95,7 +99,7 @@ export function answerClientErrors(counted: (statusCode: number) => void): NonNu
       answeredHere.add(held);
     }
     const refusal = describe(error.code);
-    const reply = rawAnswer(refusal, held && requestIdOf(held));
+    const reply = held ? rawAnswer(refusal, requestIdOf(held), bodyShapes?.(held.url)) : rawAnswer(refusal);
     this.log.warn(
       { reqId: reply.requestId, statusCode: refusal.status, code: error.code, requestLine: requestLineOf(error.rawPacket) },
       'request refused: not read as HTTP',
@@ -112,9 +116,15 @@ export function answerClientErrors(counted: (statusCode: number) => void): NonNu
  * connectionsCheckingInterval, so up to twice as long), past SHUTDOWN_GRACE_MS. One whose answer is still to come is
  * answered 503 SHUTTING_DOWN here, with the app's request id, logged and counted as the app would have; one answered
  * already (a 404 or 401 given before its body came) has nothing more to say. Either way the rest of the body is not
- * waited for. Returns whether it ended the connection.
+ * waited for. The 503 takes the shape of its path (`bodyShapes`), as the app's hook's does: JSON-RPC on the MCP routes.
+ * Returns whether it ended the connection.
  */
-export function endArrivingRequest(socket: Socket, log: FastifyBaseLogger, counted: (statusCode: number) => void): boolean {
+export function endArrivingRequest(
+  socket: Socket,
+  log: FastifyBaseLogger,
+  counted: (statusCode: number) => void,
+  bodyShapes?: RawBodyShapes,
+): boolean {
   const held = requestStillArriving(socket);
   if (!held) return false;
   const response = (socket as ServingSocket)._httpMessage;
@@ -122,7 +132,7 @@ export function endArrivingRequest(socket: Socket, log: FastifyBaseLogger, count
   if (response?.headersSent === true) return false;
   if (response != null && !socket.destroyed) {
     answeredHere.add(held);
-    const reply = rawAnswer(SHUTTING_DOWN, requestIdOf(held));
+    const reply = rawAnswer(SHUTTING_DOWN, requestIdOf(held), bodyShapes?.(held.url));
     log.info({ reqId: reply.requestId, statusCode: SHUTTING_DOWN.status, code: SHUTTING_DOWN.code }, 'request rejected: still arriving when the shutdown began');
     counted(SHUTTING_DOWN.status);
     socket.write(rawResponseText(reply));

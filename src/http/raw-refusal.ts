@@ -11,6 +11,20 @@ export interface RawRefusal {
   headers?: Record<string, string>;
 }
 
+/**
+ * The body of a refusal written raw, for a path that answers in a shape of its own (MCP's JSON-RPC): handed in by the
+ * app, which knows the paths (http/ does not import mcp/). A path with none gets the API's error envelope.
+ */
+export type RawBodyWriter = (refusal: RawRefusal, requestId: string) => string;
+
+/** The raw body's writer for a request's target (its path and query), if its path has a shape of its own. */
+export type RawBodyShapes = (target: string | undefined) => RawBodyWriter | undefined;
+
+function errorEnvelopeText(refusal: RawRefusal, requestId: string): string {
+  const title = STATUS_CODES[refusal.status] ?? 'Error';
+  return JSON.stringify({ statusCode: refusal.status, error: title, code: refusal.code, message: refusal.message, request_id: requestId });
+}
+
 export interface RawAnswer {
   requestId: string;
   status: number;
@@ -22,11 +36,12 @@ export interface RawAnswer {
 /**
  * A refusal written past every hook, as the hooks write every other one: the API's error envelope, a request id
  * (in the body and X-Request-Id) to quote, the security headers, and a closed connection, since the rest of what
- * the caller sent is never read. `requestId` is the app's for a request it holds (so the caller's id matches its lines).
+ * the caller sent is never read. `requestId` is the app's for a request it holds (so the caller's id matches its lines);
+ * `bodyOf`, the shape of the path it was sent to, when that path has one (MCP's JSON-RPC).
  */
-export function rawAnswer(refusal: RawRefusal, requestId: string = randomUUID()): RawAnswer {
+export function rawAnswer(refusal: RawRefusal, requestId: string = randomUUID(), bodyOf: RawBodyWriter = errorEnvelopeText): RawAnswer {
   const title = STATUS_CODES[refusal.status] ?? 'Error';
-  const body = JSON.stringify({ statusCode: refusal.status, error: title, code: refusal.code, message: refusal.message, request_id: requestId });
+  const body = bodyOf(refusal, requestId);
   const headers = {
     ...API_SECURITY_HEADERS,
     ...refusal.headers,

@@ -14,6 +14,14 @@ function errorBody(code: number, message: string, data?: Record<string, unknown>
 }
 
 /**
+ * The body of a refusal written past the app, raw to the socket (a request still arriving when a shutdown begins, or
+ * whose body came too late): the JSON-RPC error sendMcpRefusal writes, with the code its error handler would pick.
+ */
+export function mcpRawRefusalBody(refusal: { status: number; code: string; message: string }, requestId: string): string {
+  return errorBody(refusal.status >= 500 ? INTERNAL_ERROR : TRANSPORT_ERROR, refusal.message, { code: refusal.code, request_id: requestId });
+}
+
+/**
  * An MCP route's error answer, as http/refusal.ts describes one (status, our code, message): a request turned away
  * before its transport reads it, or one the routes themselves refuse (no session, a batch, a method not served).
  */

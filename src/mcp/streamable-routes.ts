@@ -9,7 +9,7 @@ import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { McpSession, sessionLogTag, type SessionStore } from './session-store.js';
 import { StatelessCalls } from './stateless-calls.js';
-import { SECOND_STREAM_REFUSAL, streamablePreconditionRefusal } from './transport-preconditions.js';
+import { initializeRefusal, SECOND_STREAM_REFUSAL, streamablePreconditionRefusal } from './transport-preconditions.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -22,6 +22,17 @@ function sessionIdOf(request: FastifyRequest): string | undefined {
 
 function isInitialization(body: unknown): boolean {
   return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+}
+
+/** Whether a message names initialize: a field read, so that a tool call does not pay the schema parse isInitialization is. */
+function namesInitialize(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize';
+}
+
+/** isInitialization, asked only of a body with a message that names initialize (a session's every POST comes here). */
+function initializesCheaply(body: unknown): boolean {
+  const named = Array.isArray(body) ? body.some(namesInitialize) : namesInitialize(body);
+  return named && isInitialization(body);
 }
 
 /**
@@ -133,7 +144,8 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
 
   /** Serves a request the transport would take: the refusals it would write itself go in ours (transport-preconditions.ts). */
   const serveChecked = (session: StreamableSession, request: FastifyRequest, reply: FastifyReply): Promise<void> | FastifyReply => {
-    const precondition = streamablePreconditionRefusal(request, () => isInitialization(request.body));
+    const initializes = request.method === 'POST' && initializesCheaply(request.body);
+    const precondition = streamablePreconditionRefusal(request, () => initializes) ?? (initializes ? initializeRefusal(request.body, true) : undefined);
     if (precondition) return sendMcpRefusal(request, reply, precondition);
     if (request.method === 'GET') {
       if (streaming.has(session)) return sendMcpRefusal(request, reply, SECOND_STREAM_REFUSAL);
@@ -154,12 +166,12 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
       return sessionIdMissing(request, reply, 'Bad Request: Mcp-Session-Id header is required; start a session with an initialize request');
     }
     // Before a session is opened for it: one the transport would refuse (a wrong Accept header) opens none.
-    const precondition = streamablePreconditionRefusal(request, () => true);
+    const precondition = streamablePreconditionRefusal(request, () => true) ?? initializeRefusal(request.body, false);
     if (precondition) return sendMcpRefusal(request, reply, precondition);
     const refusal = options.limits.admit(ownerOf(request));
     if (refusal) return sendSessionRefusal(request, reply, refusal);
     const session = await openSession(request);
-    // An initialize the transport refused (a second initialize in one POST, say) opened nothing to keep.
+    // An initialize the transport still refused opened nothing to keep.
     reply.raw.once('close', () => {
       if (sessions.get(session.id) !== session) void session.close();
     });
@@ -196,7 +208,8 @@ function registerStatelessRoutes(app: FastifyInstance, exchanges: SessionStore<S
 
   app.post(MCP_PATH, routeOptions, (request, reply) => {
     if (batchesRequests(request.body)) return refuseBatch(request, reply);
-    const precondition = streamablePreconditionRefusal(request, () => isInitialization(request.body));
+    const initializes = initializesCheaply(request.body);
+    const precondition = streamablePreconditionRefusal(request, () => initializes) ?? (initializes ? initializeRefusal(request.body, false) : undefined);
     if (precondition) return sendMcpRefusal(request, reply, precondition);
     const owner = ownerOf(request);
     calls.deliverCancellations(owner, request.body);

@@ -77,6 +77,29 @@ export function streamablePreconditionRefusal(request: FastifyRequest, initializ
   return refusal && !initializes() ? refusal : undefined;
 }
 
+/**
+ * An initialize the transport would refuse itself, with a bare JSON-RPC error: one sent on a session already open
+ * (`onSession`: every session the routes find was initialized), or one with other messages in its POST (a batch of
+ * two initializes is refused as a batch already). Asked only of a body that initializes.
+ */
+export function initializeRefusal(body: unknown, onSession: boolean): McpRefusal | undefined {
+  if (onSession) {
+    return {
+      status: 400,
+      code: 'QUERY_INVALID',
+      message: 'Invalid Request: this session (Mcp-Session-Id) is initialized already; go on with it, or send initialize without Mcp-Session-Id to open another',
+      jsonRpcCode: ErrorCode.InvalidRequest,
+    };
+  }
+  if (!Array.isArray(body) || body.length <= 1) return undefined;
+  return {
+    status: 400,
+    code: 'QUERY_INVALID',
+    message: 'Invalid Request: an initialize request comes alone in its POST; send notifications/initialized and other messages after its answer',
+    jsonRpcCode: ErrorCode.InvalidRequest,
+  };
+}
+
 /** The transport's own 409: a session has one GET stream at a time (server-sent messages go to one place). */
 export const SECOND_STREAM_REFUSAL: McpRefusal = {
   status: 409,

@@ -4,11 +4,11 @@ import { loadConfig } from '../../src/config.js';
 import { startService, type RunningService } from '../support/service.js';
 
 /** Sends a request's headers and the start of its body, then nothing more; resolves with what the server says before it hangs up. */
-function unfinishedRequest(origin: string, headers = ''): Promise<string> {
+function unfinishedRequest(origin: string, headers = '', target = '/v1/ops/fetch_url'): Promise<string> {
   const { port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1', () => {
-      socket.write(`POST /v1/ops/fetch_url HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"url":`);
+      socket.write(`POST ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"url":`);
     });
     let received = '';
     socket.on('data', (chunk) => (received += chunk.toString('latin1')));
@@ -66,5 +66,16 @@ describe('a request timed out while its body arrives, which the app holds', () =
     const lines = service.logs.map((line) => JSON.parse(line) as { reqId?: string; msg?: string; message?: string; statusCode?: number });
     expect(lines.filter((line) => line.reqId === id).map((line) => [line.msg, line.statusCode])).toEqual([['request refused: not read as HTTP', 408]]);
     expect(lines.filter((line) => line.message === 'aborted')).toEqual([]);
+  }, 15_000);
+
+  it('on /mcp is answered with a JSON-RPC error, our code and its request id in data, as every other MCP refusal', async () => {
+    const id = 'timed-out-mcp-body-1';
+    const answer = await unfinishedRequest(service.origin, `X-Request-Id: ${id}\r\nAccept: application/json, text/event-stream\r\n`, '/mcp');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: expect.stringContaining('REQUEST_TIMEOUT_MS'), data: { code: 'REQUEST_TIMEOUT', request_id: id } },
+    });
   }, 15_000);
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest, type ServerResponse } from 'node:http';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
-import { braveBody, connect, MCP_POST_HEADERS, type TransportKind } from './mcp-client.js';
+import { braveBody, connect, MCP_POST_HEADERS, streamableSessionId, type TransportKind } from './mcp-client.js';
 
 const BRAVE_PATH = '/brave/res/v1/web/search';
 
@@ -231,4 +231,77 @@ describe('MCP cancellation in stateless mode', () => {
     expect(await answer).toContain('https://kept.example/');
     upstream.on(BRAVE_PATH, { kind: 'hang' });
   });
+});
+
+describe('an MCP tool call whose session closes under it (stateful Streamable HTTP)', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on(BRAVE_PATH, { kind: 'hang' });
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-test-key-0123456789', LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '2000' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  /** The web_search tool call lines a service logged so far. */
+  const callLines = (logs: string[]) =>
+    logs.map((line) => JSON.parse(line) as { msg?: string; operation?: string; outcome?: string }).filter((line) => line.msg?.startsWith('MCP tool call') && line.operation === 'web_search');
+
+  const outcomeCount = async (outcome: string): Promise<number> => {
+    const text = await (await fetch(`${service.origin}/metrics`)).text();
+    const line = text.split('\n').find((entry) => entry.startsWith(`fedsearch_mcp_tool_calls_total{tool="research",operation="web_search",outcome="${outcome}"}`));
+    return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+  };
+
+  it('is logged `MCP tool call cancelled` and counted cancelled, not error, when its session is ended (DELETE) mid-call', async () => {
+    const connected = await connect(service.origin, 'streamable');
+    const query = 'session ended mid-call';
+    const cancelledBefore = await outcomeCount('cancelled');
+    const errorsBefore = await outcomeCount('error');
+    const linesBefore = callLines(service.logs).length;
+    const call = connected.client
+      .callTool({ name: 'research', arguments: { operation: 'web_search', params: { query, providers: ['brave'], timeout_ms: 30_000 } } }, undefined, { timeout: 120_000 })
+      .catch((error: unknown) => error);
+    try {
+      await expect.poll(() => upstream.requestsTo(BRAVE_PATH).filter((recorded) => recorded.url.searchParams.get('q') === query).length).toBe(1);
+      const ended = await fetch(new URL('/mcp', service.origin), { method: 'DELETE', headers: { 'mcp-session-id': streamableSessionId(connected)! } });
+      expect(ended.status).toBe(200);
+      await expect.poll(() => callLines(service.logs).length, { timeout: 10_000 }).toBe(linesBefore + 1);
+      expect(callLines(service.logs).at(-1)).toMatchObject({ msg: 'MCP tool call cancelled', operation: 'web_search', outcome: 'cancelled' });
+      expect(await outcomeCount('cancelled')).toBe(cancelledBefore + 1);
+      expect(await outcomeCount('error')).toBe(errorsBefore);
+    } finally {
+      // Nothing answers the call (its session is gone): closing the client ends its wait.
+      await connected.close();
+      await call;
+    }
+  });
+
+  it('in flight when a shutdown begins, is answered with what its providers gave within the grace, and logged ok', async () => {
+    // A service of its own: this one is stopped by the test.
+    const closing = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-test-key-0123456789', LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '2000' });
+    const connected = await connect(closing.origin, 'streamable');
+    const query = 'in flight at shutdown';
+    const call = connected.client.callTool(
+      { name: 'research', arguments: { operation: 'web_search', params: { query, providers: ['brave'], timeout_ms: 30_000 } } },
+      undefined,
+      { timeout: 120_000 },
+    );
+    try {
+      await expect.poll(() => upstream.requestsTo(BRAVE_PATH).filter((recorded) => recorded.url.searchParams.get('q') === query).length).toBe(1);
+      const stopped = closing.stop();
+      const result = await call;
+      await stopped;
+      expect(result.isError).not.toBe(true);
+      // Its provider was cut short as a timeout before the grace ended: the call was answered, and did not fail.
+      expect(callLines(closing.logs)).toEqual([expect.objectContaining({ msg: 'MCP tool call', outcome: 'ok' })]);
+    } finally {
+      await connected.close();
+      await closing.stop();
+    }
+  }, 15_000);
 });

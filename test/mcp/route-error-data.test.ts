@@ -210,6 +210,28 @@ describe('errors the MCP routes answer themselves carry our code and the request
     }
   });
 
+  it('answers an initialize the transport would refuse itself (on an open session, or with other messages in its POST) in our shape', async () => {
+    const connected = await connect(service.origin, 'streamable');
+    try {
+      const sessionId = streamableSessionId(connected)!;
+      const again = await mcpError(service.origin, '/mcp', { method: 'POST', headers: { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId }, body: INITIALIZE_MESSAGE });
+      expect(again.status).toBe(400);
+      expect(again.error.code).toBe(-32600);
+      expect(again.error.message).toMatch(/^Invalid Request: this session \(Mcp-Session-Id\) is initialized already; /);
+      expectData(again, 'QUERY_INVALID');
+      // The session refused a second initialize, and is still open for its client.
+      expect((await connected.client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await connected.leave();
+    }
+    const withNotification = `[${INITIALIZE_MESSAGE},{"jsonrpc":"2.0","method":"notifications/initialized"}]`;
+    const together = await mcpError(service.origin, '/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: withNotification });
+    expect(together.status).toBe(400);
+    expect(together.error.code).toBe(-32600);
+    expect(together.error.message).toMatch(/^Invalid Request: an initialize request comes alone in its POST; /);
+    expectData(together, 'QUERY_INVALID');
+  });
+
   it('answers a transport that failed before writing anything with 500 INTERNAL and the request id', async () => {
     const answer = await mcpError(service.origin, '/test/failing-handover', { method: 'POST', headers: MCP_POST_HEADERS, body: INITIALIZE_MESSAGE });
     expect(answer.status).toBe(500);
@@ -252,5 +274,14 @@ describe('errors the MCP routes answer themselves carry our code and the request
     expect(version.status).toBe(400);
     expect(version.error.message).toMatch(/^Bad Request: MCP-Protocol-Version "next" is not supported; supported: /);
     expectData(version, 'QUERY_INVALID');
+  });
+
+  it('answers an initialize with other messages in its POST in our shape', async () => {
+    const withNotification = `[${INITIALIZE_MESSAGE},{"jsonrpc":"2.0","method":"notifications/initialized"}]`;
+    const together = await mcpError(service.origin, '/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: withNotification });
+    expect(together.status).toBe(400);
+    expect(together.error.code).toBe(-32600);
+    expect(together.error.message).toMatch(/^Invalid Request: an initialize request comes alone in its POST; /);
+    expectData(together, 'QUERY_INVALID');
   });
 });

@@ -78,6 +78,32 @@ describe('a request still arriving when the shutdown begins', () => {
     expect(lines.filter((line) => line.reqId === id).map((line) => line.msg)).toEqual(['request rejected: still arriving when the shutdown began']);
   }, 15_000);
 
+  it.each([
+    { path: '/mcp', id: 'arriving-mcp-1', target: '/mcp' },
+    { path: '/messages', id: 'arriving-messages-1', target: '/messages?sessionId=abc' },
+  ])('on $path: the 503 is a JSON-RPC error with SHUTTING_DOWN and its request id in data, as every other MCP refusal', async ({ id, target }) => {
+    const service = await startService({ LOG_LEVEL: 'info' });
+    const handedToApp = once(service.app.server, 'request');
+    const body = '{"jsonrpc":"2.0","id":1,"method":"tools/list"';
+    const arrival = await sendUnfinished(service, head(target, id, 'Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n') + body);
+    try {
+      await handedToApp;
+      await closeWithin(service, CLOSE_BOUND_MS);
+      await arrival.closed;
+    } finally {
+      arrival.socket.destroy();
+    }
+    const answer = firstAnswer(arrival.received());
+    expect(answer.status).toBe(503);
+    expect(answer.headers['x-request-id']).toBe(id);
+    // An MCP client parses a JSON-RPC error, and finds our code in data; REST's envelope it cannot read.
+    expect(JSON.parse(answer.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32603, message: expect.stringContaining('shutting down'), data: { code: 'SHUTTING_DOWN', request_id: id } },
+    });
+  }, 15_000);
+
   it('its head cut off before its end: the connection is ended soon after the shutdown begins, not held for the grace', async () => {
     const service = await startService({ LOG_LEVEL: 'info' });
     const arrival = await sendUnfinished(service, 'POST /v1/ops/web_search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty');
