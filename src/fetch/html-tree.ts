@@ -37,23 +37,26 @@ export function withHeadAndBody(document: TreeDocument): void {
   const head = document.createElement('head');
   const body = document.createElement('body');
   let inBody = false;
-  const place = (node: TreeNode): void => {
+  // Walked in document order with a stack of its own, not by recursion: linkedom nests each <html>, <head> or
+  // <body> in the one before, and a page of 16,000 `<body/>` (112 KB, not deep as extract-html's markupDepth
+  // counts, since it takes `/>` for closed) overflowed the call stack, a 500 instead of the page's text.
+  const pending = Array.from(document.childNodes).filter((node) => node.nodeType !== DOCUMENT_TYPE_NODE).reverse();
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     const name = node.nodeType === ELEMENT_NODE ? node.localName : undefined;
     if (name !== undefined && STRUCTURE_ELEMENTS.has(name)) {
       if (name === 'body') inBody = true;
-      for (const child of Array.from(node.childNodes)) place(child);
-      return;
+      // Its children next, first child on top: what they hold is placed before the element's next sibling.
+      const children = node.childNodes;
+      for (let index = children.length - 1; index >= 0; index -= 1) pending.push(children[index]!);
+      continue;
     }
     if (node.nodeType === TEXT_NODE) {
       // White space before the body is the markup's layout; any other text opens the body, as in a browser.
-      if (!inBody && isBlank(node)) return;
+      if (!inBody && isBlank(node)) continue;
       inBody = true;
     } else if (name !== undefined && !HEAD_ELEMENTS.has(name)) inBody = true;
     // A comment stays where it is met.
     (inBody ? body : head).append(node);
-  };
-  for (const node of Array.from(document.childNodes)) {
-    if (node.nodeType !== DOCUMENT_TYPE_NODE) place(node);
   }
   // What is left at the top are the emptied <html>, <head> and <body> elements, and blank text.
   for (const node of Array.from(document.childNodes)) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RESULT_BOUNDS } from '../../src/domain/result-bounds.js';
 import { canonicalUrl, domainOf } from '../../src/engine/canonical-url.js';
 
 describe('canonicalUrl', () => {
@@ -48,5 +49,27 @@ describe('canonicalUrl percent-encoding', () => {
 
   it('keeps an encoded slash inside a segment apart from a real one', () => {
     expect(canonicalUrl('https://example.com/a%2Fb')).not.toBe(canonicalUrl('https://example.com/a/b'));
+  });
+});
+
+describe('canonicalUrl of a path of long slash runs', () => {
+  /** A provider page's worth of results, each URL as long as a result may keep (RESULT_BOUNDS.url). */
+  const RESULTS = 50;
+  const SLASHES = RESULT_BOUNDS.url - 100;
+  /** Far above what keys made in proportion take (a few ms), far below what a match per slash took (seconds). */
+  const IN_PROPORTION_MS = 1000;
+
+  it.each([
+    // A `%` in the path, and a query the form encoding changes (`+`): both keys are made by the general rule.
+    ['a percent-encoded path', (index: number) => `https://example.com/a%20${index}${'/'.repeat(SLASHES)}b`, (index: number) => `example.com/a%20${index}${'/'.repeat(SLASHES)}b`],
+    ['a parsed URL', (index: number) => `https://example.com/a${index}${'/'.repeat(SLASHES)}b?q=a+b`, (index: number) => `example.com/a${index}${'/'.repeat(SLASHES)}b?q=a+b`],
+  ])('is made in proportion: %s', (_name, url, key) => {
+    const urls = Array.from({ length: RESULTS }, (_, index) => url(index));
+    const started = performance.now();
+    const keys = urls.map((value) => canonicalUrl(value));
+    expect(performance.now() - started).toBeLessThan(IN_PROPORTION_MS);
+    // The slashes inside the path are the page's own; only those closing it do not count.
+    expect(keys[7]).toBe(key(7));
+    expect(canonicalUrl(`${urls[7]!.replace('b', 'b///')}`)).toBe(keys[7]);
   });
 });

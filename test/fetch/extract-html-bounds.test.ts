@@ -20,6 +20,34 @@ describe('HTML extraction bounds', () => {
     expect(document).toMatchObject({ title: 'A page', markdown: 'hello deep words', content_type: 'text/html' });
   });
 
+  // linkedom nests each <html>, <head> or <body> in the one before, `/>` or not, and the markup's depth counts
+  // `<body/>` as closed: the page is parsed, then rebuilt with a head and a body (html-tree.ts) by recursion, which
+  // overflowed the stack on these (112 KB) before the walk had a stack of its own.
+  it.each(['body', 'html', 'head'])('reads a page of 16,000 <%s/> instead of overflowing the stack', (tag) => {
+    const document = extract(`<title>Opened</title><p>first words</p>${`<${tag}/>`.repeat(16_000)}<p>deep words</p>`);
+    expect(document).toEqual({ title: 'Opened', markdown: 'first words\n\ndeep words', links: [], content_type: 'text/html' });
+  });
+
+  it('finds where a script ends in proportion when its end tag never closes (256 KB of `</script`)', () => {
+    const html = `<title>Raw</title><p>Words before the script.</p><script>${'</script'.repeat(32_000)}`;
+    const started = performance.now();
+    const document = extract(html);
+    // Far above the few ms this takes; a scan to the page's end from each `</script` took 5 s.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(document).toEqual({ title: 'Raw', markdown: 'Words before the script.', links: [], content_type: 'text/html' });
+  });
+
+  it("looks for a page's title in proportion when its openings never close (64 KB of `<title `)", () => {
+    const html = `${'<title '.repeat(11_000)}${nested('div', 2_001, 'deep words')}`;
+    const started = performance.now();
+    const document = extract(html);
+    // Far above the few ms this takes; a scan on to the next '>' from each opening took 600 ms (the head is cut at 64 KB).
+    expect(performance.now() - started).toBeLessThan(250);
+    expect(document.title).toBe('pages.example');
+    // A title found after openings that are not one: the first <title> whose text an end tag closes.
+    expect(extract(`<TITLE lang=en>one <b>bold</b></title><title>Second &amp; last</TITLE>${nested('div', 2_001, 'deep words')}`).title).toBe('Second & last');
+  });
+
   it('reads 1,200 nested elements as text, links kept', () => {
     const document = extract(page(nested('div', 1_200, `${PARAGRAPH}<a href="/next">next page</a>`)));
     expect(document.markdown).toBe(`${PARAGRAPH.trim()} next page`);
