@@ -5,6 +5,7 @@ import { isoDate } from '../domain/iso-date.js';
 import type { ExtractedDocument, ExtractedLink } from './extracted-document.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { withHeadAndBody, type TreeDocument } from './html-tree.js';
+import { markupDepth } from './markup-depth.js';
 import { readPageMetadata, titleWithoutSiteName, type PageMetadata } from './page-metadata.js';
 
 const MAX_LINKS = 500;
@@ -54,7 +55,7 @@ interface DomNode {
  * DOM, which Readability runs on unchanged; a page Readability finds no article in falls back to its body.
  */
 export function extractHtml(html: string, pageUrl: string, contentType: string): ExtractedDocument {
-  if (markupDepth(html) > PARSABLE_MAX_DEPTH) {
+  if (markupDepth(html, rawTextEnd) > PARSABLE_MAX_DEPTH) {
     return { title: markupTitle(html) ?? new URL(pageUrl).hostname, markdown: textWithoutMarkup(html), links: [], content_type: contentType };
   }
   const document = prepareDocument(html, pageUrl);
@@ -141,53 +142,6 @@ function elementShape(document: DomDocument): { elements: number; depth: number 
     node = node ? node.nextElementSibling : null;
   }
   return { elements, depth: deepest };
-}
-
-/** Elements that never hold others, and those whose end tag HTML lets a page leave out (each counts as closed). */
-const NO_NESTING = new Set(
-  'area base br col embed hr img input link meta source track wbr p li dt dd option optgroup tr td th thead tbody tfoot colgroup rb rt rtc rp'.split(' '),
-);
-
-/**
- * The deepest nesting of a page's markup as its tags say, in one pass over the text without parsing it: an
- * upper bound close enough to stop a page built to be deep before linkedom parses it. Tags whose end HTML
- * lets a page leave out are not counted, so a page that leaves them open is not taken for a deep one.
- */
-function markupDepth(html: string): number {
-  let depth = 0;
-  let deepest = 0;
-  // The next '>' at or after a tag's name, found again only once passed: one pass however many '<' lack one.
-  let nextClose = -1;
-  for (let at = html.indexOf('<'); at >= 0; at = html.indexOf('<', at + 1)) {
-    const closing = html.charCodeAt(at + 1) === 0x2f;
-    const start = closing ? at + 2 : at + 1;
-    let end = start;
-    while (end < html.length && isNameCode(html.charCodeAt(end))) end += 1;
-    if (end === start) continue;
-    const name = html.slice(start, end).toLowerCase();
-    if (NO_NESTING.has(name)) continue;
-    // A script's or style's text is not markup, however many tags its strings hold.
-    if (!closing && (name === 'script' || name === 'style')) {
-      at = rawTextEnd(html, at) ?? at;
-      continue;
-    }
-    if (closing) depth = Math.max(0, depth - 1);
-    else {
-      if (nextClose < end) {
-        const found = html.indexOf('>', end);
-        nextClose = found < 0 ? Number.POSITIVE_INFINITY : found;
-      }
-      // `<br/>`, `<svg … />`: closed where opened.
-      if (nextClose !== Number.POSITIVE_INFINITY && html.charCodeAt(nextClose - 1) === 0x2f) continue;
-      depth += 1;
-      if (depth > deepest) deepest = depth;
-    }
-  }
-  return deepest;
-}
-
-function isNameCode(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x3a;
 }
 
 /** A page's text with its tags, comments, scripts and styles taken out, in one pass: for a page not parsed. */
