@@ -8,7 +8,7 @@
 import { answeredOf, answeredOk, doneMessage, statusWords } from './answer-words.js';
 import { readEvents } from './event-stream.js';
 import { MoreResults } from './more-results.js';
-import { element } from './results.js';
+import { checkedProviders, renderChips, showChipsNote } from './provider-chips.js';
 import { connectSkipLink } from './skip-link.js';
 import { SteadyResults } from './steady-results.js';
 import { StopControl } from './stop-control.js';
@@ -23,9 +23,6 @@ const form = document.getElementById('search-form');
 const queryInput = document.getElementById('q');
 const timeoutInput = document.getElementById('timeout');
 const explainSwitch = document.getElementById('explain');
-const chips = document.getElementById('provider-chips');
-const providerAbout = document.getElementById('provider-about');
-const providerDescriptions = document.getElementById('provider-descriptions');
 const keyForm = document.getElementById('key-form');
 const keyInput = document.getElementById('api-key');
 const status = document.getElementById('status');
@@ -88,7 +85,7 @@ function stateFromForm() {
   // Providers keep the order the address bar gave them, so a shared link stays as it was written.
   const given = stateFromUrl().providers ?? [];
   const place = (name) => (given.includes(name) ? given.indexOf(name) : given.length);
-  const checked = [...chips.querySelectorAll('input:checked')].map((input) => input.value);
+  const checked = checkedProviders();
   return {
     q: queryInput.value.trim(),
     kind: form.elements.kind.value,
@@ -114,39 +111,7 @@ function showState(state) {
   timeoutInput.value = state.timeout;
   explainSwitch.checked = state.explain;
   resultsList.classList.toggle('explaining', state.explain);
-  renderChips(state.kind, state.providers);
-}
-
-/**
- * One checkbox per provider of the kind: the ones named in the URL, else every configured one, start on. What each
- * searches (and what an unconfigured one needs) is listed under them, folded away, and is each checkbox's description.
- */
-function renderChips(kind, selected) {
-  const providers = catalogue.filter((provider) => provider.kind === kind);
-  const chosen = new Set(selected?.length ? selected : providers.filter((provider) => provider.configured).map((provider) => provider.name));
-  chips.replaceChildren(
-    ...providers.flatMap((provider, index) => {
-      // By place, not by name: an instance's name is the operator's to choose, and need not make a valid id.
-      const aboutId = `provider-about-${index}`;
-      const input = element('input', { attributes: { type: 'checkbox', name: 'providers', value: provider.name, 'aria-describedby': aboutId } });
-      input.checked = chosen.has(provider.name);
-      const note = provider.configured ? '' : ' (not configured)';
-      // A copy of its entry in the list below, hidden: a description inside a closed <details> is no description at all
-      // (Chromium reads it only while the list is open), while a hidden element's text is. Beside the label, not in it:
-      // a label's text is the checkbox's name to tools that find a control by its label.
-      const about = element('span', { text: aboutProvider(provider), attributes: { id: aboutId, hidden: '' } });
-      return [element('label', { className: `chip${provider.configured ? '' : ' unconfigured'}` }, [input, element('span', { text: `${provider.name}${note}` })]), about];
-    }),
-  );
-  providerDescriptions.replaceChildren(
-    ...providers.flatMap((provider) => [element('dt', { text: provider.name }), element('dd', { text: aboutProvider(provider) })]),
-  );
-  providerAbout.hidden = providers.length === 0;
-  if (providers.length === 0) chips.replaceChildren(element('span', { className: 'muted', text: 'No providers of this kind.' }));
-}
-
-function aboutProvider(provider) {
-  return provider.configured ? provider.description : `${provider.description} Not configured: needs ${provider.missing.join(', ')}.`;
+  renderChips(catalogue, state.kind, state.providers);
 }
 
 async function loadProviders() {
@@ -177,7 +142,7 @@ function askForKey(message = KEY_NEEDED) {
   if (message === KEY_NEEDED) keyInput.removeAttribute('aria-invalid');
   else keyInput.setAttribute('aria-invalid', 'true');
   // Nothing is loading until the key is given: "Loading providers…" would wait for ever.
-  if (catalogue.length === 0) chips.replaceChildren(element('span', { className: 'muted', text: 'The providers are listed once the API key is accepted.' }));
+  if (catalogue.length === 0) showChipsNote('The providers are listed once the API key is accepted.');
   say(message, 'error');
   keyInput.focus();
   return false;
@@ -391,7 +356,7 @@ async function start({ reloadProviders = true } = {}) {
 form.addEventListener('submit', submit);
 form.addEventListener('change', (event) => {
   // Before the list is loaded (the key not yet given) there is nothing to show: "No providers of this kind" was wrong.
-  if (event.target.name === 'kind' && catalogue.length > 0) renderChips(event.target.value);
+  if (event.target.name === 'kind' && catalogue.length > 0) renderChips(catalogue, event.target.value);
 });
 explainSwitch.addEventListener('change', () => {
   resultsList.classList.toggle('explaining', explainSwitch.checked);

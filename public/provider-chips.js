@@ -1,0 +1,49 @@
+// The provider chips: one checkbox per provider of the search's kind, and the folded list of what each searches.
+
+import { element } from './results.js';
+
+const chips = document.getElementById('provider-chips');
+const providerAbout = document.getElementById('provider-about');
+const providerDescriptions = document.getElementById('provider-descriptions');
+
+/**
+ * One checkbox per provider of the kind: the ones named in the URL, else every configured one, start on. What each
+ * searches (and what an unconfigured one needs) is listed under them, folded away, and is each checkbox's description.
+ */
+export function renderChips(catalogue, kind, selected) {
+  const providers = catalogue.filter((provider) => provider.kind === kind);
+  const chosen = new Set(selected?.length ? selected : providers.filter((provider) => provider.configured).map((provider) => provider.name));
+  chips.replaceChildren(
+    ...providers.flatMap((provider, index) => {
+      // By place, not by name: an instance's name is the operator's to choose, and need not make a valid id.
+      const aboutId = `provider-about-${index}`;
+      const input = element('input', { attributes: { type: 'checkbox', name: 'providers', value: provider.name, 'aria-describedby': aboutId } });
+      input.checked = chosen.has(provider.name);
+      const note = provider.configured ? '' : ' (not configured)';
+      // A copy of its entry in the list below, hidden: a description inside a closed <details> is no description at all
+      // (Chromium reads it only while the list is open), while a hidden element's text is. Beside the label, not in it:
+      // a label's text is the checkbox's name to tools that find a control by its label.
+      const about = element('span', { text: aboutProvider(provider), attributes: { id: aboutId, hidden: '' } });
+      return [element('label', { className: `chip${provider.configured ? '' : ' unconfigured'}` }, [input, element('span', { text: `${provider.name}${note}` })]), about];
+    }),
+  );
+  providerDescriptions.replaceChildren(
+    ...providers.flatMap((provider) => [element('dt', { text: provider.name }), element('dd', { text: aboutProvider(provider) })]),
+  );
+  providerAbout.hidden = providers.length === 0;
+  if (providers.length === 0) showChipsNote('No providers of this kind.');
+}
+
+/** The names of the providers checked. */
+export function checkedProviders() {
+  return [...chips.querySelectorAll('input:checked')].map((input) => input.value);
+}
+
+/** A line in the chips' place, when there are none to show. */
+export function showChipsNote(text) {
+  chips.replaceChildren(element('span', { className: 'muted', text }));
+}
+
+function aboutProvider(provider) {
+  return provider.configured ? provider.description : `${provider.description} Not configured: needs ${provider.missing.join(', ')}.`;
+}
