@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
-import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
+import { METHODS, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { answerInProgress } from '../transport/stalled-responses.js';
+import { answerInProgress, responseInProgress } from '../transport/stalled-responses.js';
 import { requestIdOf } from '../transport/request-ids.js';
 import { rawAnswer, rawResponseText, type RawBodyShapes, type RawRefusal } from './raw-refusal.js';
 
@@ -49,9 +49,6 @@ function requestStillArriving(socket: Socket): IncomingMessage | undefined {
   const incoming = (socket as ParsingSocket).parser?.incoming;
   return incoming && !incoming.complete ? incoming : undefined;
 }
-
-/** Node's own field (stalled-responses.ts): the response a connection is answering, null once it is done. */
-type ServingSocket = Socket & { _httpMessage?: ServerResponse | null };
 
 /** Requests the app holds that were answered here (their body came too late, or malformed): their abort is not the client's. */
 const answeredHere = new WeakSet<IncomingMessage>();
@@ -127,10 +124,10 @@ export function endArrivingRequest(
 ): boolean {
   const held = requestStillArriving(socket);
   if (!held) return false;
-  const response = (socket as ServingSocket)._httpMessage;
+  const response = responseInProgress(socket);
   // An answer already under way (its headers sent) is not cut into: it ends its connection when done (unused-connections.ts).
   if (response?.headersSent === true) return false;
-  if (response != null && !socket.destroyed) {
+  if (response !== undefined && !socket.destroyed) {
     answeredHere.add(held);
     const reply = rawAnswer(SHUTTING_DOWN, requestIdOf(held), bodyShapes?.(held.url));
     log.info({ reqId: reply.requestId, statusCode: SHUTTING_DOWN.status, code: SHUTTING_DOWN.code }, 'request rejected: still arriving when the shutdown began');

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /**
@@ -20,10 +20,15 @@ export function closeStalledResponses(server: Server, stallMs: number): void {
 }
 
 /**
- * Whether an answer is being written, or worked out, on this connection: Node's server holds the response it
- * serves in `_httpMessage` from the request's arrival until the response is done (not a public field, but the one
- * its own timeout handling reads).
+ * The response being written, or worked out, on this connection, if any: Node's server holds the response it serves
+ * in `_httpMessage` from the request's arrival until the response is done (not a public field, but the one its own
+ * timeout handling reads).
  */
+export function responseInProgress(socket: Socket): ServerResponse | undefined {
+  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+}
+
+/** Whether an answer is being written, or worked out, on this connection (responseInProgress). */
 export function answerInProgress(socket: Socket): boolean {
-  return (socket as Socket & { _httpMessage?: unknown })._httpMessage != null;
+  return responseInProgress(socket) !== undefined;
 }

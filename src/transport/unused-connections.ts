@@ -1,11 +1,7 @@
-import { ServerResponse, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { endConnectionAfterShutdown } from './closing-connection.js';
-
-/** Node's own field: the response a connection is answering, null between requests and before the first. */
-interface ServedSocket extends Socket {
-  _httpMessage?: unknown;
-}
+import { responseInProgress } from './stalled-responses.js';
 
 /**
  * How long, once a shutdown begins, a request whose head is arriving has to finish it (and be answered 503 by the
@@ -28,9 +24,9 @@ const HEAD_ARRIVAL_BOUND_MS = 1000;
  * Returns what to call when the shutdown begins.
  */
 export function endUnusedConnectionsOnShutdown(server: Server, endArrivingRequest: (socket: Socket) => boolean): () => void {
-  const open = new Set<ServedSocket>();
+  const open = new Set<Socket>();
   let closing = false;
-  server.on('connection', (socket: ServedSocket) => {
+  server.on('connection', (socket: Socket) => {
     if (closing) {
       socket.destroy();
       return;
@@ -47,7 +43,7 @@ export function endUnusedConnectionsOnShutdown(server: Server, endArrivingReques
   const endLateArrivals = (): void => {
     for (const socket of open) {
       if (endArrivingRequest(socket)) continue;
-      if (socket._httpMessage == null) socket.destroySoon();
+      if (responseInProgress(socket) === undefined) socket.destroySoon();
     }
   };
   return () => {
@@ -61,10 +57,10 @@ export function endUnusedConnectionsOnShutdown(server: Server, endArrivingReques
     // idle when it stops listening.
     for (const socket of open) {
       if (endArrivingRequest(socket)) continue;
-      const response = socket._httpMessage;
-      if (response == null) {
+      const response = responseInProgress(socket);
+      if (response === undefined) {
         if (socket.bytesRead === 0) socket.destroy();
-      } else if (response instanceof ServerResponse && response.headersSent) {
+      } else if (response.headersSent) {
         endConnectionAfterShutdown(response, server);
       }
     }
