@@ -1,3 +1,5 @@
+import { byteOrderMark, knownEncoding } from './decode-text.js';
+
 /** The kinds of document fetch_url and paper_read can turn into text. */
 export type DocumentKind = 'html' | 'text' | 'json' | 'xml' | 'pdf';
 
@@ -83,15 +85,10 @@ const BINARY_BYTE = /[\x00-\x08\x0B\x0E-\x1A\x1C-\x1F]/;
  */
 export function textBodyMismatch(body: Buffer, charset: string | undefined): 'pdf' | 'binary' | undefined {
   if (sniffKind(body)?.kind === 'pdf') return 'pdf';
-  const utf16 = (body[0] === 0xff && body[1] === 0xfe) || (body[0] === 0xfe && body[1] === 0xff) || isUtf16Label(charset);
+  const utf16 = isUtf16(byteOrderMark(body)) || isUtf16(knownEncoding(charset));
   return !utf16 && BINARY_BYTE.test(body.subarray(0, 512).toString('latin1')) ? 'binary' : undefined;
 }
 
-function isUtf16Label(label: string | undefined): boolean {
-  if (label === undefined) return false;
-  try {
-    return new TextDecoder(label).encoding.startsWith('utf-16');
-  } catch {
-    return false;
-  }
+function isUtf16(encoding: string | undefined): boolean {
+  return encoding?.startsWith('utf-16') === true;
 }

@@ -20,7 +20,8 @@ export function decodeText(body: Buffer, declared: string | undefined, selfDecla
   return encoding === 'windows-1252' ? decodeWindows1252(body) : new TextDecoder(encoding).decode(body);
 }
 
-function byteOrderMark(body: Buffer): string | undefined {
+/** The encoding a body's byte order mark names, if it opens with one. */
+export function byteOrderMark(body: Buffer): string | undefined {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
   if (body[0] === 0xff && body[1] === 0xfe) return 'utf-16le';
   if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';
@@ -31,7 +32,7 @@ function byteOrderMark(body: Buffer): string | undefined {
  * The encoding a charset label names, or undefined for a label no decoder knows: that is no charset at all, and
  * the next source is asked, as a browser asks it (an unknown Content-Type charset used to skip the page's <meta>).
  */
-function knownEncoding(label: string | undefined): string | undefined {
+export function knownEncoding(label: string | undefined): string | undefined {
   if (label === undefined) return undefined;
   try {
     return new TextDecoder(label).encoding;
