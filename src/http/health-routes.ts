@@ -11,15 +11,25 @@ function statusSchema(status: string) {
 }
 
 /**
- * What a probe can meet before its handler: the Host check (http/host-check.ts) refuses a name it does not admit,
- * probes included, in the error envelope; the document said a probe answers nothing but 200 (and /readyz 503).
+ * What a probe can meet before its handler, each in the error envelope: the Host check (http/host-check.ts) refuses a
+ * name it does not admit, probes included; the query-string check (http/request-parsing.ts) refuses a malformed escape,
+ * whatever the route; and once the service is closing, every request is turned away (app.ts). The document said a
+ * probe answers nothing but 200 and 403 (and /readyz {"status":"not ready"} while draining, when it is SHUTTING_DOWN).
  */
-const refusedHost = {
+const refusedBeforeProbe = {
+  400: {
+    $ref: `${ERROR_ENVELOPE_ID}#`,
+    description:
+      'The query string is not valid percent-encoded UTF-8 (QUERY_INVALID): a % not followed by two hexadecimal digits, or bytes that are not UTF-8. Any well-formed parameter is ignored.',
+  },
   403: {
     $ref: `${ERROR_ENVELOPE_ID}#`,
     description: 'The Host header names a host this service does not answer (HOST_NOT_ALLOWED): list it in ALLOWED_HOSTS, or probe by IP address.',
   },
 };
+
+/** The service is closing (SIGTERM): a request on a connection still open is turned away, its connection closed. */
+const SHUTTING_DOWN_DESCRIPTION = 'Shutting down (SHUTTING_DOWN, in the error envelope): the service takes no new requests and closes the connection';
 
 /**
  * /healthz: the process answers. /readyz: it should get traffic (false while starting or draining).
@@ -40,7 +50,11 @@ export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness)
         tags: ['health'],
         summary: 'Process alive',
         security: [],
-        response: { 200: { ...statusSchema('ok'), description: 'The process answers: {"status":"ok"}.' }, ...refusedHost },
+        response: {
+          200: { ...statusSchema('ok'), description: 'The process answers: {"status":"ok"}.' },
+          ...refusedBeforeProbe,
+          503: { $ref: `${ERROR_ENVELOPE_ID}#`, description: `${SHUTTING_DOWN_DESCRIPTION}.` },
+        },
       },
     },
     async () => ({ status: 'ok' }),
@@ -55,10 +69,11 @@ export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness)
         security: [],
         response: {
           200: { ...statusSchema('ready'), description: 'Ready for traffic: {"status":"ready"}.' },
-          ...refusedHost,
-          // Load shedding (http/protection.ts) answers before the handler, in the error envelope (OVERLOADED).
+          ...refusedBeforeProbe,
+          // Load shedding (http/protection.ts) and closing (app.ts) answer before the handler, in the error envelope.
+          // The handler's own "not ready" is for a request handled before start-up has finished: listening starts after it.
           503: {
-            description: 'Starting or draining ({"status":"not ready"}), or shedding load (the error envelope, code OVERLOADED, with Retry-After): send traffic elsewhere.',
+            description: `${SHUTTING_DOWN_DESCRIPTION}; or shedding load (OVERLOADED, with Retry-After); or not started yet ({"status":"not ready"}): send traffic elsewhere.`,
             oneOf: [statusSchema('not ready'), { $ref: `${ERROR_ENVELOPE_ID}#` }],
           },
         },

@@ -27,13 +27,14 @@ export const errorEnvelope = z.strictObject({
     .describe('The id of this request in the server log (also the x-request-id header): quote it when reporting a 5xx.'),
 });
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 413 | 415 | 429 | 500 | 502 | 503 | 504;
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Invalid parameters: the message names each field at fault and what is allowed (QUERY_INVALID); or the URL to fetch or read is not allowed, by its scheme or the address it resolves to (FETCH_FORBIDDEN).',
   401: 'API keys are required here and none, or an unknown one, was sent (UNAUTHORIZED).',
   403: 'The Host header names a host this service does not answer: IP addresses and localhost always are, other names only when listed in ALLOWED_HOSTS, or any name when API keys are required (HOST_NOT_ALLOWED); or a browser sent it for a page on another site whose origin is not in CORS_ORIGINS (CROSS_SITE_REQUEST).',
   404: 'Nothing found: every provider that can look the paper up answered and none knew it, the video has no captions, … (NOT_FOUND).',
+  408: 'The body did not arrive in full within REQUEST_TIMEOUT_MS (REQUEST_TIMEOUT); the connection is closed.',
   413: 'Too large: the request body is over BODY_LIMIT_BYTES (BODY_TOO_LARGE), or the page or file is larger than the service reads (FETCH_TOO_LARGE).',
   415: 'Unsupported type: the request body is not sent as application/json, or is sent compressed (UNSUPPORTED_MEDIA_TYPE), or the page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
   429: 'Too many requests from this key or address; Retry-After and retry_after_ms say when to try again (RATE_LIMITED).',
@@ -55,9 +56,12 @@ export function errorResponses(...statuses: ErrorStatus[]): Record<number, Recor
 
 /**
  * Every error an operation can answer with (the 401 only when API keys are configured, the 403 for a Host not
- * admitted, the 413 and 415 for a body too large or not JSON).
+ * admitted, the 408, 413 and 415 for a body too slow, too large or not JSON).
  */
-export const OPERATION_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 413, 415, 429, 500, 502, 503, 504];
+export const OPERATION_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 408, 413, 415, 429, 500, 502, 503, 504];
 
-/** The errors a JSON body can meet before its route sees it, beyond a 400: too large, or not JSON. */
-export const BODY_ERRORS: ErrorStatus[] = [413, 415];
+/**
+ * The errors a JSON body can meet before its route sees it, beyond a 400: too slow (http/client-error.ts answers a
+ * body still arriving after REQUEST_TIMEOUT_MS, with the request id the app gave it), too large, or not JSON.
+ */
+export const BODY_ERRORS: ErrorStatus[] = [408, 413, 415];
