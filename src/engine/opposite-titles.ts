@@ -6,6 +6,8 @@
  * two works. Read only for the few pairs of titles already found similar, never per result.
  */
 
+import { onlySpacesDiffer, titleDifference } from './title-differences.js';
+
 /** Words that turn what follows around: "does not reduce", "with and without", "non small cell", "anti inflammatory". */
 const NEGATIONS: ReadonlySet<string> = new Set(['not', 'no', 'non', 'never', 'without', 'anti']);
 
@@ -37,21 +39,10 @@ const VOWELS = 'aeiou';
 /** Whether two normalised titles, already found similar, differ by a negation or by a word turned into its opposite. */
 export function titlesOpposite(a: string, b: string): boolean {
   if (a === b) return false;
-  const wordsA = a.split(' ');
-  const wordsB = b.split(' ');
-  let start = 0;
-  while (start < wordsA.length && start < wordsB.length && wordsA[start] === wordsB[start]) start += 1;
-  let endA = wordsA.length;
-  let endB = wordsB.length;
-  while (endA > start && endB > start && wordsA[endA - 1] === wordsB[endB - 1]) {
-    endA -= 1;
-    endB -= 1;
-  }
-  const differingA = wordsA.slice(start, endA);
-  const differingB = wordsB.slice(start, endB);
-  // Only the spaces differ ("non linear" and "nonlinear", "pre training" and "pretraining"): one title.
-  if (differingA.join('') === differingB.join('')) return false;
-  if (negationCount(wordsA, start, endA) !== negationCount(wordsB, start, endB)) return true;
+  const difference = titleDifference(a, b);
+  if (onlySpacesDiffer(difference)) return false;
+  const { wordsA, wordsB, start, differingA, differingB } = difference;
+  if (negationCount(wordsA, start, start + differingA.length) !== negationCount(wordsB, start, start + differingB.length)) return true;
   if (differingA.length !== differingB.length) return false;
   // A word whose opposite the other title also holds was moved, not turned: "inflow and outflow", "outflow and inflow".
   return differingA.some(

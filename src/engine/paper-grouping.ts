@@ -12,6 +12,7 @@ import {
   yearsCompatible,
 } from './paper-identity.js';
 import { titlesOpposite } from './opposite-titles.js';
+import { titlesReplaceAWord } from './replaced-words.js';
 import { TitleBlocks } from './title-blocks.js';
 import { sameTitleNumbers } from './title-numbers.js';
 import { agreeBeyondTitle, EXACT_ONLY_TITLE, titleStrength, WEAK_TITLE } from './weak-titles.js';
@@ -73,7 +74,8 @@ class DisjointSets {
  * their normalised titles are similar (Dice ≥ 0.9) and their years differ by at most one; a generic or very short
  * title, or a notice (an erratum, a comment, a reply: never merged with the work it names), must also agree on an
  * author, or on venue and year (weak-titles.ts), and so must two Chinese or Japanese titles that are not the same;
- * titles that differ by a negation or an opposite word are two works (opposite-titles.ts). Titles are only
+ * titles that differ by a negation or an opposite word are two works (opposite-titles.ts), and so are titles that
+ * differ by a word in place of another rather than another spelling of it (replaced-words.ts). Titles are only
  * compared inside blocks (same first or last three words), so cost grows close to linearly. A title match
  * never joins two sets that each have a different DOI, arXiv id or PMID, even through a third paper that has
  * none: whichever of them it is compared with first takes it, and the other stays a work of its own.
@@ -167,15 +169,17 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
    * Whether two titles name one work: titlesSimilar, with the bigram counts of both titles, which rule most pairs
    * out before any bigram is found; then, for the few pairs that are similar, the same numbers in both
    * (sameTitleNumbers), no negation or word turned into its opposite in one of them (titlesOpposite: "hyper…" and
-   * "hypo…", "in vivo" and "in vitro"), the same kind of notice (titleNotice: an erratum or a reply is never the work
-   * it names, however alike their titles), and, for a generic or very short title ("Editorial", "Introduction",
-   * "Deep learning"), a certain notice (two comments on one paper) or two Chinese or Japanese titles that are not the
-   * same (titleStrength), agreement beyond it (agreeBeyondTitle: an author in common, or one venue in one year).
+   * "hypo…", "in vivo" and "in vitro") nor another word in place of one (titlesReplaceAWord: "… in adult mice" and
+   * "… in adult rats", where "behaviour" and "behavior" are one word), the same kind of notice (titleNotice: an
+   * erratum or a reply is never the work it names, however alike their titles), and, for a generic or very short
+   * title ("Editorial", "Introduction", "Deep learning"), a certain notice (two comments on one paper) or two Chinese
+   * or Japanese titles that are not the same (titleStrength), agreement beyond it (agreeBeyondTitle: an author in
+   * common, or one venue in one year).
    */
   const similar = (index: number, other: number): boolean => {
     if (!titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other))) return false;
     if (!sameTitleNumbers(titles[index]!, titles[other]!)) return false;
-    if (titlesOpposite(titles[index]!, titles[other]!)) return false;
+    if (titlesOpposite(titles[index]!, titles[other]!) || titlesReplaceAWord(titles[index]!, titles[other]!)) return false;
     const notice = noticeOf(index);
     const otherNotice = noticeOf(other);
     if (notice >> 1 !== otherNotice >> 1) return false;

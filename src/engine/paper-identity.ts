@@ -60,24 +60,56 @@ const ASCII_RUNS_TO_FOLD = /[^a-z0-9]{2,}|[^a-z0-9 ]/g;
 const DROPPED_MARKS =
   /[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u0652\u0670\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f\u{e0100}-\u{e01ef}]/gu;
 /**
+ * Latin letters that NFKD leaves whole, which other indexes write as the letters they are read as, as they write
+ * "café" as "cafe": German's ß as ss ("Straße", "Strasse"), the letters with a stroke or bar (Danish and Norwegian
+ * ø, Polish ł, Croatian and Vietnamese đ, Maltese ħ, Sámi ŧ) as the letter under the stroke, Icelandic ð and þ
+ * as d and th, and the ligatures æ and œ as ae and oe ("Encyclopædia", "cœur"). Turkish ı is a letter of its own
+ * (ılık, lukewarm, is not ilik, marrow). Lower case only: titles are lowered before these are replaced.
+ */
+const LETTERS_WRITTEN_OTHERWISE: Readonly<Record<string, string>> = {
+  ß: 'ss', ø: 'o', ł: 'l', đ: 'd', ħ: 'h', ŧ: 't', ð: 'd', þ: 'th', æ: 'ae', œ: 'oe',
+};
+const LETTER_WRITTEN_OTHERWISE = new RegExp(`[${Object.keys(LETTERS_WRITTEN_OTHERWISE).join('')}]`, 'g');
+/**
+ * A Greek letter standing alone in a Latin title names a thing ("α-synuclein", "TNF-α", "amyloid β"), and other
+ * indexes (PubMed among them) write its name instead: "alpha-synuclein", "TNF-alpha". Only a letter with no Greek
+ * letter beside it: a Greek word is left as it is.
+ */
+const GREEK_LETTER_NAMES: Readonly<Record<string, string>> = {
+  α: 'alpha', β: 'beta', γ: 'gamma', δ: 'delta', ε: 'epsilon', ζ: 'zeta', η: 'eta', θ: 'theta', ι: 'iota', κ: 'kappa',
+  λ: 'lambda', μ: 'mu', ν: 'nu', ξ: 'xi', ο: 'omicron', π: 'pi', ρ: 'rho', σ: 'sigma', ς: 'sigma', τ: 'tau',
+  υ: 'upsilon', φ: 'phi', χ: 'chi', ψ: 'psi', ω: 'omega',
+};
+const GREEK_LETTER_ALONE = /(?<!\p{Script=Greek})[α-ω](?!\p{Script=Greek})/gu;
+/**
  * What separates words: runs of characters other than letters, marks and digits, with the marks that follow one
  * (a mark on an emoji or on punctuation), and marks that open a title; a mark on a letter stays in its word.
  */
 const WORD_SEPARATORS = /(?:[^\p{L}\p{M}\p{N}]\p{M}*)+|^\p{M}+/gu;
 
 /**
- * Lower case, accents and punctuation removed, white space folded: what title comparison sees. Titles are
- * normalised for every paper result, so the usual ones take shorter ways: a title already normalised is given
- * back as it is, and printable ASCII without a tag (whose letters and digits are `A-Za-z0-9`) skips Unicode
- * normalisation and property classes.
+ * Lower case, accents and punctuation removed, letters NFKD leaves whole written as other indexes write them (ß as
+ * ss, ø as o), white space folded: what title comparison sees. Titles are normalised for every paper result, so
+ * the usual ones take shorter ways: a title already normalised is given back as it is, and printable ASCII without
+ * a tag (whose letters and digits are `A-Za-z0-9`) skips Unicode normalisation, property classes and the letters
+ * written otherwise, none of which it holds.
  */
 export function normalizeTitle(title: string): string {
   if (FOLDED_ASCII.test(title)) return title;
   const ascii = PRINTABLE_ASCII.test(title);
   if (ascii && !title.includes('<')) return title.toLowerCase().replace(ASCII_RUNS_TO_FOLD, ' ').trim();
-  const folded = ascii ? title.toLowerCase() : title.normalize('NFKD').replace(DROPPED_MARKS, '').normalize('NFC').toLowerCase();
+  const folded = ascii
+    ? title.toLowerCase()
+    : foldedLetters(title.normalize('NFKD').replace(DROPPED_MARKS, '').normalize('NFC').toLowerCase());
   // `[^<>]`, not `[^>]`: a title of many `<` and no `>` was read to its end from each of them (quadratic time).
   return folded.replace(/<[^<>]*>/g, ' ').replace(WORD_SEPARATORS, ' ').trim();
+}
+
+/** A lower-case title with LETTERS_WRITTEN_OTHERWISE and lone Greek letters (GREEK_LETTER_NAMES) written as other indexes write them. */
+function foldedLetters(lowered: string): string {
+  return lowered
+    .replace(LETTER_WRITTEN_OTHERWISE, (letter) => LETTERS_WRITTEN_OTHERWISE[letter]!)
+    .replace(GREEK_LETTER_ALONE, (letter) => GREEK_LETTER_NAMES[letter]!);
 }
 
 /**

@@ -22,6 +22,8 @@ const NUMBER_WORDS: ReadonlyMap<string, number> = new Map(
  * and, as whole words, a roman numeral made of i, v and x (`part ii`) or a number word (`second`).
  */
 const TITLE_NUMBER = new RegExp(String.raw`\p{N}+|(?<![\p{L}\p{N}])(?:[ivx]+|${[...NUMBER_WORDS.keys()].join('|')})(?![\p{L}\p{N}])`, 'gu');
+/** TITLE_NUMBER without its global flag, so that a test keeps no position between calls. */
+const TITLE_NUMBER_ANYWHERE = new RegExp(TITLE_NUMBER.source, 'u');
 
 /** Roman numerals from 1 to 9, to write a value back and see whether a numeral was written as Romans wrote it. */
 const ROMAN_UNITS = ['', 'i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix'];
@@ -52,4 +54,9 @@ export function sameTitleNumbers(a: string, b: string): boolean {
   const numbersOfB = b.match(TITLE_NUMBER);
   if (numbersOfA === null || numbersOfB === null) return numbersOfA === numbersOfB;
   return numbersOfA.length === numbersOfB.length && numbersOfA.every((number, index) => numberValue(number) === numberValue(numbersOfB[index]!));
+}
+
+/** Whether a word of a normalised title holds a number as TITLE_NUMBER reads one: such words are sameTitleNumbers's to compare. */
+export function holdsTitleNumber(word: string): boolean {
+  return TITLE_NUMBER_ANYWHERE.test(word);
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProviderItem } from '../../src/domain/result.js';
 import { groupResults, type RankedItem } from '../../src/engine/merge.js';
 import { identifierKeys, normalizeTitle, TITLE_OPENING_WORDS } from '../../src/engine/paper-identity.js';
+import { titlesReplaceAWord } from '../../src/engine/replaced-words.js';
 import { agreeBeyondTitle, isWeakTitle } from '../../src/engine/weak-titles.js';
 
 /**
@@ -39,7 +40,9 @@ function referenceGroups(entries: RankedItem[]): number[][] {
   const kindOf = (key: string): string => key.slice(0, key.indexOf(':'));
   const conflict = (a: number, b: number): boolean =>
     [...keysOfRoot[find(a)]!].some((key) => [...keysOfRoot[find(b)]!].some((other) => kindOf(other) === kindOf(key) && other !== key));
-  const similarTitles = (a: string, b: string): boolean => a === b || (a.length >= 8 && b.length >= 8 && stringSimilarity.compareTwoStrings(a, b) >= 0.9);
+  // Titles alike but for a word in place of another are two works (replaced-words.ts, tested on its own).
+  const similarTitles = (a: string, b: string): boolean =>
+    a === b || (a.length >= 8 && b.length >= 8 && stringSimilarity.compareTwoStrings(a, b) >= 0.9 && !titlesReplaceAWord(a, b));
   // A generic or very short title matches only with agreement beyond it (weak-titles.ts, tested on its own).
   const similar = (a: number, b: number, titleA: string, titleB: string): boolean =>
     similarTitles(titleA, titleB) && ((!isWeakTitle(titleA) && !isWeakTitle(titleB)) || agreeBeyondTitle(entries[a]!.item, entries[b]!.item));

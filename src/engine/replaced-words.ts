@@ -1,0 +1,153 @@
+/**
+ * Titles that differ by a word put in place of another. By their bigrams "Effects of chronic stress on hippocampal
+ * neurogenesis in adult mice" and "… in adult rats" are near-identical, yet they name two works: one word of a long
+ * title changes few of its bigrams. Indexes spell a word of one title in other ways (a typo, "behaviour" and
+ * "behavior", "modelling" and "modeling", "analysis" and "analyses", "fibre" and "fiber"), a few letters apart,
+ * but never put another word in its place. Read only for the few pairs of titles already found similar, never
+ * per result.
+ */
+
+import { TITLE_OPENING_WORDS } from './paper-identity.js';
+import { onlySpacesDiffer, titleDifference } from './title-differences.js';
+import { holdsTitleNumber } from './title-numbers.js';
+
+/**
+ * Edits two spellings of one word may differ by, by the longer word's length: none up to LONGEST_WORD_OF_NO_EDIT
+ * letters, since a word that short is one letter away from many other words ("dna" and "rna", "fat" and "fit"),
+ * one up to LONGEST_WORD_OF_ONE_EDIT ("tumour" and "tumor", "fibre" and "fiber"), and two past it ("catalogue"
+ * and "catalog", "sulphur" and "sulfur").
+ */
+const LONGEST_WORD_OF_NO_EDIT = 3;
+const LONGEST_WORD_OF_ONE_EDIT = 5;
+
+/**
+ * Whether two normalised titles, already found similar, differ by a word in place of another: where they differ
+ * they have as many words, and some word of one is neither a spelling of the word in its place
+ * (sameWordSpelledOtherwise) nor, with that word, moved from elsewhere in the other title ("inflow and outflow",
+ * "outflow and inflow"). Titles that differ by a word more or less, or by their spaces alone, are left as they were
+ * found.
+ */
+export function titlesReplaceAWord(a: string, b: string): boolean {
+  if (a === b) return false;
+  const difference = titleDifference(a, b);
+  if (difference.differingA.length !== difference.differingB.length || onlySpacesDiffer(difference)) return false;
+  const differingA = withoutContractions(difference.wordsA, difference.start, difference.differingA);
+  const differingB = withoutContractions(difference.wordsB, difference.start, difference.differingB);
+  return differingA.some((word, index) => {
+    const other = differingB[index]!;
+    if (sameWordSpelledOtherwise(word, other)) return false;
+    // Both found elsewhere in the other title: moved, and the words between them compared on their own turn.
+    return !(differingB.includes(word) && differingA.includes(other));
+  });
+}
+
+/**
+ * The differing words (from `words[start]` on) with "n't" written out: normalised, "doesn't" is "doesn t", which
+ * is "does not" (a "t" after a word ending in "n", as opposite-titles.ts reads a contraction). Copied only when
+ * there is one.
+ */
+function withoutContractions(words: string[], start: number, differing: string[]): string[] {
+  let expanded: string[] | undefined;
+  for (let index = 0; index < differing.length; index += 1) {
+    const before = index > 0 ? differing[index - 1]! : words[start - 1];
+    if (differing[index] !== 't' || before === undefined || !before.endsWith('n')) continue;
+    expanded ??= differing.slice();
+    expanded[index] = 'not';
+    if (index > 0) expanded[index - 1] = before.slice(0, -1);
+  }
+  return expanded ?? differing;
+}
+
+/**
+ * Whether two words may be one word as indexes spell it: the same word, two words that say nothing of a title's
+ * subject ("on" and "in", TITLE_OPENING_WORDS), words holding a number (sameTitleNumbers's to compare), a regular
+ * plural ("study" and "studies"), "versus" and "vs", or words that open with one letter (sameFirstLetter) a few
+ * edits apart (editsWithin) or with other endings on one stem (sameStem). A run of Chinese, Japanese or Thai
+ * between two spaces is read as one word too: each of its characters says as much as a word, so a run that differs
+ * in more than a few is another phrase.
+ */
+function sameWordSpelledOtherwise(a: string, b: string): boolean {
+  if (a === b || (TITLE_OPENING_WORDS.has(a) && TITLE_OPENING_WORDS.has(b)) || pluralOf(a, b) || pluralOf(b, a)) return true;
+  if (VERSUS.has(a) && VERSUS.has(b)) return true;
+  const longer = Math.max(a.length, b.length);
+  const allowed = longer <= LONGEST_WORD_OF_NO_EDIT ? 0 : longer <= LONGEST_WORD_OF_ONE_EDIT ? 1 : 2;
+  if (sameFirstLetter(a, b) && (editsWithin(a, b, allowed) || sameStem(a, b))) return true;
+  // Last, as the slowest test: most words compared hold no number.
+  return holdsTitleNumber(a) || holdsTitleNumber(b);
+}
+
+/** "versus" as titles write it; "v" is left out, as a Roman five is sameTitleNumbers's. */
+const VERSUS: ReadonlySet<string> = new Set(['versus', 'vs']);
+
+/**
+ * Endings one title's wording may put on a word where another has another ending or none ("predicting" and
+ * "predict", "automated" and "automatic", "analysing" and "analysis"): the longest first, taken off only where a
+ * stem of MIN_STEM letters is left, so "bats" and "bees" keep their letters.
+ */
+const WORD_ENDINGS = ['ations', 'ation', 'ings', 'ing', 'ions', 'ion', 'ed', 'es', 'ic', 'al', 'ly', 's', 'e'];
+const MIN_STEM = 4;
+
+/**
+ * Whether two words are one word with other endings: their stems (stem) at most one edit apart. A word with a
+ * longer part of its own ("insulin" and "insulinoma") is not: no ending is taken off it.
+ */
+function sameStem(a: string, b: string): boolean {
+  const stemA = stem(a);
+  const stemB = stem(b);
+  return (stemA !== a || stemB !== b) && editsWithin(stemA, stemB, 1);
+}
+
+function stem(word: string): string {
+  for (const ending of WORD_ENDINGS) {
+    if (word.length - ending.length >= MIN_STEM && word.endsWith(ending)) return word.slice(0, -ending.length);
+  }
+  return word;
+}
+
+/**
+ * Whether two words open with one letter, an opening "ae" or "oe" read as "e" ("aetiology" and "etiology",
+ * "oesophagus" and "esophagus"): a typo or another spelling of a word seldom changes its first letter, and many
+ * words are another word but for their first ("maternal" and "paternal", "afferent" and "efferent", "methanol"
+ * and "ethanol").
+ */
+function sameFirstLetter(a: string, b: string): boolean {
+  return firstLetter(a) === firstLetter(b);
+}
+
+function firstLetter(word: string): string | undefined {
+  return word[0] === 'a' || word[0] === 'o' ? (word[1] === 'e' ? 'e' : word[0]) : word[0];
+}
+
+/** Whether `plural` is `word` with y turned to ies ("therapy", "therapies"): three edits, one word. */
+function pluralOf(plural: string, word: string): boolean {
+  return word.endsWith('y') && plural.length === word.length + 2 && plural.endsWith('ies') && plural.startsWith(word.slice(0, -1));
+}
+
+/**
+ * Whether `a` becomes `b` in at most `allowed` edits: a letter inserted, deleted or replaced, or two neighbours
+ * swapped ("fibre" and "fiber", "centre" and "center" are one edit apart). The optimal string alignment distance,
+ * row by row; words are short and only the differing words of similar titles are compared.
+ */
+function editsWithin(a: string, b: string, allowed: number): boolean {
+  if (Math.abs(a.length - b.length) > allowed) return false;
+  let beforePrevious = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, column) => column);
+  let current = new Array<number>(b.length + 1).fill(0);
+  for (let row = 1; row <= a.length; row += 1) {
+    current[0] = row;
+    let smallest = row;
+    for (let column = 1; column <= b.length; column += 1) {
+      const replaced = a[row - 1] === b[column - 1] ? 0 : 1;
+      let distance = Math.min(previous[column]! + 1, current[column - 1]! + 1, previous[column - 1]! + replaced);
+      if (row > 1 && column > 1 && a[row - 1] === b[column - 2] && a[row - 2] === b[column - 1]) {
+        distance = Math.min(distance, beforePrevious[column - 2]! + 1);
+      }
+      current[column] = distance;
+      smallest = Math.min(smallest, distance);
+    }
+    // Every later row is at least the smallest of this one.
+    if (smallest > allowed) return false;
+    [beforePrevious, previous, current] = [previous, current, beforePrevious];
+  }
+  return previous[b.length]! <= allowed;
+}
