@@ -88,9 +88,14 @@ export const DEFAULT_PARTIAL_ANSWER_TTL_MS = 15_000;
 
 const FAILED_STATUSES: ReadonlySet<ProviderOutcome['status']> = new Set(['error', 'timeout', 'suspended', 'rate_limited']);
 
+/** Whether a provider failed (error, timeout, suspended, rate_limited). */
+export function providerFailed(provider: ProviderOutcome): boolean {
+  return FAILED_STATUSES.has(provider.status);
+}
+
 /** Whether some provider failed in an answer (error, timeout, suspended, rate_limited): it is partial. */
 export function isPartialAnswer(answer: CachedAnswer): boolean {
-  return answer.providers.some((provider) => FAILED_STATUSES.has(provider.status));
+  return answer.providers.some(providerFailed);
 }
 
 /**

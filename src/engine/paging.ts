@@ -26,6 +26,35 @@ export function pageOf<T>(results: T[], limit: number, page: number): T[] {
 }
 
 /**
+ * A place of a fused list that a page showed empty: the list was too short to fill that page though a provider could
+ * give more (its own results merged into fewer, a filter fedsearch applies itself thinned them, it timed out while
+ * reading on). A deeper list extends the kept one after such places (keptAsShown), so the next page starts where it
+ * always would: without them, the deeper list's first results would fill the short page's places, which its caller
+ * was shown empty, and never be shown. Never shown itself (a result always has a source); kept with the list.
+ */
+export const EMPTY_PLACE: SearchResult = Object.freeze({ title: '', url: '', score: 0, sources: [] });
+
+/** Whether a result of a fused list is a place a short page showed empty (EMPTY_PLACE, or its copy from a shared cache). */
+export function isEmptyPlace(result: SearchResult): boolean {
+  return result.sources.length === 0;
+}
+
+/**
+ * A list `depth` deep as a deeper one extends it for `page`: each page before it that the list served short (it
+ * was asked as deep as that page needs, servesPage) is filled with empty places, so the deeper results start on
+ * the page after them rather than in places those pages showed empty. Pages it could not serve were never shown
+ * from it (a deeper list was gathered for them): nothing is added for those.
+ */
+export function keptAsShown(results: SearchResult[], depth: number, limit: number, page: number): SearchResult[] {
+  const pagesServed = Math.min(page - 1, Math.floor((depth - PAGE_LOOK_AHEAD) / limit));
+  const shown = limit * pagesServed;
+  if (results.length >= shown) return results;
+  const filled = results.slice();
+  while (filled.length < shown) filled.push(EMPTY_PLACE);
+  return filled;
+}
+
+/**
  * Whether asking again for more could lengthen the list: some provider gave everything it was asked for. An
  * adapter gives at most that many, reading further pages of its API past one request's maximum (Provider.search).
  * A provider whose results the engine filtered counts by its upstream's answer, not by what the filters kept:
@@ -72,7 +101,8 @@ export function hasMorePages(answer: CachedAnswer, limit: number, page: number):
  */
 export function extendResults(listed: SearchResult[], deeper: SearchResult[], kind?: SearchKind): SearchResult[] {
   if (listed.length === 0) return deeper;
-  const seen = new Set(listed.flatMap(identityKeys));
+  const seen = new Set<string>();
+  for (const result of listed) if (!isEmptyPlace(result)) for (const key of identityKeys(result)) seen.add(key);
   const fresh = deeper.filter((result) => !identityKeys(result).some((key) => seen.has(key)));
   return [...listed, ...(kind === 'papers' && fresh.length > 0 ? withoutListedWorks(listed, fresh) : fresh)];
 }
@@ -80,7 +110,7 @@ export function extendResults(listed: SearchResult[], deeper: SearchResult[], ki
 /** The fresh papers that merging (paper-grouping.ts) would not join with a listed one. */
 function withoutListedWorks(listed: SearchResult[], fresh: SearchResult[]): SearchResult[] {
   const entries: RankedItem[] = [];
-  for (const item of listed) entries.push({ provider: LISTED, rank: 1, weight: 1, item });
+  for (const item of listed) if (!isEmptyPlace(item)) entries.push({ provider: LISTED, rank: 1, weight: 1, item });
   for (const item of fresh) entries.push({ provider: FRESH, rank: 1, weight: 1, item });
   const shown = new Set<SearchResult>();
   for (const group of groupPapers(entries)) {

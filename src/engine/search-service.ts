@@ -10,9 +10,9 @@ import type { AnswerCache } from './answer-cache.js';
 import { Cancellation, type CallerSignal } from './cancellation.js';
 import { answerTtl, cacheKey, isPartialGathering, presentedAnswer, servesTimeout, type CachedAnswer } from './cached-answer.js';
 import { fuseAnswers } from './fuse.js';
-import { extendResults, hasMorePages, pageOf, resultsWanted, servesPage, upstreamsWithMore } from './paging.js';
+import { extendResults, hasMorePages, isEmptyPlace, keptAsShown, resultsWanted, servesPage, upstreamsWithMore } from './paging.js';
 import { gatherResults, type ProviderAnswer } from './gather.js';
-import { rankedAsPaged } from './paged-ranking.js';
+import { outcomesRankedAfresh, rankedAsPaged } from './paged-ranking.js';
 import { lookupPaper, type PaperLookup } from './paper-lookup.js';
 import { callCapability } from './provider-call.js';
 import { ProviderCatalog, type ProviderDescription } from './provider-catalog.js';
@@ -232,7 +232,8 @@ export class SearchService {
       this.options.onCacheLookup?.('hit');
       return Promise.resolve(this.respond(stored, true, query, request, page, started));
     }
-    const listed = stored?.results ?? [];
+    // The pages the stored list served short keep their empty places: the deeper results go on after them.
+    const listed = stored ? keptAsShown(stored.results, stored.depth, request.limit, page) : [];
     // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
     const explain = request.explain === true || this.options.cache.storesNothing !== true;
     // A search that joins an identical one in flight never runs its own fan-out (the single flight runs `ask` at once or not at all).
@@ -381,7 +382,9 @@ export class SearchService {
         ? this.rankedForPage(query.kind, answers, limit, page, explain, atMost)
         : this.rankAnswers(query.kind, answers, explain, atMost);
     const results = extendResults(listed, ranked, query.kind);
-    const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
+    // A later page ranked afresh cannot tell what its caller was shown before: a provider that failed now says so.
+    const providers = listed.length === 0 && page > 1 ? outcomesRankedAfresh(answers, page) : answers.map((answer) => answer.outcome);
+    const outcome: CachedAnswer = { results, depth: query.limit, providers, cached_at: gatheredAt };
     const upstreamFull = upstreamsWithMore(answers, query.limit);
     if (upstreamFull) outcome.upstreamFull = upstreamFull;
     const partial = isPartialGathering(outcome, answers);
@@ -444,9 +447,16 @@ function signalOf(signal: CallerSignal | (() => CallerSignal) | undefined): Call
   return typeof signal === 'function' ? signal() : signal;
 }
 
-/** One page of a ranked list, with score explanations only when asked for. */
+/** One page of a ranked list, without the places a short page showed empty, with score explanations only when asked for. */
 function presentResults(results: SearchResult[], options: { limit: number; page?: number; explain?: boolean }): SearchResult[] {
-  return pageOf(results, options.limit, options.page ?? 1).map((result) => (options.explain ? result : withoutExplain(result)));
+  const start = ((options.page ?? 1) - 1) * options.limit;
+  const end = Math.min(results.length, start + options.limit);
+  const shown: SearchResult[] = [];
+  for (let index = start; index < end; index += 1) {
+    const result = results[index]!;
+    if (!isEmptyPlace(result)) shown.push(options.explain ? result : withoutExplain(result));
+  }
+  return shown;
 }
 
 function withoutExplain(result: SearchResult): SearchResult {

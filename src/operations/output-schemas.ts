@@ -18,7 +18,7 @@ export const providerOutcomeOutput = z.strictObject({
   status: z.enum(PROVIDER_STATUSES),
   count: whole,
   latency_ms: whole,
-  message: z.string().optional().describe('Short cause for error, timeout, not_configured, skipped and suspended.'),
+  message: z.string().optional().describe('Short cause for error, timeout, not_configured, skipped and suspended. On a later page ranked afresh (no earlier page of the search kept), a provider that failed or was cut short adds that the page was ranked without what it did not give.'),
   code: z.enum(errorCodes).optional(),
   missing: z.array(z.string()).optional().describe('Environment variables that would configure a not_configured provider.'),
   retry_after_ms: whole.optional().describe('When the upstream asked us to wait, or when a suspended provider is tried again.'),
@@ -69,7 +69,7 @@ export const searchResponseOutput = z.strictObject({
   results: z.array(searchResultOutput),
   providers: z.array(providerOutcomeOutput).describe("Every provider's outcome, whatever happened."),
   page: z.int().min(1).max(MAX_PAGE).describe('Which page of results this is (1 unless asked for another).'),
-  has_more: z.boolean().describe('Whether the next page holds results: ask again with page + 1.'),
+  has_more: z.boolean().describe('Whether the next page holds results: ask again with page + 1. Also true when a provider gave all it was asked for and only asking it deeper can tell; that next page may then come back empty.'),
   took_ms: whole.describe(
     "This request's time in milliseconds, from its arrival as timeout_ms counts (a cached answer's is this request's, not the search it was kept from).",
   ),

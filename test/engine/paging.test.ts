@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderOutcome } from '../../src/domain/outcome.js';
 import type { SearchResult } from '../../src/domain/result.js';
-import type { CachedAnswer } from '../../src/engine/cached-answer.js';
-import { extendResults, hasMorePages, pageOf, servesPage } from '../../src/engine/paging.js';
+import { isStoredAnswer, type CachedAnswer } from '../../src/engine/cached-answer.js';
+import { extendResults, hasMorePages, isEmptyPlace, keptAsShown, pageOf, servesPage } from '../../src/engine/paging.js';
 
 function result(url: string, extra: Partial<SearchResult> = {}): SearchResult {
   return { title: url, url, score: 1, sources: [{ provider: 'brave', rank: 1 }], ...extra };
@@ -66,5 +66,31 @@ describe('pages of one fused list', () => {
       'https://d.example/',
     ]);
     expect(extendResults([], deeper)).toBe(deeper);
+  });
+
+  it('keeps the places of pages a list served short, and only of those, before a deeper list extends it', () => {
+    const three = answer(3, 6, [6]).results;
+    // Asked 6 deep for page 1 of 5, it served page 1 with three: page 2 starts after page 1's five places.
+    const forPage2 = keptAsShown(three, 6, 5, 2);
+    expect(forPage2.slice(0, 3)).toEqual(three);
+    expect(forPage2.map(isEmptyPlace)).toEqual([false, false, false, true, true]);
+    // Page 2 was never served from a list 6 deep (a deeper one was gathered for it): page 3 adds no place for it.
+    expect(keptAsShown(three, 6, 5, 3)).toHaveLength(5);
+    // Asked 11 deep, it served pages 1 and 2 with what it had.
+    expect(keptAsShown(three, 11, 5, 3)).toHaveLength(10);
+    // A page 1 asks nothing before it, and a list that filled its pages keeps them as they are.
+    expect(keptAsShown(three, 6, 5, 1)).toBe(three);
+    const full = answer(12, 11, [11]).results;
+    expect(keptAsShown(full, 11, 5, 3)).toBe(full);
+  });
+
+  it('extends past the empty places without taking them for results, and keeps them through a shared cache', () => {
+    const kept = keptAsShown([result('https://a.example/')], 6, 5, 2);
+    const extended = extendResults(kept, [result('https://a.example/'), result('https://b.example/')]);
+    expect(extended.map((entry) => (isEmptyPlace(entry) ? '' : entry.url))).toEqual(['https://a.example/', '', '', '', '', 'https://b.example/']);
+    // Redis keeps the answer as JSON: read back, it is still an answer to serve, its places still empty.
+    const stored: unknown = JSON.parse(JSON.stringify({ ...answer(0, 11, [11]), results: extended }));
+    expect(isStoredAnswer(stored)).toBe(true);
+    expect((stored as CachedAnswer).results.map(isEmptyPlace)).toEqual(extended.map((entry) => entry.url === ''));
   });
 });
