@@ -199,6 +199,13 @@ async function search(state) {
     },
   };
   stopControl.showWhile(true);
+  // The answer (or the stream's error) is in: Stop has nothing left to stop, though the stream has yet to close. Left
+  // to the stream's end, the button stayed beside the finished answer, pressable and doing nothing.
+  const conclude = () => {
+    concluded = true;
+    streaming = undefined;
+    stopControl.showWhile(more.busy);
+  };
   try {
     const response = await fetch(`/v1/search/${state.kind}/stream?${params}`, { headers: headers(), signal: controller.signal });
     opened = response.ok;
@@ -226,7 +233,7 @@ async function search(state) {
         resultsAnnounced ||= firstResults;
         say(`${searchWords}${news ? ` ${news}` : ''}`, 'info', { announce: firstResults });
       } else if (event === 'done') {
-        concluded = true;
+        conclude();
         waterfall.finish(data.providers);
         const news = steady.finish(data.results);
         more.shownPage(data);
@@ -234,7 +241,7 @@ async function search(state) {
         searchWords = doneMessage(data);
         say(`${searchWords}${news ? ` ${news}` : ''}`, data.providers.some(answeredOk) ? 'done' : 'error');
       } else if (event === 'error') {
-        concluded = true;
+        conclude();
         say(data.message, 'error');
       }
     }

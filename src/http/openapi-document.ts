@@ -6,11 +6,20 @@ import { documentServiceHeaders } from './documented-headers.js';
 import { ERROR_ENVELOPE_ID, errorEnvelopeJsonSchema } from './response-schemas.js';
 
 /**
- * Swagger UI's own policy: its files only (it loads nothing inline but styles, which React sets as attributes),
- * never framed. It shares the page's origin, whose API key sits in sessionStorage: without a policy, any hole in
- * Swagger UI could read it. Not @fastify/swagger-ui's `staticCSP: true`, whose `upgrade-insecure-requests` breaks the
- * docs of a service reached over plain HTTP by another name than localhost, and whose `frame-ancestors 'self'` lets
- * the service frame them.
+ * The one inline style Swagger UI writes: the <style> inside its own SVG logo (its two colours), by its SHA-256 as
+ * CSP takes it. @fastify/swagger-ui puts its logo in that one's place as soon as it is drawn, so the style changes
+ * nothing on screen; allowed by hash, it is simply not reported as a violation. React sets every other style through
+ * element.style (the CSSOM), which style-src does not govern, so 'unsafe-inline', which would also let injected
+ * markup restyle the page (hide it, overlay it, read it out through attribute selectors), is not needed. A Swagger UI
+ * whose logo style differs is reported by test/web/docs-page.test.ts, with the new hash in Chromium's message.
+ */
+const SWAGGER_UI_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
+/**
+ * Swagger UI's own policy: its files only (no inline script, no inline style but its logo's), never framed. It shares
+ * the page's origin, whose API key sits in sessionStorage: without a policy, any hole in Swagger UI could read it.
+ * Not @fastify/swagger-ui's `staticCSP: true`, whose `upgrade-insecure-requests` breaks the docs of a service reached
+ * over plain HTTP by another name than localhost, and whose `frame-ancestors 'self'` lets the service frame them.
  */
 const SWAGGER_UI_CSP = [
   "default-src 'self'",
@@ -20,7 +29,7 @@ const SWAGGER_UI_CSP = [
   "form-action 'self'",
   "script-src 'self'",
   "script-src-attr 'none'",
-  "style-src 'self' 'unsafe-inline'",
+  `style-src 'self' ${SWAGGER_UI_LOGO_STYLE}`,
   "img-src 'self' data:",
   "font-src 'self' data:",
   "connect-src 'self'",

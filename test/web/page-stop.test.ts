@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
@@ -7,6 +8,41 @@ import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromiu
 import { watchForProblems } from './page-problems.js';
 
 const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
+
+/**
+ * Records every change of the Stop button and of the status line, in order, as it happened: the button's from the
+ * value of `hidden` it replaced, the status line's from the text node that replaced its words. Returns a reader,
+ * which waits until the button has gone (the story is then whole) and gives the changes as phases: 'Stop shown',
+ * 'Stop hidden', 'results so far', 'answer' (done) or 'failure' (an `error` event), repeats and other words left out.
+ */
+async function recordStopTimeline(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript({
+    // Once the markup is parsed, before the page's scripts run (modules run after it): the story from its start.
+    content: `window.stopTimeline = [];
+      document.addEventListener('readystatechange', () => {
+        if (document.readyState !== 'interactive') return;
+        const observer = new MutationObserver((records) => {
+          for (const record of records) {
+            if (record.type === 'attributes') window.stopTimeline.push(record.oldValue === null ? 'Stop hidden' : 'Stop shown');
+            else for (const node of record.addedNodes) window.stopTimeline.push(node.textContent);
+          }
+        });
+        observer.observe(document.getElementById('stop-search'), { attributes: true, attributeFilter: ['hidden'], attributeOldValue: true });
+        observer.observe(document.getElementById('status'), { childList: true });
+      });`,
+  });
+  const timeline = (): Promise<string[]> => page.evaluate<string[]>('window.stopTimeline');
+  const phase = (entry: string): string => {
+    if (entry.startsWith('Stop ')) return entry;
+    if (/ results so far /.test(entry)) return 'results so far';
+    if (/^\d+ results in \d+ ms\.$/.test(entry)) return 'answer';
+    return entry.startsWith('internal error;') ? 'failure' : 'other';
+  };
+  return async () => {
+    await expect.poll(async () => (await timeline()).includes('Stop hidden')).toBe(true);
+    return (await timeline()).map(phase).filter((entry, index, all) => entry !== 'other' && entry !== all[index - 1]);
+  };
+}
 
 describe.skipIf(!browserTestsRun())('the search page stops a search on Escape', () => {
   let upstream: FakeUpstream;
@@ -109,6 +145,36 @@ describe.skipIf(!browserTestsRun())('the search page stops a search on Escape', 
     expect(await page.evaluate('document.activeElement.id')).toBe('results-title');
     expect(await statusWidth()).toBe(widthWhileStreaming);
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the Stop button exactly while the search runs: gone by the time its answer is on the status line', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const phases = await recordStopTimeline(page);
+    await page.goto(`${service.origin}/?q=stop+timeline&providers=brave`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await phases()).toEqual(['Stop shown', 'results so far', 'Stop hidden', 'answer']);
+    expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the Stop button exactly while the search runs: gone by the time a failure after the stream opened is said', async () => {
+    const page = await chromium.context.newPage();
+    const phases = await recordStopTimeline(page);
+    // The service's own ending for a search that failed after its stream opened (stream-routes.ts): an `error` event.
+    const failure = { statusCode: 500, error: 'Internal Server Error', code: 'INTERNAL', message: 'internal error; quote request id req-stop when reporting it' };
+    await page.route('**/v1/search/web/stream?**', (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { 'content-type': 'text/event-stream; charset=utf-8' },
+        body: `event: results\ndata: ${JSON.stringify({ results: [], done: 1, total: 2 })}\n\nid: end\nevent: error\ndata: ${JSON.stringify(failure)}\n\n`,
+      }),
+    );
+    await page.goto(`${service.origin}/?q=stop+failure&providers=brave,exa`);
+    await page.locator('#status[data-kind="error"]').waitFor();
+    expect(await phases()).toEqual(['Stop shown', 'results so far', 'Stop hidden', 'failure']);
     await page.close();
   });
 
