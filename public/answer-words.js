@@ -37,7 +37,7 @@ function unansweredWords(outcomes) {
  */
 export function statusWords(response) {
   const wait = secondsToWait(response.headers.get('retry-after'));
-  const again = wait === undefined ? '' : `: try again in ${wait} s`;
+  const again = wait === undefined ? '' : `: retry after ${wait} s`;
   if (response.status === 429) return `HTTP 429 (too many requests${again})`;
   if (response.status === 502 || response.status === 503 || response.status === 504) {
     return `HTTP ${response.status} (the service is unavailable for now${again})`;

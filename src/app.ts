@@ -96,11 +96,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Fastify's own 503 for a request that arrives while closing was a bare body past every hook: no code, no request
     // id, no count. The hook below answers it instead, as every other refusal is answered.
     return503OnClosing: false,
-    // No request exists for these, so no route either: one fixed method and route label, whatever bytes were sent.
-    clientErrorHandler: answerClientErrors(
-      (statusCode) => metrics.recordHttpRequest({ method: 'UNPARSED', route: 'unparsed', statusCode, seconds: 0 }),
-      rawBodyShapes,
-    ),
+    // Counted under the labels client-error.ts finds: a request's own, or fixed ones for bytes that made no request.
+    clientErrorHandler: answerClientErrors((labels, statusCode) => metrics.recordHttpRequest({ ...labels, statusCode, seconds: 0 }), rawBodyShapes),
     frameworkErrors: answerRefusedBeforeRouting((request, reply) => {
       recordAnswer(metrics, request, reply);
       writeRequestLine(null, request, reply);
@@ -179,7 +176,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     readiness.ready = true;
   });
   const endUnusedConnections = endUnusedConnectionsOnShutdown(app.server, (socket) =>
-    endArrivingRequest(socket, app.log, (statusCode) => metrics.recordHttpRequest({ method: 'UNPARSED', route: 'unparsed', statusCode, seconds: 0 }), rawBodyShapes),
+    endArrivingRequest(socket, app.log, (labels, statusCode) => metrics.recordHttpRequest({ ...labels, statusCode, seconds: 0 }), rawBodyShapes),
   );
   app.addHook('preClose', async () => {
     readiness.ready = false;

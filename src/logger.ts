@@ -7,7 +7,7 @@ import { hideUrlUserinfo } from './domain/url-userinfo.js';
 import { levelEnabled } from './engine/log-level.js';
 import { redactSecrets } from './engine/redact.js';
 import { lazyChildLoggerFactory } from './request-logger.js';
-import { rememberRequestId } from './transport/request-ids.js';
+import { rememberAppRequest } from './transport/app-requests.js';
 
 /** Header and field paths that carry credentials: never written to a log line. */
 export const REDACTED_PATHS = [
@@ -102,7 +102,11 @@ const QUIET_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metr
  * line from logAbortedRequests instead.
  */
 class RequestLineController extends LogController {
-  override incomingRequest(): void {}
+  // Fastify's first word of every request, and the first moment its Fastify request exists: kept on Node's request for
+  // an answer written past the app (http/client-error.ts), with the id and route the app's own count and lines use.
+  override incomingRequest(request: FastifyRequest): void {
+    rememberAppRequest(request.raw, request);
+  }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     writeRequestLine(error, request, reply);
@@ -178,10 +182,11 @@ export function loggerOptions(
     childLoggerFactory: lazyChildLoggerFactory,
     // Not Fastify's requestIdHeader: it would take any header value as it is; genReqId checks it first.
     requestIdHeader: false,
-    // Kept on the raw request too: an answer written past the app (http/client-error.ts) then carries the same id.
+    // An answer written past the app (http/client-error.ts) carries the same id: RequestLineController keeps the
+    // request it is given to on the raw one.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
-      return rememberRequestId(request, typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID());
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   };
 }

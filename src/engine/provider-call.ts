@@ -1,6 +1,7 @@
 import { FedsearchError } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import { boundedItems } from '../domain/result-bounds.js';
+import { retryAfterWords } from '../domain/retry-advice.js';
 import type { Capability, CapabilityInput, CapabilityOutput } from '../providers/capabilities.js';
 import type { Provider, UpstreamTransport } from '../providers/provider.js';
 import { runPipeline, type PipelineDependencies, type PipelineLimits, type PipelineResult } from './provider-pipeline.js';
@@ -82,12 +83,10 @@ function failure({ provider, outcome, error }: Extract<PipelineResult<unknown>, 
       return new FedsearchError('PROVIDER_NOT_CONFIGURED', `${name} is not configured: set ${(outcome.missing ?? []).join(', ')}`);
     case 'skipped':
       return new FedsearchError('PROVIDER_NOT_CONFIGURED', `${name} is ${outcome.message ?? 'skipped'}`);
-    case 'suspended': {
-      const wait = retryAfterMs === undefined ? '' : `; try again in ${Math.ceil(retryAfterMs / 1000)} s`;
-      return new FedsearchError('PROVIDER_SUSPENDED', `${name} is ${outcome.message ?? 'suspended'}${wait}`, { retryAfterMs });
-    }
+    case 'suspended':
+      return new FedsearchError('PROVIDER_SUSPENDED', `${name} is ${outcome.message ?? 'suspended'}${waitWords(retryAfterMs)}`, { retryAfterMs });
     case 'rate_limited':
-      return new FedsearchError('OUTBOUND_RATE_LIMITED', saidOf(name, outcome.message ?? outcome.status), { cause, retryAfterMs });
+      return new FedsearchError('OUTBOUND_RATE_LIMITED', `${saidOf(name, outcome.message ?? outcome.status)}${waitWords(retryAfterMs)}`, { cause, retryAfterMs });
     case 'timeout':
       return new FedsearchError(outcome.code ?? 'PROVIDER_TIMEOUT', saidOf(name, outcome.message ?? outcome.status), { cause, retryAfterMs });
     default: {
@@ -101,6 +100,14 @@ function failure({ provider, outcome, error }: Extract<PipelineResult<unknown>, 
       });
     }
   }
+}
+
+/**
+ * When a held-back provider can be asked again, for the message of a direct call: its caller has no outcome beside it
+ * (a search's outcome carries retry_after_ms, which its MCP text words the same way: operations/render.ts).
+ */
+function waitWords(retryAfterMs: number | undefined): string {
+  return retryAfterMs === undefined ? '' : `; ${retryAfterWords(retryAfterMs)}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { FedsearchError, type ErrorCode } from '../domain/errors.js';
+import { retryAdvice, retryAfterWords } from '../domain/retry-advice.js';
 import { retryAfterMs } from '../providers/parse-helpers.js';
 import { credentialKey } from '../providers/provider-config.js';
 import type { Provider, Refusal, UpstreamResponse } from '../providers/provider.js';
@@ -46,8 +47,7 @@ export function statusError(response: UpstreamResponse, provider: Provider, secr
     // the call is not retried at once.
     const wait = status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
     // Only the wait is advised: a search goes on without the provider anyway, and a direct operation has no other.
-    const later = wait === undefined ? 'later' : `after ${Math.ceil(wait / 1000)} s`;
-    return error('PROVIDER_HTTP', `HTTP ${status}: the provider is failing on its side`, wait, `; retry ${later}`);
+    return error('PROVIDER_HTTP', `HTTP ${status}: the provider is failing on its side`, wait, `; ${retryAdvice(wait)}`);
   }
   // Any other 4xx refused what was asked (a parameter, a path, a size): the upstream's words, when it gave some, say why.
   return error('PROVIDER_HTTP', `HTTP ${status}: the provider refused the request as invalid`);
@@ -76,7 +76,7 @@ function quotaWaitMs(response: UpstreamResponse, now = Date.now()): number | und
 }
 
 function retryAfterText(wait: number | undefined): string {
-  return wait === undefined ? '' : ` (retry after ${Math.ceil(wait / 1000)} s)`;
+  return wait === undefined ? '' : ` (${retryAfterWords(wait)})`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { FedsearchError } from '../domain/errors.js';
+import { retryAfterWords } from '../domain/retry-advice.js';
 import type { ReadDeadline } from './fetch-settings.js';
 import type { PdfDocumentMessage, PdfEndMessage, PdfPageMessage, PdfStartedMessage, PdfTask } from './pdf-worker.js';
 
@@ -170,10 +171,9 @@ function answerByDeadline(reading: ThreadReading, limits: PdfReadingLimits, dead
  * `maxQueue` does not count, so it would never refuse one.
  */
 function pdfReadersBusy(): FedsearchError {
-  const retryIn = PDF_READERS_BUSY_RETRY_AFTER_MS / 1000;
   return new FedsearchError(
     'PDF_READERS_BUSY',
-    `the PDF readers are busy (${PDF_READERS} PDFs being read and ${PDF_QUEUE_LENGTH} waiting, as many as may wait): this PDF was fetched but not read; retry in ${retryIn} s`,
+    `the PDF readers are busy (${PDF_READERS} PDFs being read and ${PDF_QUEUE_LENGTH} waiting, as many as may wait): this PDF was fetched but not read; ${retryAfterWords(PDF_READERS_BUSY_RETRY_AFTER_MS)}`,
     { retryAfterMs: PDF_READERS_BUSY_RETRY_AFTER_MS },
   );
 }

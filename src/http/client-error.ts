@@ -2,7 +2,8 @@ import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { METHODS, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { answerInProgress, responseInProgress } from '../transport/stalled-responses.js';
-import { requestIdOf } from '../transport/request-ids.js';
+import { appRequestOf } from '../transport/app-requests.js';
+import { UNMATCHED_ROUTE, UNPARSED_LABELS, type RequestLabels } from '../observability/request-observation.js';
 import { rawAnswer, rawResponseText, type RawBodyShapes, type RawRefusal } from './raw-refusal.js';
 
 /** Node's parser error, with the bytes it had read when it gave up (a Buffer, on parse errors only). */
@@ -62,17 +63,28 @@ export function answeredPastTheApp(request: IncomingMessage): boolean {
 }
 
 /**
+ * What a refusal written here is counted under: a request the app holds, under the method and route the app counts its
+ * own answers under (the method is one Node's parser knows, a bounded set; the route, the pattern the router matched, or
+ * `unmatched`); bytes Node could not read as a request, under fixed labels.
+ */
+function labelsOf(held: IncomingMessage | undefined): RequestLabels {
+  if (held?.method === undefined) return UNPARSED_LABELS;
+  return { method: held.method, route: appRequestOf(held)?.routeOptions.url ?? UNMATCHED_ROUTE };
+}
+
+/**
  * Requests Node's HTTP parser rejects before the app sees them (raw bytes in the request line, oversized headers, a
  * request still arriving after REQUEST_TIMEOUT_MS): no request object exists, so no hook gives them a request id,
  * helmet's headers, a count or a log line. Answered here as every refusal is (raw-refusal.ts), with a closed
  * connection, so a keep-alive client does not reuse a socket the parser has given up on; logged at warn with its
- * request id, and counted (`counted`) with fixed labels. An error in a body is about a request the app holds (`held`):
- * one it answered already is left to it, as is a client that closed its side meanwhile; one it still waits for is
- * answered with the id the app gave it, so the caller's X-Request-Id is the one on the app's lines for it, and in the
- * shape its path answers in (`bodyShapes`: JSON-RPC on the MCP routes, whose clients parse no other body).
+ * request id, and counted (`counted`) under fixed labels, as no request was made. An error in a body is about a request
+ * the app holds (`held`): one it answered already is left to it, as is a client that closed its side meanwhile; one it
+ * still waits for is answered with the id the app gave it, so the caller's X-Request-Id is the one on the app's lines
+ * for it, in the shape its path answers in (`bodyShapes`: JSON-RPC on the MCP routes, whose clients parse no other
+ * body), and counted under its own method and route.
  */
 export function answerClientErrors(
-  counted: (statusCode: number) => void,
+  counted: (labels: RequestLabels, statusCode: number) => void,
   bodyShapes?: RawBodyShapes,
 ): NonNullable<FastifyServerOptions['clientErrorHandler']> {
   // Fastify calls the handler bound to the app, whose logger it then has (the app does not exist yet when this is made).
@@ -96,12 +108,12 @@ export function answerClientErrors(
       answeredHere.add(held);
     }
     const refusal = describe(error.code);
-    const reply = held ? rawAnswer(refusal, requestIdOf(held), bodyShapes?.(held.url)) : rawAnswer(refusal);
+    const reply = held ? rawAnswer(refusal, appRequestOf(held)?.id, bodyShapes?.(held.url)) : rawAnswer(refusal);
     this.log.warn(
       { reqId: reply.requestId, statusCode: refusal.status, code: error.code, requestLine: requestLineOf(error.rawPacket) },
       'request refused: not read as HTTP',
     );
-    counted(refusal.status);
+    counted(labelsOf(held), refusal.status);
     socket.end(rawResponseText(reply));
   };
 }
@@ -111,15 +123,15 @@ export function answerClientErrors(
  * that never starts, chunks that stop). Node's close() waits for such a connection as for any request in progress, and
  * the app waits for the body: one such client held the shutdown until REQUEST_TIMEOUT_MS had passed (checked only every
  * connectionsCheckingInterval, so up to twice as long), past SHUTDOWN_GRACE_MS. One whose answer is still to come is
- * answered 503 SHUTTING_DOWN here, with the app's request id, logged and counted as the app would have; one answered
- * already (a 404 or 401 given before its body came) has nothing more to say. Either way the rest of the body is not
- * waited for. The 503 takes the shape of its path (`bodyShapes`), as the app's hook's does: JSON-RPC on the MCP routes.
- * Returns whether it ended the connection.
+ * answered 503 SHUTTING_DOWN here, with the app's request id, logged and counted (under its method and route) as the
+ * app would have; one answered already (a 404 or 401 given before its body came) has nothing more to say. Either way
+ * the rest of the body is not waited for. The 503 takes the shape of its path (`bodyShapes`), as the app's hook's does:
+ * JSON-RPC on the MCP routes. Returns whether it ended the connection.
  */
 export function endArrivingRequest(
   socket: Socket,
   log: FastifyBaseLogger,
-  counted: (statusCode: number) => void,
+  counted: (labels: RequestLabels, statusCode: number) => void,
   bodyShapes?: RawBodyShapes,
 ): boolean {
   const held = requestStillArriving(socket);
@@ -129,9 +141,9 @@ export function endArrivingRequest(
   if (response?.headersSent === true) return false;
   if (response !== undefined && !socket.destroyed) {
     answeredHere.add(held);
-    const reply = rawAnswer(SHUTTING_DOWN, requestIdOf(held), bodyShapes?.(held.url));
+    const reply = rawAnswer(SHUTTING_DOWN, appRequestOf(held)?.id, bodyShapes?.(held.url));
     log.info({ reqId: reply.requestId, statusCode: SHUTTING_DOWN.status, code: SHUTTING_DOWN.code }, 'request rejected: still arriving when the shutdown began');
-    counted(SHUTTING_DOWN.status);
+    counted(labelsOf(held), SHUTTING_DOWN.status);
     socket.write(rawResponseText(reply));
   }
   // After what was written has gone out: the answer above, or the end of the one the app gave.

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { FedsearchError } from '../domain/errors.js';
+import { retryAfterSeconds } from '../domain/retry-advice.js';
 import { answeredPastTheApp } from './client-error.js';
 
 /**
@@ -16,7 +17,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (answer.details !== undefined) body.details = answer.details;
     if (answer.retryAfterMs !== undefined) {
       body.retry_after_ms = answer.retryAfterMs;
-      void reply.header('retry-after', String(Math.ceil(answer.retryAfterMs / 1000)));
+      void reply.header('retry-after', String(retryAfterSeconds(answer.retryAfterMs)));
     }
     return reply.status(answer.status).send(body);
   });

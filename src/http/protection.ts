@@ -7,6 +7,7 @@ import type { AppConfig } from '../config.js';
 import { listFromEnv } from '../config/env-values.js';
 import { clientKey } from '../domain/client-key.js';
 import { FedsearchError } from '../domain/errors.js';
+import { retryAfterWords } from '../domain/retry-advice.js';
 import { isOpenPath, markRefused, wasRefused } from './access-control.js';
 import type { FailFastClient } from '../transport/redis-connection.js';
 import { API_HELMET_OPTIONS, sendSecurityHeaders } from './security-headers.js';
@@ -103,7 +104,7 @@ export async function registerProtection(
    */
   function rateLimited(max: number, ttlMs: number, statusCode = 429): Error {
     const retryAfterMs = Math.max(0, Math.ceil(ttlMs));
-    const message = `rate limit exceeded: at most ${max} requests per ${Math.round(config.RATE_LIMIT_WINDOW_MS / 1000)} s; retry in ${Math.ceil(retryAfterMs / 1000)} s`;
+    const message = `rate limit exceeded: at most ${max} requests per ${Math.round(config.RATE_LIMIT_WINDOW_MS / 1000)} s; ${retryAfterWords(retryAfterMs)}`;
     return Object.assign(new Error(message), { statusCode, retryAfterMs });
   }
 }
@@ -169,7 +170,7 @@ function overloaded(type: string): FedsearchError {
   const limit = PRESSURE_LIMITS[type] ?? 'a load limit';
   return new FedsearchError(
     'OVERLOADED',
-    `the service is overloaded (${limit} is past its limit) and turns requests away for now; retry in ${SHEDDING_RETRY_AFTER_MS / 1000} s`,
+    `the service is overloaded (${limit} is past its limit) and turns requests away for now; ${retryAfterWords(SHEDDING_RETRY_AFTER_MS)}`,
     { retryAfterMs: SHEDDING_RETRY_AFTER_MS },
   );
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'node:http';
+import { UNPARSED_LABELS } from '../observability/request-observation.js';
 import { rawAnswer, rawResponseText, type RawRefusal } from './raw-refusal.js';
 
 /**
@@ -20,7 +21,7 @@ export function answerRequestsNodeRefuses(server: Server, log: FastifyBaseLogger
   server.on('checkExpectation', (request, response) => {
     const expectation = String(request.headers.expect ?? '').slice(0, 100);
     const message = `expect: ${JSON.stringify(expectation)} cannot be met; allowed: 100-continue, or no Expect header`;
-    const reply = answer(request.method ?? 'UNPARSED', { status: 417, code: 'QUERY_INVALID', message }, 'expectation not met');
+    const reply = answer(request.method ?? UNPARSED_LABELS.method, { status: 417, code: 'QUERY_INVALID', message }, 'expectation not met');
     response.writeHead(reply.status, reply.headers);
     response.end(reply.body);
   });

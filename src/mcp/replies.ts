@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
+import { retryAfterSeconds } from '../domain/retry-advice.js';
 import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
 import { carryCaller } from './calling-request.js';
 
@@ -51,7 +52,7 @@ export function sendMcpRefusal(request: FastifyRequest, reply: FastifyReply, ref
   const headers: Record<string, string> = { ...refusal.headers };
   if (refusal.retryAfterMs !== undefined) {
     data.retry_after_ms = refusal.retryAfterMs;
-    headers['retry-after'] = String(Math.ceil(refusal.retryAfterMs / 1000));
+    headers['retry-after'] = String(retryAfterSeconds(refusal.retryAfterMs));
   }
   return reply
     .status(refusal.status)

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../domain/client-key.js';
+import { retryAfterWords } from '../domain/retry-advice.js';
 import { IdleSessions, type EvictableSession } from './idle-sessions.js';
 import { sendMcpRefusal } from './replies.js';
 
@@ -79,7 +80,7 @@ export class SessionLimits {
     if (this.total >= maxSessions) {
       return {
         status: 503,
-        message: `Too many MCP sessions: the server holds at most ${maxSessions} open sessions (MCP_MAX_SESSIONS) and every one is in use (an open stream or a call in flight); retry later, or raise MCP_MAX_SESSIONS`,
+        message: `Too many MCP sessions: the server holds at most ${maxSessions} open sessions (MCP_MAX_SESSIONS) and every one is in use (an open stream or a call in flight); ${retryAfterWords(RETRY_AFTER_MS)}, or raise MCP_MAX_SESSIONS`,
       };
     }
     return undefined;

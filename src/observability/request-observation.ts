@@ -4,6 +4,15 @@ import type { Metrics } from './metrics.js';
 /** Requests no route matched share one label, so scanners cannot mint a series per URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
+/** The method and route of what Node could not read as a request at all (http/client-error.ts): none was made. */
+export const UNPARSED_LABELS = { method: 'UNPARSED', route: 'unparsed' } as const;
+
+/** What a request is counted under: its method (one Node's parser knows: a bounded set) and its route's pattern. */
+export interface RequestLabels {
+  method: string;
+  route: string;
+}
+
 /**
  * For every request: its id goes back in `x-request-id` (what a caller quotes when reporting an error; the
  * log lines carry the same id), and its answer is counted by route pattern and status code, or as aborted when its

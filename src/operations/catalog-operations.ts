@@ -3,7 +3,7 @@ import type { ProviderDescription } from '../engine/search-service.js';
 import { SEARCH_KINDS } from '../domain/result.js';
 import { defineOperation } from './operation.js';
 import { operationListOutput, providerListOutput } from './output-schemas.js';
-import { retryAfterWords } from './render.js';
+import { knownWaitWords } from './render.js';
 
 const listProvidersInput = z.strictObject({
   kind: z.enum(SEARCH_KINDS).optional().describe('Only providers of this kind.'),
@@ -35,7 +35,7 @@ export const listProviders = defineOperation({
 function suspension({ health }: ProviderDescription): string {
   if (health.state !== 'open') return '';
   const why = [
-    retryAfterWords(health.retry_after_ms),
+    knownWaitWords(health.retry_after_ms),
     health.last_error ? `last error: ${health.last_error.message}` : undefined,
   ].filter(Boolean);
   return `, suspended${why.length > 0 ? ` (${why.join('; ')})` : ''}`;

@@ -2,6 +2,7 @@ import { FedsearchError } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { PaperIdentifier } from '../domain/paper-identifiers.js';
 import type { SearchResult } from '../domain/result.js';
+import { retryAdvice, retryAfterWords } from '../domain/retry-advice.js';
 import type { PaperLookup } from '../engine/paper-lookup.js';
 import { callOptions, type OperationContext } from './operation.js';
 import { parsePaperIdentifier } from './paper-identifier.js';
@@ -59,7 +60,7 @@ function lookupFailure(identifier: { type: string; value: string }, providers: P
     const retryAfterMs = waits.length > 0 ? Math.min(...waits) : undefined;
     const code =
       held.length === 0 ? 'PROVIDER_NOT_CONFIGURED' : held.every((provider) => provider.status === 'suspended') ? 'PROVIDER_SUSPENDED' : 'OUTBOUND_RATE_LIMITED';
-    const when = retryAfterMs === undefined ? '' : `; try again in ${Math.ceil(retryAfterMs / 1000)} s`;
+    const when = retryAfterMs === undefined ? '' : `; ${retryAfterWords(retryAfterMs)}`;
     return new FedsearchError(code, `no paper provider can look up ${what} now (${summary || `none can look up ${identifier.type} identifiers`})${when}`, {
       details,
       retryAfterMs,
@@ -77,6 +78,5 @@ function lookupFailure(identifier: { type: string; value: string }, providers: P
   const retryAfterMs = failures.every((provider) => HELD_BACK.has(provider.status) && provider.retry_after_ms !== undefined)
     ? Math.min(...failures.map((provider) => provider.retry_after_ms!))
     : undefined;
-  const when = retryAfterMs === undefined ? 'try again later' : `try again in ${Math.ceil(retryAfterMs / 1000)} s`;
-  return new FedsearchError('PROVIDERS_FAILED', `could not look up ${what}: ${who} (${summary}); the paper may exist, ${when}`, { details, retryAfterMs });
+  return new FedsearchError('PROVIDERS_FAILED', `could not look up ${what}: ${who} (${summary}); the paper may exist, ${retryAdvice(retryAfterMs)}`, { details, retryAfterMs });
 }

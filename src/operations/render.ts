@@ -2,6 +2,7 @@ import type { SearchResponse } from '../engine/search-service.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchResult } from '../domain/result.js';
 import { boundedText } from '../domain/cut-text.js';
+import { retryAfterWords } from '../domain/retry-advice.js';
 
 /** No tool answer exceeds this many characters: a model's context is precious. */
 export const MAX_RENDERED_CHARS = 20_000;
@@ -39,14 +40,14 @@ const UNANSWERED: ReadonlyArray<{ heading: string; statuses: ReadonlySet<Provide
   { heading: 'Providers not asked', statuses: new Set(['not_configured', 'skipped']) },
 ];
 
-/** "retry after 30 s" for a known wait, in whole seconds rounded up; undefined when none is known. */
-export function retryAfterWords(retryAfterMs: number | undefined): string | undefined {
-  return retryAfterMs === undefined ? undefined : `retry after ${Math.ceil(retryAfterMs / 1000)} s`;
+/** "retry after 30 s" for a known wait; undefined when none is known. */
+export function knownWaitWords(retryAfterMs: number | undefined): string | undefined {
+  return retryAfterMs === undefined ? undefined : retryAfterWords(retryAfterMs);
 }
 
 /** "- brave: suspended (suspended after 3 consecutive failures; retry after 30 s)" */
 function renderOutcome(outcome: ProviderOutcome): string {
-  const why = [outcome.message, retryAfterWords(outcome.retry_after_ms)].filter(Boolean).join('; ');
+  const why = [outcome.message, knownWaitWords(outcome.retry_after_ms)].filter(Boolean).join('; ');
   return `- ${outcome.provider}: ${outcome.status}${why ? ` (${why})` : ''}`;
 }
 

@@ -19,8 +19,8 @@ export class OutboundRateLimited extends FedsearchError {
     super(
       'PROVIDER_RATE_LIMITED',
       upstreamAskedToWait
-        ? `the upstream asked to wait (Retry-After, heard by a replica sharing this Redis): no request until then; next in ${retryAfterMs} ms`
-        : `outbound rate limit ${limit.text} (${limit.variable}): no request slot before the deadline; next in ${retryAfterMs} ms`,
+        ? 'the upstream asked to wait (Retry-After, heard by a replica sharing this Redis): no request until then'
+        : `outbound rate limit ${limit.text} (${limit.variable}): no request slot before the deadline`,
       { retryAfterMs },
     );
   }

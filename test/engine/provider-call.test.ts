@@ -109,7 +109,7 @@ describe('a single capability call through the provider pipeline', () => {
     expect(first).toMatchObject({ code: 'PROVIDER_HTTP', upstreamStatus: 500, message: `down: ${FAILING_ON_ITS_SIDE}` });
     const second = await failure(callCapability(down, 'scrape', { url: 'https://example.org/' }, {}, shared));
     expect(second).toMatchObject({ code: 'PROVIDER_SUSPENDED', outcome: { status: 'suspended' } });
-    expect(second.message).toMatch(/^down is suspended after 1 consecutive failures; try again in 60 s$/);
+    expect(second.message).toMatch(/^down is suspended after 1 consecutive failures; retry after 60 s$/);
     expect(second.retryAfterMs).toBeGreaterThan(55_000);
     expect(upstream.requestsTo('/down/page')).toHaveLength(1);
   });

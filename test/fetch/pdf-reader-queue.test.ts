@@ -57,7 +57,7 @@ describe('a PDF waiting for a reader thread', () => {
       code: 'PDF_READERS_BUSY',
       httpStatus: 503,
       retryAfterMs: PDF_READERS_BUSY_RETRY_AFTER_MS,
-      message: `the PDF readers are busy (${PDF_READERS} PDFs being read and ${PDF_QUEUE_LENGTH} waiting, as many as may wait): this PDF was fetched but not read; retry in ${PDF_READERS_BUSY_RETRY_AFTER_MS / 1000} s`,
+      message: `the PDF readers are busy (${PDF_READERS} PDFs being read and ${PDF_QUEUE_LENGTH} waiting, as many as may wait): this PDF was fetched but not read; retry after ${PDF_READERS_BUSY_RETRY_AFTER_MS / 1000} s`,
     });
     expect((await Promise.all(queued)).map(({ text }) => text)).toEqual(texts);
     expect((await Promise.all(busy)).map((error) => (error as FedsearchError).code)).toEqual(['FETCH_TIMEOUT', 'FETCH_TIMEOUT']);

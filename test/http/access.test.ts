@@ -125,6 +125,8 @@ describe('rate limits and protective headers', () => {
     expect(body.retry_after_ms).toBeGreaterThan(0);
     expect(body.retry_after_ms).toBeLessThanOrEqual(60_000);
     expect(Math.ceil(body.retry_after_ms / 1000)).toBe(Number(limited.headers.get('retry-after')));
+    // And in words, the header's own, with its number: one advice, said one way.
+    expect(body.message).toMatch(new RegExp(`; retry after ${limited.headers.get('retry-after')} s$`));
     // Another key has its own budget; probes are never limited.
     expect((await search(FILE_KEY)).status).toBe(200);
     expect((await request(service.origin, '/healthz')).status).toBe(200);
@@ -198,7 +200,7 @@ describe('load shedding', () => {
       statusCode: 503,
       error: 'Service Unavailable',
       code: 'OVERLOADED',
-      message: 'the service is overloaded (its heap in use is past its limit) and turns requests away for now; retry in 10 s',
+      message: 'the service is overloaded (its heap in use is past its limit) and turns requests away for now; retry after 10 s',
       retry_after_ms: 10_000,
       request_id: id,
     });

@@ -46,7 +46,7 @@ describe('a paper lookup when every provider that could answer is out of outboun
     const body = await response.json();
     expect(body.code).toBe('OUTBOUND_RATE_LIMITED');
     expect(body.retry_after_ms).toBe(Math.min(...body.details.providers.flatMap((outcome: Outcome) => outcome.retry_after_ms ?? [])));
-    expect(body.message).toMatch(/^no paper provider can look up doi 10\.5555\/second\.lookup now \(.*outbound rate limit 1\/h \(CROSSREF_RATE_LIMIT\).*\); try again in \d+ s$/);
+    expect(body.message).toMatch(/^no paper provider can look up doi 10\.5555\/second\.lookup now \(.*outbound rate limit 1\/h \(CROSSREF_RATE_LIMIT\).*\); retry after \d+ s$/);
     const statuses = Object.fromEntries(body.details.providers.map((outcome: Outcome) => [outcome.provider, outcome.status]));
     expect(statuses).toEqual({ ...Object.fromEntries(DOI_PROVIDERS.map((name) => [name, 'rate_limited'])), arxiv: 'skipped' });
     expect(upstream.requests.length).toBe(sent);
@@ -66,7 +66,7 @@ describe('a paper lookup when every provider that could answer is out of outboun
     try {
       const result = await callTool(connected.client, 'research', { operation: 'paper_details', params: { id: '10.5555/fifth.lookup' } });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/^no paper provider can look up doi 10\.5555\/fifth\.lookup now \(.*\); try again in \d+ s\n\(OUTBOUND_RATE_LIMITED; retry_after_ms: \d+\)$/s);
+      expect(textOf(result)).toMatch(/^no paper provider can look up doi 10\.5555\/fifth\.lookup now \(.*\); retry after \d+ s\n\(OUTBOUND_RATE_LIMITED; retry_after_ms: \d+\)$/s);
     } finally {
       await connected.close();
     }
@@ -100,7 +100,7 @@ describe('a paper lookup one provider answered while the others were out of outb
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(AN_HOUR_S - 60);
     const body = await response.json();
     expect(body.code).toBe('PROVIDERS_FAILED');
-    expect(body.message).toMatch(/^could not look up doi 10\.5555\/second\.lookup: crossref answered and did not know it, but .*; the paper may exist, try again in \d+ s$/);
+    expect(body.message).toMatch(/^could not look up doi 10\.5555\/second\.lookup: crossref answered and did not know it, but .*; the paper may exist, retry after \d+ s$/);
     const statuses = Object.fromEntries(body.details.providers.map((outcome: Outcome) => [outcome.provider, outcome.status]));
     expect(statuses).toEqual({ crossref: 'ok', ...Object.fromEntries(HELD.map((name) => [name, 'rate_limited'])), arxiv: 'skipped' });
   });
@@ -139,7 +139,8 @@ describe('a single provider call out of outbound rate-limit slots (fetch_url thr
     expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(AN_HOUR_S - 60);
     const body = await second.json();
     expect(body.code).toBe('OUTBOUND_RATE_LIMITED');
-    expect(body.message).toMatch(/^firecrawl: outbound rate limit 1\/h \(FIRECRAWL_RATE_LIMIT\): no request slot before the deadline/);
+    // When to ask again once, in the Retry-After header's words and with its number.
+    expect(body.message).toBe(`firecrawl: outbound rate limit 1/h (FIRECRAWL_RATE_LIMIT): no request slot before the deadline; retry after ${second.headers.get('retry-after')} s`);
     expect(upstream.requestsTo(SCRAPE)).toHaveLength(1);
   });
 });

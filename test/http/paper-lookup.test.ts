@@ -48,7 +48,7 @@ describe('a paper lookup no provider could answer is not "not found"', () => {
     expect(response.status).toBe(502);
     const body = await response.json();
     expect(body.code).toBe('PROVIDERS_FAILED');
-    expect(body.message).toMatch(new RegExp(`^could not look up doi ${DOI.replace(/\./g, '\\.')}: no paper provider answered \\(.*\\); the paper may exist, try again later$`));
+    expect(body.message).toMatch(new RegExp(`^could not look up doi ${DOI.replace(/\./g, '\\.')}: no paper provider answered \\(.*\\); the paper may exist, retry later$`));
     const statuses = Object.fromEntries(body.details.providers.map((outcome: Outcome) => [outcome.provider, outcome.status]));
     expect(statuses).toEqual({ ...Object.fromEntries(DOI_PROVIDERS.map((name) => [name, 'error'])), arxiv: 'skipped' });
   });
@@ -67,7 +67,7 @@ describe('a paper lookup no provider could answer is not "not found"', () => {
     try {
       const result = await callTool(connected.client, 'research', { operation: 'paper_details', params: { id: DOI } });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('the paper may exist, try again later');
+      expect(textOf(result)).toContain('the paper may exist, retry later');
       expect(textOf(result)).toContain('crossref: error');
     } finally {
       await connected.close();
@@ -82,7 +82,7 @@ describe('a paper lookup no provider could answer is not "not found"', () => {
     expect(body.message.startsWith(`could not look up doi ${UNKNOWN_DOI}: crossref answered and did not know it, but `)).toBe(true);
     for (const name of ['openalex', 'pubmed', 'semanticscholar']) expect(body.message).toContain(`${name}: error`);
     expect(body.message).toContain('crossref: ok');
-    expect(body.message.endsWith('; the paper may exist, try again later')).toBe(true);
+    expect(body.message.endsWith('; the paper may exist, retry later')).toBe(true);
     expect(body.details.providers.find((outcome: Outcome) => outcome.provider === 'openalex')).toMatchObject({ status: 'error' });
   });
 });
@@ -130,7 +130,7 @@ describe('a paper lookup every provider answered', () => {
     // Named in the order they finished.
     expect(body.message).toMatch(/: (openalex|pubmed|semanticscholar), (openalex|pubmed|semanticscholar), (openalex|pubmed|semanticscholar) answered and did not know it, but crossref did not answer \(/);
     expect(body.message).toContain('crossref: timeout');
-    expect(body.message.endsWith('; the paper may exist, try again later')).toBe(true);
+    expect(body.message.endsWith('; the paper may exist, retry later')).toBe(true);
     expect(body.details.providers.find((outcome: Outcome) => outcome.provider === 'crossref')).toMatchObject({ status: 'timeout' });
   });
 });
@@ -158,7 +158,7 @@ describe('a paper lookup while every provider is suspended', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     const body = await response.json();
     expect(body.code).toBe('PROVIDER_SUSPENDED');
-    expect(body.message).toMatch(new RegExp(`^no paper provider can look up doi ${DOI.replace(/\./g, '\\.')} now \\(.*\\); try again in \\d+ s$`));
+    expect(body.message).toMatch(new RegExp(`^no paper provider can look up doi ${DOI.replace(/\./g, '\\.')} now \\(.*\\); retry after \\d+ s$`));
     const statuses = body.details.providers.map((outcome: Outcome) => outcome.status).sort();
     expect(statuses).toEqual(['skipped', ...DOI_PROVIDERS.map(() => 'suspended')]);
   });

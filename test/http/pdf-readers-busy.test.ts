@@ -8,7 +8,7 @@ import { callOperation, startService, type RunningService } from '../support/ser
 
 const busyMessage =
   `the PDF readers are busy (${PDF_READERS} PDFs being read and ${PDF_QUEUE_LENGTH} waiting, as many as may wait): ` +
-  `this PDF was fetched but not read; retry in ${PDF_READERS_BUSY_RETRY_AFTER_MS / 1000} s`;
+  `this PDF was fetched but not read; retry after ${PDF_READERS_BUSY_RETRY_AFTER_MS / 1000} s`;
 
 /**
  * The service's reader threads (one pool per process, shared with the app started here) are kept reading and

@@ -122,7 +122,8 @@ describe('MCP sessions at MCP_MAX_SESSIONS', () => {
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
     expect(JSON.parse(refused.body).error).toMatchObject({
-      message: expect.stringMatching(/at most 2 open sessions \(MCP_MAX_SESSIONS\) and every one is in use.*retry later, or raise MCP_MAX_SESSIONS/),
+      // When to retry, in the Retry-After header's words and with its number.
+      message: expect.stringMatching(new RegExp(`at most 2 open sessions \\(MCP_MAX_SESSIONS\\) and every one is in use.*; retry after ${refused.headers['retry-after']} s, or raise MCP_MAX_SESSIONS$`)),
       data: { code: 'TOO_MANY_SESSIONS' },
     });
     expect(await evictionsCounted(service)).toBe(0);

@@ -20,15 +20,19 @@ async function requestCounts(service: RunningService): Promise<Record<string, nu
 }
 
 /**
- * Sends a POST's head and the start of its 1000-byte body, then, once `after` (an answer, or none) has come, ends its
+ * Sends a POST's head (to `path`, the search operation's unless given) and the start of its 1000-byte body, then, once `after` (an answer, or none) has come, ends its
  * side of the connection (`end`) or sends nothing more (`stall`). Resolves with every byte the server sent, once it
  * has closed the connection.
  */
-function unfinishedPost(service: RunningService, headers: string, { after, then }: { after: 'answer' | 'nothing'; then: 'end' | 'stall' }): Promise<string> {
+function unfinishedPost(
+  service: RunningService,
+  headers: string,
+  { after, then, path = '/v1/ops/web_search' }: { after: 'answer' | 'nothing'; then: 'end' | 'stall'; path?: string },
+): Promise<string> {
   const { port } = new URL(service.origin);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1', () => {
-      socket.write(`POST /v1/ops/web_search HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"q":"unfin`);
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"q":"unfin`);
       if (after === 'nothing' && then === 'end') socket.end();
     });
     let received = '';
@@ -101,25 +105,35 @@ describe('a request whose body is left unfinished', () => {
     expect(lines.filter((line) => /not read as HTTP/.test(line.msg ?? ''))).toEqual([]);
   });
 
-  it('that Node cannot parse is answered 400 and counted once, not also as aborted by its client', async () => {
+  it('that Node cannot parse is answered 400 and counted once, under its method and route, not also as aborted by its client', async () => {
     const service = await startService({ METRICS_TOKEN });
     services.push(service);
     const received = await malformedChunkedPost(service);
     expect(received).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await requestCounts(service)).toEqual({ 'fedsearch_http_requests_total{method="UNPARSED",route="unparsed",status_code="400"}': 1 });
+    // Its request line was read: the app holds the request, and knows its method and route.
+    expect(await requestCounts(service)).toEqual({ [`${POST_SEARCH},status_code="400"}`]: 1 });
     await service.stop();
     expect(linesOf(service).filter((line) => line.msg === 'request aborted by the client')).toEqual([]);
   });
 
-  it('that does not arrive within REQUEST_TIMEOUT_MS is answered 408 and counted once, not also as aborted by its client', async () => {
+  it('that does not arrive within REQUEST_TIMEOUT_MS is answered 408 and counted once, under its method and route, not also as aborted by its client', async () => {
     const service = await startService({ METRICS_TOKEN, REQUEST_TIMEOUT_MS: '1000' });
     services.push(service);
     const received = await unfinishedPost(service, '', { after: 'nothing', then: 'stall' });
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
-    expect(await requestCounts(service)).toEqual({ 'fedsearch_http_requests_total{method="UNPARSED",route="unparsed",status_code="408"}': 1 });
+    expect(await requestCounts(service)).toEqual({ [`${POST_SEARCH},status_code="408"}`]: 1 });
     await service.stop();
     const lines = linesOf(service);
     expect(lines.filter((line) => line.msg === 'request refused: not read as HTTP')).toEqual([expect.objectContaining({ statusCode: 408, code: 'ERR_HTTP_REQUEST_TIMEOUT' })]);
     expect(lines.filter((line) => line.msg === 'request aborted by the client')).toEqual([]);
+  }, 15_000);
+
+  it('to a path no route serves, not in within REQUEST_TIMEOUT_MS, is counted 408 under its method and the unmatched route', async () => {
+    const service = await startService({ METRICS_TOKEN, REQUEST_TIMEOUT_MS: '1000' });
+    services.push(service);
+    // A POST's 404 waits for its body, as every POST's answer does.
+    const received = await unfinishedPost(service, '', { after: 'nothing', then: 'stall', path: '/no/such/path?attempt=1' });
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(await requestCounts(service)).toEqual({ 'fedsearch_http_requests_total{method="POST",route="unmatched",status_code="408"}': 1 });
   }, 15_000);
 });

@@ -1,6 +1,9 @@
 import { once } from 'node:events';
 import net from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { endArrivingRequest } from '../../src/http/client-error.js';
+import type { RequestLabels } from '../../src/observability/request-observation.js';
 import { startService, type RunningService } from '../support/service.js';
 
 /** Far under REQUEST_TIMEOUT_MS's default 30 s (and the up to 30 s more before Node checks it), which held close() before. */
@@ -73,7 +76,8 @@ describe('a request still arriving when the shutdown begins', () => {
     expect(answer.headers.connection).toBe('close');
     // The id the caller sent is the one the app took for this request: the answer and the log line quote it.
     expect(answer.headers['x-request-id']).toBe(id);
-    expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 503, code: 'SHUTTING_DOWN', message: expect.stringContaining('shutting down'), request_id: id });
+    // Field for field the envelope the app's own hook answers a request arriving while it closes with (closing-refusal.test.ts).
+    expect(JSON.parse(answer.body)).toEqual({ statusCode: 503, error: 'Service Unavailable', code: 'SHUTTING_DOWN', message: expect.stringContaining('shutting down'), request_id: id });
     const lines = service.logs.map((line) => JSON.parse(line) as { reqId?: string; msg?: string });
     expect(lines.filter((line) => line.reqId === id).map((line) => line.msg)).toEqual(['request rejected: still arriving when the shutdown began']);
   }, 15_000);
@@ -131,5 +135,29 @@ describe('a request still arriving when the shutdown begins', () => {
     } finally {
       arrival.socket.destroy();
     }
+  }, 15_000);
+
+  // The app's preClose hook hands each open connection to endArrivingRequest, whose count goes to the metrics; a
+  // service that has closed serves no scrape, so the count is read here, from the same call on a live connection.
+  it.each([
+    { name: 'a known route', target: '/v1/ops/web_search', labels: { method: 'POST', route: '/v1/ops/web_search' } },
+    { name: 'an unknown path', target: '/no/such/path?attempt=1', labels: { method: 'POST', route: 'unmatched' } },
+    { name: 'an MCP route', target: '/mcp', labels: { method: 'POST', route: '/mcp' } },
+  ])('$name: its 503 is counted under its own method and route, not as a request Node could not read', async ({ target, labels }) => {
+    const service = await startService({ LOG_LEVEL: 'silent' });
+    const handedToApp = once(service.app.server, 'request') as Promise<[IncomingMessage]>;
+    const arrival = await sendUnfinished(service, head(target, 'arriving-count-1', 'Content-Length: 1000\r\n') + '{"query":"');
+    const counts: Array<{ labels: RequestLabels; statusCode: number }> = [];
+    try {
+      const [held] = await handedToApp;
+      const ended = endArrivingRequest(held.socket, service.app.log, (counted, statusCode) => counts.push({ labels: counted, statusCode }));
+      expect(ended).toBe(true);
+      await arrival.closed;
+    } finally {
+      arrival.socket.destroy();
+      await service.stop();
+    }
+    expect(firstAnswer(arrival.received()).status).toBe(503);
+    expect(counts).toEqual([{ labels, statusCode: 503 }]);
   }, 15_000);
 });

@@ -130,7 +130,7 @@ describe.skipIf(!browserTestsRun())('the search page: more results', () => {
         // The service's own words for a load it turns away (protection.ts), as its error handler shapes them.
         return route.fulfill({
           status: 503,
-          json: { statusCode: 503, error: 'Service Unavailable', code: 'OVERLOADED', message: 'the service is overloaded (its event loop delay is past its limit) and turns requests away for now; retry in 10 s' },
+          json: { statusCode: 503, error: 'Service Unavailable', code: 'OVERLOADED', message: 'the service is overloaded (its event loop delay is past its limit) and turns requests away for now; retry after 10 s' },
         });
       }
       if (attempts.length === 2) return route.abort('internetdisconnected');
@@ -155,7 +155,7 @@ describe.skipIf(!browserTestsRun())('the search page: more results', () => {
     release();
     const status = page.locator('#status[data-kind="error"]');
     await status.waitFor();
-    expect(await status.textContent()).toMatch(/^the service is overloaded .*retry in 10 s$/);
+    expect(await status.textContent()).toMatch(/^the service is overloaded .*retry after 10 s$/);
     expect(attempts).toHaveLength(1);
     expect(await more.textContent()).toBe('More results');
     expect(await more.getAttribute('aria-disabled')).toBeNull();

@@ -90,7 +90,7 @@ describe.skipIf(!browserTestsRun())('the search page status line', () => {
       'timeout_ms: 5 is too small': () => page.goto(`${service.origin}/?q=rank+fusion&providers=local&timeout_ms=5`).then(() => undefined),
       'rate limit exceeded': async () => {
         await page.route('**/v1/search/web/stream?**', (route) =>
-          route.fulfill({ status: 429, json: { statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMITED', message: 'rate limit exceeded; retry in 50 s' } }),
+          route.fulfill({ status: 429, json: { statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMITED', message: 'rate limit exceeded; retry after 50 s' } }),
         );
         await page.goto(`${service.origin}/?q=rate+limited&providers=local`);
       },
@@ -114,8 +114,8 @@ describe.skipIf(!browserTestsRun())('the search page status line', () => {
     const page = await chromium.context.newPage();
     // Refusals as a proxy or gateway sends them: its own page, not the service's JSON with a message.
     const refusals: { status: number; headers: Record<string, string>; said: string | RegExp }[] = [
-      { status: 429, headers: { 'retry-after': '30' }, said: 'The search answered HTTP 429 (too many requests: try again in 30 s).' },
-      { status: 503, headers: { 'retry-after': new Date(Date.now() + 120_000).toUTCString() }, said: /^The search answered HTTP 503 \(the service is unavailable for now: try again in 1(19|20) s\)\.$/ },
+      { status: 429, headers: { 'retry-after': '30' }, said: 'The search answered HTTP 429 (too many requests: retry after 30 s).' },
+      { status: 503, headers: { 'retry-after': new Date(Date.now() + 120_000).toUTCString() }, said: /^The search answered HTTP 503 \(the service is unavailable for now: retry after 1(19|20) s\)\.$/ },
       { status: 502, headers: {}, said: 'The search answered HTTP 502 (the service is unavailable for now).' },
     ];
     for (const [index, { status, headers, said }] of refusals.entries()) {

@@ -362,7 +362,7 @@ describe.skipIf(!browserTestsRun())('the search page under the rate limit', () =
     expect((await refused).status()).toBe(429);
     const status = page.locator('#status[data-kind="error"]');
     await status.waitFor();
-    expect(await status.textContent()).toMatch(/rate limit exceeded.*retry in \d+/);
+    expect(await status.textContent()).toMatch(/rate limit exceeded.*retry after \d+ s/);
     await page.close();
   });
 });
