@@ -27,3 +27,9 @@ export function callingRequest(authInfo: AuthInfo | undefined): { requestId?: st
     ...(typeof receivedAt === 'number' ? { receivedAt } : {}),
   };
 }
+
+/** The id of the HTTP request that carried a message (callingRequest's requestId, read without building its object). */
+export function callingRequestId(authInfo: AuthInfo | undefined): string | undefined {
+  const requestId = authInfo?.extra?.requestId;
+  return typeof requestId === 'string' ? requestId : undefined;
+}

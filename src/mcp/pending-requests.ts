@@ -1,3 +1,4 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CancelledNotificationSchema,
@@ -7,6 +8,8 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { callingRequestId } from './calling-request.js';
+import { closedSessionAnswer, type SessionClosing } from './session-closing.js';
 
 /**
  * The JSON-RPC requests a session received and has not answered yet, seen at its transport: what arrives
@@ -14,12 +17,13 @@ import {
  * so a tool call in flight still delivers its result.
  */
 export class PendingRequests {
-  private readonly pending = new Set<RequestId>();
+  /** Each request waiting, with the id of the HTTP request that carried it (for the error answer of a session closing). */
+  private readonly pending = new Map<RequestId, string | undefined>();
   private waiters: Array<() => void> = [];
 
   /** Call before the server connects: the SDK chains the onmessage it finds, so ours sees every message first. */
-  constructor(transport: Transport) {
-    transport.onmessage = (message) => this.received(message);
+  constructor(private readonly transport: Transport) {
+    transport.onmessage = (message, extra) => this.received(message, extra?.authInfo);
     const send = transport.send.bind(transport);
     transport.send = async (message, options) => {
       try {
@@ -41,15 +45,26 @@ export class PendingRequests {
     await new Promise<void>((resolve) => this.waiters.push(resolve));
   }
 
+  /**
+   * The session is closing: each request still waiting is answered with an error saying so, sent now, while the
+   * transport still has the request's stream (closing it ends every stream with nothing written). A send that fails
+   * (the stream is gone already: its client left) has nobody to tell.
+   */
+  answerAll(closing: SessionClosing): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    const sends = [...this.pending].map(([id, requestId]) => this.transport.send(closedSessionAnswer(id, closing, requestId)).catch(() => undefined));
+    return Promise.all(sends).then(() => undefined);
+  }
+
   /** The session is gone: nothing still pending will be answered, so nobody should wait for it. */
   clear(): void {
     this.pending.clear();
     this.wake();
   }
 
-  private received(message: JSONRPCMessage): void {
+  private received(message: JSONRPCMessage, authInfo: AuthInfo | undefined): void {
     if (isJSONRPCRequest(message)) {
-      this.pending.add(message.id);
+      this.pending.set(message.id, callingRequestId(authInfo));
       return;
     }
     // A cancelled request is never answered (the SDK drops its result).

@@ -8,6 +8,7 @@ import { createHostGuard } from './host-guard.js';
 import { createMcpServer } from './mcp-server.js';
 import { registerOAuthDiscoveryRoutes } from './oauth-discovery.js';
 import { mcpErrorHandler, type ErrorAnswering } from './replies.js';
+import { CLOSED_FOR_SHUTDOWN } from './session-closing.js';
 import { SessionLimits } from './session-limits.js';
 import { SessionStore, sessionLogTag } from './session-store.js';
 import { readMcpSettings, type McpTimings } from './settings.js';
@@ -74,7 +75,7 @@ export async function registerMcp(app: FastifyInstance, options: McpOptions): Pr
   });
 }
 
-/** Lets every session finish its requests in flight; past the grace period, closes whatever is left. */
+/** Lets every session finish its requests in flight; past the grace period, closes whatever is left, answering what still waits. */
 async function finishSessions(stores: McpStores, graceMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const graceOver = new Promise<void>((resolve) => {
@@ -86,5 +87,5 @@ async function finishSessions(stores: McpStores, graceMs: number): Promise<void>
   } finally {
     clearTimeout(timer);
   }
-  await Promise.all([stores.sse.closeAll(), stores.streamable.closeAll()]);
+  await Promise.all([stores.sse.closeAll(CLOSED_FOR_SHUTDOWN), stores.streamable.closeAll(CLOSED_FOR_SHUTDOWN)]);
 }

@@ -5,6 +5,7 @@ import type { ServerResponse } from 'node:http';
 import type { IdleSessions } from './idle-sessions.js';
 import { IdleWatch, type QuietListener } from './idle-watch.js';
 import { PendingRequests } from './pending-requests.js';
+import { CLOSED_BY_SERVER, type SessionClosing } from './session-closing.js';
 import type { SessionOwner } from './session-limits.js';
 
 /**
@@ -18,8 +19,9 @@ export function sessionLogTag(id: string): string {
 
 /**
  * One client's server and transport. Whatever ends it (the client went away, DELETE, idle, shutdown),
- * close() runs once: its cleanups (timers, store entry) first, then the server, which closes the transport
- * and aborts every call still running.
+ * close() runs once: each request still waiting is answered with an error saying why (a client would otherwise
+ * wait for its own timeout), its cleanups (timers, store entry) run, then the server closes, which closes the
+ * transport and aborts every call still running.
  */
 export class McpSession<Transport extends SdkTransport> {
   private closed = false;
@@ -80,11 +82,22 @@ export class McpSession<Transport extends SdkTransport> {
     await this.close();
   }
 
-  async close(): Promise<void> {
+  /**
+   * Answers each request still waiting with an error saying why the session ends: for a close the transport makes
+   * itself (a DELETE), which ends the requests' streams before close() is called back.
+   */
+  answerPending(closing: SessionClosing): Promise<void> {
+    return this.pending.answerAll(closing);
+  }
+
+  async close(closing: SessionClosing = CLOSED_BY_SERVER): Promise<void> {
     // Set before anything awaits: closing the server closes the transport, whose onclose calls back here.
     if (this.closed) return;
     this.closed = true;
+    // Written before the cleanups forget the requests, and before the server closes their streams.
+    const answered = this.pending.answerAll(closing);
     for (const cleanup of this.cleanups.splice(0)) cleanup();
+    await answered;
     await this.server.close();
   }
 }
@@ -122,7 +135,7 @@ export class SessionStore<Transport extends SdkTransport> {
     await Promise.allSettled([...this.sessions.values()].map((session) => session.finish()));
   }
 
-  async closeAll(): Promise<void> {
-    await Promise.allSettled([...this.sessions.values()].map((session) => session.close()));
+  async closeAll(closing?: SessionClosing): Promise<void> {
+    await Promise.allSettled([...this.sessions.values()].map((session) => session.close(closing)));
   }
 }

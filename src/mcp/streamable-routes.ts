@@ -7,6 +7,7 @@ import { cancelledRequestIds, releaseStream } from './cancelled-streams.js';
 import { handOver, SESSION_NOT_FOUND, sendMcpRefusal } from './replies.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
+import { ENDED_BY_DELETE } from './session-closing.js';
 import { McpSession, sessionLogTag, type SessionStore } from './session-store.js';
 import { StatelessCalls } from './stateless-calls.js';
 import { initializeRefusal, SECOND_STREAM_REFUSAL, streamablePreconditionRefusal } from './transport-preconditions.js';
@@ -115,6 +116,8 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
         request.log.info({ mcpSession }, 'MCP Streamable HTTP session opened');
         session.onClose(() => request.log.info({ mcpSession }, 'MCP Streamable HTTP session closed'));
       },
+      // Called once the DELETE is found valid, before the transport ends every stream of the session with nothing written.
+      onsessionclosed: () => session.answerPending(ENDED_BY_DELETE),
     });
     const session: StreamableSession = new McpSession(id, options.createServer(id), transport, {
       idleMs: options.settings.sessionIdleMs,

@@ -70,11 +70,19 @@ export function logToolCall(logger: OperationContext['logger'], operation: strin
   logger.info({ operation, outcome, ms: Math.round(ms) }, outcome === 'cancelled' ? 'MCP tool call cancelled' : 'MCP tool call');
 }
 
+/**
+ * An answer that holds nothing because nothing it asked answered (a search no provider answered) is a failed tool
+ * call for MCP: isError, its failure line first, and still the whole text and JSON (each provider's outcome), so
+ * that the model sees the failure and why.
+ */
 async function runOperation(operation: Operation, params: unknown, context: OperationContext): Promise<CallToolResult> {
   const input = parseInput(operation.input, params, `${operation.name} parameters`);
   const output = await operation.run(input, context);
+  const text = operation.render(output, input);
+  const failure = operation.failure?.(output);
   return {
-    content: [{ type: 'text', text: bounded(operation.render(output, input)) }],
+    content: [{ type: 'text', text: bounded(failure === undefined ? text : `${failure}\n\n${text}`) }],
     structuredContent: asStructuredContent(output),
+    ...(failure === undefined ? {} : { isError: true }),
   };
 }

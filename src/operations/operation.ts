@@ -68,6 +68,13 @@ export interface Operation<Schema extends z.ZodObject = z.ZodObject, Output = un
   /** A compact text rendering for a model to read (MCP `content`); the JSON goes to structuredContent. */
   render(output: Output, input: z.output<Schema>): string;
   /**
+   * Set by operations whose answer can hold nothing because nothing they asked answered (searches: every provider
+   * failed or was not asked): for such an answer, the one line that says so, and MCP marks the tool result isError
+   * (its text and JSON stay whole), so that an agent reacts to a failure rather than reading it as "no results".
+   * Undefined for any other answer. REST is not affected: a search answers 200 with what each provider did.
+   */
+  failure?(output: Output): string | undefined;
+  /**
    * Set when it answers from the service's own state and asks nothing outside it (the provider and operation
    * catalogues): MCP's openWorldHint is then false. Every other operation reaches providers or pages on the web.
    */

@@ -41,10 +41,14 @@ export function checkIdOrUrl(input: { id?: string | undefined; url?: string | un
   });
 }
 
+/**
+ * Exactly one of id and url, checked by checkIdOrUrl: not a oneOf in the schema, which OpenAI-style function calling
+ * refuses at the top of a tool's parameters, so each description says it, as the tool's does.
+ */
 const readInput = z
   .strictObject({
-    id: paperId.optional(),
-    url: z.string().trim().url().optional().describe('A PDF (or paper page) URL to read instead of an identifier.'),
+    id: paperId.optional().describe(`${paperId.description} Give this or url: exactly one of the two.`),
+    url: z.string().trim().url().optional().describe('A PDF (or paper page) URL to read instead of an identifier. Give this or id: exactly one of the two.'),
     offset: z.number().int().min(0).default(0).describe('Character offset to start from (for paging).'),
     max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters to return (500–100000, default 20000).'),
     timeout_ms: timeoutMs,
@@ -103,7 +107,9 @@ async function readPaper(input: z.output<typeof readInput>, context: OperationCo
 
 export const paperRead = defineOperation({
   name: 'paper_read',
-  description: "Read a paper's full text: downloads its PDF (each open-access link its sources gave, then arXiv) and returns the text, paged by offset.",
+  description:
+    "Read a paper's full text: downloads its PDF (each open-access link its sources gave, then arXiv) and returns the text, paged by offset. " +
+    'Name the paper with exactly one of id (an identifier) or url (a PDF or paper page), never both.',
   input: readInput,
   example: { id: 'arXiv:1706.03762', max_chars: 5000 },
   output: paperTextOutput,

@@ -4,6 +4,7 @@ import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type Operation } from './operation.js';
 import { searchResponseOutput, searchSectionsOutput } from './output-schemas.js';
 import { renderSections, type SearchSection } from './render-sections.js';
+import { searchFailure, sectionsFailure } from './search-failure.js';
 import { renderSearchPage, runSearch } from './search-operations.js';
 import { searchParams, timeRange } from './search-params.js';
 
@@ -39,6 +40,7 @@ function scopedSearch(scope: Scope): Operation {
         include_domains: scope.domains,
       }),
     render: (output: SearchResponse) => renderSearchPage(output, scope.name),
+    failure: searchFailure,
   });
 }
 
@@ -104,6 +106,7 @@ export const githubSearch = defineOperation({
   output: searchResponseOutput,
   run: (input, context) => runSearch('code', { ...input, providers: ['github'] }, context, { scope: input.type }),
   render: (output) => renderSearchPage(output, 'github_search'),
+  failure: searchFailure,
 });
 
 const companyInput = z.strictObject({
@@ -158,6 +161,7 @@ export const companyResearch = defineOperation({
         : []),
     ]),
   render: (output) => renderSections(output.sections),
+  failure: (output) => sectionsFailure(output.sections),
 });
 
 export const findCompetitors = defineOperation({
@@ -183,4 +187,5 @@ export const findCompetitors = defineOperation({
       },
     ]),
   render: (output) => renderSections(output.sections),
+  failure: (output) => sectionsFailure(output.sections),
 });

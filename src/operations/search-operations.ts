@@ -5,6 +5,7 @@ import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type OperationContext } from './operation.js';
 import { searchResponseOutput } from './output-schemas.js';
 import { renderSearch } from './render.js';
+import { searchFailure } from './search-failure.js';
 import { checkYearsInOrder, filterParamsOf, paperFilterParams, searchParams, webFilterParams } from './search-params.js';
 import { planSearch, type RoutedSearchResponse } from './search-plan.js';
 
@@ -73,6 +74,7 @@ export const webSearch = defineOperation({
   output: searchResponseOutput,
   run: (input, context) => runSearch('web', input, context),
   render: (output) => renderRouted(output, 'web_search'),
+  failure: searchFailure,
 });
 
 export const paperSearch = defineOperation({
@@ -85,4 +87,5 @@ export const paperSearch = defineOperation({
   output: searchResponseOutput,
   run: (input, context) => runSearch('papers', input, context),
   render: (output) => renderRouted(output, 'paper_search'),
+  failure: searchFailure,
 });

@@ -90,7 +90,9 @@ describe.each(TRANSPORT_KINDS)('MCP progress over %s', (kind) => {
     upstream.on('/crossref/works', { kind: 'respond', status: 404, body: 'none' });
     const args = { operation: 'paper_search', params: { query: 'progress of papers', providers: ['arxiv', 'crossref'], timeout_ms: 3000 } };
     const first = await callWithProgress(compactClient.client, 'research', args);
-    expect(first.result.isError).toBeFalsy();
+    // Answered, with each provider's outcome; a failed tool call, since neither provider answered.
+    expect(first.result.isError).toBe(true);
+    expect(first.result.structuredContent).toMatchObject({ results: [], providers: [{ status: 'error' }, { status: 'error' }] });
     expect(first.progress.map((update) => update.progress)).toEqual([1, 2]);
     expect(first.progress.map((update) => update.message!.split(' ').slice(0, 2).join(' ')).sort()).toEqual(['arxiv error', 'crossref error']);
     // Nothing succeeded, so nothing was cached: make one provider answer, then ask twice.

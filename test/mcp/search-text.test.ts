@@ -46,7 +46,9 @@ describe('the text of a search tool', () => {
 
   it('says why a provider that was not asked gave nothing, instead of a bare "No results."', async () => {
     const videos = await callTool(connected.client, 'youtube_search', { query: 'rank fusion' });
-    expect(videos.isError).toBeFalsy();
+    // No provider answered: a failed tool call, whose text still says why.
+    expect(videos.isError).toBe(true);
+    expect(textOf(videos).startsWith('Search failed: no provider answered (youtube: not_configured)')).toBe(true);
     expect(textOf(videos)).toContain('No results.\nProviders not asked:\n- youtube: not_configured (set YOUTUBE_API_KEY to enable)');
   });
 

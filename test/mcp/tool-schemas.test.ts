@@ -68,6 +68,27 @@ describe('MCP tool schemas, as an agent reads them', () => {
     expect(textOf(company)).toContain('From brave.example');
   });
 
+  it("states paper_read's rule (exactly one of id and url) where a model reads it, without a oneOf that function calling refuses", async () => {
+    const paperRead = tools.find((tool) => tool.name === 'paper_read')!;
+    // OpenAI-style function calling refuses oneOf, anyOf, allOf, not and enum at the top of a tool's parameters.
+    expect(Object.keys(paperRead.inputSchema).filter((keyword) => ['oneOf', 'anyOf', 'allOf', 'not', 'enum'].includes(keyword))).toEqual([]);
+    expect(paperRead.inputSchema.required ?? []).toEqual([]);
+    // A client that shows a model only the tool's description, or only each parameter's, still tells it the rule.
+    expect(paperRead.description).toMatch(/exactly one of id .* or url .*never both/);
+    const descriptionOf = (name: string) => (paperRead.inputSchema.properties?.[name] as { description?: string }).description ?? '';
+    expect(descriptionOf('id')).toContain('Give this or url: exactly one of the two.');
+    expect(descriptionOf('url')).toContain('Give this or id: exactly one of the two.');
+    // paper_details takes id alone: its description says nothing of a url.
+    const paperDetails = tools.find((tool) => tool.name === 'paper_details')!;
+    expect((paperDetails.inputSchema.properties?.id as { description?: string }).description).not.toContain('url');
+    // The rule the descriptions state is the one kept: neither, or both, is refused saying so.
+    for (const args of [{}, { id: 'arXiv:1706.03762', url: 'https://arxiv.org/pdf/1706.03762' }]) {
+      const refused = await callTool(connected.client, 'paper_read', args);
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('allowed: exactly one of id or url');
+    }
+  });
+
   it("states the auto_research query's length bound that it enforces", async () => {
     const description = (schemaOf('auto_research').properties?.query as { description?: string }).description ?? '';
     const stated = /at most (\d+) characters besides its links/.exec(description);
