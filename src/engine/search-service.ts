@@ -382,9 +382,7 @@ export class SearchService {
         ? this.rankedForPage(query.kind, answers, limit, page, explain, atMost)
         : this.rankAnswers(query.kind, answers, explain, atMost);
     const results = extendResults(listed, ranked, query.kind);
-    // A later page ranked afresh cannot tell what its caller was shown before: a provider that failed now says so.
-    const providers = listed.length === 0 && page > 1 ? outcomesRankedAfresh(answers, page) : answers.map((answer) => answer.outcome);
-    const outcome: CachedAnswer = { results, depth: query.limit, providers, cached_at: gatheredAt };
+    const outcome: CachedAnswer = { results, depth: query.limit, providers: answers.map((answer) => answer.outcome), cached_at: gatheredAt };
     const upstreamFull = upstreamsWithMore(answers, query.limit);
     if (upstreamFull) outcome.upstreamFull = upstreamFull;
     const partial = isPartialGathering(outcome, answers);
@@ -413,7 +411,9 @@ export class SearchService {
         this.options.logger.warn({ err: error }, 'answer cache write failed');
       });
     }
-    return outcome;
+    // A later page ranked afresh cannot tell what its caller was shown before: a provider that failed says so, to this
+    // caller only. The kept answer has no such words: a caller of page 1 served from it was shown nothing before.
+    return listed.length === 0 && page > 1 ? { ...outcome, providers: outcomesRankedAfresh(answers, page) } : outcome;
   }
 }
 

@@ -7,7 +7,7 @@ const BRAVE = '/brave/res/v1/web/search';
 const EXA = '/exa/search';
 
 type Outcome = { provider: string; status: string; count: number; message?: string };
-type Answer = { results: Array<{ url: string }>; page: number; has_more: boolean; providers: Outcome[] };
+type Answer = { results: Array<{ url: string }>; page: number; has_more: boolean; cached: boolean; providers: Outcome[] };
 
 /** What a later page's report says of a provider it was ranked without, when no earlier page was kept. */
 const RANKED_WITHOUT = /no earlier page of this search was kept, so page \d+ was ranked without what it did not give/;
@@ -112,6 +112,16 @@ describe('a later page on which a provider fails, paged from page 1', () => {
     const second = await search(cacheOff, 'fails+on+two', 2, true);
     expect(report(second, 'brave').status).toBe('error');
     expect(report(second, 'brave').message).toMatch(RANKED_WITHOUT);
+  });
+
+  it('with the cache on, page 1 served from the list a later page was ranked afresh into says nothing of that page', async () => {
+    const third = await search(cacheOn, 'afresh+then+one', 3, true);
+    expect(report(third, 'brave').message).toMatch(RANKED_WITHOUT);
+    const first = await search(cacheOn, 'afresh+then+one', 1, false);
+    expect(first.cached).toBe(true);
+    expect(report(first, 'brave').status).toBe('error');
+    expect(report(first, 'brave').message).toMatch(/^HTTP 503/);
+    expect(report(first, 'brave').message).not.toMatch(RANKED_WITHOUT);
   });
 
   it('with the cache on, a page that extends the kept list says nothing of the kind, and no result comes twice', async () => {
