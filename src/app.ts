@@ -13,6 +13,7 @@ import { registerCompression } from './http/compression.js';
 import { registerCrossSiteCheck } from './http/cross-site.js';
 import { answerClientErrors, answeredPastTheApp, endArrivingRequest, SHUTTING_DOWN_MESSAGE } from './http/client-error.js';
 import { answerRequestsNodeRefuses } from './http/requests-node-answers.js';
+import { routePatterns } from './http/route-patterns.js';
 import { errorAnswer, registerErrorHandler } from './http/error-handler.js';
 import { registerNotFoundHandler } from './http/not-found-handler.js';
 import { answerRefusedBeforeRouting } from './http/framework-errors.js';
@@ -35,7 +36,7 @@ import { mcpRawRefusalBody, sendMcpRefusal } from './mcp/replies.js';
 import { MESSAGES_PATH, SSE_PATH } from './mcp/sse-transport-routes.js';
 import { MCP_PATH } from './mcp/streamable-routes.js';
 import { createMetrics, registerMetricsRoute } from './observability/metrics.js';
-import { observeRequests, recordAnswer, UNMATCHED_ROUTE } from './observability/request-observation.js';
+import { observeRequests, recordAnswer } from './observability/request-observation.js';
 import { createProviders } from './providers/registry.js';
 import { createSearchService } from './search-setup.js';
 import { OPERATIONS } from './operations/registry.js';
@@ -106,7 +107,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ajv: { customOptions: { strict: false } },
   });
   closeStalledResponses(app.server, config.RESPONSE_STALL_TIMEOUT_MS);
-  answerRequestsNodeRefuses(app.server, app.log, (method, statusCode) => metrics.recordHttpRequest({ method, route: UNMATCHED_ROUTE, statusCode, seconds: 0 }));
+  // Made before any route is added: it gathers their patterns as they are.
+  const routeOf = routePatterns(app);
+  answerRequestsNodeRefuses(app.server, app.log, (labels, statusCode) => metrics.recordHttpRequest({ ...labels, statusCode, seconds: 0 }), routeOf);
   const dispatcher = options.dispatcher ?? createUpstreamAgent();
   const { search, close: closeSearch } = createSearchService(config, {
     providers,

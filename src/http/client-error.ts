@@ -108,14 +108,32 @@ export function answerClientErrors(
       answeredHere.add(held);
     }
     const refusal = describe(error.code);
+    const labels = labelsOf(held);
     const reply = held ? rawAnswer(refusal, appRequestOf(held)?.id, bodyShapes?.(held.url)) : rawAnswer(refusal);
-    this.log.warn(
-      { reqId: reply.requestId, statusCode: refusal.status, code: error.code, requestLine: requestLineOf(error.rawPacket) },
-      'request refused: not read as HTTP',
-    );
-    counted(labelsOf(held), refusal.status);
+    if (held) {
+      // Its request line and headers were read: the line names the request by the labels the app's lines use, and not
+      // by the bytes Node gave up on, which are the body's (whatever it carried), not a request line.
+      this.log.warn(
+        { reqId: reply.requestId, statusCode: refusal.status, code: error.code, method: labels.method, route: labels.route },
+        `request refused: ${bodyFault(error.code)}`,
+      );
+    } else {
+      this.log.warn(
+        { reqId: reply.requestId, statusCode: refusal.status, code: error.code, requestLine: requestLineOf(error.rawPacket) },
+        'request refused: not read as HTTP',
+      );
+    }
+    counted(labels, refusal.status);
     socket.end(rawResponseText(reply));
   };
+}
+
+/**
+ * What went wrong with the body of a request the app holds, for its log line: it was read as HTTP (the app logged and
+ * counted nothing else for it), so "not read as HTTP" sent an operator looking for a malformed request line that was never sent.
+ */
+function bodyFault(code: string | undefined): string {
+  return code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'its body did not arrive in time' : 'its body was malformed';
 }
 
 /**

@@ -3,6 +3,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { API_VERSION } from '../version.js';
 import { documentServiceHeaders } from './documented-headers.js';
+import { documentNodeRefusals } from './documented-node-refusals.js';
 import { ERROR_ENVELOPE_ID, errorEnvelopeJsonSchema } from './response-schemas.js';
 
 /**
@@ -75,8 +76,9 @@ export async function registerOpenApi(app: FastifyInstance, keysRequired: boolea
   await app.register(fastifySwagger, {
     openapi: openApiOptions(keysRequired),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`) },
-    // The headers every route's answers carry (request id, rate limit, Retry-After), which no route schema states.
-    transformObject: (documents) => ('openapiObject' in documents ? documentServiceHeaders(documents.openapiObject) : documents.swaggerObject),
+    // The headers every route's answers carry (request id, rate limit, Retry-After), which no route schema states, and
+    // the refusals Node gives before any route.
+    transformObject: (documents) => ('openapiObject' in documents ? documentNodeRefusals(documentServiceHeaders(documents.openapiObject)) : documents.swaggerObject),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: SWAGGER_UI_CSP });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

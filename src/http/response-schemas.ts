@@ -34,7 +34,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'API keys are required here and none, or an unknown one, was sent (UNAUTHORIZED).',
   403: 'The Host header names a host this service does not answer: IP addresses and localhost always are, other names only when listed in ALLOWED_HOSTS, or any name when API keys are required (HOST_NOT_ALLOWED); or a browser sent it for a page on another site whose origin is not in CORS_ORIGINS (CROSS_SITE_REQUEST).',
   404: 'Nothing found: every provider that can look the paper up answered and none knew it, the video has no captions, … (NOT_FOUND).',
-  408: 'The body did not arrive in full within REQUEST_TIMEOUT_MS (REQUEST_TIMEOUT); the connection is closed.',
+  408: 'The request (its head, or its body) did not arrive in full within REQUEST_TIMEOUT_MS (REQUEST_TIMEOUT); the connection is closed.',
   413: 'Too large: the request body is over BODY_LIMIT_BYTES (BODY_TOO_LARGE), or the page or file is larger than the service reads (FETCH_TOO_LARGE).',
   415: 'Unsupported type: the request body is not sent as application/json, or is sent compressed (UNSUPPORTED_MEDIA_TYPE), or the page or file is of a type the service cannot read (FETCH_UNSUPPORTED_TYPE).',
   429: 'Too many requests from this key or address; Retry-After and retry_after_ms say when to try again (RATE_LIMITED).',

@@ -67,10 +67,12 @@ export class SessionLimits {
     // Checked first: a client past its own limit must not cost another client its session on the way to its 429.
     // Nor does it lose its own idle one: a key is often shared by several agents, and it is told to end unused ones.
     if ((this.perClient.get(owner.client) ?? 0) >= maxSessionsPerClient) {
+      // A wait does help: a key is often shared, and its other holders' sessions end or idle out (MCP_SESSION_IDLE_MS)
+      // without this caller's doing; so the message gives the Retry-After this refusal carries, as every refusal's does.
       const client = owner.apiKeyId ? 'API key' : 'client address';
       return {
         status: 429,
-        message: `Too many MCP sessions: at most ${maxSessionsPerClient} open sessions per ${client} (MCP_MAX_SESSIONS_PER_CLIENT); end unused ones with DELETE, or raise MCP_MAX_SESSIONS_PER_CLIENT`,
+        message: `Too many MCP sessions: at most ${maxSessionsPerClient} open sessions per ${client} (MCP_MAX_SESSIONS_PER_CLIENT); end unused ones with DELETE, ${retryAfterWords(RETRY_AFTER_MS)} (a slot frees as one ends or idles out), or raise MCP_MAX_SESSIONS_PER_CLIENT`,
       };
     }
     if (this.total >= maxSessions) {

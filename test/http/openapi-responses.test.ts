@@ -265,6 +265,23 @@ describe('answers given before any route handler runs fit the document too', () 
     });
   });
 
+  // Node refuses these before any route: every path can meet them, and each operation lists them as its "4XX".
+  it('what Node refuses before any route → 417 for an unmet Expect, 431 for headers too large, 408 for a GET whose head stops', async () => {
+    const search = { method: 'POST', route: '/v1/search/web' } as const;
+    const expectation = await send(service.origin, { ...search, path: search.route, ...json({ q: 'fusion' }), headers: { expect: 'something-else' } });
+    expect(expectation.status, expectation.body).toBe(417);
+    const providers = { method: 'GET', route: '/v1/providers' } as const;
+    const oversized = await send(service.origin, { ...providers, path: providers.route, headers: { 'x-padding': 'p'.repeat(20_000) } });
+    expect(oversized.status, oversized.body).toBe(431);
+    // Its head never ends: the service answers once REQUEST_TIMEOUT_MS has passed.
+    const slow = await halfSend(service.origin, providers).answer;
+    expect(slow.status, slow.body).toBe(408);
+    for (const [route, answer] of [[search, expectation], [providers, oversized], [providers, slow]] as const) {
+      expect(JSON.parse(answer.body)).toMatchObject({ code: answer.status === 408 ? 'REQUEST_TIMEOUT' : 'QUERY_INVALID' });
+      check.expectFits(route, answer);
+    }
+  });
+
   it('every route asked while the service closes → 503 SHUTTING_DOWN, the probes too', async () => {
     const routes: DocumentedRoute[] = ['/healthz', '/readyz', '/v1/providers'].map((route) => ({ method: 'GET', route }));
     const requests = routes.map((route) => halfSend(service.origin, route));

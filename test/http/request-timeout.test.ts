@@ -64,7 +64,7 @@ describe('a request timed out while its body arrives, which the app holds', () =
     await expect.poll(() => openConnections(service)).toBe(0);
     expect((await fetch(`${service.origin}/healthz`)).status).toBe(200);
     const lines = service.logs.map((line) => JSON.parse(line) as { reqId?: string; msg?: string; message?: string; statusCode?: number });
-    expect(lines.filter((line) => line.reqId === id).map((line) => [line.msg, line.statusCode])).toEqual([['request refused: not read as HTTP', 408]]);
+    expect(lines.filter((line) => line.reqId === id).map((line) => [line.msg, line.statusCode])).toEqual([['request refused: its body did not arrive in time', 408]]);
     expect(lines.filter((line) => line.message === 'aborted')).toEqual([]);
   }, 15_000);
 

@@ -108,8 +108,19 @@ describe('requests Node refuses before the app sees them', () => {
     expect(answer.headers.connection).toBe('close');
 
     const lines = service.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.reqId === requestId);
-    expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'request rejected: expectation not met', statusCode: 417, method: 'POST' })]);
-    expect(await scrape()).toContain('fedsearch_http_requests_total{method="POST",route="unmatched",status_code="417"} 1');
+    // Node answers before Fastify makes a request, but its method and path name a route: counted and logged under it.
+    expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'request rejected: expectation not met', statusCode: 417, method: 'POST', route: '/v1/search/web' })]);
+    expect(await scrape()).toContain('fedsearch_http_requests_total{method="POST",route="/v1/search/web",status_code="417"} 1');
+  });
+
+  it('counts a 417 under the pattern of a route with a parameter, and under unmatched where no route serves the path', async () => {
+    const expectFailed = (path: string) => sendRaw(service.origin, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\nConnection: close\r\n\r\n`);
+    // An MCP client's OAuth discovery, asked for a resource below the document (its route ends in a wildcard).
+    expect(await expectFailed('/.well-known/oauth-protected-resource/mcp%20server?v=1')).toMatch(/^HTTP\/1\.1 417 /);
+    expect(await expectFailed('/no/such/path')).toMatch(/^HTTP\/1\.1 417 /);
+    const metrics = await scrape();
+    expect(metrics).toContain('fedsearch_http_requests_total{method="GET",route="/.well-known/oauth-protected-resource/*",status_code="417"} 1');
+    expect(metrics).toContain('fedsearch_http_requests_total{method="GET",route="unmatched",status_code="417"} 1');
   });
 
   // Node dropped a CONNECT's connection without an answer: the caller read nothing, the operator saw nothing.

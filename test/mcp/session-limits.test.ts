@@ -19,6 +19,8 @@ async function openSession(service: RunningService, headers: Record<string, stri
 function expectRefused(response: Awaited<ReturnType<typeof initialize>>, status: number, message: RegExp): void {
   expect(response.status).toBe(status);
   expect(response.headers['retry-after']).toMatch(/^\d+$/);
+  // The message gives the header's wait in its words (docs/api.md#error-codes), so a caller reading either waits as long.
+  expect(JSON.parse(response.body).error.message).toContain(`retry after ${response.headers['retry-after']} s`);
   // The wait in the body too, in the header's seconds, and the request id to quote.
   expect(JSON.parse(response.body)).toEqual({
     jsonrpc: '2.0',

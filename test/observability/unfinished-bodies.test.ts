@@ -46,14 +46,17 @@ function unfinishedPost(
   });
 }
 
-/** A chunked POST whose second chunk's size is not hexadecimal: Node's parser gives up in the middle of the body. */
-function malformedChunkedPost(service: RunningService): Promise<string> {
+/**
+ * A chunked POST whose second chunk's size is not hexadecimal (`badChunk`, sent apart): Node's parser gives up in the
+ * middle of the body.
+ */
+function malformedChunkedPost(service: RunningService, badChunk = 'zz\r\n"x"}\r\n0\r\n\r\n'): Promise<string> {
   const { port } = new URL(service.origin);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1', () => {
       socket.write(`POST /v1/ops/web_search HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"q":\r\n`);
       // Apart, so the app holds the request (its head read) before the bad chunk arrives.
-      setImmediate(() => socket.write('zz\r\n"x"}\r\n0\r\n\r\n'));
+      setImmediate(() => socket.write(badChunk));
     });
     let received = '';
     socket.on('data', (chunk) => (received += chunk.toString('latin1')));
@@ -69,7 +72,7 @@ function linesOf(service: RunningService): Line[] {
 /**
  * A request whose head the app has read is counted and logged once: as the app answered it, as aborted when its client
  * left first, or as Node's refusal when its body came too late or malformed. What its client does with the rest of its
- * body must not add a refusal of a request "not read as HTTP", nor count a client that was answered as one that left.
+ * body must not add a refusal of its own, nor count a client that was answered as one that left.
  */
 describe('a request whose body is left unfinished', () => {
   const services: RunningService[] = [];
@@ -89,7 +92,7 @@ describe('a request whose body is left unfinished', () => {
     await service.stop();
     const lines = linesOf(service);
     expect(lines.filter((line) => line.msg === 'request completed')).toEqual([expect.objectContaining({ res: { statusCode: 401 } })]);
-    expect(lines.filter((line) => /refused: not read as HTTP|aborted/.test(line.msg ?? ''))).toEqual([]);
+    expect(lines.filter((line) => /refused|aborted/.test(line.msg ?? ''))).toEqual([]);
   }, 15_000);
 
   it('that its client ends before sending it all is counted as aborted by the client, once', async () => {
@@ -102,7 +105,7 @@ describe('a request whose body is left unfinished', () => {
     await service.stop();
     const lines = linesOf(service);
     expect(lines.filter((line) => line.msg === 'request aborted by the client')).toHaveLength(1);
-    expect(lines.filter((line) => /not read as HTTP/.test(line.msg ?? ''))).toEqual([]);
+    expect(lines.filter((line) => /refused/.test(line.msg ?? ''))).toEqual([]);
   });
 
   it('that Node cannot parse is answered 400 and counted once, under its method and route, not also as aborted by its client', async () => {
@@ -116,6 +119,21 @@ describe('a request whose body is left unfinished', () => {
     expect(linesOf(service).filter((line) => line.msg === 'request aborted by the client')).toEqual([]);
   });
 
+  it('that Node cannot parse is logged as a malformed body, with its method and route, not as bytes never read as HTTP', async () => {
+    const service = await startService({});
+    services.push(service);
+    // The piece Node gives up on looks like a request line: it is the body's, and no line may quote it as the request's.
+    const received = await malformedChunkedPost(service, 'POST /from-the-body?note=body-text HTTP/1.1\r\n\r\n');
+    expect(received).toMatch(/^HTTP\/1\.1 400 /);
+    const requestId = /\r\nx-request-id: ([^\r]*)\r\n/i.exec(received)?.[1];
+    await service.stop();
+    const lines = linesOf(service);
+    expect(lines.filter((line) => /^request refused/.test(line.msg ?? ''))).toEqual([
+      expect.objectContaining({ msg: 'request refused: its body was malformed', reqId: requestId, statusCode: 400, method: 'POST', route: '/v1/ops/web_search' }),
+    ]);
+    expect(lines.filter((line) => JSON.stringify(line).includes('body-text'))).toEqual([]);
+  });
+
   it('that does not arrive within REQUEST_TIMEOUT_MS is answered 408 and counted once, under its method and route, not also as aborted by its client', async () => {
     const service = await startService({ METRICS_TOKEN, REQUEST_TIMEOUT_MS: '1000' });
     services.push(service);
@@ -124,7 +142,17 @@ describe('a request whose body is left unfinished', () => {
     expect(await requestCounts(service)).toEqual({ [`${POST_SEARCH},status_code="408"}`]: 1 });
     await service.stop();
     const lines = linesOf(service);
-    expect(lines.filter((line) => line.msg === 'request refused: not read as HTTP')).toEqual([expect.objectContaining({ statusCode: 408, code: 'ERR_HTTP_REQUEST_TIMEOUT' })]);
+    // Its head was read as HTTP: what did not come in time was its body.
+    expect(lines.filter((line) => /^request refused/.test(line.msg ?? ''))).toEqual([
+      expect.objectContaining({
+        msg: 'request refused: its body did not arrive in time',
+        reqId: /\r\nx-request-id: ([^\r]*)\r\n/i.exec(received)?.[1],
+        statusCode: 408,
+        code: 'ERR_HTTP_REQUEST_TIMEOUT',
+        method: 'POST',
+        route: '/v1/ops/web_search',
+      }),
+    ]);
     expect(lines.filter((line) => line.msg === 'request aborted by the client')).toEqual([]);
   }, 15_000);
 

@@ -96,11 +96,23 @@ export class DocumentCheck {
   }
 
   expectFits(call: DocumentedRoute, answer: Answer): void {
-    const responsePointer = `openapi#/paths/${token(call.route)}/${call.method.toLowerCase()}/responses/${answer.status}`;
+    const responsePointer = this.responsePointer(call, answer.status);
     const documented = this.ajv.getSchema(responsePointer)?.schema as { content?: Record<string, unknown>; headers?: Record<string, DocumentedHeader | { $ref: string }> } | undefined;
     expect(documented, `${answer.status} is documented for ${call.method} ${call.route}`).toBeDefined();
     this.expectBodyFits(call, answer, responsePointer, documented?.content);
     this.expectHeadersFit(call, answer, documented?.headers ?? {});
+  }
+
+  /**
+   * Where the document answers this status for the route, as a client generated from it looks: the status itself, else
+   * its class ("4XX"), else `default` (OpenAPI 3.0, Responses Object); a response given by reference, where it points.
+   */
+  private responsePointer(call: DocumentedRoute, status: number): string {
+    const responses = this.document.paths[call.route]?.[call.method.toLowerCase()]?.responses ?? {};
+    const key = [String(status), `${String(status)[0]}XX`, 'default'].find((candidate) => candidate in responses) ?? String(status);
+    const response = responses[key] as { $ref?: string } | undefined;
+    if (typeof response?.$ref === 'string') return `openapi${response.$ref}`;
+    return `openapi#/paths/${token(call.route)}/${call.method.toLowerCase()}/responses/${key}`;
   }
 
   private expectBodyFits(call: DocumentedRoute, answer: Answer, responsePointer: string, content: Record<string, unknown> | undefined): void {
