@@ -9,6 +9,7 @@ import { answeredOf, answeredOk, doneMessage, statusWords } from './answer-words
 import { readEvents } from './event-stream.js';
 import { MoreResults } from './more-results.js';
 import { checkedProviders, renderChips, showChipsNote } from './provider-chips.js';
+import { connectPasteNote, queryTooLong } from './query-length.js';
 import { connectSkipLink } from './skip-link.js';
 import { SteadyResults } from './steady-results.js';
 import { StopControl } from './stop-control.js';
@@ -21,6 +22,7 @@ const KINDS = ['web', 'papers'];
 
 const form = document.getElementById('search-form');
 const queryInput = document.getElementById('q');
+const queryNote = document.getElementById('query-note');
 const timeoutInput = document.getElementById('timeout');
 const explainSwitch = document.getElementById('explain');
 const keyForm = document.getElementById('key-form');
@@ -28,11 +30,17 @@ const keyInput = document.getElementById('api-key');
 const status = document.getElementById('status');
 const announcement = document.getElementById('announcement');
 const waterfallSection = document.getElementById('waterfall-section');
+const waterfallTitle = document.getElementById('waterfall-title');
 const waterfallSummary = document.getElementById('waterfall-summary');
 const resultsSection = document.getElementById('results-section');
 const resultsList = document.getElementById('results');
 const resultsTitle = document.getElementById('results-title');
 connectSkipLink(document.getElementById('skip-to-results'), resultsList, resultsTitle);
+// The Results heading and "Links open in a new tab." are there only over results: over an empty list (every provider
+// failed, or none found anything) they announced results that never came. They come with the first ones, below all
+// else, moving nothing already shown.
+new MutationObserver(() => (resultsSection.hidden = resultsList.children.length === 0)).observe(resultsList, { childList: true });
+connectPasteNote(queryInput, queryNote);
 
 let catalogue = [];
 let running;
@@ -42,7 +50,8 @@ let streaming;
 let searchWords = '';
 
 // Before MoreResults, which says at once that no page is loading.
-const stopControl = new StopControl(document.getElementById('stop-search'), resultsTitle, stopRunning);
+// The keyboard goes on at the results; stopped before any came, there is no Results heading: at the Providers one.
+const stopControl = new StopControl(document.getElementById('stop-search'), () => (resultsList.children.length ? resultsTitle : waterfallTitle), stopRunning);
 const steady = new SteadyResults({
   list: resultsList,
   region: resultsSection,
@@ -107,6 +116,9 @@ function urlFor(state) {
 
 function showState(state) {
   queryInput.value = state.q;
+  // Said of the text the box held before: a cut paste, a query too long.
+  queryNote.textContent = '';
+  queryInput.removeAttribute('aria-invalid');
   form.elements.kind.value = state.kind;
   timeoutInput.value = state.timeout;
   explainSwitch.checked = state.explain;
@@ -171,7 +183,6 @@ async function search(state) {
   steady.reset(state.kind);
   const params = searchParams(state);
   waterfallSection.hidden = false;
-  resultsSection.hidden = false;
   resultsList.replaceChildren();
   waterfallSummary.textContent = '';
   const deadline = deadlineFor(state);
@@ -263,11 +274,10 @@ async function search(state) {
 
 /**
  * A search refused before it started (a bad deadline, the rate limit, a refused key, no connection) asked no
- * provider: a Providers panel listing each as "no answer", under an empty Results heading, said otherwise.
+ * provider: a Providers panel listing each as "no answer" said otherwise. (It has no results: no Results heading.)
  */
 function hideSearchPanels() {
   waterfallSection.hidden = true;
-  resultsSection.hidden = true;
 }
 
 /**
@@ -296,6 +306,7 @@ function submit(event) {
     return keyInput.focus();
   }
   if (state.providers.length === 0) return say('Choose at least one provider.', 'error');
+  if (!queryAccepted(state.q)) return;
   if (!deadlineAccepted()) return;
   showInAddressBar(state);
   void search(state);
@@ -317,6 +328,21 @@ function deadlineAccepted() {
   return false;
 }
 
+/**
+ * A query longer than a search takes (the box holds one from a link or the history, shortened too little) is said
+ * in the page's words, before searching: the service's refusal named "q", a word the page shows nowhere. It stays
+ * in the box, marked, to be shortened.
+ */
+function queryAccepted(query) {
+  const problem = queryTooLong(query, queryInput);
+  if (problem) queryInput.setAttribute('aria-invalid', 'true');
+  else queryInput.removeAttribute('aria-invalid');
+  if (!problem) return true;
+  say(problem, 'error');
+  queryInput.focus();
+  return false;
+}
+
 function showInAddressBar(state) {
   const url = urlFor(state);
   if (url !== `${location.pathname}${location.search}`) history.pushState(null, '', url);
@@ -329,7 +355,6 @@ function clearSearch() {
   more.reset();
   steady.reset();
   waterfallSection.hidden = true;
-  resultsSection.hidden = true;
   resultsList.replaceChildren();
   say('');
 }
@@ -355,6 +380,10 @@ async function start({ reloadProviders = true } = {}) {
   if (current.providers.length === 0) {
     clearSearch();
     return say('Choose at least one provider.', 'error');
+  }
+  if (queryTooLong(current.q, queryInput)) {
+    clearSearch();
+    return void queryAccepted(current.q);
   }
   history.replaceState(null, '', urlFor(current));
   void search(current);

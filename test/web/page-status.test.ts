@@ -83,6 +83,37 @@ describe.skipIf(!browserTestsRun())('the search page status line', () => {
     await page.close();
   });
 
+  it('shows the Results heading and its note only over results: not when every provider failed, nor when none found anything', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const heading = page.getByRole('heading', { name: 'Results' });
+    const note = page.getByText('Links open in a new tab.');
+    const searches = {
+      // Every provider failed.
+      'rank+fusion&providers=wikipedia,searxng': 'error',
+      // One answered, and found nothing.
+      'zzqxv+wqzzx&providers=local,wikipedia': 'done',
+    };
+    for (const [search, kind] of Object.entries(searches)) {
+      await page.goto(`${service.origin}/?q=${search}`);
+      await page.locator(`#status[data-kind="${kind}"]`).waitFor();
+      expect(await page.locator('#results .result').count(), search).toBe(0);
+      expect(await heading.count(), search).toBe(0);
+      expect(await note.isVisible(), search).toBe(false);
+      // The providers panel stays: it says why there is nothing.
+      expect(await page.locator('#waterfall-section').isVisible(), search).toBe(true);
+    }
+
+    // With results, both are there, above them.
+    await page.goto(`${service.origin}/?q=rank+fusion&providers=local,wikipedia`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#results .result').count()).toBeGreaterThan(0);
+    expect(await heading.isVisible()).toBe(true);
+    expect(await note.isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows no providers panel for a search refused before any provider was asked: a bad deadline, the rate limit, no connection', async () => {
     const page = await chromium.context.newPage();
     const refusals: Record<string, () => Promise<void>> = {

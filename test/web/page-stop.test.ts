@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
 import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
@@ -42,6 +42,20 @@ async function recordStopTimeline(page: Page): Promise<() => Promise<string[]>> 
     await expect.poll(async () => (await timeline()).includes('Stop hidden')).toBe(true);
     return (await timeline()).map(phase).filter((entry, index, all) => entry !== 'other' && entry !== all[index - 1]);
   };
+}
+
+/**
+ * Holds the page's searches until the returned function is called, then lets them go to the service: a search that
+ * runs as long as the test wants, whatever its providers take.
+ */
+async function holdSearchUntilReleased(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/v1/search/web/stream?**', async (route) => {
+    await held;
+    await route.continue().catch(() => undefined);
+  });
+  return release;
 }
 
 describe.skipIf(!browserTestsRun())('the search page stops a search on Escape', () => {
@@ -152,7 +166,11 @@ describe.skipIf(!browserTestsRun())('the search page stops a search on Escape', 
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);
     const phases = await recordStopTimeline(page);
+    // The search is held until Stop shows: it runs past the moment before Stop comes, as a slow provider's would.
+    const release = await holdSearchUntilReleased(page);
     await page.goto(`${service.origin}/?q=stop+timeline&providers=brave`);
+    await page.getByRole('button', { name: 'Stop' }).waitFor();
+    release();
     await page.locator('#status[data-kind="done"]').waitFor();
     expect(await phases()).toEqual(['Stop shown', 'results so far', 'Stop hidden', 'answer']);
     expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
@@ -165,16 +183,86 @@ describe.skipIf(!browserTestsRun())('the search page stops a search on Escape', 
     const phases = await recordStopTimeline(page);
     // The service's own ending for a search that failed after its stream opened (stream-routes.ts): an `error` event.
     const failure = { statusCode: 500, error: 'Internal Server Error', code: 'INTERNAL', message: 'internal error; quote request id req-stop when reporting it' };
-    await page.route('**/v1/search/web/stream?**', (route) =>
-      route.fulfill({
+    // Answered once Stop shows, as a search that ran a while would be.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/search/web/stream?**', async (route) => {
+      await held;
+      await route.fulfill({
         status: 200,
         headers: { 'content-type': 'text/event-stream; charset=utf-8' },
         body: `event: results\ndata: ${JSON.stringify({ results: [], done: 1, total: 2 })}\n\nid: end\nevent: error\ndata: ${JSON.stringify(failure)}\n\n`,
-      }),
-    );
+      });
+    });
     await page.goto(`${service.origin}/?q=stop+failure&providers=brave,exa`);
+    await page.getByRole('button', { name: 'Stop' }).waitFor();
+    release();
     await page.locator('#status[data-kind="error"]').waitFor();
     expect(await phases()).toEqual(['Stop shown', 'results so far', 'Stop hidden', 'failure']);
+    await page.close();
+  });
+
+  it('shows no Stop for an answer quicker than a short moment (a kept one), and shows it once a search has run that long', async () => {
+    // A browser of its own: its clock is the test's to move, and a context's clock is every page's in it.
+    const ownChromium = await launchChromium();
+    onTestFinished(() => ownChromium.close());
+    const page = await ownChromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const stop = page.getByRole('button', { name: 'Stop' });
+    const shown: string[] = [];
+    await page.exposeFunction('stopShown', () => void shown.push('Stop shown'));
+    await page.addInitScript({
+      content: `document.addEventListener('readystatechange', () => {
+        if (document.readyState !== 'interactive') return;
+        new MutationObserver(() => { if (!document.getElementById('stop-search').hidden) window.stopShown(); })
+          .observe(document.getElementById('stop-search'), { attributes: true, attributeFilter: ['hidden'] });
+      });`,
+    });
+    // The page's clock stands still unless the test moves it: however slow this machine, the answer comes "at once".
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 60_000);
+    await page.goto(`${service.origin}/?q=quick+answer&providers=brave`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    // Asked again, the service answers from what it kept.
+    await page.getByRole('searchbox', { name: 'Search query' }).press('Enter');
+    await page.locator('#status[data-kind="done"]', { hasText: '(cached)' }).waitFor();
+    expect(shown).toEqual([]);
+
+    // A search still running (exa never answers): Escape stops it from its first moment, before Stop has come.
+    const status = page.locator('#status');
+    await page.goto(`${service.origin}/?q=slow+answer&providers=brave,exa&timeout_ms=30000`);
+    await page.locator('#results .result').first().waitFor();
+    await page.keyboard.press('Escape');
+    expect(await status.getAttribute('data-kind')).toBe('stopped');
+    expect(shown).toEqual([]);
+
+    // Run again, Stop comes once the search has run a short moment, not before.
+    await page.getByRole('searchbox', { name: 'Search query' }).press('Enter');
+    await page.locator('#status', { hasText: 'results so far' }).waitFor();
+    await page.clock.runFor(100);
+    expect(await stop.count()).toBe(0);
+    await page.clock.runFor(100);
+    await stop.waitFor();
+    await expect.poll(() => shown).toEqual(['Stop shown']);
+    await stop.click();
+    expect(await status.getAttribute('data-kind')).toBe('stopped');
+    expect(await stop.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('stopped before any result came, puts the keyboard on the Providers heading, not the top of the page', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    await page.goto(`${service.origin}/?q=nothing+yet&providers=exa&timeout_ms=30000`);
+    const stop = page.getByRole('button', { name: 'Stop' });
+    await stop.waitFor();
+    await stop.focus();
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#status').getAttribute('data-kind')).toBe('stopped');
+    expect(await stop.count()).toBe(0);
+    expect(await page.evaluate('document.activeElement.id')).toBe('waterfall-title');
+    expect(problems).toEqual([]);
     await page.close();
   });
 
