@@ -7,6 +7,7 @@
 
 import { answeredOf, answeredOk, doneMessage, statusWords } from './answer-words.js';
 import { readEvents } from './event-stream.js';
+import { searchParams, stateFromUrl, urlFor } from './search-state.js';
 import { MoreResults } from './more-results.js';
 import { checkedProviders, renderChips, showChipsNote } from './provider-chips.js';
 import { connectPasteNote, queryTooLong } from './query-length.js';
@@ -18,7 +19,6 @@ import { Waterfall } from './waterfall.js';
 const KEY_STORAGE = 'fedsearch-api-key';
 /** What the key form says before any key was given; every other reason to ask is a refused key. */
 const KEY_NEEDED = 'This service needs an API key.';
-const KINDS = ['web', 'papers'];
 
 const form = document.getElementById('search-form');
 const queryInput = document.getElementById('q');
@@ -81,15 +81,6 @@ function say(text, kind = 'info', { announce = true } = {}) {
   if (announce) announcement.textContent = text;
 }
 
-/** The state the address bar describes; unknown or missing values fall back to the defaults. */
-function stateFromUrl() {
-  const params = new URLSearchParams(location.search);
-  const kind = KINDS.includes(params.get('kind')) ? params.get('kind') : 'web';
-  const providers = params.get('providers')?.split(',').map((name) => name.trim()).filter(Boolean);
-  // Trimmed as the form trims it: a link whose q is only spaces is the empty page, not a search for nothing.
-  return { q: params.get('q')?.trim() ?? '', kind, providers, timeout: params.get('timeout_ms') ?? '', explain: params.get('explain') === 'true' };
-}
-
 function stateFromForm() {
   // Providers keep the order the address bar gave them, so a shared link stays as it was written.
   const given = stateFromUrl().providers ?? [];
@@ -102,16 +93,6 @@ function stateFromForm() {
     timeout: timeoutInput.value.trim(),
     explain: explainSwitch.checked,
   };
-}
-
-function urlFor(state) {
-  const params = new URLSearchParams();
-  if (state.q) params.set('q', state.q);
-  params.set('kind', state.kind);
-  if (state.providers?.length) params.set('providers', state.providers.join(','));
-  if (state.timeout) params.set('timeout_ms', state.timeout);
-  if (state.explain) params.set('explain', 'true');
-  return `${location.pathname}?${params}`;
 }
 
 function showState(state) {
@@ -165,14 +146,6 @@ function deadlineFor(state) {
   if (state.timeout) return Number(state.timeout);
   const timeouts = catalogue.filter((provider) => state.providers.includes(provider.name)).map((provider) => provider.timeout_ms);
   return Math.max(100, ...timeouts);
-}
-
-/** The search's parameters, as the stream and the plain route both take them. */
-function searchParams(state, page = 1) {
-  const params = new URLSearchParams({ q: state.q, providers: state.providers.join(','), explain: 'true' });
-  if (state.timeout) params.set('timeout_ms', state.timeout);
-  if (page > 1) params.set('page', String(page));
-  return params;
 }
 
 async function search(state) {
