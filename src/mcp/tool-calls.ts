@@ -3,7 +3,7 @@ import { cutText } from '../domain/cut-text.js';
 import { FedsearchError } from '../domain/errors.js';
 import { parseInput } from '../domain/validation.js';
 import type { McpToolCallOutcome } from '../observability/metrics.js';
-import type { Operation, OperationContext } from '../operations/operation.js';
+import { answerText, type Operation, type OperationContext } from '../operations/operation.js';
 import { MAX_RENDERED_CHARS } from '../operations/render.js';
 import type { ToolBinding } from './tools.js';
 
@@ -71,17 +71,16 @@ export function logToolCall(logger: OperationContext['logger'], operation: strin
 }
 
 /**
- * An answer that holds nothing because nothing it asked answered (a search no provider answered) is a failed tool
- * call for MCP: isError, its failure line first, and still the whole text and JSON (each provider's outcome), so
- * that the model sees the failure and why.
+ * An answer that holds nothing because nothing it asked answered (a search no provider answered, a research whose
+ * every step failed) is a failed tool call for MCP: isError, its failure line first, and still the whole text and
+ * JSON (each provider's outcome), so that the model sees the failure and why.
  */
 async function runOperation(operation: Operation, params: unknown, context: OperationContext): Promise<CallToolResult> {
   const input = parseInput(operation.input, params, `${operation.name} parameters`);
   const output = await operation.run(input, context);
-  const text = operation.render(output, input);
-  const failure = operation.failure?.(output);
+  const { text, failure } = answerText(operation, output, input, context);
   return {
-    content: [{ type: 'text', text: bounded(failure === undefined ? text : `${failure}\n\n${text}`) }],
+    content: [{ type: 'text', text: bounded(text) }],
     structuredContent: asStructuredContent(output),
     ...(failure === undefined ? {} : { isError: true }),
   };

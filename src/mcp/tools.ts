@@ -62,6 +62,11 @@ function parameterLine(operation: Operation): string {
     .join(', ');
 }
 
+/** What a model reads of an operation: its description, and when its tool call fails where that is MCP's own rule. */
+export function toolDescription(operation: Operation): string {
+  return operation.failureRule === undefined ? operation.description : `${operation.description} ${operation.failureRule}`;
+}
+
 /** "web_search(query: string, …)" */
 function signature(operation: Operation): string {
   return `${operation.name}(${parameterLine(operation)})`;
@@ -75,7 +80,7 @@ function compactTool(operations: readonly Operation[]): ToolBinding {
     `Parameters of ${signatureOf.get(operation)}\nExample: ${JSON.stringify({ operation: operation.name, params: operation.example })}`;
   const description = [
     'Federated search: many providers asked at once, one merged and ranked answer. Pick an operation and pass its parameters in `params`:',
-    ...operations.map((operation) => `- ${signatureOf.get(operation)}: ${operation.description}`),
+    ...operations.map((operation) => `- ${signatureOf.get(operation)}: ${toolDescription(operation)}`),
     first ? `Example: ${JSON.stringify({ operation: first.name, params: first.example })}` : '',
   ].join('\n');
   return {
@@ -116,7 +121,7 @@ function compactTool(operations: readonly Operation[]): ToolBinding {
 function splitTool(operation: Operation): ToolBinding {
   const usage = `Parameters of ${signature(operation)}\nExample: ${JSON.stringify(operation.example)}`;
   return {
-    definition: { name: operation.name, description: operation.description, inputSchema: parameterSchema(operation), annotations: annotationsOf([operation]) },
+    definition: { name: operation.name, description: toolDescription(operation), inputSchema: parameterSchema(operation), annotations: annotationsOf([operation]) },
     route: (args) => ({ operation, params: args }),
     usage: () => usage,
   };

@@ -3,12 +3,13 @@ import { FedsearchError } from '../domain/errors.js';
 import { cutText } from '../domain/cut-text.js';
 import { composedText, MAX_QUERY_LENGTH, refuseUnsendableText } from '../domain/query-text.js';
 import { parseInput } from '../domain/validation.js';
-import { defineOperation, type OperationContext } from './operation.js';
+import { answerText, defineOperation, type OperationContext } from './operation.js';
 import { researchOutput } from './output-schemas.js';
 import { MAX_RENDERED_CHARS } from './render.js';
 import { analyseQuery, definitionSubject, type QuerySignals, type Topic } from './query-analysis.js';
 import { plannedQuery, type QueryShape } from './planned-query.js';
 import { findYearSpan, withoutYearSpan, type YearSpan } from './question-years.js';
+import { researchFailure } from './research-failure.js';
 
 /** One step of a plan: which operation, with which parameters, and why. */
 export interface PlannedStep {
@@ -231,7 +232,8 @@ async function runStep(step: PlannedStep, context: OperationContext): Promise<Re
   try {
     const params = parseInput(operation.input, step.params, `${step.operation} parameters`);
     const output = await operation.run(params, context);
-    return { operation: step.operation, reason: step.reason, output, text: operation.render(output, params) };
+    // As the operation answers alone over MCP: a search no provider answered says so first, not "No results." alone.
+    return { operation: step.operation, reason: step.reason, output, text: answerText(operation, output, params, context).text };
   } catch (error) {
     // One failed step (a page that refuses, a paper nobody knows) never sinks the others. A failure that is not
     // one of ours is a defect: logged with its stack, as the REST and MCP paths log theirs, and named as such.
@@ -277,4 +279,6 @@ export const autoResearch = defineOperation({
     });
     return `${preface}\n\n${sections.join('\n\n')}`;
   },
+  failure: (output, context) => researchFailure(output.sections, context),
+  failureRule: 'Fails only when every step failed; otherwise a section whose step failed says why.',
 });

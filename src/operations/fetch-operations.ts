@@ -191,7 +191,8 @@ export const fetchUrl = defineOperation({
   name: 'fetch_url',
   description:
     'Fetch a web page (HTML, text, JSON or PDF) and return its main content as Markdown with title, byline, date and links, paged by offset. ' +
-    'Internal and private addresses are refused, whichever engine fetches. local:/// links from search results are read from the embedded index.',
+    'Internal and private addresses are refused, whichever engine fetches. local:/// links from search results are read from the embedded index. ' +
+    'Fails, saying why, when the page cannot be read.',
   input: fetchInput,
   example: { url: 'https://en.wikipedia.org/wiki/Metasearch_engine', max_chars: 4000 },
   output: fetchedPageOutput,

@@ -72,13 +72,29 @@ export interface Operation<Schema extends z.ZodObject = z.ZodObject, Output = un
    * failed or was not asked): for such an answer, the one line that says so, and MCP marks the tool result isError
    * (its text and JSON stay whole), so that an agent reacts to a failure rather than reading it as "no results".
    * Undefined for any other answer. REST is not affected: a search answers 200 with what each provider did.
+   * `context` gives the operations, for one made of others (auto_research asks each step's own operation).
    */
-  failure?(output: Output): string | undefined;
+  failure?(output: Output, context: OperationContext): string | undefined;
+  /**
+   * `failure`'s rule in one sentence, added to the MCP tool's description (agents choose tools by it): "Fails only
+   * when no provider answered." Not part of `description`, which OpenAPI shows too: over REST such an answer is a 200.
+   */
+  failureRule?: string;
   /**
    * Set when it answers from the service's own state and asks nothing outside it (the provider and operation
    * catalogues): MCP's openWorldHint is then false. Every other operation reaches providers or pages on the web.
    */
   closedWorld?: true;
+}
+
+/**
+ * An answer as a model reads it: its text, and, for an answer that is a failure (see `failure`), the line that says
+ * so, put first. MCP gives a tool call this; auto_research gives each of its sections the same.
+ */
+export function answerText(operation: Operation, output: unknown, input: z.output<z.ZodObject>, context: OperationContext): { text: string; failure?: string } {
+  const text = operation.render(output, input);
+  const failure = operation.failure?.(output, context);
+  return failure === undefined ? { text } : { text: `${failure}\n\n${text}`, failure };
 }
 
 /** Keeps the schema's types flowing into run() and render() while storing operations in one list. */

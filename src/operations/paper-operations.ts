@@ -17,7 +17,9 @@ const timeoutMs = z.number().int().min(100).max(30_000).optional().describe('Dea
 
 export const paperDetails = defineOperation({
   name: 'paper_details',
-  description: 'Look a paper up by DOI, arXiv id, PMID, PMCID or Semantic Scholar id across every paper provider at once; one merged record with every source.',
+  description:
+    'Look a paper up by DOI, arXiv id, PMID, PMCID or Semantic Scholar id across every paper provider at once; one merged record with every source. ' +
+    'Fails when none found it, saying whether none knows it or some could not answer (then the paper may exist).',
   input: z.strictObject({ id: paperId, timeout_ms: timeoutMs }),
   example: { id: '10.1038/nature14539' },
   output: paperDetailsOutput,
@@ -109,7 +111,7 @@ export const paperRead = defineOperation({
   name: 'paper_read',
   description:
     "Read a paper's full text: downloads its PDF (each open-access link its sources gave, then arXiv) and returns the text, paged by offset. " +
-    'Name the paper with exactly one of id (an identifier) or url (a PDF or paper page), never both.',
+    'Name the paper with exactly one of id (an identifier) or url (a PDF or paper page), never both. Fails, saying why, when its text could not be read.',
   input: readInput,
   example: { id: 'arXiv:1706.03762', max_chars: 5000 },
   output: paperTextOutput,

@@ -4,7 +4,7 @@ import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type Operation } from './operation.js';
 import { searchResponseOutput, searchSectionsOutput } from './output-schemas.js';
 import { renderSections, type SearchSection } from './render-sections.js';
-import { searchFailure, sectionsFailure } from './search-failure.js';
+import { SEARCH_FAILURE_RULE, SECTIONS_FAILURE_RULE, searchFailure, sectionsFailure } from './search-failure.js';
 import { renderSearchPage, runSearch } from './search-operations.js';
 import { searchParams, timeRange } from './search-params.js';
 
@@ -41,6 +41,7 @@ function scopedSearch(scope: Scope): Operation {
       }),
     render: (output: SearchResponse) => renderSearchPage(output, scope.name),
     failure: searchFailure,
+    failureRule: SEARCH_FAILURE_RULE,
   });
 }
 
@@ -107,6 +108,7 @@ export const githubSearch = defineOperation({
   run: (input, context) => runSearch('code', { ...input, providers: ['github'] }, context, { scope: input.type }),
   render: (output) => renderSearchPage(output, 'github_search'),
   failure: searchFailure,
+  failureRule: SEARCH_FAILURE_RULE,
 });
 
 const companyInput = z.strictObject({
@@ -134,7 +136,7 @@ async function sections(
 
 export const companyResearch = defineOperation({
   name: 'company_research',
-  description: 'Research a company: overview, recent news, and what its own site says, in parallel.',
+  description: 'Research a company: overview, recent news and, given its domain, what its own site says, in parallel; one section each.',
   input: companyInput,
   example: { company: 'Anthropic', domain: 'anthropic.com', max_results: 5 },
   output: searchSectionsOutput,
@@ -162,11 +164,12 @@ export const companyResearch = defineOperation({
     ]),
   render: (output) => renderSections(output.sections),
   failure: (output) => sectionsFailure(output.sections),
+  failureRule: SECTIONS_FAILURE_RULE,
 });
 
 export const findCompetitors = defineOperation({
   name: 'find_competitors',
-  description: "Find a company's competitors and alternatives.",
+  description: "Find a company's competitors and alternatives: two sections of web results.",
   input: companyInput,
   example: { company: 'Notion', max_results: 5 },
   output: searchSectionsOutput,
@@ -188,4 +191,5 @@ export const findCompetitors = defineOperation({
     ]),
   render: (output) => renderSections(output.sections),
   failure: (output) => sectionsFailure(output.sections),
+  failureRule: SECTIONS_FAILURE_RULE,
 });

@@ -1,5 +1,4 @@
 import type { SearchResponse } from '../engine/search-service.js';
-import type { SearchSection } from './render-sections.js';
 
 /**
  * Whether a search holds nothing because no provider answered: no results, and not one provider `ok` (every one
@@ -9,6 +8,10 @@ import type { SearchSection } from './render-sections.js';
 function answeredByNobody(response: SearchResponse): boolean {
   return response.results.length === 0 && !response.providers.some((outcome) => outcome.status === 'ok');
 }
+
+/** searchFailure's rule and sectionsFailure's, as the MCP tools' descriptions state them (Operation.failureRule). */
+export const SEARCH_FAILURE_RULE = 'Fails only when no provider answered.';
+export const SECTIONS_FAILURE_RULE = 'Fails only when no provider answered any of its searches.';
 
 /** "brave: timeout, wikipedia: error" */
 function outcomeList(response: SearchResponse): string {
@@ -26,7 +29,7 @@ export function searchFailure(response: SearchResponse): string | undefined {
 }
 
 /** searchFailure for answers made of several searches: failed only when every one of them is. */
-export function sectionsFailure(sections: readonly SearchSection[]): string | undefined {
+export function sectionsFailure(sections: ReadonlyArray<{ response: SearchResponse }>): string | undefined {
   if (sections.length === 0 || !sections.every((section) => answeredByNobody(section.response))) return undefined;
   return `Search failed: in none of its ${sections.length} searches did any provider answer, so nothing was found or ruled out; each section lists why its providers did not.`;
 }

@@ -5,7 +5,7 @@ import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type OperationContext } from './operation.js';
 import { searchResponseOutput } from './output-schemas.js';
 import { renderSearch } from './render.js';
-import { searchFailure } from './search-failure.js';
+import { SEARCH_FAILURE_RULE, searchFailure } from './search-failure.js';
 import { checkYearsInOrder, filterParamsOf, paperFilterParams, searchParams, webFilterParams } from './search-params.js';
 import { planSearch, type RoutedSearchResponse } from './search-plan.js';
 
@@ -75,6 +75,7 @@ export const webSearch = defineOperation({
   run: (input, context) => runSearch('web', input, context),
   render: (output) => renderRouted(output, 'web_search'),
   failure: searchFailure,
+  failureRule: SEARCH_FAILURE_RULE,
 });
 
 export const paperSearch = defineOperation({
@@ -88,4 +89,5 @@ export const paperSearch = defineOperation({
   run: (input, context) => runSearch('papers', input, context),
   render: (output) => renderRouted(output, 'paper_search'),
   failure: searchFailure,
+  failureRule: SEARCH_FAILURE_RULE,
 });

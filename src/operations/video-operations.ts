@@ -52,7 +52,7 @@ const videoReference = z
 
 export const youtubeVideoDetails = defineOperation({
   name: 'youtube_video_details',
-  description: 'Details of YouTube videos by id or link: title, channel, duration, views, publish date.',
+  description: 'Details of YouTube videos by id or link: title, channel, duration, views, publish date; ids YouTube does not know are listed apart. Fails when YouTube does not answer (needs YOUTUBE_API_KEY).',
   input: z.strictObject({
     ids: z.array(videoReference).min(1).max(50).describe('Video ids or links (1–50).'),
     timeout_ms: timeoutMs,
@@ -130,7 +130,7 @@ async function readTranscript(videoId: string, input: { language: string; timeou
 
 export const youtubeTranscript = defineOperation({
   name: 'youtube_transcript',
-  description: "A YouTube video's captions as text, in the language asked for when the video has it, paged by offset.",
+  description: "A YouTube video's captions as text, in the language asked for when the video has it, paged by offset. Fails when the video has no captions.",
   input: z.strictObject({
     video: videoReference.describe('Video id or link.'),
     language: z

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpSessionCounts } from '../../src/mcp/register.js';
+import { toolDescription } from '../../src/mcp/tools.js';
 import { OPERATIONS } from '../../src/operations/registry.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
@@ -69,8 +70,9 @@ describe.each(TRANSPORT_KINDS)('MCP research tool over %s', (kind) => {
     for (const operation of OPERATIONS) {
       const line = lines.find((candidate) => candidate.startsWith(`- ${operation.name}(`));
       expect(line, operation.name).toBeDefined();
-      expect(line!.endsWith(`): ${operation.description}`)).toBe(true);
-      const signature = line!.slice(0, line!.length - operation.description.length);
+      const description = toolDescription(operation);
+      expect(line!.endsWith(`): ${description}`)).toBe(true);
+      const signature = line!.slice(0, line!.length - description.length);
       for (const mark of parameterMarks(operation)) expect(signature).toContain(mark);
     }
     expect(lines.find((line) => line.startsWith('- web_search('))).toContain('(query: string, providers?: ');

@@ -30,7 +30,8 @@ describe('MCP searches that no provider answered', () => {
       kind: 'handler',
       handle: (request, response) => {
         const query = request.url.searchParams.get('q') ?? '';
-        if (query.includes('failing')) response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}');
+        // A company called "flaky" is found, but not in the news: one of company_research's searches fails.
+        if (query.includes('failing') || query === 'flaky news') response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}');
         else response.writeHead(200, { 'content-type': 'application/json' }).end(query.includes('nothing') ? braveBody() : braveBody('https://found.example/page'));
       },
     });
@@ -91,6 +92,15 @@ describe('MCP searches that no provider answered', () => {
 
     const answered = await callTool(connected.client, 'research', { operation: 'company_research', params: { company: 'thriving corp' } });
     expect(answered.isError).toBeFalsy();
+  });
+
+  it('says in a partial company_research which of its searches no provider answered, as that search alone would', async () => {
+    const partial = await callTool(connected.client, 'research', { operation: 'company_research', params: { company: 'flaky' } });
+    expect(partial.isError).toBeFalsy();
+    const [overview, news] = textOf(partial).split('\n\n## ');
+    expect(overview).toContain('https://found.example/page');
+    expect(overview).not.toContain('Search failed');
+    expect(news).toMatch(/^Recent news\n\(published in the last month\)\nSearch failed: no provider answered \(local: error, brave: error/);
   });
 
   it('leaves REST as documented: the same failed search answers 200 with each provider\'s outcome', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolDescription } from '../../src/mcp/tools.js';
 import { OPERATIONS } from '../../src/operations/registry.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
@@ -26,7 +27,7 @@ describe.each(TRANSPORT_KINDS)('MCP_TOOLS=split over %s', (kind) => {
     expect(tools.map((tool) => tool.name)).toEqual(OPERATIONS.map((operation) => operation.name));
     for (const operation of OPERATIONS) {
       const tool = tools.find((candidate) => candidate.name === operation.name)!;
-      expect(tool.description).toBe(operation.description);
+      expect(tool.description).toBe(toolDescription(operation));
       expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(Object.keys(operation.input.shape));
     }
     const webSearch = tools.find((tool) => tool.name === 'web_search')!;

@@ -89,6 +89,23 @@ describe('MCP tool schemas, as an agent reads them', () => {
     }
   });
 
+  it('says in every description of a tool that reaches outside when it fails, and what it needs that may be missing', async () => {
+    // Agents choose tools by description: one that reads as always answering is called, and its failure is a surprise.
+    const silent = tools.filter((tool) => tool.annotations?.openWorldHint === true && !/\bFails\b/.test(tool.description ?? ''));
+    expect(silent.map((tool) => tool.name)).toEqual([]);
+    const descriptionOf = (name: string) => tools.find((tool) => tool.name === name)!.description ?? '';
+    // Searches and auto_research fail by the rules their isError follows (test/mcp/failed-searches, failed-research).
+    expect(descriptionOf('web_search')).toContain('Fails only when no provider answered.');
+    expect(descriptionOf('auto_research')).toContain('Fails only when every step failed');
+    // company_research reads the company's own site only when given its domain.
+    expect(descriptionOf('company_research')).toMatch(/given its domain, what its own site says/);
+    // youtube_video_details needs YouTube's key, as the description says: this service has none, and the call says so.
+    expect(descriptionOf('youtube_video_details')).toContain('needs YOUTUBE_API_KEY');
+    const details = await callTool(connected.client, 'youtube_video_details', { ids: ['dQw4w9WgXcQ'] });
+    expect(details.isError).toBe(true);
+    expect(textOf(details)).toContain('YOUTUBE_API_KEY');
+  });
+
   it("states the auto_research query's length bound that it enforces", async () => {
     const description = (schemaOf('auto_research').properties?.query as { description?: string }).description ?? '';
     const stated = /at most (\d+) characters besides its links/.exec(description);
