@@ -11,6 +11,7 @@ import {
   titlesSimilar,
   yearsCompatible,
 } from './paper-identity.js';
+import { titlesAddAWord } from './added-words.js';
 import { titlesOpposite } from './opposite-titles.js';
 import { titlesReplaceAWord } from './replaced-words.js';
 import { TitleBlocks } from './title-blocks.js';
@@ -75,10 +76,11 @@ class DisjointSets {
  * title, or a notice (an erratum, a comment, a reply: never merged with the work it names), must also agree on an
  * author, or on venue and year (weak-titles.ts), and so must two Chinese or Japanese titles that are not the same;
  * titles that differ by a negation or an opposite word are two works (opposite-titles.ts), and so are titles that
- * differ by a word in place of another rather than another spelling of it (replaced-words.ts). Titles are only
- * compared inside blocks (same first or last three words), so cost grows close to linearly. A title match
- * never joins two sets that each have a different DOI, arXiv id or PMID, even through a third paper that has
- * none: whichever of them it is compared with first takes it, and the other stays a work of its own.
+ * differ by a word in place of another rather than another spelling of it (replaced-words.ts), or where one adds a
+ * word of its subject (added-words.ts). Titles are only compared inside blocks (same first three words as spelled
+ * alike, or same last three words), so cost grows close to linearly. A title match never joins two sets that each
+ * have a different DOI, arXiv id or PMID, even through a third paper that has none: whichever of them it is
+ * compared with first takes it, and the other stays a work of its own.
  */
 export function groupPapers(entries: RankedItem[]): MergeGroup[] {
   const sets = new DisjointSets(entries.length);
@@ -170,16 +172,17 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
    * out before any bigram is found; then, for the few pairs that are similar, the same numbers in both
    * (sameTitleNumbers), no negation or word turned into its opposite in one of them (titlesOpposite: "hyper…" and
    * "hypo…", "in vivo" and "in vitro") nor another word in place of one (titlesReplaceAWord: "… in adult mice" and
-   * "… in adult rats", where "behaviour" and "behavior" are one word), the same kind of notice (titleNotice: an
-   * erratum or a reply is never the work it names, however alike their titles), and, for a generic or very short
-   * title ("Editorial", "Introduction", "Deep learning"), a certain notice (two comments on one paper) or two Chinese
-   * or Japanese titles that are not the same (titleStrength), agreement beyond it (agreeBeyondTitle: an author in
-   * common, or one venue in one year).
+   * "… in adult rats", where "behaviour" and "behavior" are one word) nor a word of its subject more (titlesAddAWord:
+   * "… in mice" and "… in mice and rats"), the same kind of notice (titleNotice: an erratum or a reply is never the
+   * work it names, however alike their titles), and, for a generic or very short title ("Editorial", "Introduction",
+   * "Deep learning"), a certain notice (two comments on one paper) or two Chinese or Japanese titles that are not the
+   * same (titleStrength), agreement beyond it (agreeBeyondTitle: an author in common, or one venue in one year).
    */
   const similar = (index: number, other: number): boolean => {
     if (!titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other))) return false;
     if (!sameTitleNumbers(titles[index]!, titles[other]!)) return false;
     if (titlesOpposite(titles[index]!, titles[other]!) || titlesReplaceAWord(titles[index]!, titles[other]!)) return false;
+    if (titlesAddAWord(titles[index]!, titles[other]!, entries[index]!.item.title, entries[other]!.item.title)) return false;
     const notice = noticeOf(index);
     const otherNotice = noticeOf(other);
     if (notice >> 1 !== otherNotice >> 1) return false;
@@ -220,7 +223,7 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
     if (year === year && otherYear === otherYear) return yearsCompatible(year, otherYear);
     return yearsCompatible(entries[index]!.item.year, entries[other]!.item.year);
   };
-  const compareInBlock = (blocks: TitleBlocks, blockKey: string, index: number): void => {
+  const compareInBlock = <Key extends string | number>(blocks: TitleBlocks<Key>, blockKey: Key, index: number): void => {
     const block = blocks.block(blockKey);
     let joined = false;
     // Every member looked at counts, so a crowded block costs at most MAX_COMPARISONS_PER_TITLE per title.
@@ -242,9 +245,9 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
     if (!joined) blocks.append(block, index);
   };
   // Head, tail and whole-title blocks apart, so that a key needs no prefix to say which it is.
-  const heads = new TitleBlocks(entries.length);
-  const tails = new TitleBlocks(entries.length);
-  const wholes = new TitleBlocks(entries.length);
+  const heads = new TitleBlocks<number>(entries.length);
+  const tails = new TitleBlocks<string>(entries.length);
+  const wholes = new TitleBlocks<string>(entries.length);
   for (let index = 0; index < entries.length; index += 1) {
     const title = titles[index]!;
     if (title === '') continue;

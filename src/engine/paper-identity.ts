@@ -122,27 +122,55 @@ export const TITLE_OPENING_WORDS: ReadonlySet<string> = new Set(['a', 'an', 'the
  * Blocking keys: two near-identical titles almost always share their first or their last three words, so
  * only titles in the same block are compared, instead of every pair. The first three words are counted after
  * any opening words ("a survey of deep learning …" heads as "survey of deep"), unless fewer than three would
- * be left; a title of three words or fewer is its own block. Found by looking for spaces (a normalised title
- * has single spaces and no space at either end), without splitting the title into words.
+ * be left, and are read as their spellings share them (headBlockKey); a title of three words or fewer is its own
+ * block. Found by looking for spaces (a normalised title has single spaces and no space at either end), without
+ * splitting the title into words.
  */
-export function titleBlocks(normalized: string): { head: string; tail: string } | { whole: string } {
+export function titleBlocks(normalized: string): { head: number; tail: string } | { whole: string } {
   const thirdSpace = nthSpace(normalized, 3);
   if (thirdSpace < 0) return { whole: normalized };
   const thirdSpaceFromEnd = normalized.lastIndexOf(' ', normalized.lastIndexOf(' ', normalized.lastIndexOf(' ') - 1) - 1);
-  return { head: headBlock(normalized, thirdSpace), tail: normalized.slice(thirdSpaceFromEnd + 1) };
+  return { head: headBlockKey(normalized, thirdSpace), tail: normalized.slice(thirdSpaceFromEnd + 1) };
 }
 
-/** The first three words after the opening words, or the first three (ending at `thirdSpace`) when too few are left. */
-function headBlock(normalized: string, thirdSpace: number): string {
+/** Letters of a run of Latin letters that a head block reads: past them British and American spellings and other endings differ. */
+const HEAD_RUN_LETTERS = 4;
+
+/**
+ * The head block of a title: its first three words after the opening words, or its first three (ending at
+ * `thirdSpace`) when too few are left, read as their spellings share them, "ae" and "oe" as "e" and each run of
+ * Latin letters cut to its first four ("optimisation of randomised" and "optimization of randomized" are both "opti
+ * of rand", "paediatric" and "pediatric" both "pedi"). A title spelled otherwise at both ends shares no tail block
+ * with its other spelling, and would otherwise never be compared with it. A hash of those letters (FNV-1a, cut to
+ * 30 bits so that it stays a small integer), not a string: the key costs no copy, and two heads that share a hash
+ * only share a block, whose titles are still compared one by one.
+ */
+function headBlockKey(normalized: string, thirdSpace: number): number {
   let start = 0;
   for (let end = normalized.indexOf(' '); end >= 0 && TITLE_OPENING_WORDS.has(normalized.slice(start, end)); end = normalized.indexOf(' ', start)) {
     start = end + 1;
   }
-  if (start === 0) return normalized.slice(0, thirdSpace);
-  const restThirdSpace = nthSpace(normalized, 3, start);
-  if (restThirdSpace >= 0) return normalized.slice(start, restThirdSpace);
-  // Exactly three words after the openings are the head; fewer, and the openings count after all.
-  return nthSpace(normalized, 2, start) >= 0 ? normalized.slice(start) : normalized.slice(0, thirdSpace);
+  let end = thirdSpace;
+  if (start > 0) {
+    const restThirdSpace = nthSpace(normalized, 3, start);
+    // Exactly three words after the openings are the head; fewer, and the openings count after all.
+    if (restThirdSpace >= 0) end = restThirdSpace;
+    else if (nthSpace(normalized, 2, start) >= 0) end = normalized.length;
+    else start = 0;
+  }
+  let hash = 0x811c9dc5;
+  let run = 0;
+  for (let index = start; index < end; index += 1) {
+    const code = normalized.charCodeAt(index);
+    // "ae" and "oe" are "e": the "a" or "o" is skipped, the "e" read next.
+    if ((code === 0x61 || code === 0x6f) && normalized.charCodeAt(index + 1) === 0x65) continue;
+    if (code >= 0x61 && code <= 0x7a) {
+      run += 1;
+      if (run > HEAD_RUN_LETTERS) continue;
+    } else run = 0;
+    hash = Math.imul(hash ^ code, 0x01000193);
+  }
+  return hash & 0x3fffffff;
 }
 
 /** The position of the `count`th space at or after `from`, or -1. */

@@ -24,8 +24,8 @@ const LONGEST_WORD_OF_ONE_EDIT = 5;
  * Whether two normalised titles, already found similar, differ by a word in place of another: where they differ
  * they have as many words, and some word of one is neither a spelling of the word in its place
  * (sameWordSpelledOtherwise) nor, with that word, moved from elsewhere in the other title ("inflow and outflow",
- * "outflow and inflow"). Titles that differ by a word more or less, or by their spaces alone, are left as they were
- * found.
+ * "outflow and inflow"). Titles that differ by a word more or less (added-words.ts reads them), or by their spaces
+ * alone, are left as they were found.
  */
 export function titlesReplaceAWord(a: string, b: string): boolean {
   if (a === b) return false;
@@ -61,20 +61,33 @@ function withoutContractions(words: string[], start: number, differing: string[]
 /**
  * Whether two words may be one word as indexes spell it: the same word, two words that say nothing of a title's
  * subject ("on" and "in", TITLE_OPENING_WORDS), words holding a number (sameTitleNumbers's to compare), a regular
- * plural ("study" and "studies"), "versus" and "vs", or words that open with one letter (sameFirstLetter) a few
- * edits apart (editsWithin) or with other endings on one stem (sameStem). A run of Chinese, Japanese or Thai
- * between two spaces is read as one word too: each of its characters says as much as a word, so a run that differs
- * in more than a few is another phrase.
+ * plural ("study" and "studies") or an irregular one ("mouse" and "mice", IRREGULAR_PLURALS), "versus" and "vs",
+ * or words that open with one letter (sameFirstLetter) a few edits apart (editsWithin) or with other endings on one
+ * stem (sameStem). A run of Chinese, Japanese or Thai between two spaces is read as one word too: each of its
+ * characters says as much as a word, so a run that differs in more than a few is another phrase.
  */
-function sameWordSpelledOtherwise(a: string, b: string): boolean {
+export function sameWordSpelledOtherwise(a: string, b: string): boolean {
   if (a === b || (TITLE_OPENING_WORDS.has(a) && TITLE_OPENING_WORDS.has(b)) || pluralOf(a, b) || pluralOf(b, a)) return true;
   if (VERSUS.has(a) && VERSUS.has(b)) return true;
+  if (IRREGULAR_PLURALS.get(a) === b || IRREGULAR_PLURALS.get(b) === a) return true;
   const longer = Math.max(a.length, b.length);
   const allowed = longer <= LONGEST_WORD_OF_NO_EDIT ? 0 : longer <= LONGEST_WORD_OF_ONE_EDIT ? 1 : 2;
   if (sameFirstLetter(a, b) && (editsWithin(a, b, allowed) || sameStem(a, b))) return true;
   // Last, as the slowest test: most words compared hold no number.
   return holdsTitleNumber(a) || holdsTitleNumber(b);
 }
+
+/**
+ * Singulars and the irregular plurals titles use that the edits allowed do not reach ("mouse" and "mice", "child"
+ * and "children", "index" and "indices"): without them "profiling of mouse retinal cells" and "profiling of mice
+ * retinal cells" were read as a word put in place of another. Plurals a few edits away need no entry ("criterion"
+ * and "criteria", "nucleus" and "nuclei", "woman" and "women"). Only these pairs: "men" is "man", never "women" (opposite-titles.ts).
+ */
+const IRREGULAR_PLURALS: ReadonlyMap<string, string> = new Map([
+  ['mouse', 'mice'], ['louse', 'lice'], ['child', 'children'], ['man', 'men'], ['foot', 'feet'], ['tooth', 'teeth'],
+  ['goose', 'geese'], ['ox', 'oxen'], ['person', 'people'], ['datum', 'data'], ['index', 'indices'], ['vertex', 'vertices'],
+  ['apex', 'apices'], ['cortex', 'cortices'], ['genus', 'genera'], ['corpus', 'corpora'],
+]);
 
 /** "versus" as titles write it; "v" is left out, as a Roman five is sameTitleNumbers's. */
 const VERSUS: ReadonlySet<string> = new Set(['versus', 'vs']);

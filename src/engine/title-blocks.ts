@@ -4,8 +4,8 @@
  * own: on large inputs thousands of small arrays stay alive through grouping, and every young-generation
  * collection copies them.
  */
-export class TitleBlocks {
-  private readonly blockOfKey = new Map<string, number>();
+export class TitleBlocks<Key extends string | number> {
+  private readonly blockOfKey = new Map<Key, number>();
   /** Per block: its first and last member (-1 while empty). */
   private readonly first: Int32Array;
   private readonly last: Int32Array;
@@ -20,7 +20,7 @@ export class TitleBlocks {
   }
 
   /** The block with this key, made empty when it is new. */
-  block(key: string): number {
+  block(key: Key): number {
     let block = this.blockOfKey.get(key);
     if (block === undefined) {
       block = this.blockOfKey.size;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProviderItem } from '../../src/domain/result.js';
 import { groupResults, type RankedItem } from '../../src/engine/merge.js';
 import { identifierKeys, normalizeTitle, TITLE_OPENING_WORDS } from '../../src/engine/paper-identity.js';
+import { titlesAddAWord } from '../../src/engine/added-words.js';
 import { titlesReplaceAWord } from '../../src/engine/replaced-words.js';
 import { agreeBeyondTitle, isWeakTitle } from '../../src/engine/weak-titles.js';
 
@@ -40,12 +41,15 @@ function referenceGroups(entries: RankedItem[]): number[][] {
   const kindOf = (key: string): string => key.slice(0, key.indexOf(':'));
   const conflict = (a: number, b: number): boolean =>
     [...keysOfRoot[find(a)]!].some((key) => [...keysOfRoot[find(b)]!].some((other) => kindOf(other) === kindOf(key) && other !== key));
-  // Titles alike but for a word in place of another are two works (replaced-words.ts, tested on its own).
-  const similarTitles = (a: string, b: string): boolean =>
-    a === b || (a.length >= 8 && b.length >= 8 && stringSimilarity.compareTwoStrings(a, b) >= 0.9 && !titlesReplaceAWord(a, b));
+  // Titles alike but for a word in place of another, or a word of subject more, are two works (replaced-words.ts,
+  // added-words.ts, tested on their own).
+  const similarTitles = (a: string, b: string, givenA: string, givenB: string): boolean =>
+    a === b ||
+    (a.length >= 8 && b.length >= 8 && stringSimilarity.compareTwoStrings(a, b) >= 0.9 && !titlesReplaceAWord(a, b) && !titlesAddAWord(a, b, givenA, givenB));
   // A generic or very short title matches only with agreement beyond it (weak-titles.ts, tested on its own).
   const similar = (a: number, b: number, titleA: string, titleB: string): boolean =>
-    similarTitles(titleA, titleB) && ((!isWeakTitle(titleA) && !isWeakTitle(titleB)) || agreeBeyondTitle(entries[a]!.item, entries[b]!.item));
+    similarTitles(titleA, titleB, entries[a]!.item.title, entries[b]!.item.title) &&
+    ((!isWeakTitle(titleA) && !isWeakTitle(titleB)) || agreeBeyondTitle(entries[a]!.item, entries[b]!.item));
   const blocks = new Map<string, number[]>();
   entries.forEach((entry, index) => {
     const title = normalizeTitle(entry.item.title);
@@ -55,7 +59,9 @@ function referenceGroups(entries: RankedItem[]): number[][] {
     let opening = 0;
     while (opening < words.length && TITLE_OPENING_WORDS.has(words[opening]!)) opening += 1;
     const head = words.length - opening >= 3 ? words.slice(opening, opening + 3) : words.slice(0, 3);
-    const keys = words.length <= 3 ? [`all:${title}`] : [`head:${head.join(' ')}`, `tail:${words.slice(-3).join(' ')}`];
+    // Read as its spellings share it: "ae" and "oe" as "e", each run of Latin letters cut to its first four.
+    const spelledAlike = head.join(' ').replace(/[ao]e/g, 'e').replace(/([a-z]{4})[a-z]+/g, '$1');
+    const keys = words.length <= 3 ? [`all:${title}`] : [`head:${spelledAlike}`, `tail:${words.slice(-3).join(' ')}`];
     for (const key of keys) {
       const members = blocks.get(key) ?? [];
       blocks.set(key, members);

@@ -65,6 +65,20 @@ const oneWork: Array<[string, string, string]> = [
   ['Randomised trial of surgery versus radiotherapy for localised prostate cancer', 'Randomised trial of surgery vs. radiotherapy for localised prostate cancer', 'versus, vs.'],
   ['Machine learning methods for predicting outcomes in intensive care units', 'Machine-learning methods to predict outcomes in intensive care units', 'another ending on one stem'],
   ['Deep learning for automated detection of diabetic retinopathy in fundus photographs', 'Deep learning for automatic detection of diabetic retinopathy in fundus photographs', 'automated, automatic'],
+  ['Transcriptional profiling of mouse retinal ganglion cells after optic nerve crush', 'Transcriptional profiling of mice retinal ganglion cells after optic nerve crush', 'mouse, mice'],
+  ['Child and adolescent mental health services in low-income countries', 'Children and adolescent mental health services in low-income countries', 'child, children'],
+  ['Tooth loss and cognitive decline in older adults: a cohort study', 'Teeth loss and cognitive decline in older adults: a cohort study', 'tooth, teeth'],
+  ['Vegetation index time series for winter wheat yield forecasting', 'Vegetation indices time series for winter wheat yield forecasting', 'index, indices'],
+  ['Person-centred care for older people with dementia in nursing homes', 'People-centred care for older people with dementia in nursing homes', 'person, people'],
+  ['Missing datum imputation for longitudinal electronic health records', 'Missing data imputation for longitudinal electronic health records', 'datum, data'],
+];
+
+/** Irregular plurals titles use, each with its singular: one word (the ones a few edits apart were already). */
+const IRREGULAR_PLURALS: Array<[string, string]> = [
+  ['mouse', 'mice'], ['child', 'children'], ['man', 'men'], ['woman', 'women'], ['foot', 'feet'], ['tooth', 'teeth'],
+  ['criterion', 'criteria'], ['phenomenon', 'phenomena'], ['datum', 'data'], ['bacterium', 'bacteria'], ['index', 'indices'],
+  ['matrix', 'matrices'], ['vertex', 'vertices'], ['nucleus', 'nuclei'], ['fungus', 'fungi'], ['stimulus', 'stimuli'],
+  ['person', 'people'], ['goose', 'geese'], ['cortex', 'cortices'], ['genus', 'genera'], ['corpus', 'corpora'],
 ];
 
 function entries(first: string, second: string): RankedItem[] {
@@ -87,6 +101,20 @@ describe('titles that differ by a word in place of another', () => {
     const results = rankResults(groupResults('papers', entries(first, second)));
     expect(results).toHaveLength(1);
     expect(results[0]!.sources.map((source) => source.provider).sort()).toEqual(['crossref', 'openalex']);
+  });
+
+  it.each(IRREGULAR_PLURALS)('reads "%s" and its plural "%s" as one word, either way round', (singular, plural) => {
+    const title = (word: string): string => `seasonal variation of the ${word} measured across three temperate regions`;
+    expect(titlesReplaceAWord(title(singular), title(plural))).toBe(false);
+    expect(titlesReplaceAWord(title(plural), title(singular))).toBe(false);
+  });
+
+  it('reads an irregular plural as the plural of its own singular only', () => {
+    const title = (word: string): string => `health literacy and screening uptake among ${word} in rural districts`;
+    // "men" is "man", not "women"; "mice" is "mouse", not "rats" or "mouses".
+    expect(titlesReplaceAWord(title('men'), title('women'))).toBe(true);
+    expect(titlesReplaceAWord(title('mice'), title('rats'))).toBe(true);
+    expect(titlesReplaceAWord(title('children'), title('women'))).toBe(true);
   });
 
   it('keeps apart two comments by one author on two works whose titles differ by a word', () => {

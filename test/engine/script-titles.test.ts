@@ -61,7 +61,15 @@ describe('title normalisation across scripts', () => {
     expect(normalizeTitle('हिन्दी भाषा का इतिहास')).toBe('हिन्दी भाषा का इतिहास');
     expect(normalizeTitle('ประวัติศาสตร์ไทย สมัยใหม่')).toBe('ประวัติศาสตร์ไทย สมัยใหม่');
     expect(normalizeTitle('தமிழ் இலக்கியத்தின் வரலாறு')).toBe('தமிழ் இலக்கியத்தின் வரலாறு');
-    expect(titleBlocks(normalizeTitle('हिन्दी भाषा का इतिहास'))).toEqual({ head: 'हिन्दी भाषा का', tail: 'भाषा का इतिहास' });
+    // The head block is a key: it is the one of another title opening with the same three words, and not the one of a
+    // title whose first word lacks its vowel sign (only runs of Latin letters are cut to their first four).
+    const headOf = (title: string): number | undefined => {
+      const blocks = titleBlocks(normalizeTitle(title));
+      return 'head' in blocks ? blocks.head : undefined;
+    };
+    const blocks = titleBlocks(normalizeTitle('हिन्दी भाषा का इतिहास'));
+    expect(blocks).toEqual({ head: headOf('हिन्दी भाषा का विकास'), tail: 'भाषा का इतिहास' });
+    expect(headOf('हिन्दी भाषा का इतिहास')).not.toBe(headOf('हिन्द भाषा का इतिहास'));
   });
 
   it('writes a lone Greek letter by its name, as other indexes do, and leaves Greek words as they are', () => {
