@@ -42,7 +42,7 @@ export function titlesOpposite(a: string, b: string): boolean {
   const difference = titleDifference(a, b);
   if (onlySpacesDiffer(difference)) return false;
   const { wordsA, wordsB, start, differingA, differingB } = difference;
-  if (negationCount(wordsA, start, start + differingA.length) !== negationCount(wordsB, start, start + differingB.length)) return true;
+  if (negationCount(wordsA, start, start + differingA.length, differingB) !== negationCount(wordsB, start, start + differingB.length, differingA)) return true;
   if (differingA.length !== differingB.length) return false;
   // A word whose opposite the other title also holds was moved, not turned: "inflow and outflow", "outflow and inflow".
   return differingA.some(
@@ -52,17 +52,25 @@ export function titlesOpposite(a: string, b: string): boolean {
 
 /**
  * NEGATIONS among words[start, end), and contractions ("doesn't" is normalised to "doesn t": a "t" after a word
- * ending in "n"); "no" before a number numbers ("report no 5").
+ * ending in "n"); "no" before a number numbers ("report no 5"), and a negation the other title writes joined to the
+ * word it comes before (`otherWords`: "non linear" where the other has "nonlinear", with other words differing too)
+ * is the same word written apart.
  */
-function negationCount(words: string[], start: number, end: number): number {
+function negationCount(words: string[], start: number, end: number, otherWords: readonly string[]): number {
   let count = 0;
   for (let index = start; index < end; index += 1) {
     const word = words[index]!;
     if (word === 't') {
       if (index > 0 && words[index - 1]!.endsWith('n')) count += 1;
-    } else if (NEGATIONS.has(word) && !(word === 'no' && /^\d/.test(words[index + 1] ?? ''))) count += 1;
+    } else if (NEGATIONS.has(word) && !(word === 'no' && /^\d/.test(words[index + 1] ?? '')) && !writtenJoined(word, words[index + 1], otherWords)) {
+      count += 1;
+    }
   }
   return count;
+}
+
+function writtenJoined(negation: string, next: string | undefined, otherWords: readonly string[]): boolean {
+  return next !== undefined && otherWords.includes(negation + next);
 }
 
 /** Whether one word is the other with an opposite opening (OPPOSITE_OPENINGS) or a negating one (NEGATING_OPENINGS). */

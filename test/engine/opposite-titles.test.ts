@@ -43,6 +43,8 @@ const oneTitle: Array<[string, string]> = [
   ['Vitamin D supplementation does not reduce fracture risk in older adults', "Vitamin D supplementation doesn't reduce fracture risk in older adults"],
   ['Self-supervised pre-training for speech recognition in noisy rooms', 'Self-supervised pretraining for speech recognition in noisy rooms'],
   ['Technical report no. 5: coastal erosion in the northern territories', 'Technical report 5: coastal erosion in the northern territories'],
+  // Written apart in one and joined in the other, with another word differing beside it (model, models).
+  ['A non-linear model for the dynamics of coupled oscillator networks with delays', 'Nonlinear models for the dynamics of coupled oscillator networks with delays'],
 ];
 
 function entries(first: string, second: string): RankedItem[] {
