@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { callOperation, providerEnv, startService, type RunningService } from '../support/service.js';
-import { braveBody, callTool, connect, textOf, type Connected } from './mcp-client.js';
+import { callOperation, type RunningService } from '../support/service.js';
+import { startFailingBrave, type FailingBraveService } from './failing-brave-service.js';
+import { callTool, textOf, type Connected } from './mcp-client.js';
 
-const BRAVE_PATH = '/brave/res/v1/web/search';
 /** A link fetch_url refuses at once (a loopback address), so its step fails without leaving the machine. */
 const REFUSED_LINK = 'http://127.0.0.1:9/page';
 
@@ -21,37 +17,15 @@ interface ResearchSections {
  * the local index's folder is gone, so it fails too.
  */
 describe('MCP auto_research whose steps failed', () => {
-  let upstream: FakeUpstream;
+  let running: FailingBraveService;
   let service: RunningService;
   let connected: Connected;
 
   beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    upstream.on(BRAVE_PATH, {
-      kind: 'handler',
-      handle: (request, response) => {
-        const query = request.url.searchParams.get('q') ?? '';
-        if (query.includes('failing')) response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}');
-        else response.writeHead(200, { 'content-type': 'application/json' }).end(query.includes('nothing') ? braveBody() : braveBody('https://found.example/page'));
-      },
-    });
-    const localIndex = mkdtempSync(path.join(tmpdir(), 'fedsearch-gone-index-'));
-    // The breaker would suspend brave after a few failures here; each failure is a test's own.
-    service = await startService({
-      ...providerEnv(upstream.origin),
-      BRAVE_API_KEY: 'brave-test-key-0123456789',
-      BREAKER_FAILURES: '1000',
-      LOCAL_INDEX_DIR: localIndex,
-      LOG_LEVEL: 'silent',
-    });
-    rmSync(localIndex, { recursive: true, force: true });
-    connected = await connect(service.origin, 'streamable');
+    running = await startFailingBrave((query) => query.includes('failing'));
+    ({ service, connected } = running);
   });
-  afterAll(async () => {
-    await connected.close();
-    await service.stop();
-    await upstream.stop();
-  });
+  afterAll(() => running.stop());
 
   const research = (query: string) => callTool(connected.client, 'research', { operation: 'auto_research', params: { query, depth: 1 } });
   const sectionsOf = (result: Awaited<ReturnType<typeof research>>) => (result.structuredContent as unknown as ResearchSections).sections;

@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { callOperation, providerEnv, startService, type RunningService } from '../support/service.js';
-import { braveBody, callTool, connect, textOf, type Connected } from './mcp-client.js';
-
-const BRAVE_PATH = '/brave/res/v1/web/search';
+import { callOperation, type RunningService } from '../support/service.js';
+import { startFailingBrave, type FailingBraveService } from './failing-brave-service.js';
+import { callTool, textOf, type Connected } from './mcp-client.js';
 
 interface SearchAnswer {
   results: Array<{ url: string }>;
@@ -20,38 +15,16 @@ interface SearchAnswer {
  * and the local index's folder is gone (removed after start-up, as an unmounted volume), so it fails too.
  */
 describe('MCP searches that no provider answered', () => {
-  let upstream: FakeUpstream;
+  let running: FailingBraveService;
   let service: RunningService;
   let connected: Connected;
 
   beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    upstream.on(BRAVE_PATH, {
-      kind: 'handler',
-      handle: (request, response) => {
-        const query = request.url.searchParams.get('q') ?? '';
-        // A company called "flaky" is found, but not in the news: one of company_research's searches fails.
-        if (query.includes('failing') || query === 'flaky news') response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}');
-        else response.writeHead(200, { 'content-type': 'application/json' }).end(query.includes('nothing') ? braveBody() : braveBody('https://found.example/page'));
-      },
-    });
-    const localIndex = mkdtempSync(path.join(tmpdir(), 'fedsearch-gone-index-'));
-    // The breaker would suspend brave after a few failures here; each failure is a test's own.
-    service = await startService({
-      ...providerEnv(upstream.origin),
-      BRAVE_API_KEY: 'brave-test-key-0123456789',
-      BREAKER_FAILURES: '1000',
-      LOCAL_INDEX_DIR: localIndex,
-      LOG_LEVEL: 'silent',
-    });
-    rmSync(localIndex, { recursive: true, force: true });
-    connected = await connect(service.origin, 'streamable');
+    // A company called "flaky" is found, but not in the news: one of company_research's searches fails.
+    running = await startFailingBrave((query) => query.includes('failing') || query === 'flaky news');
+    ({ service, connected } = running);
   });
-  afterAll(async () => {
-    await connected.close();
-    await service.stop();
-    await upstream.stop();
-  });
+  afterAll(() => running.stop());
 
   const search = (query: string) => callTool(connected.client, 'research', { operation: 'web_search', params: { query, providers: ['brave', 'wikipedia'] } });
 
