@@ -2,11 +2,23 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
-import { connect, MCP_POST_HEADERS, rawRequest, streamableSessionId } from './mcp-client.js';
+import { connect, MCP_POST_HEADERS, rawRequest, streamableSessionId, type Connected } from './mcp-client.js';
 
 const BRAVE_PATH = '/brave/res/v1/web/search';
 /** Far below the SDK's own 60 s: a call left unanswered fails with the SDK's timeout error, which the test tells apart. */
 const CALL_TIMEOUT_MS = 10_000;
+
+/** A web_search of brave (which the fake holds) over `connected`: its error once it ends, or a word that it was answered. */
+function heldSearch(connected: Connected, query: string): Promise<unknown> {
+  return connected.client
+    .callTool({ name: 'research', arguments: { operation: 'web_search', params: { query, providers: ['brave'], timeout_ms: 30_000 } } }, undefined, {
+      timeout: CALL_TIMEOUT_MS,
+    })
+    .then(
+      () => 'answered with a result',
+      (error: unknown) => error,
+    );
+}
 
 describe('a Streamable HTTP session ended by DELETE while a tool call of it runs', () => {
   let upstream: FakeUpstream;
@@ -28,14 +40,7 @@ describe('a Streamable HTTP session ended by DELETE while a tool call of it runs
     const connected = await connect(service.origin, 'streamable');
     try {
       const query = 'a session ended under a running call';
-      const call = connected.client
-        .callTool({ name: 'research', arguments: { operation: 'web_search', params: { query, providers: ['brave'], timeout_ms: 30_000 } } }, undefined, {
-          timeout: CALL_TIMEOUT_MS,
-        })
-        .then(
-          () => 'answered with a result',
-          (error: unknown) => error,
-        );
+      const call = heldSearch(connected, query);
       await expect.poll(() => braveRequestsFor(query).length).toBe(1);
       const abortedBefore = upstream.abortedPaths.length;
 
@@ -76,14 +81,7 @@ describe.each(['sse', 'streamable'] as const)('a shutdown whose grace ends with 
     const connected = await connect(service.origin, kind);
     try {
       const query = `still running when the grace ended, over ${kind}`;
-      const call = connected.client
-        .callTool({ name: 'research', arguments: { operation: 'web_search', params: { query, providers: ['brave'], timeout_ms: 30_000 } } }, undefined, {
-          timeout: CALL_TIMEOUT_MS,
-        })
-        .then(
-          () => 'answered with a result',
-          (error: unknown) => error,
-        );
+      const call = heldSearch(connected, query);
       await expect.poll(() => upstream.requestsTo(BRAVE_PATH).filter((recorded) => recorded.url.searchParams.get('q') === query).length).toBe(1);
       await service.stop();
       const error = await call;
