@@ -42,7 +42,25 @@ describe('the search page files', () => {
       expect(source, path).not.toMatch(/from ['"]https?:/);
       for (const [, imported] of source.matchAll(/^import .* from '\.\/([\w-]+\.js)';$/gm)) pending.push(`/web/${imported}`);
     }
-    expect([...seen].sort()).toEqual(['/web/answer-words.js', '/web/app.js', '/web/event-stream.js', '/web/more-results.js', '/web/provider-chips.js', '/web/query-length.js', '/web/results.js', '/web/search-state.js', '/web/skip-link.js', '/web/steady-results.js', '/web/stop-control.js', '/web/waterfall.js']);
+    expect([...seen].sort()).toEqual([
+      '/web/answer-words.js',
+      '/web/api-key.js',
+      '/web/app.js',
+      '/web/event-stream.js',
+      '/web/more-results.js',
+      '/web/provider-catalogue.js',
+      '/web/provider-chips.js',
+      '/web/providers-panel.js',
+      '/web/query-length.js',
+      '/web/results.js',
+      '/web/search-form.js',
+      '/web/search-state.js',
+      '/web/search-stream.js',
+      '/web/skip-link.js',
+      '/web/steady-results.js',
+      '/web/stop-control.js',
+      '/web/waterfall.js',
+    ]);
     const css = await request(service.origin, '/web/style.css');
     expect(css.headers.get('content-type')).toContain('text/css');
   });

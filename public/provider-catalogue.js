@@ -1,0 +1,43 @@
+// The providers the service offers (GET /v1/providers): the chips a search chooses from, and the timeouts that set
+// the deadline its waterfall marks. Asking for the list is also how the page learns whether its key is accepted.
+
+import { statusWords } from './answer-words.js';
+import { KEY_REFUSED } from './api-key.js';
+
+export class ProviderCatalogue {
+  /** @param key the API key (api-key.js): the list is behind it, and asks for it when refused */
+  constructor(key) {
+    this.key = key;
+    /** As GET /v1/providers lists them: empty until the list is loaded (the key not yet given, or refused). */
+    this.providers = [];
+  }
+
+  /**
+   * Asks the service for the list. Returns true once it is in (and the key form gone), false when the key is asked
+   * for instead; a list that could not be loaded throws an error whose message says so in the page's words.
+   */
+  async load() {
+    const sent = this.key.headers();
+    const response = await fetch('/v1/providers', { headers: sent }).catch((error) => {
+      // The browser's own words ("Failed to fetch") alone did not say what failed, nor what to do.
+      throw new Error(`The provider list could not be loaded (${error.message}). Check the connection and reload the page.`);
+    });
+    // A key that was sent and refused is a wrong key, not a missing one: say so, or the same prompt comes back unexplained.
+    if (response.status === 401) return this.key.ask(sent.authorization ? KEY_REFUSED : undefined);
+    if (!response.ok) {
+      // The service says why (a rate limit, an overload) and when to try again: its message, not the bare status.
+      const problem = await response.json().catch(() => ({}));
+      throw new Error(`The provider list could not be loaded: ${problem.message ?? statusWords(response)}`);
+    }
+    this.providers = (await response.json()).providers;
+    this.key.accepted();
+    return true;
+  }
+
+  /** The deadline to mark: timeout_ms when given, else the longest provider timeout among those asked. */
+  deadlineFor(state) {
+    if (state.timeout) return Number(state.timeout);
+    const timeouts = this.providers.filter((provider) => state.providers.includes(provider.name)).map((provider) => provider.timeout_ms);
+    return Math.max(100, ...timeouts);
+  }
+}
