@@ -1,4 +1,4 @@
-import { FedsearchError } from '../domain/errors.js';
+import { FedsearchError, type ErrorCode } from '../domain/errors.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
@@ -319,13 +319,20 @@ class AdmittedCall<T> {
   }
 }
 
+/** The codes an adapter throws while building a request, before any is sent (Provider.buildRequest). */
+const REFUSED_BEFORE_SENDING: ReadonlySet<ErrorCode> = new Set(['QUERY_INVALID', 'PROVIDER_NOT_CONFIGURED']);
+
 /**
  * An upstream's 4xx refusal of what it was asked (400, 404, 422, …): the request's content, which the caller
  * chose. A refused key and a used-up limit have codes of their own, whatever status the API sends them with
- * (engine/status-error.ts), and do count, as does 408, the upstream's own timeout.
+ * (engine/status-error.ts), and do count, as does 408, the upstream's own timeout. So is a call the adapter refused
+ * before sending anything (arXiv given no word it can search for, GitHub's code search without GITHUB_TOKEN): no
+ * upstream was asked, and one such call suspended the provider for every caller.
  */
 function refusedForWhatWasAsked(error: unknown): boolean {
-  if (!(error instanceof FedsearchError) || error.code !== 'PROVIDER_HTTP') return false;
+  if (!(error instanceof FedsearchError)) return false;
+  if (REFUSED_BEFORE_SENDING.has(error.code)) return true;
+  if (error.code !== 'PROVIDER_HTTP') return false;
   const status = error.upstreamStatus;
   return status !== undefined && status >= 400 && status < 500 && status !== 408;
 }

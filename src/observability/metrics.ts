@@ -144,7 +144,7 @@ export function createMetrics(): Metrics {
   // answer that succeeded pays nothing for it. A limit of our own is status rate_limited, not counted here.
   const providerErrors: Counter<'provider' | 'code'> = new Counter({
     name: 'fedsearch_provider_errors_total',
-    help: 'Provider answers with status error, by error code (PROVIDER_RATE_LIMITED: the upstream\'s own 429 or quota, credits or plan refusal (402, GitHub\'s 403 with no requests remaining, YouTube\'s quotaExceeded, Tavily\'s 432 and 433); PROVIDER_AUTH: a refused key (401, 403, or the 400 or 422 some APIs answer one with); PROVIDER_HTTP: another HTTP status; PROVIDER_UPSTREAM: an error in the body; PROVIDER_NETWORK, PROVIDER_PARSE, REQUEST_CANCELLED: its client went away; INTERNAL: cut short by its search failing on a fault of the service).',
+    help: 'Provider answers with status error, by error code (PROVIDER_RATE_LIMITED: the upstream\'s own 429 or quota, credits or plan refusal (402, GitHub\'s 403 with no requests remaining, YouTube\'s quotaExceeded, Tavily\'s 432 and 433); PROVIDER_AUTH: a refused key (401, 403, or the 400 or 422 some APIs answer one with); PROVIDER_HTTP: another HTTP status; PROVIDER_UPSTREAM: an error in the body; PROVIDER_NETWORK, PROVIDER_PARSE; QUERY_INVALID: a query the API cannot be asked, refused before sending; PROVIDER_NOT_CONFIGURED: a call that needs a setting the provider lacks (GitHub code search without GITHUB_TOKEN); REQUEST_CANCELLED: its client went away; INTERNAL: cut short by its search failing on a fault of the service).',
     labelNames: ['provider', 'code'] as const,
     registers: [registry],
     collect() {

@@ -14,14 +14,18 @@ const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 
 const quoted = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
 
-/** Each documented variable with its documented default: a literal, or undefined for `unset` and prose. */
-const documented = new Map<string, { literal: string | undefined; meaning: string; alone: boolean }>(
+/**
+ * Each documented variable with its documented default: a literal (`off` is the `0` that turns a limit off), or
+ * undefined for `unset` and prose; `unset` says whether the default was `unset`.
+ */
+const documented = new Map<string, { literal: string | undefined; unset: boolean; meaning: string; alone: boolean }>(
   tableRows(readme, '| variable | default | meaning |').flatMap(([names, defaults, meaning]) => {
     const variables = quoted(names!);
     const values = defaults!.split(',').map((value) => value.trim());
     return variables.map((name, index) => {
-      const literal = /^`[^`]+`$/.test(values[index] ?? '') ? values[index]!.slice(1, -1) : undefined;
-      return [name, { literal, meaning: meaning!, alone: variables.length === 1 }] as const;
+      const value = values[index] ?? '';
+      const literal = /^`[^`]+`$/.test(value) ? value.slice(1, -1) : value === 'off' ? '0' : undefined;
+      return [name, { literal, unset: value === 'unset', meaning: meaning!, alone: variables.length === 1 }] as const;
     });
   }),
 );
@@ -40,6 +44,13 @@ describe('README.md configuration table', () => {
   it.each([...documented].filter(([, row]) => row.literal !== undefined))('%s: the documented default is the one used when unset', (name, row) => {
     expect(serviceSettings({ [name]: row.literal! })).toEqual(serviceSettings({}));
   });
+
+  it.each([...documented].filter(([name, row]) => row.unset && name in (serviceSettings({}) as object)).map(([name]) => name))(
+    '%s: documented unset, it has no value when unset',
+    (name) => {
+      expect((serviceSettings({}) as Record<string, unknown>)[name]).toBeUndefined();
+    },
+  );
 
   it.each(
     [...documented].flatMap(([name, row]) => {

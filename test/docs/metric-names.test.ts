@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderAnswer } from '../../src/engine/gather.js';
 import { createMetrics } from '../../src/observability/metrics.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
 import { TestProvider } from '../support/test-provider.js';
 
 const readme = () => readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -37,5 +39,41 @@ describe('README.md metric names', () => {
     expect([...labels]).toEqual(expect.arrayContaining(['route', 'provider', 'operation', 'transport']));
     const text = readme();
     expect([...labels].filter((name) => !text.includes(`\`${name}\``) && !text.includes(`${name}=`))).toEqual([]);
+  });
+});
+
+/**
+ * An alert on fedsearch_provider_errors_total selects a `code`: every value it takes must be explained where the metric
+ * is (README.md's /metrics list, and the metric's own HELP). The refusals an adapter makes before sending anything
+ * (QUERY_INVALID, PROVIDER_NOT_CONFIGURED) were counted there and explained nowhere.
+ */
+describe('fedsearch_provider_errors_total codes', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json('GET /wikipedia/w/api.php', { error: 'down' }, 500);
+    service = await startService({ ...providerEnv(upstream.origin), CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('README.md and the HELP line explain every code the failures of a search count under', async () => {
+    await request(service.origin, '/v1/search/papers?q=AND&providers=arxiv');
+    await callOperation(service, 'github_search', { query: 'fastify', type: 'code' });
+    await request(service.origin, '/v1/search/web?q=down&providers=wikipedia');
+    const text = await (await request(service.origin, '/metrics')).text();
+    const codes = new Set([...text.matchAll(/^fedsearch_provider_errors_total\{[^}]*code="([A-Z_]+)"/gm)].map((match) => match[1]!));
+    expect([...codes].sort()).toEqual(['PROVIDER_HTTP', 'PROVIDER_NOT_CONFIGURED', 'QUERY_INVALID']);
+
+    const readmeText = readme();
+    const start = readmeText.indexOf('(`fedsearch_provider_errors_total`:');
+    const passage = readmeText.slice(start, readmeText.indexOf('cache lookups', start));
+    expect(start).toBeGreaterThan(0);
+    const help = /^# HELP fedsearch_provider_errors_total (.*)$/m.exec(text)?.[1] ?? '';
+    expect([...codes].filter((code) => !passage.includes(`\`${code}\``))).toEqual([]);
+    expect([...codes].filter((code) => !help.includes(code))).toEqual([]);
   });
 });

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+const fixture = (path: string): string => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
+
+/**
+ * A call an adapter refuses before any request leaves (arXiv given a query with no word it can search for, GitHub's code
+ * search without GITHUB_TOKEN) says nothing of the upstream: with BREAKER_FAILURES=1 one such call suspended the
+ * provider for every caller, its searches that could be sent included, though README's breaker row says a failure its
+ * caller caused does not count.
+ */
+describe('a call refused before anything is sent', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on('GET /arxiv/api/query', { kind: 'respond', headers: { 'content-type': 'application/atom+xml' }, body: fixture('arxiv/search.xml') });
+    upstream.json('GET /github/search/repositories', fixture('github/search-repositories.json'));
+    service = await startService({ ...providerEnv(upstream.origin), BREAKER_FAILURES: '1', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  const healthOf = async (name: string): Promise<unknown> => {
+    const body = (await (await request(service.origin, '/v1/providers')).json()) as { providers: Array<{ name: string; health: unknown }> };
+    return body.providers.find((provider) => provider.name === name)?.health;
+  };
+
+  it('is reported as the error it is and does not suspend arXiv', async () => {
+    const refused = await (await request(service.origin, '/v1/search/papers?q=AND&providers=arxiv')).json();
+    expect(refused.providers[0]).toMatchObject({ provider: 'arxiv', status: 'error', code: 'QUERY_INVALID' });
+    expect(await healthOf('arxiv')).toMatchObject({ state: 'closed', consecutive_failures: 0 });
+    const answered = await (await request(service.origin, '/v1/search/papers?q=rank+fusion&providers=arxiv')).json();
+    expect(answered.providers[0]).toMatchObject({ provider: 'arxiv', status: 'ok' });
+    expect(upstream.requestsTo('/arxiv/api/query')).toHaveLength(1);
+  });
+
+  it("is reported as the error it is and does not suspend GitHub's repository search", async () => {
+    const refused = await (await callOperation(service, 'github_search', { query: 'fastify', type: 'code' })).json();
+    expect(refused.providers[0]).toMatchObject({ provider: 'github', status: 'error', code: 'PROVIDER_NOT_CONFIGURED' });
+    expect(await healthOf('github')).toMatchObject({ state: 'closed', consecutive_failures: 0 });
+    const answered = await (await callOperation(service, 'github_search', { query: 'fastify' })).json();
+    expect(answered.providers[0]).toMatchObject({ provider: 'github', status: 'ok' });
+  });
+});
