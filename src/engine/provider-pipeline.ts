@@ -142,7 +142,10 @@ export function runPipeline<T>(
   return new AdmittedCall(provider, task, limits, dependencies, admission.probe === true).run();
 }
 
-/** The outcome of a provider that must not be asked for this task (off, not configured, a filter it lacks, a query its API would refuse). */
+/**
+ * The outcome of a provider that must not be asked for this task (off, not configured, a filter it lacks, a setting
+ * this search needs, a query its API would refuse).
+ */
 function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcome | undefined {
   const off = turnedOff(provider);
   if (off) return notAsked(provider, 'skipped', off);
@@ -151,6 +154,10 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   const unsupported = unsupportedFilters(task.filters ?? {}, provider.settings.filters ?? [], provider.settings.undated);
   if (unsupported.length > 0) return notAsked(provider, 'skipped', `cannot filter by ${unsupported.join(', ')}`);
   if (task.queryText === undefined) return undefined;
+  const missingHere = provider.missingSettingsFor?.(task.filters ?? {});
+  if (missingHere !== undefined && missingHere.length > 0) {
+    return notAsked(provider, 'not_configured', `set ${missingHere.join(', ')} for this search`, { missing: [...missingHere] });
+  }
   const refused = queryTooLong(task.queryText, provider.settings) ?? provider.queryProblem?.(task.queryText);
   if (refused) return notAsked(provider, 'skipped', refused);
   return undefined;

@@ -47,6 +47,11 @@ export class ArxivProvider extends Provider {
   };
   readonly settings = ArxivProvider.settings;
 
+  /** A query of operators and punctuation alone gives arXiv nothing to search: skipped, not sent to fail. */
+  override queryProblem(text: string): string | undefined {
+    return wordClauses(text).length === 0 ? NO_SEARCHABLE_WORDS : undefined;
+  }
+
   override buildRequest(query: SearchQuery): UpstreamRequest {
     const url = this.endpoint('/api/query');
     url.searchParams.set('search_query', searchQuery(query.text, query.filters));
@@ -102,19 +107,27 @@ export class ArxivProvider extends Provider {
  * (`:`, `(`, `[`, `"`, …) never reach it.
  */
 function searchQuery(text: string, filters: SearchFilters): string {
-  const clauses: string[] = [];
-  for (const [, phrase, token] of text.matchAll(/"([^"]*)"?|([^\s"]+)/g)) {
-    const words = wordsOf(phrase ?? token ?? '');
-    if (words.length === 1 && !OPERATORS.has(words[0]!)) clauses.push(`all:${words[0]}`);
-    else if (words.length > 1) clauses.push(`all:"${words.join(' ')}"`);
-  }
-  if (clauses.length === 0) throw invalidQuery('the query has no words arXiv can search for');
+  const clauses = wordClauses(text);
+  if (clauses.length === 0) throw invalidQuery(NO_SEARCHABLE_WORDS);
   const { year_from: yearFromFilter, year_to: yearTo } = filters;
   if (yearFromFilter !== undefined || yearTo !== undefined) {
     // arXiv opened in 1991; submittedDate takes YYYYMMDDHHMM bounds in GMT.
     clauses.push(`submittedDate:[${yearFromFilter ?? 1991}01010000 TO ${yearTo ?? 9999}12312359]`);
   }
   return clauses.join(' AND ');
+}
+
+const NO_SEARCHABLE_WORDS = 'the query has no words arXiv can search for';
+
+/** The query's words and phrases as `all:` clauses: none when it holds only operators and punctuation. */
+function wordClauses(text: string): string[] {
+  const clauses: string[] = [];
+  for (const [, phrase, token] of text.matchAll(/"([^"]*)"?|([^\s"]+)/g)) {
+    const words = wordsOf(phrase ?? token ?? '');
+    if (words.length === 1 && !OPERATORS.has(words[0]!)) clauses.push(`all:${words[0]}`);
+    else if (words.length > 1) clauses.push(`all:"${words.join(' ')}"`);
+  }
+  return clauses;
 }
 
 function wordsOf(value: string): string[] {

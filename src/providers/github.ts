@@ -1,5 +1,5 @@
 import { FedsearchError, invalidQuery, parseError, upstreamError } from '../domain/errors.js';
-import type { SearchQuery } from '../domain/query.js';
+import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { githubQueryProblem } from './github-query.js';
@@ -45,6 +45,11 @@ export class GithubProvider extends Provider {
     return githubQueryProblem(text);
   }
 
+  /** GitHub's code search takes no request without a token: such a search is not_configured, no slot or request spent on it. */
+  override missingSettingsFor(filters: SearchFilters): readonly string[] {
+    return filters.scope === 'code' && !this.credential('GITHUB_TOKEN') ? CODE_SEARCH_NEEDS : [];
+  }
+
   override buildRequest(query: SearchQuery): UpstreamRequest {
     const scope = searchScope(query.filters.scope);
     const token = this.credential('GITHUB_TOKEN');
@@ -86,6 +91,8 @@ export class GithubProvider extends Provider {
     return describeJsonError(response, ERROR_BODIES);
   }
 }
+
+const CODE_SEARCH_NEEDS: readonly string[] = Object.freeze(['GITHUB_TOKEN']);
 
 function searchScope(scope: string | undefined): Scope {
   if (scope === undefined) return 'repositories';

@@ -1,7 +1,7 @@
 import { FedsearchError } from '../domain/errors.js';
 import { formEncoded } from '../domain/form-encoding.js';
 import type { PaperIdentifier } from '../domain/paper-identifiers.js';
-import type { FilterName, SearchQuery } from '../domain/query.js';
+import type { FilterName, SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem, SearchKind } from '../domain/result.js';
 import type { RateLimit, RateLimitDefault } from '../rate-limit/rate-limit-setting.js';
 import type { CapabilityInput, CapabilityOutput } from './capabilities.js';
@@ -312,6 +312,13 @@ export abstract class Provider {
    * would take it. A search it finds a problem in is not sent: the provider reports `skipped` with the reason.
    */
   queryProblem?(text: string): string | undefined;
+
+  /**
+   * Settings this search needs that are not set, beyond those every call needs (missingSettings): GitHub's code search
+   * needs GITHUB_TOKEN, its repository search none. A search that lacks one is not sent: the provider reports
+   * `not_configured` naming them, before any breaker, rate limit or request.
+   */
+  missingSettingsFor?(filters: SearchFilters): readonly string[];
 
   parseResponse(_response: UpstreamResponse, _query: SearchQuery): ParseOutcome {
     throw new Error(`${this.name} does not parse HTTP responses`);

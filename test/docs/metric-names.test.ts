@@ -66,7 +66,10 @@ describe('fedsearch_provider_errors_total codes', () => {
     await request(service.origin, '/v1/search/web?q=down&providers=wikipedia');
     const text = await (await request(service.origin, '/metrics')).text();
     const codes = new Set([...text.matchAll(/^fedsearch_provider_errors_total\{[^}]*code="([A-Z_]+)"/gm)].map((match) => match[1]!));
-    expect([...codes].sort()).toEqual(['PROVIDER_HTTP', 'PROVIDER_NOT_CONFIGURED', 'QUERY_INVALID']);
+    // The searches arXiv and GitHub cannot be asked are not tried (skipped, not_configured): no error to count.
+    expect([...codes].sort()).toEqual(['PROVIDER_HTTP']);
+    expect(text).toMatch(/^fedsearch_provider_outcomes_total\{[^}]*provider="arxiv"[^}]*status="skipped"/m);
+    expect(text).toMatch(/^fedsearch_provider_outcomes_total\{[^}]*provider="github"[^}]*status="not_configured"/m);
 
     const readmeText = readme();
     const start = readmeText.indexOf('(`fedsearch_provider_errors_total`:');

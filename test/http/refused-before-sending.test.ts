@@ -6,10 +6,10 @@ import { callOperation, providerEnv, request, startService, type RunningService 
 const fixture = (path: string): string => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
 
 /**
- * A call an adapter refuses before any request leaves (arXiv given a query with no word it can search for, GitHub's code
- * search without GITHUB_TOKEN) says nothing of the upstream: with BREAKER_FAILURES=1 one such call suspended the
- * provider for every caller, its searches that could be sent included, though README's breaker row says a failure its
- * caller caused does not count.
+ * A search a provider cannot be asked (arXiv given a query with no word it can search for, GitHub's code search without
+ * GITHUB_TOKEN) is reported as not asked (skipped, not_configured), before any breaker, rate limit or request: it says
+ * nothing of the upstream. As an error, with BREAKER_FAILURES=1 one such call suspended the provider for every caller,
+ * its searches that could be sent included, though README's breaker row says a failure its caller caused does not count.
  */
 describe('a call refused before anything is sent', () => {
   let upstream: FakeUpstream;
@@ -30,18 +30,20 @@ describe('a call refused before anything is sent', () => {
     return body.providers.find((provider) => provider.name === name)?.health;
   };
 
-  it('is reported as the error it is and does not suspend arXiv', async () => {
+  it('reports arXiv skipped, saying why, and does not suspend it', async () => {
     const refused = await (await request(service.origin, '/v1/search/papers?q=AND&providers=arxiv')).json();
-    expect(refused.providers[0]).toMatchObject({ provider: 'arxiv', status: 'error', code: 'QUERY_INVALID' });
+    expect(refused.providers[0]).toMatchObject({ provider: 'arxiv', status: 'skipped', message: 'the query has no words arXiv can search for' });
     expect(await healthOf('arxiv')).toMatchObject({ state: 'closed', consecutive_failures: 0 });
     const answered = await (await request(service.origin, '/v1/search/papers?q=rank+fusion&providers=arxiv')).json();
     expect(answered.providers[0]).toMatchObject({ provider: 'arxiv', status: 'ok' });
     expect(upstream.requestsTo('/arxiv/api/query')).toHaveLength(1);
   });
 
-  it("is reported as the error it is and does not suspend GitHub's repository search", async () => {
+  it("reports GitHub's code search not configured, naming GITHUB_TOKEN, and does not suspend its repository search", async () => {
     const refused = await (await callOperation(service, 'github_search', { query: 'fastify', type: 'code' })).json();
-    expect(refused.providers[0]).toMatchObject({ provider: 'github', status: 'error', code: 'PROVIDER_NOT_CONFIGURED' });
+    expect(refused.providers[0]).toMatchObject({ provider: 'github', status: 'not_configured', missing: ['GITHUB_TOKEN'] });
+    expect(refused.providers[0].message).toContain('GITHUB_TOKEN');
+    expect(upstream.requestsTo('/github/search/code')).toHaveLength(0);
     expect(await healthOf('github')).toMatchObject({ state: 'closed', consecutive_failures: 0 });
     const answered = await (await callOperation(service, 'github_search', { query: 'fastify' })).json();
     expect(answered.providers[0]).toMatchObject({ provider: 'github', status: 'ok' });
