@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PROVIDER_STATUSES, type ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { SearchResult } from '../domain/result.js';
+import { RESULT_BOUNDS } from '../domain/result-bounds.js';
 import type { Provider } from '../providers/provider.js';
 import type { ProviderAnswer } from './gather.js';
 
@@ -39,10 +40,15 @@ const presentedPages = new WeakMap<CachedAnswer, Map<string, readonly SearchResu
 /**
  * What an answer read back from a shared cache must hold to be served. Anything else may sit under its key: an
  * entry of another version of this service, or of another service sharing the Redis. Fields are checked as far
- * as serving them needs, and those not named here pass as they are.
+ * as serving them needs, and those not named here pass as they are. A title is at most RESULT_BOUNDS.title long, as
+ * every title this service keeps is: a later page compares the kept papers' titles word by word (paging.ts
+ * extendResults), at a cost that grows with the square of their words, and six titles of 25,000 words held one
+ * search, and every request behind it, for seconds.
  */
 const storedAnswerShape = z.object({
-  results: z.array(z.looseObject({ title: z.string(), url: z.string(), score: z.number(), sources: z.array(z.looseObject({ provider: z.string(), rank: z.number() })) })),
+  results: z.array(
+    z.looseObject({ title: z.string().max(RESULT_BOUNDS.title), url: z.string(), score: z.number(), sources: z.array(z.looseObject({ provider: z.string(), rank: z.number() })) }),
+  ),
   depth: z.number(),
   providers: z.array(z.looseObject({ provider: z.string(), status: z.enum(PROVIDER_STATUSES), count: z.number(), latency_ms: z.number() })),
   cached_at: z.number(),

@@ -7,6 +7,7 @@
  * per result.
  */
 
+import { editsWithin } from './edits-within.js';
 import { TITLE_OPENING_WORDS } from './paper-identity.js';
 import { onlySpacesDiffer, titleDifference } from './title-differences.js';
 import { holdsTitleNumber } from './title-numbers.js';
@@ -134,33 +135,4 @@ function firstLetter(word: string): string | undefined {
 /** Whether `plural` is `word` with y turned to ies ("therapy", "therapies"): three edits, one word. */
 function pluralOf(plural: string, word: string): boolean {
   return word.endsWith('y') && plural.length === word.length + 2 && plural.endsWith('ies') && plural.startsWith(word.slice(0, -1));
-}
-
-/**
- * Whether `a` becomes `b` in at most `allowed` edits: a letter inserted, deleted or replaced, or two neighbours
- * swapped ("fibre" and "fiber", "centre" and "center" are one edit apart). The optimal string alignment distance,
- * row by row; words are short and only the differing words of similar titles are compared.
- */
-function editsWithin(a: string, b: string, allowed: number): boolean {
-  if (Math.abs(a.length - b.length) > allowed) return false;
-  let beforePrevious = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, column) => column);
-  let current = new Array<number>(b.length + 1).fill(0);
-  for (let row = 1; row <= a.length; row += 1) {
-    current[0] = row;
-    let smallest = row;
-    for (let column = 1; column <= b.length; column += 1) {
-      const replaced = a[row - 1] === b[column - 1] ? 0 : 1;
-      let distance = Math.min(previous[column]! + 1, current[column - 1]! + 1, previous[column - 1]! + replaced);
-      if (row > 1 && column > 1 && a[row - 1] === b[column - 2] && a[row - 2] === b[column - 1]) {
-        distance = Math.min(distance, beforePrevious[column - 2]! + 1);
-      }
-      current[column] = distance;
-      smallest = Math.min(smallest, distance);
-    }
-    // Every later row is at least the smallest of this one.
-    if (smallest > allowed) return false;
-    [beforePrevious, previous, current] = [previous, current, beforePrevious];
-  }
-  return previous[b.length]! <= allowed;
 }
