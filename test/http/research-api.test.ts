@@ -189,10 +189,10 @@ describe('research operations over loopback providers', () => {
     expect(body.results.map((result: { url: string }) => result.url)).toEqual(['https://www.reddit.com/r/rust/comments/abc']);
   });
 
-  it('github_search for code without a token reports the provider error, not a crash', async () => {
+  it('github_search for code without a token reports github not configured, naming GITHUB_TOKEN, not a crash', async () => {
     const body = await (await call(service, 'github_search', { query: 'fastify plugin', type: 'code' })).json();
     expect(body.results).toEqual([]);
-    expect(body.providers[0]).toMatchObject({ provider: 'github', status: 'error', message: 'GITHUB_TOKEN is required for code search' });
+    expect(body.providers[0]).toMatchObject({ provider: 'github', status: 'not_configured', missing: ['GITHUB_TOKEN'], message: 'set GITHUB_TOKEN for this search' });
   });
 
   it('web_search with providers "auto" says which providers it chose and why', async () => {
