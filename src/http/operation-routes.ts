@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { OperationContext, Operation } from '../operations/operation.js';
 import { arrivalOf } from './request-arrival.js';
 import { clientGoneSignal } from './request-signal.js';
-import { documentedResponse, errorResponses, OPERATION_ERRORS } from './response-schemas.js';
+import { operationErrorResponses } from './operation-errors.js';
+import { documentedResponse } from './response-schemas.js';
 import { documented } from './zod-schemas.js';
 
 type ContextWithoutCall = Omit<OperationContext, 'signal' | 'logger'>;
@@ -10,7 +11,7 @@ type ContextWithoutCall = Omit<OperationContext, 'signal' | 'logger'>;
 /**
  * `POST /v1/ops/<name>` for every operation: the same parameters, schema and handler MCP uses. Its OpenAPI
  * entry comes from the same declaration: the name as operationId, the example as the request body Swagger UI
- * fills in, the output schema as the 200 answer.
+ * fills in, the output schema as the 200 answer, and the errors it can answer (http/operation-errors.ts).
  */
 export function registerOperationRoutes(app: FastifyInstance, operations: readonly Operation[], context: ContextWithoutCall): void {
   for (const operation of operations) {
@@ -27,7 +28,7 @@ export function registerOperationRoutes(app: FastifyInstance, operations: readon
           body,
           response: {
             200: documentedResponse(operation.output, `The answer of ${operation.name}.`),
-            ...errorResponses(...OPERATION_ERRORS),
+            ...operationErrorResponses(operation),
           },
         },
       },

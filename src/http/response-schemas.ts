@@ -49,16 +49,15 @@ export const ERROR_ENVELOPE_ID = 'ErrorEnvelope';
 
 export const errorEnvelopeJsonSchema = documentedResponse(errorEnvelope, 'The error envelope of every error answer.');
 
-/** The documented error responses of a route, each referring to the error envelope, with what it means there. */
-export function errorResponses(...statuses: ErrorStatus[]): Record<number, Record<string, unknown>> {
-  return Object.fromEntries(statuses.map((status) => [status, { $ref: `${ERROR_ENVELOPE_ID}#`, description: ERROR_DESCRIPTIONS[status] }]));
+/** One documented error response, referring to the error envelope: what the status means on this route (its shared meaning unless told). */
+export function errorResponse(status: ErrorStatus, description: string = ERROR_DESCRIPTIONS[status]): Record<string, unknown> {
+  return { $ref: `${ERROR_ENVELOPE_ID}#`, description };
 }
 
-/**
- * Every error an operation can answer with (the 401 only when API keys are configured, the 403 for a Host not
- * admitted, the 408, 413 and 415 for a body too slow, too large or not JSON).
- */
-export const OPERATION_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 408, 413, 415, 429, 500, 502, 503, 504];
+/** The documented error responses of a route, each with its shared meaning. */
+export function errorResponses(...statuses: ErrorStatus[]): Record<number, Record<string, unknown>> {
+  return Object.fromEntries(statuses.map((status) => [status, errorResponse(status)]));
+}
 
 /**
  * The errors a JSON body can meet before its route sees it, beyond a 400: too slow (http/client-error.ts answers a

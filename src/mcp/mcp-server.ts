@@ -7,7 +7,7 @@ import type { OperationContext } from '../operations/operation.js';
 import { callingRequest } from './calling-request.js';
 import { progressNotifier } from './progress.js';
 import { callTool, errorResult, logToolCall, toolCallOutcome } from './tool-calls.js';
-import type { ToolBinding } from './tools.js';
+import { toolDescription, type ToolBinding } from './tools.js';
 
 export interface McpServerOptions {
   tools: readonly ToolBinding[];
@@ -25,6 +25,8 @@ export interface McpServerOptions {
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
   const byName = new Map(options.tools.map((binding) => [binding.definition.name, binding]));
+  // list_operations describes each operation as the tools do, with when its tool call fails.
+  const sessionContext = { ...options.context, describeOperation: toolDescription };
   const mcp = new McpServer(
     { name: 'fedsearch', version: API_VERSION },
     { instructions: 'Federated search over many providers at once. Each tool lists its parameters; list_operations gives them as JSON Schema with an example.' },
@@ -42,7 +44,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const token = request.params._meta?.progressToken;
     const notifier = token === undefined ? undefined : progressNotifier(token, extra.sendNotification, logger);
     const context = {
-      ...options.context,
+      ...sessionContext,
       signal: extra.signal,
       logger,
       ...(receivedAt === undefined ? {} : { receivedAt }),

@@ -4,7 +4,7 @@ import { FedsearchError } from '../domain/errors.js';
 import { parseInput } from '../domain/validation.js';
 import type { McpToolCallOutcome } from '../observability/metrics.js';
 import { answerText, type Operation, type OperationContext } from '../operations/operation.js';
-import { MAX_RENDERED_CHARS } from '../operations/render.js';
+import { errorText, MAX_RENDERED_CHARS } from '../operations/render.js';
 import type { ToolBinding } from './tools.js';
 
 export function errorResult(text: string): CallToolResult {
@@ -29,9 +29,7 @@ function describeFailure(error: unknown, operation: Operation, binding: ToolBind
   if (error instanceof FedsearchError && error.code !== 'INTERNAL') {
     const callerMistake = error.code === 'QUERY_INVALID' || error.code === 'PROVIDER_UNKNOWN';
     if (callerMistake) return `${error.message}\n${binding.usage(operation)}`;
-    // A wait is worth a machine-readable line too: an agent can schedule its retry instead of guessing.
-    const wait = error.retryAfterMs === undefined ? '' : `\n(${error.code}; retry_after_ms: ${Math.max(0, Math.round(error.retryAfterMs))})`;
-    return `${error.message}${wait}`;
+    return errorText(error.message, error.code, error.retryAfterMs);
   }
   // Nobody reads this answer (the SDK drops it); a client that went away is not a server failure.
   if (context.signal.aborted) return `${operation.name} was cancelled`;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { FedsearchError } from '../domain/errors.js';
+import { FedsearchError, type ErrorCode } from '../domain/errors.js';
 import { cutText } from '../domain/cut-text.js';
 import { composedText, MAX_QUERY_LENGTH, refuseUnsendableText } from '../domain/query-text.js';
 import { parseInput } from '../domain/validation.js';
 import { answerText, defineOperation, type OperationContext } from './operation.js';
 import { researchOutput } from './output-schemas.js';
-import { MAX_RENDERED_CHARS } from './render.js';
+import { errorText, MAX_RENDERED_CHARS } from './render.js';
 import { analyseQuery, definitionSubject, type QuerySignals, type Topic } from './query-analysis.js';
 import { plannedQuery, type QueryShape } from './planned-query.js';
 import { findYearSpan, withoutYearSpan, type YearSpan } from './question-years.js';
@@ -26,6 +26,9 @@ export interface ResearchSection {
   /** The operation's own text rendering of its output, as a model would read it. */
   text?: string;
   error?: string;
+  /** A failed step's code, and the wait it asks for when it names one: what the operation alone answers with. */
+  code?: ErrorCode;
+  retry_after_ms?: number;
 }
 
 export interface ResearchAnswer {
@@ -226,6 +229,13 @@ function sectionBudget(preface: string, headings: string[]): number {
   return Math.max(0, Math.min(Math.floor(SECTIONS_CHARS / sections), Math.floor((MAX_RENDERED_CHARS - frame) / sections)));
 }
 
+/** A step that failed with one of our errors: its message, code and the wait it asks for, as its operation alone answers them. */
+function failedSection(step: PlannedStep, error: FedsearchError): ResearchSection {
+  const section: ResearchSection = { operation: step.operation, reason: step.reason, error: error.message, code: error.code };
+  if (error.retryAfterMs !== undefined) section.retry_after_ms = Math.max(0, Math.round(error.retryAfterMs));
+  return section;
+}
+
 async function runStep(step: PlannedStep, context: OperationContext): Promise<ResearchSection> {
   const operation = context.operations().find((candidate) => candidate.name === step.operation);
   if (!operation) return { operation: step.operation, reason: step.reason, error: 'no such operation' };
@@ -237,9 +247,9 @@ async function runStep(step: PlannedStep, context: OperationContext): Promise<Re
   } catch (error) {
     // One failed step (a page that refuses, a paper nobody knows) never sinks the others. A failure that is not
     // one of ours is a defect: logged with its stack, as the REST and MCP paths log theirs, and named as such.
-    if (error instanceof FedsearchError) return { operation: step.operation, reason: step.reason, error: error.message };
+    if (error instanceof FedsearchError) return failedSection(step, error);
     context.logger.error({ err: error, operation: step.operation }, 'auto_research step failed');
-    return { operation: step.operation, reason: step.reason, error: 'internal error (logged)' };
+    return { operation: step.operation, reason: step.reason, error: 'internal error (logged)', code: 'INTERNAL' };
   }
 }
 
@@ -273,7 +283,8 @@ export const autoResearch = defineOperation({
     const budget = sectionBudget(preface, headings);
     const sections = output.sections.map((section, index) => {
       const heading = headings[index]!;
-      if (section.error) return `${heading}\nfailed: ${section.error}`;
+      // As the step's operation alone fails over MCP: its message, then the code and wait an agent can act on.
+      if (section.error) return `${heading}\nfailed: ${errorText(section.error, section.code, section.retry_after_ms)}`;
       const body = section.text ?? '';
       return `${heading}\n${body.length > budget ? cutText(body, budget, CUT_NOTE) : body}`;
     });

@@ -58,7 +58,7 @@ export const listOperations = defineOperation({
   run: async (_input, context): Promise<{ operations: OperationSummary[] }> => ({
     operations: context.operations().map((operation) => ({
       name: operation.name,
-      description: operation.description,
+      description: context.describeOperation?.(operation) ?? operation.description,
       parameters: z.toJSONSchema(operation.input, { io: 'input' }),
       example: operation.example,
     })),

@@ -193,6 +193,7 @@ export const fetchUrl = defineOperation({
     'Fetch a web page (HTML, text, JSON or PDF) and return its main content as Markdown with title, byline, date and links, paged by offset. ' +
     'Internal and private addresses are refused, whichever engine fetches. local:/// links from search results are read from the embedded index. ' +
     'Fails, saying why, when the page cannot be read.',
+  notFound: 'a local:/// link names no document of the embedded index, or the local provider is turned off',
   input: fetchInput,
   example: { url: 'https://en.wikipedia.org/wiki/Metasearch_engine', max_chars: 4000 },
   output: fetchedPageOutput,

@@ -19,6 +19,12 @@ export interface OperationContext {
    * count their deadlines from it, so a wait before the operation ran (the rate limiter on a slow Redis) is included.
    */
   receivedAt?: number;
+  /**
+   * How the caller's surface describes an operation, where list_operations lists them: MCP's tool description, with
+   * the rule of when its tool call fails (mcp/tools.ts toolDescription), so that the list reads as the tools an agent
+   * chooses by. Unset (REST), the operation's own description, as OpenAPI gives it.
+   */
+  describeOperation?: (operation: Operation) => string;
   /** Set when the caller shows progress (an MCP tools/call with a progressToken); searches report to it. */
   progress?: SearchProgress;
   /**
@@ -73,6 +79,8 @@ export interface Operation<Schema extends z.ZodObject = z.ZodObject, Output = un
    * (its text and JSON stay whole), so that an agent reacts to a failure rather than reading it as "no results".
    * Undefined for any other answer. REST is not affected: a search answers 200 with what each provider did.
    * `context` gives the operations, for one made of others (auto_research asks each step's own operation).
+   * An operation that sets it tells what failed in its answer and throws no upstream error: its route documents no
+   * 502 or 504 (http/operation-errors.ts).
    */
   failure?(output: Output, context: OperationContext): string | undefined;
   /**
@@ -85,6 +93,12 @@ export interface Operation<Schema extends z.ZodObject = z.ZodObject, Output = un
    * catalogues): MCP's openWorldHint is then false. Every other operation reaches providers or pages on the web.
    */
   closedWorld?: true;
+  /**
+   * Set by an operation that looks up one thing the caller names, which may not exist: when it answers NOT_FOUND
+   * (404), in a few words ("the video has no captions"), which its route's documented 404 gives. Without it, the
+   * route documents no 404: a search that finds nothing answers 200 with no results.
+   */
+  notFound?: string;
 }
 
 /**

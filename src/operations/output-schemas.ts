@@ -164,7 +164,7 @@ export const operationListOutput = z.strictObject({
   operations: z.array(
     z.strictObject({
       name: z.string(),
-      description: z.string(),
+      description: z.string().describe('What it does; over MCP also when its tool call fails (isError), as the tool descriptions say.'),
       parameters: z.record(z.string(), z.unknown()).describe('JSON Schema of the parameters.'),
       example: z.record(z.string(), z.unknown()),
     }),
@@ -181,7 +181,9 @@ export const researchOutput = z.strictObject({
       reason: z.string(),
       output: z.unknown().optional().describe("The operation's own answer, as its route returns it."),
       text: z.string().optional().describe('The same answer as text, as a model reads it.'),
-      error: z.string().optional(),
+      error: z.string().optional().describe('Why the step failed: the message its operation alone answers with.'),
+      code: z.enum(errorCodes).optional().describe("A failed step's error code, as its operation alone answers it."),
+      retry_after_ms: whole.optional().describe('When a failed step asks for a wait (a suspended or rate-limited provider): when to try it again.'),
     }),
   ),
 });

@@ -20,6 +20,7 @@ export const paperDetails = defineOperation({
   description:
     'Look a paper up by DOI, arXiv id, PMID, PMCID or Semantic Scholar id across every paper provider at once; one merged record with every source. ' +
     'Fails when none found it, saying whether none knows it or some could not answer (then the paper may exist).',
+  notFound: 'every provider that can look the identifier up answered and none knew the paper',
   input: z.strictObject({ id: paperId, timeout_ms: timeoutMs }),
   example: { id: '10.1038/nature14539' },
   output: paperDetailsOutput,
@@ -112,6 +113,7 @@ export const paperRead = defineOperation({
   description:
     "Read a paper's full text: downloads its PDF (each open-access link its sources gave, then arXiv) and returns the text, paged by offset. " +
     'Name the paper with exactly one of id (an identifier) or url (a PDF or paper page), never both. Fails, saying why, when its text could not be read.',
+  notFound: 'every provider that can look the identifier up answered and none knew the paper, or none of those that know it gives an open PDF',
   input: readInput,
   example: { id: 'arXiv:1706.03762', max_chars: 5000 },
   output: paperTextOutput,

@@ -45,6 +45,16 @@ export function knownWaitWords(retryAfterMs: number | undefined): string | undef
   return retryAfterMs === undefined ? undefined : retryAfterWords(retryAfterMs);
 }
 
+/**
+ * One of our errors as a model reads it, in a failed MCP tool call and in a failed section of auto_research alike: its
+ * message and, when it asks for a wait, a machine-readable line, "(PROVIDER_SUSPENDED; retry_after_ms: 30000)", so that
+ * an agent can schedule its retry instead of guessing.
+ */
+export function errorText(message: string, code: string | undefined, retryAfterMs: number | undefined): string {
+  if (code === undefined || retryAfterMs === undefined) return message;
+  return `${message}\n(${code}; retry_after_ms: ${Math.max(0, Math.round(retryAfterMs))})`;
+}
+
 /** "- brave: suspended (suspended after 3 consecutive failures; retry after 30 s)" */
 function renderOutcome(outcome: ProviderOutcome): string {
   const why = [outcome.message, knownWaitWords(outcome.retry_after_ms)].filter(Boolean).join('; ');

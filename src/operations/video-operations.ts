@@ -131,6 +131,7 @@ async function readTranscript(videoId: string, input: { language: string; timeou
 export const youtubeTranscript = defineOperation({
   name: 'youtube_transcript',
   description: "A YouTube video's captions as text, in the language asked for when the video has it, paged by offset. Fails when the video has no captions.",
+  notFound: 'the video has no captions',
   input: z.strictObject({
     video: videoReference.describe('Video id or link.'),
     language: z

@@ -90,6 +90,8 @@ const CALLS: Call[] = [
   { method: 'POST', path: '/v1/ops/paper_details', route: '/v1/ops/paper_details', ...json({ id: 'not an id' }), status: 400 },
   { method: 'POST', path: '/v1/ops/fetch_url', route: '/v1/ops/fetch_url', ...json({ url: 'file:///etc/passwd' }), status: 400 },
   { method: 'POST', path: '/v1/ops/youtube_transcript', route: '/v1/ops/youtube_transcript', ...json({ video: 'zzzzzzzzzzz' }), status: 404 },
+  // A search whose one provider fails (PubMed is routed nowhere: the fake's 404) is still a 200: no 502 is documented.
+  { method: 'POST', path: '/v1/ops/paper_search', route: '/v1/ops/paper_search', ...json({ query: 'fusion', providers: ['pubmed'] }), status: 200 },
   // Only arXiv's fake knows papers; the other lookups' upstreams answer 404 and PubMed's failure makes it a 502.
   { method: 'POST', path: '/v1/ops/paper_details', route: '/v1/ops/paper_details', ...json({ id: '10.1234/unknown' }), status: 502 },
   { method: 'POST', path: '/v1/ops/fetch_url', route: '/v1/ops/fetch_url', ...json({ url: `${UPSTREAM}/site/slow.html`, timeout_ms: 300 }), status: 504 },

@@ -110,13 +110,46 @@ describe('OpenAPI document', () => {
     );
     for (const operation of OPERATIONS) {
       const responses = committed.paths[`/v1/ops/${operation.name}`].post.responses;
-      for (const status of ['400', '401', '403', '404', '429', '500', '502', '503', '504']) {
-        expect(responses[status], `${operation.name} ${status}`).toMatchObject({
+      for (const [status, response] of Object.entries(responses).filter(([status]) => status !== '200' && status !== '4XX')) {
+        expect(response, `${operation.name} ${status}`).toMatchObject({
           description: expect.stringMatching(/\w/),
           content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
         });
       }
+      // Bad parameters, a body too slow, too large or not JSON, a fault: any operation may meet each.
+      expect(Object.keys(responses), operation.name).toEqual(expect.arrayContaining(['400', '408', '413', '415', '500']));
     }
+  });
+
+  describe('documents per operation only the errors it can answer', () => {
+    let served: { paths: Record<string, { post: DocumentedOperation }> };
+    beforeAll(async () => {
+      served = await (await request(service.origin, '/openapi.json')).json();
+    });
+    const statusesOf = (name: string) => Object.keys(served.paths[`/v1/ops/${name}`]!.post.responses);
+
+    it('a closed-world operation (a catalogue) asks nothing outside the service: no 502 or 504, and no 404', () => {
+      const closed = OPERATIONS.filter((operation) => operation.closedWorld === true).map((operation) => operation.name);
+      expect(closed).toEqual(expect.arrayContaining(['list_operations', 'list_providers']));
+      for (const name of closed) expect(statusesOf(name), name).not.toEqual(expect.arrayContaining([expect.stringMatching(/^(404|502|504)$/)]));
+    });
+
+    it('a search or a research tells each provider\'s failure in its 200: no 502 or 504, and finding nothing is no 404', () => {
+      for (const name of ['web_search', 'paper_search', 'github_search', 'wikipedia_search', 'company_research', 'auto_research']) {
+        expect(statusesOf(name), name).not.toEqual(expect.arrayContaining([expect.stringMatching(/^(404|502|504)$/)]));
+        expect(statusesOf(name), name).toEqual(expect.arrayContaining(['400', '503']));
+      }
+    });
+
+    it('a lookup documents its 404 saying when, and the 502 and 504 of the upstream it asks', () => {
+      for (const name of ['paper_details', 'paper_read', 'youtube_transcript', 'fetch_url']) {
+        expect(statusesOf(name), name).toEqual(expect.arrayContaining(['404', '502', '503', '504']));
+      }
+      expect(served.paths['/v1/ops/youtube_transcript']!.post.responses['404']!.description).toContain('no captions');
+      // Video details list the ids YouTube does not know apart: nothing it asks for is a 404.
+      expect(statusesOf('youtube_video_details')).toEqual(expect.arrayContaining(['502', '504']));
+      expect(statusesOf('youtube_video_details')).not.toContain('404');
+    });
   });
 
   it("documents the refusals the service's own hooks can answer any route with", () => {

@@ -135,6 +135,23 @@ describe.each(TRANSPORT_KINDS)('MCP research tool over %s', (kind) => {
     expect(textOf(result)).toContain('- web_search: ');
   });
 
+  it('lists each operation over MCP as the research tool describes it, with when its tool call fails; REST without', async () => {
+    const { tools } = await connected.client.listTools();
+    const toolText = tools[0]!.description!;
+    const listed = (await research('list_operations')).structuredContent as { operations: Array<{ name: string; description: string }> };
+    const lines = toolText.split('\n');
+    for (const operation of listed.operations) {
+      const line = lines.find((candidate) => candidate.startsWith(`- ${operation.name}(`));
+      expect(line?.endsWith(`: ${operation.description}`), operation.name).toBe(true);
+    }
+    const webSearch = listed.operations.find((operation) => operation.name === 'web_search')!;
+    expect(webSearch.description).toMatch(/ Fails only when no provider answered\.$/);
+    expect(textOf(await research('list_operations'))).toMatch(/- web_search: [^\n]* Fails only when no provider answered\.\n/);
+    // Over REST a search no provider answered is a 200: the rule is MCP's, and REST's list does not state it.
+    const restListed = (await rest('list_operations', {})) as { operations: Array<{ name: string; description: string }> };
+    expect(restListed.operations.find((operation) => operation.name === 'web_search')!.description).not.toContain('Fails only');
+  });
+
   it('rejects invalid params naming each bad field, the parameters and an example, without a stack trace', async () => {
     const result = await research('web_search', { query: '', colour: 'red', max_results: 99 });
     expect(result.isError).toBe(true);
