@@ -32,7 +32,8 @@ export class ServiceStopping extends Error {
 /**
  * The abort reason of what provider calls leave running once they are over (CallDeadline.finish), made once. A call
  * still running then was cut short by the search it was for failing (gather.ts: hearing an answer threw, a fault of
- * the service's own): it was reported as REQUEST_CANCELLED, "the client went away", when no client had.
+ * the service's own): it was reported as REQUEST_CANCELLED, "the client went away", when no client had. Also the
+ * reason a shared search is aborted with when its last caller left because hearing an answer threw (single-flight.ts).
  */
 export const CALLS_FINISHED = new DOMException('the provider call is over', 'AbortError');
 

@@ -7,7 +7,7 @@ import type { Capability, CapabilityInput, CapabilityOutput } from '../providers
 import type { PaperIdentifier, Provider } from '../providers/provider.js';
 import { createOutboundRateLimiter, type OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
 import type { AnswerCache } from './answer-cache.js';
-import { Cancellation, type CallerSignal } from './cancellation.js';
+import type { CallerSignal } from './cancellation.js';
 import { answerTtl, cacheKey, isPartialGathering, presentedAnswer, servesTimeout, type CachedAnswer } from './cached-answer.js';
 import { fuseAnswers } from './fuse.js';
 import { extendResults, hasMorePages, isEmptyPlace, keptAsShown, resultsWanted, servesPage, upstreamsWithMore } from './paging.js';
@@ -18,7 +18,7 @@ import { callCapability } from './provider-call.js';
 import { ProviderCatalog, type ProviderDescription } from './provider-catalog.js';
 import type { BreakerOptions, HealthSnapshot } from './provider-health.js';
 import type { PipelineLimits, ProviderReport } from './provider-pipeline.js';
-import { ServiceStopping } from './provider-outcome.js';
+import { CALLS_FINISHED, ServiceStopping } from './provider-outcome.js';
 import { ProviderRuntime } from './provider-runtime.js';
 import { SingleFlight } from './single-flight.js';
 
@@ -45,12 +45,14 @@ export interface SearchRequest {
   logger?: Logger;
   /**
    * Told of each provider's answer as it finishes, in finish order, for every provider asked (streaming,
-   * MCP progress); a cached answer reports none. A request with an observer runs its own fan-out instead of
-   * joining an identical one in flight: that one started earlier and could not replay what it already saw.
-   * `kept` is the cached list the answer will extend (empty when none): a cached answer too short for the page
-   * is extended by the deeper one, so results so far are fused onto it (fuseAnswers' `kept`).
+   * MCP progress); a cached answer reports none. A request with an observer joins an identical one in flight
+   * when that one has an observer too: it is told at once every answer that fan-out has heard so far
+   * (`moreAtOnce` true for all but the last of them), then each as it comes. An identical fan-out started without
+   * an observer kept none of its answers: the request runs its own. `kept` is the cached list the answer will
+   * extend (empty when none): a cached answer too short for the page is extended by the deeper one, so results
+   * so far are fused onto it (fuseAnswers' `kept`).
    */
-  onProviderAnswer?(answer: ProviderAnswer, kept: readonly SearchResult[]): void;
+  onProviderAnswer?(answer: ProviderAnswer, kept: readonly SearchResult[], moreAtOnce: boolean): void;
 }
 
 export interface SearchResponse {
@@ -114,7 +116,9 @@ export interface CallOptions extends PipelineLimits {
 export class SearchService {
   private readonly catalog: ProviderCatalog;
   private readonly runtime: ProviderRuntime;
-  private readonly flights = new SingleFlight<CachedAnswer>();
+  // A search whose every caller left because hearing an answer threw failed on a fault of its own: the providers it
+  // cuts short are reported as such (CALLS_FINISHED), not as cancelled by a client that went away.
+  private readonly flights = new SingleFlight<CachedAnswer, HeardAnswer>(CALLS_FINISHED);
 
   constructor(private readonly options: SearchServiceOptions) {
     this.catalog = new ProviderCatalog(options.providers, options.breaker);
@@ -238,29 +242,30 @@ export class SearchService {
     const explain = request.explain === true || this.options.cache.storesNothing !== true;
     // A search that joins an identical one in flight never runs its own fan-out (the single flight runs `ask` at once or not at all).
     let lookup: CacheLookup = 'shared';
-    const ask = (gatherSignal: CallerSignal): Promise<CachedAnswer> => {
+    const ask = (gatherSignal: CallerSignal, tell: ((heard: HeardAnswer) => void) | undefined): Promise<CachedAnswer> => {
       lookup = 'miss';
-      return this.gatherAndRank(query, providers, request, key, listed, explain, gatherSignal, started);
+      return this.gatherAndRank(query, providers, request, key, listed, explain, gatherSignal, started, tell);
     };
     const callerSignal = signalOf(signal);
     // A caller gone before the providers are asked (its client left while a shared cache was read) asks none: a flight
     // started for it would send each provider a request only to abort it, spending their rate limits and quotas.
     if (callerSignal?.aborted) return Promise.reject(callerSignal.reason);
-    const gathering = request.onProviderAnswer
-      ? ask(callerSignal ?? new Cancellation())
-      : // Only a caller with the same timeout_ms joins a flight: a shorter one would wait past its deadline, a longer
-        // one would be given what a shorter deadline found (the cache key leaves timeout_ms out: servesTimeout). With
-        // timeout_ms, only one that arrived about when the flight's first caller did: the deadline counts from that
-        // caller's arrival, so one coming a second later would be answered a second before its own deadline, with the
-        // providers still out reported as timed out. Without it each provider has its own timeout, the most any caller
-        // gets, and a later caller joins whenever it comes.
-        this.flights.run(
-          `${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`,
-          callerSignal,
-          ask,
-          started,
-          request.timeoutMs === undefined ? Number.POSITIVE_INFINITY : JOIN_WITHIN_MS,
-        );
+    // Only a caller with the same timeout_ms joins a flight: a shorter one would wait past its deadline, a longer
+    // one would be given what a shorter deadline found (the cache key leaves timeout_ms out: servesTimeout). With
+    // timeout_ms, only one that arrived about when the flight's first caller did: the deadline counts from that
+    // caller's arrival, so one coming a second later would be answered a second before its own deadline, with the
+    // providers still out reported as timed out. Without it each provider has its own timeout, the most any caller
+    // gets, and a later caller joins whenever it comes. A caller with an observer hears the flight's answers (the
+    // ones it missed at once) with the list that flight extends, which is what its answer comes from.
+    const observer = request.onProviderAnswer;
+    const gathering = this.flights.run(
+      `${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`,
+      callerSignal,
+      ask,
+      started,
+      request.timeoutMs === undefined ? Number.POSITIVE_INFINITY : JOIN_WITHIN_MS,
+      observer && ((heard, moreAtOnce) => observer.call(request, heard.answer, heard.kept, moreAtOnce)),
+    );
     // Counted once the providers are asked: the requests need not wait for the bookkeeping.
     this.options.onCacheLookup?.(lookup);
     return gathering.then((answer) => this.respond(answer, false, query, request, page, started));
@@ -341,12 +346,13 @@ export class SearchService {
     explain: boolean,
     signal: CallerSignal,
     started: number,
+    tell: ((heard: HeardAnswer) => void) | undefined,
   ): Promise<CachedAnswer> {
     const gatheredAt = Date.now();
     const gathering = gatherResults(
       providers,
       query,
-      { timeoutMs: request.timeoutMs, startedAt: started, signal, onAnswer: observerOf(request, listed) },
+      { timeoutMs: request.timeoutMs, startedAt: started, signal, onAnswer: tell && ((answer) => tell({ answer, kept: listed })) },
       this.runtime.dependencies(request.logger),
     );
     // Counted as started once its providers are asked: the requests need not wait for the bookkeeping.
@@ -437,10 +443,10 @@ interface SearchKeys {
   key: string;
 }
 
-/** The request's observer, told of each answer with the kept list it extends. */
-function observerOf(request: SearchRequest, kept: readonly SearchResult[]): ((answer: ProviderAnswer) => void) | undefined {
-  const observer = request.onProviderAnswer;
-  return observer && ((answer) => observer.call(request, answer, kept));
+/** A provider's answer as a fan-out with observers tells it: with the kept list that fan-out's answer extends. */
+interface HeardAnswer {
+  answer: ProviderAnswer;
+  kept: readonly SearchResult[];
 }
 
 function signalOf(signal: CallerSignal | (() => CallerSignal) | undefined): CallerSignal | undefined {

@@ -21,10 +21,12 @@ const DESCRIPTION =
   '- `event: provider`: one provider\'s outcome (as in `providers[]`), the moment it finishes, in finish order, for every provider asked;\n' +
   '- `event: results`: `{results, done, total}`, the fused results of the page asked for so far, after each provider that changed them;\n' +
   '- `event: done`: exactly the answer GET /v1/search/{kind} gives for the same request; then the stream ends.\n' +
-  'A cached answer streams just `done`. A bad request is an ordinary 400 JSON before any event; an unexpected ' +
+  'A cached answer streams just `done`. An identical stream (or plain search) arriving while one is in flight ' +
+  'joins its fan-out: it is sent at once every `provider` event so far and the latest `results`, then the rest as ' +
+  'it comes, and its own `done`. A bad request is an ordinary 400 JSON before any event; an unexpected ' +
   'failure after the stream opened is `event: error` with the usual error JSON. A comment line is sent every ' +
   'SEARCH_STREAM_HEARTBEAT_MS (15 s by default) so proxies keep the connection; closing it stops the providers ' +
-  'still running.\n' +
+  'still running, unless an identical search that joined them still waits.\n' +
   'The last event (`done` or `error`) carries `id: end`: an EventSource reconnecting after it sends `Last-Event-ID: end` ' +
   'and is answered 204, which stops it from searching again and again.';
 
@@ -90,11 +92,14 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   // event is the answer `done` gives.
   const slots = new Array<ProviderAnswer | undefined>(plan.selected.length);
   let shownResults = JSON.stringify([]);
-  const onProviderAnswer = (answer: ProviderAnswer, kept: readonly SearchResult[]): void => {
+  const onProviderAnswer = (answer: ProviderAnswer, kept: readonly SearchResult[], moreAtOnce: boolean): void => {
     const slot = plan.selected.indexOf(answer.provider);
     slots[slot < 0 ? slots.length : slot] = answer;
-    const answers = slots.filter((filled): filled is ProviderAnswer => filled !== undefined);
     write(sseEvent('provider', answer.outcome));
+    // A stream that joined an identical one in flight is told the answers it missed in one go: results fused
+    // before the last of them would be replaced at once, so it gets each provider event, then the latest results.
+    if (moreAtOnce) return;
+    const answers = slots.filter((filled): filled is ProviderAnswer => filled !== undefined);
     const results = search.fuseAnswers(kind, answers, { limit: input.limit, page: input.page, explain: input.explain, kept });
     const serialised = JSON.stringify(results);
     if (serialised === shownResults) return;

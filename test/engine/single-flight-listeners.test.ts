@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { Cancellation, type CallerSignal } from '../../src/engine/cancellation.js';
+import { SingleFlight } from '../../src/engine/single-flight.js';
+
+/** A run the test drives: what it was given, and how to tell an event or finish it. */
+interface DrivenRun {
+  signal: CallerSignal;
+  tell: ((event: string) => void) | undefined;
+  finish(value: string): void;
+}
+
+function drivenWork(runs: DrivenRun[]) {
+  return (signal: CallerSignal, tell: ((event: string) => void) | undefined) =>
+    new Promise<string>((resolve) => runs.push({ signal, tell, finish: resolve }));
+}
+
+/** A listener that records what it hears, as `event` or `event+` when more follow at once. */
+function recorder(heard: string[], name: string) {
+  return (event: string, moreAtOnce: boolean) => void heard.push(`${name}:${event}${moreAtOnce ? '+' : ''}`);
+}
+
+describe('SingleFlight with callers that listen', () => {
+  it('tells a caller that joins late what it missed at once, the last of it marked as such, then the rest as it comes', async () => {
+    const flights = new SingleFlight<string, string>();
+    const runs: DrivenRun[] = [];
+    const work = drivenWork(runs);
+    const heard: string[] = [];
+    const first = flights.run('key', new Cancellation(), work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'first'));
+    runs[0]!.tell!('a');
+    runs[0]!.tell!('b');
+    const second = flights.run('key', new Cancellation(), work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'second'));
+    const plain = flights.run('key', undefined, work);
+    expect(runs).toHaveLength(1);
+    runs[0]!.tell!('c');
+    expect(heard).toEqual(['first:a', 'first:b', 'second:a+', 'second:b', 'first:c', 'second:c']);
+    runs[0]!.finish('answer');
+    await expect(Promise.all([first, second, plain])).resolves.toEqual(['answer', 'answer', 'answer']);
+    expect(flights.size).toBe(0);
+  });
+
+  it('gives a listener arriving at a run that keeps nothing (its first caller did not listen) a run of its own, which takes the key', async () => {
+    const flights = new SingleFlight<string, string>();
+    const runs: DrivenRun[] = [];
+    const work = drivenWork(runs);
+    const heard: string[] = [];
+    const plain = flights.run('key', undefined, work);
+    expect(runs[0]!.tell).toBeUndefined();
+    const listening = flights.run('key', undefined, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'listening'));
+    expect(runs).toHaveLength(2);
+    const later = flights.run('key', undefined, work);
+    expect(runs).toHaveLength(2);
+    runs[1]!.tell!('x');
+    expect(heard).toEqual(['listening:x']);
+    runs[0]!.finish('plain answer');
+    runs[1]!.finish('listened answer');
+    await expect(plain).resolves.toBe('plain answer');
+    await expect(listening).resolves.toBe('listened answer');
+    await expect(later).resolves.toBe('listened answer');
+  });
+
+  it('stops telling a caller that left, and aborts the run only when the last one leaves', async () => {
+    const flights = new SingleFlight<string, string>();
+    const runs: DrivenRun[] = [];
+    const work = drivenWork(runs);
+    const heard: string[] = [];
+    const firstGone = new Cancellation();
+    const secondGone = new Cancellation();
+    const first = flights.run('key', firstGone, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'first'));
+    const second = flights.run('key', secondGone, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'second'));
+    firstGone.abort('first left');
+    await expect(first).rejects.toBe('first left');
+    runs[0]!.tell!('after');
+    expect(heard).toEqual(['second:after']);
+    expect(runs[0]!.signal.aborted).toBe(false);
+    secondGone.abort('second left');
+    await expect(second).rejects.toBe('second left');
+    expect(runs[0]!.signal).toMatchObject({ aborted: true, reason: 'second left' });
+  });
+
+  it('fails only the caller whose listener throws, and aborts the run with the fault reason when nobody else waits', async () => {
+    const fault = Symbol('a listener failed');
+    const flights = new SingleFlight<string, string>(fault);
+    const runs: DrivenRun[] = [];
+    const work = drivenWork(runs);
+    const heard: string[] = [];
+    const broken = new Error('listener bug');
+    const failing = flights.run('key', new Cancellation(), work, 0, Number.POSITIVE_INFINITY, () => {
+      throw broken;
+    });
+    const healthy = flights.run('key', new Cancellation(), work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'healthy'));
+    runs[0]!.tell!('one');
+    await expect(failing).rejects.toBe(broken);
+    runs[0]!.tell!('two');
+    expect(heard).toEqual(['healthy:one', 'healthy:two']);
+    expect(runs[0]!.signal.aborted).toBe(false);
+    runs[0]!.finish('answer');
+    await expect(healthy).resolves.toBe('answer');
+
+    // A joiner whose listener throws on what it missed fails at once; alone on the run, it aborts it with the fault reason.
+    const alone = flights.run('other', new Cancellation(), work, 0, Number.POSITIVE_INFINITY, () => undefined);
+    runs[1]!.tell!('missed');
+    const late = flights.run('other', new Cancellation(), work, 0, Number.POSITIVE_INFINITY, () => {
+      throw broken;
+    });
+    await expect(late).rejects.toBe(broken);
+    expect(runs[1]!.signal.aborted).toBe(false);
+    const throwsNow = flights.run('third', undefined, work, 0, Number.POSITIVE_INFINITY, () => {
+      throw broken;
+    });
+    runs[2]!.tell!('event');
+    await expect(throwsNow).rejects.toBe(broken);
+    expect(runs[2]!.signal).toMatchObject({ aborted: true, reason: fault });
+    runs[1]!.finish('other answer');
+    await expect(alone).resolves.toBe('other answer');
+  });
+});

@@ -1,0 +1,69 @@
+import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { SseReader } from '../support/sse-reader.js';
+import { braveBody, connect, type Connected } from './mcp-client.js';
+
+const BRAVE = '/brave/res/v1/web/search';
+const EXA = '/exa/search';
+const KEYS = { BRAVE_API_KEY: 'brave-progress-join-key-0123456789', EXA_API_KEY: 'exa-progress-join-key-0123456789' };
+
+async function sharedCount(service: RunningService): Promise<number> {
+  const lines = (await (await request(service.origin, '/metrics')).text()).split('\n');
+  const line = lines.find((candidate) => candidate.startsWith('fedsearch_cache_shared_total '));
+  return line === undefined ? 0 : Number(line.split(' ')[1]);
+}
+
+/**
+ * An MCP search that reports progress hears each provider's answer, as a stream does: arriving while an identical
+ * stream is in flight, it joins that fan-out and is told at once of the providers already finished.
+ */
+describe('an MCP search with progress during an identical stream', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let connected: Connected;
+  const heldExa: ServerResponse[] = [];
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on(BRAVE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: braveBody('https://brave.example/joined') });
+    upstream.on(EXA, { kind: 'handler', handle: (_request, response) => void heldExa.push(response) });
+    service = await startService({ ...providerEnv(upstream.origin), ...KEYS, MCP_TOOLS: 'split', LOG_LEVEL: 'warn' });
+    connected = await connect(service.origin, 'streamable');
+  });
+  afterAll(async () => {
+    await connected.close();
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('joins the stream, reports every provider, and the providers are asked once', async () => {
+    const response = await fetch(`${service.origin}/v1/search/web/stream?q=progress+joins&providers=brave,exa&limit=5`);
+    const stream = new SseReader(response.body!);
+    expect(await stream.nextEvent()).toMatchObject({ event: 'provider', data: { provider: 'brave' } });
+    await expect.poll(() => heldExa.length).toBe(1);
+
+    const progress: Progress[] = [];
+    const call = connected.client.callTool({ name: 'web_search', arguments: { query: 'progress joins', providers: ['brave', 'exa'], max_results: 5 } }, CallToolResultSchema, {
+      onprogress: (update) => void progress.push(update),
+    });
+    // Joined, and told of brave, which finished before it came.
+    await expect.poll(() => progress.map((update) => update.message?.split(' ')[0])).toEqual(['brave']);
+    expect(await sharedCount(service)).toBe(1);
+    heldExa[0]!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results: [{ title: 'Exa', url: 'https://exa.example/joined' }] }));
+    const result = (await call) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(progress.map((update) => [update.message?.split(' ')[0], update.progress, update.total])).toEqual([
+      ['brave', 1, 2],
+      ['exa', 2, 2],
+    ]);
+    const done = (await stream.rest()).at(-1)!;
+    expect(done.event).toBe('done');
+    const streamed = (done.data as { results: Array<{ url: string }> }).results.map((found) => found.url);
+    expect((result.structuredContent as { results: Array<{ url: string }> }).results.map((found) => found.url)).toEqual(streamed);
+    expect(upstream.requestsTo(BRAVE)).toHaveLength(1);
+    expect(upstream.requestsTo(EXA)).toHaveLength(1);
+  });
+});
