@@ -9,6 +9,7 @@
 
 import { normalizeTitle, TITLE_OPENING_WORDS } from './paper-identity.js';
 import { sameWordSpelledOtherwise } from './replaced-words.js';
+import { differingWords } from './title-differences.js';
 
 /**
  * Where a title as given sets a part off from the rest: a subtitle's separator (a colon, a semicolon, a question or
@@ -26,7 +27,7 @@ const ASIDE_SEPARATORS = /[:;?!()[\]{}—]|\.\s|\s[-–]+\s/;
  */
 export function titlesAddAWord(a: string, b: string, titleA: string, titleB: string): boolean {
   if (a === b) return false;
-  const [subjectA, subjectB] = differingSubjectWords(subjectWords(a), subjectWords(b));
+  const { differingA: subjectA, differingB: subjectB } = differingWords(subjectWords(a), subjectWords(b));
   const differingA = withWordsJoined(subjectA, subjectB);
   const differingB = withWordsJoined(subjectB, differingA);
   if (differingA.length === differingB.length) return false;
@@ -52,19 +53,6 @@ function isSmallWord(word: string, next: string | undefined): boolean {
 
 function subjectWords(normalized: string): string[] {
   return normalized.split(' ').filter((word, index, words) => !isSmallWord(word, words[index + 1]));
-}
-
-/** The words of each list past their common opening and ending words. */
-function differingSubjectWords(a: string[], b: string[]): [string[], string[]] {
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA -= 1;
-    endB -= 1;
-  }
-  return [a.slice(start, endA), b.slice(start, endB)];
 }
 
 /**

@@ -17,6 +17,11 @@ export interface TitleDifference {
 export function titleDifference(a: string, b: string): TitleDifference {
   const wordsA = a.split(' ');
   const wordsB = b.split(' ');
+  return { wordsA, wordsB, ...differingWords(wordsA, wordsB) };
+}
+
+/** Where two lists of words differ: from `start`, past their common opening words, up to their common ending words. */
+export function differingWords(wordsA: readonly string[], wordsB: readonly string[]): { start: number; differingA: string[]; differingB: string[] } {
   let start = 0;
   while (start < wordsA.length && start < wordsB.length && wordsA[start] === wordsB[start]) start += 1;
   let endA = wordsA.length;
@@ -25,7 +30,7 @@ export function titleDifference(a: string, b: string): TitleDifference {
     endA -= 1;
     endB -= 1;
   }
-  return { wordsA, wordsB, start, differingA: wordsA.slice(start, endA), differingB: wordsB.slice(start, endB) };
+  return { start, differingA: wordsA.slice(start, endA), differingB: wordsB.slice(start, endB) };
 }
 
 /** Whether only the spaces differ ("non linear" and "nonlinear", "pre training" and "pretraining"): one title. */
