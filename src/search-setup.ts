@@ -37,7 +37,7 @@ export function createSearchService(config: AppConfig, { providers, logger, disp
         keyPrefix: `${config.REDIS_KEY_PREFIX}${ANSWER_KEYS}${answerConfigurationTag(providers, config.RRF_K)}:`,
         logger,
         front: localCache,
-        isServable: isStoredAnswer,
+        isServable: (value): value is CachedAnswer => isStoredAnswer(value, providers.length),
         maxEntryBytes: config.CACHE_SHARED_MAX_BYTES,
         commandTimeoutMs: answerCacheCommandTimeoutMs,
       })
@@ -46,6 +46,8 @@ export function createSearchService(config: AppConfig, { providers, logger, disp
   const rateLimiter = createOutboundRateLimiter({
     redisUrl: config.REDIS_URL,
     redisKeyPrefix: `${config.REDIS_KEY_PREFIX}${OUTBOUND_BUCKET_KEYS}`,
+    // No replica holds a provider longer than its breaker would: a longer wait in Redis is not one this service kept.
+    longestHoldMs: config.BREAKER_MAX_COOLDOWN_MS,
     logger,
     onWait: (provider, waitMs) => metrics.recordRateLimitWait(provider, waitMs),
     onRefused: (provider) => metrics.recordRateLimited(provider),

@@ -39,3 +39,12 @@ export const MAX_PAGE = 10;
 
 /** Results asked for beyond the page, only to tell whether another page exists (engine/paging.ts). */
 export const PAGE_LOOK_AHEAD = 1;
+
+/** The most results one page may hold (max_results). */
+export const MAX_LIMIT = 50;
+
+/**
+ * The most results a provider is ever asked for: the deepest page a caller may ask for, with its look-ahead
+ * (engine/paging.ts resultsWanted). No answer this service keeps is deeper, nor holds more per provider asked.
+ */
+export const MAX_DEPTH = MAX_LIMIT * MAX_PAGE + PAGE_LOOK_AHEAD;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROVIDER_STATUSES, type ProviderOutcome } from '../domain/outcome.js';
-import type { SearchFilters, SearchQuery } from '../domain/query.js';
+import { MAX_DEPTH, type SearchFilters, type SearchQuery } from '../domain/query.js';
 import type { SearchResult } from '../domain/result.js';
 import { RESULT_BOUNDS } from '../domain/result-bounds.js';
 import type { Provider } from '../providers/provider.js';
@@ -32,35 +32,70 @@ export interface CachedAnswer {
 const presentedPages = new WeakMap<CachedAnswer, Map<string, readonly SearchResult[]>>();
 
 /**
+ * What an answer read back from a shared cache must hold to be served. Anything else may sit under its key: an
+ * entry of another version of this service, or of another service sharing the Redis. Fields are checked as far
+ * as serving them, paging on from them and presenting them needs, each within what this service keeps
+ * (RESULT_BOUNDS, MAX_DEPTH), and those not named here pass as they are. A title is at most RESULT_BOUNDS.title long,
+ * as every title this service keeps is: a later page compares the kept papers' titles word by word (paging.ts
+ * extendResults), at a cost that grows with the square of their words, and six titles of 25,000 words held one
+ * search, and every request behind it, for seconds. A URL is read on every later page (its canonical form), a
+ * depth decides which pages the list serves, and cached_at is shown as the answer's age.
+ */
+const text = (max: number) => z.string().max(max);
+const count = z.int().min(0);
+const storedResult = z.looseObject({
+  title: text(RESULT_BOUNDS.title),
+  url: text(RESULT_BOUNDS.url),
+  score: z.number(),
+  sources: z.array(z.looseObject({ provider: z.string(), rank: z.int().min(1).max(MAX_DEPTH) })),
+  snippet: text(RESULT_BOUNDS.snippet).optional(),
+  published_at: text(RESULT_BOUNDS.publishedAt).optional(),
+  authors: z.array(text(RESULT_BOUNDS.author)).max(RESULT_BOUNDS.authors).optional(),
+  year: z.number().optional(),
+  venue: text(RESULT_BOUNDS.venue).optional(),
+  abstract: text(RESULT_BOUNDS.abstract).optional(),
+  doi: text(RESULT_BOUNDS.identifier).optional(),
+  arxiv_id: text(RESULT_BOUNDS.identifier).optional(),
+  pmid: text(RESULT_BOUNDS.identifier).optional(),
+  pdf_url: text(RESULT_BOUNDS.url).optional(),
+  pdf_urls: z.array(text(RESULT_BOUNDS.url)).optional(),
+  domain: text(RESULT_BOUNDS.url).optional(),
+  explain: z.array(z.looseObject({ provider: z.string(), rank: z.number(), weight: z.number(), contribution: z.number() })).optional(),
+  citation_count: z.number().optional(),
+  extra: z.record(z.string(), z.union([text(RESULT_BOUNDS.url), z.number(), z.boolean(), z.null()])).optional(),
+});
+const storedAnswerShape = z.object({
+  results: z.array(storedResult),
+  depth: z.int().min(1).max(MAX_DEPTH),
+  providers: z.array(
+    z.looseObject({ provider: z.string(), status: z.enum(PROVIDER_STATUSES), count, latency_ms: z.number().min(0), retry_after_ms: z.number().min(0).optional() }),
+  ),
+  cached_at: count,
+  upstreamFull: z.array(z.string()).optional(),
+  partialTimeoutMs: z.int().min(1).optional(),
+});
+
+/**
+ * Whether a value read from a shared cache is an answer this service can serve (storedAnswerShape), from a search of
+ * at most `instances` providers (the configured ones: answers are kept under their configuration's tag). Its lists
+ * are counted before anything in them is read: no list this service keeps holds more than MAX_DEPTH results of each
+ * provider asked, and the places a short page showed empty (fewer than MAX_DEPTH), so one of 100,000 results from
+ * another writer is a miss at the cost of reading two lengths.
+ */
+export function isStoredAnswer(value: unknown, instances = Number.POSITIVE_INFINITY): value is CachedAnswer {
+  if (typeof value !== 'object' || value === null) return false;
+  const { results, providers } = value as { results?: unknown; providers?: unknown };
+  if (!Array.isArray(results) || !Array.isArray(providers) || providers.length > instances) return false;
+  if (results.length > (providers.length + 1) * MAX_DEPTH) return false;
+  return storedAnswerShape.safeParse(value).success;
+}
+
+/**
  * What a request gets of an answer: one page of its results (made by `present`) and its providers' outcomes,
  * each made once per answer and frozen. Every request hitting a cached answer then shares the same arrays, so
  * the HTTP layer writes their JSON once instead of per request (http/reply-json.ts), and no page is sliced
  * and copied again. Frozen, because they are shared: nothing may change what another request is answered.
  */
-/**
- * What an answer read back from a shared cache must hold to be served. Anything else may sit under its key: an
- * entry of another version of this service, or of another service sharing the Redis. Fields are checked as far
- * as serving them needs, and those not named here pass as they are. A title is at most RESULT_BOUNDS.title long, as
- * every title this service keeps is: a later page compares the kept papers' titles word by word (paging.ts
- * extendResults), at a cost that grows with the square of their words, and six titles of 25,000 words held one
- * search, and every request behind it, for seconds.
- */
-const storedAnswerShape = z.object({
-  results: z.array(
-    z.looseObject({ title: z.string().max(RESULT_BOUNDS.title), url: z.string(), score: z.number(), sources: z.array(z.looseObject({ provider: z.string(), rank: z.number() })) }),
-  ),
-  depth: z.number(),
-  providers: z.array(z.looseObject({ provider: z.string(), status: z.enum(PROVIDER_STATUSES), count: z.number(), latency_ms: z.number() })),
-  cached_at: z.number(),
-  upstreamFull: z.array(z.string()).optional(),
-  partialTimeoutMs: z.number().optional(),
-});
-
-/** Whether a value read from a shared cache is an answer this service can serve (storedAnswerShape). */
-export function isStoredAnswer(value: unknown): value is CachedAnswer {
-  return storedAnswerShape.safeParse(value).success;
-}
-
 export function presentedAnswer(
   answer: CachedAnswer,
   page: { limit: number; page: number; explain: boolean },

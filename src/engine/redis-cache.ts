@@ -50,8 +50,15 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return false
 `;
 
+/** SET when KEYS[1] still holds ARGV[1]: an entry found unservable is replaced, unless another replica wrote meanwhile. */
+const REPLACE_UNCHANGED_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
+return 1
+`;
+
 type ScriptedRedis = Redis & {
   setUnlessDeeper(key: string, payload: string, ttlMs: number, depth: number, orAsDeep: 0 | 1): Promise<[string, number] | null>;
+  replaceUnchanged(key: string, kept: string, payload: string, ttlMs: number): Promise<number>;
 };
 
 /**
@@ -73,6 +80,7 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
     (client) => {
       // defineCommand sends EVALSHA and loads the script again when Redis restarted without it.
       client.defineCommand('setUnlessDeeper', { numberOfKeys: 1, lua: SET_UNLESS_DEEPER_SCRIPT });
+      client.defineCommand('replaceUnchanged', { numberOfKeys: 1, lua: REPLACE_UNCHANGED_SCRIPT });
       return client as ScriptedRedis;
     },
   );
@@ -103,10 +111,13 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       const replies = await attempt((client) => client.multi().get(redisEntry).pttl(redisEntry).exec());
       const [[, stored] = [], [, remainingMs] = []] = replies ?? [];
       if (typeof stored !== 'string') return local;
-      let value: unknown;
-      try {
-        value = JSON.parse(stored);
-      } catch {
+      // Longer than any answer a replica writes (shareable): another writer's, which would be parsed on the event loop.
+      if (stored.length > maxEntryBytes) {
+        logger.debug({ redis: describeRedisUrl(options.url), bytes: stored.length, maxBytes: maxEntryBytes }, 'shared cache entry is larger than CACHE_SHARED_MAX_BYTES; ignored');
+        return local;
+      }
+      const value = parsedEntry(stored);
+      if (value === undefined) {
         logger.debug({ redis: describeRedisUrl(options.url) }, 'shared cache entry is not JSON; ignored');
         return local;
       }
@@ -144,14 +155,29 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       const deeper = await attempt((client) => client.setUnlessDeeper(redisKey(prefix, key), payload, ttl, depth, setOptions?.keepAsDeep === true ? 1 : 0));
       if (!deeper) return;
       const [kept, remainingMs] = deeper;
-      const keptValue: unknown = JSON.parse(kept);
-      if (remainingMs > 0 && options.isServable(keptValue)) await front.set(key, keptValue, remainingMs);
+      const keptValue = kept.length <= maxEntryBytes ? parsedEntry(kept) : undefined;
+      if (keptValue !== undefined && options.isServable(keptValue)) {
+        if (remainingMs > 0) await front.set(key, keptValue, remainingMs);
+        return;
+      }
+      // What is kept only looks deeper (another writer's entry, with a depth the script reads as a number): left there,
+      // it would be a miss for every replica, each search's answer refused in its favour, for as long as it lives.
+      await attempt((client) => client.replaceUnchanged(redisKey(prefix, key), kept, payload, ttl));
     },
 
     storesNothing: ttlMs <= 0,
 
     close: () => redis.close(),
   };
+}
+
+/** An entry's JSON value; undefined when it is no JSON (Redis' own decoder, which judged its depth, takes more). */
+function parsedEntry(stored: string): unknown {
+  try {
+    return JSON.parse(stored) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Cache keys are long JSON strings; a digest keeps Redis keys short and free of odd characters. */

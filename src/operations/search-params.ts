@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { searchText } from '../domain/query-text.js';
-import { MAX_PAGE } from '../domain/query.js';
+import { MAX_LIMIT, MAX_PAGE } from '../domain/query.js';
 import { TIME_RANGES } from '../domain/time-range.js';
 
 /** Parameter names models already know; shared by every search-shaped operation. */
@@ -12,7 +12,7 @@ export const searchParams = {
     })
     .optional()
     .describe('Provider names to ask (see list_providers), or "auto" to choose by the query; default: every configured provider of the kind.'),
-  max_results: z.number().int().min(1).max(50).default(10).describe('How many merged results to return (1–50, default 10).'),
+  max_results: z.number().int().min(1).max(MAX_LIMIT).default(10).describe(`How many merged results to return (1–${MAX_LIMIT}, default 10).`),
   timeout_ms: z
     .number()
     .int()

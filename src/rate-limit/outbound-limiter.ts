@@ -48,6 +48,8 @@ export interface OutboundLimiterOptions {
   redisUrl?: string;
   /** What the buckets' keys start with (REDIS_KEY_PREFIX and OUTBOUND_BUCKET_KEYS); createRedisBuckets' default when unset. */
   redisKeyPrefix?: string;
+  /** The longest upstream wait kept in, and heeded from, Redis (BREAKER_MAX_COOLDOWN_MS); createRedisBuckets' longest when unset. */
+  longestHoldMs?: number;
   logger: Logger;
   /** Called for every request that had to wait for its slot (metrics), with the instance that asked. */
   onWait?(provider: string, waitMs: number): void;
@@ -78,7 +80,7 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
   const now = options.now ?? (() => performance.now());
   const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, { signal }));
   const shared =
-    options.shared ?? (options.redisUrl ? createRedisBuckets({ url: options.redisUrl, logger: options.logger, keyPrefix: options.redisKeyPrefix }) : undefined);
+    options.shared ?? (options.redisUrl ? createRedisBuckets({ url: options.redisUrl, logger: options.logger, keyPrefix: options.redisKeyPrefix, longestHoldMs: options.longestHoldMs }) : undefined);
   const local = new Map<string, TokenBucket>();
 
   const reserveLocally = (key: string, limit: RateLimit, maxWaitMs: number): Reservation => {
