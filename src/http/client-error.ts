@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
-import { METHODS, type IncomingMessage } from 'node:http';
+import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { answerInProgress, responseInProgress } from '../transport/stalled-responses.js';
 import { appRequestOf } from '../transport/app-requests.js';
@@ -78,10 +78,11 @@ function labelsOf(held: IncomingMessage | undefined): RequestLabels {
  * helmet's headers, a count or a log line. Answered here as every refusal is (raw-refusal.ts), with a closed
  * connection, so a keep-alive client does not reuse a socket the parser has given up on; logged at warn with its
  * request id, and counted (`counted`) under fixed labels, as no request was made. An error in a body is about a request
- * the app holds (`held`): one it answered already is left to it, as is a client that closed its side meanwhile; one it
- * still waits for is answered with the id the app gave it, so the caller's X-Request-Id is the one on the app's lines
- * for it, in the shape its path answers in (`bodyShapes`: JSON-RPC on the MCP routes, whose clients parse no other
- * body), and counted under its own method and route.
+ * the app holds (`held`): one it answered already is left to it, as is a client that closed its side meanwhile; one
+ * whose answer is streaming keeps that answer, and its connection ends with it (endWithItsAnswer); one it still waits
+ * for is answered with the id the app gave it, so the caller's X-Request-Id is the one on the app's lines for it, in
+ * the shape its path answers in (`bodyShapes`: JSON-RPC on the MCP routes, whose clients parse no other body), and
+ * counted under its own method and route.
  */
 export function answerClientErrors(
   counted: (labels: RequestLabels, statusCode: number) => void,
@@ -101,6 +102,11 @@ export function answerClientErrors(
       // client that closes its side while its body is arriving has left: the app counts and logs the abort.
       if (!answerInProgress(socket) || error.code === 'HPE_INVALID_EOF_STATE') {
         socket.destroy();
+        return;
+      }
+      const response = responseInProgress(socket);
+      if (response?.headersSent === true) {
+        endWithItsAnswer(held, response, socket, this.log, labelsOf(held), error.code);
         return;
       }
       // A body too late or malformed, which the app waits for: answered and counted here, as it was, and not again
@@ -126,6 +132,28 @@ export function answerClientErrors(
     counted(labels, refusal.status);
     socket.end(rawResponseText(reply));
   };
+}
+
+/** Requests whose connection ends with the answer already streaming on it (endWithItsAnswer): told once. */
+const endingWithAnswer = new WeakSet<IncomingMessage>();
+
+/**
+ * A body too late or malformed under an answer already streaming (a search stream's events, an MCP SSE session's): a
+ * second answer written on the socket would land inside the first one's body, as text its client reads as an event,
+ * and be counted as a refusal of a request answered 200. As Node's own handler would, nothing is written into it; as
+ * a shutdown does (endArrivingRequest), the answer is not cut into either: the connection ends when it is done, the
+ * rest of the body unread. The app counts and logs the answer; this line says why its connection closed.
+ */
+function endWithItsAnswer(held: IncomingMessage, response: ServerResponse, socket: Socket, log: FastifyBaseLogger, labels: RequestLabels, code: string | undefined): void {
+  // A malformed body reports again with each piece that arrives after it: one line and one listener.
+  if (endingWithAnswer.has(held)) return;
+  endingWithAnswer.add(held);
+  log.info(
+    { reqId: appRequestOf(held)?.id, code, method: labels.method, route: labels.route },
+    `request answered: ${bodyFault(code)} while its answer streamed, so its connection ends with that answer`,
+  );
+  // The socket is taken now: Node detaches it from the response before a 'finish' listener runs.
+  response.once('finish', () => socket.destroySoon());
 }
 
 /**
