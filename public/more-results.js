@@ -62,7 +62,10 @@ export class MoreResults {
     this.startLoading();
     this.searchPage.say(`Loading page ${number}…`);
     try {
-      const response = await fetch(this.searchPage.pageUrl(state, number), { headers: this.searchPage.headers(), signal });
+      // no-store: the browser's cache held an identical request from another tab (the same search's next page) until
+      // this one's answer was whole, then sent it, so it waited out the whole search before the service saw it, and
+      // asked every provider again instead of joining that search in flight. An answer is never reused from it anyway.
+      const response = await fetch(this.searchPage.pageUrl(state, number), { headers: this.searchPage.headers(), signal, cache: 'no-store' });
       // Read whole before looking again: a new search (or Back, or Stop) may take over while the body arrives.
       const body = response.ok ? await response.json() : await response.json().catch(() => ({}));
       if (signal.aborted) return;
