@@ -42,6 +42,12 @@ const presentedPages = new WeakMap<CachedAnswer, Map<string, readonly SearchResu
  * depth decides which pages the list serves, and cached_at is shown as the answer's age.
  */
 const text = (max: number) => z.string().max(max);
+/**
+ * What a provider's outcome this service writes holds at most: a name (a provider's, an error code, a setting), its
+ * message (an upstream's own words are cut at 200 characters, provider-outcome.ts; ours, with a redirect's target or
+ * a page's note, stay under a thousand), and the settings it lacks. Shown to every caller the answer is served to.
+ */
+const OUTCOME_BOUNDS = { name: 200, message: 4_000, missing: 20 } as const;
 const count = z.int().min(0);
 const storedResult = z.looseObject({
   title: text(RESULT_BOUNDS.title),
@@ -68,7 +74,16 @@ const storedAnswerShape = z.object({
   results: z.array(storedResult),
   depth: z.int().min(1).max(MAX_DEPTH),
   providers: z.array(
-    z.looseObject({ provider: z.string(), status: z.enum(PROVIDER_STATUSES), count, latency_ms: z.number().min(0), retry_after_ms: z.number().min(0).optional() }),
+    z.looseObject({
+      provider: text(OUTCOME_BOUNDS.name),
+      status: z.enum(PROVIDER_STATUSES),
+      count,
+      latency_ms: z.number().min(0),
+      retry_after_ms: z.number().min(0).optional(),
+      message: text(OUTCOME_BOUNDS.message).optional(),
+      code: text(OUTCOME_BOUNDS.name).optional(),
+      missing: z.array(text(OUTCOME_BOUNDS.name)).max(OUTCOME_BOUNDS.missing).optional(),
+    }),
   ),
   cached_at: count,
   upstreamFull: z.array(z.string()).optional(),

@@ -40,6 +40,7 @@ const HOSTILE_ENTRIES: Array<[string, (kept: CachedAnswer) => unknown]> = [
   ['a time gathered before 1970', (kept) => ({ ...kept, cached_at: -1e15, results: [foreignResult(1)] })],
   ['a negative count', (kept) => ({ ...kept, providers: kept.providers.map((outcome) => ({ ...outcome, count: -5 })), results: [foreignResult(1)] })],
   ['a wait shown as negative', (kept) => ({ ...kept, providers: kept.providers.map((outcome) => ({ ...outcome, retry_after_ms: -9e18 })), results: [foreignResult(1)] })],
+  ['a provider message of a megabyte', (kept) => ({ ...kept, providers: kept.providers.map((outcome) => ({ ...outcome, message: 'spam '.repeat(200_000) })), results: [foreignResult(1)] })],
   ['more providers than are configured', (kept) => ({ ...kept, providers: Array.from({ length: 200 }, () => kept.providers[0]), results: [foreignResult(1)] })],
   // Within every bound of the shape, but longer than any entry a replica writes (CACHE_SHARED_MAX_BYTES).
   [
