@@ -63,8 +63,8 @@ function withoutContractions(words: string[], start: number, differing: string[]
  * Whether two words may be one word as indexes spell it: the same word, two words that say nothing of a title's
  * subject ("on" and "in", TITLE_OPENING_WORDS), words holding a number (sameTitleNumbers's to compare), a regular
  * plural ("study" and "studies") or an irregular one ("mouse" and "mice", IRREGULAR_PLURALS), "versus" and "vs",
- * or words that open with one letter (sameFirstLetter) a few edits apart (editsWithin) or with other endings on one
- * stem (sameStem). A run of Chinese, Japanese or Thai between two spaces is read as one word too: each of its
+ * or words that open with one letter (sameFirstLetter) a few edits apart (spelledWithin) or with other endings on
+ * one stem (sameStem). A run of Chinese, Japanese or Thai between two spaces is read as one word too: each of its
  * characters says as much as a word, so a run that differs in more than a few is another phrase.
  */
 export function sameWordSpelledOtherwise(a: string, b: string): boolean {
@@ -73,21 +73,59 @@ export function sameWordSpelledOtherwise(a: string, b: string): boolean {
   if (IRREGULAR_PLURALS.get(a) === b || IRREGULAR_PLURALS.get(b) === a) return true;
   const longer = Math.max(a.length, b.length);
   const allowed = longer <= LONGEST_WORD_OF_NO_EDIT ? 0 : longer <= LONGEST_WORD_OF_ONE_EDIT ? 1 : 2;
-  if (sameFirstLetter(a, b) && (editsWithin(a, b, allowed) || sameStem(a, b))) return true;
+  if (sameFirstLetter(a, b) && (spelledWithin(a, b, allowed) || sameStem(a, b))) return true;
   // Last, as the slowest test: most words compared hold no number.
   return holdsTitleNumber(a) || holdsTitleNumber(b);
+}
+
+/**
+ * Whether `a` is `b` spelled otherwise in at most `allowed` edits (editsWithin). Words of one length differ by letters
+ * in place of letters (and neighbours swapped: "fibre", "fiber"), and there a letter for another is another word more
+ * often than another spelling: "absorption" and "adsorption", "spinal" and "spiral", "sulfate" and "sulfite",
+ * "alkene" and "alkyne", "mitosis" and "meiosis". Only the letters spellings trade (SPELLING_LETTERS: "organise",
+ * "organize"; "sceptic", "skeptic"; "defence", "defense"; "analysis", "analyses") count as one word there; words of
+ * two lengths keep editsWithin's allowance (a letter dropped or added: "tumour", "tumor").
+ */
+function spelledWithin(a: string, b: string, allowed: number): boolean {
+  if (a.length !== b.length) return editsWithin(a, b, allowed);
+  let edits = 0;
+  for (let index = 0; index < a.length; index += 1) {
+    if (a[index] === b[index]) continue;
+    edits += 1;
+    if (edits > allowed) return false;
+    // Two neighbours swapped are one edit, a typo's or a spelling's ("centre", "center").
+    if (a[index] === b[index + 1] && a[index + 1] === b[index]) {
+      index += 1;
+      continue;
+    }
+    if (!spellingLetters(a, b, index)) return false;
+  }
+  return true;
+}
+
+/** Letters one spelling of a word has where another has the other, in either order. */
+const SPELLING_LETTERS: ReadonlySet<string> = new Set(['sz', 'zs', 'ck', 'kc', 'cs', 'sc']);
+
+/** Whether the letters at `index` are ones spellings trade: SPELLING_LETTERS, or a plural's "is" and "es" at the end. */
+function spellingLetters(a: string, b: string, index: number): boolean {
+  if (SPELLING_LETTERS.has(a[index]! + b[index]!)) return true;
+  const atPluralEnding = index === a.length - 2 && a.endsWith('s');
+  return atPluralEnding && (a[index] === 'i' || a[index] === 'e') && (b[index] === 'i' || b[index] === 'e');
 }
 
 /**
  * Singulars and the irregular plurals titles use that the edits allowed do not reach ("mouse" and "mice", "child"
  * and "children", "index" and "indices"): without them "profiling of mouse retinal cells" and "profiling of mice
  * retinal cells" were read as a word put in place of another. Plurals a few edits away need no entry ("criterion"
- * and "criteria", "nucleus" and "nuclei", "woman" and "women"). Only these pairs: "men" is "man", never "women" (opposite-titles.ts).
+ * and "criteria", "nucleus" and "nuclei"); those whose letters are changed do ("woman" and "women"). Only these
+ * pairs: "men" is "man", never "women" (opposite-titles.ts).
  */
 const IRREGULAR_PLURALS: ReadonlyMap<string, string> = new Map([
   ['mouse', 'mice'], ['louse', 'lice'], ['child', 'children'], ['man', 'men'], ['foot', 'feet'], ['tooth', 'teeth'],
   ['goose', 'geese'], ['ox', 'oxen'], ['person', 'people'], ['datum', 'data'], ['index', 'indices'], ['vertex', 'vertices'],
   ['apex', 'apices'], ['cortex', 'cortices'], ['genus', 'genera'], ['corpus', 'corpora'],
+  // A letter for another (spelledWithin): one word only as this pair.
+  ['woman', 'women'], ['matrix', 'matrices'], ['appendix', 'appendices'],
 ]);
 
 /** "versus" as titles write it; "v" is left out, as a Roman five is sameTitleNumbers's. */
@@ -108,7 +146,7 @@ const MIN_STEM = 4;
 function sameStem(a: string, b: string): boolean {
   const stemA = stem(a);
   const stemB = stem(b);
-  return (stemA !== a || stemB !== b) && editsWithin(stemA, stemB, 1);
+  return (stemA !== a || stemB !== b) && spelledWithin(stemA, stemB, 1);
 }
 
 function stem(word: string): string {

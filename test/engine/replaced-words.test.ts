@@ -33,6 +33,10 @@ const twoWorks: Array<[string, string, string]> = [
   ['Afferent arteriolar tone in the isolated perfused rat kidney', 'Efferent arteriolar tone in the isolated perfused rat kidney', 'a word one letter away, its first'],
   ['Selective catalytic oxidation of methanol over supported gold nanoparticles', 'Selective catalytic oxidation of ethanol over supported gold nanoparticles', 'a word one letter longer at its start'],
   ['Anion exchange membranes for vanadium redox flow batteries', 'Cation exchange membranes for vanadium redox flow batteries', 'a word two letters away'],
+  ['Competitive absorption of carbon dioxide on activated carbon from coconut shells', 'Competitive adsorption of carbon dioxide on activated carbon from coconut shells', 'one letter for another'],
+  ['Selective hydrogenation of alkenes over supported palladium catalysts in water', 'Selective hydrogenation of alkynes over supported palladium catalysts in water', 'a vowel for another'],
+  ['Bacterial reduction of sulfate in anoxic marine sediments of the Baltic Sea', 'Bacterial reduction of sulfite in anoxic marine sediments of the Baltic Sea', 'a chemical ending for another'],
+  ['Chromosome segregation errors during mitosis in aged mouse oocytes', 'Chromosome segregation errors during meiosis in aged mouse oocytes', 'two letters for two others'],
   [
     'Effects of dietary fibre supplementation on gut microbiota composition and short-chain fatty acid production in mice and rats',
     'Effects of dietary fibre supplementation on gut microbiota composition and short-chain fatty acid production in rats and pigs',
@@ -53,6 +57,9 @@ const oneWork: Array<[string, string, string]> = [
   ['Natural fibre reinforced polymer composites for automotive applications', 'Natural fiber reinforced polymer composites for automotive applications', 'fibre, fiber: two letters swapped'],
   ['Tumour microenvironment remodelling in pancreatic ductal adenocarcinoma', 'Tumor microenvironment remodeling in pancreatic ductal adenocarcinoma', 'tumour, tumor, in a word of five letters'],
   ['Oesophageal adenocarcinoma incidence trends in northern Europe', 'Esophageal adenocarcinoma incidence trends in northern Europe', 'an opening oe written e'],
+  ['Organisational culture and nurse burnout in public hospitals of northern Italy', 'Organizational culture and nurse burnout in public hospitals of northern Italy', 'organisational, organizational: s for z'],
+  ['Sceptical attitudes towards vaccination among parents of young children in France', 'Skeptical attitudes towards vaccination among parents of young children in France', 'sceptical, skeptical: c for k'],
+  ['Testing the hypothesis of niche conservatism in tropical tree species of Amazonia', 'Testing the hypotheses of niche conservatism in tropical tree species of Amazonia', 'a plural in es for is'],
   ['Sulphur dioxide emissions from coal-fired power plants in eastern China', 'Sulfur dioxide emissions from coal-fired power plants in eastern China', 'sulphur, sulfur: two edits'],
   ['Estimating the catalogue of rare variants in population-scale sequencing', 'Estimating the catalog of rare variants in population-scale sequencing', 'catalogue, catalog'],
   ['Case studies of participatory design in public health interventions', 'Case study of participatory design in public health interventions', 'a plural in ies'],
@@ -132,7 +139,10 @@ describe('titles that differ by a word in place of another', () => {
 
   it('never reads a one-letter typo after a word\'s first letter as another word', () => {
     const words = ['hippocampal', 'neurogenesis', 'chronic', 'stress', 'adult', 'mice', 'graph', 'neural', 'networks', 'for', 'the', 'of', 'in', 'lung'];
-    /** One edit past the first letter: a letter dropped, doubled, changed, or swapped with its neighbour. */
+    /**
+     * One edit past the first letter: a letter dropped, doubled, or swapped with its neighbour. (A letter changed for
+     * another is another word unless spellings trade those letters: "absorption", "adsorption"; see below.)
+     */
     const typo = (word: string, at: number, kind: number): string => {
       const index = 1 + (at % (word.length - 1));
       if (kind === 0) return word.slice(0, index) + word.slice(index + 1);
@@ -141,7 +151,7 @@ describe('titles that differ by a word in place of another', () => {
       return index + 1 < word.length ? word.slice(0, index) + word[index + 1] + word[index] + word.slice(index + 2) : word;
     };
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...words), { minLength: 4, maxLength: 12 }), fc.nat(), fc.nat(), fc.nat(3), (title, position, at, kind) => {
+      fc.property(fc.array(fc.constantFrom(...words), { minLength: 4, maxLength: 12 }), fc.nat(), fc.nat(), fc.constantFrom(0, 1, 3), (title, position, at, kind) => {
         // Words of four letters or more: a word of three or fewer is one letter away from many others.
         const candidates = title.map((word, index) => index).filter((index) => title[index]!.length >= 4);
         fc.pre(candidates.length > 0);
