@@ -51,12 +51,7 @@ export class SearchForm {
   deadlineAccepted() {
     const { rangeUnderflow, rangeOverflow, badInput } = this.timeout.validity;
     const wrong = rangeUnderflow || rangeOverflow || badInput;
-    if (wrong) this.timeout.setAttribute('aria-invalid', 'true');
-    else this.timeout.removeAttribute('aria-invalid');
-    if (!wrong) return true;
-    this.say(`The deadline must be a number of milliseconds from ${this.timeout.min} to ${this.timeout.max}, or empty for the default.`, 'error');
-    this.timeout.focus();
-    return false;
+    return this.accepted(this.timeout, wrong ? `The deadline must be a number of milliseconds from ${this.timeout.min} to ${this.timeout.max}, or empty for the default.` : undefined);
   }
 
   /**
@@ -65,12 +60,18 @@ export class SearchForm {
    * in the box, marked, to be shortened.
    */
   queryAccepted(query) {
-    const problem = queryTooLong(query, this.query);
-    if (problem) this.query.setAttribute('aria-invalid', 'true');
-    else this.query.removeAttribute('aria-invalid');
-    if (!problem) return true;
+    return this.accepted(this.query, queryTooLong(query, this.query));
+  }
+
+  /** Whether `field` holds no `problem`; one it holds is marked on it, said on the status line, and focused to be mended. */
+  accepted(field, problem) {
+    if (!problem) {
+      field.removeAttribute('aria-invalid');
+      return true;
+    }
+    field.setAttribute('aria-invalid', 'true');
     this.say(problem, 'error');
-    this.query.focus();
+    field.focus();
     return false;
   }
 }

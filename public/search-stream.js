@@ -70,14 +70,18 @@ export class SearchStream {
     // The stream ends with `done` or `error`; one that ends without either was cut short (a proxy's timeout, a
     // replica going away), and what it showed is not the answer.
     let concluded = false;
+    // Nothing of this search left for Stop to stop: the Stop button goes.
+    const streamingEnded = () => {
+      this.streaming = undefined;
+      searchPage.streamingChanged(false);
+    };
     this.streaming = {
       controller,
       // What was shown stays, in the place it was shown: it is what the user stopped the search to look at.
       stop: () => {
         if (concluded || controller.signal.aborted) return false;
         controller.abort();
-        this.streaming = undefined;
-        searchPage.streamingChanged(false);
+        streamingEnded();
         const answered = `${finished} of ${state.providers.length} providers had answered`;
         this.words = `Stopped: ${this.list.children.length} results shown (${answered}).`;
         searchPage.say(`${this.words} Search again for the rest.`, 'stopped');
@@ -89,8 +93,7 @@ export class SearchStream {
     // to the stream's end, the button stayed beside the finished answer, pressable and doing nothing.
     const conclude = () => {
       concluded = true;
-      this.streaming = undefined;
-      searchPage.streamingChanged(false);
+      streamingEnded();
     };
     try {
       const response = await fetch(`/v1/search/${state.kind}/stream?${params}`, { headers: searchPage.headers(), signal: controller.signal });
@@ -139,10 +142,7 @@ export class SearchStream {
       this.panel.hide();
       searchPage.say(`The search could not reach the service (${error.message}). Check the connection and search again.`, 'error');
     } finally {
-      if (this.streaming?.controller === controller) {
-        this.streaming = undefined;
-        searchPage.streamingChanged(false);
-      }
+      if (this.streaming?.controller === controller) streamingEnded();
       waterfall.finish();
     }
   }
