@@ -4,12 +4,12 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchQuery } from '../../src/domain/query.js';
 import { createMemoryCache, type AnswerCache } from '../../src/engine/answer-cache.js';
-import { isStoredAnswer } from '../../src/engine/cached-answer.js';
-import { createRedisCache, type RedisCache } from '../../src/engine/redis-cache.js';
+import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer, type SearchResponse } from '../../src/engine/search-service.js';
 import type { UpstreamRequest } from '../../src/providers/provider.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { sharedAnswerCache } from '../support/shared-answer-cache.js';
 import { TestProvider } from '../support/test-provider.js';
 
 const agent = new Agent({ keepAliveTimeout: 500 });
@@ -119,13 +119,7 @@ describeWithRedis('a later page whose deeper list one provider failed, through t
     await redis.stop();
   });
   pagesAcrossAFailure('redis', async () => {
-    cache = createRedisCache<CachedAnswer>({
-      url: redis.url,
-      ttlMs: 60_000,
-      logger: pino({ level: 'silent' }),
-      front: createMemoryCache<CachedAnswer>({ ttlMs: 60_000, maxEntries: 100, maxBytes: 1_000_000 }),
-      isServable: isStoredAnswer,
-    });
+    cache = sharedAnswerCache(redis.url);
     return cache;
   });
 });

@@ -4,12 +4,12 @@ import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { MAX_DEPTH } from '../../src/domain/query.js';
 import { RESULT_BOUNDS } from '../../src/domain/result-bounds.js';
-import { createMemoryCache } from '../../src/engine/answer-cache.js';
 import { isStoredAnswer } from '../../src/engine/cached-answer.js';
-import { createRedisCache, type RedisCache } from '../../src/engine/redis-cache.js';
+import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from '../../src/engine/search-service.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { sharedAnswerCache } from '../support/shared-answer-cache.js';
 import { TestProvider } from '../support/test-provider.js';
 
 const agent = new Agent({ keepAliveTimeout: 500 });
@@ -75,11 +75,8 @@ describeWithRedis('an answer another writer changed in the shared cache, past wh
 
   /** A replica with one provider, its answer cache in front of the shared Redis as search-setup.ts makes it. */
   const replica = (): SearchService => {
-    const cache = createRedisCache<CachedAnswer>({
-      url: redis.url,
-      ttlMs: 60_000,
-      logger: pino({ level: 'silent' }),
-      front: createMemoryCache<CachedAnswer>({ ttlMs: 60_000, maxEntries: 100, maxBytes: 10_000_000 }),
+    const cache = sharedAnswerCache(redis.url, {
+      frontMaxBytes: 10_000_000,
       isServable: (value): value is CachedAnswer => isStoredAnswer(value, 1),
       maxEntryBytes: MAX_ENTRY_BYTES,
     });

@@ -3,12 +3,11 @@ import pino from 'pino';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RESULT_BOUNDS } from '../../src/domain/result-bounds.js';
-import { createMemoryCache } from '../../src/engine/answer-cache.js';
-import { isStoredAnswer } from '../../src/engine/cached-answer.js';
-import { createRedisCache, type RedisCache } from '../../src/engine/redis-cache.js';
+import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from '../../src/engine/search-service.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { sharedAnswerCache } from '../support/shared-answer-cache.js';
 import { TestProvider } from '../support/test-provider.js';
 
 const agent = new Agent({ keepAliveTimeout: 500 });
@@ -54,13 +53,7 @@ describeWithRedis('a later page extending an answer another writer left in the s
   });
 
   const replica = (): SearchService => {
-    const cache = createRedisCache<CachedAnswer>({
-      url: redis.url,
-      ttlMs: 60_000,
-      logger: pino({ level: 'silent' }),
-      front: createMemoryCache<CachedAnswer>({ ttlMs: 60_000, maxEntries: 100, maxBytes: 1_000_000 }),
-      isServable: isStoredAnswer,
-    });
+    const cache = sharedAnswerCache(redis.url);
     caches.push(cache);
     return new SearchService({
       providers: [new TestProvider('a', `${upstream.origin}/a`, { kind: 'papers' })],

@@ -4,13 +4,13 @@ import pino from 'pino';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SearchQuery } from '../../src/domain/query.js';
-import { createMemoryCache, type AnswerCache } from '../../src/engine/answer-cache.js';
-import { isStoredAnswer } from '../../src/engine/cached-answer.js';
-import { createRedisCache, type RedisCache } from '../../src/engine/redis-cache.js';
+import type { AnswerCache } from '../../src/engine/answer-cache.js';
+import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer, type SearchResponse } from '../../src/engine/search-service.js';
 import type { UpstreamRequest } from '../../src/providers/provider.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { sharedAnswerCache } from '../support/shared-answer-cache.js';
 import { TestProvider } from '../support/test-provider.js';
 
 const agent = new Agent({ keepAliveTimeout: 500 });
@@ -79,13 +79,7 @@ describeWithRedis('pages of one search answered by two replicas sharing Redis', 
   it('goes on from the deepest list either replica kept, never repeating nor skipping a result', async () => {
     const writes: Promise<void>[] = [];
     const replica = (): SearchService => {
-      const cache = createRedisCache<CachedAnswer>({
-        url: redis.url,
-        ttlMs: 60_000,
-        logger: pino({ level: 'silent' }),
-        front: createMemoryCache<CachedAnswer>({ ttlMs: 60_000, maxEntries: 100, maxBytes: 1_000_000 }),
-        isServable: isStoredAnswer,
-      });
+      const cache = sharedAnswerCache(redis.url);
       caches.push(cache);
       return new SearchService({
         providers: [new CountingProvider('a', `${upstream.origin}/a`), new CountingProvider('b', `${upstream.origin}/b`)],
