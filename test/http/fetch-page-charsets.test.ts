@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoopbackSite } from '../fetch/loopback-site.js';
-import { callOperation, startService, type RunningService } from '../support/service.js';
+import { startService, type RunningService } from '../support/service.js';
+import { fetchedPage } from './fetched-page.js';
 
 const paragraph =
   'The café on the corner serves crème brûlée and a naïve little rosé, and it opens at eight every morning. ' +
@@ -53,12 +54,7 @@ describe('fetch_url decodes a page in the encoding a browser would', () => {
     await site.stop();
   });
 
-  async function fetchPage(path: string): Promise<Page> {
-    const response = await callOperation(service, 'fetch_url', { url: `${site.origin}${path}` });
-    const body = (await response.json()) as Page;
-    expect({ path, status: response.status }, JSON.stringify(body)).toEqual({ path, status: 200 });
-    return body;
-  }
+  const fetchPage = (path: string): Promise<Page> => fetchedPage<Page>(service, `${site.origin}${path}`);
 
   it('follows a byte order mark over the declared charset, or when none is declared', async () => {
     for (const path of ['/utf8-mark-declared-1252', '/utf16le-mark']) {

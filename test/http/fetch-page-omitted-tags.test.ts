@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoopbackSite } from '../fetch/loopback-site.js';
-import { callOperation, startService, type RunningService } from '../support/service.js';
+import { startService, type RunningService } from '../support/service.js';
+import { fetchedPage } from './fetched-page.js';
 
 const paragraph =
   'The committee met on Tuesday and agreed to publish the minutes of every meeting within a week of it. ' +
@@ -48,12 +49,7 @@ describe('fetch_url reads an HTML page that leaves its optional tags out', () =>
     await site.stop();
   });
 
-  async function fetchPage(path: string): Promise<Page> {
-    const response = await callOperation(service, 'fetch_url', { url: `${site.origin}${path}` });
-    const body = (await response.json()) as Page;
-    expect({ path, status: response.status }, JSON.stringify(body)).toEqual({ path, status: 200 });
-    return body;
-  }
+  const fetchPage = (path: string): Promise<Page> => fetchedPage<Page>(service, `${site.origin}${path}`);
 
   it('finds the text and the <title> of a page without <html>, <head> or <body> tags', async () => {
     for (const [path, title, heading] of [

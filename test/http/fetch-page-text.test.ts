@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoopbackSite } from '../fetch/loopback-site.js';
 import { tableRows } from '../support/markdown-table.js';
-import { callOperation, startService, type RunningService } from '../support/service.js';
+import { startService, type RunningService } from '../support/service.js';
+import { fetchedPage } from './fetched-page.js';
 
 const paragraph =
   'Widget reads its settings once, when it starts, from the file named by WIDGET_CONFIG or from its defaults. ' +
@@ -63,11 +64,7 @@ describe('fetch_url keeps code as code, tables as tables and text in its charset
     await site.stop();
   });
 
-  async function fetchPage(path: string): Promise<Page> {
-    const response = await callOperation(service, 'fetch_url', { url: `${site.origin}${path}` });
-    expect(response.status).toBe(200);
-    return (await response.json()) as Page;
-  }
+  const fetchPage = (path: string): Promise<Page> => fetchedPage<Page>(service, `${site.origin}${path}`);
 
   it('fences code a highlighter wrote as <pre> without <code>, as written, not escaped as Markdown', async () => {
     const docs = await fetchPage('/docs/config.html');
