@@ -17,7 +17,11 @@ function spelled(pattern: string, params: Record<string, string | undefined>): s
 export function routePatterns(app: FastifyInstance): (method: string, target: string) => string {
   const byMethod = new Map<string, string[]>();
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) byMethod.set(method, [...(byMethod.get(method) ?? []), route.url]);
+    for (const method of [route.method].flat()) {
+      const patterns = byMethod.get(method);
+      if (patterns) patterns.push(route.url);
+      else byMethod.set(method, [route.url]);
+    }
   });
   return (method, target) => {
     const found = app.findRoute({ method, url: target });
