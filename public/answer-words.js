@@ -2,6 +2,11 @@
 
 export const answeredOk = (outcome) => outcome.status === 'ok';
 
+/** A count with its noun, singular for one: "1 result", "3 results" ("1 results" read as a slip). */
+export function counted(count, noun) {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 /** How many of a search's providers answered: the waterfall's summary once the search is done. */
 export function answeredOf(outcomes) {
   return `${outcomes.filter(answeredOk).length} of ${outcomes.length} answered`;
@@ -15,9 +20,12 @@ export function doneMessage(answer) {
   const took = `in ${answer.took_ms} ms${answer.cached ? ' (cached)' : ''}`;
   const answered = answer.providers.filter(answeredOk).length;
   const asked = answer.providers.length;
-  if (answered === 0) return `No results: none of the ${asked} providers answered (why is written under Providers). Search again to retry.`;
-  if (answer.results.length === 0) return `No results ${took}: ${answered} of ${asked} providers answered and found nothing.`;
-  return `${answer.results.length} results ${took}.${unansweredWords(answer.providers)}`;
+  if (answered === 0) {
+    const nobody = asked === 1 ? 'the provider asked did not answer' : `none of the ${asked} providers answered`;
+    return `No results: ${nobody} (why is written under Providers). Search again to retry.`;
+  }
+  if (answer.results.length === 0) return `No results ${took}: ${answered} of ${counted(asked, 'provider')} answered and found nothing.`;
+  return `${counted(answer.results.length, 'result')} ${took}.${unansweredWords(answer.providers)}`;
 }
 
 /**
@@ -27,7 +35,7 @@ export function doneMessage(answer) {
 function unansweredWords(outcomes) {
   const unanswered = outcomes.filter((outcome) => !answeredOk(outcome)).map((outcome) => outcome.provider);
   if (unanswered.length === 0) return '';
-  return ` ${unanswered.length} of ${outcomes.length} providers did not answer (${unanswered.join(', ')}): why is written under Providers.`;
+  return ` ${unanswered.length} of ${counted(outcomes.length, 'provider')} did not answer (${unanswered.join(', ')}): why is written under Providers.`;
 }
 
 /**

@@ -2,7 +2,7 @@
 // knows which page came last, which URLs are on the page, and whether the button is there, busy or ready; a page on
 // its way can be stopped (Escape, the Stop button) without stopping the search it belongs to.
 
-import { statusWords } from './answer-words.js';
+import { counted, statusWords } from './answer-words.js';
 import { appendResults } from './results.js';
 
 const READY_TEXT = 'More results';
@@ -97,7 +97,7 @@ export class MoreResults {
     this.searchPage.showOutcomes(state, answer.providers, number);
     const cached = answer.cached ? ' (cached)' : '';
     // "0 more results" beside a control gone without a word read as a page still to come.
-    const news = added.length === 0 && this.button.hidden ? 'No more results' : `${added.length} more results`;
+    const news = added.length === 0 && this.button.hidden ? 'No more results' : `${added.length} more ${added.length === 1 ? 'result' : 'results'}`;
     this.searchPage.say(`${news} (page ${number}, ${this.list.children.length} in all) in ${answer.took_ms} ms${cached}.`, 'done');
     // Keyboard users carry on where the new results start, rather than from the top of the page when the button goes.
     const firstNew = added.map((item) => item.querySelector('a')).find(Boolean);
@@ -115,7 +115,7 @@ export class MoreResults {
     if (!this.busy || !this.loading) return false;
     this.loading.abort();
     this.failed();
-    this.searchPage.say(`Stopped loading page ${this.lastPage + 1}: the ${this.list.children.length} results shown stay. Press More results to try again.`, 'stopped');
+    this.searchPage.say(`Stopped loading page ${this.lastPage + 1}: the ${counted(this.list.children.length, 'result')} shown ${this.list.children.length === 1 ? 'stays' : 'stay'}. Press More results to try again.`, 'stopped');
     return true;
   }
 

@@ -2,7 +2,7 @@
 // the results and the status line as each provider answers. One search streams at a time: a newer one (or Back, or
 // Forward) ends the one before without a word; Stop and Escape end it with what was shown, and say so.
 
-import { answeredOf, answeredOk, doneMessage, statusWords } from './answer-words.js';
+import { answeredOf, answeredOk, counted, doneMessage, statusWords } from './answer-words.js';
 import { KEY_REFUSED } from './api-key.js';
 import { readEvents } from './event-stream.js';
 import { searchParams } from './search-state.js';
@@ -82,8 +82,8 @@ export class SearchStream {
         if (concluded || controller.signal.aborted) return false;
         controller.abort();
         streamingEnded();
-        const answered = `${finished} of ${state.providers.length} providers had answered`;
-        this.words = `Stopped: ${this.list.children.length} results shown (${answered}).`;
+        const answered = `${finished} of ${counted(state.providers.length, 'provider')} had answered`;
+        this.words = `Stopped: ${counted(this.list.children.length, 'result')} shown (${answered}).`;
         searchPage.say(`${this.words} Search again for the rest.`, 'stopped');
         return true;
       },
@@ -117,7 +117,7 @@ export class SearchStream {
           this.panel.summarise(`${finished} of ${state.providers.length} finished`);
         } else if (event === 'results') {
           const news = this.steady.update(data.results);
-          this.words = `${data.results.length} results so far (${data.done} of ${data.total} providers)…`;
+          this.words = `${counted(data.results.length, 'result')} so far (${data.done} of ${counted(data.total, 'provider')})…`;
           const firstResults = !resultsAnnounced && data.results.length > 0;
           resultsAnnounced ||= firstResults;
           searchPage.say(`${this.words}${news ? ` ${news}` : ''}`, 'info', { announce: firstResults });

@@ -2,6 +2,7 @@
 // finish, coloured by status, with the deadline marked. Status and milliseconds are written out too, so the
 // colour is never the only signal.
 
+import { counted } from './answer-words.js';
 import { element } from './results.js';
 
 const NOT_CALLED = new Set(['not_configured', 'skipped', 'suspended']);
@@ -90,7 +91,7 @@ export class Waterfall {
       // In words: "rate limited", "not configured".
       const label = outcome.status.replaceAll('_', ' ');
       const text = NOT_CALLED.has(outcome.status) ? label : `${label} ${outcome.latency_ms} ms`;
-      const count = outcome.status === 'ok' ? ` · ${outcome.count} results` : '';
+      const count = outcome.status === 'ok' ? ` · ${counted(outcome.count, 'result')}` : '';
       const outcomeText = row.querySelector('.outcome');
       outcomeText.textContent = `${text}${count}`;
       outcomeText.title = outcome.message ?? '';
