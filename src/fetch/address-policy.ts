@@ -5,8 +5,8 @@ import { nat64Target, type Nat64Prefix } from './nat64-prefixes.js';
 /**
  * Which IP addresses an arbitrary-URL fetch may connect to. Deny by default: anything ipaddr.js does not
  * call plain `unicast` (loopback, private, link-local, unique-local, multicast, unspecified, CGNAT, broadcast,
- * reserved, benchmarking, …) is refused, as are the cloud metadata endpoints, some of which sit in public
- * space. IPv6 forms that carry an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4) are judged by the
+ * reserved, benchmarking, …) is refused, as is IPv6 outside the global unicast space 2000::/3, and the cloud
+ * metadata endpoints, some of which sit in public space. IPv6 forms that carry an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4) are judged by the
  * IPv4 address inside, so ::ffff:127.0.0.1 is as loopback as 127.0.0.1; so are addresses under the network's
  * own NAT64 prefixes (FETCH_NAT64_PREFIXES, nat64-prefixes.ts), which otherwise look public.
  */
@@ -36,6 +36,12 @@ const RANGE_NAMES: Record<string, string> = {
 };
 
 const NAT64_WELL_KNOWN = ipaddr.IPv6.parse('64:ff9b::');
+/**
+ * Global unicast (RFC 4291, IANA's IPv6 address space): every public IPv6 address assigned today lies in 2000::/3.
+ * ipaddr.js calls the unassigned rest `unicast` too (4000::1, ::1:0:0:1), and space nobody has assigned has no public
+ * host to fetch: deny by default.
+ */
+const GLOBAL_UNICAST = ipaddr.IPv6.parse('2000::');
 const IPV4_COMPATIBLE = ipaddr.IPv6.parse('::');
 
 /**
@@ -71,7 +77,9 @@ function ipv4Reason(address: ipaddr.IPv4): string | undefined {
 
 function ipv6Reason(address: ipaddr.IPv6): string | undefined {
   if (METADATA_ADDRESSES.has(address.toRFC5952String())) return 'a cloud metadata address';
-  return rangeReason(address.range());
+  const reason = rangeReason(address.range());
+  if (reason === undefined && !address.match(GLOBAL_UNICAST, 3)) return 'an address outside the global unicast space (2000::/3)';
+  return reason;
 }
 
 function rangeReason(range: string): string | undefined {

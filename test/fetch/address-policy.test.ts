@@ -54,6 +54,13 @@ describe('forbiddenAddressReason', () => {
     },
   );
 
+  it.each(['4000::1', '::1:0:0:1', '::ffff:ffff:7f00:1', '::2:7f00:1', 'c000::1', 'e000::1'])(
+    'refuses %s, IPv6 nobody has assigned, outside the global unicast space',
+    (address) => {
+      expect(forbiddenAddressReason(address)).toBe('an address outside the global unicast space (2000::/3)');
+    },
+  );
+
   it('refuses what is not an IP address at all rather than guessing', () => {
     expect(forbiddenAddressReason('example.com')).toBe('not a valid IP address');
     expect(forbiddenAddressReason('')).toBe('not a valid IP address');
