@@ -1,6 +1,8 @@
 /**
- * Hears one event of a shared run. `moreAtOnce` is true when another follows at once: a caller that joined late is
+ * Hears one event of a shared run. `moreAtOnce` is true when more follows at once: a caller that joined late is
  * told what it missed in one go, and work done for each event (fusing a stream's results so far) can wait for the last.
+ * A caller that joined a run keeping no events hears them all when it ends, each with `moreAtOnce` true: what follows
+ * at once is the run's value (SingleFlight's `toldBy`).
  */
 export type FlightListener<E> = (event: E, moreAtOnce: boolean) => void;
 

@@ -46,11 +46,14 @@ export interface SearchRequest {
   /**
    * Told of each provider's answer as it finishes, in finish order, for every provider asked (streaming,
    * MCP progress); a cached answer reports none. A request with an observer joins an identical one in flight
-   * when that one has an observer too: it is told at once every answer that fan-out has heard so far
-   * (`moreAtOnce` true for all but the last of them), then each as it comes. An identical fan-out started without
-   * an observer kept none of its answers: the request runs its own. `kept` is the cached list the answer will
-   * extend (empty when none): a cached answer too short for the page is extended by the deeper one, so results
-   * so far are fused onto it (fuseAnswers' `kept`).
+   * (under the rule every caller joins by): when that one has an observer too, it is told at once every answer that
+   * fan-out has heard so far (`moreAtOnce` true for all but the last of them), then each as it comes. An identical
+   * fan-out started without an observer (a plain search's) keeps none of its answers as it goes: the request waits
+   * for it to end and is then told every provider's answer at once, in the order they finished, each with
+   * `moreAtOnce` true and no `items` (that fan-out kept only its ranked list): its own answer follows at once with
+   * the results they add up to. `kept` is the cached list the answer will extend (empty when none, and for those
+   * told at the end): a cached answer too short for the page is extended by the deeper one, so results so far are
+   * fused onto it (fuseAnswers' `kept`).
    */
   onProviderAnswer?(answer: ProviderAnswer, kept: readonly SearchResult[], moreAtOnce: boolean): void;
 }
@@ -65,7 +68,8 @@ export interface SearchResponse {
   has_more: boolean;
   /**
    * This request's time so far, from its arrival (receivedAt) as its deadline counts, so it is comparable with
-   * timeout_ms; a cached answer says how long this request took, not how long the search it was kept from did.
+   * timeout_ms; a cached answer says how long this request took, not how long the search it was kept from did. One
+   * that joined a fan-out in flight counts from that fan-out's start (when earlier), as its providers' latencies do.
    */
   took_ms: number;
   cached: boolean;
@@ -118,7 +122,7 @@ export class SearchService {
   private readonly runtime: ProviderRuntime;
   // A search whose every caller left because hearing an answer threw failed on a fault of its own: the providers it
   // cuts short are reported as such (CALLS_FINISHED), not as cancelled by a client that went away.
-  private readonly flights = new SingleFlight<CachedAnswer, HeardAnswer>(CALLS_FINISHED);
+  private readonly flights = new SingleFlight<CachedAnswer, HeardAnswer>(CALLS_FINISHED, (answer) => this.heardIn(answer));
 
   constructor(private readonly options: SearchServiceOptions) {
     this.catalog = new ProviderCatalog(options.providers, options.breaker);
@@ -258,8 +262,9 @@ export class SearchService {
     // gets, and a later caller joins whenever it comes. A caller with an observer hears the flight's answers (the
     // ones it missed at once) with the list that flight extends, which is what its answer comes from.
     const observer = request.onProviderAnswer;
+    const flightKey = `${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`;
     const gathering = this.flights.run(
-      `${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`,
+      flightKey,
       callerSignal,
       ask,
       started,
@@ -268,7 +273,21 @@ export class SearchService {
     );
     // Counted once the providers are asked: the requests need not wait for the bookkeeping.
     this.options.onCacheLookup?.(lookup);
-    return gathering.then((answer) => this.respond(answer, false, query, request, page, started));
+    // A caller that joined is answered with the fan-out's timings, each provider's latency counted from its start (and
+    // its deadline too): its took_ms counts from there as well, or from its own arrival if that was earlier, so no
+    // provider took longer than the whole answer. Looked up only for a caller that joined.
+    const from = lookup === 'shared' ? Math.min(started, this.flights.startedAtOf(flightKey) ?? started) : started;
+    return gathering.then((answer) => this.respond(answer, false, query, request, page, from));
+  }
+
+  /**
+   * What a finished fan-out heard, for a caller with an observer that joined it when it kept nothing of what it heard
+   * (a plain search's): each provider's outcome, in the order they finished (the shortest latency first; those not
+   * asked at once, with none). Without items: the fan-out kept only its ranked list, the caller's answer.
+   */
+  private heardIn(answer: CachedAnswer): HeardAnswer[] {
+    const finished = answer.providers.slice().sort((first, second) => first.latency_ms - second.latency_ms);
+    return finished.map((outcome) => ({ answer: { provider: this.catalog.get(outcome.provider), items: [], outcome }, kept: NOTHING_KEPT }));
   }
 
   private respond(answer: CachedAnswer, cached: boolean, query: SearchQuery, request: SearchRequest, page: number, started: number): SearchResponse {
@@ -429,6 +448,9 @@ export class SearchService {
  * milliseconds of each other; narrow against the timeouts asked for (timeout_ms is at least 100 ms).
  */
 const JOIN_WITHIN_MS = 50;
+
+/** The kept list of answers told after their fan-out ended: nothing is fused from them (they carry no items). */
+const NOTHING_KEPT: readonly SearchResult[] = Object.freeze([]);
 
 /** A provider that answered, or whose deadline passed after it had given some results (a later page cut short). */
 function gaveResults(provider: ProviderOutcome): boolean {

@@ -26,8 +26,10 @@ interface Flight<T, E> {
  *
  * A caller may listen to what the run tells as it goes (a streamed search hears each provider's answer). One that
  * joins is first told, at once, everything the run told before it came. A run started by a caller that does not listen
- * keeps nothing of what it tells (it tells nothing: no step per event, no log), so a caller that listens starts a run
- * of its own instead of joining it, and that run takes the key.
+ * keeps nothing of what it tells (it tells nothing: no step per event, no log): a caller that listens joins it all the
+ * same, waits as one that does not, and is told when it ends what its value says was told (`toldBy`), all at once,
+ * before that value. A run of its own would ask everything again (for a search: every provider, spending their rate
+ * limits and quotas twice) and end no sooner than the run already going.
  */
 export class SingleFlight<T, E = never> {
   private readonly inFlight = new Map<string, Flight<T, E>>();
@@ -36,8 +38,14 @@ export class SingleFlight<T, E = never> {
    * `faultReason`: what a run is aborted with when its last caller leaves because its listener threw (a fault of the
    * caller's own code, not a client going away): the work may tell the two apart (a provider cut short by it is not
    * reported as cancelled by its client). The listener's error by default.
+   *
+   * `toldBy`: the events a finished run's value says it told, for a listener that joined a run keeping none (none
+   * when unset). Worked out only for such a listener, when the run ends: a run nobody listens to pays nothing for it.
    */
-  constructor(private readonly faultReason?: unknown) {}
+  constructor(
+    private readonly faultReason?: unknown,
+    private readonly toldBy?: (value: T) => readonly E[],
+  ) {}
 
   run(
     key: string,
@@ -48,12 +56,33 @@ export class SingleFlight<T, E = never> {
     listener?: FlightListener<E>,
   ): Promise<T> {
     let flight = this.inFlight.get(key);
-    if (!flight || Math.abs(startedAt - flight.startedAt) > joinWithinMs || (listener !== undefined && flight.events === undefined)) {
-      flight = this.start(key, work, startedAt, listener !== undefined);
-    }
+    if (!flight || Math.abs(startedAt - flight.startedAt) > joinWithinMs) flight = this.start(key, work, startedAt, listener !== undefined);
     const shared = flight;
     shared.waiters += 1;
-    if (listener) return this.listenTo(key, shared, signal, listener);
+    if (!listener) return this.wait(key, shared, signal);
+    if (shared.events) return this.listenTo(key, shared, signal, listener);
+    return this.wait(key, shared, signal).then((value) => this.tellAtEnd(value, listener));
+  }
+
+  /** When the run began: for a caller that joined it, whose deadline and timings count from then (`startedAt` of run()). */
+  startedAtOf(key: string): number | undefined {
+    return this.inFlight.get(key)?.startedAt;
+  }
+
+  /**
+   * A listener that joined a run keeping no events, told them once the run has ended, then given its value. A listener
+   * that throws fails its own caller only: the run is over, and the others have its value.
+   */
+  private tellAtEnd(value: T, listener: FlightListener<E>): T {
+    // Each with more at once, the last too: the value follows at once, and holds what they add up to (a search's
+    // results), so work a listener does per event (fusing results so far) is left to the value.
+    const told = this.toldBy?.(value) ?? [];
+    for (const event of told) listener(event, true);
+    return value;
+  }
+
+  /** A caller that does not listen: the run's value, unless its signal aborts first (then it alone leaves). */
+  private wait(key: string, shared: Flight<T, E>, signal: CallerSignal | undefined): Promise<T> {
     if (!signal) return shared.promise;
     return new Promise<T>((resolve, reject) => {
       const leave = (): void => {

@@ -71,7 +71,7 @@ export const searchResponseOutput = z.strictObject({
   page: z.int().min(1).max(MAX_PAGE).describe('Which page of results this is (1 unless asked for another).'),
   has_more: z.boolean().describe('Whether the next page holds results: ask again with page + 1. Also true when a provider gave all it was asked for and only asking it deeper can tell; that next page may then come back empty.'),
   took_ms: whole.describe(
-    "This request's time in milliseconds, from its arrival as timeout_ms counts (a cached answer's is this request's, not the search it was kept from).",
+    "This request's time in milliseconds, from its arrival as timeout_ms counts (a cached answer's is this request's, not the search it was kept from; one that joined an identical search in flight counts from that search's start, as its providers' latency_ms do).",
   ),
   cached: z.boolean(),
   cache_age_ms: whole.describe(

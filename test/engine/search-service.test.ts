@@ -68,18 +68,18 @@ describe('SearchService.search', () => {
     expect(order).toEqual(['dispatch /a/search', 'dispatch /b/search', 'search started', 'cache miss', 'search ended']);
   });
 
-  it('counts identical searches in flight together as one miss, the others as shared, and a streamed one as a miss', async () => {
+  it('counts identical searches in flight together as one miss, the others as shared, a streamed one among them', async () => {
     upstream.on('/held/search', { kind: 'hang' });
     const lookups: string[] = [];
     const search = service({ providers: [new TestProvider('held', `${upstream.origin}/held`)], onCacheLookup: (lookup) => lookups.push(lookup) });
     const request = { kind: 'web' as const, query: 'together', limit: 5, timeoutMs: 60_000 };
     const callers = [new AbortController(), new AbortController(), new AbortController()];
     const answers = callers.map((caller) => search.search(request, caller.signal).catch(() => 'left'));
-    // A search told of each provider runs its own fan-out (it could not replay what a shared one already saw).
+    // A search told of each provider joins too: the plain fan-out tells it every provider when it ends.
     const streamed = new AbortController();
     const answerStreamed = search.search({ ...request, onProviderAnswer: () => undefined }, streamed.signal).catch(() => 'left');
-    await expect.poll(() => upstream.requestsTo('/held/search').length).toBe(2);
-    expect(lookups).toEqual(['miss', 'shared', 'shared', 'miss']);
+    await expect.poll(() => lookups).toEqual(['miss', 'shared', 'shared', 'shared']);
+    await expect.poll(() => upstream.requestsTo('/held/search').length).toBe(1);
     // The callers leave, so the held upstream's requests end with them.
     for (const caller of [...callers, streamed]) caller.abort(new Error('left'));
     await Promise.all([...answers, answerStreamed]);

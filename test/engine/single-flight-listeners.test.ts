@@ -38,24 +38,69 @@ describe('SingleFlight with callers that listen', () => {
     expect(flights.size).toBe(0);
   });
 
-  it('gives a listener arriving at a run that keeps nothing (its first caller did not listen) a run of its own, which takes the key', async () => {
-    const flights = new SingleFlight<string, string>();
+  it('lets a listener join a run that keeps nothing (its first caller did not listen), telling it at the end what the value says was told', async () => {
+    const flights = new SingleFlight<string, string>(undefined, (value) => value.split(','));
     const runs: DrivenRun[] = [];
     const work = drivenWork(runs);
     const heard: string[] = [];
     const plain = flights.run('key', undefined, work);
     expect(runs[0]!.tell).toBeUndefined();
-    const listening = flights.run('key', undefined, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'listening'));
-    expect(runs).toHaveLength(2);
-    const later = flights.run('key', undefined, work);
-    expect(runs).toHaveLength(2);
-    runs[1]!.tell!('x');
-    expect(heard).toEqual(['listening:x']);
-    runs[0]!.finish('plain answer');
-    runs[1]!.finish('listened answer');
-    await expect(plain).resolves.toBe('plain answer');
-    await expect(listening).resolves.toBe('listened answer');
-    await expect(later).resolves.toBe('listened answer');
+    const listening = flights.run('key', new Cancellation(), work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'listening'));
+    const alsoListening = flights.run('key', undefined, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'also'));
+    // No run of their own: the one run is asked once.
+    expect(runs).toHaveLength(1);
+    // What each listener had heard when its value came.
+    const told = listening.then((value) => ({ value, heardBefore: heard.filter((line) => line.startsWith('listening:')) }));
+    const alsoTold = alsoListening.then((value) => ({ value, heardBefore: heard.filter((line) => line.startsWith('also:')) }));
+    expect(heard).toEqual([]);
+    runs[0]!.finish('a,b');
+    await expect(plain).resolves.toBe('a,b');
+    // Each event with more at once, the last too: the value follows at once, and the listener hears them before it.
+    await expect(told).resolves.toEqual({ value: 'a,b', heardBefore: ['listening:a+', 'listening:b+'] });
+    await expect(alsoTold).resolves.toEqual({ value: 'a,b', heardBefore: ['also:a+', 'also:b+'] });
+    expect(flights.size).toBe(0);
+  });
+
+  it('keeps a run that keeps nothing going for the others when a listener that joined it leaves, and fails only a listener that throws at the end', async () => {
+    const flights = new SingleFlight<string, string>(undefined, (value) => [value]);
+    const runs: DrivenRun[] = [];
+    const work = drivenWork(runs);
+    const heard: string[] = [];
+    const plainGone = new Cancellation();
+    const plain = flights.run('key', plainGone, work);
+    const listenerGone = new Cancellation();
+    const leaving = flights.run('key', listenerGone, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'leaving'));
+    const broken = new Error('listener bug');
+    const throwing = flights.run('key', undefined, work, 0, Number.POSITIVE_INFINITY, () => {
+      throw broken;
+    });
+    const staying = flights.run('key', undefined, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'staying'));
+    listenerGone.abort('listener left');
+    await expect(leaving).rejects.toBe('listener left');
+    plainGone.abort('plain left');
+    await expect(plain).rejects.toBe('plain left');
+    expect(runs[0]!.signal.aborted).toBe(false);
+    runs[0]!.finish('answer');
+    await expect(throwing).rejects.toBe(broken);
+    await expect(staying).resolves.toBe('answer');
+    expect(heard).toEqual(['staying:answer+']);
+  });
+
+  it('aborts a run that keeps nothing once every caller, listening or not, has left', async () => {
+    const flights = new SingleFlight<string, string>(undefined, (value) => [value]);
+    const runs: DrivenRun[] = [];
+    const work = drivenWork(runs);
+    const plainGone = new Cancellation();
+    const listenerGone = new Cancellation();
+    const plain = flights.run('key', plainGone, work);
+    const listening = flights.run('key', listenerGone, work, 0, Number.POSITIVE_INFINITY, () => undefined);
+    plainGone.abort('plain left');
+    await expect(plain).rejects.toBe('plain left');
+    expect(runs[0]!.signal.aborted).toBe(false);
+    listenerGone.abort('listener left');
+    await expect(listening).rejects.toBe('listener left');
+    expect(runs[0]!.signal).toMatchObject({ aborted: true, reason: 'listener left' });
+    expect(flights.size).toBe(0);
   });
 
   it('stops telling a caller that left, and aborts the run only when the last one leaves', async () => {

@@ -8,7 +8,7 @@ const BRAVE = '/brave/res/v1/web/search';
 const EXA = '/exa/search';
 const KEYS = { BRAVE_API_KEY: 'brave-shared-stream-key-0123456789', EXA_API_KEY: 'exa-shared-stream-key-0123456789' };
 
-type Outcome = { provider: string; status: string };
+type Outcome = { provider: string; status: string; latency_ms: number; count: number };
 type Answer = { results: Array<{ url: string }>; providers: Outcome[]; took_ms: number; cached: boolean; cache_age_ms: number };
 type Event = { event: string; data: unknown };
 
@@ -27,12 +27,18 @@ async function sharedCount(service: RunningService): Promise<number> {
   return line === undefined ? 0 : Number(line.split(' ')[1]);
 }
 
-/** How many streams' clients went away before their end, read off /metrics. */
-async function streamsAborted(service: RunningService): Promise<number> {
+/** How many requests to `route` had their client go away before their end, read off /metrics. */
+async function requestsAborted(service: RunningService, route: string): Promise<number> {
   const metrics = await (await request(service.origin, '/metrics')).text();
-  const line = metrics.split('\n').find((candidate) => candidate.startsWith('fedsearch_http_requests_aborted_total{') && candidate.includes('route="/v1/search/web/stream"'));
+  const line = metrics.split('\n').find((candidate) => candidate.startsWith('fedsearch_http_requests_aborted_total{') && candidate.includes(`route="${route}"`));
   return line === undefined ? 0 : Number(line.split(' ').at(-1));
 }
+
+/** How many streams' clients went away before their end. */
+const streamsAborted = (service: RunningService): Promise<number> => requestsAborted(service, '/v1/search/web/stream');
+
+/** The longest any provider of an answer took: every one is counted from the start of the fan-out that asked it. */
+const slowestProvider = (answer: Answer): number => Math.max(...answer.providers.map((outcome) => outcome.latency_ms));
 
 /** The answer without what differs between two requests for it: how long each took, how old a cached copy was. */
 function withoutTiming(answer: Answer): Omit<Answer, 'took_ms' | 'cache_age_ms'> {
@@ -205,18 +211,121 @@ describe('identical streamed searches in flight share one fan-out', () => {
     expect(upstream!.requestsTo(EXA)).toHaveLength(1);
   });
 
-  it('gives a stream arriving during an identical plain search a fan-out of its own, with every provider event', async () => {
+  /**
+   * A stream arriving while only an identical plain search was in flight used to run a fan-out of its own (the plain
+   * one keeps none of the answers it hears as it goes): every provider asked twice. It joins it now, and is told every
+   * provider's outcome and the results when that search ends, then its own `done`.
+   */
+  it('lets a stream arriving during an identical plain search join its fan-out: every provider event, the results, then done', async () => {
     const running = await start();
-    const plainPath = '/v1/search/web?q=stream+after+plain&providers=brave,exa';
+    const plainPath = '/v1/search/web?q=stream+after+plain&providers=brave,exa,tavily';
     const plain = request(running.origin, plainPath);
     await expect.poll(() => heldExa.length).toBe(1);
-    // The plain search's fan-out kept nothing of what it heard: the stream could not be told brave's answer.
     const stream = await openStream(running, plainPath.replace('?', '/stream?'));
-    await readUntil(stream, hasResultsAfterProviders(1));
-    await expect.poll(() => heldExa.length).toBe(2);
-    for (const held of heldExa) held.writeHead(200, { 'content-type': 'application/json' }).end(exaBody('https://slow.example/1'));
+    await expect.poll(() => sharedCount(running)).toBe(1);
+    answerExa();
     const events = await stream.rest();
-    expect(namesOf(events)).toEqual(['provider', 'results', 'done']);
-    expect(((await (await plain).json()) as Answer).providers.map((outcome) => outcome.status)).toEqual(['ok', 'ok']);
+    const answer = (await (await plain).json()) as Answer;
+    expect(namesOf(events)).toEqual(['provider', 'provider', 'provider', 'results', 'done']);
+    // In the order they finished: exa, held, last.
+    expect(providersOf(events).slice(0, 2).sort()).toEqual(['brave', 'tavily']);
+    expect(providersOf(events)[2]).toBe('exa');
+    const done = events.at(-1)!.data as Answer;
+    // Each provider event is the outcome the answer reports (status, latency, count), as a stream of its own sends it.
+    const byName = new Map(done.providers.map((outcome) => [outcome.provider, outcome]));
+    for (const event of events.filter((read) => read.event === 'provider')) expect(event.data).toEqual(byName.get((event.data as Outcome).provider));
+    expect(byName.get('exa')).toMatchObject({ status: 'ok', count: 2 });
+    expect(events[3]!.data).toEqual({ results: done.results, done: 3, total: 3 });
+    expect(done.results.map((result) => result.url)).toEqual(['https://both.example/', 'https://fast.example/1', 'https://slow.example/1']);
+    expect(withoutTiming(done)).toEqual(withoutTiming(answer));
+    expect(upstream!.requestsTo(BRAVE)).toHaveLength(1);
+    expect(upstream!.requestsTo(EXA)).toHaveLength(1);
+  });
+
+  it('keeps a plain search\'s fan-out going for the stream that joined it when the plain caller leaves, and the other way round', async () => {
+    const running = await start();
+    const plainPath = '/v1/search/web?q=plain+caller+leaves&providers=brave,exa';
+    const plainLeaves = new AbortController();
+    const plain = fetch(`${running.origin}${plainPath}`, { signal: plainLeaves.signal }).catch((error: unknown) => error);
+    await expect.poll(() => heldExa.length).toBe(1);
+    const stream = await openStream(running, plainPath.replace('?', '/stream?'));
+    await expect.poll(() => sharedCount(running)).toBe(1);
+    plainLeaves.abort();
+    expect(await plain).toBeInstanceOf(Error);
+    await expect.poll(() => requestsAborted(running, '/v1/search/web')).toBe(1);
+    expect(heldExa[0]!.destroyed).toBe(false);
+    answerExa();
+    const events = await stream.rest();
+    expect(namesOf(events)).toEqual(['provider', 'provider', 'results', 'done']);
+    expect((events.at(-1)!.data as Answer).providers.map((outcome) => [outcome.provider, outcome.status])).toEqual([
+      ['brave', 'ok'],
+      ['exa', 'ok'],
+    ]);
+
+    // The stream that joined leaves: the plain search still gets exa's answer.
+    const otherPath = '/v1/search/web?q=joined+stream+leaves&providers=brave,exa';
+    const stays = request(running.origin, otherPath);
+    await expect.poll(() => heldExa.length).toBe(2);
+    const streamLeaves = new AbortController();
+    const leaving = await openStream(running, otherPath.replace('?', '/stream?'), streamLeaves.signal);
+    await expect.poll(() => sharedCount(running)).toBe(2);
+    streamLeaves.abort();
+    await leaving.cancel().catch(() => undefined);
+    await expect.poll(() => streamsAborted(running)).toBe(1);
+    expect(heldExa[1]!.destroyed).toBe(false);
+    heldExa[1]!.writeHead(200, { 'content-type': 'application/json' }).end(exaBody('https://slow.example/1'));
+    const answer = (await (await stays).json()) as Answer;
+    expect(answer.providers.map((outcome) => outcome.status)).toEqual(['ok', 'ok']);
+    expect(answer.results.map((result) => result.url)).toContain('https://slow.example/1');
+    expect(upstream!.requestsTo(EXA)).toHaveLength(2);
+  });
+
+  /**
+   * A search that joins is answered with the fan-out's outcomes, each provider's latency counted from that fan-out's
+   * start. Its took_ms counted from its own, later, arrival: a provider took longer than the whole answer, on the page a
+   * bar longer than the total. It counts from the fan-out's start now, as the providers' times and the deadline do.
+   */
+  it('reports a search that joined with the time of the fan-out it joined, no provider longer than its took_ms', async () => {
+    const running = await start();
+    const plainPath = '/v1/search/web?q=joined+timings&providers=brave,exa';
+    const first = request(running.origin, plainPath);
+    await expect.poll(() => heldExa.length).toBe(1);
+    const joinedPlain = request(running.origin, plainPath);
+    const joinedStream = await openStream(running, plainPath.replace('?', '/stream?'));
+    await expect.poll(() => sharedCount(running)).toBe(2);
+    answerExa();
+    const done = (await joinedStream.rest()).at(-1)!.data as Answer;
+    const answers = [(await (await first).json()) as Answer, (await (await joinedPlain).json()) as Answer, done];
+    for (const answer of answers) {
+      expect(answer.cached).toBe(false);
+      expect(answer.took_ms).toBeGreaterThanOrEqual(slowestProvider(answer));
+    }
+    expect(upstream!.requestsTo(EXA)).toHaveLength(1);
+  });
+
+  /**
+   * Ties between results break by the order the providers' lists are fused in. Callers naming the same providers in
+   * another order share a fan-out (and a cached answer): the one that joined must be shown, as it streams, the
+   * ranking its `done` gives, which is the first caller's.
+   */
+  it('streams a caller that joined naming its providers in another order the tied ranking its answer gives', async () => {
+    const running = await start();
+    const first = await openStream(running, '/v1/search/web/stream?q=tied+scores&providers=exa,brave');
+    await readUntil(first, hasResultsAfterProviders(1));
+    const second = await openStream(running, '/v1/search/web/stream?q=tied+scores&providers=brave,exa');
+    await readUntil(second, hasResultsAfterProviders(1));
+    expect(await sharedCount(running)).toBe(1);
+    // Exa's first result ties with brave's: each one source at rank 1.
+    heldExa[0]!.writeHead(200, { 'content-type': 'application/json' }).end(exaBody('https://exa-first.example/'));
+    for (const reader of [first, second]) {
+      await reader.rest();
+      const lastResults = reader.events.filter((event) => event.event === 'results').at(-1)!.data as { results: Answer['results'] };
+      const done = reader.events.at(-1)!.data as Answer;
+      expect(lastResults.results.map((result) => result.url)).toEqual(done.results.map((result) => result.url));
+    }
+    const firstDone = first.events.at(-1)!.data as Answer;
+    expect(firstDone.results.map((result) => result.url).sort()).toEqual(['https://both.example/', 'https://exa-first.example/', 'https://fast.example/1']);
+    expect(withoutTiming(second.events.at(-1)!.data as Answer)).toEqual(withoutTiming(firstDone));
+    expect(upstream!.requestsTo(EXA)).toHaveLength(1);
   });
 });

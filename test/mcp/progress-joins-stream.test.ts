@@ -18,9 +18,10 @@ async function sharedCount(service: RunningService): Promise<number> {
 
 /**
  * An MCP search that reports progress hears each provider's answer, as a stream does: arriving while an identical
- * stream is in flight, it joins that fan-out and is told at once of the providers already finished.
+ * stream is in flight, it joins that fan-out and is told at once of the providers already finished; arriving while
+ * only an identical plain search is, it joins that one and is told of every provider when it ends.
  */
-describe('an MCP search with progress during an identical stream', () => {
+describe('an MCP search with progress during an identical stream or plain search', () => {
   let upstream: FakeUpstream;
   let service: RunningService;
   let connected: Connected;
@@ -65,5 +66,29 @@ describe('an MCP search with progress during an identical stream', () => {
     expect((result.structuredContent as { results: Array<{ url: string }> }).results.map((found) => found.url)).toEqual(streamed);
     expect(upstream.requestsTo(BRAVE)).toHaveLength(1);
     expect(upstream.requestsTo(EXA)).toHaveLength(1);
+  });
+  it('joins an identical plain search in flight too, reporting every provider when it ends, and the providers are asked once', async () => {
+    const braveBefore = upstream.requestsTo(BRAVE).length;
+    const exaBefore = upstream.requestsTo(EXA).length;
+    const sharedBefore = await sharedCount(service);
+    const plain = request(service.origin, '/v1/search/web?q=progress+joins+plain&providers=brave,exa&limit=5');
+    await expect.poll(() => heldExa.length).toBe(2);
+    const progress: Progress[] = [];
+    const call = connected.client.callTool({ name: 'web_search', arguments: { query: 'progress joins plain', providers: ['brave', 'exa'], max_results: 5 } }, CallToolResultSchema, {
+      onprogress: (update) => void progress.push(update),
+    });
+    await expect.poll(() => sharedCount(service)).toBe(sharedBefore + 1);
+    heldExa[1]!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results: [{ title: 'Exa', url: 'https://exa.example/plain' }] }));
+    const result = (await call) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    // In the order they finished, each counted as a search of its own counts them.
+    expect(progress.map((update) => [update.message?.split(' ')[0], update.progress, update.total])).toEqual([
+      ['brave', 1, 2],
+      ['exa', 2, 2],
+    ]);
+    const answer = (await (await plain).json()) as { results: Array<{ url: string }> };
+    expect((result.structuredContent as { results: Array<{ url: string }> }).results.map((found) => found.url)).toEqual(answer.results.map((found) => found.url));
+    expect(upstream.requestsTo(BRAVE)).toHaveLength(braveBefore + 1);
+    expect(upstream.requestsTo(EXA)).toHaveLength(exaBefore + 1);
   });
 });

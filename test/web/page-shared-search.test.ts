@@ -194,4 +194,34 @@ describe.skipIf(!browserTestsRun())('the search page in two tabs running the sam
     expect(new URL(second.url()).searchParams.get('q')).toBe('shared then another');
     expect(problems.flat()).toEqual([]);
   });
+  /**
+   * A tab searching what a plain search (an API client, a script) is already asking used to run a fan-out of its own,
+   * asking every provider again. It joins that search now: nothing streams until it ends, then every bar, the results
+   * and the answer at once. The providers' times count from that search's start, and so does the total the tab says.
+   */
+  it('lets a tab join an identical plain search in flight: every bar and the results when it ends, none longer than the total', async () => {
+    upstream.on(BRAVE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: braveBody('https://fast.example/1', 'https://both.example/') });
+    const problems: string[][] = [];
+    const sharedBefore = await sharedCount(service);
+    const exaBefore = upstream.requestsTo(EXA).length;
+    // The page always asks with explain=true: the plain search must ask the same to be the same search.
+    const plain = request(service.origin, '/v1/search/web?q=tab+after+script&providers=brave,exa&explain=true');
+    await expect.poll(() => heldExa.length).toBe(1);
+    const tab = await openTab('/?q=tab+after+script&providers=brave,exa', problems);
+    await expect.poll(() => sharedCount(service)).toBe(sharedBefore + 1);
+    expect(await tab.locator('#waterfall [data-provider="brave"]').getAttribute('data-status')).toBe('pending');
+
+    answerExa(0);
+    await expect.poll(() => statusKind(tab)).toBe('done');
+    expect((await plain).status).toBe(200);
+    for (const provider of ['brave', 'exa']) expect(await tab.locator(`#waterfall [data-provider="${provider}"]`).getAttribute('data-status')).toBe('ok');
+    expect((await links(tab)).sort()).toEqual(['https://both.example/', 'https://fast.example/1', 'https://slow.example/1']);
+    const milliseconds = (text: string | null): number => Number(/(\d+) ms/.exec(text ?? '')?.[1]);
+    const total = milliseconds(await tab.locator('#status').textContent());
+    const bars = (await tab.locator('#waterfall .outcome').allTextContents()).map(milliseconds);
+    expect(bars).toHaveLength(2);
+    for (const bar of bars) expect(bar).toBeLessThanOrEqual(total);
+    expect(upstream.requestsTo(EXA)).toHaveLength(exaBefore + 1);
+    expect(problems.flat()).toEqual([]);
+  });
 });
