@@ -9,7 +9,7 @@
 
 import { editsWithin } from './edits-within.js';
 import { TITLE_OPENING_WORDS } from './paper-identity.js';
-import { onlySpacesDiffer, titleDifference } from './title-differences.js';
+import { onlySpacesDiffer, titleDifference, type TitleDifference } from './title-differences.js';
 import { holdsTitleNumber } from './title-numbers.js';
 
 /**
@@ -26,19 +26,23 @@ const LONGEST_WORD_OF_ONE_EDIT = 5;
  * they have as many words, and some word of one is neither a spelling of the word in its place
  * (sameWordSpelledOtherwise) nor, with that word, moved from elsewhere in the other title ("inflow and outflow",
  * "outflow and inflow"). Titles that differ by a word more or less (added-words.ts reads them), or by their spaces
- * alone, are left as they were found.
+ * alone, are left as they were found. `found`: their titleDifference, when the caller has it already.
  */
-export function titlesReplaceAWord(a: string, b: string): boolean {
+export function titlesReplaceAWord(a: string, b: string, found?: TitleDifference): boolean {
   if (a === b) return false;
-  const difference = titleDifference(a, b);
+  const difference = found ?? titleDifference(a, b);
   if (difference.differingA.length !== difference.differingB.length || onlySpacesDiffer(difference)) return false;
   const differingA = withoutContractions(difference.wordsA, difference.start, difference.differingA);
   const differingB = withoutContractions(difference.wordsB, difference.start, difference.differingB);
+  // Looked up, not searched for, and before the slower spelling test: titles that put their words in another order
+  // differ in most of them, each moved, and comparing each with each held a search of 500 such titles for seconds.
+  const wordsA = new Set(differingA);
+  const wordsB = new Set(differingB);
   return differingA.some((word, index) => {
     const other = differingB[index]!;
-    if (sameWordSpelledOtherwise(word, other)) return false;
     // Both found elsewhere in the other title: moved, and the words between them compared on their own turn.
-    return !(differingB.includes(word) && differingA.includes(other));
+    if (wordsB.has(word) && wordsA.has(other)) return false;
+    return !sameWordSpelledOtherwise(word, other);
   });
 }
 
@@ -68,14 +72,21 @@ function withoutContractions(words: string[], start: number, differing: string[]
  * characters says as much as a word, so a run that differs in more than a few is another phrase.
  */
 export function sameWordSpelledOtherwise(a: string, b: string): boolean {
+  // Last, as the slowest test: most words compared hold no number.
+  return spelledAlike(a, b) || holdsTitleNumber(a) || holdsTitleNumber(b);
+}
+
+/**
+ * sameWordSpelledOtherwise but for words holding a number: for a caller comparing one word with many, which asks
+ * holdsTitleNumber of each word once rather than once per pair.
+ */
+export function spelledAlike(a: string, b: string): boolean {
   if (a === b || (TITLE_OPENING_WORDS.has(a) && TITLE_OPENING_WORDS.has(b)) || pluralOf(a, b) || pluralOf(b, a)) return true;
   if (VERSUS.has(a) && VERSUS.has(b)) return true;
   if (IRREGULAR_PLURALS.get(a) === b || IRREGULAR_PLURALS.get(b) === a) return true;
   const longer = Math.max(a.length, b.length);
   const allowed = longer <= LONGEST_WORD_OF_NO_EDIT ? 0 : longer <= LONGEST_WORD_OF_ONE_EDIT ? 1 : 2;
-  if (sameFirstLetter(a, b) && (spelledWithin(a, b, allowed) || sameStem(a, b))) return true;
-  // Last, as the slowest test: most words compared hold no number.
-  return holdsTitleNumber(a) || holdsTitleNumber(b);
+  return sameFirstLetter(a, b) && (spelledWithin(a, b, allowed) || sameStem(a, b));
 }
 
 /**

@@ -260,9 +260,11 @@ export class SearchService {
     // caller's arrival, so one coming a second later would be answered a second before its own deadline, with the
     // providers still out reported as timed out. Without it each provider has its own timeout, the most any caller
     // gets, and a later caller joins whenever it comes. A caller with an observer hears the flight's answers (the
-    // ones it missed at once) with the list that flight extends, which is what its answer comes from.
+    // ones it missed at once) with the list that flight extends, which is what its answer comes from. Only a caller
+    // that read the same kept list joins (keptListTag): the answer extends that list, and one extending another (or
+    // none) would page on from a list this caller was not shown its earlier pages from.
     const observer = request.onProviderAnswer;
-    const flightKey = `${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}`;
+    const flightKey = `${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}#${keptListTag(stored)}`;
     const gathering = this.flights.run(
       flightKey,
       callerSignal,
@@ -451,6 +453,15 @@ const JOIN_WITHIN_MS = 50;
 
 /** The kept list of answers told after their fan-out ended: nothing is fused from them (they carry no items). */
 const NOTHING_KEPT: readonly SearchResult[] = Object.freeze([]);
+
+/**
+ * Which kept list a deeper fan-out extends, for its flight's key: none, or the stored answer's gathering time, depth and
+ * length. A copy read back from a shared cache is another object each time, so the answer's identity is not enough;
+ * two answers kept under one key differ in these unless two replicas began gathering them in the same millisecond.
+ */
+function keptListTag(stored: CachedAnswer | undefined): string {
+  return stored === undefined ? '' : `${stored.cached_at}/${stored.depth}/${stored.results.length}`;
+}
 
 /** A provider that answered, or whose deadline passed after it had given some results (a later page cut short). */
 function gaveResults(provider: ProviderOutcome): boolean {
