@@ -1,8 +1,9 @@
+import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { unreadVariableMessage } from './config/unread-variables.js';
-import { startupSummary } from './startup-summary.js';
+import { listeningAddress, startupSummary } from './startup-summary.js';
 import { exitOnUncaughtErrors } from './uncaught-errors.js';
 
 /**
@@ -49,13 +50,13 @@ async function main(): Promise<void> {
   // process without a word.
   process.on('SIGTERM', () => close('SIGTERM'));
   process.on('SIGINT', () => close('SIGINT'));
-  let address: string;
   try {
-    address = await app.listen({ port: config.PORT, host: config.HOST });
+    await app.listen({ port: config.PORT, host: config.HOST });
   } catch (error) {
     throw new Error(listenFailure(error, config.HOST, config.PORT), { cause: error });
   }
-  const summary = startupSummary(config, app.searchService.providers, address);
+  // Listening on a TCP port (never a pipe), so the address is an AddressInfo.
+  const summary = startupSummary(config, app.searchService.providers, listeningAddress(app.server.address() as AddressInfo));
   app.log.info({ configuration: summary.configuration }, summary.message);
 }
 

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import type { AppConfig } from './config.js';
 import { turnedOff } from './engine/provider-outcome.js';
 import type { Provider } from './providers/provider.js';
@@ -33,6 +34,15 @@ function describeMcp(config: AppConfig): string {
   if (!config.MCP_ENABLED) return 'off (MCP_ENABLED=false)';
   const mode = config.mcp.stateless ? 'stateless' : 'sessions';
   return `on at /mcp and /sse (${mode}, ${config.mcp.tools} tools)`;
+}
+
+/**
+ * Where the server listens, as bound: `http://0.0.0.0:8080` for every interface. Not Fastify's listen() result, which
+ * names the first interface it found (`http://127.0.0.1:8080`), so a service open to every network read as one that
+ * only its own machine could reach.
+ */
+export function listeningAddress({ address, family, port }: AddressInfo): string {
+  return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
 }
 
 export function startupSummary(config: AppConfig, providers: readonly Provider[], address: string): StartupSummary {

@@ -33,7 +33,9 @@ export class GithubProvider extends Provider {
   static readonly settings: ProviderSettings = {
     name: 'github',
     kind: 'code',
-    description: 'GitHub search: repositories, or code with scope=code (needs GITHUB_TOKEN).',
+    // Callers read this (GET /v1/providers, list_providers): it names github_search's parameter, not the filter
+    // (`scope`) the operation hands this adapter, which a caller sending it is refused.
+    description: 'GitHub search: repositories, or code with type=code (needs GITHUB_TOKEN).',
     baseUrl: 'https://api.github.com',
     credentials: [{ env: 'GITHUB_TOKEN', required: false, secret: true }],
     // GitHub search API: 10 requests per minute unauthenticated, 30 with a token (code search: 10).

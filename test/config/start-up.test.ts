@@ -67,6 +67,16 @@ describe('server start-up', () => {
     expect(output).not.toContain('brave-key-for-the-summary');
   });
 
+  // The Docker image's HOST: a line naming loopback there told the operator that no other machine could reach a
+  // service every network could (Fastify's listen() names the first interface it finds).
+  it('names, in that line, the address it is bound to: every interface under HOST=0.0.0.0, as README.md shows', async () => {
+    const { code, output } = await runServer({ HOST: '0.0.0.0' });
+    expect(code).toBe(0);
+    const line = logLine(output, 'fedsearch listening on');
+    expect(line.msg).toMatch(/^fedsearch listening on http:\/\/0\.0\.0\.0:\d+;/);
+    expect((line.configuration as { address: string }).address).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+  });
+
   it("names Redis in that line by its address alone, never its password, and MCP as off when it is", async () => {
     const { code, output } = await runServer({ REDIS_URL: `redis://:summary-secret-password@127.0.0.1:${await closedPort()}/2`, MCP_ENABLED: 'false' });
     expect(code).toBe(0);
