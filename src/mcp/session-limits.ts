@@ -72,7 +72,7 @@ export class SessionLimits {
       const client = owner.apiKeyId ? 'API key' : 'client address';
       return {
         status: 429,
-        message: `Too many MCP sessions: at most ${maxSessionsPerClient} open sessions per ${client} (MCP_MAX_SESSIONS_PER_CLIENT); end unused ones with DELETE, ${retryAfterWords(RETRY_AFTER_MS)} (a slot frees as one ends or idles out), or raise MCP_MAX_SESSIONS_PER_CLIENT`,
+        message: `Too many MCP sessions: at most ${maxSessionsPerClient} open sessions per ${client} (MCP_MAX_SESSIONS_PER_CLIENT); end unused ones (DELETE a Streamable HTTP session, close an SSE stream), ${retryAfterWords(RETRY_AFTER_MS)} (a slot frees as one ends or idles out), or raise MCP_MAX_SESSIONS_PER_CLIENT`,
       };
     }
     if (this.total >= maxSessions) {

@@ -45,7 +45,7 @@ describe('MCP session limits', () => {
     const keyA = { 'x-api-key': KEY_A };
     const keyB = { 'x-api-key': KEY_B };
     const [firstOfA] = [await openSession(service, keyA), await openSession(service, keyA)];
-    expectRefused(await initialize(service, keyA), 429, /at most 2 open sessions per API key \(MCP_MAX_SESSIONS_PER_CLIENT\).*raise MCP_MAX_SESSIONS_PER_CLIENT/);
+    expectRefused(await initialize(service, keyA), 429, /at most 2 open sessions per API key \(MCP_MAX_SESSIONS_PER_CLIENT\); end unused ones \(DELETE a Streamable HTTP session, close an SSE stream\).*raise MCP_MAX_SESSIONS_PER_CLIENT/);
 
     // The per-client limit counts per key: B still gets one, which fills the total.
     await openSession(service, keyB);
