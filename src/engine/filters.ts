@@ -3,6 +3,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { isParserStableHttpUrl } from '../domain/plain-url.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { yearFrom } from '../providers/parse-helpers.js';
+import type { ProviderSettings } from '../providers/provider.js';
 import { domainOf, samePercentEncoding } from './canonical-url.js';
 
 /** Filters the engine can apply to parsed results when the upstream could not. */
@@ -46,6 +47,22 @@ const engineCannotApplyUndated = (name: FilterName): boolean => name === 'time_r
  */
 export function unsupportedFilters(filters: SearchFilters, native: readonly FilterName[], undated = false): readonly FilterName[] {
   return notAppliedUpstream(filters, native, undated ? engineCannotApplyUndated : engineCannotApply);
+}
+
+/** Whether a domain list holds an entry with a path (`docs.example.com/guide`). */
+function hasPathEntry(entries: readonly string[] | undefined): boolean {
+  return entries !== undefined && entries.some((entry) => entry.includes('/'));
+}
+
+/**
+ * The filters a provider applies upstream to this search: those it declares, but for include_domains and
+ * exclude_domains when an entry has a path and its API takes domains only (ProviderSettings.domainPaths is not
+ * set; Tavily is sent the hosts): the engine then applies the entries to its results, as for any other provider.
+ */
+export function upstreamFilters(filters: SearchFilters, settings: Pick<ProviderSettings, 'filters' | 'domainPaths'>): readonly FilterName[] {
+  const native = settings.filters ?? NO_FILTERS;
+  if (settings.domainPaths === true || !(hasPathEntry(filters.include_domains) || hasPathEntry(filters.exclude_domains))) return native;
+  return native.filter((name) => name !== 'include_domains' && name !== 'exclude_domains');
 }
 
 /** Requested filters the provider does not apply upstream and the engine applies to its parsed results. */

@@ -6,8 +6,9 @@ import { laterPageFailed, stoppedBeforeEnd, type Provider, type UpstreamTranspor
 import { CallDeadlines } from './call-deadline.js';
 import type { CallerSignal } from './cancellation.js';
 import { searchFiltered, type FilteredItems } from './filtered-search.js';
-import { applyPostFilters, postFilters } from './filters.js';
+import { applyPostFilters, postFilters, upstreamFilters } from './filters.js';
 import { runPipeline, type PipelineDependencies, type PipelineResult, type ProviderTask } from './provider-pipeline.js';
+import { siteSearches, siteSearchFor } from './site-terms.js';
 
 export { createLimiters } from './provider-pipeline.js';
 export { notAsked, turnedOff } from './provider-outcome.js';
@@ -130,19 +131,25 @@ function answerOf(result: PipelineResult<TaskValue>, depth: number | undefined):
   return cutShort ? { provider, items, outcome, upstreamFull: true, cutShort: true } : { provider, items, outcome, upstreamFull: true };
 }
 
-/** A search (or the given task) whose items pass the filters the provider could not apply itself. */
+/**
+ * A search (or the given task) whose items pass the filters the provider could not apply itself. A web search's
+ * site: terms are such filters too (site-terms.ts): each provider is sent the search it can read.
+ */
 function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTask<TaskValue> {
+  // Undefined for nearly every search (one test of its text): it is then sent to every provider as it is.
+  const sites = ask ? undefined : siteSearches(query);
   return {
     name: ask ? 'lookup' : 'search',
-    filters: query.filters,
+    filters: sites === undefined ? query.filters : sites.asTyped.filters,
     queryText: ask ? undefined : query.text,
     run: (provider, transport, signal, deadline) => {
-      const keep = keepOf(provider, query);
+      const search = sites === undefined ? query : siteSearchFor(provider, sites);
+      const keep = keepOf(provider, search);
       // Most searches set no filter that is left to the engine: their answer is the provider's, with no step after
       // it. The others work out their filters again when the items arrive (a few names; no second entry point).
-      if (!keep) return ask ? ask(provider, transport, signal) : provider.search(query, transport, signal);
+      if (!keep) return ask ? ask(provider, transport, signal) : provider.search(search, transport, signal);
       // A lookup is by identifier, never asked deeper; a search its filters leave short is (filtered-search.ts).
-      return ask ? ask(provider, transport, signal).then(keep) : searchFiltered(provider, query, keep, { transport, signal, deadline });
+      return ask ? ask(provider, transport, signal).then(keep) : searchFiltered(provider, search, keep, { transport, signal, deadline });
     },
     // The results kept, as deep as a search reads them (answerOf): what the outcome's count has always said. Paging
     // reads `upstreamFull` besides it.
@@ -155,7 +162,7 @@ function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTas
     answerFromItemsRead: ask
       ? undefined
       : (provider, items) => {
-          const keep = keepOf(provider, query);
+          const keep = keepOf(provider, sites === undefined ? query : siteSearchFor(provider, sites));
           // The deadline cut it short: the outcome says `timeout`, which makes the answer partial already.
           return keep ? { items: keep(items).slice(0, query.limit), upstreamFull: true, cutShort: false } : items;
         },
@@ -164,7 +171,7 @@ function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTas
 
 /** The engine's own filters of a search on this provider (those its API lacks), or undefined when it has none. */
 function keepOf(provider: Provider, query: SearchQuery): ((items: ProviderItem[]) => ProviderItem[]) | undefined {
-  const native = provider.settings.filters ?? [];
+  const native = upstreamFilters(query.filters, provider.settings);
   if (postFilters(query.filters, native).length === 0) return undefined;
   return (items) => applyPostFilters(items, query.filters, native);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DOMAIN_ENTRY, lowerCaseHost } from '../domain/domain-entry.js';
 import { searchText } from '../domain/query-text.js';
 import { MAX_LIMIT, MAX_PAGE } from '../domain/query.js';
 import { TIME_RANGES } from '../domain/time-range.js';
@@ -29,12 +30,6 @@ export const searchParams = {
     .describe(`Which page of results (1–${MAX_PAGE}, default 1); the answer's has_more says whether the next page holds any.`),
 };
 
-/** `Docs.Example.com/Guide` as `docs.example.com/Guide`: a host has no letter case, a path does. */
-function lowerCaseHost(entry: string): string {
-  const slash = entry.indexOf('/');
-  return slash < 0 ? entry.toLowerCase() : entry.slice(0, slash).toLowerCase() + entry.slice(slash);
-}
-
 /** A host, or a host and a path under it (`docs.example.com/guide`): the engine's post-filter reads both forms. */
 const domain = z
   .string()
@@ -43,7 +38,7 @@ const domain = z
   // A query or fragment is not part of what the filter compares (a host and a path), so it is refused, not ignored.
   // Capitals are admitted although the host is lowercased by now: the pattern is also what tools/list and OpenAPI
   // advertise for the input as sent, where a client would otherwise refuse Docs.Example.com before sending it.
-  .regex(/^(?=.{1,253}$)([a-zA-Z0-9-]+\.)+[a-zA-Z]{2,63}(\/[^\s?#]*)?$/, 'not a domain name; allowed: a domain such as example.com, with or without a path (docs.example.com/guide)');
+  .regex(DOMAIN_ENTRY, 'not a domain name; allowed: a domain such as example.com, with or without a path (docs.example.com/guide)');
 
 /**
  * `pt-br` as `pt-BR`, as language tags write a region (BCP 47): one language, so one search and one cached answer,

@@ -2,6 +2,7 @@ import { FedsearchError, invalidQuery, parseError, upstreamError } from '../doma
 import { arxivIdFromDoi, normalizeArxivId, normalizeDoi } from '../domain/paper-identifiers.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
+import { arxivSearchQuery, arxivTerms } from './arxiv-query.js';
 import { describePlainTextError } from './error-envelope.js';
 import {
   asArray,
@@ -26,8 +27,6 @@ import {
 
 /** arXiv serves at most this many entries per request. */
 const MAX_RESULTS = 2000;
-/** Words arXiv's query parser reads as operators, not as search terms. */
-const OPERATORS = new Set(['AND', 'OR', 'ANDNOT', 'NOT', 'TO']);
 
 /**
  * arXiv API: GET /api/query?search_query=…&start=0&max_results=N (search) or ?id_list=<id>&max_results=1 (one
@@ -49,7 +48,7 @@ export class ArxivProvider extends Provider {
 
   /** A query of operators and punctuation alone gives arXiv nothing to search: skipped, not sent to fail. */
   override queryProblem(text: string): string | undefined {
-    return wordClauses(text).length === 0 ? NO_SEARCHABLE_WORDS : undefined;
+    return arxivTerms(text).groups.length === 0 ? NO_SEARCHABLE_WORDS : undefined;
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
@@ -101,38 +100,18 @@ export class ArxivProvider extends Provider {
   }
 }
 
-/**
- * The user's words as arXiv query clauses ANDed together: quoted text stays a phrase, a word with inner
- * punctuation (`covid-19`) becomes a phrase of its parts, and characters the query parser treats as syntax
- * (`:`, `(`, `[`, `"`, …) never reach it.
- */
+/** The search_query for the user's text (arxiv-query.ts), with a year range as a submittedDate clause. */
 function searchQuery(text: string, filters: SearchFilters): string {
-  const clauses = wordClauses(text);
-  if (clauses.length === 0) throw invalidQuery(NO_SEARCHABLE_WORDS);
+  const terms = arxivTerms(text);
+  if (terms.groups.length === 0) throw invalidQuery(NO_SEARCHABLE_WORDS);
   const { year_from: yearFromFilter, year_to: yearTo } = filters;
-  if (yearFromFilter !== undefined || yearTo !== undefined) {
-    // arXiv opened in 1991; submittedDate takes YYYYMMDDHHMM bounds in GMT.
-    clauses.push(`submittedDate:[${yearFromFilter ?? 1991}01010000 TO ${yearTo ?? 9999}12312359]`);
-  }
-  return clauses.join(' AND ');
+  // arXiv opened in 1991; submittedDate takes YYYYMMDDHHMM bounds in GMT.
+  const dates = yearFromFilter === undefined && yearTo === undefined ? [] : [`submittedDate:[${yearFromFilter ?? 1991}01010000 TO ${yearTo ?? 9999}12312359]`];
+  return arxivSearchQuery(terms, dates);
 }
 
+/** Also for excluded words alone (`-vision`): arXiv needs a word to match before ANDNOT can leave any out. */
 const NO_SEARCHABLE_WORDS = 'the query has no words arXiv can search for';
-
-/** The query's words and phrases as `all:` clauses: none when it holds only operators and punctuation. */
-function wordClauses(text: string): string[] {
-  const clauses: string[] = [];
-  for (const [, phrase, token] of text.matchAll(/"([^"]*)"?|([^\s"]+)/g)) {
-    const words = wordsOf(phrase ?? token ?? '');
-    if (words.length === 1 && !OPERATORS.has(words[0]!)) clauses.push(`all:${words[0]}`);
-    else if (words.length > 1) clauses.push(`all:"${words.join(' ')}"`);
-  }
-  return clauses;
-}
-
-function wordsOf(value: string): string[] {
-  return value.split(/[^\p{L}\p{M}\p{N}]+/u).filter((word) => word !== '');
-}
 
 /** arXiv reports a bad query as a feed whose only entry has an id under /api/errors. */
 function isErrorEntry(entry: unknown): entry is Record<string, unknown> {

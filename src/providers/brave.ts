@@ -47,6 +47,8 @@ export class BraveProvider extends Provider {
     // `q`: "Maximum of 400 characters and 50 words in the query" (Web Search API, query parameters).
     maxQueryLength: 400,
     maxQueryWords: 50,
+    // Brave's search operators: site: and -site: narrow the results upstream.
+    siteOperator: true,
   };
   readonly settings = BraveProvider.settings;
   /** The same for every request: built once, from a configuration that never changes. */

@@ -1,8 +1,9 @@
-import { parseError, upstreamError } from '../domain/errors.js';
+import { invalidQuery, parseError, upstreamError } from '../domain/errors.js';
 import { doiUrl, normalizeDoi } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, describePlainTextError, errorEnvelopeMessage } from './error-envelope.js';
+import { excludedTerms, nothingLeftToSearch } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -26,6 +27,16 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from './provider.js';
+
+const NO_SEARCHABLE_WORDS = nothingLeftToSearch('Crossref');
+
+/**
+ * The text without its excluded terms (excluded-terms.ts): Crossref's query has no boolean operators and scores
+ * works by any of the words it is given, so `-mice` raised the works about mice. It cannot exclude them either.
+ */
+function searchWords(text: string): string {
+  return excludedTerms(text)?.rest ?? text;
+}
 
 /** Crossref: `{"status": "failed", "message": [{"type", "value", "message"}]}`, or a message string. */
 const ERROR_BODIES = [ERROR_ENVELOPES.failureList, ERROR_ENVELOPES.message];
@@ -52,9 +63,16 @@ export class CrossrefProvider extends Provider {
   };
   readonly settings = CrossrefProvider.settings;
 
+  /** A query of excluded terms alone (`-mice`) leaves nothing to search for once they are left out: skipped, not sent. */
+  override queryProblem(text: string): string | undefined {
+    return searchWords(text) === '' ? NO_SEARCHABLE_WORDS : undefined;
+  }
+
   override buildRequest(query: SearchQuery): UpstreamRequest {
+    const text = searchWords(query.text);
+    if (text === '') throw invalidQuery(NO_SEARCHABLE_WORDS);
     const url = this.endpoint('/works');
-    url.searchParams.set('query', query.text);
+    url.searchParams.set('query', text);
     url.searchParams.set('rows', String(Math.min(query.limit, MAX_ROWS)));
     // Crossref has no open-access filter worth the name (has-license is not the same), so open_access is not passed on.
     const { year_from: yearFrom, year_to: yearTo } = query.filters;

@@ -26,6 +26,8 @@ export class ExaProvider extends Provider {
     baseUrl: 'https://api.exa.ai',
     credentials: [{ env: 'EXA_API_KEY', required: true, secret: true }],
     filters: ['time_range', 'include_domains', 'exclude_domains'],
+    // includeDomains / excludeDomains take a path too ("example.com/blog").
+    domainPaths: true,
     // Exa's default for /search: 10 queries per second.
     rateLimit: '10/s',
   };

@@ -1,10 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import MiniSearch from 'minisearch';
+import MiniSearch, { type Query } from 'minisearch';
 import { boundedText } from '../domain/cut-text.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { LOCAL_LINK_SCHEME, type LocalSource, type ReadDocumentInput } from './capabilities.js';
+import { excludedTerms } from './excluded-terms.js';
 import { markdownDocumentText } from './markdown-text.js';
 import { htmlToText, httpUrl, isRecord, isoDate } from './parse-helpers.js';
 import { Provider, type ProviderSettings } from './provider.js';
@@ -54,7 +55,7 @@ export class LocalProvider extends Provider {
   override async search(query: SearchQuery, _transport: unknown, signal: AbortSignal): Promise<ProviderItem[]> {
     const { search, documents } = await this.loadIndex();
     signal.throwIfAborted();
-    const hits = search.search(query.text, { prefix: true, fuzzy: 0.2, boost: { title: 2 }, combineWith: 'OR' });
+    const hits = search.search(indexQuery(query.text), { prefix: true, fuzzy: 0.2, boost: { title: 2 }, combineWith: 'OR' });
     return hits.slice(0, query.limit).flatMap((hit) => {
       const document = documents.get(hit.id as number);
       if (!document) return [];
@@ -100,6 +101,18 @@ export class LocalProvider extends Provider {
     });
     return this.index;
   }
+}
+
+/**
+ * The text as a MiniSearch query: its words, less the documents that hold an excluded term (excluded-terms.ts). The
+ * tokenizer drops the `-`, so `-vision` was one more word to match and ranked documents about vision first. An
+ * excluded term is matched exactly (no prefix, no fuzziness: `-vision` keeps "revision"), a phrase by all its words.
+ */
+function indexQuery(text: string): Query {
+  const terms = excludedTerms(text);
+  if (terms === undefined) return text;
+  const excluded = terms.excluded.map((term): Query => ({ queries: [term], combineWith: 'AND', prefix: false, fuzzy: false }));
+  return { combineWith: 'AND_NOT', queries: [terms.rest, ...excluded] };
 }
 
 /** Reads one file of the index's folder; a parameter so that a test can make one fail as root cannot. */

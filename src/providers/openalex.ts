@@ -1,8 +1,9 @@
-import { parseError, upstreamError } from '../domain/errors.js';
+import { invalidQuery, parseError, upstreamError } from '../domain/errors.js';
 import { arxivIdFromDoi, arxivPdfUrl, doiUrl, normalizeArxivId, normalizeDoi, normalizePmid } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { ONLY_EXCLUDED_TERMS, withBooleanExclusion } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -75,9 +76,17 @@ export class OpenAlexProvider extends Provider {
   };
   readonly settings = OpenAlexProvider.settings;
 
+  /** A query of excluded terms alone (`-mice`) leaves NOT nothing to leave results out of: skipped, not sent. */
+  override queryProblem(text: string): string | undefined {
+    return withBooleanExclusion(text) === undefined ? ONLY_EXCLUDED_TERMS : undefined;
+  }
+
   override buildRequest(query: SearchQuery): UpstreamRequest {
+    // `-mice` as NOT: OpenAlex documents AND, OR and NOT (upper case, grouped by parentheses) as its operators, no minus.
+    const text = withBooleanExclusion(query.text);
+    if (text === undefined) throw invalidQuery(ONLY_EXCLUDED_TERMS);
     const url = this.endpoint('/works');
-    url.searchParams.set('search', query.text);
+    url.searchParams.set('search', text);
     url.searchParams.set('per_page', String(Math.min(query.limit, MAX_PER_PAGE)));
     url.searchParams.set('select', SELECT);
     const { year_from: from, year_to: to, open_access: openAccess } = query.filters;

@@ -134,6 +134,18 @@ export interface ProviderSettings {
   maxQueryLength?: number;
   /** The most words (runs of non-space characters) the API accepts in a query, where it counts them too (Brave: 50). */
   maxQueryWords?: number;
+  /**
+   * The API reads `site:` and `-site:` in a web search's text as a web search engine does (Brave; SearXNG's engines):
+   * it is sent such terms as typed. Every other provider is sent the text without them, and gets them as
+   * include_domains / exclude_domains (engine/site-terms.ts).
+   */
+  siteOperator?: boolean;
+  /**
+   * The API applies include_domains / exclude_domains entries with a path (`docs.example.com/guide`) itself (Exa).
+   * Without it, an adapter that passes those filters on sends hosts only, and the engine applies the entries to
+   * its results (engine/filters.ts upstreamFilters).
+   */
+  domainPaths?: boolean;
 }
 
 /** The configuration one provider instance runs with, resolved from settings and environment (or PROVIDERS_FILE). */

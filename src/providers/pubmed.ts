@@ -1,8 +1,9 @@
-import { parseError, upstreamError } from '../domain/errors.js';
+import { invalidQuery, parseError, upstreamError } from '../domain/errors.js';
 import { doiUrl, normalizeDoi, normalizePmcid, normalizePmid } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError } from './error-envelope.js';
+import { ONLY_EXCLUDED_TERMS, withBooleanExclusion } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -66,10 +67,18 @@ export class PubmedProvider extends Provider {
   };
   readonly settings = PubmedProvider.settings;
 
+  /** A query of excluded terms alone (`-mice`) leaves NOT nothing to leave results out of: skipped, not sent. */
+  override queryProblem(text: string): string | undefined {
+    return withBooleanExclusion(text) === undefined ? ONLY_EXCLUDED_TERMS : undefined;
+  }
+
   override buildRequest(query: SearchQuery): UpstreamRequest {
     const { year_from: yearFromFilter, year_to: yearTo, open_access: openAccess } = query.filters;
+    // `-mice` as NOT: PubMed's operators are AND, OR and NOT (upper case, left to right); a minus is none of them.
+    const text = withBooleanExclusion(query.text);
+    if (text === undefined) throw invalidQuery(ONLY_EXCLUDED_TERMS);
     const parameters: Record<string, string> = {
-      term: openAccess ? `(${query.text}) AND free full text[sb]` : query.text,
+      term: openAccess ? `(${text}) AND free full text[sb]` : text,
       retmax: String(Math.min(query.limit, MAX_RESULTS)),
       retmode: 'xml',
       // PubMed's Best Match. ESearch's own default for PubMed is the most recently added first, whatever the words

@@ -34,6 +34,8 @@ export class SearxngProvider extends Provider {
     credentials: [{ env: 'SEARXNG_URL', required: true, secret: false }],
     filters: ['time_range', 'language', 'safesearch'],
     baseUrlEnv: 'SEARXNG_URL',
+    // The query goes to the instance's engines, which read site: (Google, Bing, DuckDuckGo, Brave).
+    siteOperator: true,
   };
   readonly settings = SearxngProvider.settings;
 

@@ -1,9 +1,10 @@
 import { decode } from 'html-entities';
-import { parseError, upstreamError } from '../domain/errors.js';
+import { invalidQuery, parseError, upstreamError } from '../domain/errors.js';
 import { arxivPdfUrl, doiUrl, normalizeArxivId, normalizeDoi, normalizePmcid, normalizePmid, normalizeSemanticScholarId } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { excludedTerms, nothingLeftToSearch } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -61,6 +62,11 @@ export class SemanticScholarProvider extends Provider {
   };
   readonly settings = SemanticScholarProvider.settings;
 
+  /** A query of excluded terms alone (`-vision`) leaves the relevance search nothing to look for: skipped, not sent. */
+  override queryProblem(text: string): string | undefined {
+    return relevanceQueryText(text) === '' ? NO_SEARCHABLE_WORDS : undefined;
+  }
+
   override buildRequest(query: SearchQuery): UpstreamRequest {
     return this.searchRequest(query, 0, Math.min(query.limit, MAX_LIMIT));
   }
@@ -77,9 +83,10 @@ export class SemanticScholarProvider extends Provider {
   }
 
   private searchRequest(query: SearchQuery, offset: number, limit: number): UpstreamRequest {
+    const text = relevanceQueryText(query.text);
+    if (text === '') throw invalidQuery(NO_SEARCHABLE_WORDS);
     const url = this.endpoint('/graph/v1/paper/search');
-    // The search has no query syntax, and a hyphenated term matches nothing (documented): use spaces.
-    url.searchParams.set('query', query.text.replace(/-/g, ' ').replace(/\s+/g, ' ').trim());
+    url.searchParams.set('query', text);
     url.searchParams.set('offset', String(offset));
     url.searchParams.set('limit', String(limit));
     url.searchParams.set('fields', FIELDS);
@@ -123,6 +130,17 @@ export class SemanticScholarProvider extends Provider {
     const apiKey = this.credential('SEMANTIC_SCHOLAR_API_KEY');
     return { Accept: 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) };
   }
+}
+
+const NO_SEARCHABLE_WORDS = nothingLeftToSearch('Semantic Scholar');
+
+/**
+ * The text as the relevance search takes it: it has no query syntax, and a hyphenated term matches nothing
+ * (documented), so hyphens become spaces. An excluded term (excluded-terms.ts) is left out first: with its hyphen
+ * gone it was one more word to match, the opposite of what was typed, and the search has no way to exclude it.
+ */
+function relevanceQueryText(text: string): string {
+  return (excludedTerms(text)?.rest ?? text).replace(/-/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /**

@@ -47,8 +47,8 @@ export class TavilyProvider extends Provider {
       search_depth: 'basic',
       topic: 'general',
       time_range: timeRange,
-      include_domains: includeDomains?.length ? includeDomains : undefined,
-      exclude_domains: excludeDomains?.length ? excludeDomains : undefined,
+      include_domains: includeDomains?.length ? hostsOf(includeDomains) : undefined,
+      exclude_domains: excludeDomains?.length ? wholeHosts(excludeDomains) : undefined,
     };
     return { url: this.endpointAddress('/search'), method: 'POST', headers: this.requestHeaders, body: JSON.stringify(body) };
   }
@@ -69,6 +69,21 @@ export class TavilyProvider extends Provider {
   override refusalOf(response: UpstreamResponse): Refusal | undefined {
     return LIMIT_STATUSES.has(response.status) ? 'quota' : undefined;
   }
+}
+
+/**
+ * Tavily documents domains only: an entry with a path (`docs.example.com/guide`) is sent as its host, and the engine
+ * keeps the results under the path (engine/filters.ts upstreamFilters; domainPaths is not set).
+ */
+function hostsOf(entries: readonly string[]): readonly string[] {
+  if (!entries.some((entry) => entry.includes('/'))) return entries;
+  return [...new Set(entries.map((entry) => entry.split('/', 1)[0]!))];
+}
+
+/** The entries that exclude a whole host: excluding the host of `docs.example.com/private` would drop all of it. */
+function wholeHosts(entries: readonly string[]): string[] | undefined {
+  const hosts = entries.filter((entry) => !entry.includes('/'));
+  return hosts.length > 0 ? hosts : undefined;
 }
 
 function toItem(result: Record<string, unknown>): ProviderItem | undefined {

@@ -30,6 +30,19 @@ const KEY_REASONS: ReadonlySet<string> = new Set(['keyInvalid', 'keyExpired', 'A
 const MAX_RESULTS = 50;
 const SAFE_SEARCH = { off: 'none', moderate: 'moderate', strict: 'strict' } as const;
 
+/** An OR between two terms, and (matched first, so that an OR inside one is left alone) a quoted phrase. */
+const OR_OR_PHRASE = /"[^"]*"?|\s+OR\s+/g;
+
+/**
+ * The text as search.list reads it: its OR is `|` ("boating|sailing -fishing"; `-` excludes, as typed), and the word
+ * OR is a word to match, so `boating OR sailing` asked for videos with all three.
+ */
+function searchTerms(text: string): string {
+  // Nearly every query holds no OR: no replacement, no new string.
+  if (!/\sOR\s/.test(text)) return text;
+  return text.replace(OR_OR_PHRASE, (match) => (match.startsWith('"') ? match : '|'));
+}
+
 /**
  * YouTube Data API v3: GET /youtube/v3/search (snippets of videos) and GET /youtube/v3/videos (details by id).
  * The key travels as the `key` query parameter, so request URLs are secret and are never put in messages.
@@ -50,7 +63,7 @@ export class YoutubeProvider extends Provider {
     const url = this.endpoint('/youtube/v3/search');
     url.searchParams.set('part', 'snippet');
     url.searchParams.set('type', 'video');
-    url.searchParams.set('q', query.text);
+    url.searchParams.set('q', searchTerms(query.text));
     url.searchParams.set('maxResults', String(Math.min(query.limit, MAX_RESULTS)));
     const { time_range: timeRange, language, safesearch } = query.filters;
     if (timeRange) url.searchParams.set('publishedAfter', new Date(timeRangeStart(timeRange, now)).toISOString());

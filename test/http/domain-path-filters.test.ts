@@ -3,6 +3,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 
 const BRAVE = '/brave/res/v1/web/search';
+const TAVILY = '/tavily/search';
 
 type Answer = { results: Array<{ url: string }>; providers: Array<{ provider: string; status: string; count?: number }> };
 
@@ -25,7 +26,19 @@ describe('domain filters with a path, applied by the engine where the provider c
         ],
       },
     });
-    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-key-0123456789', LOG_LEVEL: 'silent' });
+    upstream.json(TAVILY, {
+      results: [
+        { title: 'Tavily guide', url: 'https://docs.example.com/guide/intro', content: 'under the path' },
+        { title: 'Tavily old guide', url: 'https://docs.example.com/guide/old/page', content: 'under the excluded path' },
+        { title: 'Tavily blog', url: 'https://docs.example.com/blog/post', content: 'the host, not the path' },
+      ],
+    });
+    service = await startService({
+      ...providerEnv(upstream.origin),
+      BRAVE_API_KEY: 'brave-key-0123456789',
+      TAVILY_API_KEY: 'tvly-key-0123456789',
+      LOG_LEVEL: 'silent',
+    });
   });
   afterAll(async () => {
     await service.stop();
@@ -65,5 +78,13 @@ describe('domain filters with a path, applied by the engine where the provider c
       'https://docs.example.com/public',
       'https://other.example.org/guide/intro',
     ]);
+  });
+
+  it('sends Tavily, which takes domains only, the hosts, and keeps only its results that the entries with a path allow', async () => {
+    const answer = await urls('/v1/search/web?q=path+five&providers=tavily&include_domains=docs.example.com/guide&exclude_domains=docs.example.com/guide/old,spam.example.net');
+    const body = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;
+    // Excluding the host of docs.example.com/guide/old would drop all of docs.example.com: only whole hosts are sent.
+    expect(body).toMatchObject({ include_domains: ['docs.example.com'], exclude_domains: ['spam.example.net'] });
+    expect(answer).toEqual(['https://docs.example.com/guide/intro']);
   });
 });

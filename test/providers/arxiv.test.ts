@@ -78,6 +78,29 @@ describe('arxiv adapter', () => {
     expect(new URL(open.url).searchParams.get('search_query')).toBe('all:qubit AND submittedDate:[199101010000 TO 200012312359]');
   });
 
+  it('sends excluded words after ANDNOT and keeps OR an alternative, instead of requiring every word', async () => {
+    upstream.on('GET /arxiv/api/query', atom(emptyFeed));
+    await runProvider(provider, makeQuery('transformer -vision "attention heads" -"image patches" NOT survey', 'papers', 3));
+    expect(upstream.requestsTo('/arxiv/api/query').at(-1)!.url.searchParams.get('search_query')).toBe(
+      '(all:transformer AND all:"attention heads") ANDNOT (all:vision OR all:"image patches" OR all:survey)',
+    );
+    await runProvider(provider, makeQuery('qubit OR qudit decoherence', 'papers', 3));
+    expect(upstream.requestsTo('/arxiv/api/query').at(-1)!.url.searchParams.get('search_query')).toBe('(all:qubit OR all:qudit) AND all:decoherence');
+  });
+
+  it('keeps a year range among the required clauses when words are excluded, and leaves inner hyphens and numbers alone', () => {
+    const request = provider.buildRequest(makeQuery('covid-19 -vaccine at -40', 'papers', 3, { year_from: 2020 }));
+    expect(new URL(request.url).searchParams.get('search_query')).toBe(
+      '(all:"covid 19" AND all:at AND all:40 AND submittedDate:[202001010000 TO 999912312359]) ANDNOT all:vaccine',
+    );
+  });
+
+  it('finds nothing to search for in excluded words alone, or in an OR with nothing before it', () => {
+    expect(provider.queryProblem!('-vision -"image patches"')).toBe('the query has no words arXiv can search for');
+    expect(provider.queryProblem!('OR qubit')).toBeUndefined();
+    expect(new URL(provider.buildRequest(makeQuery('OR qubit', 'papers')).url).searchParams.get('search_query')).toBe('all:qubit');
+  });
+
   it('rejects a query with no searchable words instead of sending an empty search_query', () => {
     expect(() => provider.buildRequest(makeQuery('"" :: AND', 'papers'))).toThrow(expect.objectContaining({ code: 'QUERY_INVALID' }));
   });

@@ -62,6 +62,14 @@ describe('crossref adapter', () => {
     ]);
   });
 
+  it('leaves excluded terms out of the query, which scores works by any word it is given, and keeps -40 and covid-19', async () => {
+    upstream.json('GET /crossref/works', { status: 'ok', 'message-type': 'work-list', message: { items: [] } });
+    const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });
+    await runProvider(provider, makeQuery('covid-19 vaccine -mice -"case report" at -40', 'papers', 3));
+    expect(upstream.requestsTo('/crossref/works').at(-1)!.url.searchParams.get('query')).toBe('covid-19 vaccine at -40');
+    expect(provider.queryProblem!('-mice')).toBe('the query has no words Crossref can search for (it cannot exclude words: -word terms are left out)');
+  });
+
   it('gives a PDF link a reader can open: general ones, and text-mining ones of Creative Commons works only', async () => {
     upstream.json('GET /crossref/works', fixture('works-pdf-links.json'));
     const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });

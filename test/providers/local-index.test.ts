@@ -3,7 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex, snippetAround } from '../../src/providers/local.js';
+import { buildIndex, LocalProvider, snippetAround } from '../../src/providers/local.js';
+import type { Provider } from '../../src/providers/provider.js';
+import { makeProvider, makeQuery, runProvider } from '../support/run-provider.js';
 
 describe('the embedded index over a folder', () => {
   let folder: string;
@@ -107,5 +109,29 @@ describe('a JSON record without a title in the embedded index', () => {
     expect(document?.title).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
     expect(document?.title.endsWith('…')).toBe(true);
     expect(document?.title.length).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('excluded terms in a search of the embedded index', () => {
+  let folder: string;
+  let provider: Provider;
+  beforeAll(() => {
+    folder = mkdtempSync(path.join(tmpdir(), 'fedsearch-excluded-'));
+    writeFileSync(path.join(folder, 'vision.md'), '# Transformers for vision\n\nA transformer reads image patches.\n');
+    writeFileSync(path.join(folder, 'language.md'), '# Transformers for language\n\nA transformer reads tokens.\n');
+    writeFileSync(path.join(folder, 'revision.md'), '# Transformer revision history\n\nEach image of the transformer, with its patches.\n');
+    provider = makeProvider(LocalProvider, { LOCAL_INDEX_DIR: folder });
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  const titles = async (text: string): Promise<string[]> => (await runProvider(provider, makeQuery(text))).map((item) => item.title).sort();
+
+  it('leaves out the documents holding a -word, rather than ranking them first for it', async () => {
+    expect(await titles('transformer -vision')).toEqual(['Transformer revision history', 'Transformers for language']);
+  });
+
+  it('leaves out those holding every word of a -"phrase", and keeps a hyphen inside a word a word', async () => {
+    expect(await titles('transformer -"image patches"')).toEqual(['Transformers for language']);
+    expect(await titles('self-attention transformer')).toEqual(['Transformer revision history', 'Transformers for language', 'Transformers for vision']);
   });
 });

@@ -65,6 +65,16 @@ describe('openalex adapter', () => {
     ]);
   });
 
+  it('sends an excluded -term after NOT, as OpenAlex documents boolean search, and leaves -40 and covid-19 as they are', async () => {
+    upstream.json('GET /openalex/works', { meta: { count: 0 }, results: [] });
+    const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+    await runProvider(provider, makeQuery('covid-19 vaccine -mice -"case report" at -40', 'papers', 3));
+    const request = upstream.requestsTo('/openalex/works').at(-1)!;
+    expect(request.url.searchParams.get('search')).toBe('(covid-19 vaccine at -40) NOT (mice OR "case report")');
+    expect(request.url.search).toContain('search=%28covid-19+vaccine+at+-40%29+NOT+%28mice+OR+%22case+report%22%29&');
+    expect(provider.queryProblem!('-mice')).toBe('the query has no word to search for besides its excluded terms (-word)');
+  });
+
   it('asks for locations and takes the PDF of an open one, never of a closed one', async () => {
     upstream.json('GET /openalex/works', fixture('works-locations.json'));
     const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });

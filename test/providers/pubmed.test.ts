@@ -91,6 +91,25 @@ describe('pubmed adapter', () => {
     expect(plain.has('mindate') || plain.has('datetype')).toBe(false);
   });
 
+  it('sends an excluded -term after NOT, also within the open-access filter, and leaves -40 and covid-19 as they are', async () => {
+    const empty = '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><IdList/></eSearchResult>';
+    upstream.on(`GET ${ESEARCH}`, xml(empty));
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    await runProvider(provider, makeQuery('covid-19 vaccine -mice -"case report" at -40', 'papers', 5));
+    expect(upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term')).toBe('(covid-19 vaccine at -40) NOT (mice OR "case report")');
+    await runProvider(provider, makeQuery('crispr -mice', 'papers', 5, { open_access: true }));
+    expect(upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term')).toBe('((crispr) NOT mice) AND free full text[sb]');
+  });
+
+  it('finds nothing to search for in excluded terms alone, and sends no request for them', async () => {
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    expect(provider.queryProblem!('-mice -"case report"')).toBe('the query has no word to search for besides its excluded terms (-word)');
+    expect(provider.queryProblem!('covid-19')).toBeUndefined();
+    const before = upstream.requests.length;
+    expect((await rejection(runProvider(provider, makeQuery('-mice', 'papers')))).code).toBe('QUERY_INVALID');
+    expect(upstream.requests.length).toBe(before);
+  });
+
   it("asks esearch for PubMed's Best Match order (sort=relevance) on every page, not ESearch's default of most recent first", () => {
     // NCBI, "The E-utilities In-Depth": for PubMed, relevance is the Best Match order of web PubMed, and ESearch's
     // default may differ from the web's. Without it a search for "crispr" gives the newest papers that mention it.

@@ -73,6 +73,25 @@ describe('semanticscholar adapter', () => {
     expect(openEnded.searchParams.has('openAccessPdf')).toBe(false);
   });
 
+  it('leaves excluded terms out of the query rather than searching for them once their hyphen is gone', async () => {
+    upstream.json(`GET ${SEARCH}`, { total: 0, offset: 0 });
+    const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+    await runProvider(provider, makeQuery('transformer -vision self-attention -"image patches" at -40 degrees', 'papers', 2));
+    // -40 is a number, not an excluded term: it stays, as 40 once hyphens are spaces.
+    expect(upstream.requestsTo(SEARCH).at(-1)!.url.searchParams.get('query')).toBe('transformer self attention at 40 degrees');
+  });
+
+  it('finds nothing to search for in excluded terms alone, and sends no request for them', async () => {
+    const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+    expect(provider.queryProblem!('-vision -"image patches"')).toBe(
+      'the query has no words Semantic Scholar can search for (it cannot exclude words: -word terms are left out)',
+    );
+    expect(provider.queryProblem!('self-attention')).toBeUndefined();
+    const before = upstream.requestsTo(SEARCH).length;
+    expect((await rejection(runProvider(provider, makeQuery('-vision', 'papers')))).code).toBe('QUERY_INVALID');
+    expect(upstream.requestsTo(SEARCH).length).toBe(before);
+  });
+
   it('reads a single-paper body (GET /graph/v1/paper/{id}) as one item', () => {
     const outcome = makeProvider(SemanticScholarProvider).parseResponse(response(fixture('paper.json')), makeQuery('q', 'papers'));
     expect(outcome).toEqual({

@@ -72,6 +72,16 @@ describe('youtube adapter', () => {
     expect(relevanceLanguage('zh-HK')).toBe('zh-Hant');
   });
 
+  it('sends OR as the | search.list documents (escaped as %7C), and leaves an OR inside a quoted phrase alone', async () => {
+    upstream.json('GET /youtube/youtube/v3/search', { items: [] });
+    await runProvider(provider(), makeQuery('boating OR sailing -fishing "rock OR roll" OR jazz', 'video', 3));
+    const request = upstream.requestsTo('/youtube/youtube/v3/search').at(-1)!;
+    expect(request.url.searchParams.get('q')).toBe('boating|sailing -fishing "rock OR roll"|jazz');
+    expect(request.url.search).toContain('q=boating%7Csailing+-fishing+%22rock+OR+roll%22%7Cjazz&');
+    const plain = new URL(provider().buildRequest(makeQuery('origami or paper planes', 'video')).url);
+    expect(plain.searchParams.get('q')).toBe('origami or paper planes');
+  });
+
   it('asks for at most 50 results', () => {
     const url = new URL(provider().buildRequest(makeQuery('surf', 'video', 80)).url);
     expect(url.searchParams.get('maxResults')).toBe('50');

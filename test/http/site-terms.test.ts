@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+const BRAVE = '/brave/res/v1/web/search';
+const TAVILY = '/tavily/search';
+const HACKERNEWS = '/hackernews/api/v1/search';
+
+type Answer = { results: Array<{ url: string }>; providers: Array<{ provider: string; status: string }> };
+
+describe('site: terms typed in a web search', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json(BRAVE, {
+      web: {
+        results: [
+          { title: 'Brave on docs.rs', url: 'https://docs.rs/tokio/latest/tokio/runtime/', description: 'the site asked for' },
+          { title: 'Brave elsewhere', url: 'https://blog.example.org/tokio-runtime', description: 'a site not asked for' },
+        ],
+      },
+    });
+    upstream.json(TAVILY, {
+      results: [{ title: 'Tavily on docs.rs', url: 'https://docs.rs/tokio/latest/tokio/runtime/struct.Runtime.html', content: 'Runtime' }],
+    });
+    upstream.json(HACKERNEWS, {
+      hits: [
+        { objectID: '101', title: 'HN on reddit', url: 'https://www.reddit.com/r/rust/tokio', created_at: '2024-01-01T00:00:00Z' },
+        { objectID: '102', title: 'HN on docs.rs', url: 'https://docs.rs/tokio/latest/tokio/task/', created_at: '2024-01-02T00:00:00Z' },
+        { objectID: '103', title: 'HN elsewhere', url: 'https://news.example.net/tokio', created_at: '2024-01-03T00:00:00Z' },
+      ],
+      nbPages: 1,
+    });
+    service = await startService({
+      ...providerEnv(upstream.origin),
+      BRAVE_API_KEY: 'brave-key-0123456789',
+      TAVILY_API_KEY: 'tvly-key-0123456789',
+      CACHE_TTL_SECONDS: '0',
+      LOG_LEVEL: 'silent',
+    });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  const search = async (query: string, extra = ''): Promise<Answer> => {
+    const response = await request(service.origin, `/v1/search/web?q=${encodeURIComponent(query)}&providers=brave,tavily,hackernews${extra}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as Answer;
+  };
+
+  it('sends Tavily the domains as include_domains / exclude_domains and the words alone, and keeps only those sites', async () => {
+    const answer = await search('tokio runtime site:docs.rs -site:reddit.com');
+    expect(answer.providers.map((provider) => [provider.provider, provider.status])).toEqual([
+      ['brave', 'ok'],
+      ['tavily', 'ok'],
+      ['hackernews', 'ok'],
+    ]);
+    const tavily = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;
+    expect(tavily).toMatchObject({ query: 'tokio runtime', include_domains: ['docs.rs'], exclude_domains: ['reddit.com'] });
+    // Brave reads site: itself: it is sent the text as typed.
+    expect(upstream.requestsTo(BRAVE).at(-1)!.url.searchParams.get('q')).toBe('tokio runtime site:docs.rs -site:reddit.com');
+    expect(upstream.requestsTo(HACKERNEWS).at(-1)!.url.searchParams.get('query')).toBe('tokio runtime');
+    expect(answer.results.map((result) => result.url).sort()).toEqual([
+      'https://docs.rs/tokio/latest/tokio/runtime/',
+      'https://docs.rs/tokio/latest/tokio/runtime/struct.Runtime.html',
+      'https://docs.rs/tokio/latest/tokio/task/',
+    ]);
+  });
+
+  it('adds the domains of site: terms to those of include_domains, and reads a URL or a path after site:', async () => {
+    const answer = await search('tokio SITE:https://Docs.rs/tokio/', '&include_domains=news.example.net');
+    const tavily = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;
+    // Tavily takes hosts (the entry docs.rs/tokio is sent as docs.rs); the engine holds the results to the path.
+    expect(tavily).toMatchObject({ query: 'tokio', include_domains: ['news.example.net', 'docs.rs'] });
+    expect(tavily.exclude_domains).toBeUndefined();
+    expect(answer.results.map((result) => result.url).sort()).toEqual([
+      'https://docs.rs/tokio/latest/tokio/runtime/',
+      'https://docs.rs/tokio/latest/tokio/runtime/struct.Runtime.html',
+      'https://docs.rs/tokio/latest/tokio/task/',
+      'https://news.example.net/tokio',
+    ]);
+  });
+
+  it('takes site: terms joined by OR as the domains they name, leaving no OR behind', async () => {
+    await search('tokio site:docs.rs OR site:tokio.rs');
+    const tavily = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;
+    expect(tavily).toMatchObject({ query: 'tokio', include_domains: ['docs.rs', 'tokio.rs'] });
+  });
+
+  it('leaves a site: term that names no domain, or one inside a word, in the text', async () => {
+    await search('website:x site:localhost tokio');
+    const tavily = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;
+    expect(tavily.query).toBe('website:x site:localhost tokio');
+    expect(tavily.include_domains).toBeUndefined();
+  });
+});
