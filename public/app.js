@@ -7,6 +7,7 @@
 // This module connects the page's parts (each a module of its own) and runs the search the address bar holds.
 
 import { ApiKey } from './api-key.js';
+import { DocumentView } from './document-view.js';
 import { MoreResults } from './more-results.js';
 import { ProviderCatalogue } from './provider-catalogue.js';
 import { renderChips, showChipsNote } from './provider-chips.js';
@@ -84,6 +85,25 @@ const more = new MoreResults(document.getElementById('more-results'), resultsLis
   showRanked: () => steady.showRankedNow(),
   busyChanged: (busy) => stopControl.showWhile(search.isStreaming || busy),
 });
+
+// A result of the embedded index opens its text over the page: a browser cannot open its local:/// address.
+new DocumentView(
+  document.getElementById('document-view'),
+  {
+    title: document.getElementById('document-title'),
+    close: document.getElementById('close-document'),
+    source: document.getElementById('document-source'),
+    status: document.getElementById('document-status'),
+    text: document.getElementById('document-text'),
+    more: document.getElementById('document-more'),
+  },
+  {
+    headers: () => apiKey.headers(),
+    askForKey: (message) => apiKey.ask(message),
+    // The result opened was replaced while its view was open (a new search, Back): the keyboard goes on at the results.
+    fallbackFocus: () => (resultsList.children.length ? resultsTitle : queryInput),
+  },
+).connect(resultsList);
 
 /** Shows `text` on the status line and, unless `announce` is false, has a screen reader read it out (index.html). */
 function say(text, kind = 'info', { announce = true } = {}) {

@@ -3,7 +3,7 @@
 // its way can be stopped (Escape, the Stop button) without stopping the search it belongs to.
 
 import { counted, statusWords } from './answer-words.js';
-import { appendResults } from './results.js';
+import { appendResults, RESULT_OPENERS } from './results.js';
 
 const READY_TEXT = 'More results';
 const BUSY_TEXT = 'Loading more results…';
@@ -100,11 +100,11 @@ export class MoreResults {
     const news = added.length === 0 && this.button.hidden ? 'No more results' : `${added.length} more ${added.length === 1 ? 'result' : 'results'}`;
     this.searchPage.say(`${news} (page ${number}, ${this.list.children.length} in all) in ${answer.took_ms} ms${cached}.`, 'done');
     // Keyboard users carry on where the new results start, rather than from the top of the page when the button goes.
-    const firstNew = added.map((item) => item.querySelector('a')).find(Boolean);
+    const firstNew = added.map((item) => item.querySelector(RESULT_OPENERS)).find(Boolean);
     if (firstNew) return firstNew.focus();
     // A page that added nothing and said none follow took the button, and the focus on it, away: the user carries
     // on from the last result, not from the top of the page.
-    if (hadFocus && this.button.hidden) [...this.list.querySelectorAll('a')].at(-1)?.focus();
+    if (hadFocus && this.button.hidden) [...this.list.querySelectorAll(RESULT_OPENERS)].at(-1)?.focus();
   }
 
   /**

@@ -1,5 +1,5 @@
 // Renders merged results. Everything from the API goes in as text (textContent), never as HTML, and only
-// http(s) addresses become links.
+// http(s) addresses become links; a document of the embedded index (local:///) gets a button that shows it here.
 
 /** A small element helper: tag, class, text and attributes. */
 export function element(tag, { className, text, attributes } = {}, children = []) {
@@ -36,6 +36,30 @@ function link(href, text, className, hiddenText) {
   if (!safe) return element('span', { className, text });
   const attributes = { href: safe, rel: 'noopener noreferrer', target: '_blank', 'aria-describedby': NEW_TAB_NOTE };
   return element('a', { className, attributes }, [text, hiddenText && element('span', { className: 'visually-hidden', text: hiddenText })]);
+}
+
+/**
+ * The title of a result from the embedded index (`local:///api.md`): no browser opens that address, so it was plain
+ * text, and the first result a new user clicked (on a machine with no keys, the only ones) did nothing. A button, not
+ * a link: it opens the document's text over this page (document-view.js reads it through fetch_url), not an address.
+ */
+function documentOpener(url, text) {
+  return element('button', { className: 'title open-document', text, attributes: { type: 'button', 'aria-haspopup': 'dialog', 'data-document': url } });
+}
+
+const LOCAL_SCHEME = 'local:///';
+
+/** Whether `url` names a document of the embedded index, as the service tells such links apart (operations/local-documents.ts). */
+function isLocalDocument(url) {
+  return typeof url === 'string' && url.slice(0, LOCAL_SCHEME.length).toLowerCase() === LOCAL_SCHEME;
+}
+
+/** What a keyboard lands on in a result to open it: its links, and the button of a local document. */
+export const RESULT_OPENERS = 'a, button.open-document';
+
+function titleOf(result) {
+  const text = result.title || result.url;
+  return isLocalDocument(result.url) ? documentOpener(result.url, text) : link(result.url, text, 'title');
 }
 
 function domainOf(result) {
@@ -135,7 +159,7 @@ function resultItem(result, kind) {
     // dir="auto": each text takes its direction from its own first letters. Under the page's ltr, a Hebrew or Arabic
     // title or snippet put its question mark and full stop at the wrong end, and the words either side of a Latin
     // phrase swapped places.
-    element('h3', { attributes: { dir: 'auto' } }, [link(result.url, result.title || result.url, 'title')]),
+    element('h3', { attributes: { dir: 'auto' } }, [titleOf(result)]),
     element('p', { className: 'meta', text: `${domainOf(result)}${date}` }),
     kind === 'papers' ? paperLine(result) : undefined,
     snippet ? element('p', { className: 'snippet', text: shorten(snippet, 400), attributes: { dir: 'auto' } }) : undefined,

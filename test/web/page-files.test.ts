@@ -46,6 +46,7 @@ describe('the search page files', () => {
       '/web/answer-words.js',
       '/web/api-key.js',
       '/web/app.js',
+      '/web/document-view.js',
       '/web/event-stream.js',
       '/web/more-results.js',
       '/web/provider-catalogue.js',
