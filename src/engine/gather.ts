@@ -142,6 +142,8 @@ function searchTask(query: SearchQuery, ask: GatherOptions['task']): ProviderTas
     name: ask ? 'lookup' : 'search',
     filters: sites === undefined ? query.filters : sites.asTyped.filters,
     queryText: ask ? undefined : query.text,
+    // Tavily is sent the text without its site: terms: a term it never gets must not make the text too long for it.
+    queryTextFor: sites === undefined ? undefined : (provider) => siteSearchFor(provider, sites).text,
     run: (provider, transport, signal, deadline) => {
       const search = sites === undefined ? query : siteSearchFor(provider, sites);
       const keep = keepOf(provider, search);

@@ -42,6 +42,11 @@ export interface ProviderTask<T> {
   filters?: SearchFilters;
   /** The words a search sends; a provider whose API would refuse them is skipped (maxQueryLength, Provider.queryProblem). */
   queryText?: string | undefined;
+  /**
+   * The words this provider is sent, where providers are sent different ones (a web search's site: terms go only to
+   * those that read them: site-terms.ts); without it, every provider is sent queryText. Its API judges those words.
+   */
+  queryTextFor?(provider: Provider): string;
   /** `deadline` is the performance.now() time by which the call must be done, for work that judges whether another request fits. */
   run(provider: Provider, transport: UpstreamTransport, signal: AbortSignal, deadline: number): Promise<T>;
   /** How many results the answer holds, for the outcome's count. */
@@ -158,7 +163,8 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   if (missingHere !== undefined && missingHere.length > 0) {
     return notAsked(provider, 'not_configured', `set ${missingHere.join(', ')} for this search`, { missing: [...missingHere] });
   }
-  const refused = queryTooLong(task.queryText, provider.settings) ?? provider.queryProblem?.(task.queryText);
+  const sent = task.queryTextFor ? task.queryTextFor(provider) : task.queryText;
+  const refused = queryTooLong(sent, provider.settings) ?? provider.queryProblem?.(sent);
   if (refused) return notAsked(provider, 'skipped', refused);
   return undefined;
 }

@@ -16,9 +16,10 @@ import type { Provider } from '../providers/provider.js';
 const MAY_HOLD_SITE = /site:/i;
 /**
  * `site:` or `-site:` (in any letter case) where a term starts, and its value up to the next space; with an OR before
- * it, which joins it to the term before (`site:a.org OR site:b.org`) and goes with it.
+ * it, which joins it to the term before (`site:a.org OR site:b.org`) and goes with it. Or a quoted phrase (an unclosed
+ * one runs to the end), matched so that it is passed over whole: `"site:docs.rs is down"` is words to find.
  */
-const SITE_TERM = /(?<!\S)(OR\s+)?(-?)[Ss][Ii][Tt][Ee]:(\S+)/g;
+const SITE_TERM_OR_PHRASE = /"[^"]*"?|(?<!\S)(OR\s+)?(-?)[Ss][Ii][Tt][Ee]:(\S+)/g;
 /** What a value may start with that is no part of an entry: `site:https://docs.rs/`. */
 const SCHEME = /^https?:\/\//i;
 
@@ -33,7 +34,8 @@ export function siteSearches(query: SearchQuery): SiteSearches | undefined {
   if (query.kind !== 'web' || !MAY_HOLD_SITE.test(query.text)) return undefined;
   const included: string[] = [];
   const excluded: string[] = [];
-  const rest = query.text.replace(SITE_TERM, (term: string, _or: string | undefined, minus: string, value: string) => {
+  const rest = query.text.replace(SITE_TERM_OR_PHRASE, (term: string, _or: string | undefined, minus: string | undefined, value: string | undefined) => {
+    if (value === undefined) return term;
     const entry = entryOf(value);
     // A value that names no domain (`site:` alone, `site:localhost`) stays a word, as it was.
     if (entry === undefined) return term;

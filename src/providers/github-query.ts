@@ -1,3 +1,5 @@
+import { excludedTerms } from './excluded-terms.js';
+
 /**
  * GitHub's search API refuses a query "longer than 256 characters (not including operators or qualifiers)" or
  * with "more than five AND, OR, or NOT operators", with 422 Validation Failed
@@ -19,11 +21,28 @@ const OPERATOR = /(?<=^|\s)(?:AND|OR|NOT)(?=\s|$)/g;
 /** Whether a text may hold an operator at all: the one test most queries get. */
 const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
 
-/** Why GitHub would refuse this query text; undefined when it would take it. */
+/**
+ * The text as GitHub's search reads it: an excluded word or phrase (`-word`, `-"a phrase"`: excluded-terms.ts) after
+ * `NOT`, which GitHub documents for words (`hello NOT world`); its `-` it documents for qualifiers only
+ * (`-language:go`, kept as typed). Each NOT counts against the five operators GitHub takes: a text that would pass
+ * them, or that holds nothing but excluded terms (NOT needs a word before it), is sent as typed, as it always was.
+ */
+export function githubSearchText(text: string): string {
+  const terms = excludedTerms(text, { qualifiers: 'kept' });
+  if (terms === undefined || terms.rest === '' || operatorsIn(terms.rest) + terms.excluded.length > MAX_OPERATORS) return text;
+  return [terms.rest, ...terms.excluded.map((term) => (/\s/.test(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
+}
+
+/** The AND, OR and NOT operators of a text, not counting those inside a quoted phrase (words searched for). */
+function operatorsIn(text: string): number {
+  return text.replace(PHRASE, ' ').match(OPERATOR)?.length ?? 0;
+}
+
+/** Why GitHub would refuse this query text (as sent: githubSearchText); undefined when it would take it. */
 export function githubQueryProblem(text: string): string | undefined {
   // Nearly every query is this short: the work below is for the few that are not, or hold an operator.
   if (text.length <= MAX_SEARCH_TEXT && !MAY_HOLD_OPERATOR.test(text)) return undefined;
-  const operators = text.replace(PHRASE, ' ').match(OPERATOR)?.length ?? 0;
+  const operators = operatorsIn(text);
   if (operators > MAX_OPERATORS) return `accepts at most ${MAX_OPERATORS} AND, OR or NOT operators in a query; this one has ${operators}`;
   const characters = searchTextLength(text);
   if (characters > MAX_SEARCH_TEXT) {

@@ -2,7 +2,7 @@ import { FedsearchError, invalidQuery, parseError, upstreamError } from '../doma
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { githubQueryProblem } from './github-query.js';
+import { githubQueryProblem, githubSearchText } from './github-query.js';
 import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText } from './parse-helpers.js';
 import {
   Provider,
@@ -44,7 +44,7 @@ export class GithubProvider extends Provider {
   readonly settings = GithubProvider.settings;
 
   override queryProblem(text: string): string | undefined {
-    return githubQueryProblem(text);
+    return githubQueryProblem(githubSearchText(text));
   }
 
   /** GitHub's code search takes no request without a token: such a search is not_configured, no slot or request spent on it. */
@@ -59,7 +59,8 @@ export class GithubProvider extends Provider {
     const url = this.endpoint(`/search/${scope}`);
     // Only public repositories: a token may read its owner's private ones, and every caller (and the shared
     // answer cache) would be given them. Code search takes no such qualifier; its results are filtered below.
-    url.searchParams.set('q', scope === 'repositories' ? `${query.text} is:public` : query.text);
+    const text = githubSearchText(query.text);
+    url.searchParams.set('q', scope === 'repositories' ? `${text} is:public` : text);
     url.searchParams.set('per_page', String(Math.min(query.limit, MAX_PER_PAGE)));
     url.searchParams.set('page', '1');
     const headers: Record<string, string> = {

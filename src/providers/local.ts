@@ -112,7 +112,9 @@ function indexQuery(text: string): Query {
   const terms = excludedTerms(text);
   if (terms === undefined) return text;
   const excluded = terms.excluded.map((term): Query => ({ queries: [term], combineWith: 'AND', prefix: false, fuzzy: false }));
-  return { combineWith: 'AND_NOT', queries: [terms.rest, ...excluded] };
+  // The words kept are alternatives, as in a search without an excluded term. A bare string here would take its
+  // parent's AND_NOT for its own words: `git commit -rebase` would ask for git but not commit.
+  return { combineWith: 'AND_NOT', queries: [{ queries: [terms.rest], combineWith: 'OR' }, ...excluded] };
 }
 
 /** Reads one file of the index's folder; a parameter so that a test can make one fail as root cannot. */

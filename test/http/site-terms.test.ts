@@ -91,6 +91,25 @@ describe('site: terms typed in a web search', () => {
     expect(tavily).toMatchObject({ query: 'tokio', include_domains: ['docs.rs', 'tokio.rs'] });
   });
 
+  it('judges the length of the text each provider is sent: a site: term Tavily is not sent does not make it skip', async () => {
+    const words = Array.from({ length: 66 }, () => 'tokio').join(' ');
+    expect(words.length).toBe(395);
+    const answer = await search(`${words} site:docs.rs`);
+    const statuses = Object.fromEntries(answer.providers.map((provider) => [provider.provider, provider.status]));
+    // Brave is sent the text as typed (408 characters, past its 400); Tavily the words alone (395, within its 400).
+    expect(statuses).toEqual({ brave: 'skipped', tavily: 'ok', hackernews: 'ok' });
+    const tavily = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;
+    expect(tavily).toMatchObject({ query: words, include_domains: ['docs.rs'] });
+  });
+
+  it('leaves a site: term inside a quoted phrase in the phrase, and filters by none', async () => {
+    await search('tokio "is site:docs.rs down" -"or -site:crates.io');
+    const tavily = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;
+    expect(tavily.query).toBe('tokio "is site:docs.rs down" -"or -site:crates.io');
+    expect(tavily.include_domains).toBeUndefined();
+    expect(tavily.exclude_domains).toBeUndefined();
+  });
+
   it('leaves a site: term that names no domain, or one inside a word, in the text', async () => {
     await search('website:x site:localhost tokio');
     const tavily = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;

@@ -115,6 +115,29 @@ describe('github adapter', () => {
     expect(provider.queryProblem('a and b or c not d and e or f not g "h AND i"')).toBeUndefined();
   });
 
+  it('sends an excluded -word or -"phrase" after NOT, as GitHub documents for words, and a -qualifier as typed', async () => {
+    upstream.json('GET /github/search/repositories', { total_count: 0, incomplete_results: false, items: [] });
+    upstream.json('GET /github/search/code', { total_count: 0, incomplete_results: false, items: [] });
+    const provider = makeProvider(GithubProvider, { GITHUB_TOKEN: 'ghp_test1234', GITHUB_BASE_URL: `${upstream.origin}/github` });
+    await runProvider(provider, makeQuery('rank fusion -python -"data science" -language:go covid-19 -40', 'code', 5));
+    expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe(
+      'rank fusion -language:go covid-19 -40 NOT python NOT "data science" is:public',
+    );
+    await runProvider(provider, makeQuery('useEffect AND -test', 'code', 5, { scope: 'code' }));
+    expect(upstream.requestsTo('/github/search/code').at(-1)!.url.searchParams.get('q')).toBe('useEffect NOT test');
+  });
+
+  it('leaves -words as typed where their NOTs would pass five operators, or leave NOT nothing before it: never skipped for them', async () => {
+    upstream.json('GET /github/search/repositories', { total_count: 0, incomplete_results: false, items: [] });
+    const provider = makeProvider(GithubProvider, { GITHUB_BASE_URL: `${upstream.origin}/github` });
+    const fiveOperators = 'a AND b OR c NOT d AND e OR f -g';
+    expect(provider.queryProblem!(fiveOperators)).toBeUndefined();
+    await runProvider(provider, makeQuery(fiveOperators, 'code', 5));
+    expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe(`${fiveOperators} is:public`);
+    await runProvider(provider, makeQuery('-python', 'code', 5));
+    expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe('-python is:public');
+  });
+
   it('refuses code search without a token, and unknown scopes', () => {
     const provider = makeProvider(GithubProvider);
     expect(provider.missingSettings()).toEqual([]);

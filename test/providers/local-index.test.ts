@@ -120,6 +120,8 @@ describe('excluded terms in a search of the embedded index', () => {
     writeFileSync(path.join(folder, 'vision.md'), '# Transformers for vision\n\nA transformer reads image patches.\n');
     writeFileSync(path.join(folder, 'language.md'), '# Transformers for language\n\nA transformer reads tokens.\n');
     writeFileSync(path.join(folder, 'revision.md'), '# Transformer revision history\n\nEach image of the transformer, with its patches.\n');
+    writeFileSync(path.join(folder, 'commit.md'), '# Committing\n\nRun git commit -m with a message.\n');
+    writeFileSync(path.join(folder, 'rebase.md'), '# Rebasing\n\nRun git commit -m, then git rebase onto main.\n');
     provider = makeProvider(LocalProvider, { LOCAL_INDEX_DIR: folder });
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -133,5 +135,16 @@ describe('excluded terms in a search of the embedded index', () => {
   it('leaves out those holding every word of a -"phrase", and keeps a hyphen inside a word a word', async () => {
     expect(await titles('transformer -"image patches"')).toEqual(['Transformers for language']);
     expect(await titles('self-attention transformer')).toEqual(['Transformer revision history', 'Transformers for language', 'Transformers for vision']);
+  });
+
+  it('keeps the words before an excluded term alternatives, as a search without one has them', async () => {
+    // Read as `git AND_NOT commit AND_NOT rebase`, no document about committing would be left.
+    expect(await titles('git commit -rebase')).toEqual(['Committing']);
+    expect(await titles('transformer tokens -vision')).toEqual(['Transformer revision history', 'Transformers for language']);
+  });
+
+  it('reads a - inside a quoted phrase as part of it, not as an excluded word', async () => {
+    // Read as `-m`, every document with "-m" in it would be left out: both of these.
+    expect(await titles('"git commit -m" -rebase')).toEqual(['Committing']);
   });
 });

@@ -101,6 +101,23 @@ describe('pubmed adapter', () => {
     expect(upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term')).toBe('((crispr) NOT mice) AND free full text[sb]');
   });
 
+  it('keeps a quoted phrase whole, its - included, and takes an AND or OR just before an excluded term with it', async () => {
+    const empty = '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><IdList/></eSearchResult>';
+    upstream.on(`GET ${ESEARCH}`, xml(empty));
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    const termSent = async (text: string): Promise<string | null> => {
+      await runProvider(provider, makeQuery(text, 'papers', 5));
+      return upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term');
+    };
+    // Not `("e" use AND) NOT (cigarette OR smoking)`: the phrase lost a word, and AND was left with nothing after it.
+    expect(await termSent('"e -cigarette" use AND -smoking')).toBe('("e -cigarette" use) NOT smoking');
+    expect(await termSent('asthma OR -"case report"')).toBe('(asthma) NOT "case report"');
+    // An unclosed phrase runs to the end, as arXiv reads one: its `-` excludes nothing, and the text goes as typed.
+    expect(await termSent('"smoking -cessation trials')).toBe('"smoking -cessation trials');
+    // One after the excluded term is closed inside the parentheses, which it would otherwise take into the phrase.
+    expect(await termSent('asthma -mice "case report')).toBe('(asthma "case report") NOT mice');
+  });
+
   it('finds nothing to search for in excluded terms alone, and sends no request for them', async () => {
     const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
     expect(provider.queryProblem!('-mice -"case report"')).toBe('the query has no word to search for besides its excluded terms (-word)');
