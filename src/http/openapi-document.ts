@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { API_VERSION } from '../version.js';
 import { documentServiceHeaders } from './documented-headers.js';
 import { documentNodeRefusals } from './documented-node-refusals.js';
-import { ERROR_ENVELOPE_ID, errorEnvelopeJsonSchema } from './response-schemas.js';
+import { ERROR_ENVELOPE_ID, errorEnvelopeJsonSchema, sharedAnswerSchemas } from './response-schemas.js';
 
 /**
  * The one inline style Swagger UI writes: the <style> inside its own SVG logo (its two colours), by its SHA-256 as
@@ -54,6 +54,8 @@ function openApiOptions(keysRequired: boolean): FastifyDynamicSwaggerOptions['op
       title: 'fedsearch',
       version: API_VERSION,
       description: 'Parallel federated search: many providers asked at once, one merged and ranked answer.',
+      // package.json's licence: generators copy it into the client package they write.
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     },
     tags: [
       { name: 'search', description: 'Federated search' },
@@ -68,11 +70,13 @@ function openApiOptions(keysRequired: boolean): FastifyDynamicSwaggerOptions['op
 
 /**
  * The OpenAPI document (GET /openapi.json) and Swagger UI (/docs). Call before any route: the shared error
- * envelope must be known when routes refer to it.
+ * envelope and answer shapes must be known when routes refer to them.
  */
 export async function registerOpenApi(app: FastifyInstance, keysRequired: boolean): Promise<void> {
   // One error envelope under components.schemas, referred to by every error response, not copied into each.
   app.addSchema({ $id: ERROR_ENVELOPE_ID, ...errorEnvelopeJsonSchema });
+  // So are the answer shapes several routes share: a generated client then has one type of each.
+  for (const schema of sharedAnswerSchemas()) app.addSchema(schema);
   await app.register(fastifySwagger, {
     openapi: openApiOptions(keysRequired),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`) },

@@ -1,11 +1,51 @@
 import { z } from 'zod';
+import { SHARED_ANSWER_SHAPES, sharedAnswerRegistry } from './shared-answer-schemas.js';
 
-/** A 200 (or other) response for the OpenAPI document: the answer's JSON Schema, derived from its zod schema. */
+const ANSWER_JSON_SCHEMA = { io: 'output', target: 'openapi-3.0', unrepresentable: 'any' } as const;
+const SHARED_ANSWER_NAMES = new Set(SHARED_ANSWER_SHAPES.map(([name]) => name));
+
+/** A shared shape as @fastify/swagger refers to a schema added with app.addSchema (`SearchResult#`). */
+const sharedReference = (name: string) => `${name}#`;
+
+/**
+ * A 200 (or other) response for the OpenAPI document: the answer's JSON Schema, derived from its zod schema, with
+ * every shared shape in it (http/shared-answer-schemas.ts) a reference to its one named schema, not a copy.
+ */
 export function documentedResponse(schema: z.ZodType, description: string): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'output', target: 'openapi-3.0', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { ...ANSWER_JSON_SCHEMA, metadata: sharedAnswerRegistry }) as Record<string, unknown>;
   delete json.$schema;
+  // zod copies each shared shape it met into the schema's own definitions; the document names them once instead.
+  // Any other definition (a shape that contains itself) would be left a reference to nothing: refuse to start.
+  const unnamed = Object.keys(json.definitions ?? {}).filter((name) => !SHARED_ANSWER_NAMES.has(name));
+  if (unnamed.length > 0) throw new Error(`${description}: name ${unnamed.join(', ')} in http/shared-answer-schemas.ts`);
+  delete json.definitions;
   // @fastify/swagger reads the response's description from the schema's own.
-  return { ...json, description };
+  return { ...referringToShared(json), description };
+}
+
+/** The shared shapes, named, for app.addSchema: each refers to the others as the routes' answers do. */
+export function sharedAnswerSchemas(): Array<Record<string, unknown>> {
+  const { schemas } = z.toJSONSchema(sharedAnswerRegistry, { ...ANSWER_JSON_SCHEMA, uri: sharedReference });
+  return Object.entries(schemas).map(([name, json]) => {
+    const { $schema: _dialect, ...rest } = json as Record<string, unknown>;
+    return { ...rest, $id: name };
+  });
+}
+
+/**
+ * zod's `#/definitions/SearchResult` rewritten as the reference to the schema named SearchResult. zod wraps the
+ * reference to an optional shape in an `allOf` of that one reference, which says nothing more and which linters flag
+ * (and some generators turn into an intersection of one type): it becomes the reference itself.
+ */
+function referringToShared<T>(json: T): T {
+  if (Array.isArray(json)) return json.map(referringToShared) as T;
+  if (typeof json !== 'object' || json === null) return json;
+  const only = onlyMemberOfAllOf(json);
+  if (only !== undefined) return referringToShared(only) as T;
+  const entries = Object.entries(json).map(([key, value]) =>
+    key === '$ref' && typeof value === 'string' && value.startsWith('#/definitions/') ? [key, sharedReference(value.slice('#/definitions/'.length))] : [key, referringToShared(value)],
+  );
+  return Object.fromEntries(entries) as T;
 }
 
 /** The one shape of every error answer (http/error-handler.ts builds it). */
@@ -64,3 +104,10 @@ export function errorResponses(...statuses: ErrorStatus[]): Record<number, Recor
  * body still arriving after REQUEST_TIMEOUT_MS, with the request id the app gave it), too large, or not JSON.
  */
 export const BODY_ERRORS: ErrorStatus[] = [408, 413, 415];
+
+/** The one schema of `{ allOf: [schema] }` (with nothing beside the allOf), else undefined. */
+function onlyMemberOfAllOf(json: object): unknown {
+  const keys = Object.keys(json);
+  const allOf = (json as { allOf?: unknown }).allOf;
+  return keys.length === 1 && Array.isArray(allOf) && allOf.length === 1 ? allOf[0] : undefined;
+}

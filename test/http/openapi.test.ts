@@ -16,6 +16,20 @@ interface DocumentedOperation {
   responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }>;
 }
 
+/** A schema as written, or the shared schema it refers to. */
+function namedOrInline(schema: { $ref?: string; type?: string; properties?: Record<string, unknown> }): { type?: string; properties?: Record<string, unknown> } {
+  const name = schema.$ref?.replace('#/components/schemas/', '');
+  return name === undefined ? schema : committed.components.schemas[name];
+}
+
+/** Every object schema with fields inside `value` (itself included), each with where it is. */
+function objectSchemasIn(value: unknown, where: string): Array<{ where: string; schema: Record<string, unknown> }> {
+  if (typeof value !== 'object' || value === null) return [];
+  const inside = Object.entries(value).flatMap(([key, member]) => objectSchemasIn(member, `${where}/${key}`));
+  const schema = value as Record<string, unknown>;
+  return schema.type === 'object' && typeof schema.properties === 'object' ? [{ where, schema }, ...inside] : inside;
+}
+
 /** Every (path, method, operation) of an OpenAPI document. */
 function operationsOf(document: { paths: Record<string, Record<string, DocumentedOperation>> }): Array<[string, string, DocumentedOperation]> {
   return Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, entry]) => [path, method, entry] as [string, string, DocumentedOperation]));
@@ -92,16 +106,55 @@ describe('OpenAPI document', () => {
   });
 
   it('documents the 200 answer of every operation with a schema of its fields', () => {
+    const answerOf = (name: string) => namedOrInline(committed.paths[`/v1/ops/${name}`].post.responses['200'].content['application/json'].schema);
     for (const operation of OPERATIONS) {
       const ok = committed.paths[`/v1/ops/${operation.name}`].post.responses['200'];
       expect(ok.description, operation.name).toMatch(/\w/);
-      expect(ok.content['application/json'].schema, operation.name).toMatchObject({ type: 'object', properties: expect.any(Object) });
+      expect(answerOf(operation.name), operation.name).toMatchObject({ type: 'object', properties: expect.any(Object) });
     }
-    const answerFields = (name: string) => Object.keys(committed.paths[`/v1/ops/${name}`].post.responses['200'].content['application/json'].schema.properties);
+    const answerFields = (name: string) => Object.keys(answerOf(name).properties ?? {});
     expect(answerFields('web_search')).toEqual(expect.arrayContaining(['query', 'results', 'providers', 'took_ms', 'cached']));
     expect(answerFields('fetch_url')).toEqual(expect.arrayContaining(['final_url', 'text', 'next_offset', 'links']));
     expect(answerFields('youtube_transcript')).toEqual(expect.arrayContaining(['video_id', 'language', 'text', 'timestamps']));
     expect(answerFields('list_providers')).toEqual(['providers']);
+  });
+
+  describe('names each answer shape that several routes share once, so a generated client has one type of it', () => {
+    const answers = () =>
+      operationsOf(committed).flatMap(([path, method, entry]) =>
+        Object.entries(entry.responses).flatMap(([status, response]) => objectSchemasIn(response.content, `${method} ${path} ${status}`)),
+      );
+
+    it('writes no answer shape out twice: each appears in one place, and is referred to everywhere else', () => {
+      const shared = Object.entries(committed.components.schemas).flatMap(([name, schema]) => objectSchemasIn(schema, `components.schemas.${name}`));
+      const placesOf = new Map<string, string[]>();
+      for (const { where, schema } of [...answers(), ...shared]) {
+        const shape = JSON.stringify(schema);
+        placesOf.set(shape, [...(placesOf.get(shape) ?? []), where]);
+      }
+      const repeated = [...placesOf.values()].filter((places) => places.length > 1);
+      expect(repeated).toEqual([]);
+      // The walk did see the answers' fields: the shapes below each lie somewhere in it.
+      expect(answers().length + shared.length).toBeGreaterThan(OPERATIONS.length);
+    });
+
+    it('refers to the search answer, its results and provider outcomes by name on every route that returns them', () => {
+      const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+      const okSchema = (path: string, method: string) => committed.paths[path][method].responses['200'].content['application/json'].schema;
+      for (const path of ['/v1/search/web', '/v1/search/papers']) {
+        for (const method of ['get', 'post']) expect(okSchema(path, method), `${method} ${path}`).toEqual(ref('SearchResponse'));
+      }
+      for (const name of ['web_search', 'paper_search', 'github_search']) expect(okSchema(`/v1/ops/${name}`, 'post'), name).toEqual(ref('SearchResponse'));
+      const { SearchResponse, SearchResult, ProviderItem } = committed.components.schemas;
+      expect(SearchResponse.properties.results.items).toEqual(ref('SearchResult'));
+      expect(SearchResponse.properties.providers.items).toEqual(ref('ProviderOutcome'));
+      expect(SearchResult.properties).toMatchObject({ title: { type: 'string' }, score: { type: 'number' } });
+      expect(ProviderItem.required).toEqual(['title', 'url']);
+      // An optional shared shape is the reference itself, not an allOf of it alone (which linters flag).
+      expect(okSchema('/v1/ops/paper_read', 'post').properties.paper).toEqual(ref('SearchResult'));
+      expect(okSchema('/v1/ops/youtube_video_details', 'post').properties.videos.items).toEqual(ref('ProviderItem'));
+      expect(committedText).not.toContain('"allOf"');
+    });
   });
 
   it('documents the error answers of every operation with the shared error envelope', () => {
@@ -170,6 +223,11 @@ describe('OpenAPI document', () => {
         expect(response.description, `${method} ${path} ${status}`).not.toBe('Default Response');
       }
     }
+  });
+
+  it("states the service's licence, as package.json does, for the client package a generator writes", () => {
+    const { license } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { license: string };
+    expect(committed.info.license).toEqual(expect.objectContaining({ name: license }));
   });
 
   it('documents both ways to send an API key, so Swagger UI shows its Authorize button', () => {
