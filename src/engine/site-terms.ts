@@ -10,16 +10,23 @@ import type { Provider } from '../providers/provider.js';
  * their own parameters, the engine filters the other providers' results by them, and those providers are sent the
  * text without them. A provider that reads them (ProviderSettings.siteOperator) is sent the text as typed, and its
  * results pass the same filter.
+ *
+ * Typed terms and the include_domains parameter are two constraints, and a result must meet both, as Brave's and
+ * SearXNG's do (they read the terms, and the engine holds their results to the parameter): the search's
+ * include_domains are the entries where a typed one and a given one overlap (sharedEntries). Where none does, no
+ * result could pass: the search is refused (siteTermsConflict). Excluded domains of either kind add up.
  */
 
 /** Whether a text may hold a site: term at all: the one test nearly every search gets. */
 const MAY_HOLD_SITE = /site:/i;
 /**
  * `site:` or `-site:` (in any letter case) where a term starts, and its value up to the next space; with an OR before
- * it, which joins it to the term before (`site:a.org OR site:b.org`) and goes with it. Or a quoted phrase (an unclosed
- * one runs to the end), matched so that it is passed over whole: `"site:docs.rs is down"` is words to find.
+ * it, which joins it to the term before (`site:a.org OR site:b.org`) and goes with it, or else one after it, which
+ * joins it to the next and goes with it too (`site:a.org OR tokio` leaves `tokio`, not `OR tokio`: an operator with
+ * nothing before it). One OR, not both: `tokio OR site:a.org OR rust` leaves `tokio OR rust`. Or a quoted phrase (an
+ * unclosed one runs to the end), matched so that it is passed over whole: `"site:docs.rs is down"` is words to find.
  */
-const SITE_TERM_OR_PHRASE = /"[^"]*"?|(?<!\S)(OR\s+)?(-?)[Ss][Ii][Tt][Ee]:(\S+)/g;
+const SITE_TERM_OR_PHRASE = /"[^"]*"?|(?<!\S)(?:(OR\s+)(-?)[Ss][Ii][Tt][Ee]:(\S+)|(-?)[Ss][Ii][Tt][Ee]:(\S+)(\s+OR(?!\S))?)/g;
 /** What a value may start with that is no part of an entry: `site:https://docs.rs/`. */
 const SCHEME = /^https?:\/\//i;
 
@@ -29,26 +36,121 @@ export interface SiteSearches {
   withoutTerms: SearchQuery;
 }
 
-/** The searches for a web search whose text holds site: terms; undefined for any other search. */
-export function siteSearches(query: SearchQuery): SiteSearches | undefined {
-  if (query.kind !== 'web' || !MAY_HOLD_SITE.test(query.text)) return undefined;
+/** A text's site: terms as entries, and the text without them (space-separated, trimmed). */
+interface SiteTerms {
+  included: string[];
+  excluded: string[];
+  rest: string;
+}
+
+/** The site: terms of a text; undefined for a text without them (nearly every one: one test of it answers). */
+function siteTermsOf(text: string): SiteTerms | undefined {
+  if (!MAY_HOLD_SITE.test(text)) return undefined;
   const included: string[] = [];
   const excluded: string[] = [];
-  const rest = query.text.replace(SITE_TERM_OR_PHRASE, (term: string, _or: string | undefined, minus: string | undefined, value: string | undefined) => {
-    if (value === undefined) return term;
-    const entry = entryOf(value);
-    // A value that names no domain (`site:` alone, `site:localhost`) stays a word, as it was.
-    if (entry === undefined) return term;
-    (minus === '-' ? excluded : included).push(entry);
-    return ' ';
-  });
+  const rest = text.replace(
+    SITE_TERM_OR_PHRASE,
+    (term: string, _orBefore: unknown, minusAfterOr: string | undefined, valueAfterOr: string | undefined, minus: string | undefined, value: string | undefined) => {
+      const typed = valueAfterOr ?? value;
+      if (typed === undefined) return term;
+      const entry = entryOf(typed);
+      // A value that names no domain (`site:` alone, `site:localhost`) stays a word, as it was.
+      if (entry === undefined) return term;
+      ((minusAfterOr ?? minus) === '-' ? excluded : included).push(entry);
+      return ' ';
+    },
+  );
   if (included.length === 0 && excluded.length === 0) return undefined;
+  return { included, excluded, rest: rest.replace(/\s+/g, ' ').trim() };
+}
+
+/** The searches for a web search whose text holds site: terms; undefined for any other search. */
+export function siteSearches(query: SearchQuery): SiteSearches | undefined {
+  const terms = query.kind === 'web' ? siteTermsOf(query.text) : undefined;
+  if (terms === undefined) return undefined;
+  const { included, excluded, rest } = terms;
   const filters: SearchFilters = { ...query.filters };
-  if (included.length > 0) filters.include_domains = [...(query.filters.include_domains ?? []), ...included];
+  if (included.length > 0) filters.include_domains = includedDomains(included, query.filters.include_domains);
   if (excluded.length > 0) filters.exclude_domains = [...(query.filters.exclude_domains ?? []), ...excluded];
-  const text = rest.replace(/\s+/g, ' ').trim();
   // A search of site: terms alone keeps them: an empty text is no search, and the filter still holds.
-  return { asTyped: { ...query, filters }, withoutTerms: { ...query, text: text === '' ? query.text : text, filters } };
+  return { asTyped: { ...query, filters }, withoutTerms: { ...query, text: rest === '' ? query.text : rest, filters } };
+}
+
+/**
+ * Why a web search cannot be made: its site: terms and its include_domains share no domain (`site:a.org` with
+ * include_domains=b.org), so no result could meet both. Undefined for every other search.
+ */
+export function siteTermsConflict(kind: SearchQuery['kind'], text: string, filters: SearchFilters): string | undefined {
+  const given = filters.include_domains;
+  if (given === undefined || given.length === 0) return undefined;
+  if (kind !== 'web') return undefined;
+  const typed = siteTermsOf(text)?.included;
+  if (typed === undefined || typed.length === 0 || sharedEntries(typed, given).length > 0) return undefined;
+  return (
+    `query: its site: terms (${typed.join(', ')}) and include_domains (${given.join(', ')}) share no domain, so no result ` +
+    'could meet both; allowed: site: terms within include_domains (or the other way round), or only one of the two'
+  );
+}
+
+/**
+ * A text without its site: terms, for what reads its words for their meaning (providers=auto's topics): a site names
+ * where to look, not what about (`site:github.com` is no code question). Of any kind of search: a papers search does
+ * not read them, but they name no topic there either.
+ */
+export function withoutSiteTerms(text: string): string {
+  return siteTermsOf(text)?.rest ?? text;
+}
+
+/**
+ * The include_domains of a search with typed site: terms: those alone, or where they overlap the parameter's. A search
+ * where they do not overlap at all never gets here: planSearch refuses it (siteTermsConflict).
+ */
+function includedDomains(typed: string[], given: string[] | undefined): string[] {
+  if (given === undefined || given.length === 0) return typed;
+  return sharedEntries(typed, given);
+}
+
+/**
+ * The entries a result must match to meet one of `a` and one of `b`: for each pair, the narrower host (the same one,
+ * or a subdomain of the other) under the longer path (the same one, or one under the other); no entry for a pair
+ * that does not overlap (`a.org` and `b.org`, `a.org/x` and `a.org/y`). Entries are matched as engine/filters.ts
+ * does: a host with its subdomains, a path with what lies under it, `www.` and a trailing slash making no difference.
+ */
+export function sharedEntries(a: readonly string[], b: readonly string[]): string[] {
+  const shared = new Set<string>();
+  for (const left of a) {
+    for (const right of b) {
+      const entry = overlap(left, right);
+      if (entry !== undefined) shared.add(entry);
+    }
+  }
+  return [...shared];
+}
+
+function overlap(left: string, right: string): string | undefined {
+  const l = partsOf(left);
+  const r = partsOf(right);
+  const host = within(l.host, r.host) ? l : within(r.host, l.host) ? r : undefined;
+  const path = under(l.path, r.path) ? l.path : under(r.path, l.path) ? r.path : undefined;
+  return host === undefined || path === undefined ? undefined : `${host.spelled}${path}`;
+}
+
+/** An entry's host (compared without `www.`, spelled as given) and its path without a trailing slash ('' for none). */
+function partsOf(entry: string): { host: string; spelled: string; path: string } {
+  const slash = entry.indexOf('/');
+  const spelled = slash < 0 ? entry : entry.slice(0, slash);
+  const path = slash < 0 ? '' : entry.slice(slash).replace(/\/+$/, '');
+  return { host: spelled.toLowerCase().replace(/^www\./, ''), spelled, path };
+}
+
+/** Whether `host` is `other` or one of its subdomains. */
+function within(host: string, other: string): boolean {
+  return host === other || host.endsWith(`.${other}`);
+}
+
+/** Whether `path` is `other` or lies under it, at a segment boundary. */
+function under(path: string, other: string): boolean {
+  return other === '' || path === other || path.startsWith(`${other}/`);
 }
 
 /** The search a provider is sent: the text as typed when its API reads site: terms itself. */

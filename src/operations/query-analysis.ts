@@ -1,4 +1,6 @@
+import { excludedTerms } from '../domain/excluded-terms.js';
 import { findArxivIds, findDois } from '../domain/paper-identifiers.js';
+import { withoutSiteTerms } from '../engine/site-terms.js';
 import { parseVideoIdOrUndefined } from './video-operations.js';
 
 /**
@@ -57,13 +59,23 @@ export function analyseQuery(query: string): QuerySignals {
   ].filter((id): id is string => typeof id === 'string' && id !== '');
   const scores = {} as Record<Topic, number>;
   const reasons = {} as Record<Topic, string[]>;
-  const howTo = HOW_TO.test(withoutUrls);
+  const words = topicWords(query);
+  const howTo = HOW_TO.test(words);
   for (const topic of Object.keys(WORDS) as Topic[]) {
-    const hits = topic === 'news' && howTo ? [] : [...new Set([...withoutUrls.matchAll(WORDS[topic])].map((match) => match[0].toLowerCase()))];
+    const hits = topic === 'news' && howTo ? [] : [...new Set([...words.matchAll(WORDS[topic])].map((match) => match[0].toLowerCase()))];
     scores[topic] = Math.min(1, hits.length * PER_HIT);
     reasons[topic] = hits;
   }
   return { urls, youtubeUrls, paperIds: [...new Set(paperIds)], scores, reasons };
+}
+
+/**
+ * The words that say what a query is about: not its links, nor its site: terms (`site:github.com` says where to look,
+ * not that the question is about code), nor its excluded terms (a search for `snakes -python` is not about Python).
+ */
+function topicWords(query: string): string {
+  const words = withoutSiteTerms(query);
+  return (excludedTerms(words)?.rest ?? words).replace(URL_PATTERN, ' ');
 }
 
 /** The question's frame, in the order it is taken off: "what is", "define", "what does … mean", "meaning of", "… definition". */

@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { invalidQuery } from '../domain/errors.js';
 import { AUTO_SELECTION, type SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
 import type { CallerSignal } from '../engine/cancellation.js';
 import type { SearchRequest, SearchResponse, SearchService } from '../engine/search-service.js';
+import { siteTermsConflict } from '../engine/site-terms.js';
 import type { Provider } from '../providers/provider.js';
 import { routeProviders, type ProviderRouting } from './routing.js';
 
@@ -38,9 +40,12 @@ function asksForAuto(providers: SearchParameters['providers']): boolean {
 
 /**
  * The one place validated parameters become a search: providers=auto is routed here, and unknown or
- * wrong-kind provider names are refused here (a 400), before any provider is asked or any stream opens.
+ * wrong-kind provider names, or site: terms that share no domain with include_domains, are refused here (a 400),
+ * before any provider is asked or any stream opens.
  */
 export function planSearch(kind: SearchKind, parameters: SearchParameters, search: SearchService): SearchPlan {
+  const conflict = siteTermsConflict(kind, parameters.query, parameters.filters);
+  if (conflict !== undefined) throw invalidQuery(conflict);
   const routing = asksForAuto(parameters.providers) ? routeProviders(kind, parameters.query, search) : undefined;
   const providers = routing ? routing.providers : (parameters.providers as string[] | undefined);
   return new PlannedSearch(kind, parameters, search, providers, routing);

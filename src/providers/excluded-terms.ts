@@ -1,48 +1,10 @@
-/**
- * Terms a caller excluded, as web search writes them: `-word` or `-"a phrase"` where a term starts. A `-` inside a
- * word (`covid-19`) is no exclusion, nor one before a digit (`-40 °C` is a number), nor one inside a quoted phrase
- * (`"git commit -m"`: the phrase is searched for as it is). APIs without that syntax read the term as one more word
- * to match once their tokenizer drops the `-`: the opposite of what was typed.
- *
- * Matched with it (and left as they are, but closed): quoted phrases, so that a `-` inside one is passed over. An
- * upper-case AND, OR or NOT just before an excluded term goes with it: `cancer AND -mice` leaves `cancer`, not
- * `cancer AND`, an operator with nothing after it that a boolean API (PubMed, OpenAlex) would be sent inside `( )`.
- */
-const EXCLUDED_TERM_OR_PHRASE = /(?<!\S)(?:(?:AND|OR|NOT)\s+)?-(?:"([^"]*)"?|(\p{L}[^\s()"]*))|"[^"]*"?/gu;
-/** The same, but for a word holding a `:`: a qualifier (`-language:go`), which an API with qualifiers reads with its `-`. */
-const EXCLUDED_TERM_BUT_QUALIFIER_OR_PHRASE = /(?<!\S)(?:(?:AND|OR|NOT)\s+)?-(?:"([^"]*)"?|(\p{L}[^\s()":]*)(?![^\s()"]))|"[^"]*"?/gu;
-
-/** A text's excluded terms (each a word or a phrase, without its `-` and quotes) and the text left without them. */
-export interface ExcludedTerms {
-  rest: string;
-  excluded: string[];
-}
+import { excludedTerms, type ExcludedTerms } from '../domain/excluded-terms.js';
 
 /**
- * The excluded terms of a text; undefined when it has none (nearly every text: one `includes` answers for most).
- * With `qualifiers: 'kept'`, a `-qualifier:value` stays in the rest, as the API's own syntax (GitHub).
+ * How each API is sent a text's excluded terms (`-word`, `-"a phrase"`), read by domain/excluded-terms.ts: the
+ * domain layer, as providers=auto reads them too (an excluded word names no topic of the search).
  */
-export function excludedTerms(text: string, { qualifiers }: { qualifiers?: 'kept' } = {}): ExcludedTerms | undefined {
-  if (!text.includes('-')) return undefined;
-  const excluded: string[] = [];
-  const pattern = qualifiers === 'kept' ? EXCLUDED_TERM_BUT_QUALIFIER_OR_PHRASE : EXCLUDED_TERM_OR_PHRASE;
-  const rest = text.replace(pattern, (term: string, phrase: string | undefined, word: string | undefined) => {
-    if (term.startsWith('"')) return keptPhrase(term);
-    const value = (phrase ?? word ?? '').trim();
-    if (value !== '') excluded.push(value);
-    return ' ';
-  });
-  return excluded.length === 0 ? undefined : { rest: rest.replace(/\s+/g, ' ').trim(), excluded };
-}
-
-/**
- * A phrase of the rest as a boolean API can be sent it inside `( )`: closed (an unclosed one runs to the end of the
- * text, and would take the `)` and what follows it into the phrase), and a stray quote with nothing after it dropped.
- */
-function keptPhrase(phrase: string): string {
-  if (phrase === '"') return ' ';
-  return phrase.length > 1 && phrase.endsWith('"') ? phrase : `${phrase}"`;
-}
+export { excludedTerms, type ExcludedTerms };
 
 /** Why an API that cannot exclude (its excluded terms are left out) is not asked a text with nothing else. */
 export function nothingLeftToSearch(api: string): string {

@@ -71,24 +71,71 @@ describe('site: terms typed in a web search', () => {
     ]);
   });
 
-  it('adds the domains of site: terms to those of include_domains, and reads a URL or a path after site:', async () => {
-    const answer = await search('tokio SITE:https://Docs.rs/tokio/', '&include_domains=news.example.net');
+  it('holds site: terms and include_domains both, and reads a URL or a path after site:', async () => {
+    const answer = await search('tokio SITE:https://Docs.rs/tokio/', '&include_domains=docs.rs');
     const tavily = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;
     // Tavily takes hosts (the entry docs.rs/tokio is sent as docs.rs); the engine holds the results to the path.
-    expect(tavily).toMatchObject({ query: 'tokio', include_domains: ['news.example.net', 'docs.rs'] });
+    expect(tavily).toMatchObject({ query: 'tokio', include_domains: ['docs.rs'] });
     expect(tavily.exclude_domains).toBeUndefined();
     expect(answer.results.map((result) => result.url).sort()).toEqual([
       'https://docs.rs/tokio/latest/tokio/runtime/',
       'https://docs.rs/tokio/latest/tokio/runtime/struct.Runtime.html',
       'https://docs.rs/tokio/latest/tokio/task/',
-      'https://news.example.net/tokio',
     ]);
+  });
+
+  it('keeps only results that meet a site: term and include_domains, from every provider alike', async () => {
+    // Brave reads site:docs.rs itself; a result must also lie under the runtime guide the parameter names, and a
+    // result on news.example.net (allowed by the parameter, not by the typed term) is no answer either.
+    const answer = await search('tokio site:docs.rs', '&include_domains=docs.rs/tokio/latest/tokio/runtime,news.example.net');
+    expect(answer.providers.map((provider) => [provider.provider, provider.status])).toEqual([
+      ['brave', 'ok'],
+      ['tavily', 'ok'],
+      ['hackernews', 'ok'],
+    ]);
+    expect(upstream.requestsTo(BRAVE).at(-1)!.url.searchParams.get('q')).toBe('tokio site:docs.rs');
+    const tavily = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;
+    expect(tavily).toMatchObject({ query: 'tokio', include_domains: ['docs.rs'] });
+    expect(upstream.requestsTo(HACKERNEWS).at(-1)!.url.searchParams.get('query')).toBe('tokio');
+    expect(answer.results.map((result) => result.url).sort()).toEqual([
+      'https://docs.rs/tokio/latest/tokio/runtime/',
+      'https://docs.rs/tokio/latest/tokio/runtime/struct.Runtime.html',
+    ]);
+  });
+
+  it('refuses site: terms that share no domain with include_domains, asking no provider', async () => {
+    const sent = upstream.requests.length;
+    const response = await request(service.origin, `/v1/search/web?q=${encodeURIComponent('tokio site:docs.rs')}&include_domains=news.example.net&providers=brave,tavily,hackernews`);
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.code).toBe('QUERY_INVALID');
+    expect(body.message).toContain('site: terms (docs.rs) and include_domains (news.example.net) share no domain');
+    // The stream refuses it the same way, before any event.
+    const stream = await request(service.origin, `/v1/search/web/stream?q=${encodeURIComponent('tokio site:docs.rs')}&include_domains=news.example.net`);
+    expect(stream.status).toBe(400);
+    expect((await stream.json()).code).toBe('QUERY_INVALID');
+    expect(upstream.requests.length).toBe(sent);
   });
 
   it('takes site: terms joined by OR as the domains they name, leaving no OR behind', async () => {
     await search('tokio site:docs.rs OR site:tokio.rs');
     const tavily = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;
     expect(tavily).toMatchObject({ query: 'tokio', include_domains: ['docs.rs', 'tokio.rs'] });
+  });
+
+  it('sends the words of a site: term joined to a word by OR without the OR', async () => {
+    const sentTo = (path: string, parameter: string) => upstream.requestsTo(path).at(-1)!.url.searchParams.get(parameter);
+    await search('site:docs.rs OR tokio');
+    expect(sentTo(HACKERNEWS, 'query')).toBe('tokio');
+    expect(JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body)).toMatchObject({ query: 'tokio', include_domains: ['docs.rs'] });
+    expect(sentTo(BRAVE, 'q')).toBe('site:docs.rs OR tokio');
+    await search('site:docs.rs OR site:tokio.rs OR tokio');
+    expect(sentTo(HACKERNEWS, 'query')).toBe('tokio');
+    // Between two words, one OR stays: the site: term takes the one before it.
+    await search('tokio OR site:docs.rs OR runtime');
+    expect(sentTo(HACKERNEWS, 'query')).toBe('tokio OR runtime');
+    await search('tokio site:docs.rs OR');
+    expect(sentTo(HACKERNEWS, 'query')).toBe('tokio');
   });
 
   it('judges the length of the text each provider is sent: a site: term Tavily is not sent does not make it skip', async () => {

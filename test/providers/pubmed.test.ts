@@ -118,6 +118,21 @@ describe('pubmed adapter', () => {
     expect(await termSent('asthma -mice "case report')).toBe('(asthma "case report") NOT mice');
   });
 
+  it('leaves no operator first in the words when the text starts with an excluded term joined by AND or OR', async () => {
+    const empty = '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><IdList/></eSearchResult>';
+    upstream.on(`GET ${ESEARCH}`, xml(empty));
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    const termSent = async (text: string): Promise<string | null> => {
+      await runProvider(provider, makeQuery(text, 'papers', 5));
+      return upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term');
+    };
+    // Not `(OR asthma) NOT mice`: an OR with nothing before it.
+    expect(await termSent('-mice OR asthma')).toBe('(asthma) NOT mice');
+    expect(await termSent('-mice AND -rats OR asthma')).toBe('(asthma) NOT (mice OR rats)');
+    // Between two words, the OR joins them still.
+    expect(await termSent('asthma -mice OR copd')).toBe('(asthma OR copd) NOT mice');
+  });
+
   it('finds nothing to search for in excluded terms alone, and sends no request for them', async () => {
     const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
     expect(provider.queryProblem!('-mice -"case report"')).toBe('the query has no word to search for besides its excluded terms (-word)');

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+
+type Routing = { providers: string[]; reasons: string[] };
+
+/** Which providers providers=auto chooses for a web search, and why. */
+async function routingOf(origin: string, query: string): Promise<Routing> {
+  const response = await request(origin, `/v1/search/web?q=${encodeURIComponent(query)}&providers=auto`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { routing: Routing }).routing;
+}
+
+describe('providers=auto reads what a query is about, not what it excludes or where it looks', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    // What the providers answer does not matter here: only whom the routing chose.
+    upstream.json('*', {});
+    // Configured without keys: searxng, hackernews, wikipedia and the local index (no brave, tavily or exa).
+    service = await startService({ ...providerEnv(upstream.origin), BREAKER_FAILURES: '1000', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('chooses for the words asked for: a definition question that excludes forums is no discussion', async () => {
+    const routing = await routingOf(service.origin, 'define monad -reddit -reviews -opinions');
+    expect(routing.providers).toEqual(['wikipedia', 'searxng', 'local']);
+    expect(routing.reasons[0]).toBe('definition query (score 0.35: define): wikipedia, searxng, local');
+  });
+
+  it('lets no excluded word pull a topic in', async () => {
+    const routing = await routingOf(service.origin, 'snakes -python -"rust"');
+    expect(routing.reasons[0]).toBe('no topic stands out: every available web provider');
+    expect([...routing.providers].sort()).toEqual(['hackernews', 'local', 'searxng', 'wikipedia']);
+  });
+
+  it('lets no site: term pull a topic in', async () => {
+    const routing = await routingOf(service.origin, 'tokio site:github.com -site:news.ycombinator.com');
+    expect(routing.reasons[0]).toBe('no topic stands out: every available web provider');
+    expect([...routing.providers].sort()).toEqual(['hackernews', 'local', 'searxng', 'wikipedia']);
+  });
+
+  it('still reads the words beside them', async () => {
+    const routing = await routingOf(service.origin, 'rust compiler bug site:github.com -python');
+    expect(routing.providers).toEqual(['searxng', 'hackernews']);
+    expect(routing.reasons[0]).toBe('code query (score 1.00: rust, compiler, bug): searxng, hackernews');
+  });
+});
