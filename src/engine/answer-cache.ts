@@ -18,7 +18,7 @@ export interface AnswerCache<T> {
   /**
    * Keeps `value` for the cache's own TTL, or for `ttlMs` when that is shorter (a partial answer). With
    * `keepExisting`, an entry already kept under `key` stays and `value` is dropped. With `depth` (how deep `value`
-   * was asked), an entry already kept deeper stays (keepsDeeper), and with `keepAsDeep` one kept as deep too.
+   * was asked), an entry already kept stays when replacing it would change a page shown from it (keepsKept).
    */
   set(key: string, value: T, ttlMs?: number, options?: SetOptions): Promise<void>;
   /** True when set() keeps nothing (a TTL of 0): what only a later reader would need need not be built. */
@@ -29,28 +29,68 @@ export interface SetOptions {
   keepExisting?: boolean;
   depth?: number;
   /**
-   * With `depth`: an entry kept exactly as deep stays too. A partial answer that extends a kept list replaces a
-   * shallower one, never one as deep, which may be complete (the same page gathered at once without a failure).
+   * With `depth`: the answer is partial, and an entry kept exactly as deep stays even when the answer extends it. A
+   * partial answer that extends a kept list replaces a shallower one, never one as deep, which may be complete (the
+   * same page gathered at once without a failure).
    */
   keepAsDeep?: boolean;
+  /** With `depth`: the kept list the answer extends (its first results are that list's); absent for one ranked afresh. */
+  extending?: KeptList;
 }
 
 /**
- * Whether `kept` stays in place of an answer `depth` deep: it is deeper. Pages of one search fetched together
- * (page 1 and page 3) each gather their own list; one finishing last must not put a shallower list in place of
- * the one a later page was shown from, or the pages after it would be ranked from another list (a result shown
- * twice, another never).
+ * Which kept list an answer extends: the kept entry's gathering time (`cached_at`), depth and length. A copy read
+ * back from a shared cache is another object, so identity is not enough; two entries kept under one key differ in
+ * these unless two replicas began gathering them in the same millisecond.
  */
-export function keepsDeeper(kept: unknown, depth: number | undefined, orAsDeep = false): boolean {
-  if (depth === undefined || typeof kept !== 'object' || kept === null) return false;
-  const keptDepth = (kept as { depth?: unknown }).depth;
-  return typeof keptDepth === 'number' && (keptDepth > depth || (orAsDeep && keptDepth === depth));
+export interface KeptList {
+  cachedAt: number;
+  depth: number;
+  length: number;
 }
 
-/** Whether `entry` was asked deeper than `other` (keepsDeeper, for two entries). */
+/** What keepsKept reads of an entry; anything else may be kept under a key (another writer's value). */
+interface EntryFields {
+  depth?: unknown;
+  cached_at?: unknown;
+  results?: unknown;
+  partial?: unknown;
+}
+
+/**
+ * Whether `kept` stays in place of an answer set with `options`, because replacing it would change a page already
+ * shown from it: the next page goes on from the kept list (search-service.ts), so a caller shown the first pages of
+ * one list must not get the next page from another (a result shown twice, another never).
+ * - A deeper entry stays: pages of one search fetched together (page 1 and page 3) each gather their own list, and
+ *   page 1 finishing last must not put a shallower list in place of the one page 3 was shown from.
+ * - An answer that extends the kept entry holds it as it was: it replaces it unless as deep and partial (keepAsDeep).
+ * - Any other answer (ranked afresh, or extending a list that is no longer the one kept) replaces only a shallower
+ *   entry, or a partial one as deep when it is complete itself: two fan-outs of one page (a caller asking page 2 with
+ *   nothing kept while another extends the kept page 1; two of page 1 with different timeouts) must not swap the list
+ *   a caller was shown for the one the fan-out finishing last ranked, perhaps from another upstream order. A partial
+ *   entry lives only seconds, and a complete answer is worth more to every later caller than its pages' continuity.
+ */
+export function keepsKept(kept: unknown, options: SetOptions | undefined): boolean {
+  const depth = options?.depth;
+  if (depth === undefined || typeof kept !== 'object' || kept === null) return false;
+  const entry = kept as EntryFields;
+  const keptDepth = entry.depth;
+  if (typeof keptDepth !== 'number' || keptDepth < depth) return false;
+  if (keptDepth > depth) return true;
+  const asDeepStays = options?.keepAsDeep === true;
+  return isList(entry, options?.extending) ? asDeepStays : asDeepStays || entry.partial !== true;
+}
+
+/** Whether `entry` is the kept list `list` names. */
+function isList(entry: EntryFields, list: KeptList | undefined): boolean {
+  return list !== undefined && entry.cached_at === list.cachedAt && entry.depth === list.depth && Array.isArray(entry.results) && entry.results.length === list.length;
+}
+
+/** Whether `entry` was asked deeper than `other`. */
 export function deeperThan(entry: unknown, other: unknown): boolean {
-  const otherDepth = typeof other === 'object' && other !== null ? (other as { depth?: unknown }).depth : undefined;
-  return typeof otherDepth === 'number' && keepsDeeper(entry, otherDepth);
+  const otherDepth = typeof other === 'object' && other !== null ? (other as EntryFields).depth : undefined;
+  const entryDepth = typeof entry === 'object' && entry !== null ? (entry as EntryFields).depth : undefined;
+  return typeof otherDepth === 'number' && typeof entryDepth === 'number' && entryDepth > otherDepth;
 }
 
 export interface MemoryCacheOptions {
@@ -84,7 +124,7 @@ export function createMemoryCache<T extends object>(options: MemoryCacheOptions)
       if (ttl <= 0) return;
       if (setOptions?.keepExisting === true && cache.has(key)) return;
       // Most writes follow a miss: nothing is kept, and nothing is compared.
-      if (setOptions?.depth !== undefined && keepsDeeper(cache.peek(key), setOptions.depth, setOptions.keepAsDeep)) return;
+      if (setOptions?.depth !== undefined && keepsKept(cache.peek(key), setOptions)) return;
       cache.set(key, value, { ttl });
     },
     storesNothing: options.ttlMs <= 0,

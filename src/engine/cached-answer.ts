@@ -26,6 +26,11 @@ export interface CachedAnswer {
    * any caller gets). See servesTimeout.
    */
   partialTimeoutMs?: number;
+  /**
+   * Present when the answer is partial (isPartialGathering, which also counts a provider cut short though it reports
+   * `ok`): a complete answer as deep may replace it in the cache (answer-cache.ts keepsKept). Absent when complete.
+   */
+  partial?: true;
 }
 
 /** The pages of each answer already handed out, by limit, page and explain; gone with the answer. */

@@ -33,17 +33,24 @@ const DEFAULT_KEY_PREFIX = `fedsearch:${ANSWER_KEYS}`;
 const DEFAULT_COMMAND_TIMEOUT_MS = 250;
 
 /**
- * SET unless the entry kept is deeper, or as deep when ARGV[4] is 1 (keepsDeeper in answer-cache.ts, as Lua): then
- * that entry and its remaining lifetime come back instead, for the local copy. Only a key that holds an entry has it
- * decoded.
+ * SET unless the entry kept stays (keepsKept in answer-cache.ts, as Lua; ARGV[3] is the depth, ARGV[4] 1 for
+ * keepAsDeep, ARGV[5] to ARGV[7] the gathering time, depth and length of the list the answer extends, empty when it
+ * was ranked afresh): then that entry and its remaining lifetime come back instead, for the local copy. Only a key
+ * that holds an entry has it decoded.
  */
-const SET_UNLESS_DEEPER_SCRIPT = `
+const SET_UNLESS_KEPT_SCRIPT = `
 local kept = redis.call('GET', KEYS[1])
 if kept then
   local ok, entry = pcall(cjson.decode, kept)
   local depth = tonumber(ARGV[3])
-  if ok and type(entry) == 'table' and type(entry.depth) == 'number' and (entry.depth > depth or (ARGV[4] == '1' and entry.depth == depth)) then
-    return {kept, redis.call('PTTL', KEYS[1])}
+  if ok and type(entry) == 'table' and type(entry.depth) == 'number' and entry.depth >= depth then
+    local stays = entry.depth > depth or ARGV[4] == '1'
+    if not stays then
+      local extended = ARGV[5] ~= '' and entry.cached_at == tonumber(ARGV[5]) and entry.depth == tonumber(ARGV[6])
+        and type(entry.results) == 'table' and #entry.results == tonumber(ARGV[7])
+      stays = not extended and entry.partial ~= true
+    end
+    if stays then return {kept, redis.call('PTTL', KEYS[1])} end
   end
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
@@ -57,7 +64,16 @@ return 1
 `;
 
 type ScriptedRedis = Redis & {
-  setUnlessDeeper(key: string, payload: string, ttlMs: number, depth: number, orAsDeep: 0 | 1): Promise<[string, number] | null>;
+  setUnlessKept(
+    key: string,
+    payload: string,
+    ttlMs: number,
+    depth: number,
+    orAsDeep: 0 | 1,
+    extendsCachedAt: number | '',
+    extendsDepth: number | '',
+    extendsLength: number | '',
+  ): Promise<[string, number] | null>;
   replaceUnchanged(key: string, kept: string, payload: string, ttlMs: number): Promise<number>;
 };
 
@@ -79,7 +95,7 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
     },
     (client) => {
       // defineCommand sends EVALSHA and loads the script again when Redis restarted without it.
-      client.defineCommand('setUnlessDeeper', { numberOfKeys: 1, lua: SET_UNLESS_DEEPER_SCRIPT });
+      client.defineCommand('setUnlessKept', { numberOfKeys: 1, lua: SET_UNLESS_KEPT_SCRIPT });
       client.defineCommand('replaceUnchanged', { numberOfKeys: 1, lua: REPLACE_UNCHANGED_SCRIPT });
       return client as ScriptedRedis;
     },
@@ -151,10 +167,15 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
         await attempt((client) => client.set(redisKey(prefix, key), payload, 'PX', ttl));
         return;
       }
-      // Another replica may have kept a deeper list (a later page of the same search): it stays, and becomes the local copy.
-      const deeper = await attempt((client) => client.setUnlessDeeper(redisKey(prefix, key), payload, ttl, depth, setOptions?.keepAsDeep === true ? 1 : 0));
-      if (!deeper) return;
-      const [kept, remainingMs] = deeper;
+      // Another replica may have kept a list a page was shown from (a deeper one, for a later page of the same search, or
+      // one as deep this answer does not extend): it stays, and becomes the local copy.
+      const extending = setOptions?.extending;
+      const orAsDeep = setOptions?.keepAsDeep === true ? 1 : 0;
+      const stays = await attempt((client) =>
+        client.setUnlessKept(redisKey(prefix, key), payload, ttl, depth, orAsDeep, extending?.cachedAt ?? '', extending?.depth ?? '', extending?.length ?? ''),
+      );
+      if (!stays) return;
+      const [kept, remainingMs] = stays;
       const keptValue = kept.length <= maxEntryBytes ? parsedEntry(kept) : undefined;
       if (keptValue !== undefined && options.isServable(keptValue)) {
         if (remainingMs > 0) await front.set(key, keptValue, remainingMs);

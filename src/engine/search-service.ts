@@ -6,7 +6,7 @@ import type { SearchKind, SearchResult } from '../domain/result.js';
 import type { Capability, CapabilityInput, CapabilityOutput } from '../providers/capabilities.js';
 import type { PaperIdentifier, Provider } from '../providers/provider.js';
 import { createOutboundRateLimiter, type OutboundRateLimiter } from '../rate-limit/outbound-limiter.js';
-import type { AnswerCache } from './answer-cache.js';
+import type { AnswerCache, KeptList } from './answer-cache.js';
 import type { CallerSignal } from './cancellation.js';
 import { answerTtl, cacheKey, isPartialGathering, presentedAnswer, servesTimeout, type CachedAnswer } from './cached-answer.js';
 import { fuseAnswers } from './fuse.js';
@@ -242,13 +242,15 @@ export class SearchService {
     }
     // The pages the stored list served short keep their empty places: the deeper results go on after them.
     const listed = stored ? keptAsShown(stored.results, stored.depth, request.limit, page) : [];
+    // Which kept list the answer extends: the cache lets it replace that list, where one ranked afresh may not.
+    const extending = stored && keptListOf(stored);
     // A stored answer keeps its score explanations for any later caller; one that is never stored builds them only when asked.
     const explain = request.explain === true || this.options.cache.storesNothing !== true;
     // A search that joins an identical one in flight never runs its own fan-out (the single flight runs `ask` at once or not at all).
     let lookup: CacheLookup = 'shared';
     const ask = (gatherSignal: CallerSignal, tell: ((heard: HeardAnswer) => void) | undefined): Promise<CachedAnswer> => {
       lookup = 'miss';
-      return this.gatherAndRank(query, providers, request, key, listed, explain, gatherSignal, started, tell);
+      return this.gatherAndRank(query, providers, request, key, { listed, extending }, explain, gatherSignal, started, tell);
     };
     const callerSignal = signalOf(signal);
     // A caller gone before the providers are asked (its client left while a shared cache was read) asks none: a flight
@@ -264,7 +266,7 @@ export class SearchService {
     // that read the same kept list joins (keptListTag): the answer extends that list, and one extending another (or
     // none) would page on from a list this caller was not shown its earlier pages from.
     const observer = request.onProviderAnswer;
-    const flightKey = `${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}#${keptListTag(stored)}`;
+    const flightKey = `${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}#${keptListTag(extending)}`;
     const gathering = this.flights.run(
       flightKey,
       callerSignal,
@@ -363,12 +365,13 @@ export class SearchService {
     providers: Provider[],
     request: SearchRequest,
     key: string,
-    listed: SearchResult[],
+    kept: KeptExtension,
     explain: boolean,
     signal: CallerSignal,
     started: number,
     tell: ((heard: HeardAnswer) => void) | undefined,
   ): Promise<CachedAnswer> {
+    const { listed } = kept;
     const gatheredAt = Date.now();
     const gathering = gatherResults(
       providers,
@@ -381,7 +384,7 @@ export class SearchService {
     return gathering.then(
       (answers) => {
         finished?.();
-        return this.keep(answers, query, { limit: request.limit, page: request.page ?? 1, timeoutMs: request.timeoutMs }, key, listed, explain, signal, gatheredAt);
+        return this.keep(answers, query, { limit: request.limit, page: request.page ?? 1, timeoutMs: request.timeoutMs }, key, kept, explain, signal, gatheredAt);
       },
       (error: unknown) => {
         finished?.();
@@ -396,7 +399,7 @@ export class SearchService {
     query: SearchQuery,
     { limit, page, timeoutMs }: { limit: number; page: number; timeoutMs: number | undefined },
     key: string,
-    listed: SearchResult[],
+    { listed, extending }: KeptExtension,
     explain: boolean,
     signal: CallerSignal,
     gatheredAt: number,
@@ -413,6 +416,8 @@ export class SearchService {
     const upstreamFull = upstreamsWithMore(answers, query.limit);
     if (upstreamFull) outcome.upstreamFull = upstreamFull;
     const partial = isPartialGathering(outcome, answers);
+    // Marked in the entry, for the cache's rule (keepsKept): a complete answer as deep may replace it.
+    if (partial) outcome.partial = true;
     // A partial answer is served later only to callers that wait no longer than this one (servesTimeout).
     if (timeoutMs !== undefined && partial) outcome.partialTimeoutMs = timeoutMs;
     // An answer where nothing succeeded says nothing about the query: the next caller should try again. One whose
@@ -426,14 +431,16 @@ export class SearchService {
       // called. A partial answer never replaces one kept already, here or by another replica (so the shared cache
       // keeps its copy once Redis has said): that one may be complete (an identical search without timeout_ms
       // finished first) or deeper, and served for another 15 s in its place the partial one would hide it. Nor does
-      // any answer replace a deeper one (keepsDeeper): page 1 finishing after page 3 of the same search, fetched together.
+      // any answer replace a deeper one (keepsKept): page 1 finishing after page 3 of the same search, fetched together.
+      // Nor does an answer ranked afresh replace one as deep, unless that one is partial and this one complete
+      // (keepsKept): a caller shown a page from the list kept first would get the next page from another ranking.
       // A partial answer that extends the kept list (a later page, gathered deeper while a provider failed) does replace
       // a shallower one: it holds the kept list as it was, and the page just shown from it is only in it. Left out, the
       // next page would extend the kept list again with that provider back, shifting what follows the kept list: a
       // result of the page just shown would come again, and the one it displaced would never come. One kept as deep
       // stays (keepAsDeep): the same page, gathered meanwhile, perhaps without a failure.
       const keepExisting = partial && listed.length === 0;
-      const setOptions = { keepExisting, depth: outcome.depth, keepAsDeep: partial };
+      const setOptions = { keepExisting, depth: outcome.depth, keepAsDeep: partial, ...(extending && { extending }) };
       this.options.cache.set(key, outcome, answerTtl(partial, this.options.partialAnswerTtlMs), setOptions).catch((error: unknown) => {
         this.options.logger.warn({ err: error }, 'answer cache write failed');
       });
@@ -454,13 +461,14 @@ const JOIN_WITHIN_MS = 50;
 /** The kept list of answers told after their fan-out ended: nothing is fused from them (they carry no items). */
 const NOTHING_KEPT: readonly SearchResult[] = Object.freeze([]);
 
-/**
- * Which kept list a deeper fan-out extends, for its flight's key: none, or the stored answer's gathering time, depth and
- * length. A copy read back from a shared cache is another object each time, so the answer's identity is not enough;
- * two answers kept under one key differ in these unless two replicas began gathering them in the same millisecond.
- */
-function keptListTag(stored: CachedAnswer | undefined): string {
-  return stored === undefined ? '' : `${stored.cached_at}/${stored.depth}/${stored.results.length}`;
+/** Which kept list a deeper fan-out extends (KeptList), for its flight's key: '' for none. */
+function keptListTag(list: KeptList | undefined): string {
+  return list === undefined ? '' : `${list.cachedAt}/${list.depth}/${list.length}`;
+}
+
+/** The stored answer as the kept list a deeper answer extends (KeptList: its gathering time, depth and length). */
+function keptListOf(stored: CachedAnswer): KeptList {
+  return { cachedAt: stored.cached_at, depth: stored.depth, length: stored.results.length };
 }
 
 /** A provider that answered, or whose deadline passed after it had given some results (a later page cut short). */
@@ -474,6 +482,12 @@ interface SearchKeys {
   page: number;
   query: SearchQuery;
   key: string;
+}
+
+/** The kept list a fan-out extends, as shown (keptAsShown), and which list it was; nothing for one ranked afresh. */
+interface KeptExtension {
+  listed: SearchResult[];
+  extending: KeptList | undefined;
 }
 
 /** A provider's answer as a fan-out with observers tells it: with the kept list that fan-out's answer extends. */

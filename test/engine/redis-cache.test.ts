@@ -29,7 +29,7 @@ function answer(url: string): Answer {
   return { results: [{ url }] };
 }
 
-/** An answer asked `depth` deep, as a search's kept list is (keepsDeeper reads it). */
+/** An answer asked `depth` deep, as a search's kept list is (keepsKept reads it). */
 function deepAnswer(url: string, depth: number): Answer {
   return Object.assign(answer(url), { depth });
 }
@@ -146,6 +146,33 @@ describeWithRedis('Redis answer cache', () => {
     await replicaB.cache.set(key, deepAnswer('https://partial.example/', 12), 15_000, { depth: 12, keepAsDeep: true });
     const third = await openConnected();
     expect(await third.cache.get(key)).toEqual(deepAnswer('https://partial.example/', 12));
+  });
+
+  it('keeps a list as deep that a new answer does not extend, unless it is partial and the new one complete, on every replica', async () => {
+    const replicaA = await openConnected();
+    const replicaB = await openConnected();
+    const key = '["web","as deep, ranked afresh"]';
+    const kept = Object.assign(deepAnswer('https://shown.example/', 7), { cached_at: 2_000 });
+    await replicaA.cache.set(key, kept, undefined, { depth: 7, extending: { cachedAt: 1_000, depth: 4, length: 1 } });
+    // Ranked afresh on B: Redis keeps A's list, and B's own copy becomes it.
+    await replicaB.cache.set(key, deepAnswer('https://afresh.example/', 7), undefined, { depth: 7 });
+    expect(await replicaB.front.get(key)).toEqual(kept);
+    // Extending the list before A's: not the one kept either.
+    await replicaB.cache.set(key, deepAnswer('https://extends-page-one.example/', 7), undefined, { depth: 7, extending: { cachedAt: 1_000, depth: 4, length: 1 } });
+    expect(await (await openConnected()).cache.get(key)).toEqual(kept);
+    // Extending A's list, it replaces it.
+    const extension = deepAnswer('https://extends-shown.example/', 7);
+    await replicaB.cache.set(key, extension, undefined, { depth: 7, extending: { cachedAt: 2_000, depth: 7, length: 1 } });
+    expect(await (await openConnected()).cache.get(key)).toEqual(extension);
+
+    // A partial list as deep gives way to a complete answer ranked afresh; a partial one keeps it.
+    const partialKey = '["web","as deep, partial"]';
+    const partial = Object.assign(deepAnswer('https://partial.example/', 7), { partial: true });
+    await replicaA.cache.set(partialKey, partial, 15_000, { depth: 7, keepAsDeep: true });
+    await replicaB.cache.set(partialKey, Object.assign(deepAnswer('https://partial-again.example/', 7), { partial: true }), 15_000, { depth: 7, keepAsDeep: true });
+    expect(await (await openConnected()).cache.get(partialKey)).toEqual(partial);
+    await replicaB.cache.set(partialKey, deepAnswer('https://complete.example/', 7), undefined, { depth: 7 });
+    expect(await (await openConnected()).cache.get(partialKey)).toEqual(deepAnswer('https://complete.example/', 7));
   });
 
   it('serves a local copy found shallow unless Redis holds a deeper entry, which then becomes the local copy', async () => {
