@@ -95,8 +95,15 @@ function domainRulesOf(entries: readonly string[]): readonly DomainRule[] {
 function domainRuleOf(entry: string): DomainRule {
   const slash = entry.indexOf('/');
   const host = (slash < 0 ? entry : entry.slice(0, slash)).toLowerCase().replace(/^www\./, '');
-  if (slash < 0) return { host, path: '' };
-  return { host, path: comparablePath(new URL(`http://host${entry.slice(slash)}`).pathname) };
+  return { host, path: slash < 0 ? '' : entryPath(entry.slice(slash)) };
+}
+
+/**
+ * An entry's path (`/caf%C3%A9/`, `/café`) as the filter compares it: `/caf%C3%A9` for both. Exported for what must
+ * judge entries as the filter will (site-terms.ts, where two spellings of one path are one place, not two).
+ */
+export function entryPath(path: string): string {
+  return comparablePath(new URL(`http://host${path}`).pathname);
 }
 
 /** `%3A` and `:` alike (as merge keys read them), and `/guide/` as `/guide`: a trailing slash names no other place. */

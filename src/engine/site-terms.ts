@@ -1,6 +1,7 @@
 import { DOMAIN_ENTRY, lowerCaseHost } from '../domain/domain-entry.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { Provider } from '../providers/provider.js';
+import { entryPath } from './filters.js';
 
 /**
  * `site:docs.rs` and `-site:pinterest.com` typed in a web search. Brave reads them, and SearXNG's engines do; every
@@ -114,7 +115,8 @@ function includedDomains(typed: string[], given: string[] | undefined): string[]
  * The entries a result must match to meet one of `a` and one of `b`: for each pair, the narrower host (the same one,
  * or a subdomain of the other) under the longer path (the same one, or one under the other); no entry for a pair
  * that does not overlap (`a.org` and `b.org`, `a.org/x` and `a.org/y`). Entries are matched as engine/filters.ts
- * does: a host with its subdomains, a path with what lies under it, `www.` and a trailing slash making no difference.
+ * does: a host with its subdomains, a path with what lies under it, `www.`, a trailing slash and percent-encoding
+ * (`/caf%C3%A9` is `/café`) making no difference.
  */
 export function sharedEntries(a: readonly string[], b: readonly string[]): string[] {
   const shared = new Set<string>();
@@ -131,16 +133,19 @@ function overlap(left: string, right: string): string | undefined {
   const l = partsOf(left);
   const r = partsOf(right);
   const host = within(l.host, r.host) ? l : within(r.host, l.host) ? r : undefined;
-  const path = under(l.path, r.path) ? l.path : under(r.path, l.path) ? r.path : undefined;
-  return host === undefined || path === undefined ? undefined : `${host.spelled}${path}`;
+  const path = under(l.path, r.path) ? l : under(r.path, l.path) ? r : undefined;
+  return host === undefined || path === undefined ? undefined : `${host.spelled}${path.spelledPath}`;
 }
 
-/** An entry's host (compared without `www.`, spelled as given) and its path without a trailing slash ('' for none). */
-function partsOf(entry: string): { host: string; spelled: string; path: string } {
+/**
+ * An entry's host (compared without `www.`, spelled as given) and its path as the filter compares it (entryPath:
+ * `/caf%C3%A9` and `/café` alike, no trailing slash; '' for none), and as given, without a trailing slash.
+ */
+function partsOf(entry: string): { host: string; spelled: string; path: string; spelledPath: string } {
   const slash = entry.indexOf('/');
   const spelled = slash < 0 ? entry : entry.slice(0, slash);
-  const path = slash < 0 ? '' : entry.slice(slash).replace(/\/+$/, '');
-  return { host: spelled.toLowerCase().replace(/^www\./, ''), spelled, path };
+  const spelledPath = slash < 0 ? '' : entry.slice(slash).replace(/\/+$/, '');
+  return { host: spelled.toLowerCase().replace(/^www\./, ''), spelled, path: spelledPath === '' ? '' : entryPath(spelledPath), spelledPath };
 }
 
 /** Whether `host` is `other` or one of its subdomains. */

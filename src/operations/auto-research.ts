@@ -178,9 +178,12 @@ function readShare(maxChars: number, sections: number): number {
   return Math.max(500, Math.min(maxChars, Math.floor((SECTIONS_CHARS - SECTION_FRAME_CHARS) / sections)));
 }
 
-/** The query without its links, white space folded: empty when it is all links. */
+/**
+ * The query without its links, white space folded: empty when it is all links. The value of a site: term is no link
+ * (query-analysis.ts): it stays, or the searches would be sent `site:` with no site after it, and search anywhere.
+ */
 function wordsBesideLinks(query: string): string {
-  return query.replace(/\bhttps?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim();
+  return query.replace(/(?<![Ss][Ii][Tt][Ee]:)\bhttps?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** The words the planned searches send: the query without its links (the query itself when it is all links). */

@@ -40,17 +40,21 @@ const WORDS: Record<Topic, RegExp> = {
  */
 const HOW_TO = /^\s*(how (do|can|could|should|would) (i|we|you|one)|how to)\b/i;
 
-const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+/gi;
+/** A link; not the value of a site: term (`site:https://docs.rs/`), which names where to search, not a page to read. */
+const URL_PATTERN = /(?<!site:)\bhttps?:\/\/[^\s<>"']+/gi;
 const PMID_PATTERN = /\bpmid:?\s*(\d{1,9})\b/gi;
 
 /** Each matching word raises its topic by 0.35, up to 1. */
 const PER_HIT = 0.35;
 
 export function analyseQuery(query: string): QuerySignals {
-  const urls = [...query.matchAll(URL_PATTERN)].map((match) => match[0].replace(/[).,;]+$/, ''));
+  // Its site: terms name where to search: `site:https://docs.rs` is no page to fetch, `site:arxiv.org/abs/1706.03762`
+  // no paper to read, `site:github.com` no code question.
+  const text = withoutSiteTerms(query);
+  const urls = [...text.matchAll(URL_PATTERN)].map((match) => match[0].replace(/[).,;]+$/, ''));
   // Links to videos only: a channel or playlist link is a page like any other (video details would refuse it).
   const youtubeUrls = urls.filter((url) => /^https?:\/\/((www|m)\.)?(youtube\.com|youtu\.be)\//i.test(url) && parseVideoIdOrUndefined(url) !== undefined);
-  const withoutUrls = query.replace(URL_PATTERN, ' ');
+  const withoutUrls = text.replace(URL_PATTERN, ' ');
   const paperIds = [
     ...findDois(withoutUrls),
     ...findArxivIds(withoutUrls).map((id) => `arXiv:${id}`),
@@ -59,7 +63,7 @@ export function analyseQuery(query: string): QuerySignals {
   ].filter((id): id is string => typeof id === 'string' && id !== '');
   const scores = {} as Record<Topic, number>;
   const reasons = {} as Record<Topic, string[]>;
-  const words = topicWords(query);
+  const words = topicWords(text);
   const howTo = HOW_TO.test(words);
   for (const topic of Object.keys(WORDS) as Topic[]) {
     const hits = topic === 'news' && howTo ? [] : [...new Set([...words.matchAll(WORDS[topic])].map((match) => match[0].toLowerCase()))];
@@ -70,12 +74,11 @@ export function analyseQuery(query: string): QuerySignals {
 }
 
 /**
- * The words that say what a query is about: not its links, nor its site: terms (`site:github.com` says where to look,
- * not that the question is about code), nor its excluded terms (a search for `snakes -python` is not about Python).
+ * The words that say what a query (without its site: terms) is about: not its links, nor its excluded terms (a search
+ * for `snakes -python` is not about Python).
  */
-function topicWords(query: string): string {
-  const words = withoutSiteTerms(query);
-  return (excludedTerms(words)?.rest ?? words).replace(URL_PATTERN, ' ');
+function topicWords(text: string): string {
+  return (excludedTerms(text)?.rest ?? text).replace(URL_PATTERN, ' ');
 }
 
 /** The question's frame, in the order it is taken off: "what is", "define", "what does … mean", "meaning of", "… definition". */

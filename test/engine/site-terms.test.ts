@@ -10,6 +10,10 @@ describe('the domains a site: term and include_domains both allow', () => {
     expect(sharedEntries(['a.org', 'b.org'], ['b.org', 'c.org', 'sub.a.org']).sort()).toEqual(['b.org', 'sub.a.org']);
     // www. names the same site, as the filter reads it.
     expect(sharedEntries(['www.example.org'], ['example.org'])).toEqual(['www.example.org']);
+    // Percent-encoding makes no other path, as the filter reads paths: `/caf%C3%A9` is `/café`, `%7E` is `~`.
+    expect(sharedEntries(['example.org/caf%C3%A9'], ['example.org/café'])).toEqual(['example.org/caf%C3%A9']);
+    expect(sharedEntries(['example.org/café/menu'], ['example.org/caf%c3%a9'])).toEqual(['example.org/café/menu']);
+    expect(sharedEntries(['example.org/%7Eann'], ['example.org/~ann/'])).toEqual(['example.org/%7Eann']);
   });
 
   it('is nothing for pairs that do not overlap: other sites, other paths, a path that only starts alike', () => {

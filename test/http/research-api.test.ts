@@ -217,6 +217,17 @@ describe('research operations over loopback providers', () => {
     expect(body.sections.find((section: { operation: string }) => section.operation === 'web_search').output.results.length).toBeGreaterThan(0);
   });
 
+  it('auto_research reads a site: term as where to search, fetching no page of it, and sends it whole', async () => {
+    const response = await call(service, 'auto_research', { query: 'rust async runtimes site:https://blog.example.org/', depth: 1 });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.plan.map((step: { operation: string }) => step.operation)).not.toContain('fetch_url');
+    // Brave reads site: itself, so it is sent the term as typed; the answer keeps only that site's results.
+    expect(upstream.requestsTo('/brave/res/v1/web/search').at(-1)!.url.searchParams.get('q')).toBe('rust async runtimes site:https://blog.example.org/');
+    const search = body.sections.find((section: { operation: string }) => section.operation === 'web_search');
+    expect(search.output.results.map((result: { url: string }) => result.url)).toEqual(['https://blog.example.org/rust']);
+  });
+
   it('auto_research refuses a query its searches could not send, saying why, rather than answering with failed sections', async () => {
     const refusal = async (query: string): Promise<string> => {
       const response = await call(service, 'auto_research', { query, depth: 1 });

@@ -117,6 +117,27 @@ describe('site: terms typed in a web search', () => {
     expect(upstream.requests.length).toBe(sent);
   });
 
+  it('takes a site: path and an include_domains path spelled with and without percent-encoding for one place', async () => {
+    // `%72untime` is `runtime`, as the filter reads result paths: one place, not two that share nothing (a 400).
+    const answer = await search('tokio site:docs.rs/tokio/latest/tokio/%72untime', '&include_domains=docs.rs/tokio/latest/tokio/runtime/');
+    expect(answer.providers.map((provider) => [provider.provider, provider.status])).toEqual([
+      ['brave', 'ok'],
+      ['tavily', 'ok'],
+      ['hackernews', 'ok'],
+    ]);
+    expect(upstream.requestsTo(HACKERNEWS).at(-1)!.url.searchParams.get('query')).toBe('tokio');
+    expect(answer.results.map((result) => result.url).sort()).toEqual([
+      'https://docs.rs/tokio/latest/tokio/runtime/',
+      'https://docs.rs/tokio/latest/tokio/runtime/struct.Runtime.html',
+    ]);
+    const accented = await request(
+      service.origin,
+      `/v1/search/web?q=${encodeURIComponent('menu site:example.org/caf%C3%A9')}&include_domains=${encodeURIComponent('example.org/café')}&providers=hackernews`,
+    );
+    expect(accented.status).toBe(200);
+    expect(upstream.requestsTo(HACKERNEWS).at(-1)!.url.searchParams.get('query')).toBe('menu');
+  });
+
   it('takes site: terms joined by OR as the domains they name, leaving no OR behind', async () => {
     await search('tokio site:docs.rs OR site:tokio.rs');
     const tavily = JSON.parse(upstream.requestsTo(TAVILY).at(-1)!.body) as Record<string, unknown>;

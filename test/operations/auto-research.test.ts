@@ -25,6 +25,18 @@ describe('query analysis', () => {
     expect(plan.filter((step) => step.operation === 'fetch_url').map((step) => step.params.url)).toEqual(['https://www.youtube.com/@MusicChannel']);
   });
 
+  it('takes no site: value for a link or a paper: a site: term names where to search, not what to read', () => {
+    const signals = analyseQuery('tokio runtime site:https://docs.rs/tokio -SITE:https://www.reddit.com/ site:arxiv.org/abs/1706.03762 see https://example.com/post');
+    expect(signals.urls).toEqual(['https://example.com/post']);
+    expect(signals.paperIds).toEqual([]);
+    // A value that names no domain stays a word of the text, and is no link either.
+    expect(analyseQuery('status site:http://localhost:8080/health').urls).toEqual([]);
+    const plan = planResearch('tokio runtime site:https://docs.rs/tokio', 2, everythingConfigured);
+    expect(plan.filter((step) => step.operation === 'fetch_url')).toEqual([]);
+    // The searches are sent the site: term whole, not `site:` with its value cut off as a link.
+    expect(plan.find((step) => step.operation === 'web_search')?.params.query).toBe('tokio runtime site:https://docs.rs/tokio');
+  });
+
   it('scores topics by their words, 0.35 a word up to 1', () => {
     const signals = analyseQuery('clinical trial of a cancer drug: latest papers');
     expect(signals.scores.biomedical).toBe(1);

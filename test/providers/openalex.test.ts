@@ -75,6 +75,15 @@ describe('openalex adapter', () => {
     expect(provider.queryProblem!('-mice')).toBe('the query has no word to search for besides its excluded terms (-word)');
   });
 
+  it('excludes the term of a NOT that an excluded term leaves first, leaving no NOT before the words', async () => {
+    upstream.json('GET /openalex/works', { meta: { count: 0 }, results: [] });
+    const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+    await runProvider(provider, makeQuery('-mice NOT rats vaccine', 'papers', 3));
+    // Not `(NOT rats vaccine) NOT mice`: OpenAlex's NOT joins the words before it to those after.
+    expect(upstream.requestsTo('/openalex/works').at(-1)!.url.searchParams.get('search')).toBe('(vaccine) NOT (mice OR rats)');
+    expect(provider.queryProblem!('-mice NOT rats')).toBe('the query has no word to search for besides its excluded terms (-word)');
+  });
+
   it('asks for locations and takes the PDF of an open one, never of a closed one', async () => {
     upstream.json('GET /openalex/works', fixture('works-locations.json'));
     const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });

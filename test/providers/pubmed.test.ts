@@ -133,6 +133,29 @@ describe('pubmed adapter', () => {
     expect(await termSent('asthma -mice OR copd')).toBe('(asthma OR copd) NOT mice');
   });
 
+  it('excludes the term of a NOT that an excluded term leaves first, as arXiv does, with no NOT left before the words', async () => {
+    const empty = '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><IdList/></eSearchResult>';
+    upstream.on(`GET ${ESEARCH}`, xml(empty));
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    const termSent = async (text: string): Promise<string | null> => {
+      await runProvider(provider, makeQuery(text, 'papers', 5));
+      return upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term');
+    };
+    // Not `(NOT rats asthma) NOT mice`: a NOT with nothing before it, which PubMed does not read as meant.
+    expect(await termSent('-mice NOT rats asthma')).toBe('(asthma) NOT (mice OR rats)');
+    expect(await termSent('NOT "case report" -mice asthma')).toBe('(asthma) NOT (mice OR "case report")');
+    expect(await termSent('-mice AND NOT rats NOT dogs OR asthma')).toBe('(asthma) NOT (mice OR rats OR dogs)');
+    // Typed first without any -term, a NOT has nothing before it either.
+    expect(await termSent('NOT rats asthma')).toBe('(asthma) NOT rats');
+    // A NOT after a word joins the two, and stays.
+    expect(await termSent('-mice asthma NOT rats')).toBe('(asthma NOT rats) NOT mice');
+    // Nothing but excluded terms: no word for NOT to leave results out of, so no request.
+    const before = upstream.requests.length;
+    expect(provider.queryProblem!('-mice NOT rats')).toBe('the query has no word to search for besides its excluded terms (-word)');
+    expect((await rejection(runProvider(provider, makeQuery('-mice NOT rats', 'papers')))).code).toBe('QUERY_INVALID');
+    expect(upstream.requests.length).toBe(before);
+  });
+
   it('finds nothing to search for in excluded terms alone, and sends no request for them', async () => {
     const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
     expect(provider.queryProblem!('-mice -"case report"')).toBe('the query has no word to search for besides its excluded terms (-word)');
