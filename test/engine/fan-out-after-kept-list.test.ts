@@ -9,7 +9,7 @@ import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer, type SearchRequest, type SearchResponse } from '../../src/engine/search-service.js';
 import type { UpstreamRequest } from '../../src/providers/provider.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { describeWithRedis, replicasConnected, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { sharedAnswerCache } from '../support/shared-answer-cache.js';
 import { TestProvider } from '../support/test-provider.js';
 
@@ -195,11 +195,9 @@ describeWithRedis('a fan-out finishing after another of the same search was kept
   fanOutAfterKeptList('redis', async () => {
     const before = caches.length;
     caches.push(sharedAnswerCache(redis.url), sharedAnswerCache(redis.url));
-    // A replica whose client has not connected yet writes nothing (no offline queue): wait until Redis counts them.
+    // A replica whose client is not ready yet writes nothing (no offline queue): wait until they all are.
     const raw = new Redis(redis.url);
-    const clients = async (): Promise<number> => Number(/connected_clients:(\d+)/.exec(await raw.info('clients'))?.[1] ?? 0);
-    // Each turn is a round trip to Redis, not a wait for time to pass; the test's timeout ends it should Redis never count them.
-    while ((await clients()) < caches.length + 1) await raw.ping();
+    await replicasConnected(raw, caches.length);
     raw.disconnect();
     return [caches[before]!, caches[before + 1]!];
   });

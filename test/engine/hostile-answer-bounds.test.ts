@@ -8,7 +8,7 @@ import { isStoredAnswer } from '../../src/engine/cached-answer.js';
 import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from '../../src/engine/search-service.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { describeWithRedis, replicasConnected, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { sharedAnswerCache } from '../support/shared-answer-cache.js';
 import { TestProvider } from '../support/test-provider.js';
 
@@ -92,10 +92,12 @@ describeWithRedis('an answer another writer changed in the shared cache, past wh
     });
   };
 
-  /** Resolves once Redis counts `count` more clients than the test's own: a replica not yet connected writes nothing. */
-  async function connected(count: number): Promise<void> {
-    const clients = async (): Promise<number> => Number(/connected_clients:(\d+)/.exec(await raw.info('clients'))?.[1] ?? 0);
-    while ((await clients()) < count + 1) await raw.ping();
+  /** How many clients Redis counts besides the test's own connection. */
+  const replicaClients = async (): Promise<number> => Number(/connected_clients:(\d+)/.exec(await raw.info('clients'))?.[1] ?? 1) - 1;
+
+  /** Resolves once the replicas closed before are gone from Redis: their connections may still be counted for a moment. */
+  async function noReplicaConnected(): Promise<void> {
+    while ((await replicaClients()) !== 0) await raw.ping();
   }
 
   /**
@@ -126,8 +128,9 @@ describeWithRedis('an answer another writer changed in the shared cache, past wh
 
   it.each(HOSTILE_ENTRIES)('reads an entry with %s as a miss, and replaces it with its own answer', async (name, change) => {
     await Promise.all(caches.splice(0).map((cache) => cache.close()));
+    await noReplicaConnected();
     const [first, second] = [replica(), replica()];
-    await connected(2);
+    await replicasConnected(raw, 2);
     const query = `plasma confinement, ${name}`;
     await first.search({ kind: 'web', query, limit: LIMIT, page: 1 });
     let keys: string[] = [];

@@ -6,7 +6,7 @@ import { RESULT_BOUNDS } from '../../src/domain/result-bounds.js';
 import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from '../../src/engine/search-service.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { describeWithRedis, replicasConnected, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { sharedAnswerCache } from '../support/shared-answer-cache.js';
 import { TestProvider } from '../support/test-provider.js';
 
@@ -70,9 +70,8 @@ describeWithRedis('a later page extending an answer another writer left in the s
     const raw = new Redis(redis.url);
     try {
       const [first, second] = [replica(), replica()];
-      // A replica whose client has not connected yet writes nothing (no offline queue): wait until Redis counts both.
-      const clients = async (): Promise<number> => Number(/connected_clients:(\d+)/.exec(await raw.info('clients'))?.[1] ?? 0);
-      while ((await clients()) < 3) await raw.ping();
+      // A replica whose client is not ready yet writes nothing (no offline queue): wait until both are.
+      await replicasConnected(raw, 2);
       await first.search({ kind: 'papers', query: QUERY, limit: LIMIT, page: 1 });
       // The write is not waited for by the search: the test waits for the key, a round trip to Redis at a time.
       let keys: string[] = [];

@@ -9,7 +9,7 @@ import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer, type SearchResponse } from '../../src/engine/search-service.js';
 import type { UpstreamRequest } from '../../src/providers/provider.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { describeWithRedis, replicasConnected, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { sharedAnswerCache } from '../support/shared-answer-cache.js';
 import { TestProvider } from '../support/test-provider.js';
 
@@ -92,11 +92,9 @@ describeWithRedis('pages of one search answered by two replicas sharing Redis', 
       });
     };
     const [one, two] = [replica(), replica()];
-    // A replica whose client has not connected yet writes nothing (no offline queue): wait until Redis counts both.
+    // A replica whose client is not ready yet writes nothing (no offline queue): wait until both are.
     const raw = new Redis(redis.url);
-    const clients = async (): Promise<number> => Number(/connected_clients:(\d+)/.exec(await raw.info('clients'))?.[1] ?? 0);
-    // Each turn is a round trip to Redis, not a wait for time to pass; the test's timeout ends it should Redis never count them.
-    while ((await clients()) < 3) await raw.ping();
+    await replicasConnected(raw, 2);
     raw.disconnect();
 
     const search = async (service: SearchService, page: number): Promise<SearchResponse> => {

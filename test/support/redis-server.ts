@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer, type AddressInfo } from 'node:net';
+import type { Redis } from 'ioredis';
 import { describe, it } from 'vitest';
 
 const BINARY = process.env.REDIS_SERVER_BIN ?? 'redis-server';
@@ -133,4 +134,22 @@ export function describeWithRedis(name: string, define: () => void): void {
       it.skip(`skipped: ${reason}`, () => undefined);
     }
   });
+}
+
+/**
+ * Resolves once Redis holds at least `count` connections besides `own`'s, none of them still before its client's
+ * ready check (every one has sent a command: ioredis's INFO). A replica's commands fail fast until its client is
+ * ready, so a write made on a connection Redis has only accepted is skipped, and a test waiting for that write waits
+ * forever: counting the connections Redis accepted is not enough.
+ */
+export async function replicasConnected(own: Redis, count: number): Promise<void> {
+  const ownId = String(await own.client('ID'));
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const others = String(await own.client('LIST'))
+      .split('\n')
+      .filter((line) => line.startsWith('id=') && !line.startsWith(`id=${ownId} `));
+    if (others.length >= count && others.every((line) => !/ cmd=NULL /.test(line))) return;
+    if (Date.now() > deadline) throw new Error(`Redis does not hold ${count} ready connections besides the test's within 10 s:\n${others.join('\n')}`);
+  }
 }
