@@ -5,6 +5,7 @@
 
 import { KEY_REFUSED } from './api-key.js';
 import { statusWords } from './answer-words.js';
+import { element } from './results.js';
 
 /** Characters asked for at a time: fetch_url's most, so that most documents come whole, and a long one in parts. */
 const PART_CHARS = 100_000;
@@ -21,7 +22,11 @@ export class DocumentView {
     this.page = page;
     this.reading = undefined;
     parts.close.addEventListener('click', () => dialog.close());
-    parts.more.addEventListener('click', () => void this.read(this.nextOffset));
+    // Pressed again while its part loads (aria-disabled), it waits, as More results does: a press that started the
+    // reading over sent the request again and left the button looking ready while the second was still out.
+    parts.more.addEventListener('click', () => {
+      if (this.reading === undefined) void this.read(this.nextOffset);
+    });
     dialog.addEventListener('close', () => this.closed());
     // Escape closes the view (the dialog's own cancel) and does only that. Let through to the page's handler (app.js),
     // it stopped a search still streaming in behind the view, unseen, and that handler's preventDefault kept the view open.
@@ -81,10 +86,13 @@ export class DocumentView {
     } catch (error) {
       // Closed, or another document opened: not this reading's failure.
       if (reading.signal.aborted) return;
-      this.failed(`“${this.title}” could not be opened: ${error.message}`);
+      this.failed(this.cannotOpen(`: ${error.message}`));
     } finally {
-      if (this.reading === reading) this.reading = undefined;
-      this.parts.more.removeAttribute('aria-disabled');
+      // Only the reading still going on: one stopped for another (a document opened after it) leaves its state alone.
+      if (this.reading === reading) {
+        this.reading = undefined;
+        this.parts.more.removeAttribute('aria-disabled');
+      }
     }
   }
 
@@ -104,17 +112,22 @@ export class DocumentView {
 
   /** Why the document could not be read, in the page's words; the service's own for what the page cannot know (a rate limit). */
   refusalWords(response, body) {
-    const cannot = `“${this.title}” could not be opened`;
-    if (response.status === 404) return `${cannot}: the index no longer holds ${this.url}. Search again to find what it holds now.`;
-    return `${cannot}: ${(body.message ?? statusWords(response)).replace(/\.$/, '')}.`;
+    if (response.status === 404) return this.cannotOpen(': the index no longer holds ', isolated(this.url), '. Search again to find what it holds now.');
+    return this.cannotOpen(`: ${(body.message ?? statusWords(response)).replace(/\.$/, '')}.`);
+  }
+
+  /** “Title” could not be opened, then `rest` (text, or isolated parts): the parts of a status line, for say(). */
+  cannotOpen(...rest) {
+    return ['“', isolated(this.title), '” could not be opened', ...rest];
   }
 
   failed(message) {
     this.say(message, 'error');
   }
 
+  /** Shows a status line: a text, or its parts (texts, and isolated() parts of a document's own). */
   say(text, kind = 'info') {
-    this.parts.status.textContent = text;
+    this.parts.status.replaceChildren(...(Array.isArray(text) ? text : [text]));
     this.parts.status.dataset.kind = kind;
   }
 
@@ -132,6 +145,15 @@ export class DocumentView {
     // The browser puts focus back where it was; the result pressed may have been replaced meanwhile (a new search).
     (opener.isConnected ? opener : this.page.fallbackFocus()).focus();
   }
+}
+
+/**
+ * A document's own words (its title, its address) in a line of the page's: set apart for the direction of their own
+ * letters. Run into the line, a Hebrew or Arabic title's closing `!` or `?` took the line's direction and showed at the
+ * wrong end of the title, as results.js says of titles in the list.
+ */
+function isolated(text) {
+  return element('bdi', { text });
 }
 
 function characters(count) {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
@@ -23,6 +23,30 @@ const OKAPI = '# Okapi notes\n\nThe okapi is a giraffid.\n';
 /** Longer than one part the view asks for (fetch_url's most, 100 000 characters): it comes in two. */
 const QUOKKA = `# Quokka almanac\n\n${Array.from({ length: 2500 }, (_, index) => `Quokka line ${index + 1}, smiling at the camera.`).join('\n')}\n`;
 
+/** A title in Hebrew that ends in `!`: in a line of English, the `!` belongs at its left end, where Hebrew ends. */
+const HEBREW_TITLE = 'שלום עולם!';
+const SHALOM = `# ${HEBREW_TITLE}\n\nShalom, in Hebrew.\n`;
+
+/**
+ * Where each character of `text` is drawn in the view's status line (its left edge), in the order the text holds them:
+ * a script for page.evaluate, as FOCUSED is.
+ */
+const CHARACTER_LEFTS = (text: string): string => `(() => {
+  const text = ${JSON.stringify(text)};
+  const walker = document.createTreeWalker(document.getElementById('document-status'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent.indexOf(text);
+    if (at < 0) continue;
+    return [...text].map((_, index) => {
+      const range = document.createRange();
+      range.setStart(node, at + index);
+      range.setEnd(node, at + index + 1);
+      return range.getBoundingClientRect().left;
+    });
+  }
+  return [];
+})()`;
+
 const FOCUSED = "(() => { const node = document.activeElement; return node ? `${node.tagName} ${node.id || node.getAttribute('data-document') || ''}` : ''; })()";
 
 function indexFolder(): string {
@@ -30,6 +54,7 @@ function indexFolder(): string {
   writeFileSync(path.join(folder, 'zebra.md'), ZEBRA);
   writeFileSync(path.join(folder, 'okapi.md'), OKAPI);
   writeFileSync(path.join(folder, 'quokka.md'), QUOKKA);
+  writeFileSync(path.join(folder, 'shalom.md'), SHALOM);
   return folder;
 }
 
@@ -116,6 +141,55 @@ describe.skipIf(!browserTestsRun())('the search page opens documents of the embe
     await view(page).waitFor({ state: 'hidden' });
     expect(await page.evaluate<string>(FOCUSED)).toBe('BUTTON local:///quokka.md');
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('reads a part once however often "Show more" is pressed while it loads, and looks busy until it has', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    await searchFor(page, service.origin, 'quokka');
+    await page.getByRole('button', { name: 'Quokka almanac' }).click();
+    await readingEnded(page);
+    // The second part's request is held until both presses are in: the press after the first finds it still loading.
+    const asked: Request[] = [];
+    const held: Route[] = [];
+    await page.route('**/v1/ops/fetch_url', (route) => {
+      asked.push(route.request());
+      if (held.length === 0) held.push(route);
+      else void route.continue();
+    });
+    const more = page.getByRole('button', { name: 'Show more' });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => held.length).toBe(1);
+    expect(await more.getAttribute('aria-disabled')).toBe('true');
+    await page.keyboard.press('Enter');
+    // Pressed again, it waits for the part on its way: not a request more, and still marked busy.
+    expect(await more.getAttribute('aria-disabled')).toBe('true');
+    await held[0]!.continue();
+    await page.locator('#document-status:text-matches("^The rest")').waitFor();
+    expect(asked.map((request) => (JSON.parse(request.postData() ?? '{}') as { offset?: number }).offset)).toEqual([100_000]);
+    expect(await page.locator('#document-text').textContent()).toBe(QUOKKA);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("sets a right-to-left title apart in the view's status line, its closing mark at its own end", async () => {
+    const page = await chromium.context.newPage();
+    const file = path.join(folder, 'shalom.md');
+    await searchFor(page, service.origin, 'shalom');
+    rmSync(file);
+    try {
+      await page.getByRole('button', { name: HEBREW_TITLE }).click();
+      expect(await readingEnded(page)).toBe(`“${HEBREW_TITLE}” could not be opened: the index no longer holds local:///shalom.md. Search again to find what it holds now.`);
+      // Where each character of the title is drawn: read in Hebrew, from right to left, the `!` comes last, at the left.
+      const lefts = await page.evaluate<number[]>(CHARACTER_LEFTS(HEBREW_TITLE));
+      expect(lefts).toHaveLength(HEBREW_TITLE.length);
+      const mark = lefts.at(-1)!;
+      expect(Math.min(...lefts.slice(0, -1))).toBeGreaterThan(mark);
+    } finally {
+      writeFileSync(file, SHALOM);
+    }
     await page.close();
   });
 
