@@ -1,10 +1,10 @@
-import { excludedTerms, type ExcludedTerms } from '../domain/excluded-terms.js';
+import { excludedTerms, notAsMinus, type ExcludedTerms } from '../domain/excluded-terms.js';
 
 /**
- * How each API is sent a text's excluded terms (`-word`, `-"a phrase"`), read by domain/excluded-terms.ts: the
- * domain layer, as providers=auto reads them too (an excluded word names no topic of the search).
+ * How each API is sent a text's excluded terms (`-word`, `-"a phrase"`, `NOT word`), read by domain/excluded-terms.ts:
+ * the domain layer, as providers=auto reads them too (an excluded word names no topic of the search).
  */
-export { excludedTerms, type ExcludedTerms };
+export { excludedTerms, notAsMinus, type ExcludedTerms };
 
 /** Why an API that cannot exclude (its excluded terms are left out) is not asked a text with nothing else. */
 export function nothingLeftToSearch(api: string): string {
@@ -19,7 +19,8 @@ export const ONLY_EXCLUDED_TERMS = 'the query has no word to search for besides 
  * undefined for a text of excluded terms alone (ONLY_EXCLUDED_TERMS).
  */
 export function withBooleanExclusion(text: string): string | undefined {
-  const terms = excludedTerms(text);
+  // A NOT after words is the API's own operator: sent as typed.
+  const terms = excludedTerms(text, { not: 'kept' });
   if (terms === undefined) return text;
   return terms.rest === '' ? undefined : booleanExclusion(terms);
 }

@@ -28,7 +28,7 @@ const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
  * them, or that holds nothing but excluded terms (NOT needs a word before it), is sent as typed, as it always was.
  */
 export function githubSearchText(text: string): string {
-  const terms = excludedTerms(text, { qualifiers: 'kept' });
+  const terms = excludedTerms(text, { qualifiers: 'kept', not: 'kept' });
   if (terms === undefined || terms.rest === '' || operatorsIn(terms.rest) + terms.excluded.length > MAX_OPERATORS) return text;
   return [terms.rest, ...terms.excluded.map((term) => (/\s/.test(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
 }

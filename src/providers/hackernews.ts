@@ -3,6 +3,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { notAsMinus } from './excluded-terms.js';
 import { compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
@@ -43,7 +44,8 @@ export class HackerNewsProvider extends Provider {
 
   override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
     const url = this.endpoint('/api/v1/search');
-    url.searchParams.set('query', query.text);
+    // Algolia excludes with `-word` and has no NOT, which it would search for as a word: `NOT word` is sent `-word`.
+    url.searchParams.set('query', notAsMinus(query.text));
     url.searchParams.set('tags', 'story');
     url.searchParams.set('hitsPerPage', String(Math.min(query.limit, MAX_HITS)));
     const timeRange = query.filters.time_range;

@@ -4,6 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import type { VideoDetailsInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
+import { notAsMinus } from './excluded-terms.js';
 import { asArray, compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
 import {
   Provider,
@@ -35,9 +36,11 @@ const OR_OR_PHRASE = /"[^"]*"?|\s+OR\s+/g;
 
 /**
  * The text as search.list reads it: its OR is `|` ("boating|sailing -fishing"; `-` excludes, as typed), and the word
- * OR is a word to match, so `boating OR sailing` asked for videos with all three.
+ * OR is a word to match, so `boating OR sailing` asked for videos with all three. Its only exclusion is `-`: a typed
+ * `NOT fishing` is sent as `-fishing`, as the word NOT and `fishing` would be two more words to find.
  */
-function searchTerms(text: string): string {
+function searchTerms(typed: string): string {
+  const text = notAsMinus(typed);
   // Nearly every query holds no OR: no replacement, no new string.
   if (!/\sOR\s/.test(text)) return text;
   return text.replace(OR_OR_PHRASE, (match) => (match.startsWith('"') ? match : '|'));

@@ -39,6 +39,12 @@ describe('providers=auto reads what a query is about, not what it excludes or wh
     expect([...routing.providers].sort()).toEqual(['hackernews', 'local', 'searxng', 'wikipedia']);
   });
 
+  it('lets no word after an upper-case NOT pull a topic in, as a -word would not', async () => {
+    const routing = await routingOf(service.origin, 'snakes NOT python AND NOT "rust"');
+    expect(routing.reasons[0]).toBe('no topic stands out: every available web provider');
+    expect([...routing.providers].sort()).toEqual(['hackernews', 'local', 'searxng', 'wikipedia']);
+  });
+
   it('lets no site: term pull a topic in', async () => {
     const routing = await routingOf(service.origin, 'tokio site:github.com -site:news.ycombinator.com');
     expect(routing.reasons[0]).toBe('no topic stands out: every available web provider');

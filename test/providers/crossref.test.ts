@@ -70,6 +70,13 @@ describe('crossref adapter', () => {
     expect(provider.queryProblem!('-mice')).toBe('the query has no words Crossref can search for (it cannot exclude words: -word terms are left out)');
   });
 
+  it('leaves a term after an upper-case NOT out too, wherever it is, and keeps a lower-case not', async () => {
+    upstream.json('GET /crossref/works', { status: 'ok', 'message-type': 'work-list', message: { items: [] } });
+    const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });
+    await runProvider(provider, makeQuery('covid-19 vaccine NOT mice OR NOT "case report" not effective', 'papers', 3));
+    expect(upstream.requestsTo('/crossref/works').at(-1)!.url.searchParams.get('query')).toBe('covid-19 vaccine not effective');
+  });
+
   it('gives a PDF link a reader can open: general ones, and text-mining ones of Creative Commons works only', async () => {
     upstream.json('GET /crossref/works', fixture('works-pdf-links.json'));
     const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });

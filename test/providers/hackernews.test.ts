@@ -52,6 +52,14 @@ describe('hackernews adapter', () => {
     ]);
   });
 
+  it('sends a typed NOT word or NOT "phrase" as the -word Algolia excludes with; a lower-case not and a quoted NOT stay words', async () => {
+    upstream.json('GET /hn/api/v1/search', fixture('search.json'));
+    const provider = makeProvider(HackerNewsProvider, { HACKERNEWS_BASE_URL: `${upstream.origin}/hn` });
+    await runProvider(provider, makeQuery('rust NOT crab OR NOT "borrow checker" "NOT a bug" why not', 'web', 3));
+    const request = upstream.requestsTo('/hn/api/v1/search').at(-1)!;
+    expect(request.url.searchParams.get('query')).toBe('rust -crab -"borrow checker" "NOT a bug" why not');
+  });
+
   it('sends no numeric filter without a time range, and caps the page size', async () => {
     upstream.json('GET /hn/api/v1/search', fixture('search.json'));
     const provider = makeProvider(HackerNewsProvider, { HACKERNEWS_BASE_URL: `${upstream.origin}/hn` });

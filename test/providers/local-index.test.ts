@@ -143,6 +143,13 @@ describe('excluded terms in a search of the embedded index', () => {
     expect(await titles('transformer tokens -vision')).toEqual(['Transformer revision history', 'Transformers for language']);
   });
 
+  it('leaves out the documents holding a term after an upper-case NOT, wherever it is, as for a -word', async () => {
+    // Read as words, NOT vision would rank "Transformers for vision" among the rest.
+    expect(await titles('transformer NOT vision')).toEqual(['Transformer revision history', 'Transformers for language']);
+    expect(await titles('git commit AND NOT rebase')).toEqual(['Committing']);
+    expect(await titles('transformer NOT "image patches"')).toEqual(['Transformers for language']);
+  });
+
   it('reads a - inside a quoted phrase as part of it, not as an excluded word', async () => {
     // Read as `-m`, every document with "-m" in it would be left out: both of these.
     expect(await titles('"git commit -m" -rebase')).toEqual(['Committing']);

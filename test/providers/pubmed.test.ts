@@ -147,8 +147,9 @@ describe('pubmed adapter', () => {
     expect(await termSent('-mice AND NOT rats NOT dogs OR asthma')).toBe('(asthma) NOT (mice OR rats OR dogs)');
     // Typed first without any -term, a NOT has nothing before it either.
     expect(await termSent('NOT rats asthma')).toBe('(asthma) NOT rats');
-    // A NOT after a word joins the two, and stays.
+    // A NOT after a word joins the two, and stays: PubMed reads it, so it is sent as typed.
     expect(await termSent('-mice asthma NOT rats')).toBe('(asthma NOT rats) NOT mice');
+    expect(await termSent('asthma NOT rats OR mice')).toBe('asthma NOT rats OR mice');
     // Nothing but excluded terms: no word for NOT to leave results out of, so no request.
     const before = upstream.requests.length;
     expect(provider.queryProblem!('-mice NOT rats')).toBe('the query has no word to search for besides its excluded terms (-word)');

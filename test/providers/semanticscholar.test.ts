@@ -81,6 +81,13 @@ describe('semanticscholar adapter', () => {
     expect(upstream.requestsTo(SEARCH).at(-1)!.url.searchParams.get('query')).toBe('transformer self attention at 40 degrees');
   });
 
+  it('leaves a term after an upper-case NOT out too, wherever it is, and keeps a lower-case not and a quoted NOT', async () => {
+    upstream.json(`GET ${SEARCH}`, { total: 0, offset: 0 });
+    const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+    await runProvider(provider, makeQuery('transformer NOT vision AND NOT "image patches" "NOT attention" why not', 'papers', 2));
+    expect(upstream.requestsTo(SEARCH).at(-1)!.url.searchParams.get('query')).toBe('transformer "NOT attention" why not');
+  });
+
   it('finds nothing to search for in excluded terms alone, and sends no request for them', async () => {
     const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
     expect(provider.queryProblem!('-vision -"image patches"')).toBe(

@@ -82,6 +82,17 @@ describe('youtube adapter', () => {
     expect(plain.searchParams.get('q')).toBe('origami or paper planes');
   });
 
+  it('sends a typed NOT word or NOT "phrase" as the - search.list excludes with; a lower-case not, and NOT inside quotes, stay words', async () => {
+    upstream.json('GET /youtube/youtube/v3/search', { items: [] });
+    await runProvider(provider(), makeQuery('surfing NOT kitesurfing AND NOT "wave pool" NOT -foil "NOT a drill" why does it not work', 'video', 3));
+    const request = upstream.requestsTo('/youtube/youtube/v3/search').at(-1)!;
+    // Sent as words, NOT and kitesurfing would be two more words a video had to match.
+    expect(request.url.searchParams.get('q')).toBe('surfing -kitesurfing -"wave pool" -foil "NOT a drill" why does it not work');
+    // With an OR too: its | is made after the NOT is read.
+    await runProvider(provider(), makeQuery('boating OR sailing NOT fishing', 'video', 3));
+    expect(upstream.requestsTo('/youtube/youtube/v3/search').at(-1)!.url.searchParams.get('q')).toBe('boating|sailing -fishing');
+  });
+
   it('asks for at most 50 results', () => {
     const url = new URL(provider().buildRequest(makeQuery('surf', 'video', 80)).url);
     expect(url.searchParams.get('maxResults')).toBe('50');
