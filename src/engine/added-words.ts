@@ -8,9 +8,10 @@
  */
 
 import { normalizeTitle, TITLE_OPENING_WORDS } from './paper-identity.js';
-import { spelledAlike } from './replaced-words.js';
+import { SpellingIndex } from './replaced-words.js';
 import { holdsTitleNumber } from './title-numbers.js';
-import { differingWords, type TitleDifference } from './title-differences.js';
+import { differenceOfWords, differingWords, type TitleDifference } from './title-differences.js';
+import { titleWords, type TitleWords } from './title-words.js';
 
 /**
  * Where a title as given sets a part off from the rest: a subtitle's separator (a colon, a semicolon, a question or
@@ -29,30 +30,59 @@ const ASIDE_SEPARATORS = /[:;?!()[\]{}—]|\.\s|\s[-–]+\s/;
  */
 export function titlesAddAWord(a: string, b: string, titleA: string, titleB: string, found?: TitleDifference): boolean {
   if (a === b) return false;
-  const wordsA = found?.wordsA ?? a.split(' ');
-  const wordsB = found?.wordsB ?? b.split(' ');
-  const { differingA: subjectA, differingB: subjectB } = differingWords(subjectWordsOf(wordsA), subjectWordsOf(wordsB));
+  const readA = titleWords(titleA, a);
+  const readB = titleWords(titleB, b);
+  return titleWordsAdded(readA, readB, found ?? differenceOfWords(readA.words, readB.words));
+}
+
+/**
+ * titlesAddAWord of two titles read once per search (title-words.ts), whose words of subject and of each part set
+ * apart are kept on them the first time they are found, and their titleDifference.
+ */
+export function titleWordsAdded(readA: TitleWords, readB: TitleWords, difference: TitleDifference): boolean {
+  if (readA.normalized === readB.normalized) return false;
+  readA.subjectWords ??= subjectWordsOf(readA.words);
+  readB.subjectWords ??= subjectWordsOf(readB.words);
+  const { differingA: subjectA, differingB: subjectB } = differingWords(readA.subjectWords, readB.subjectWords);
   const differingA = withWordsJoined(subjectA, subjectB);
   const differingB = withWordsJoined(subjectB, differingA);
   if (differingA.length === differingB.length) return false;
-  const [more, fewer, title] = differingA.length > differingB.length ? [differingA, differingB, titleA] : [differingB, differingA, titleB];
-  const added = wordsNotIn(more, fewer);
-  return added.length > 0 && !isWholeAside(added, title);
+  const [more, fewer, read] = differingA.length > differingB.length ? [differingA, differingB, readA] : [differingB, differingA, readB];
+  // Titles already found to hold the same numbers: when neither holds any, no word of either does.
+  const added = wordsNotIn(more, fewer, readA.numbers !== '' || readB.numbers !== '');
+  return added === undefined || (added.length > 0 && !isWholeAside(added, read));
 }
 
 /**
  * The words of `more` that are no spelling of a word of `fewer` (sameWordSpelledOtherwise, which takes a word holding a
- * number for a spelling of any word: numbers are sameTitleNumbers's to compare). A word found as it is in `fewer` is
- * looked up, and each word is asked once whether it holds a number, not once for each word it is compared with: the
- * differing words of two titles are nearly all of them when the titles put their words in another order, and comparing
+ * number for a spelling of any word: numbers are sameTitleNumbers's to compare), or undefined when finding them would
+ * compare more than MAX_SPELLING_COMPARISONS words one by one. A word is looked up in `fewer` (SpellingIndex), and each
+ * word is asked once whether it holds a number, not once for each word it is compared with: the differing words of two
+ * titles are nearly all of them when the titles put their words in another order or their spaces elsewhere, and comparing
  * each with each, 60 words a title, held a search of 500 such titles (a hostile upstream's) for 6 to 11 s.
  */
-function wordsNotIn(more: readonly string[], fewer: readonly string[]): string[] {
+function wordsNotIn(more: readonly string[], fewer: readonly string[], numbered: boolean): string[] | undefined {
   if (fewer.length === 0) return more.slice();
-  if (fewer.some(holdsTitleNumber)) return [];
-  const present = new Set(fewer);
-  return more.filter((word) => !present.has(word) && !holdsTitleNumber(word) && !fewer.some((other) => spelledAlike(word, other)));
+  if (numbered && fewer.some(holdsTitleNumber)) return [];
+  const spellings = new SpellingIndex(fewer);
+  const budget = { comparisons: MAX_SPELLING_COMPARISONS };
+  const added: string[] = [];
+  for (const word of more) {
+    if (numbered && holdsTitleNumber(word)) continue;
+    const spelled = spellings.holdsSpellingOf(word, budget);
+    if (spelled === undefined) return undefined;
+    if (!spelled) added.push(word);
+  }
+  return added;
 }
+
+/**
+ * Words of two titles compared one by one (spelledAlike) for one pair, at most: only words opening with the same letter
+ * are (SpellingIndex), and two real titles' differing words ask few (30 words against 30, spread over the alphabet, ask
+ * a few dozen), while a hostile pair, every word of one opening like every word of the other, would ask thousands. Past it
+ * the titles are taken to differ: two works kept apart, never joined.
+ */
+const MAX_SPELLING_COMPARISONS = 256;
 
 /**
  * Words that number what follows ("report no. 5", "vol 3"): an index may drop them before the number, which the
@@ -69,10 +99,6 @@ function isSmallWord(word: string, next: string | undefined): boolean {
   return NUMBERING_WORDS.has(word) && next !== undefined && next.charCodeAt(0) >= 0x30 && next.charCodeAt(0) <= 0x39;
 }
 
-function subjectWords(normalized: string): string[] {
-  return subjectWordsOf(normalized.split(' '));
-}
-
 function subjectWordsOf(words: readonly string[]): string[] {
   return words.filter((word, index) => !isSmallWord(word, words[index + 1]));
 }
@@ -84,13 +110,19 @@ function subjectWordsOf(words: readonly string[]): string[] {
 function withWordsJoined(words: string[], others: string[]): string[] {
   // Looked up, not searched for: both lists are every word of their titles when the titles order them otherwise.
   const present = new Set(others);
+  // Sorted the first time a run is looked for at the start of another word: a prefix's words are found together there.
+  let sorted: string[] | undefined;
+  const opensAWord = (prefix: string): boolean => {
+    sorted ??= others.slice().sort();
+    return sorted[lowerBound(sorted, prefix)]?.startsWith(prefix) ?? false;
+  };
   const joined: string[] = [];
   for (let index = 0; index < words.length; index += 1) {
     let run = words[index]!;
     let end = index + 1;
     while (end < words.length && !present.has(run)) {
       const longer = run + words[end]!;
-      if (!others.some((other) => other.startsWith(longer))) break;
+      if (!opensAWord(longer)) break;
       run = longer;
       end += 1;
     }
@@ -102,8 +134,24 @@ function withWordsJoined(words: string[], others: string[]): string[] {
   return joined;
 }
 
-/** Whether `added` are the words of subject of one part a title as given sets apart (ASIDE_SEPARATORS), and all of them. */
-function isWholeAside(added: string[], title: string): boolean {
+/** The first position in `sorted` (in code unit order, as sort() leaves it) whose word is not before `word`. */
+function lowerBound(sorted: readonly string[], word: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < word) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * Whether `added` are the words of subject of one part a title as given sets apart (ASIDE_SEPARATORS), and all of them.
+ * Each part's words are found once per title and kept on it.
+ */
+function isWholeAside(added: string[], read: TitleWords): boolean {
   const wanted = added.join(' ');
-  return title.split(ASIDE_SEPARATORS).some((part) => subjectWords(normalizeTitle(part)).join(' ') === wanted);
+  read.asideSubjects ??= read.given.split(ASIDE_SEPARATORS).map((part) => subjectWordsOf(normalizeTitle(part).split(' ')).join(' '));
+  return read.asideSubjects.includes(wanted);
 }

@@ -6,7 +6,7 @@
  * two works. Read only for the few pairs of titles already found similar, never per result.
  */
 
-import { onlySpacesDiffer, titleDifference, type TitleDifference } from './title-differences.js';
+import { differingWordSets, onlySpacesDiffer, titleDifference, type TitleDifference, type WordLookup } from './title-differences.js';
 
 /** Words that turn what follows around: "does not reduce", "with and without", "non small cell", "anti inflammatory". */
 const NEGATIONS: ReadonlySet<string> = new Set(['not', 'no', 'non', 'never', 'without', 'anti']);
@@ -45,13 +45,12 @@ export function titlesOpposite(a: string, b: string, found?: TitleDifference): b
   const difference = found ?? titleDifference(a, b);
   if (onlySpacesDiffer(difference)) return false;
   const { wordsA, wordsB, start, differingA, differingB } = difference;
-  if (negationCount(wordsA, start, start + differingA.length, differingB) !== negationCount(wordsB, start, start + differingB.length, differingA)) return true;
-  if (differingA.length !== differingB.length) return false;
-  // A word whose opposite the other title also holds was moved, not turned: "inflow and outflow", "outflow and inflow".
   // Looked up, not searched for: titles that put their words in another order differ in most of them, and comparing
   // each with each held a search of 500 such titles for seconds.
-  const inA = new Set(differingA);
-  const inB = new Set(differingB);
+  const { setA: inA, setB: inB } = differingWordSets(difference);
+  if (negationCount(wordsA, start, start + differingA.length, inB) !== negationCount(wordsB, start, start + differingB.length, inA)) return true;
+  if (differingA.length !== differingB.length) return false;
+  // A word whose opposite the other title also holds was moved, not turned: "inflow and outflow", "outflow and inflow".
   return differingA.some((word, index) => !inB.has(word) && !inA.has(differingB[index]!) && wordsOpposite(word, differingB[index]!));
 }
 
@@ -61,7 +60,7 @@ export function titlesOpposite(a: string, b: string, found?: TitleDifference): b
  * word it comes before (`otherWords`: "non linear" where the other has "nonlinear", with other words differing too)
  * is the same word written apart.
  */
-function negationCount(words: string[], start: number, end: number, otherWords: readonly string[]): number {
+function negationCount(words: readonly string[], start: number, end: number, otherWords: WordLookup): number {
   let count = 0;
   for (let index = start; index < end; index += 1) {
     const word = words[index]!;
@@ -74,8 +73,8 @@ function negationCount(words: string[], start: number, end: number, otherWords: 
   return count;
 }
 
-function writtenJoined(negation: string, next: string | undefined, otherWords: readonly string[]): boolean {
-  return next !== undefined && otherWords.includes(negation + next);
+function writtenJoined(negation: string, next: string | undefined, otherWords: WordLookup): boolean {
+  return next !== undefined && otherWords.has(negation + next);
 }
 
 /** Whether one word is the other with an opposite opening (OPPOSITE_OPENINGS) or a negating one (NEGATING_OPENINGS). */

@@ -9,7 +9,7 @@
 
 import { editsWithin } from './edits-within.js';
 import { TITLE_OPENING_WORDS } from './paper-identity.js';
-import { onlySpacesDiffer, titleDifference, type TitleDifference } from './title-differences.js';
+import { differingWordSets, onlySpacesDiffer, titleDifference, type TitleDifference } from './title-differences.js';
 import { holdsTitleNumber } from './title-numbers.js';
 
 /**
@@ -36,8 +36,9 @@ export function titlesReplaceAWord(a: string, b: string, found?: TitleDifference
   const differingB = withoutContractions(difference.wordsB, difference.start, difference.differingB);
   // Looked up, not searched for, and before the slower spelling test: titles that put their words in another order
   // differ in most of them, each moved, and comparing each with each held a search of 500 such titles for seconds.
-  const wordsA = new Set(differingA);
-  const wordsB = new Set(differingB);
+  // Those the opposites rule looked its words up in, unless a contraction was written out.
+  const asFound = differingA === difference.differingA && differingB === difference.differingB;
+  const { setA: wordsA, setB: wordsB } = asFound ? differingWordSets(difference) : { setA: new Set(differingA), setB: new Set(differingB) };
   return differingA.some((word, index) => {
     const other = differingB[index]!;
     // Both found elsewhere in the other title: moved, and the words between them compared on their own turn.
@@ -51,7 +52,7 @@ export function titlesReplaceAWord(a: string, b: string, found?: TitleDifference
  * is "does not" (a "t" after a word ending in "n", as opposite-titles.ts reads a contraction). Copied only when
  * there is one.
  */
-function withoutContractions(words: string[], start: number, differing: string[]): string[] {
+function withoutContractions(words: readonly string[], start: number, differing: string[]): string[] {
   let expanded: string[] | undefined;
   for (let index = 0; index < differing.length; index += 1) {
     const before = index > 0 ? differing[index - 1]! : words[start - 1];
@@ -87,6 +88,52 @@ export function spelledAlike(a: string, b: string): boolean {
   const longer = Math.max(a.length, b.length);
   const allowed = longer <= LONGEST_WORD_OF_NO_EDIT ? 0 : longer <= LONGEST_WORD_OF_ONE_EDIT ? 1 : 2;
   return sameFirstLetter(a, b) && (spelledWithin(a, b, allowed) || sameStem(a, b));
+}
+
+/**
+ * spelledAlike of one word against each of many: the tests that name the other word outright (the same word, a plural
+ * in "ies", an irregular plural) are looked up, and those that hold for a kind of word (small words, "versus") are
+ * asked once, so that only the words opening with the same letter are compared one by one (sameFirstLetter). Two
+ * titles whose spaces stand elsewhere ("pre training", "pretraining"; a hostile upstream's) differ in all of their
+ * words, and comparing each with each held a search of 2,500 such titles for seconds.
+ */
+export class SpellingIndex {
+  private readonly present: ReadonlySet<string>;
+  private readonly holdsOpeningWord: boolean;
+  private readonly holdsVersus: boolean;
+  private readonly byFirstLetter = new Map<string | undefined, string[]>();
+
+  constructor(words: readonly string[]) {
+    this.present = new Set(words);
+    this.holdsOpeningWord = words.some((word) => TITLE_OPENING_WORDS.has(word));
+    this.holdsVersus = words.some((word) => VERSUS.has(word));
+    for (const word of words) {
+      const letter = firstLetter(word);
+      const alike = this.byFirstLetter.get(letter);
+      if (alike === undefined) this.byFirstLetter.set(letter, [word]);
+      else alike.push(word);
+    }
+  }
+
+  /**
+   * Whether some word indexed is `word` as spelledAlike reads them, or undefined once `budget.comparisons` words have been
+   * compared one by one: the caller then takes the titles to differ.
+   */
+  holdsSpellingOf(word: string, budget: { comparisons: number }): boolean | undefined {
+    const { present } = this;
+    if (present.has(word) || (this.holdsOpeningWord && TITLE_OPENING_WORDS.has(word)) || (this.holdsVersus && VERSUS.has(word))) return true;
+    if (word.endsWith('y') && present.has(`${word.slice(0, -1)}ies`)) return true;
+    if (word.endsWith('ies') && present.has(`${word.slice(0, -3)}y`)) return true;
+    const plural = IRREGULAR_PLURALS.get(word);
+    const singular = SINGULARS.get(word);
+    if ((plural !== undefined && present.has(plural)) || (singular !== undefined && present.has(singular))) return true;
+    for (const other of this.byFirstLetter.get(firstLetter(word)) ?? []) {
+      budget.comparisons -= 1;
+      if (budget.comparisons < 0) return undefined;
+      if (spelledAlike(word, other)) return true;
+    }
+    return false;
+  }
 }
 
 /**
@@ -138,6 +185,9 @@ const IRREGULAR_PLURALS: ReadonlyMap<string, string> = new Map([
   // A letter for another (spelledWithin): one word only as this pair.
   ['woman', 'women'], ['matrix', 'matrices'], ['appendix', 'appendices'],
 ]);
+
+/** IRREGULAR_PLURALS the other way: each plural's singular. */
+const SINGULARS: ReadonlyMap<string, string> = new Map([...IRREGULAR_PLURALS].map(([singular, plural]) => [plural, singular]));
 
 /** "versus" as titles write it; "v" is left out, as a Roman five is sameTitleNumbers's. */
 const VERSUS: ReadonlySet<string> = new Set(['versus', 'vs']);

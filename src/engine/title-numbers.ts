@@ -50,10 +50,17 @@ function numberValue(number: string): string {
 
 /** Whether two normalised titles hold the same numbers in the same order (TITLE_NUMBER, each as numberValue spells it). */
 export function sameTitleNumbers(a: string, b: string): boolean {
-  const numbersOfA = a.match(TITLE_NUMBER);
-  const numbersOfB = b.match(TITLE_NUMBER);
-  if (numbersOfA === null || numbersOfB === null) return numbersOfA === numbersOfB;
-  return numbersOfA.length === numbersOfB.length && numbersOfA.every((number, index) => numberValue(number) === numberValue(numbersOfB[index]!));
+  return titleNumbers(a) === titleNumbers(b);
+}
+
+/**
+ * A normalised title's numbers (TITLE_NUMBER), each as numberValue spells it, in order and joined by spaces (no value
+ * holds one): two titles hold the same numbers when these are equal, and a title without any has "". Worked out once
+ * per title by a caller comparing one title with many (title-words.ts).
+ */
+export function titleNumbers(normalized: string): string {
+  const numbers = normalized.match(TITLE_NUMBER);
+  return numbers === null ? '' : numbers.map(numberValue).join(' ');
 }
 
 /** Whether a word of a normalised title holds a number as TITLE_NUMBER reads one: such words are sameTitleNumbers's to compare. */
