@@ -12,6 +12,8 @@ import { describeSharedFixtures, type RequestLine } from '../support/shared-fixt
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/pubmed/${name}`, import.meta.url), 'utf8');
 const ESEARCH = '/pubmed/entrez/eutils/esearch.fcgi';
 const EFETCH = '/pubmed/entrez/eutils/efetch.fcgi';
+/** esearch finding nothing. */
+const EMPTY_SEARCH = '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><IdList/></eSearchResult>';
 
 function xml(body: string, status = 200) {
   return { kind: 'respond' as const, status, headers: { 'content-type': 'text/xml; charset=UTF-8' }, body };
@@ -44,6 +46,16 @@ const expectedArticles: ProviderItem[] = [
 
 describe('pubmed adapter', () => {
   const upstream = useFakeUpstream();
+
+  /** A search's text as the `term` esearch is sent, against an esearch that finds nothing (no efetch follows). */
+  const termSentFor = (): ((text: string) => Promise<string | null>) => {
+    upstream.on(`GET ${ESEARCH}`, xml(EMPTY_SEARCH));
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    return async (text) => {
+      await runProvider(provider, makeQuery(text, 'papers', 5));
+      return upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term');
+    };
+  };
 
   it('runs esearch then efetch for the found PMIDs, in esearch order, and parses every article', async () => {
     upstream.on(`GET ${ESEARCH}`, xml(fixture('esearch.xml'))).on(`GET ${EFETCH}`, xml(fixture('efetch.xml')));
@@ -92,8 +104,7 @@ describe('pubmed adapter', () => {
   });
 
   it('sends an excluded -term after NOT, also within the open-access filter, and leaves -40 and covid-19 as they are', async () => {
-    const empty = '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><IdList/></eSearchResult>';
-    upstream.on(`GET ${ESEARCH}`, xml(empty));
+    upstream.on(`GET ${ESEARCH}`, xml(EMPTY_SEARCH));
     const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
     await runProvider(provider, makeQuery('covid-19 vaccine -mice -"case report" at -40', 'papers', 5));
     expect(upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term')).toBe('(covid-19 vaccine at -40) NOT (mice OR "case report")');
@@ -102,13 +113,7 @@ describe('pubmed adapter', () => {
   });
 
   it('keeps a quoted phrase whole, its - included, and takes an AND or OR just before an excluded term with it', async () => {
-    const empty = '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><IdList/></eSearchResult>';
-    upstream.on(`GET ${ESEARCH}`, xml(empty));
-    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
-    const termSent = async (text: string): Promise<string | null> => {
-      await runProvider(provider, makeQuery(text, 'papers', 5));
-      return upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term');
-    };
+    const termSent = termSentFor();
     // Not `("e" use AND) NOT (cigarette OR smoking)`: the phrase lost a word, and AND was left with nothing after it.
     expect(await termSent('"e -cigarette" use AND -smoking')).toBe('("e -cigarette" use) NOT smoking');
     expect(await termSent('asthma OR -"case report"')).toBe('(asthma) NOT "case report"');
@@ -119,13 +124,7 @@ describe('pubmed adapter', () => {
   });
 
   it('leaves no operator first in the words when the text starts with an excluded term joined by AND or OR', async () => {
-    const empty = '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><IdList/></eSearchResult>';
-    upstream.on(`GET ${ESEARCH}`, xml(empty));
-    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
-    const termSent = async (text: string): Promise<string | null> => {
-      await runProvider(provider, makeQuery(text, 'papers', 5));
-      return upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term');
-    };
+    const termSent = termSentFor();
     // Not `(OR asthma) NOT mice`: an OR with nothing before it.
     expect(await termSent('-mice OR asthma')).toBe('(asthma) NOT mice');
     expect(await termSent('-mice AND -rats OR asthma')).toBe('(asthma) NOT (mice OR rats)');
@@ -134,13 +133,7 @@ describe('pubmed adapter', () => {
   });
 
   it('excludes the term of a NOT that an excluded term leaves first, as arXiv does, with no NOT left before the words', async () => {
-    const empty = '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><IdList/></eSearchResult>';
-    upstream.on(`GET ${ESEARCH}`, xml(empty));
-    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
-    const termSent = async (text: string): Promise<string | null> => {
-      await runProvider(provider, makeQuery(text, 'papers', 5));
-      return upstream.requestsTo(ESEARCH).at(-1)!.url.searchParams.get('term');
-    };
+    const termSent = termSentFor();
     // Not `(NOT rats asthma) NOT mice`: a NOT with nothing before it, which PubMed does not read as meant.
     expect(await termSent('-mice NOT rats asthma')).toBe('(asthma) NOT (mice OR rats)');
     expect(await termSent('NOT "case report" -mice asthma')).toBe('(asthma) NOT (mice OR "case report")');
@@ -151,6 +144,7 @@ describe('pubmed adapter', () => {
     expect(await termSent('-mice asthma NOT rats')).toBe('(asthma NOT rats) NOT mice');
     expect(await termSent('asthma NOT rats OR mice')).toBe('asthma NOT rats OR mice');
     // Nothing but excluded terms: no word for NOT to leave results out of, so no request.
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
     const before = upstream.requests.length;
     expect(provider.queryProblem!('-mice NOT rats')).toBe('the query has no word to search for besides its excluded terms (-word)');
     expect((await rejection(runProvider(provider, makeQuery('-mice NOT rats', 'papers')))).code).toBe('QUERY_INVALID');
@@ -180,8 +174,7 @@ describe('pubmed adapter', () => {
   });
 
   it('stops after esearch when nothing is found', async () => {
-    const empty = '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><IdList/></eSearchResult>';
-    upstream.on(`GET ${ESEARCH}`, xml(empty));
+    upstream.on(`GET ${ESEARCH}`, xml(EMPTY_SEARCH));
     const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
     const fetchesBefore = upstream.requestsTo(EFETCH).length;
     expect(await runProvider(provider, makeQuery('zzzz', 'papers'))).toEqual([]);
