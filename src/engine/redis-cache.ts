@@ -36,11 +36,16 @@ const DEFAULT_COMMAND_TIMEOUT_MS = 250;
  * SET unless the entry kept stays (keepsKept in answer-cache.ts, as Lua; ARGV[3] is the depth, ARGV[4] 1 for
  * keepAsDeep, ARGV[5] to ARGV[7] the gathering time, depth and length of the list the answer extends, empty when it
  * was ranked afresh): then that entry and its remaining lifetime come back instead, for the local copy. Only a key
- * that holds an entry has it decoded.
+ * that holds an entry has it decoded, and only an entry no longer than ARGV[8] (CACHE_SHARED_MAX_BYTES, as bytes; empty
+ * for no bound): a longer one is no replica's (none writes one), and no replica would serve it, so it is replaced at
+ * once rather than decoded inside Redis and sent back and forth whole for the caller to replace (megabytes each way,
+ * past the command's 250 ms on a loaded replica, and the entry stayed). A replica's own entry within the bound in
+ * characters but past it in bytes (many letters outside ASCII) is replaced at once as well: all it loses is the
+ * rule of which list stays (keepsKept).
  */
 const SET_UNLESS_KEPT_SCRIPT = `
 local kept = redis.call('GET', KEYS[1])
-if kept then
+if kept and (ARGV[8] == '' or #kept <= tonumber(ARGV[8])) then
   local ok, entry = pcall(cjson.decode, kept)
   local depth = tonumber(ARGV[3])
   if ok and type(entry) == 'table' and type(entry.depth) == 'number' and entry.depth >= depth then
@@ -73,6 +78,7 @@ type ScriptedRedis = Redis & {
     extendsCachedAt: number | '',
     extendsDepth: number | '',
     extendsLength: number | '',
+    maxEntryBytes: number | '',
   ): Promise<[string, number] | null>;
   replaceUnchanged(key: string, kept: string, payload: string, ttlMs: number): Promise<number>;
 };
@@ -172,7 +178,17 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       const extending = setOptions?.extending;
       const orAsDeep = setOptions?.keepAsDeep === true ? 1 : 0;
       const stays = await attempt((client) =>
-        client.setUnlessKept(redisKey(prefix, key), payload, ttl, depth, orAsDeep, extending?.cachedAt ?? '', extending?.depth ?? '', extending?.length ?? ''),
+        client.setUnlessKept(
+          redisKey(prefix, key),
+          payload,
+          ttl,
+          depth,
+          orAsDeep,
+          extending?.cachedAt ?? '',
+          extending?.depth ?? '',
+          extending?.length ?? '',
+          Number.isFinite(maxEntryBytes) ? maxEntryBytes : '',
+        ),
       );
       if (!stays) return;
       const [kept, remainingMs] = stays;

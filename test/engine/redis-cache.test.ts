@@ -74,6 +74,11 @@ async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 1
   }
 }
 
+/** The bytes Redis has sent to all its clients so far (INFO stats). */
+async function redisOutputBytes(client: Redis): Promise<number> {
+  return Number(/total_net_output_bytes:(\d+)/.exec(await client.info('stats'))?.[1]);
+}
+
 describeWithRedis('Redis answer cache', () => {
   let server: RedisServer;
   let raw: Redis;
@@ -262,6 +267,26 @@ describeWithRedis('Redis answer cache', () => {
     expect(await writer.front.get('plain large')).toEqual(large);
     expect(await writer.front.get('kept large')).toEqual(large);
     expect(writer.lines.filter((line) => line.level === DEBUG && /not shared/.test(line.msg))).toHaveLength(3);
+  });
+
+  it('replaces a foreign entry longer than its bound at once, without Redis sending it back for the writer to judge', async () => {
+    const prefix = `foreign-long:${prefixCounter}:`;
+    const maxEntryBytes = 2_000;
+    const writer = await openConnected({ keyPrefix: prefix, maxEntryBytes });
+    const key = '["web","a foreign entry past the bound"]';
+    await writer.cache.set(key, deepAnswer('https://first.example/', 9), undefined, { depth: 9 });
+    const keys = await raw.keys(`${prefix}*`);
+    const values = await raw.mget(keys);
+    const redisKey = keys[values.findIndex((value) => value?.includes('first.example'))]!;
+    // As deep as the answer and not partial, so the rule of which list stays would keep it: no replica writes one so long.
+    const foreign = JSON.stringify(Object.assign(deepAnswer(`https://foreign.example/${'f'.repeat(200_000)}`, 9), { cached_at: 1 }));
+    await raw.set(redisKey, foreign, 'PX', 60_000);
+    const sentBefore = await redisOutputBytes(raw);
+    const own = deepAnswer('https://own.example/', 9);
+    await writer.cache.set(key, own, undefined, { depth: 9 });
+    expect(await raw.get(redisKey)).toBe(JSON.stringify(own));
+    // Redis sent no copy of the 200 KB entry to the writer (nor did the writer send it back to replace it).
+    expect((await redisOutputBytes(raw)) - sentBefore).toBeLessThan(20_000);
   });
 
   it('caches nothing in Redis when the TTL is 0', async () => {
