@@ -34,8 +34,13 @@ const resultsTitle = document.getElementById('results-title');
 connectSkipLink(document.getElementById('skip-to-results'), resultsList, resultsTitle);
 // The Results heading and "Links open in a new tab." are there only over results: over an empty list (every provider
 // failed, or none found anything) they announced results that never came. They come with the first ones, below all
-// else, moving nothing already shown.
-new MutationObserver(() => (resultsSection.hidden = resultsList.children.length === 0)).observe(resultsList, { childList: true });
+// else, moving nothing already shown. The note says how a document of the embedded index opens only over one: on a
+// machine with no keys every result is one, and none opens in a new tab.
+const documentsNote = document.getElementById('documents-note');
+new MutationObserver(() => {
+  resultsSection.hidden = resultsList.children.length === 0;
+  documentsNote.hidden = resultsList.querySelector('button[data-document]') === null;
+}).observe(resultsList, { childList: true });
 connectPasteNote(queryInput, queryNote);
 const fields = new SearchForm({ form, query: queryInput, queryNote, timeout: document.getElementById('timeout'), explain: explainSwitch }, say);
 

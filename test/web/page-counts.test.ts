@@ -31,6 +31,8 @@ describe.skipIf(!browserTestsRun())('the search page counts in words', () => {
     await page.locator('#status[data-kind="done"]').waitFor();
     expect(await page.locator('#status').textContent()).toMatch(/^1 result in \d+ ms\.$/);
     expect(await page.locator('.outcome').first().textContent()).toMatch(/^ok \d+ ms · 1 result$/);
+    // Its one result is a link: the note says nothing of the embedded index's documents, which open over the page.
+    expect(await page.locator('#new-tab-note').innerText()).toBe('Links open in a new tab.');
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -102,6 +102,8 @@ describe.skipIf(!browserTestsRun())('the search page opens documents of the embe
     const opener = page.getByRole('button', { name: 'Zebra crossing guide' });
     expect(await opener.getAttribute('data-document')).toBe('local:///zebra.md');
     expect(await page.locator('#results a[href^="local:"]').count()).toBe(0);
+    // The note over the results says how these open: not in a new tab, as links do.
+    expect(await page.locator('#new-tab-note').innerText()).toBe('Links open in a new tab. Documents of the embedded index open over this page.');
 
     await opener.focus();
     await page.keyboard.press('Enter');

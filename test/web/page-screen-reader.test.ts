@@ -114,7 +114,7 @@ describe.skipIf(!browserTestsRun())('the search page with a keyboard and a scree
     await page.locator('#status[data-kind="done"]').waitFor();
     const note = page.locator('#results-section .new-tab-note');
     expect(await note.isVisible()).toBe(true);
-    const noteText = (await note.textContent())!.trim();
+    const noteText = (await note.innerText()).trim();
     expect(noteText).toMatch(/open in a new tab/);
 
     // Titles and paper links alike.
