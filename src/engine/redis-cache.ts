@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { describeRedisUrl, openFailFastRedis } from '../transport/redis-connection.js';
 import { deeperThan, entryTtl, type AnswerCache } from './answer-cache.js';
 
@@ -31,6 +32,8 @@ export type RedisCache<T> = AnswerCache<T> & { close(): Promise<void> };
 export const ANSWER_KEYS = 'answer:v2:';
 const DEFAULT_KEY_PREFIX = `fedsearch:${ANSWER_KEYS}`;
 const DEFAULT_COMMAND_TIMEOUT_MS = 250;
+/** Keys read as another writer's that a replica remembers until its own answer replaces them (createRedisCache). */
+const FOREIGN_KEYS_REMEMBERED = 1_000;
 
 /**
  * SET unless the entry kept stays (keepsKept in answer-cache.ts, as Lua; ARGV[3] is the depth, ARGV[4] 1 for
@@ -119,6 +122,14 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
     return false;
   };
 
+  /**
+   * Keys whose entry this replica last read as another writer's, one it cannot serve: its next answer for the key
+   * replaces it outright. Judging it again inside Redis would send the whole entry back (megabytes, for 100,000 empty
+   * results) to be parsed and found unservable once more, past the command's 250 ms on a loaded replica, and the
+   * entry stayed. Bounded: a key forgotten is judged the slow way.
+   */
+  const foreignKeys = new LRUCache<string, true>({ max: FOREIGN_KEYS_REMEMBERED });
+
   return {
     async get(key, usable) {
       // Judged here rather than by the front, so that a local copy found shallow is known as such (EntryVerdict).
@@ -146,6 +157,7 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       // A miss, not an error: the search runs and its answer replaces the entry.
       if (!options.isServable(value)) {
         logger.debug({ redis: describeRedisUrl(options.url) }, 'shared cache entry is not an answer this service can serve; ignored');
+        foreignKeys.set(key, true);
         return local;
       }
       if (usable !== undefined && usable(value) === false) return local;
@@ -175,6 +187,12 @@ export function createRedisCache<T>(options: RedisCacheOptions<T>): RedisCache<T
       }
       // Another replica may have kept a list a page was shown from (a deeper one, for a later page of the same search, or
       // one as deep this answer does not extend): it stays, and becomes the local copy.
+      // Read just before as another writer's: replaced outright (foreignKeys). One written meanwhile by another replica
+      // is replaced with it, as any answer as deep was before lists that were shown stayed.
+      if (foreignKeys.delete(key)) {
+        await attempt((client) => client.set(redisKey(prefix, key), payload, 'PX', ttl));
+        return;
+      }
       const extending = setOptions?.extending;
       const orAsDeep = setOptions?.keepAsDeep === true ? 1 : 0;
       const stays = await attempt((client) =>

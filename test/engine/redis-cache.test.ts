@@ -289,6 +289,27 @@ describeWithRedis('Redis answer cache', () => {
     expect((await redisOutputBytes(raw)) - sentBefore).toBeLessThan(20_000);
   });
 
+  it('replaces a foreign entry it read as unservable outright, without Redis sending it back to be judged again', async () => {
+    const prefix = `foreign-read:${prefixCounter}:`;
+    const writer = await openConnected({ keyPrefix: prefix });
+    const key = '["web","a foreign entry read"]';
+    await writer.cache.set(key, deepAnswer('https://first.example/', 9), undefined, { depth: 9 });
+    const keys = await raw.keys(`${prefix}*`);
+    const values = await raw.mget(keys);
+    const redisKey = keys[values.findIndex((value) => value?.includes('first.example'))]!;
+    // As deep as the answer and not partial, within every size bound, but no answer: the test's replicas serve none.
+    const foreign = JSON.stringify({ results: 'none', depth: 9, cached_at: 1, filler: 'f'.repeat(200_000) });
+    await raw.set(redisKey, foreign, 'PX', 60_000);
+    const { cache: reader } = await openConnected({ keyPrefix: prefix });
+    expect(await reader.get(key)).toBeUndefined();
+    const sentBefore = await redisOutputBytes(raw);
+    const own = deepAnswer('https://own.example/', 9);
+    await reader.set(key, own, undefined, { depth: 9 });
+    expect(await raw.get(redisKey)).toBe(JSON.stringify(own));
+    // The write sent no copy of the 200 KB entry back to the reader, which had judged it already.
+    expect((await redisOutputBytes(raw)) - sentBefore).toBeLessThan(20_000);
+  });
+
   it('caches nothing in Redis when the TTL is 0', async () => {
     const prefix = `zero:${prefixCounter}:`;
     const { cache } = open({ ttlMs: 0, keyPrefix: prefix, front: createMemoryCache<Answer>({ ttlMs: 0, maxEntries: 10, maxBytes: 4096 }) });
