@@ -2,41 +2,17 @@ import type { ServerResponse } from 'node:http';
 import pino from 'pino';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchQuery } from '../../src/domain/query.js';
 import { createMemoryCache, type AnswerCache } from '../../src/engine/answer-cache.js';
 import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer, type SearchResponse } from '../../src/engine/search-service.js';
-import type { UpstreamRequest } from '../../src/providers/provider.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { sharedAnswerCache } from '../support/shared-answer-cache.js';
-import { TestProvider } from '../support/test-provider.js';
+import { notingWrites, sharedAnswerCache } from '../support/shared-answer-cache.js';
+import { CountingProvider } from '../support/test-provider.js';
 
 const agent = new Agent({ keepAliveTimeout: 500 });
 const LIMIT = 2;
 const PAGES = 6;
-
-/** The test adapter, asking its upstream for as many results as the page needs (`count`). */
-class CountingProvider extends TestProvider {
-  override buildRequest(query: SearchQuery): UpstreamRequest {
-    const url = new URL(super.buildRequest(query).url);
-    url.searchParams.set('count', String(query.limit));
-    return { url: url.toString() };
-  }
-}
-
-/** The cache, with every write's promise noted: a test waits for the write it caused, not for time to pass. */
-function notingWrites(cache: AnswerCache<CachedAnswer>, writes: Promise<void>[]): AnswerCache<CachedAnswer> {
-  return {
-    get: (key, usable) => cache.get(key, usable),
-    set: (key, value, ttlMs, options) => {
-      const write = cache.set(key, value, ttlMs, options);
-      writes.push(write);
-      return write;
-    },
-    storesNothing: cache.storesNothing,
-  };
-}
 
 /**
  * Two upstreams of 30 results each (a.example/1…30, b.example/1…30), answering as many as asked for; `b` answers 503

@@ -3,27 +3,15 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { SearchQuery } from '../../src/domain/query.js';
-import type { AnswerCache } from '../../src/engine/answer-cache.js';
 import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer, type SearchResponse } from '../../src/engine/search-service.js';
-import type { UpstreamRequest } from '../../src/providers/provider.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { describeWithRedis, replicasConnected, startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { sharedAnswerCache } from '../support/shared-answer-cache.js';
-import { TestProvider } from '../support/test-provider.js';
+import { notingWrites, sharedAnswerCache } from '../support/shared-answer-cache.js';
+import { CountingProvider } from '../support/test-provider.js';
 
 const agent = new Agent({ keepAliveTimeout: 500 });
 const LIMIT = 3;
-
-/** The test adapter, asking its upstream for as many results as the page needs (`count`). */
-class CountingProvider extends TestProvider {
-  override buildRequest(query: SearchQuery): UpstreamRequest {
-    const url = new URL(super.buildRequest(query).url);
-    url.searchParams.set('count', String(query.limit));
-    return { url: url.toString() };
-  }
-}
 
 /**
  * Two upstreams whose deeper answers reorder the fused list: b's results 11 to 13 are a's 10, 9 and 8, so a list
@@ -33,19 +21,6 @@ const corpus: Record<string, string[]> = {
   a: Array.from({ length: 20 }, (_, index) => `https://a.example/${index + 1}`),
   b: [...Array.from({ length: 10 }, (_, index) => `https://b.example/${index + 1}`), 'https://a.example/10', 'https://a.example/9', 'https://a.example/8'],
 };
-
-/** The cache, with every write's promise noted: a test waits for the write it caused, not for time to pass. */
-function notingWrites(cache: AnswerCache<CachedAnswer>, writes: Promise<void>[]): AnswerCache<CachedAnswer> {
-  return {
-    get: (key, usable) => cache.get(key, usable),
-    set: (key, value, ttlMs, options) => {
-      const write = cache.set(key, value, ttlMs, options);
-      writes.push(write);
-      return write;
-    },
-    storesNothing: cache.storesNothing,
-  };
-}
 
 /**
  * Replicas behind a load balancer share the answers in Redis, each with its own copy in memory of those it read.

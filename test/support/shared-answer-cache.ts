@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { createMemoryCache } from '../../src/engine/answer-cache.js';
+import { createMemoryCache, type AnswerCache } from '../../src/engine/answer-cache.js';
 import { isStoredAnswer } from '../../src/engine/cached-answer.js';
 import { createRedisCache, type RedisCache, type RedisCacheOptions } from '../../src/engine/redis-cache.js';
 import type { CachedAnswer } from '../../src/engine/search-service.js';
@@ -21,4 +21,17 @@ export function sharedAnswerCache(
     isServable: isStoredAnswer,
     ...options,
   });
+}
+
+/** The cache, with every write's promise noted: a test waits for the write it caused, not for time to pass. */
+export function notingWrites(cache: AnswerCache<CachedAnswer>, writes: Promise<void>[]): AnswerCache<CachedAnswer> {
+  return {
+    get: (key, usable) => cache.get(key, usable),
+    set: (key, value, ttlMs, options) => {
+      const write = cache.set(key, value, ttlMs, options);
+      writes.push(write);
+      return write;
+    },
+    storesNothing: cache.storesNothing,
+  };
 }

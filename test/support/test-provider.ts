@@ -43,3 +43,12 @@ export class TestProvider extends Provider {
 export function resultsBody(...urls: string[]): string {
   return JSON.stringify({ results: urls.map((url, index) => ({ title: `Result ${index + 1}`, url })) });
 }
+
+/** The test adapter, asking its upstream for as many results as the page needs (`count`). */
+export class CountingProvider extends TestProvider {
+  override buildRequest(query: SearchQuery): UpstreamRequest {
+    const url = new URL(super.buildRequest(query).url);
+    url.searchParams.set('count', String(query.limit));
+    return { url: url.toString() };
+  }
+}
