@@ -25,14 +25,14 @@ const ASIDE_SEPARATORS = /[:;?!()[\]{}—]|\.\s|\s[-–]+\s/;
  * other lacks: past their common opening and ending words of subject (small words, isSmallWord, set aside), one has
  * more such words than the other, even once words written apart in one and together in the other are joined, and
  * its words that are not spellings of the other's (sameWordSpelledOtherwise) are not the whole of a subtitle or a
- * bracketed aside of that title as given (`titleA`, `titleB`). `found`: the titles' titleDifference, when the caller
- * has it already (its words, split once for every rule).
+ * bracketed aside of that title as given (`titleA`, `titleB`). Grouping reads titles once per search and asks
+ * titleWordsAdded; this reads a pair on its own.
  */
-export function titlesAddAWord(a: string, b: string, titleA: string, titleB: string, found?: TitleDifference): boolean {
+export function titlesAddAWord(a: string, b: string, titleA: string, titleB: string): boolean {
   if (a === b) return false;
   const readA = titleWords(titleA, a);
   const readB = titleWords(titleB, b);
-  return titleWordsAdded(readA, readB, found ?? differenceOfWords(readA.words, readB.words));
+  return titleWordsAdded(readA, readB, differenceOfWords(readA.words, readB.words));
 }
 
 /**
