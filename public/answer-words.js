@@ -2,9 +2,9 @@
 
 export const answeredOk = (outcome) => outcome.status === 'ok';
 
-/** A count with its noun, singular for one: "1 result", "3 results" ("1 results" read as a slip). */
+/** A count with its noun, singular for one: "1 result", "3 results" ("1 results" read as a slip), "129,019 characters". */
 export function counted(count, noun) {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+  return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** How many of a search's providers answered: the waterfall's summary once the search is done. */

@@ -4,7 +4,7 @@
 // the key, and an address serving the index's files would be a second way in to guard.
 
 import { KEY_REFUSED } from './api-key.js';
-import { statusWords } from './answer-words.js';
+import { counted, statusWords } from './answer-words.js';
 import { element } from './results.js';
 
 /** Characters asked for at a time: fetch_url's most, so that most documents come whole, and a long one in parts. */
@@ -104,8 +104,8 @@ export class DocumentView {
     this.parts.more.hidden = page.next_offset === null;
     const shown = page.next_offset ?? page.total_chars;
     if (page.total_chars === 0) this.say('The document is empty.');
-    else if (page.next_offset === null) this.say(first ? `The whole document, ${characters(page.total_chars)}.` : `The rest of the document: all ${characters(page.total_chars)} shown.`);
-    else this.say(`${shown.toLocaleString()} of ${characters(page.total_chars)} shown; “Show more” reads on.`);
+    else if (page.next_offset === null) this.say(first ? `The whole document, ${counted(page.total_chars, 'character')}.` : `The rest of the document: all ${counted(page.total_chars, 'character')} shown.`);
+    else this.say(`${shown.toLocaleString()} of ${counted(page.total_chars, 'character')} shown; “Show more” reads on.`);
     // The button went with the last part: the keyboard goes on in the text it showed, not from the top of the page.
     if (hadFocus && this.parts.more.hidden) this.parts.text.focus();
   }
@@ -154,8 +154,4 @@ export class DocumentView {
  */
 function isolated(text) {
   return element('bdi', { text });
-}
-
-function characters(count) {
-  return `${count.toLocaleString()} ${count === 1 ? 'character' : 'characters'}`;
 }

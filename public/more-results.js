@@ -97,7 +97,7 @@ export class MoreResults {
     this.searchPage.showOutcomes(state, answer.providers, number);
     const cached = answer.cached ? ' (cached)' : '';
     // "0 more results" beside a control gone without a word read as a page still to come.
-    const news = added.length === 0 && this.button.hidden ? 'No more results' : `${added.length} more ${added.length === 1 ? 'result' : 'results'}`;
+    const news = added.length === 0 && this.button.hidden ? 'No more results' : counted(added.length, 'more result');
     this.searchPage.say(`${news} (page ${number}, ${this.list.children.length} in all) in ${answer.took_ms} ms${cached}.`, 'done');
     // Keyboard users carry on where the new results start, rather than from the top of the page when the button goes.
     const firstNew = added.map((item) => item.querySelector(RESULT_OPENERS)).find(Boolean);
