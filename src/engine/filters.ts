@@ -71,7 +71,7 @@ export function postFilters(filters: SearchFilters, native: readonly FilterName[
 }
 
 /** One include_domains / exclude_domains entry taken apart: a host, and the path under it ('' for the whole host). */
-interface DomainRule {
+export interface DomainRule {
   host: string;
   path: string;
 }
@@ -91,19 +91,23 @@ function domainRulesOf(entries: readonly string[]): readonly DomainRule[] {
 /**
  * `docs.example.com/guide/` as host `docs.example.com` and path `/guide`. The path is read by the URL parser (on a
  * fixed host, which cannot fail) and compared as result paths are (comparablePath), so both meet however spelled.
+ * Exported for what must judge entries as the filter will (site-terms.ts, where two spellings of one path are one
+ * place, not two).
  */
-function domainRuleOf(entry: string): DomainRule {
+export function domainRuleOf(entry: string): DomainRule {
   const slash = entry.indexOf('/');
   const host = (slash < 0 ? entry : entry.slice(0, slash)).toLowerCase().replace(/^www\./, '');
-  return { host, path: slash < 0 ? '' : entryPath(entry.slice(slash)) };
+  return { host, path: slash < 0 ? '' : comparablePath(new URL(`http://host${entry.slice(slash)}`).pathname) };
 }
 
-/**
- * An entry's path (`/caf%C3%A9/`, `/café`) as the filter compares it: `/caf%C3%A9` for both. Exported for what must
- * judge entries as the filter will (site-terms.ts, where two spellings of one path are one place, not two).
- */
-export function entryPath(path: string): string {
-  return comparablePath(new URL(`http://host${path}`).pathname);
+/** Whether `host` is a rule's host (`other`) or one of its subdomains. */
+export function hostWithin(host: string, other: string): boolean {
+  return host === other || host.endsWith(`.${other}`);
+}
+
+/** Whether `path` is a rule's path (`other`) or lies under it, at a segment boundary: `/guide` holds `/guide/intro`, not `/guides`. */
+export function pathUnder(path: string, other: string): boolean {
+  return other === '' || path === other || path.startsWith(`${other}/`);
 }
 
 /** `%3A` and `:` alike (as merge keys read them), and `/guide/` as `/guide`: a trailing slash names no other place. */
@@ -131,11 +135,10 @@ function matchesDomain(url: string, rules: readonly DomainRule[]): boolean {
   // Read only when a rule with a path matches the host: host-only filters (most) never need it.
   let path: string | undefined;
   return rules.some((rule) => {
-    if (host !== rule.host && !host.endsWith(`.${rule.host}`)) return false;
+    if (!hostWithin(host, rule.host)) return false;
     if (rule.path === '') return true;
     path ??= comparablePath(pathOf(url));
-    // At a segment boundary: `/guide` holds `/guide/intro`, not `/guides`.
-    return path === rule.path || path.startsWith(`${rule.path}/`);
+    return pathUnder(path, rule.path);
   });
 }
 

@@ -1,7 +1,7 @@
 import { DOMAIN_ENTRY, lowerCaseHost } from '../domain/domain-entry.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { Provider } from '../providers/provider.js';
-import { entryPath } from './filters.js';
+import { domainRuleOf, hostWithin, pathUnder, type DomainRule } from './filters.js';
 
 /**
  * `site:docs.rs` and `-site:pinterest.com` typed in a web search. Brave reads them, and SearXNG's engines do; every
@@ -132,30 +132,20 @@ export function sharedEntries(a: readonly string[], b: readonly string[]): strin
 function overlap(left: string, right: string): string | undefined {
   const l = partsOf(left);
   const r = partsOf(right);
-  const host = within(l.host, r.host) ? l : within(r.host, l.host) ? r : undefined;
-  const path = under(l.path, r.path) ? l : under(r.path, l.path) ? r : undefined;
+  const host = hostWithin(l.host, r.host) ? l : hostWithin(r.host, l.host) ? r : undefined;
+  const path = pathUnder(l.path, r.path) ? l : pathUnder(r.path, l.path) ? r : undefined;
   return host === undefined || path === undefined ? undefined : `${host.spelled}${path.spelledPath}`;
 }
 
 /**
- * An entry's host (compared without `www.`, spelled as given) and its path as the filter compares it (entryPath:
- * `/caf%C3%A9` and `/café` alike, no trailing slash; '' for none), and as given, without a trailing slash.
+ * An entry as the filter takes it apart (domainRuleOf: a host without `www.`, `/caf%C3%A9` and `/café` one path, no
+ * trailing slash), and its host and path as given, the path without a trailing slash.
  */
-function partsOf(entry: string): { host: string; spelled: string; path: string; spelledPath: string } {
+function partsOf(entry: string): DomainRule & { spelled: string; spelledPath: string } {
   const slash = entry.indexOf('/');
   const spelled = slash < 0 ? entry : entry.slice(0, slash);
   const spelledPath = slash < 0 ? '' : entry.slice(slash).replace(/\/+$/, '');
-  return { host: spelled.toLowerCase().replace(/^www\./, ''), spelled, path: spelledPath === '' ? '' : entryPath(spelledPath), spelledPath };
-}
-
-/** Whether `host` is `other` or one of its subdomains. */
-function within(host: string, other: string): boolean {
-  return host === other || host.endsWith(`.${other}`);
-}
-
-/** Whether `path` is `other` or lies under it, at a segment boundary. */
-function under(path: string, other: string): boolean {
-  return other === '' || path === other || path.startsWith(`${other}/`);
+  return { ...domainRuleOf(entry), spelled, spelledPath };
 }
 
 /** The search a provider is sent: the text as typed when its API reads site: terms itself. */
