@@ -7,6 +7,8 @@
  * into a message: only names are reported.
  */
 
+import { editsWithin } from '../domain/edits-within.js';
+
 /** A variable set but not read, with the known variable it most likely meant. */
 export interface UnreadVariable {
   name: string;
@@ -32,19 +34,10 @@ function firstWord(name: string): string {
   return name.split('_')[0]!;
 }
 
-/** Levenshtein distance, stopping early once it exceeds `limit` (names are short; this runs once, at start-up). */
-function editsBetween(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    if (Math.min(...current) > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[b.length]!;
+/** How many edits apart two names are, up to MAX_EDITS; MAX_EDITS + 1 for any more (a swap of neighbours is one). */
+function editsBetween(a: string, b: string): number {
+  for (let edits = 0; edits <= MAX_EDITS; edits += 1) if (editsWithin(a, b, edits)) return edits;
+  return MAX_EDITS + 1;
 }
 
 /**
@@ -54,7 +47,7 @@ function editsBetween(a: string, b: string, limit: number): number {
 function nearestKnown(name: string, known: readonly string[]): string | undefined {
   let best: { variable: string; distance: number } | undefined;
   for (const variable of known) {
-    const distance = variable.startsWith(`${name}_`) ? 1 : editsBetween(name, variable, MAX_EDITS);
+    const distance = variable.startsWith(`${name}_`) ? 1 : editsBetween(name, variable);
     if (distance > MAX_EDITS) continue;
     if (!best || distance < best.distance || (distance === best.distance && variable.length < best.variable.length)) best = { variable, distance };
   }

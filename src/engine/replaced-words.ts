@@ -7,7 +7,7 @@
  * per result.
  */
 
-import { editsWithin } from './edits-within.js';
+import { editsWithin } from '../domain/edits-within.js';
 import { TITLE_OPENING_WORDS } from './paper-identity.js';
 import { differingWordSets, onlySpacesDiffer, titleDifference, type TitleDifference } from './title-differences.js';
 import { holdsTitleNumber } from './title-numbers.js';

@@ -21,6 +21,8 @@ describe('variables that look like ours but are not read', () => {
     ['brave_api_key', 'BRAVE_API_KEY'],
     ['FEDSEARCH_PORT', 'PORT'],
     ['FEDSEARCH_BRAVE_API_KEY', 'BRAVE_API_KEY'],
+    // Two neighbours swapped count as one edit, leaving room for a second slip.
+    ['BRAVE_AIP_KY', 'BRAVE_API_KEY'],
   ])('names %s, with %s as the variable it most likely meant', (typo, meant) => {
     expect(unread({ [typo]: 'some-value' })).toEqual({ [typo]: meant });
   });

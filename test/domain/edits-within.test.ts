@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { editsWithin } from '../../src/engine/edits-within.js';
+import { editsWithin } from '../../src/domain/edits-within.js';
 import { titlesReplaceAWord } from '../../src/engine/replaced-words.js';
 
 /** The optimal string alignment distance over the whole matrix, as the textbook writes it: what the band must agree with. */
