@@ -41,11 +41,12 @@ const domain = z
   .regex(DOMAIN_ENTRY, 'not a domain name; allowed: a domain such as example.com, with or without a path (docs.example.com/guide)');
 
 /**
- * `pt-br` as `pt-BR`, as language tags write a region (BCP 47): one language, so one search and one cached answer,
- * and providers that take the code as given (SearXNG, YouTube) are sent one form of it.
+ * `pt-br`, `PT-BR` and `EN` as `pt-BR` and `en`, as language tags write a language and a region (BCP 47, whose tags
+ * are the same in any letter case): one language, so one search and one cached answer, and providers that take the
+ * code as given (SearXNG, YouTube) are sent one form of it.
  */
-function withRegionInCapitals(code: string): string {
-  return code.length === 5 && code[2] === '-' ? code.slice(0, 3) + code.slice(3).toUpperCase() : code;
+function languageTagCase(code: string): string {
+  return code.length === 5 && code[2] === '-' ? code.slice(0, 3).toLowerCase() + code.slice(3).toUpperCase() : code.toLowerCase();
 }
 
 export const timeRange = z.enum(TIME_RANGES).optional().describe('Only results published within this period.');
@@ -55,8 +56,10 @@ export const webFilterParams = {
   time_range: timeRange,
   language: z
     .string()
-    .overwrite(withRegionInCapitals)
-    .regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'not a language code; allowed: a code such as en or pt-BR')
+    .overwrite(languageTagCase)
+    // Capitals are admitted though the code is in its usual case by now: the pattern is also what tools/list and
+    // OpenAPI advertise for the input as sent, where a client would otherwise refuse EN before sending it.
+    .regex(/^[A-Za-z]{2}(-[A-Za-z]{2})?$/, 'not a language code; allowed: a code such as en or pt-BR')
     .optional()
     .describe('Language code (en, de, pt-BR); providers that cannot filter by language are skipped.'),
   include_domains: z.array(domain).min(1).max(20).optional().describe('Only results from these domains (and their subdomains).'),
@@ -68,7 +71,7 @@ export const webFilterParams = {
 export const paperFilterParams = {
   year_from: z.number().int().min(1000).max(2100).optional().describe('Published in or after this year.'),
   year_to: z.number().int().min(1000).max(2100).optional().describe('Published in or before this year.'),
-  open_access: z.boolean().optional().describe('Only open-access papers; providers that cannot tell are skipped.'),
+  open_access: z.boolean().optional().describe('true: only open-access papers; providers that cannot tell are skipped. false: every paper, as when left out.'),
 };
 
 /** The filters a search of each kind takes, over every surface (operations, REST routes, the stream). */

@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { FilterName, SearchFilters } from '../../src/domain/query.js';
+import { postFilters, unsupportedFilters, upstreamFilters } from '../../src/engine/filters.js';
+import { filterParamsOf } from '../../src/operations/search-params.js';
 import { builtInName, credentialKey } from '../../src/providers/provider-config.js';
 import type { ProviderSettings } from '../../src/providers/provider.js';
 import { PROVIDER_CLASSES, PROVIDER_DEFINITIONS } from '../../src/providers/registry.js';
@@ -95,6 +98,49 @@ describe('docs/providers.md', () => {
           expect(after!.startsWith(' (required'), `${credential.env} is marked required exactly when it is`).toBe(credential.required);
         }
         expect(baseUrl!.startsWith('required'), 'base_url is marked required exactly when it is').toBe(settings.baseUrlRequired === true);
+      },
+    );
+  });
+
+  describe('filters table', () => {
+    const rows = byName(tableRows(markdown, '| provider | applied upstream | applied by fedsearch to its results | not applied: the provider is skipped |'));
+    /** A value of each filter that narrows the results; domain entries with a path, which not every API takes. */
+    const NARROWING: Required<Pick<SearchFilters, FilterName>> = {
+      time_range: 'day',
+      language: 'de',
+      include_domains: ['docs.example.org/guide'],
+      exclude_domains: ['docs.example.org/private'],
+      safesearch: 'strict',
+      year_from: 2000,
+      year_to: 2010,
+      open_access: true,
+    };
+    const FILTER_NAMES = new Set(Object.keys(NARROWING));
+    /** The filters a cell names, in backquotes (`time_range`, not `time_range=day`). */
+    const filtersIn = (cell: string): FilterName[] =>
+      [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!).filter((name): name is FilterName => FILTER_NAMES.has(name));
+    const one = (name: FilterName): SearchFilters => ({ [name]: NARROWING[name] });
+
+    it('lists every provider of the registry, and no other', () => {
+      expectSameProviders(rows);
+    });
+
+    it.each(SETTINGS.map((settings) => [builtInName(settings), settings] as const))(
+      '%s: applied upstream exactly what its adapter passes on; the rest where fedsearch applies it or skips the provider',
+      (name, settings) => {
+        const [, upstream, after, skipped] = rows.get(name)!;
+        const native = settings.filters ?? [];
+        expect(new Set(filtersIn(upstream!))).toEqual(new Set(native));
+        for (const filter of filtersIn(after!)) {
+          expect(postFilters(one(filter), upstreamFilters(one(filter), settings)), `${filter} is applied by fedsearch`).toContain(filter);
+        }
+        for (const filter of filtersIn(skipped!)) {
+          expect(unsupportedFilters(one(filter), native, settings.undated), `${filter} skips the provider`).toContain(filter);
+        }
+        // Every filter a search of its kind takes is in one column or another.
+        const taken = settings.kind === 'web' || settings.kind === 'papers' ? Object.keys(filterParamsOf[settings.kind]) : [];
+        const named = new Set([upstream!, after!, skipped!].flatMap(filtersIn));
+        for (const filter of taken) expect(named.has(filter as FilterName), `${filter} is named`).toBe(true);
       },
     );
   });
