@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { shownValue } from '../domain/shown-value.js';
 import { API_VERSION } from '../version.js';
 import type { McpToolCallRecord } from '../observability/metrics.js';
 import type { OperationContext } from '../operations/operation.js';
@@ -39,7 +40,10 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     if (!binding) return errorResult(`unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(', ')}`);
     const started = performance.now();
     const { requestId, receivedAt } = callingRequest(extra.authInfo);
-    const logger = options.logger.child({ ...(requestId === undefined ? {} : { reqId: requestId }), tool: request.params.name, mcpRequestId: extra.requestId });
+    // The JSON-RPC id is the client's, any string up to the body limit, and a child's bindings go on every line of
+    // the call (its tool call line, each provider's outcome line): cut as other caller-chosen values are.
+    const mcpRequestId = typeof extra.requestId === 'string' ? shownValue(extra.requestId) : extra.requestId;
+    const logger = options.logger.child({ ...(requestId === undefined ? {} : { reqId: requestId }), tool: request.params.name, mcpRequestId });
     // With a progressToken, searches report each provider as it finishes (notifications/progress).
     const token = request.params._meta?.progressToken;
     const notifier = token === undefined ? undefined : progressNotifier(token, extra.sendNotification, logger);

@@ -251,6 +251,9 @@ async function runStep(step: PlannedStep, context: OperationContext): Promise<Re
     // One failed step (a page that refuses, a paper nobody knows) never sinks the others. A failure that is not
     // one of ours is a defect: logged with its stack, as the REST and MCP paths log theirs, and named as such.
     if (error instanceof FedsearchError) return failedSection(step, error);
+    // A call its client cancelled fails its steps with the abort's reason, which is the client's own text (MCP's
+    // notifications/cancelled `reason`, any length): no defect, and not for the error log, as tool-calls.ts has it.
+    if (context.signal.aborted) return { operation: step.operation, reason: step.reason, error: 'cancelled: the client went away', code: 'REQUEST_CANCELLED' };
     context.logger.error({ err: error, operation: step.operation }, 'auto_research step failed');
     return { operation: step.operation, reason: step.reason, error: 'internal error (logged)', code: 'INTERNAL' };
   }
