@@ -10,8 +10,8 @@ export interface SearchFilters {
   safesearch?: 'off' | 'moderate' | 'strict';
   year_from?: number;
   year_to?: number;
-  /** true: open-access papers only; false asks for nothing more than leaving it out does (every paper, open or not). */
-  open_access?: boolean;
+  /** Only open-access papers; never false (operations/search-operations.ts filtersOf: false asks for no filter). */
+  open_access?: true;
   /** A provider's sub-index, where it has several (github: `repositories` or `code`). */
   scope?: string;
 }

@@ -18,18 +18,14 @@ function hasFields(filters: SearchFilters): boolean {
   return false;
 }
 
-/**
- * The filters a request actually sets. Undefined, an empty list and `open_access: false` do not count: none of them
- * narrows the results, so a provider that could not apply them has nothing to refuse (Crossref, which has no
- * open-access filter, was skipped for a search that asked for every paper, open or not).
- */
+/** The filters a request actually sets (empty lists and undefined do not count). */
 export function requestedFilters(filters: SearchFilters): readonly FilterName[] {
   // Most searches set none, and each provider of a fan-out asks twice (may it be asked, what is left to do after).
   if (!hasFields(filters)) return NO_FILTERS;
   return (Object.keys(filters) as Array<keyof SearchFilters>).filter((name): name is FilterName => {
     if (name === 'scope') return false;
     const value = filters[name];
-    return value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0);
+    return value !== undefined && !(Array.isArray(value) && value.length === 0);
   });
 }
 

@@ -17,12 +17,17 @@ const paperSearchInput = z
 /** Every filter's name, listed once rather than per search. */
 const FILTER_NAMES: readonly string[] = [...Object.keys(webFilterParams), ...Object.keys(paperFilterParams), 'scope'];
 
-/** The fields of an operation's input that are search filters, as the engine takes them. */
+/**
+ * The fields of an operation's input that are search filters, as the engine takes them. `open_access: false` is no
+ * filter: no API has a closed-access filter, and every adapter that reads the field asks for open access only when it
+ * is true. Passed on, it had every provider that cannot tell open access (Crossref) skipped, and kept the answer
+ * apart in the cache from the same search without it.
+ */
 export function filtersOf(input: Record<string, unknown>): SearchFilters {
   const filters: Record<string, unknown> = {};
   for (const name of FILTER_NAMES) {
     const value = input[name];
-    if (value !== undefined) filters[name] = value;
+    if (value !== undefined && !(value === false && name === 'open_access')) filters[name] = value;
   }
   return filters as SearchFilters;
 }

@@ -71,7 +71,7 @@ export const webFilterParams = {
 export const paperFilterParams = {
   year_from: z.number().int().min(1000).max(2100).optional().describe('Published in or after this year.'),
   year_to: z.number().int().min(1000).max(2100).optional().describe('Published in or before this year.'),
-  open_access: z.boolean().optional().describe('true: only open-access papers; providers that cannot tell are skipped. false: every paper, as when left out.'),
+  open_access: z.boolean().optional().describe('true: only open-access papers; providers that cannot tell are skipped. false is the same search as leaving it out.'),
 };
 
 /** The filters a search of each kind takes, over every surface (operations, REST routes, the stream). */

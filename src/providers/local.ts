@@ -117,6 +117,18 @@ function indexQuery(text: string): Query {
   return { combineWith: 'AND_NOT', queries: [{ queries: [terms.rest], combineWith: 'OR' }, ...excluded] };
 }
 
+/**
+ * Where words break, in documents and in searches alike: MiniSearch's own breaks (`[\n\r\p{Z}\p{P}]`) and every other
+ * white space, as the rest of the service reads white space. MiniSearch's own took a tab (or a U+FEFF) for part of a
+ * word: `caching<tab>redis` found nothing, where `caching redis` found both words, and the answer cache, which keys
+ * the words spacing aside (cached-answer.ts), served the one answer for the other.
+ */
+const WORD_BREAKS = /[\s\p{Z}\p{P}]+/u;
+
+function words(text: string): string[] {
+  return text.split(WORD_BREAKS);
+}
+
 /** Reads one file of the index's folder; a parameter so that a test can make one fail as root cannot. */
 export type FileReader = (file: string) => Promise<string>;
 
@@ -143,7 +155,7 @@ export async function buildIndex(folder: string, read: FileReader = readText): P
       if (link.startsWith(LOCAL_LINK_SCHEME) && !byLink.has(link)) byLink.set(link, document);
     }
   }
-  const search = new MiniSearch<LocalDocument>({ fields: ['title', 'text'], idField: 'id' });
+  const search = new MiniSearch<LocalDocument>({ fields: ['title', 'text'], idField: 'id', tokenize: words });
   search.addAll([...documents.values()]);
   return { search, documents, byLink };
 }

@@ -13,12 +13,6 @@ describe('search filters', () => {
     expect(requestedFilters({ time_range: 'week', include_domains: [], scope: 'code' })).toEqual(['time_range']);
   });
 
-  it('does not count open_access false, which narrows nothing: a provider that cannot tell open access is still asked', () => {
-    expect(requestedFilters({ open_access: false, year_from: 2020 })).toEqual(['year_from']);
-    expect(unsupportedFilters({ open_access: false }, ['year_from', 'year_to'])).toEqual([]);
-    expect(unsupportedFilters({ open_access: true }, ['year_from', 'year_to'])).toEqual(['open_access']);
-  });
-
   it('refuses filters that neither the provider nor the engine can apply', () => {
     expect(unsupportedFilters({ language: 'de', time_range: 'day' }, [])).toEqual(['language']);
     expect(unsupportedFilters({ language: 'de', safesearch: 'strict', open_access: true }, ['language'])).toEqual(['safesearch', 'open_access']);

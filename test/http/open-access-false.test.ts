@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { callOperation, providerEnv, request, startService, type RunningService } from '../support/service.js';
@@ -74,5 +75,47 @@ describe('open_access false, over real HTTP', () => {
   it('still skips Crossref when open-access papers alone are asked for', async () => {
     const body = await (await request(service.origin, '/v1/search/papers?q=deep+learning&providers=crossref&open_access=true')).json();
     expect(body.providers).toMatchObject([{ provider: 'crossref', status: 'skipped', message: 'cannot filter by open_access' }]);
+  });
+});
+
+const CROSSREF = '/crossref/works';
+const WORKS = readFileSync(new URL('../fixtures/crossref/works-query.json', import.meta.url), 'utf8');
+
+type Answer = { cached: boolean; results: Array<{ url: string }>; providers: Array<{ provider: string; status: string }> };
+
+/**
+ * `open_access` asks for open-access papers only when true; no API has a closed-access filter. `false` is the search
+ * without the filter: Crossref, which cannot tell open access, must not be skipped for it, and the answer is the one
+ * kept for the same search without it.
+ */
+describe('open_access=false in the answer cache', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json(CROSSREF, WORKS);
+    service = await startService({ ...providerEnv(upstream.origin), CACHE_TTL_SECONDS: '300', LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  it('asks a provider that cannot filter by open access, and shares one cached answer with the search without it', async () => {
+    const recorded = (JSON.parse(WORKS) as { message: { items: unknown[] } }).message.items.length;
+    const withFalse = (await (await request(service.origin, '/v1/search/papers?q=graphene+sheets&providers=crossref&open_access=false')).json()) as Answer;
+    expect(withFalse.providers).toEqual([expect.objectContaining({ provider: 'crossref', status: 'ok' })]);
+    expect(withFalse.results).toHaveLength(recorded);
+
+    const without = (await (await request(service.origin, '/v1/search/papers?q=graphene+sheets&providers=crossref')).json()) as Answer;
+    expect(without.cached).toBe(true);
+    expect(without.results).toEqual(withFalse.results);
+
+    const viaOperation = (await (
+      await callOperation(service, 'paper_search', { query: 'graphene sheets', providers: ['crossref'], open_access: false })
+    ).json()) as Answer;
+    expect(viaOperation.cached).toBe(true);
+    expect(upstream.requestsTo(CROSSREF)).toHaveLength(1);
   });
 });
