@@ -25,6 +25,13 @@ const MAX_HITS = 100;
 const MAX_DEPTH = 1000;
 
 /**
+ * Algolia refuses a `query` of 512 bytes or more with 400 ("Invalid value for "query" parameter, expected string shorter
+ * than QUERY_ARGUMENTS_LIMIT_QUERY_MAX_LEN bytes"), and HN Search hands Algolia's 400s on as they are.
+ */
+const MAX_QUERY_BYTES = 511;
+const QUERY_BYTES_HINT = 'an accented letter takes two, a CJK character three, an emoji four';
+
+/**
  * Hacker News search by Algolia: GET /api/v1/search?query=&tags=story, no key. Of the numeric filters only
  * created_at_i is accepted today (points/num_comments are rejected with a 400). https://hn.algolia.com/api
  */
@@ -41,6 +48,17 @@ export class HackerNewsProvider extends Provider {
     rateLimit: '10000/h',
   };
   readonly settings = HackerNewsProvider.settings;
+
+  /**
+   * Algolia counts its query in UTF-8 bytes, not characters: 171 characters of Japanese, or 256 of Cyrillic, reach its
+   * limit, where fedsearch takes 500 characters. Such a query is skipped with the reason, not sent to come back 400.
+   */
+  override queryProblem(text: string): string | undefined {
+    // A UTF-16 unit is at most three bytes in UTF-8 (a surrogate pair, two units, is four): nearly every query stops here.
+    if (text.length * 3 <= MAX_QUERY_BYTES) return undefined;
+    const bytes = Buffer.byteLength(notAsMinus(text), 'utf8');
+    return bytes > MAX_QUERY_BYTES ? `accepts queries of at most ${MAX_QUERY_BYTES} bytes in UTF-8 (${QUERY_BYTES_HINT}); this one has ${bytes}` : undefined;
+  }
 
   override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
     const url = this.endpoint('/api/v1/search');

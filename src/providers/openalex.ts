@@ -76,14 +76,21 @@ export class OpenAlexProvider extends Provider {
   };
   readonly settings = OpenAlexProvider.settings;
 
-  /** A query of excluded terms alone (`-mice`) leaves NOT nothing to leave results out of: skipped, not sent. */
+  /**
+   * A query of wildcards alone (`*`) leaves nothing to search for, and one of excluded terms alone (`-mice`) leaves NOT
+   * nothing to leave results out of: skipped, not sent.
+   */
   override queryProblem(text: string): string | undefined {
-    return withBooleanExclusion(text) === undefined ? ONLY_EXCLUDED_TERMS : undefined;
+    const words = withoutWildcards(text);
+    if (words === '') return ONLY_WILDCARDS;
+    return withBooleanExclusion(words) === undefined ? ONLY_EXCLUDED_TERMS : undefined;
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
+    const words = withoutWildcards(query.text);
+    if (words === '') throw invalidQuery(ONLY_WILDCARDS);
     // `-mice` as NOT: OpenAlex documents AND, OR and NOT (upper case, grouped by parentheses) as its operators, no minus.
-    const text = withBooleanExclusion(query.text);
+    const text = withBooleanExclusion(words);
     if (text === undefined) throw invalidQuery(ONLY_EXCLUDED_TERMS);
     const url = this.endpoint('/works');
     url.searchParams.set('search', text);
@@ -142,6 +149,24 @@ export class OpenAlexProvider extends Provider {
     // The 404 for an unknown work is an HTML page: the status says enough.
     return describeJsonError(response, ERROR_BODIES);
   }
+}
+
+/** What `search` refuses: a `*` or `?` in any word, the `?` of a question (`what is 1/2?`, `why?`) among them. */
+const WILDCARD = /[*?]/;
+const WILDCARDS = /[*?]/g;
+
+const ONLY_WILDCARDS = 'the query has no words OpenAlex can search for (it refuses the wildcards * and ?, which are left out)';
+
+/**
+ * The text without `*` and `?`. OpenAlex's `search` answers 400 ("Wildcards (* or ?) require exact (no-stem) search")
+ * for a word holding either outside a quoted phrase, and for one inside a phrase that is not the whole search (as
+ * NOT's rewrite makes it); its docs said for years that these characters are removed from any search. Taken out here,
+ * `why?` and `1/2?` are searched as `why` and `1/2` rather than failing; a wildcard typed on purpose (`machin*`) is
+ * searched as its word, as the old API did. Deleted, not made spaces: `C*-algebra` as `C -algebra` would exclude a word.
+ * Nothing changes for a text without them: the one test most queries get.
+ */
+function withoutWildcards(text: string): string {
+  return WILDCARD.test(text) ? text.replace(WILDCARDS, '').trim() : text;
 }
 
 /** An external id in OpenAlex's short form, percent-encoded part by part with the DOI's slashes kept. */

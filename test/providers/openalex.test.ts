@@ -84,6 +84,18 @@ describe('openalex adapter', () => {
     expect(provider.queryProblem!('-mice NOT rats')).toBe('the query has no word to search for besides its excluded terms (-word)');
   });
 
+  it('leaves out * and ?, which its search answers with 400 (wildcards need search.exact), and skips a text of them alone', async () => {
+    upstream.json('GET /openalex/works', { meta: { count: 0 }, results: [] });
+    const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+    await runProvider(provider, makeQuery('what is 1/2? C*-algebra -why?', 'papers', 3));
+    const request = upstream.requestsTo('/openalex/works').at(-1)!;
+    // The bytes on the wire: no %3F and no * left for OpenAlex to read as a wildcard, and NOT's rewrite intact.
+    expect(request.url.search).toContain('?search=%28what+is+1%2F2+C-algebra%29+NOT+why&');
+    expect(provider.queryProblem!('what is 1/2?')).toBeUndefined();
+    expect(provider.queryProblem!(' * ?? ')).toBe('the query has no words OpenAlex can search for (it refuses the wildcards * and ?, which are left out)');
+    expect(provider.queryProblem!('* -mice')).toBe('the query has no word to search for besides its excluded terms (-word)');
+  });
+
   it('asks for locations and takes the PDF of an open one, never of a closed one', async () => {
     upstream.json('GET /openalex/works', fixture('works-locations.json'));
     const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
