@@ -13,33 +13,61 @@
  */
 const MINUS_PREFIX = String.raw`(?:(?:AND|OR|NOT)\s+)?-(?=["\p{L}])`;
 /**
- * An upper-case `NOT` before a word or a phrase, anywhere in the text (an AND or OR just before it goes with it, as with
- * a `-` term): web search's other way to exclude, `asthma NOT rats`. Upper case only: a lower-case "not" is a word of
- * the sentence ("why does X not work"). A NOT before `(` (a group) or before a `-` (`NOT -rats`: a `-` term) is left.
+ * An upper-case `NOT` before a word, a phrase or a group, anywhere in the text (an AND or OR just before it goes with
+ * it, as with a `-` term): web search's other way to exclude, `asthma NOT rats`. Upper case only: a lower-case "not"
+ * is a word of the sentence ("why does X not work"); and in a text written in capitals, a word too (notIsOperator).
+ * A NOT before a `-` (`NOT -rats`: a `-` term) is left.
  */
-const NOT_PREFIX = String.raw`(?:(?:AND|OR)\s+)?NOT\s+(?=[^\s()-])`;
-/** The excluded word or phrase after its prefix: the phrase's text, or the word, each one capture group. */
-const EXCLUDED_VALUE = String.raw`(?:"([^"]*)"?|([^\s()"]+))`;
+const NOT_PREFIX = String.raw`(?:(?:AND|OR)\s+)?NOT\s+(?=[^\s)-])`;
+/**
+ * The excluded group, phrase or word after its prefix, each a named group. A group (`NOT (mice OR rats)`, only after
+ * NOT: MINUS_PREFIX takes no `(`) may hold groups of its own, one level deep; an unclosed one runs to the end of the
+ * text, as an unclosed phrase does.
+ */
+const GROUP = String.raw`\((?<group>(?:[^()]|\([^()]*\))*)(?:\)(?![^\s)])|$)`;
+const EXCLUDED_VALUE = String.raw`(?:${GROUP}|"(?<phrase>[^"]*)"?|(?<word>[^\s()"]+))`;
 const PHRASE = '"[^"]*"?';
+/** `NOT (a OR b)`, for an API with NOT but no parentheses (GitHub): its words are excluded each. */
+const NOT_GROUP = String.raw`(?<!\S)(?:(?:AND|OR)\s+)?NOT\s+${GROUP}`;
+/** A `-qualifier:value` is no excluded term where an API reads qualifiers with their `-` (GitHub). */
+const MINUS_BUT_QUALIFIER = String.raw`(?<!\S)(?:(?:AND|OR|NOT)\s+)?-(?:"(?<phrase>[^"]*)"?|(?<word>\p{L}[^\s()":]*)(?![^\s()"]))`;
 
 const EXCLUDED_TERM_OR_PHRASE = new RegExp(String.raw`(?<!\S)(?:${MINUS_PREFIX}|${NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
-/** The same, but with a NOT after a word kept in the rest, for an API that reads NOT itself (PubMed, OpenAlex). */
+/** `-` terms alone: for an API that reads NOT itself (PubMed, OpenAlex), or a text whose NOT is a word. */
 const MINUS_TERM_OR_PHRASE = new RegExp(String.raw`(?<!\S)${MINUS_PREFIX}${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
+/** GitHub's: its NOT groups read, its -qualifiers left; without the groups, for a text whose NOT is a word. */
+const NOT_GROUP_OR_MINUS_TERM_BUT_QUALIFIER = new RegExp(`${NOT_GROUP}|${MINUS_BUT_QUALIFIER}|${PHRASE}`, 'gu');
+const MINUS_TERM_BUT_QUALIFIER_OR_PHRASE = new RegExp(`${MINUS_BUT_QUALIFIER}|${PHRASE}`, 'gu');
+
 /**
- * `-` terms but for a word holding a `:`: a qualifier (`-language:go`), which an API with qualifiers reads with its `-`
- * (GitHub, which reads NOT too).
+ * For an API whose only operator is `-` (YouTube, Hacker News), which reads AND, and NOT, as words to find: a NOT before
+ * a `-` term (`NOT -rats`: the NOT alone, as the `-` already excludes); NOT terms, NOT groups (written `-` each); an AND
+ * or OR just before a `-` term (which it goes with); any other AND (all words are required anyway); and phrases (so
+ * that an operator inside one is passed over). Without the NOT parts for a text whose NOT is a word.
  */
-const MINUS_TERM_BUT_QUALIFIER_OR_PHRASE = /(?<!\S)(?:(?:AND|OR|NOT)\s+)?-(?:"([^"]*)"?|(\p{L}[^\s()":]*)(?![^\s()"]))|"[^"]*"?/gu;
-/**
- * NOT terms, a NOT before a `-` term (`NOT -rats`: the NOT alone, as the `-` already excludes), and phrases (so that a
- * NOT inside one is passed over): for notAsMinus.
- */
-const NOT_TERM_OR_PHRASE = new RegExp(String.raw`(?<!\S)(?:(?:AND|OR)\s+)?NOT\s+(?=-["\p{L}])|(?<!\S)${NOT_PREFIX}${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
+const NOT_BEFORE_MINUS = String.raw`(?<!\S)(?:(?:AND|OR)\s+)?NOT\s+(?=-["\p{L}])`;
+const OPERATOR_BEFORE_MINUS = String.raw`(?<!\S)(?:AND|OR)\s+(?=-["\p{L}])`;
+const AND = String.raw`(?<!\S)AND(?:\s+|$)`;
+const NOT_TERM = String.raw`(?<!\S)${NOT_PREFIX}${EXCLUDED_VALUE}`;
+const MINUS_SYNTAX = new RegExp(`${PHRASE}|${NOT_BEFORE_MINUS}|${NOT_TERM}|${OPERATOR_BEFORE_MINUS}|${AND}`, 'gu');
+const MINUS_SYNTAX_NOT_A_WORD = new RegExp(`${PHRASE}|${OPERATOR_BEFORE_MINUS}|${AND}`, 'gu');
+/** Whether a text may hold what MINUS_SYNTAX rewrites: the one test most texts get. */
+const MAY_NEED_MINUS_SYNTAX = /AND|NOT|OR\s+-/;
 
 /** An AND or OR that the excluded terms before it left first in the text, with nothing to join on its left. */
 const LEADING_OPERATOR = /^(?:AND|OR)(?:\s+|$)/;
-/** A NOT first in the text (typed so, or left so by the excluded terms before it), and the word or phrase after it. */
-const LEADING_NOT_TERM = /^NOT\s+(?:"([^"]*)"?|([^\s()"]+))(?:\s+|$)/;
+/** A NOT first in the text (typed so, or left so by the excluded terms before it), and the group, phrase or word after it. */
+const LEADING_NOT_TERM = /^NOT\s+(?:\(((?:[^()]|\([^()]*\))*)(?:\)|$)|"([^"]*)"?|([^\s()"]+))(?:\s+|$)/;
+
+/** The words and phrases of a NOT group, without its operators, parentheses (or a `-` typed inside it): each is excluded. */
+const GROUP_TERM = /"([^"]*)"?|[^\s"()]+/g;
+const OPERATOR_WORD = /^(?:AND|OR|NOT)$/;
+
+const LOWER_CASE_LETTER = /\p{Ll}/u;
+const UPPER_CASE_LETTER = /\p{Lu}/u;
+const OPERATOR_WORDS = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/g;
+/** A NOT written as a word (outside a phrase), to be sent in lower case where it is no operator. */
+const NOT_OR_PHRASE = /"[^"]*"?|(?<![^\s(])NOT(?![^\s)])/g;
 
 /** A text's excluded terms (each a word or a phrase, without its `-` and quotes) and the text left without them. */
 export interface ExcludedTerms {
@@ -48,48 +76,105 @@ export interface ExcludedTerms {
 }
 
 /**
- * The excluded terms of a text; undefined when it has none (nearly every text: one `includes` or two answer for most).
- * A `NOT word` or `NOT "a phrase"` excludes its term wherever it is, as a `-` term does: an API without NOT is not sent
- * `rats` to find for `asthma NOT rats`. With `not: 'kept'`, for an API that reads NOT (PubMed, OpenAlex), a NOT after
- * other words stays in the rest as typed; one that starts the text (or that the excluded terms before it leave first)
- * is still excluded, as it has nothing before it to join: `NOT rats asthma` has PubMed sent `(asthma) NOT rats`.
- * With `qualifiers: 'kept'` (GitHub, whose NOT is kept too), a `-qualifier:value` stays in the rest, as the API's own syntax.
+ * Whether the text's upper-case NOT is an operator: only where its case sets it apart, in a text with a lower-case
+ * letter (`asthma NOT rats`) or with no other cased word (`机器学习 NOT 深度学习`). In a text written in capitals
+ * (`NOT INVENTED HERE`, `HTTP 404 NOT FOUND`) nothing tells the operator from the word, and reading it as an operator
+ * would exclude the very words searched for: it is a word there (`-word` still excludes).
  */
-export function excludedTerms(text: string, { qualifiers, not }: { qualifiers?: 'kept'; not?: 'kept' } = {}): ExcludedTerms | undefined {
-  const notRead = qualifiers !== 'kept' && not !== 'kept';
-  if (!text.includes('-') && !(notRead ? text.includes('NOT') : text.startsWith('NOT'))) return undefined;
-  const excluded: string[] = [];
-  const pattern = notRead ? EXCLUDED_TERM_OR_PHRASE : qualifiers === 'kept' ? MINUS_TERM_BUT_QUALIFIER_OR_PHRASE : MINUS_TERM_OR_PHRASE;
-  const rest = text.replace(pattern, (term: string, phrase: string | undefined, word: string | undefined) => {
-    if (term.startsWith('"')) return keptPhrase(term);
-    const value = (phrase ?? word ?? '').trim();
-    if (value !== '') excluded.push(value);
-    return ' ';
-  });
-  const left = withoutLeadingOperators(rest.replace(/\s+/g, ' ').trim(), excluded);
-  return excluded.length === 0 ? undefined : { rest: left, excluded };
+export function notIsOperator(text: string): boolean {
+  return LOWER_CASE_LETTER.test(text) || !UPPER_CASE_LETTER.test(text.replace(OPERATOR_WORDS, ' '));
 }
 
 /**
- * The text with each `NOT word` or `NOT "a phrase"` (as excludedTerms reads them) written `-word` or `-"a phrase"`, in
- * place, the rest as typed: for an API whose exclusion is `-` and that would read NOT as a word to find (YouTube,
- * Hacker News). The text itself when it has no NOT (nearly every text: one `includes`).
+ * The excluded terms of a text; undefined when it has none (nearly every text: one `includes` or two answer for most).
+ * A `NOT word`, `NOT "a phrase"` or `NOT (a OR b)` excludes its terms wherever it is, as `-` terms do: an API without
+ * NOT is not sent `rats` to find for `asthma NOT rats`. With `not: 'kept'`, for an API that reads NOT and parentheses
+ * (PubMed, OpenAlex), a NOT after other words stays in the rest as typed; one that starts the text (or that the excluded
+ * terms before it leave first) is still excluded, as it has nothing before it to join: `NOT rats asthma` has PubMed sent
+ * `(asthma) NOT rats`. With `qualifiers: 'kept'` (GitHub, whose NOT is kept too but which has no parentheses), a
+ * `-qualifier:value` stays in the rest, as the API's own syntax, and a `NOT (a OR b)` is excluded wherever it is.
+ * In a text where NOT is a word (notIsOperator), only `-` terms are excluded.
  */
-export function notAsMinus(text: string): string {
-  if (!text.includes('NOT')) return text;
-  return text.replace(NOT_TERM_OR_PHRASE, (term: string, phrase: string | undefined, word: string | undefined) => {
-    if (term.startsWith('"')) return term;
-    if (phrase !== undefined) return `-"${phrase}"`;
-    return word === undefined ? '' : `-${word}`;
+export function excludedTerms(text: string, { qualifiers, not }: { qualifiers?: 'kept'; not?: 'kept' } = {}): ExcludedTerms | undefined {
+  const mayHoldNot = text.includes('NOT');
+  if (!text.includes('-') && !mayHoldNot) return undefined;
+  const notRead = mayHoldNot && notIsOperator(text);
+  const excluded: string[] = [];
+  const rest = text.replace(excludedTermPattern(notRead, qualifiers === 'kept', not === 'kept'), (term: string, ...captures: unknown[]) => {
+    if (term.startsWith('"')) return keptPhrase(term);
+    const { group, phrase, word } = captures.at(-1) as Partial<Record<'group' | 'phrase' | 'word', string>>;
+    if (group !== undefined) excluded.push(...groupTerms(group));
+    else addTerm(excluded, phrase ?? word);
+    return ' ';
   });
+  const spaced = rest.replace(/\s+/g, ' ').trim();
+  const left = notRead ? withoutLeadingOperators(spaced, excluded) : spaced.replace(LEADING_OPERATOR, '');
+  return excluded.length === 0 ? undefined : { rest: left, excluded };
 }
 
-/** The rest without an AND or OR first, and with a NOT first excluded with its term (into `excluded`), as often as they come. */
+function excludedTermPattern(notRead: boolean, qualifiersKept: boolean, notKept: boolean): RegExp {
+  if (qualifiersKept) return notRead ? NOT_GROUP_OR_MINUS_TERM_BUT_QUALIFIER : MINUS_TERM_BUT_QUALIFIER_OR_PHRASE;
+  return notRead && !notKept ? EXCLUDED_TERM_OR_PHRASE : MINUS_TERM_OR_PHRASE;
+}
+
+/**
+ * The text as an API whose only operator is `-` reads it (YouTube, Hacker News): each `NOT word`, `NOT "a phrase"`
+ * (as excludedTerms reads them) written `-word` or `-"a phrase"` in place, a `NOT (a OR b)` written `-a -b`, and
+ * the upper-case ANDs (`a AND -b` is `a -b`) left out, as these APIs would search for NOT and AND as words. An OR
+ * just before a `-` term goes with it. The rest as typed; the text itself when it has none of these (nearly every
+ * text: one test).
+ */
+export function minusSyntax(text: string): string {
+  if (!MAY_NEED_MINUS_SYNTAX.test(text)) return text;
+  const pattern = text.includes('NOT') && notIsOperator(text) ? MINUS_SYNTAX : MINUS_SYNTAX_NOT_A_WORD;
+  const rewritten = text.replace(pattern, (term: string, ...captures: unknown[]) => {
+    if (term.startsWith('"')) return term;
+    // Only MINUS_SYNTAX has named groups: with the other pattern, the last argument is the text.
+    const last = captures.at(-1);
+    const { group, phrase, word } = (typeof last === 'object' ? last : {}) as Partial<Record<'group' | 'phrase' | 'word', string>>;
+    if (group !== undefined) return groupTerms(group).map(minusTerm).join(' ');
+    if (phrase !== undefined || word !== undefined) return minusTerm(phrase ?? word!);
+    // An operator, with the spaces after it.
+    return '';
+  });
+  // A text of operators alone (`AND`) is sent as typed: an empty query would find everything.
+  return rewritten.trim() || text;
+}
+
+function minusTerm(term: string): string {
+  return /\s/.test(term) ? `-"${term}"` : `-${term}`;
+}
+
+/** The text with each NOT outside a phrase in lower case: for a boolean API, where it is a word (notIsOperator). */
+export function notAsWord(text: string): string {
+  return text.replace(NOT_OR_PHRASE, (term) => (term.startsWith('"') ? term : 'not'));
+}
+
+/**
+ * A group's words and phrases (`NOT (mice OR "case report")`: mice, case report), each excluded: what an API without
+ * grouping can be sent of it. A group of alternatives (its usual form) means just that; one whose words are ANDed
+ * (`NOT (a b)`) is read the same way, excluding more than typed, as no `-word` syntax can say "not both".
+ */
+function groupTerms(group: string): string[] {
+  const terms: string[] = [];
+  for (const [token, phrase] of group.matchAll(GROUP_TERM)) {
+    if (phrase === undefined && OPERATOR_WORD.test(token)) continue;
+    addTerm(terms, phrase ?? token.replace(/^-+/, ''));
+  }
+  return terms;
+}
+
+function addTerm(terms: string[], value: string | undefined): void {
+  const term = (value ?? '').trim();
+  if (term !== '') terms.push(term);
+}
+
+/** The rest without an AND or OR first, and with a NOT first excluded with its terms (into `excluded`), as often as they come. */
 function withoutLeadingOperators(rest: string, excluded: string[]): string {
   let left = rest.replace(LEADING_OPERATOR, '');
   for (let not = LEADING_NOT_TERM.exec(left); not !== null; not = LEADING_NOT_TERM.exec(left)) {
-    const value = (not[1] ?? not[2] ?? '').trim();
-    if (value !== '') excluded.push(value);
+    if (not[1] !== undefined) excluded.push(...groupTerms(not[1]));
+    else addTerm(excluded, not[2] ?? not[3]);
     left = left.slice(not[0].length).replace(LEADING_OPERATOR, '');
   }
   return left;

@@ -1,20 +1,20 @@
+import { excludedTerms } from './excluded-terms.js';
+
 /**
  * The user's text as arXiv `search_query` clauses (https://info.arxiv.org/help/api/user-manual.html, "Details of
  * Query Construction"): every word or quoted phrase an `all:` clause, ANDed. Web-search syntax arXiv would read
  * otherwise keeps its meaning: `a OR b` stays an alternative (parenthesised, as the manual groups), and an excluded
- * term (`-word`, `-"a phrase"`, `NOT word`) goes after ANDNOT. Read as words, `-vision` was a clause every result had
- * to match and `a OR b` asked for both: the opposite of what was typed. Characters the query parser treats as
- * syntax (`:`, `(`, `[`, `"`, …) never reach it.
+ * term (`-word`, `-"a phrase"`, `NOT word`, the words of `NOT (a OR b)`, read as every provider's are, by
+ * excluded-terms.ts) goes after ANDNOT. Read as words, `-vision` was a clause every result had to match and `a OR b`
+ * asked for both: the opposite of what was typed. Characters the query parser treats as syntax (`:`, `(`, `[`, `"`,
+ * …) never reach it.
  */
 
 /** Words arXiv's query parser reads as operators, not as search terms. */
 const OPERATORS = new Set(['AND', 'OR', 'ANDNOT', 'NOT', 'TO']);
 
-/** A quoted phrase (an unclosed one runs to the end), `-` before it excluding it; or a run of other characters. */
-const TOKEN = /(-?)"([^"]*)"?|([^\s"]+)/g;
-
-/** `-word`: an excluded word (excluded-terms.ts), not `-40`, a number. */
-const EXCLUDED_WORD = /^-\p{L}/u;
+/** A quoted phrase (an unclosed one runs to the end); or a run of other characters. */
+const TOKEN = /"([^"]*)"?|([^\s"]+)/g;
 
 /** The clauses of a text: alternatives (ORed) within each group, groups ANDed, excluded clauses apart. */
 export interface ArxivTerms {
@@ -23,24 +23,30 @@ export interface ArxivTerms {
 }
 
 export function arxivTerms(text: string): ArxivTerms {
-  const groups: string[][] = [];
+  const read = excludedTerms(text);
   const excluded: string[] = [];
+  for (const term of read?.excluded ?? []) {
+    const clause = clauseOf(term);
+    if (clause !== undefined) excluded.push(clause);
+  }
+  const groups: string[][] = [];
   // An OR read since the last clause: the next one is an alternative to it, not one more required clause.
   let alternative = false;
-  // A NOT read since the last clause: the next one is excluded.
+  // arXiv's own ANDNOT read since the last clause: the next one is excluded. (A NOT left in the rest is a word,
+  // in a text written in capitals, and left out as clauseOf leaves out every operator word.)
   let negated = false;
-  for (const [, minus, phrase, token] of text.matchAll(TOKEN)) {
+  for (const [, phrase, token] of (read?.rest ?? text).matchAll(TOKEN)) {
     if (token === 'OR') {
       alternative = groups.length > 0;
       continue;
     }
-    if (token === 'NOT' || token === 'ANDNOT') {
+    if (token === 'ANDNOT') {
       negated = true;
       continue;
     }
     const clause = clauseOf(phrase ?? token ?? '');
     if (clause === undefined) continue;
-    if (negated || minus === '-' || (token !== undefined && EXCLUDED_WORD.test(token))) excluded.push(clause);
+    if (negated) excluded.push(clause);
     else if (alternative) groups.at(-1)!.push(clause);
     else groups.push([clause]);
     alternative = false;

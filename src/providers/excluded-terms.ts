@@ -1,10 +1,11 @@
-import { excludedTerms, notAsMinus, type ExcludedTerms } from '../domain/excluded-terms.js';
+import { excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms } from '../domain/excluded-terms.js';
 
 /**
- * How each API is sent a text's excluded terms (`-word`, `-"a phrase"`, `NOT word`), read by domain/excluded-terms.ts:
- * the domain layer, as providers=auto reads them too (an excluded word names no topic of the search).
+ * How each API is sent a text's excluded terms (`-word`, `-"a phrase"`, `NOT word`, `NOT (a OR b)`), read by
+ * domain/excluded-terms.ts: the domain layer, as providers=auto reads them too (an excluded word names no topic of the
+ * search).
  */
-export { excludedTerms, notAsMinus, type ExcludedTerms };
+export { excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms };
 
 /** Why an API that cannot exclude (its excluded terms are left out) is not asked a text with nothing else. */
 export function nothingLeftToSearch(api: string): string {
@@ -15,14 +16,17 @@ export function nothingLeftToSearch(api: string): string {
 export const ONLY_EXCLUDED_TERMS = 'the query has no word to search for besides its excluded terms (-word)';
 
 /**
- * The text for an API with upper-case boolean NOT (PubMed, OpenAlex): as typed, or with its excluded terms after NOT;
- * undefined for a text of excluded terms alone (ONLY_EXCLUDED_TERMS).
+ * The text for an API with upper-case boolean NOT and parentheses (PubMed, OpenAlex): as typed, or with its excluded
+ * terms after NOT; undefined for a text of excluded terms alone (ONLY_EXCLUDED_TERMS). In a text written in capitals,
+ * whose NOT is a word (notIsOperator), that NOT is sent in lower case, which these APIs read as a word.
  */
 export function withBooleanExclusion(text: string): string | undefined {
-  // A NOT after words is the API's own operator: sent as typed.
+  // A NOT after words (`asthma NOT (mice OR rats)` too) is the API's own operator: sent as typed.
   const terms = excludedTerms(text, { not: 'kept' });
-  if (terms === undefined) return text;
-  return terms.rest === '' ? undefined : booleanExclusion(terms);
+  const notAWord = text.includes('NOT') && !notIsOperator(text);
+  if (terms === undefined) return notAWord ? notAsWord(text) : text;
+  if (terms.rest === '') return undefined;
+  return booleanExclusion(notAWord ? { rest: notAsWord(terms.rest), excluded: terms.excluded } : terms);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { excludedTerms } from './excluded-terms.js';
+import { excludedTerms, notAsWord, notIsOperator } from './excluded-terms.js';
 
 /**
  * GitHub's search API refuses a query "longer than 256 characters (not including operators or qualifiers)" or
@@ -22,14 +22,17 @@ const OPERATOR = /(?<=^|\s)(?:AND|OR|NOT)(?=\s|$)/g;
 const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
 
 /**
- * The text as GitHub's search reads it: an excluded word or phrase (`-word`, `-"a phrase"`: excluded-terms.ts) after
- * `NOT`, which GitHub documents for words (`hello NOT world`); its `-` it documents for qualifiers only
- * (`-language:go`, kept as typed). Each NOT counts against the five operators GitHub takes: a text that would pass
- * them, or that holds nothing but excluded terms (NOT needs a word before it), is sent as typed, as it always was.
+ * The text as GitHub's search reads it: an excluded word or phrase (`-word`, `-"a phrase"`, the words of a
+ * `NOT (a OR b)`: excluded-terms.ts) after `NOT`, which GitHub documents for words (`hello NOT world`), and which it has
+ * no parentheses to group; its `-` it documents for qualifiers only (`-language:go`, kept as typed). Each NOT counts
+ * against the five operators GitHub takes: a text that would pass them, or that holds nothing but excluded terms (NOT
+ * needs a word before it), is sent as typed, as it always was. In a text written in capitals (`HTTP 404 NOT FOUND`),
+ * NOT is a word (notIsOperator): sent in lower case, which GitHub searches for rather than reads.
  */
 export function githubSearchText(text: string): string {
-  const terms = excludedTerms(text, { qualifiers: 'kept', not: 'kept' });
-  if (terms === undefined || terms.rest === '' || operatorsIn(terms.rest) + terms.excluded.length > MAX_OPERATORS) return text;
+  const typed = text.includes('NOT') && !notIsOperator(text) ? notAsWord(text) : text;
+  const terms = excludedTerms(typed, { qualifiers: 'kept', not: 'kept' });
+  if (terms === undefined || terms.rest === '' || operatorsIn(terms.rest) + terms.excluded.length > MAX_OPERATORS) return typed;
   return [terms.rest, ...terms.excluded.map((term) => (/\s/.test(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
 }
 

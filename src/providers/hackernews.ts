@@ -3,7 +3,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { notAsMinus } from './excluded-terms.js';
+import { minusSyntax } from './excluded-terms.js';
 import { compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
@@ -56,14 +56,15 @@ export class HackerNewsProvider extends Provider {
   override queryProblem(text: string): string | undefined {
     // A UTF-16 unit is at most three bytes in UTF-8 (a surrogate pair, two units, is four): nearly every query stops here.
     if (text.length * 3 <= MAX_QUERY_BYTES) return undefined;
-    const bytes = Buffer.byteLength(notAsMinus(text), 'utf8');
+    const bytes = Buffer.byteLength(minusSyntax(text), 'utf8');
     return bytes > MAX_QUERY_BYTES ? `accepts queries of at most ${MAX_QUERY_BYTES} bytes in UTF-8 (${QUERY_BYTES_HINT}); this one has ${bytes}` : undefined;
   }
 
   override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
     const url = this.endpoint('/api/v1/search');
-    // Algolia excludes with `-word` and has no NOT, which it would search for as a word: `NOT word` is sent `-word`.
-    url.searchParams.set('query', notAsMinus(query.text));
+    // Algolia excludes with `-word` and has no NOT or AND, which it would search for as words: `NOT word` is sent
+    // `-word`, and an AND is left out (`rust AND -crab` is `rust -crab`).
+    url.searchParams.set('query', minusSyntax(query.text));
     url.searchParams.set('tags', 'story');
     url.searchParams.set('hitsPerPage', String(Math.min(query.limit, MAX_HITS)));
     const timeRange = query.filters.time_range;

@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import type { VideoDetailsInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
-import { notAsMinus } from './excluded-terms.js';
+import { minusSyntax } from './excluded-terms.js';
 import { asArray, compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
 import {
   Provider,
@@ -37,10 +37,11 @@ const OR_OR_PHRASE = /"[^"]*"?|\s+OR\s+/g;
 /**
  * The text as search.list reads it: its OR is `|` ("boating|sailing -fishing"; `-` excludes, as typed), and the word
  * OR is a word to match, so `boating OR sailing` asked for videos with all three. Its only exclusion is `-`: a typed
- * `NOT fishing` is sent as `-fishing`, as the word NOT and `fishing` would be two more words to find.
+ * `NOT fishing` is sent as `-fishing`, as the word NOT and `fishing` would be two more words to find, and an AND
+ * (no operator to it either) is left out: `surfing AND -kitesurfing` is `surfing -kitesurfing`.
  */
 function searchTerms(typed: string): string {
-  const text = notAsMinus(typed);
+  const text = minusSyntax(typed);
   // Nearly every query holds no OR: no replacement, no new string.
   if (!/\sOR\s/.test(text)) return text;
   return text.replace(OR_OR_PHRASE, (match) => (match.startsWith('"') ? match : '|'));

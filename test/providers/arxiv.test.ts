@@ -88,6 +88,36 @@ describe('arxiv adapter', () => {
     expect(upstream.requestsTo('/arxiv/api/query').at(-1)!.url.searchParams.get('search_query')).toBe('(all:qubit OR all:qudit) AND all:decoherence');
   });
 
+  it('sends the words of NOT (a OR b) after ANDNOT, not the second one as an alternative to the words searched for', async () => {
+    upstream.on('GET /arxiv/api/query', atom(emptyFeed));
+    const sent = async (text: string): Promise<string | null> => {
+      await runProvider(provider, makeQuery(text, 'papers', 3));
+      return upstream.requestsTo('/arxiv/api/query').at(-1)!.url.searchParams.get('search_query');
+    };
+    // Read word by word, this was `(all:asthma OR all:rats) ANDNOT all:mice`: papers about rats were asked for.
+    expect(await sent('asthma NOT (mice OR rats)')).toBe('all:asthma ANDNOT (all:mice OR all:rats)');
+    expect(await sent('NOT (mice OR "case report") asthma')).toBe('all:asthma ANDNOT (all:mice OR all:"case report")');
+    expect(await sent('asthma -dogs AND NOT (mice OR (rats AND cats))')).toBe('all:asthma ANDNOT (all:dogs OR all:mice OR all:rats OR all:cats)');
+    // arXiv's own ANDNOT still excludes.
+    expect(await sent('asthma ANDNOT mice')).toBe('all:asthma ANDNOT all:mice');
+  });
+
+  it('reads NOT as a word in a query written in capitals, searching its other words instead of excluding them', async () => {
+    upstream.on('GET /arxiv/api/query', atom(emptyFeed));
+    const sent = async (text: string): Promise<string | null> => {
+      await runProvider(provider, makeQuery(text, 'papers', 3));
+      return upstream.requestsTo('/arxiv/api/query').at(-1)!.url.searchParams.get('search_query');
+    };
+    // Not `all:HERE ANDNOT all:INVENTED`; NOT itself is left out, as arXiv would read it as its operator.
+    expect(await sent('NOT INVENTED HERE')).toBe('all:INVENTED AND all:HERE');
+    // Not skipped as a query of excluded words alone.
+    expect(provider.queryProblem!('NOT FOUND')).toBeUndefined();
+    expect(await sent('NOT FOUND')).toBe('all:FOUND');
+    // A -word still excludes there; and a NOT among lower-case words is still the operator.
+    expect(await sent('HTTP 404 NOT FOUND -NGINX')).toBe('(all:HTTP AND all:404 AND all:FOUND) ANDNOT all:NGINX');
+    expect(await sent('qubit NOT NISQ')).toBe('all:qubit ANDNOT all:NISQ');
+  });
+
   it('keeps a year range among the required clauses when words are excluded, and leaves inner hyphens and numbers alone', () => {
     const request = provider.buildRequest(makeQuery('covid-19 -vaccine at -40', 'papers', 3, { year_from: 2020 }));
     expect(new URL(request.url).searchParams.get('search_query')).toBe(

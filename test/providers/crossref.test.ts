@@ -77,6 +77,20 @@ describe('crossref adapter', () => {
     expect(upstream.requestsTo('/crossref/works').at(-1)!.url.searchParams.get('query')).toBe('covid-19 vaccine not effective');
   });
 
+  it('leaves the words of NOT (a OR b) out', async () => {
+    upstream.json('GET /crossref/works', { status: 'ok', 'message-type': 'work-list', message: { items: [] } });
+    const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });
+    await runProvider(provider, makeQuery('covid-19 vaccine NOT (mice OR "case report")', 'papers', 3));
+    expect(upstream.requestsTo('/crossref/works').at(-1)!.url.searchParams.get('query')).toBe('covid-19 vaccine');
+  });
+
+  it('searches a query written in capitals for all its words, its NOT too', async () => {
+    upstream.json('GET /crossref/works', { status: 'ok', 'message-type': 'work-list', message: { items: [] } });
+    const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });
+    await runProvider(provider, makeQuery('NOT INVENTED HERE', 'papers', 3));
+    expect(upstream.requestsTo('/crossref/works').at(-1)!.url.searchParams.get('query')).toBe('NOT INVENTED HERE');
+  });
+
   it('gives a PDF link a reader can open: general ones, and text-mining ones of Creative Commons works only', async () => {
     upstream.json('GET /crossref/works', fixture('works-pdf-links.json'));
     const provider = makeProvider(CrossrefProvider, { CROSSREF_BASE_URL: `${upstream.origin}/crossref` });

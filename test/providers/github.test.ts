@@ -127,6 +127,25 @@ describe('github adapter', () => {
     expect(upstream.requestsTo('/github/search/code').at(-1)!.url.searchParams.get('q')).toBe('useEffect NOT test');
   });
 
+  /** The q GitHub's repository search is sent for a text. */
+  const qSent = async (text: string): Promise<string | null> => {
+    upstream.json('GET /github/search/repositories', { total_count: 0, incomplete_results: false, items: [] });
+    const provider = makeProvider(GithubProvider, { GITHUB_BASE_URL: `${upstream.origin}/github` });
+    await runProvider(provider, makeQuery(text, 'code', 5));
+    return upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q');
+  };
+
+  it('sends each word of NOT (a OR b) after a NOT of its own, as GitHub has no parentheses to group', async () => {
+    expect(await qSent('http client NOT (python OR "data science")')).toBe('http client NOT python NOT "data science" is:public');
+    expect(await qSent('NOT (python OR ruby) http client')).toBe('http client NOT python NOT ruby is:public');
+  });
+
+  it('sends the NOT of a query written in capitals in lower case, a word GitHub searches for', async () => {
+    // Read as the operator, FOUND was excluded from a search for it.
+    expect(await qSent('HTTP 404 NOT FOUND')).toBe('HTTP 404 not FOUND is:public');
+    expect(await qSent('NOT FOUND -NGINX')).toBe('not FOUND NOT NGINX is:public');
+  });
+
   it('leaves -words as typed where their NOTs would pass five operators, or leave NOT nothing before it: never skipped for them', async () => {
     upstream.json('GET /github/search/repositories', { total_count: 0, incomplete_results: false, items: [] });
     const provider = makeProvider(GithubProvider, { GITHUB_BASE_URL: `${upstream.origin}/github` });

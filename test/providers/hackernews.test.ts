@@ -60,6 +60,29 @@ describe('hackernews adapter', () => {
     expect(request.url.searchParams.get('query')).toBe('rust -crab -"borrow checker" "NOT a bug" why not');
   });
 
+  /** The query Algolia is sent for a text. */
+  const querySent = async (text: string): Promise<string | null> => {
+    upstream.json('GET /hn/api/v1/search', fixture('search.json'));
+    const provider = makeProvider(HackerNewsProvider, { HACKERNEWS_BASE_URL: `${upstream.origin}/hn` });
+    await runProvider(provider, makeQuery(text, 'web', 3));
+    return upstream.requestsTo('/hn/api/v1/search').at(-1)!.url.searchParams.get('query');
+  };
+
+  it('sends each word of NOT (a OR b) with the - Algolia excludes with', async () => {
+    expect(await querySent('rust NOT (crab OR "borrow checker")')).toBe('rust -crab -"borrow checker"');
+  });
+
+  it('sends no AND, which Algolia does not read: a AND -b is a -b', async () => {
+    // Sent, AND was one more word every story had to hold.
+    expect(await querySent('rust AND -crab')).toBe('rust -crab');
+    expect(await querySent('rust AND wasm')).toBe('rust wasm');
+  });
+
+  it('sends the NOT of a query written in capitals as typed, a word', async () => {
+    // Not `-INVENTED HERE`: the words searched for excluded.
+    expect(await querySent('NOT INVENTED HERE')).toBe('NOT INVENTED HERE');
+  });
+
   it('sends no numeric filter without a time range, and caps the page size', async () => {
     upstream.json('GET /hn/api/v1/search', fixture('search.json'));
     const provider = makeProvider(HackerNewsProvider, { HACKERNEWS_BASE_URL: `${upstream.origin}/hn` });

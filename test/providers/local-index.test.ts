@@ -150,6 +150,15 @@ describe('excluded terms in a search of the embedded index', () => {
     expect(await titles('transformer NOT "image patches"')).toEqual(['Transformers for language']);
   });
 
+  it('leaves out the documents holding any word of NOT (a OR b)', async () => {
+    expect(await titles('transformer NOT (vision OR revision)')).toEqual(['Transformers for language']);
+  });
+
+  it('reads NOT as a word in a query written in capitals', async () => {
+    // Read as the operator, NOT TOKENS left out the one document about tokens.
+    expect(await titles('TRANSFORMER NOT TOKENS')).toEqual(['Transformer revision history', 'Transformers for language', 'Transformers for vision']);
+  });
+
   it('reads a - inside a quoted phrase as part of it, not as an excluded word', async () => {
     // Read as `-m`, every document with "-m" in it would be left out: both of these.
     expect(await titles('"git commit -m" -rebase')).toEqual(['Committing']);

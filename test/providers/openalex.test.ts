@@ -96,6 +96,27 @@ describe('openalex adapter', () => {
     expect(provider.queryProblem!('* -mice')).toBe('the query has no word to search for besides its excluded terms (-word)');
   });
 
+  /** The search OpenAlex is sent for a text. */
+  const searchSent = async (text: string): Promise<string | null> => {
+    upstream.json('GET /openalex/works', { meta: { count: 0 }, results: [] });
+    const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+    await runProvider(provider, makeQuery(text, 'papers', 3));
+    return upstream.requestsTo('/openalex/works').at(-1)!.url.searchParams.get('search');
+  };
+
+  it('sends a NOT (a OR b) typed first after the words, as OpenAlex documents NOT between them', async () => {
+    // Not `NOT (mice OR rats) vaccine`: a NOT with nothing before it.
+    expect(await searchSent('NOT (mice OR rats) vaccine')).toBe('(vaccine) NOT (mice OR rats)');
+    expect(await searchSent('vaccine NOT (mice OR rats)')).toBe('vaccine NOT (mice OR rats)');
+  });
+
+  it('sends the NOT of a query written in capitals as the word not', async () => {
+    const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+    // OpenAlex's operators are upper case: a lower-case not is a word to it.
+    expect(await searchSent('NOT INVENTED HERE')).toBe('not INVENTED HERE');
+    expect(provider.queryProblem!('NOT FOUND')).toBeUndefined();
+  });
+
   it('asks for locations and takes the PDF of an open one, never of a closed one', async () => {
     upstream.json('GET /openalex/works', fixture('works-locations.json'));
     const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });

@@ -151,6 +151,26 @@ describe('pubmed adapter', () => {
     expect(upstream.requests.length).toBe(before);
   });
 
+  it('sends NOT (a OR b) after words as typed, its own syntax, and one typed first after the words, not first', async () => {
+    const termSent = termSentFor();
+    expect(await termSent('asthma NOT (mice OR rats)')).toBe('asthma NOT (mice OR rats)');
+    // Not `NOT (mice OR rats) asthma`, a NOT with nothing before it.
+    expect(await termSent('NOT (mice OR "case report") asthma')).toBe('(asthma) NOT (mice OR "case report")');
+    expect(await termSent('-dogs NOT (mice OR rats) asthma')).toBe('(asthma) NOT (dogs OR mice OR rats)');
+    expect(await termSent('-dogs asthma NOT (mice OR rats)')).toBe('(asthma NOT (mice OR rats)) NOT dogs');
+  });
+
+  it('sends the NOT of a query written in capitals as the word not, which PubMed searches rather than reads', async () => {
+    const termSent = termSentFor();
+    // Read as the operator, NOT INVENTED HERE excluded what it searched for, and NOT FOUND was not sent at all.
+    expect(await termSent('NOT INVENTED HERE')).toBe('not INVENTED HERE');
+    expect(await termSent('NOT FOUND')).toBe('not FOUND');
+    expect(await termSent('HTTP 404 NOT FOUND -NGINX')).toBe('(HTTP 404 not FOUND) NOT NGINX');
+    // A NOT inside a phrase is left as typed; among lower-case words, NOT is the operator still.
+    expect(await termSent('"NOT FOUND" HTTP')).toBe('"NOT FOUND" HTTP');
+    expect(await termSent('NOT BRCA1 breast cancer')).toBe('(breast cancer) NOT BRCA1');
+  });
+
   it('finds nothing to search for in excluded terms alone, and sends no request for them', async () => {
     const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
     expect(provider.queryProblem!('-mice -"case report"')).toBe('the query has no word to search for besides its excluded terms (-word)');

@@ -88,6 +88,22 @@ describe('semanticscholar adapter', () => {
     expect(upstream.requestsTo(SEARCH).at(-1)!.url.searchParams.get('query')).toBe('transformer "NOT attention" why not');
   });
 
+  it('leaves the words of NOT (a OR b) out', async () => {
+    upstream.json(`GET ${SEARCH}`, { total: 0, offset: 0 });
+    const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+    await runProvider(provider, makeQuery('transformer NOT (vision OR "image patches") attention', 'papers', 2));
+    expect(upstream.requestsTo(SEARCH).at(-1)!.url.searchParams.get('query')).toBe('transformer attention');
+  });
+
+  it('searches a query written in capitals for all its words, its NOT too', async () => {
+    upstream.json(`GET ${SEARCH}`, { total: 0, offset: 0 });
+    const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
+    // Not skipped as a query of excluded terms alone.
+    expect(provider.queryProblem!('NOT FOUND')).toBeUndefined();
+    await runProvider(provider, makeQuery('NOT FOUND', 'papers', 2));
+    expect(upstream.requestsTo(SEARCH).at(-1)!.url.searchParams.get('query')).toBe('NOT FOUND');
+  });
+
   it('finds nothing to search for in excluded terms alone, and sends no request for them', async () => {
     const provider = makeProvider(SemanticScholarProvider, { SEMANTIC_SCHOLAR_BASE_URL: `${upstream.origin}/s2` });
     expect(provider.queryProblem!('-vision -"image patches"')).toBe(

@@ -93,6 +93,30 @@ describe('youtube adapter', () => {
     expect(upstream.requestsTo('/youtube/youtube/v3/search').at(-1)!.url.searchParams.get('q')).toBe('boating|sailing -fishing');
   });
 
+  /** The q search.list is sent for a text, against a search that finds nothing. */
+  const qSent = async (text: string): Promise<string | null> => {
+    upstream.json('GET /youtube/youtube/v3/search', { items: [] });
+    await runProvider(provider(), makeQuery(text, 'video', 3));
+    return upstream.requestsTo('/youtube/youtube/v3/search').at(-1)!.url.searchParams.get('q');
+  };
+
+  it('sends each word of NOT (a OR b) with the - search.list excludes with', async () => {
+    // Sent as typed, NOT and the group's words were more words to find.
+    expect(await qSent('surfing NOT (kitesurfing OR "wave pool")')).toBe('surfing -kitesurfing -"wave pool"');
+  });
+
+  it('sends no AND, which search.list does not read: a AND -b is a -b', async () => {
+    // Sent, AND was one more word to find.
+    expect(await qSent('surfing AND -kitesurfing')).toBe('surfing -kitesurfing');
+    expect(await qSent('surfing AND hawaii OR -kitesurfing "rock AND roll"')).toBe('surfing hawaii -kitesurfing "rock AND roll"');
+  });
+
+  it('sends the NOT of a query written in capitals as typed, a word, not the - that would exclude the words searched for', async () => {
+    // Not `-INVENTED HERE`, nor `-FOUND`: nothing left to search for.
+    expect(await qSent('NOT INVENTED HERE')).toBe('NOT INVENTED HERE');
+    expect(await qSent('NOT FOUND')).toBe('NOT FOUND');
+  });
+
   it('asks for at most 50 results', () => {
     const url = new URL(provider().buildRequest(makeQuery('surf', 'video', 80)).url);
     expect(url.searchParams.get('maxResults')).toBe('50');
