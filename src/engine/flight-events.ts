@@ -1,8 +1,7 @@
 /**
  * Hears one event of a shared run. `moreAtOnce` is true when more follows at once: a caller that joined late is
  * told what it missed in one go, and work done for each event (fusing a stream's results so far) can wait for the last.
- * A caller that joined a run keeping no events hears them all when it ends, each with `moreAtOnce` true: what follows
- * at once is the run's value (SingleFlight's `toldBy`).
+ * So is one that joined a run keeping no events, from what that run offered (SingleFlight's `hearOffered`).
  */
 export type FlightListener<E> = (event: E, moreAtOnce: boolean) => void;
 

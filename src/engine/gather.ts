@@ -8,6 +8,7 @@ import type { CallerSignal } from './cancellation.js';
 import { searchFiltered, type FilteredItems } from './filtered-search.js';
 import { applyPostFilters, postFilters, upstreamFilters } from './filters.js';
 import { runPipeline, type PipelineDependencies, type PipelineResult, type ProviderTask } from './provider-pipeline.js';
+import type { FlightOffer } from './single-flight.js';
 import { siteSearches, siteSearchFor } from './site-terms.js';
 
 export { createLimiters } from './provider-pipeline.js';
@@ -36,6 +37,12 @@ export interface ProviderAnswer {
 /** A task's value: the provider's items as they came, or as the engine's own filters left them. */
 type TaskValue = ProviderItem[] | FilteredItems;
 
+/**
+ * A fan-out in flight that nobody hears as it goes (no onAnswer): each provider's answer to come, settled or not, as
+ * the fan-out itself waits for them. A caller that comes to hear it later does so from these (hearFanOut).
+ */
+export type ProvidersInFlight = readonly Promise<PipelineResult<TaskValue>>[];
+
 export interface GatherOptions {
   /** The caller's deadline; each provider gets the smaller of this and its own timeout. */
   timeoutMs?: number;
@@ -53,6 +60,11 @@ export interface GatherOptions {
    * (not configured, skipped, suspended): a streamed search shows each one as it comes.
    */
   onAnswer?(answer: ProviderAnswer): void;
+  /**
+   * Where a fan-out without onAnswer leaves its providers' answers to come, for a caller that comes to hear them while
+   * it runs (hearFanOut): the one field it writes for that, and nothing per provider.
+   */
+  offerTo?: FlightOffer<ProvidersInFlight>;
 }
 
 /**
@@ -91,7 +103,10 @@ export function gatherResults(
   const { onAnswer } = options;
   const depth = depthOf(query, options.task);
   // Most callers take every answer at once: made when all are in, with no step per provider.
-  if (!onAnswer) return Promise.all(pending).then((results) => done(results.map((result) => answerOf(result, depth))), failed);
+  if (!onAnswer) {
+    if (options.offerTo) options.offerTo.offered = pending;
+    return Promise.all(pending).then((results) => done(results.map((result) => answerOf(result, depth))), failed);
+  }
   // A caller that hears each answer as it comes (a stream, MCP progress) gets one step per provider.
   const heard = pending.map((result) =>
     result.then((finished) => {
@@ -102,6 +117,36 @@ export function gatherResults(
   );
   return Promise.all(heard).then(done, failed);
 }
+
+/**
+ * Tells `onAnswer` each provider's answer of a fan-out in flight that nobody heard as it went (GatherOptions.offerTo),
+ * as one that did hear it would have been told: at once those already in, in the order they finished (the shortest
+ * latency first: the providers were asked together), each but the last with `moreAtOnce`; then each other one the
+ * moment it finishes, before the fan-out's own value. `depth`: the query's limit, as the fan-out was asked (answerOf).
+ * `onAnswer` must not throw: nothing would hear it.
+ */
+export function hearFanOut(providers: ProvidersInFlight, depth: number, onAnswer: (answer: ProviderAnswer, moreAtOnce: boolean) => void): void {
+  const missed: ProviderAnswer[] = [];
+  let caughtUp = false;
+  for (const pending of providers) {
+    // A callback added to each: those already in queue theirs at once, in turn, and the one added after them runs last.
+    // Added after the fan-out's own, each one runs before the fan-out's value is made.
+    // runPipeline never rejects; should making an answer throw, the fan-out's own value fails with it and tells every
+    // caller, so the failure is not left unhandled here (an unhandled rejection ends the process).
+    pending.then((result) => {
+      const answer = answerOf(result, depth);
+      if (caughtUp) onAnswer(answer, false);
+      else missed.push(answer);
+    }).catch(ignoreFailure);
+  }
+  queueMicrotask(() => {
+    caughtUp = true;
+    missed.sort((first, second) => first.outcome.latency_ms - second.outcome.latency_ms);
+    for (let index = 0; index < missed.length; index += 1) onAnswer(missed[index]!, index < missed.length - 1);
+  });
+}
+
+function ignoreFailure(): void {}
 
 /**
  * How many of a provider's items a search reads: as many as it asked for (undefined: all, for a lookup). An API

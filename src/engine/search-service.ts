@@ -11,7 +11,7 @@ import type { CallerSignal } from './cancellation.js';
 import { answerTtl, cacheKey, isPartialGathering, presentedAnswer, servesTimeout, type CachedAnswer } from './cached-answer.js';
 import { fuseAnswers } from './fuse.js';
 import { extendResults, hasMorePages, isEmptyPlace, keptAsShown, resultsWanted, servesPage, upstreamsWithMore } from './paging.js';
-import { gatherResults, type ProviderAnswer } from './gather.js';
+import { gatherResults, hearFanOut, type ProviderAnswer, type ProvidersInFlight } from './gather.js';
 import { outcomesRankedAfresh, rankedAsPaged } from './paged-ranking.js';
 import { lookupPaper, type PaperLookup } from './paper-lookup.js';
 import { callCapability } from './provider-call.js';
@@ -20,7 +20,7 @@ import type { BreakerOptions, HealthSnapshot } from './provider-health.js';
 import type { PipelineLimits, ProviderReport } from './provider-pipeline.js';
 import { CALLS_FINISHED, ServiceStopping } from './provider-outcome.js';
 import { ProviderRuntime } from './provider-runtime.js';
-import { SingleFlight } from './single-flight.js';
+import { SingleFlight, type FlightOffer } from './single-flight.js';
 
 /** A search as REST and MCP both hand it to the service, already validated for shape. */
 export interface SearchRequest {
@@ -47,13 +47,12 @@ export interface SearchRequest {
    * Told of each provider's answer as it finishes, in finish order, for every provider asked (streaming,
    * MCP progress); a cached answer reports none. A request with an observer joins an identical one in flight
    * (under the rule every caller joins by): when that one has an observer too, it is told at once every answer that
-   * fan-out has heard so far (`moreAtOnce` true for all but the last of them), then each as it comes. An identical
-   * fan-out started without an observer (a plain search's) keeps none of its answers as it goes: the request waits
-   * for it to end and is then told every provider's answer at once, in the order they finished, each with
-   * `moreAtOnce` true and no `items` (that fan-out kept only its ranked list): its own answer follows at once with
-   * the results they add up to. `kept` is the cached list the answer will extend (empty when none, and for those
-   * told at the end): a cached answer too short for the page is extended by the deeper one, so results so far are
-   * fused onto it (fuseAnswers' `kept`).
+   * fan-out has heard so far (`moreAtOnce` true for all but the last of them), then each as it comes. So it is when
+   * that fan-out was started without an observer (a plain search's), which keeps no log of its answers: it is told
+   * those of the providers already finished (in the order they finished: the shortest latency first), then each as it
+   * finishes (gather.ts, hearFanOut). `kept` is the cached list the answer will extend (empty when none): a cached
+   * answer too short for the page is extended by the deeper one, so results so far are fused onto it (fuseAnswers'
+   * `kept`).
    */
   onProviderAnswer?(answer: ProviderAnswer, kept: readonly SearchResult[], moreAtOnce: boolean): void;
 }
@@ -122,7 +121,8 @@ export class SearchService {
   private readonly runtime: ProviderRuntime;
   // A search whose every caller left because hearing an answer threw failed on a fault of its own: the providers it
   // cuts short are reported as such (CALLS_FINISHED), not as cancelled by a client that went away.
-  private readonly flights = new SingleFlight<CachedAnswer, HeardAnswer>(CALLS_FINISHED, (answer) => this.heardIn(answer));
+  // A plain search's fan-out offers its providers' answers to come, for a caller with an observer that joins it.
+  private readonly flights = new SingleFlight<CachedAnswer, HeardAnswer, ProvidersInFlight>(CALLS_FINISHED);
 
   constructor(private readonly options: SearchServiceOptions) {
     this.catalog = new ProviderCatalog(options.providers, options.breaker);
@@ -248,9 +248,9 @@ export class SearchService {
     const explain = request.explain === true || this.options.cache.storesNothing !== true;
     // A search that joins an identical one in flight never runs its own fan-out (the single flight runs `ask` at once or not at all).
     let lookup: CacheLookup = 'shared';
-    const ask = (gatherSignal: CallerSignal, tell: ((heard: HeardAnswer) => void) | undefined): Promise<CachedAnswer> => {
+    const ask = (gatherSignal: CallerSignal, tell: ((heard: HeardAnswer) => void) | undefined, offer: FlightOffer<ProvidersInFlight>): Promise<CachedAnswer> => {
       lookup = 'miss';
-      return this.gatherAndRank(query, providers, request, key, { listed, extending }, explain, gatherSignal, started, tell);
+      return this.gatherAndRank(query, providers, request, key, { listed, extending }, explain, gatherSignal, started, tell, offer);
     };
     const callerSignal = signalOf(signal);
     // A caller gone before the providers are asked (its client left while a shared cache was read) asks none: a flight
@@ -262,9 +262,11 @@ export class SearchService {
     // caller's arrival, so one coming a second later would be answered a second before its own deadline, with the
     // providers still out reported as timed out. Without it each provider has its own timeout, the most any caller
     // gets, and a later caller joins whenever it comes. A caller with an observer hears the flight's answers (the
-    // ones it missed at once) with the list that flight extends, which is what its answer comes from. Only a caller
-    // that read the same kept list joins (keptListTag): the answer extends that list, and one extending another (or
-    // none) would page on from a list this caller was not shown its earlier pages from.
+    // ones it missed at once) with the list that flight extends, which is what its answer comes from. From a plain
+    // search's flight, which tells nothing, it hears each provider's answer as that flight waits for it (hearFanOut),
+    // with its own kept list. Only a caller that read the same kept list joins (keptListTag): the answer extends that
+    // list, and one extending another (or none) would page on from a list this caller was not shown its earlier pages
+    // from.
     const observer = request.onProviderAnswer;
     const flightKey = `${key}#${query.limit}#${explain}#${request.timeoutMs ?? ''}#${keptListTag(extending)}`;
     const gathering = this.flights.run(
@@ -274,6 +276,7 @@ export class SearchService {
       started,
       request.timeoutMs === undefined ? Number.POSITIVE_INFINITY : JOIN_WITHIN_MS,
       observer && ((heard, moreAtOnce) => observer.call(request, heard.answer, heard.kept, moreAtOnce)),
+      observer && ((fanOut, hearing) => hearFanOut(fanOut, query.limit, (answer, moreAtOnce) => hearing({ answer, kept: listed }, moreAtOnce))),
     );
     // Counted once the providers are asked: the requests need not wait for the bookkeeping.
     this.options.onCacheLookup?.(lookup);
@@ -282,16 +285,6 @@ export class SearchService {
     // provider took longer than the whole answer. Looked up only for a caller that joined.
     const from = lookup === 'shared' ? Math.min(started, this.flights.startedAtOf(flightKey) ?? started) : started;
     return gathering.then((answer) => this.respond(answer, false, query, request, page, from));
-  }
-
-  /**
-   * What a finished fan-out heard, for a caller with an observer that joined it when it kept nothing of what it heard
-   * (a plain search's): each provider's outcome, in the order they finished (the shortest latency first; those not
-   * asked at once, with none). Without items: the fan-out kept only its ranked list, the caller's answer.
-   */
-  private heardIn(answer: CachedAnswer): HeardAnswer[] {
-    const finished = answer.providers.slice().sort((first, second) => first.latency_ms - second.latency_ms);
-    return finished.map((outcome) => ({ answer: { provider: this.catalog.get(outcome.provider), items: [], outcome }, kept: NOTHING_KEPT }));
   }
 
   private respond(answer: CachedAnswer, cached: boolean, query: SearchQuery, request: SearchRequest, page: number, started: number): SearchResponse {
@@ -370,13 +363,14 @@ export class SearchService {
     signal: CallerSignal,
     started: number,
     tell: ((heard: HeardAnswer) => void) | undefined,
+    offerTo: FlightOffer<ProvidersInFlight>,
   ): Promise<CachedAnswer> {
     const { listed } = kept;
     const gatheredAt = Date.now();
     const gathering = gatherResults(
       providers,
       query,
-      { timeoutMs: request.timeoutMs, startedAt: started, signal, onAnswer: tell && ((answer) => tell({ answer, kept: listed })) },
+      { timeoutMs: request.timeoutMs, startedAt: started, signal, onAnswer: tell && ((answer) => tell({ answer, kept: listed })), offerTo },
       this.runtime.dependencies(request.logger),
     );
     // Counted as started once its providers are asked: the requests need not wait for the bookkeeping.
@@ -457,9 +451,6 @@ export class SearchService {
  * milliseconds of each other; narrow against the timeouts asked for (timeout_ms is at least 100 ms).
  */
 const JOIN_WITHIN_MS = 50;
-
-/** The kept list of answers told after their fan-out ended: nothing is fused from them (they carry no items). */
-const NOTHING_KEPT: readonly SearchResult[] = Object.freeze([]);
 
 /** Which kept list a deeper fan-out extends (KeptList), for its flight's key: '' for none. */
 function keptListTag(list: KeptList | undefined): string {

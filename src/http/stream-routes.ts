@@ -23,8 +23,9 @@ const DESCRIPTION =
   '- `event: done`: exactly the answer GET /v1/search/{kind} gives for the same request; then the stream ends.\n' +
   'A cached answer streams just `done`. An identical stream (or plain search) arriving while one is in flight ' +
   'joins its fan-out: it is sent at once every `provider` event so far and the latest `results`, then the rest as ' +
-  'it comes, and its own `done`. A stream arriving while only an identical plain search is in flight joins it too, ' +
-  'and is sent every `provider` event, the `results` and `done` when it ends. A search that joined counts `took_ms` ' +
+  'it comes, and its own `done`. A stream arriving while only an identical plain search is in flight joins it the same ' +
+  'way: it is sent at once a `provider` event for each provider that search has heard from and their `results`, then ' +
+  'the rest as it comes, and its own `done`. A search that joined counts `took_ms` ' +
   "from the shared fan-out's start, as its providers' `latency_ms` count. A bad request is an ordinary 400 JSON " +
   'before any event; an unexpected failure after the stream opened is `event: error` with the usual error JSON. A comment line is sent every ' +
   'SEARCH_STREAM_HEARTBEAT_MS (15 s by default) so proxies keep the connection; closing it stops the providers ' +
@@ -94,18 +95,12 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   // event is the answer `done` gives.
   const slots = new Array<ProviderAnswer | undefined>(plan.selected.length);
   let shownResults = JSON.stringify([]);
-  let heard = 0;
-  // Results owed by the answer: the last providers were heard with more at once, and nothing followed but the answer
-  // (a stream that joined a plain search is told every provider only when it ended, with no items to fuse).
-  let resultsOwed = false;
   const onProviderAnswer = (answer: ProviderAnswer, kept: readonly SearchResult[], moreAtOnce: boolean): void => {
     const slot = plan.selected.indexOf(answer.provider);
     slots[slot < 0 ? slots.length : slot] = answer;
-    heard += 1;
     write(sseEvent('provider', answer.outcome));
     // A stream that joined an identical one in flight is told the answers it missed in one go: results fused
     // before the last of them would be replaced at once, so it gets each provider event, then the latest results.
-    resultsOwed = moreAtOnce;
     if (moreAtOnce) return;
     const answers = slots.filter((filled): filled is ProviderAnswer => filled !== undefined);
     const results = search.fuseAnswers(kind, answers, { limit: input.limit, page: input.page, explain: input.explain, kept });
@@ -116,8 +111,6 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   };
   try {
     const answer = await plan.run({ logger: request.log, onProviderAnswer, receivedAt }, signal);
-    // As every stream that heard its providers does, it is shown the results before `done`: the page's are the answer's.
-    if (resultsOwed && JSON.stringify(answer.results) !== shownResults) write(sseEvent('results', { results: answer.results, done: heard, total }));
     write(sseEvent('done', answer, STREAM_END_ID));
   } catch (error) {
     if (!signal.aborted) {

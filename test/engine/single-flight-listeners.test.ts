@@ -1,17 +1,48 @@
 import { describe, expect, it } from 'vitest';
 import { Cancellation, type CallerSignal } from '../../src/engine/cancellation.js';
-import { SingleFlight } from '../../src/engine/single-flight.js';
+import { SingleFlight, type FlightListener, type FlightOffer } from '../../src/engine/single-flight.js';
 
 /** A run the test drives: what it was given, and how to tell an event or finish it. */
 interface DrivenRun {
   signal: CallerSignal;
   tell: ((event: string) => void) | undefined;
+  /** What an offering run (offeringWork) offered. */
+  offered: OfferedEvents;
   finish(value: string): void;
 }
 
 function drivenWork(runs: DrivenRun[]) {
   return (signal: CallerSignal, tell: ((event: string) => void) | undefined) =>
-    new Promise<string>((resolve) => runs.push({ signal, tell, finish: resolve }));
+    new Promise<string>((resolve) => runs.push({ signal, tell, offered: new OfferedEvents(), finish: resolve }));
+}
+
+/**
+ * What a run keeping no events offers in these tests: a stand-in for a fan-out's providers' answers to come, which a
+ * caller hears from the start whenever it comes, those already in at once.
+ */
+class OfferedEvents {
+  private readonly told: string[] = [];
+  private readonly hearing: Array<FlightListener<string>> = [];
+
+  tell(event: string): void {
+    this.told.push(event);
+    for (const listener of this.hearing) listener(event, false);
+  }
+
+  hear(listener: FlightListener<string>): void {
+    this.told.forEach((event, index) => listener(event, index < this.told.length - 1));
+    this.hearing.push(listener);
+  }
+}
+
+const hearOffered = (offered: OfferedEvents, listener: FlightListener<string>): void => offered.hear(listener);
+
+/** A run the test drives that offers what it tells (FlightOffer), as a run whose first caller does not listen may. */
+function offeringWork(runs: DrivenRun[]) {
+  return (signal: CallerSignal, tell: ((event: string) => void) | undefined, offer: FlightOffer<OfferedEvents>) => {
+    offer.offered = new OfferedEvents();
+    return new Promise<string>((resolve) => runs.push({ signal, tell, offered: offer.offered!, finish: resolve }));
+  };
 }
 
 /** A listener that records what it hears, as `event` or `event+` when more follow at once. */
@@ -38,62 +69,68 @@ describe('SingleFlight with callers that listen', () => {
     expect(flights.size).toBe(0);
   });
 
-  it('lets a listener join a run that keeps nothing (its first caller did not listen), telling it at the end what the value says was told', async () => {
-    const flights = new SingleFlight<string, string>(undefined, (value) => value.split(','));
+  it('lets a listener join a run that keeps nothing (its first caller did not listen), hearing from what it offered: what it missed at once, then the rest', async () => {
+    const flights = new SingleFlight<string, string, OfferedEvents>();
     const runs: DrivenRun[] = [];
-    const work = drivenWork(runs);
+    const work = offeringWork(runs);
     const heard: string[] = [];
     const plain = flights.run('key', undefined, work);
     expect(runs[0]!.tell).toBeUndefined();
-    const listening = flights.run('key', new Cancellation(), work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'listening'));
-    const alsoListening = flights.run('key', undefined, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'also'));
+    runs[0]!.offered.tell('a');
+    runs[0]!.offered.tell('b');
+    const listening = flights.run('key', new Cancellation(), work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'listening'), hearOffered);
     // No run of their own: the one run is asked once.
     expect(runs).toHaveLength(1);
-    // What each listener had heard when its value came.
-    const told = listening.then((value) => ({ value, heardBefore: heard.filter((line) => line.startsWith('listening:')) }));
-    const alsoTold = alsoListening.then((value) => ({ value, heardBefore: heard.filter((line) => line.startsWith('also:')) }));
-    expect(heard).toEqual([]);
-    runs[0]!.finish('a,b');
-    await expect(plain).resolves.toBe('a,b');
-    // Each event with more at once, the last too: the value follows at once, and the listener hears them before it.
-    await expect(told).resolves.toEqual({ value: 'a,b', heardBefore: ['listening:a+', 'listening:b+'] });
-    await expect(alsoTold).resolves.toEqual({ value: 'a,b', heardBefore: ['also:a+', 'also:b+'] });
+    expect(heard).toEqual(['listening:a+', 'listening:b']);
+    runs[0]!.offered.tell('c');
+    expect(heard).toEqual(['listening:a+', 'listening:b', 'listening:c']);
+    // One that cannot hear what was offered joins all the same, and is given the value.
+    const deaf = flights.run('key', undefined, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'deaf'));
+    runs[0]!.offered.tell('d');
+    runs[0]!.finish('answer');
+    await expect(Promise.all([plain, listening, deaf])).resolves.toEqual(['answer', 'answer', 'answer']);
+    expect(heard).toEqual(['listening:a+', 'listening:b', 'listening:c', 'listening:d']);
+    expect(runs).toHaveLength(1);
     expect(flights.size).toBe(0);
   });
 
-  it('keeps a run that keeps nothing going for the others when a listener that joined it leaves, and fails only a listener that throws at the end', async () => {
-    const flights = new SingleFlight<string, string>(undefined, (value) => [value]);
+  it('keeps a run that keeps nothing going for the others when a listener that joined it leaves, and fails only a listener that throws', async () => {
+    const flights = new SingleFlight<string, string, OfferedEvents>();
     const runs: DrivenRun[] = [];
-    const work = drivenWork(runs);
+    const work = offeringWork(runs);
     const heard: string[] = [];
     const plainGone = new Cancellation();
     const plain = flights.run('key', plainGone, work);
     const listenerGone = new Cancellation();
-    const leaving = flights.run('key', listenerGone, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'leaving'));
+    const leaving = flights.run('key', listenerGone, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'leaving'), hearOffered);
     const broken = new Error('listener bug');
-    const throwing = flights.run('key', undefined, work, 0, Number.POSITIVE_INFINITY, () => {
+    const throwsOnHearing = (): void => {
       throw broken;
-    });
-    const staying = flights.run('key', undefined, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'staying'));
+    };
+    const throwing = flights.run('key', undefined, work, 0, Number.POSITIVE_INFINITY, throwsOnHearing, hearOffered);
+    const staying = flights.run('key', undefined, work, 0, Number.POSITIVE_INFINITY, recorder(heard, 'staying'), hearOffered);
+    runs[0]!.offered.tell('one');
+    await expect(throwing).rejects.toBe(broken);
     listenerGone.abort('listener left');
     await expect(leaving).rejects.toBe('listener left');
     plainGone.abort('plain left');
     await expect(plain).rejects.toBe('plain left');
     expect(runs[0]!.signal.aborted).toBe(false);
+    // What the run offers goes on telling those that left: they no longer hear it.
+    runs[0]!.offered.tell('two');
     runs[0]!.finish('answer');
-    await expect(throwing).rejects.toBe(broken);
     await expect(staying).resolves.toBe('answer');
-    expect(heard).toEqual(['staying:answer+']);
+    expect(heard).toEqual(['leaving:one', 'staying:one', 'staying:two']);
   });
 
   it('aborts a run that keeps nothing once every caller, listening or not, has left', async () => {
-    const flights = new SingleFlight<string, string>(undefined, (value) => [value]);
+    const flights = new SingleFlight<string, string, OfferedEvents>();
     const runs: DrivenRun[] = [];
-    const work = drivenWork(runs);
+    const work = offeringWork(runs);
     const plainGone = new Cancellation();
     const listenerGone = new Cancellation();
     const plain = flights.run('key', plainGone, work);
-    const listening = flights.run('key', listenerGone, work, 0, Number.POSITIVE_INFINITY, () => undefined);
+    const listening = flights.run('key', listenerGone, work, 0, Number.POSITIVE_INFINITY, () => undefined, hearOffered);
     plainGone.abort('plain left');
     await expect(plain).rejects.toBe('plain left');
     expect(runs[0]!.signal.aborted).toBe(false);

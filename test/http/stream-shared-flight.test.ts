@@ -213,30 +213,42 @@ describe('identical streamed searches in flight share one fan-out', () => {
 
   /**
    * A stream arriving while only an identical plain search was in flight used to run a fan-out of its own (the plain
-   * one keeps none of the answers it hears as it goes): every provider asked twice. It joins it now, and is told every
-   * provider's outcome and the results when that search ends, then its own `done`.
+   * one keeps none of the answers it hears as it goes): every provider asked twice. Then it joined it, but was sent
+   * nothing but heartbeats until that search ended: on the page, the bars of providers that had answered long before
+   * stayed pending for the whole fan-out. It is sent at once the providers that search has heard from now, with the
+   * results they add up to, then each other one as it finishes, as a stream joining a stream is.
    */
-  it('lets a stream arriving during an identical plain search join its fan-out: every provider event, the results, then done', async () => {
+  it('sends a stream joining an identical plain search in flight the providers already finished at once, then each as it finishes', async () => {
     const running = await start();
     const plainPath = '/v1/search/web?q=stream+after+plain&providers=brave,exa,tavily';
     const plain = request(running.origin, plainPath);
     await expect.poll(() => heldExa.length).toBe(1);
     const stream = await openStream(running, plainPath.replace('?', '/stream?'));
-    await expect.poll(() => sharedCount(running)).toBe(1);
+    // Brave has answered and tavily (no key) was never asked; exa is held, so the plain search is still in flight.
+    const early = await readUntil(stream, hasResultsAfterProviders(2));
+    expect(heldExa[0]!.writableEnded).toBe(false);
+    expect(await sharedCount(running)).toBe(1);
+    expect(namesOf(early)).toEqual(['provider', 'provider', 'results']);
+    const earlyByName = new Map(early.filter((event) => event.event === 'provider').map((event) => [(event.data as Outcome).provider, event.data as Outcome]));
+    expect([...earlyByName.keys()].sort()).toEqual(['brave', 'tavily']);
+    expect(earlyByName.get('brave')).toMatchObject({ status: 'ok', count: 2 });
+    expect(earlyByName.get('tavily')).toMatchObject({ status: 'not_configured', count: 0 });
+    // Brave's results so far, in brave's order: the items of a plain search's providers are fused as a stream's are.
+    const earlyResults = early[2]!.data as { results: Array<{ url: string }>; done: number; total: number };
+    expect(earlyResults.results.map((result) => result.url)).toEqual(['https://fast.example/1', 'https://both.example/']);
+    expect(earlyResults).toMatchObject({ done: 2, total: 3 });
+
     answerExa();
-    const events = await stream.rest();
-    const answer = (await (await plain).json()) as Answer;
-    expect(namesOf(events)).toEqual(['provider', 'provider', 'provider', 'results', 'done']);
-    // In the order they finished: exa, held, last.
-    expect(providersOf(events).slice(0, 2).sort()).toEqual(['brave', 'tavily']);
-    expect(providersOf(events)[2]).toBe('exa');
-    const done = events.at(-1)!.data as Answer;
+    const rest = await stream.rest();
+    expect(namesOf(rest)).toEqual(['provider', 'results', 'done']);
+    expect(rest[0]!.data).toMatchObject({ provider: 'exa', status: 'ok', count: 2 });
+    const done = rest[2]!.data as Answer;
+    expect(rest[1]!.data).toEqual({ results: done.results, done: 3, total: 3 });
     // Each provider event is the outcome the answer reports (status, latency, count), as a stream of its own sends it.
     const byName = new Map(done.providers.map((outcome) => [outcome.provider, outcome]));
-    for (const event of events.filter((read) => read.event === 'provider')) expect(event.data).toEqual(byName.get((event.data as Outcome).provider));
-    expect(byName.get('exa')).toMatchObject({ status: 'ok', count: 2 });
-    expect(events[3]!.data).toEqual({ results: done.results, done: 3, total: 3 });
+    for (const event of [...early, ...rest].filter((read) => read.event === 'provider')) expect(event.data).toEqual(byName.get((event.data as Outcome).provider));
     expect(done.results.map((result) => result.url)).toEqual(['https://both.example/', 'https://fast.example/1', 'https://slow.example/1']);
+    const answer = (await (await plain).json()) as Answer;
     expect(withoutTiming(done)).toEqual(withoutTiming(answer));
     expect(upstream!.requestsTo(BRAVE)).toHaveLength(1);
     expect(upstream!.requestsTo(EXA)).toHaveLength(1);
@@ -249,14 +261,17 @@ describe('identical streamed searches in flight share one fan-out', () => {
     const plain = fetch(`${running.origin}${plainPath}`, { signal: plainLeaves.signal }).catch((error: unknown) => error);
     await expect.poll(() => heldExa.length).toBe(1);
     const stream = await openStream(running, plainPath.replace('?', '/stream?'));
-    await expect.poll(() => sharedCount(running)).toBe(1);
+    // Brave, already in, is heard at once; exa only once it answers, after the plain caller has gone.
+    expect(providersOf(await readUntil(stream, hasResultsAfterProviders(1)))).toEqual(['brave']);
+    expect(await sharedCount(running)).toBe(1);
     plainLeaves.abort();
     expect(await plain).toBeInstanceOf(Error);
     await expect.poll(() => requestsAborted(running, '/v1/search/web')).toBe(1);
     expect(heldExa[0]!.destroyed).toBe(false);
     answerExa();
     const events = await stream.rest();
-    expect(namesOf(events)).toEqual(['provider', 'provider', 'results', 'done']);
+    expect(namesOf(events)).toEqual(['provider', 'results', 'done']);
+    expect(events[0]!.data).toMatchObject({ provider: 'exa', status: 'ok' });
     expect((events.at(-1)!.data as Answer).providers.map((outcome) => [outcome.provider, outcome.status])).toEqual([
       ['brave', 'ok'],
       ['exa', 'ok'],
@@ -268,7 +283,8 @@ describe('identical streamed searches in flight share one fan-out', () => {
     await expect.poll(() => heldExa.length).toBe(2);
     const streamLeaves = new AbortController();
     const leaving = await openStream(running, otherPath.replace('?', '/stream?'), streamLeaves.signal);
-    await expect.poll(() => sharedCount(running)).toBe(2);
+    await readUntil(leaving, hasResultsAfterProviders(1));
+    expect(await sharedCount(running)).toBe(2);
     streamLeaves.abort();
     await leaving.cancel().catch(() => undefined);
     await expect.poll(() => streamsAborted(running)).toBe(1);
