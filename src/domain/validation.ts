@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalidQuery, type FedsearchError } from './errors.js';
-import { shownValue } from './shown-value.js';
+import { shownNames } from './shown-value.js';
 import { hideUrlUserinfo } from './url-userinfo.js';
 
 /**
@@ -24,7 +24,7 @@ function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType, input: unknow
   switch (issue.code) {
     case 'unrecognized_keys': {
       const allowed = allowedFields(schema).join(', ') || 'none';
-      return { field: unknownFieldNames(issue.keys), message: `${issue.keys.length > 1 ? 'not known fields' : 'not a known field'}; allowed: ${allowed}` };
+      return { field: shownNames(issue.keys), message: `${issue.keys.length > 1 ? 'not known fields' : 'not a known field'}; allowed: ${allowed}` };
     }
     case 'too_small':
     case 'too_big': {
@@ -51,18 +51,6 @@ function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType, input: unknow
     default:
       return { field, message: issue.message };
   }
-}
-
-/** How many unknown fields a message names: a body may hold thousands. */
-const MAX_NAMED_FIELDS = 10;
-
-/**
- * The unknown fields a message names: the first few, each cut short (shownValue). Their names are the caller's, as
- * long and as many as the body limit allows, and the message is sent back twice (message and details) and logged.
- */
-function unknownFieldNames(keys: readonly string[]): string {
-  const named = keys.slice(0, MAX_NAMED_FIELDS).map(shownValue).join(', ');
-  return keys.length > MAX_NAMED_FIELDS ? `${named} and ${keys.length - MAX_NAMED_FIELDS} more` : named;
 }
 
 function outOfBounds(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, value: unknown): string {

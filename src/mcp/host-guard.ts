@@ -93,7 +93,7 @@ export function createHostGuard(options: HostGuardOptions): onRequestAsyncHookHa
     const host = request.raw.headers.host;
     if (options.allowedHosts.length > 0 && !isHostAllowed(host, options.allowedHosts)) {
       request.log.warn({ host: host === undefined ? undefined : shownValue(host) }, 'MCP request refused: host not allowed');
-      const message = `Forbidden: host "${host ?? ''}" is not allowed to use the MCP endpoint (see MCP_ALLOWED_HOSTS)`;
+      const message = `Forbidden: host "${shownValue(host ?? '')}" is not allowed to use the MCP endpoint (see MCP_ALLOWED_HOSTS)`;
       return sendMcpRefusal(request, reply, { status: 403, code: 'HOST_NOT_ALLOWED', message });
     }
     const origin = request.headers.origin;
@@ -110,7 +110,7 @@ export function createHostGuard(options: HostGuardOptions): onRequestAsyncHookHa
       return sendMcpRefusal(request, reply, {
         status: 403,
         code: 'CROSS_SITE_REQUEST',
-        message: `Forbidden: origin "${origin}" is not allowed to use the MCP endpoint; pages from localhost are, and MCP_ALLOWED_ORIGINS (a comma list such as https://app.example.com) adds others`,
+        message: `Forbidden: origin "${shownValue(origin ?? '')}" is not allowed to use the MCP endpoint; pages from localhost are, and MCP_ALLOWED_ORIGINS (a comma list such as https://app.example.com) adds others`,
       });
     }
   };

@@ -37,7 +37,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const binding = byName.get(request.params.name);
     // Not counted: the name is the caller's, and each made-up one would be a series of its own.
-    if (!binding) return errorResult(`unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(', ')}`);
+    if (!binding) return errorResult(`unknown tool "${shownValue(request.params.name)}"; tools: ${[...byName.keys()].join(', ')}`);
     const started = performance.now();
     const { requestId, receivedAt } = callingRequest(extra.authInfo);
     // The JSON-RPC id is the client's, any string up to the body limit, and a child's bindings go on every line of

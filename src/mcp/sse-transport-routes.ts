@@ -1,3 +1,4 @@
+import { shownValue } from '../domain/shown-value.js';
 import type { FastifyInstance } from 'fastify';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { handOver, SESSION_NOT_FOUND, sendMcpRefusal } from './replies.js';
@@ -60,7 +61,7 @@ export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<S
       return sendMcpRefusal(request, reply, {
         status: 404,
         code: 'NOT_FOUND',
-        message: `Session not found: no open SSE session "${sessionId}"; open a new one with GET ${SSE_PATH}`,
+        message: `Session not found: no open SSE session "${shownValue(sessionId)}"; open a new one with GET ${SSE_PATH}`,
         jsonRpcCode: SESSION_NOT_FOUND,
       });
     }

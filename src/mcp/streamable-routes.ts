@@ -1,3 +1,4 @@
+import { shownValue } from '../domain/shown-value.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -91,7 +92,7 @@ function sessionNotFound(request: FastifyRequest, reply: FastifyReply, sessionId
   return sendMcpRefusal(request, reply, {
     status: 404,
     code: 'NOT_FOUND',
-    message: `Session not found: "${sessionId}" is unknown or has ended; send a new initialize request`,
+    message: `Session not found: "${shownValue(sessionId)}" is unknown or has ended; send a new initialize request`,
     jsonRpcCode: SESSION_NOT_FOUND,
   });
 }

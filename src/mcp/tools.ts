@@ -1,3 +1,4 @@
+import { shownNames, shownValue } from '../domain/shown-value.js';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Operation } from '../operations/operation.js';
@@ -102,12 +103,12 @@ function compactTool(operations: readonly Operation[]): ToolBinding {
       const { operation: name, params, ...extra } = args;
       const operation = operations.find((candidate) => candidate.name === name);
       if (!operation) {
-        const given = name === undefined ? 'no operation given' : `unknown operation ${JSON.stringify(name)}`;
+        const given = name === undefined ? 'no operation given' : `unknown operation ${shownValue(JSON.stringify(name) ?? String(name))}`;
         return { problem: `${given}; operations:\n${operations.map((entry) => `- ${signatureOf.get(entry)}`).join('\n')}` };
       }
       const stray = Object.keys(extra);
       if (stray.length > 0) {
-        return { problem: `${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} not a field of ${COMPACT_TOOL}; put ${operation.name}'s parameters inside params\n${usage(operation)}` };
+        return { problem: `${shownNames(stray)} ${stray.length > 1 ? 'are' : 'is'} not a field of ${COMPACT_TOOL}; put ${operation.name}'s parameters inside params\n${usage(operation)}` };
       }
       if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
         return { problem: `params: not an object; allowed: an object of ${operation.name}'s parameters\n${usage(operation)}` };
