@@ -153,7 +153,10 @@ export class OpenAlexProvider extends Provider {
 
 /** What `search` refuses: a `*` or `?` in any word, the `?` of a question (`what is 1/2?`, `why?`) among them. */
 const WILDCARD = /[*?]/;
-const WILDCARDS = /[*?]/g;
+/** The wildcards, with the `-` after those that start a term (`*-algebra`): left alone there, it would start one. */
+const WILDCARDS = /(?<!\S)[*?]+-+|[*?]+/g;
+/** A letter or digit: what a text must hold once its wildcards are out, for OpenAlex to search for it. */
+const SEARCHABLE = /[\p{L}\p{N}]/u;
 
 const ONLY_WILDCARDS = 'the query has no words OpenAlex can search for (it refuses the wildcards * and ?, which are left out)';
 
@@ -162,11 +165,15 @@ const ONLY_WILDCARDS = 'the query has no words OpenAlex can search for (it refus
  * for a word holding either outside a quoted phrase, and for one inside a phrase that is not the whole search (as
  * NOT's rewrite makes it); its docs said for years that these characters are removed from any search. Taken out here,
  * `why?` and `1/2?` are searched as `why` and `1/2` rather than failing; a wildcard typed on purpose (`machin*`) is
- * searched as its word, as the old API did. Deleted, not made spaces: `C*-algebra` as `C -algebra` would exclude a word.
- * Nothing changes for a text without them: the one test most queries get.
+ * searched as its word, as the old API did. Deleted, not made spaces: `C*-algebra` as `C -algebra` would exclude a word;
+ * for the same reason a `-` after wildcards that start a term goes with them (`*-algebra` is `algebra`, not `-algebra`,
+ * which would be sent as NOT algebra). What they leave without a letter or digit (`"*"` leaves `""`) is nothing to
+ * search for: '' (ONLY_WILDCARDS). Nothing changes for a text without them: the one test most queries get.
  */
 function withoutWildcards(text: string): string {
-  return WILDCARD.test(text) ? text.replace(WILDCARDS, '').trim() : text;
+  if (!WILDCARD.test(text)) return text;
+  const words = text.replace(WILDCARDS, '').trim();
+  return SEARCHABLE.test(words) ? words : '';
 }
 
 /** An external id in OpenAlex's short form, percent-encoded part by part with the DOI's slashes kept. */

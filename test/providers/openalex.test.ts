@@ -104,6 +104,26 @@ describe('openalex adapter', () => {
     return upstream.requestsTo('/openalex/works').at(-1)!.url.searchParams.get('search');
   };
 
+  /**
+   * Deleting a wildcard that starts a term before a `-` (`*-algebra`, the involutive algebras of operator theory) left
+   * `-algebra`, which was then sent as `NOT algebra`: the one word searched for excluded.
+   */
+  it('never turns a wildcard before a dash into an exclusion', async () => {
+    expect(await searchSent('*-algebra representations')).toBe('algebra representations');
+    expect(await searchSent('representations of ?-algebras')).toBe('representations of algebras');
+    // A `-` typed at a term's start still excludes, and one inside a word (C*-algebra) is still no exclusion.
+    expect(await searchSent('-*mice C*-algebra')).toBe('(C-algebra) NOT mice');
+  });
+
+  /** A text whose wildcards were all it had besides quotes or dashes (`"*"`) was sent as what they left (`""`). */
+  it('skips a text with no letter or digit once its wildcards are out, as one of wildcards alone', () => {
+    const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+    const onlyWildcards = 'the query has no words OpenAlex can search for (it refuses the wildcards * and ?, which are left out)';
+    expect(provider.queryProblem!('"*"')).toBe(onlyWildcards);
+    expect(provider.queryProblem!('(?) -*')).toBe(onlyWildcards);
+    expect(provider.queryProblem!('"?" 42')).toBeUndefined();
+  });
+
   it('sends a NOT (a OR b) typed first after the words, as OpenAlex documents NOT between them', async () => {
     // Not `NOT (mice OR rats) vaccine`: a NOT with nothing before it.
     expect(await searchSent('NOT (mice OR rats) vaccine')).toBe('(vaccine) NOT (mice OR rats)');
