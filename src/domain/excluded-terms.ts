@@ -1,8 +1,8 @@
 /**
- * Terms a caller excluded, as web search writes them: `-word` or `-"a phrase"` where a term starts. A `-` inside a
- * word (`covid-19`) is no exclusion, nor one before a digit (`-40 °C` is a number), nor one inside a quoted phrase
- * (`"git commit -m"`: the phrase is searched for as it is). APIs without that syntax read the term as one more word
- * to match once their tokenizer drops the `-`: the opposite of what was typed.
+ * Terms a caller excluded, as web search writes them: `-word`, `-"a phrase"` or `-(a OR b)` where a term starts. A `-`
+ * inside a word (`covid-19`) is no exclusion, nor one before a digit (`-40 °C` is a number), nor one inside a quoted
+ * phrase (`"git commit -m"`: the phrase is searched for as it is). APIs without that syntax read the term as one more
+ * word to match once their tokenizer drops the `-`: the opposite of what was typed.
  *
  * Matched with it (and left as they are, but closed): quoted phrases, so that a `-` inside one is passed over. An
  * upper-case AND, OR or NOT just before an excluded term goes with it: `cancer AND -mice` leaves `cancer`, not
@@ -11,7 +11,12 @@
  * A NOT that they leave first is excluded with its term (LEADING_NOT_TERM): `-mice NOT rats` excludes both, where
  * `NOT rats` left as the words would have PubMed and OpenAlex sent `(NOT rats) NOT mice`, a NOT with nothing before it.
  */
-const MINUS_PREFIX = String.raw`(?:(?:AND|OR|NOT)\s+)?-(?=["\p{L}])`;
+/**
+ * A `-` that excludes: before a letter, a phrase, or a group whose first term starts with one (`-(mice OR rats)`, read
+ * as `NOT (mice OR rats)` is). Not before a digit or a group of them: `-(40)` is a number.
+ */
+const MINUS = String.raw`-(?=["\p{L}]|\(\s*["\p{L}])`;
+const MINUS_PREFIX = String.raw`(?:(?:AND|OR|NOT)\s+)?${MINUS}`;
 /**
  * An upper-case `NOT` before a word, a phrase or a group, anywhere in the text (an AND or OR just before it goes with
  * it, as with a `-` term): web search's other way to exclude, `asthma NOT rats`. Upper case only: a lower-case "not"
@@ -20,39 +25,51 @@ const MINUS_PREFIX = String.raw`(?:(?:AND|OR|NOT)\s+)?-(?=["\p{L}])`;
  */
 const NOT_PREFIX = String.raw`(?:(?:AND|OR)\s+)?NOT\s+(?=[^\s)-])`;
 /**
- * The excluded group, phrase or word after its prefix, each a named group. A group (`NOT (mice OR rats)`, only after
- * NOT: MINUS_PREFIX takes no `(`) may hold groups of its own, one level deep; an unclosed one runs to the end of the
- * text, as an unclosed phrase does.
+ * `AND NOT` or `OR NOT`: an exclusion even for an API that reads NOT (PubMed, OpenAlex, GitHub), where NOT is binary
+ * and documented between words (`asthma NOT mice`), never after another operator; sent `(asthma) NOT mice`.
+ */
+const OPERATOR_NOT_PREFIX = String.raw`(?:AND|OR)\s+NOT\s+(?=[^\s)-])`;
+/**
+ * The excluded group, phrase or word after its prefix, each a named group. A group (`NOT (mice OR rats)`,
+ * `-(mice OR rats)`) may hold groups of its own, one level deep; an unclosed one runs to the end of the text, as an
+ * unclosed phrase does.
  */
 const GROUP = String.raw`\((?<group>(?:[^()]|\([^()]*\))*)(?:\)(?![^\s)])|$)`;
 const EXCLUDED_VALUE = String.raw`(?:${GROUP}|"(?<phrase>[^"]*)"?|(?<word>[^\s()"]+))`;
 const PHRASE = '"[^"]*"?';
-/** `NOT (a OR b)`, for an API with NOT but no parentheses (GitHub): its words are excluded each. */
-const NOT_GROUP = String.raw`(?<!\S)(?:(?:AND|OR)\s+)?NOT\s+${GROUP}`;
-/** A `-qualifier:value` is no excluded term where an API reads qualifiers with their `-` (GitHub). */
-const MINUS_BUT_QUALIFIER = String.raw`(?<!\S)(?:(?:AND|OR|NOT)\s+)?-(?:"(?<phrase>[^"]*)"?|(?<word>\p{L}[^\s()":]*)(?![^\s()"]))`;
+/**
+ * GitHub's exclusions: groups after NOT or `-` (`NOT (a OR b)`, `-(a OR b)`: GitHub has no parentheses, so their words
+ * are excluded each), and words or phrases after `-` or `AND NOT`; a `-qualifier:value` is no excluded term, as GitHub
+ * reads qualifiers with their `-`. Without the NOT parts for a text whose NOT is a word.
+ */
+const GITHUB_EXCLUDED_TERM = String.raw`(?<!\S)(?:(?:(?:AND|OR)\s+)?(?:NOT\s+(?:${MINUS})?|${MINUS})(?=\()${GROUP}|(?:(?:(?:AND|OR|NOT)\s+)?-|${OPERATOR_NOT_PREFIX})(?:"(?<phrase>[^"]*)"?|(?<word>\p{L}[^\s()":]*)(?![^\s()"])))`;
+const GITHUB_MINUS_TERM = String.raw`(?<!\S)(?:(?:(?:AND|OR|NOT)\s+)?${MINUS}(?=\()${GROUP}|(?:(?:AND|OR|NOT)\s+)?-(?:"(?<phrase>[^"]*)"?|(?<word>\p{L}[^\s()":]*)(?![^\s()"])))`;
 
 const EXCLUDED_TERM_OR_PHRASE = new RegExp(String.raw`(?<!\S)(?:${MINUS_PREFIX}|${NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
-/** `-` terms alone: for an API that reads NOT itself (PubMed, OpenAlex), or a text whose NOT is a word. */
+/** `-` terms alone: for a text whose NOT is a word. */
 const MINUS_TERM_OR_PHRASE = new RegExp(String.raw`(?<!\S)${MINUS_PREFIX}${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
-/** GitHub's: its NOT groups read, its -qualifiers left; without the groups, for a text whose NOT is a word. */
-const NOT_GROUP_OR_MINUS_TERM_BUT_QUALIFIER = new RegExp(`${NOT_GROUP}|${MINUS_BUT_QUALIFIER}|${PHRASE}`, 'gu');
-const MINUS_TERM_BUT_QUALIFIER_OR_PHRASE = new RegExp(`${MINUS_BUT_QUALIFIER}|${PHRASE}`, 'gu');
+/** For an API that reads NOT itself (PubMed, OpenAlex): `-` terms, and NOTs after another operator. */
+const MINUS_OR_OPERATOR_NOT_TERM_OR_PHRASE = new RegExp(String.raw`(?<!\S)(?:${MINUS_PREFIX}|${OPERATOR_NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
+const GITHUB_EXCLUDED_TERM_OR_PHRASE = new RegExp(`${GITHUB_EXCLUDED_TERM}|${PHRASE}`, 'gu');
+const GITHUB_MINUS_TERM_OR_PHRASE = new RegExp(`${GITHUB_MINUS_TERM}|${PHRASE}`, 'gu');
 
 /**
  * For an API whose only operator is `-` (YouTube, Hacker News), which reads AND, and NOT, as words to find: a NOT before
- * a `-` term (`NOT -rats`: the NOT alone, as the `-` already excludes); NOT terms, NOT groups (written `-` each); an AND
- * or OR just before a `-` term (which it goes with); any other AND (all words are required anyway); and phrases (so
+ * a `-` term (`NOT -rats`: the NOT alone, as the `-` already excludes); excluded terms, NOT and `-` alike (groups written
+ * `-` each), with an AND or OR just before, and an OR just after, which go with them (an excluded term is no
+ * alternative: YouTube's `-b|a` would make it one); any other AND (all words are required anyway); and phrases (so
  * that an operator inside one is passed over). Without the NOT parts for a text whose NOT is a word.
  */
-const NOT_BEFORE_MINUS = String.raw`(?<!\S)(?:(?:AND|OR)\s+)?NOT\s+(?=-["\p{L}])`;
-const OPERATOR_BEFORE_MINUS = String.raw`(?<!\S)(?:AND|OR)\s+(?=-["\p{L}])`;
+const NOT_BEFORE_MINUS = String.raw`(?<!\S)(?:(?:AND|OR)\s+)?NOT\s+(?=-["\p{L}(])`;
+const OR_AFTER = String.raw`(?:\s+OR(?!\S))?`;
 const AND = String.raw`(?<!\S)AND(?:\s+|$)`;
-const NOT_TERM = String.raw`(?<!\S)${NOT_PREFIX}${EXCLUDED_VALUE}`;
-const MINUS_SYNTAX = new RegExp(`${PHRASE}|${NOT_BEFORE_MINUS}|${NOT_TERM}|${OPERATOR_BEFORE_MINUS}|${AND}`, 'gu');
-const MINUS_SYNTAX_NOT_A_WORD = new RegExp(`${PHRASE}|${OPERATOR_BEFORE_MINUS}|${AND}`, 'gu');
+const MINUS_SYNTAX = new RegExp(
+  `${PHRASE}|${NOT_BEFORE_MINUS}|(?<!\\S)(?:${NOT_PREFIX}|${MINUS_PREFIX})${EXCLUDED_VALUE}${OR_AFTER}|${AND}`,
+  'gu',
+);
+const MINUS_SYNTAX_NOT_A_WORD = new RegExp(`${PHRASE}|(?<!\\S)${MINUS_PREFIX}${EXCLUDED_VALUE}${OR_AFTER}|${AND}`, 'gu');
 /** Whether a text may hold what MINUS_SYNTAX rewrites: the one test most texts get. */
-const MAY_NEED_MINUS_SYNTAX = /AND|NOT|OR\s+-/;
+const MAY_NEED_MINUS_SYNTAX = /AND|NOT|-\(|(?<!\S)OR(?!\S)/;
 
 /** An AND or OR that the excluded terms before it left first in the text, with nothing to join on its left. */
 const LEADING_OPERATOR = /^(?:AND|OR)(?:\s+|$)/;
@@ -91,8 +108,10 @@ export function notIsOperator(text: string): boolean {
  * NOT is not sent `rats` to find for `asthma NOT rats`. With `not: 'kept'`, for an API that reads NOT and parentheses
  * (PubMed, OpenAlex), a NOT after other words stays in the rest as typed; one that starts the text (or that the excluded
  * terms before it leave first) is still excluded, as it has nothing before it to join: `NOT rats asthma` has PubMed sent
- * `(asthma) NOT rats`. With `qualifiers: 'kept'` (GitHub, whose NOT is kept too but which has no parentheses), a
- * `-qualifier:value` stays in the rest, as the API's own syntax, and a `NOT (a OR b)` is excluded wherever it is.
+ * `(asthma) NOT rats`; so is one after an AND or OR (`asthma AND NOT rats`), as NOT is binary to these APIs and
+ * documented between words only. With `qualifiers: 'kept'` (GitHub, whose NOT is kept too but which has no
+ * parentheses), a `-qualifier:value` stays in the rest, as the API's own syntax, and a `NOT (a OR b)` or `-(a OR b)` is
+ * excluded wherever it is, as is an `AND NOT word`.
  * In a text where NOT is a word (notIsOperator), only `-` terms are excluded.
  */
 export function excludedTerms(text: string, { qualifiers, not }: { qualifiers?: 'kept'; not?: 'kept' } = {}): ExcludedTerms | undefined {
@@ -113,34 +132,35 @@ export function excludedTerms(text: string, { qualifiers, not }: { qualifiers?: 
 }
 
 function excludedTermPattern(notRead: boolean, qualifiersKept: boolean, notKept: boolean): RegExp {
-  if (qualifiersKept) return notRead ? NOT_GROUP_OR_MINUS_TERM_BUT_QUALIFIER : MINUS_TERM_BUT_QUALIFIER_OR_PHRASE;
-  return notRead && !notKept ? EXCLUDED_TERM_OR_PHRASE : MINUS_TERM_OR_PHRASE;
+  if (qualifiersKept) return notRead ? GITHUB_EXCLUDED_TERM_OR_PHRASE : GITHUB_MINUS_TERM_OR_PHRASE;
+  if (!notRead) return MINUS_TERM_OR_PHRASE;
+  return notKept ? MINUS_OR_OPERATOR_NOT_TERM_OR_PHRASE : EXCLUDED_TERM_OR_PHRASE;
 }
 
 /**
  * The text as an API whose only operator is `-` reads it (YouTube, Hacker News): each `NOT word`, `NOT "a phrase"`
- * (as excludedTerms reads them) written `-word` or `-"a phrase"` in place, a `NOT (a OR b)` written `-a -b`, and
- * the upper-case ANDs (`a AND -b` is `a -b`) left out, as these APIs would search for NOT and AND as words. An OR
- * just before a `-` term goes with it. The rest as typed; the text itself when it has none of these (nearly every
- * text: one test).
+ * (as excludedTerms reads them) written `-word` or `-"a phrase"` in place, a `NOT (a OR b)` or `-(a OR b)` written
+ * `-a -b`, and the upper-case ANDs (`a AND -b` is `a -b`) left out, as these APIs would search for NOT and AND as words.
+ * An AND or OR just before an excluded term, and an OR just after one, go with it (`-b OR a` is `-b a`). The rest as
+ * typed; the text itself when it has none of these (nearly every text: one test).
  */
 export function minusSyntax(text: string): string {
   if (!MAY_NEED_MINUS_SYNTAX.test(text)) return text;
   const pattern = text.includes('NOT') && notIsOperator(text) ? MINUS_SYNTAX : MINUS_SYNTAX_NOT_A_WORD;
   const rewritten = text.replace(pattern, (term: string, ...captures: unknown[]) => {
     if (term.startsWith('"')) return term;
-    // Only MINUS_SYNTAX has named groups: with the other pattern, the last argument is the text.
-    const last = captures.at(-1);
-    const { group, phrase, word } = (typeof last === 'object' ? last : {}) as Partial<Record<'group' | 'phrase' | 'word', string>>;
+    const { group, phrase, word } = captures.at(-1) as Partial<Record<'group' | 'phrase' | 'word', string>>;
     if (group !== undefined) return groupTerms(group).map(minusTerm).join(' ');
-    if (phrase !== undefined || word !== undefined) return minusTerm(phrase ?? word!);
+    if (phrase !== undefined) return `-"${phrase}"`;
+    if (word !== undefined) return `-${word}`;
     // An operator, with the spaces after it.
     return '';
   });
   // A text of operators alone (`AND`) is sent as typed: an empty query would find everything.
-  return rewritten.trim() || text;
+  return rewritten.replace(/\s+/g, ' ').trim() || text;
 }
 
+/** A group's term with its `-`: a phrase again where it holds a space (groupTerms keeps no quotes). */
 function minusTerm(term: string): string {
   return /\s/.test(term) ? `-"${term}"` : `-${term}`;
 }

@@ -1,11 +1,12 @@
+import { closedQuery } from '../domain/closed-query.js';
 import { excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms } from '../domain/excluded-terms.js';
 
 /**
- * How each API is sent a text's excluded terms (`-word`, `-"a phrase"`, `NOT word`, `NOT (a OR b)`), read by
- * domain/excluded-terms.ts: the domain layer, as providers=auto reads them too (an excluded word names no topic of the
- * search).
+ * How each API is sent a text's excluded terms (`-word`, `-"a phrase"`, `NOT word`, `NOT (a OR b)`, `-(a OR b)`),
+ * read by domain/excluded-terms.ts: the domain layer, as providers=auto reads them too (an excluded word names no
+ * topic of the search).
  */
-export { excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms };
+export { closedQuery, excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms };
 
 /** Why an API that cannot exclude (its excluded terms are left out) is not asked a text with nothing else. */
 export function nothingLeftToSearch(api: string): string {
@@ -18,15 +19,16 @@ export const ONLY_EXCLUDED_TERMS = 'the query has no word to search for besides 
 /**
  * The text for an API with upper-case boolean NOT and parentheses (PubMed, OpenAlex): as typed, or with its excluded
  * terms after NOT; undefined for a text of excluded terms alone (ONLY_EXCLUDED_TERMS). In a text written in capitals,
- * whose NOT is a word (notIsOperator), that NOT is sent in lower case, which these APIs read as a word.
+ * whose NOT is a word (notIsOperator), that NOT is sent in lower case, which these APIs read as a word. An unclosed
+ * group or phrase is closed, and an operator that joins nothing left out (closedQuery): unbalanced syntax these APIs'
+ * parsers may refuse.
  */
 export function withBooleanExclusion(text: string): string | undefined {
+  const typed = closedQuery(text.includes('NOT') && !notIsOperator(text) ? notAsWord(text) : text);
   // A NOT after words (`asthma NOT (mice OR rats)` too) is the API's own operator: sent as typed.
-  const terms = excludedTerms(text, { not: 'kept' });
-  const notAWord = text.includes('NOT') && !notIsOperator(text);
-  if (terms === undefined) return notAWord ? notAsWord(text) : text;
-  if (terms.rest === '') return undefined;
-  return booleanExclusion(notAWord ? { rest: notAsWord(terms.rest), excluded: terms.excluded } : terms);
+  const terms = excludedTerms(typed, { not: 'kept' });
+  if (terms === undefined) return typed;
+  return terms.rest === '' ? undefined : booleanExclusion(terms);
 }
 
 /**

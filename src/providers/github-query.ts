@@ -1,4 +1,4 @@
-import { excludedTerms, notAsWord, notIsOperator } from './excluded-terms.js';
+import { closedQuery, excludedTerms, notAsWord, notIsOperator } from './excluded-terms.js';
 
 /**
  * GitHub's search API refuses a query "longer than 256 characters (not including operators or qualifiers)" or
@@ -27,10 +27,12 @@ const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
  * no parentheses to group; its `-` it documents for qualifiers only (`-language:go`, kept as typed). Each NOT counts
  * against the five operators GitHub takes: a text that would pass them, or that holds nothing but excluded terms (NOT
  * needs a word before it), is sent as typed, as it always was. In a text written in capitals (`HTTP 404 NOT FOUND`),
- * NOT is a word (notIsOperator): sent in lower case, which GitHub searches for rather than reads.
+ * NOT is a word (notIsOperator): sent in lower case, which GitHub searches for rather than reads. An unclosed phrase or
+ * group is closed, and an operator that joins nothing left out (closedQuery), so that nothing typed reaches the
+ * qualifier the adapter puts before the text (`rust NOT` is `rust`, not the NOT of `is:public`).
  */
 export function githubSearchText(text: string): string {
-  const typed = text.includes('NOT') && !notIsOperator(text) ? notAsWord(text) : text;
+  const typed = closedQuery(text.includes('NOT') && !notIsOperator(text) ? notAsWord(text) : text);
   const terms = excludedTerms(typed, { qualifiers: 'kept', not: 'kept' });
   if (terms === undefined || terms.rest === '' || operatorsIn(terms.rest) + terms.excluded.length > MAX_OPERATORS) return typed;
   return [terms.rest, ...terms.excluded.map((term) => (/\s/.test(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');

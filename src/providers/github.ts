@@ -58,9 +58,11 @@ export class GithubProvider extends Provider {
     if (scope === 'code' && !token) throw new FedsearchError('PROVIDER_NOT_CONFIGURED', 'GITHUB_TOKEN is required for code search');
     const url = this.endpoint(`/search/${scope}`);
     // Only public repositories: a token may read its owner's private ones, and every caller (and the shared
-    // answer cache) would be given them. Code search takes no such qualifier; its results are filtered below.
+    // answer cache) would be given them. Code search takes no such qualifier; its results are filtered below. The
+    // qualifier goes first, where nothing typed can reach it: after the text, `rust NOT` negated it and `rust "async`
+    // took it into the phrase (githubSearchText also closes both, and leaves out an AND or OR that would join it).
     const text = githubSearchText(query.text);
-    url.searchParams.set('q', scope === 'repositories' ? `${text} is:public` : text);
+    url.searchParams.set('q', scope === 'repositories' ? `is:public ${text}` : text);
     url.searchParams.set('per_page', String(Math.min(query.limit, MAX_PER_PAGE)));
     url.searchParams.set('page', '1');
     const headers: Record<string, string> = {

@@ -31,6 +31,23 @@ const MAX_DEPTH = 1000;
 const MAX_QUERY_BYTES = 511;
 const QUERY_BYTES_HINT = 'an accented letter takes two, a CJK character three, an emoji four';
 
+/** An OR between two terms, and (matched first, so that an OR inside one is left alone) a quoted phrase. */
+const OR_OR_PHRASE = /"[^"]*"?|\s+OR\s+/g;
+
+/**
+ * The query as Algolia reads it (advancedSyntax, which HN Search turns on: quoted phrases and `-word`, nothing else):
+ * `NOT word` is sent `-word`, and an AND is left out (`rust AND -crab` is `rust -crab`), as Algolia would search for
+ * them as words. So is an OR: Algolia has no OR, and requires every word of a query, so `rust OR go` asked for stories
+ * holding all three; without it, for stories holding both words (Algolia's `optionalWords`, which could make them
+ * alternatives, is no parameter HN Search documents).
+ */
+function algoliaQuery(typed: string): string {
+  const text = minusSyntax(typed);
+  // Nearly every query holds no OR: no replacement, no new string.
+  if (!/\sOR\s/.test(text)) return text;
+  return text.replace(OR_OR_PHRASE, (match) => (match.startsWith('"') ? match : ' '));
+}
+
 /**
  * Hacker News search by Algolia: GET /api/v1/search?query=&tags=story, no key. Of the numeric filters only
  * created_at_i is accepted today (points/num_comments are rejected with a 400). https://hn.algolia.com/api
@@ -56,15 +73,13 @@ export class HackerNewsProvider extends Provider {
   override queryProblem(text: string): string | undefined {
     // A UTF-16 unit is at most three bytes in UTF-8 (a surrogate pair, two units, is four): nearly every query stops here.
     if (text.length * 3 <= MAX_QUERY_BYTES) return undefined;
-    const bytes = Buffer.byteLength(minusSyntax(text), 'utf8');
+    const bytes = Buffer.byteLength(algoliaQuery(text), 'utf8');
     return bytes > MAX_QUERY_BYTES ? `accepts queries of at most ${MAX_QUERY_BYTES} bytes in UTF-8 (${QUERY_BYTES_HINT}); this one has ${bytes}` : undefined;
   }
 
   override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
     const url = this.endpoint('/api/v1/search');
-    // Algolia excludes with `-word` and has no NOT or AND, which it would search for as words: `NOT word` is sent
-    // `-word`, and an AND is left out (`rust AND -crab` is `rust -crab`).
-    url.searchParams.set('query', minusSyntax(query.text));
+    url.searchParams.set('query', algoliaQuery(query.text));
     url.searchParams.set('tags', 'story');
     url.searchParams.set('hitsPerPage', String(Math.min(query.limit, MAX_HITS)));
     const timeRange = query.filters.time_range;

@@ -38,7 +38,9 @@ const OR_OR_PHRASE = /"[^"]*"?|\s+OR\s+/g;
  * The text as search.list reads it: its OR is `|` ("boating|sailing -fishing"; `-` excludes, as typed), and the word
  * OR is a word to match, so `boating OR sailing` asked for videos with all three. Its only exclusion is `-`: a typed
  * `NOT fishing` is sent as `-fishing`, as the word NOT and `fishing` would be two more words to find, and an AND
- * (no operator to it either) is left out: `surfing AND -kitesurfing` is `surfing -kitesurfing`.
+ * (no operator to it either) is left out: `surfing AND -kitesurfing` is `surfing -kitesurfing`. An OR next to an
+ * excluded term goes with it (minusSyntax): `|` joins the terms either side, and `-fishing|boating` would make the
+ * excluded term an alternative to a wanted one (`-fishing OR boating` is `-fishing boating`).
  */
 function searchTerms(typed: string): string {
   const text = minusSyntax(typed);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { excludedTerms, notIsOperator } from '../../src/domain/excluded-terms.js';
+import { excludedTerms, minusSyntax, notIsOperator } from '../../src/domain/excluded-terms.js';
 
 describe('excluded terms: NOT before a group, and NOT in a text written in capitals', () => {
   it('excludes each word and phrase of a NOT group, a nested or unclosed one too, and leaves the group out of the rest', () => {
@@ -23,5 +23,28 @@ describe('excluded terms: NOT before a group, and NOT in a text written in capit
     expect(notIsOperator('HTTP 404 NOT FOUND')).toBe(false);
     expect(excludedTerms('NOT INVENTED HERE')).toBeUndefined();
     expect(excludedTerms('NOT FOUND -NGINX')).toEqual({ rest: 'NOT FOUND', excluded: ['NGINX'] });
+  });
+
+  it('reads -(a OR b) as NOT (a OR b), for every reader, but not a - before a group of numbers', () => {
+    expect(excludedTerms('asthma -(mice OR rats)')).toEqual({ rest: 'asthma', excluded: ['mice', 'rats'] });
+    expect(excludedTerms('asthma -(mice OR "case report")', { not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['mice', 'case report'] });
+    expect(excludedTerms('asthma OR -(mice OR rats)', { qualifiers: 'kept', not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['mice', 'rats'] });
+    expect(excludedTerms('temperature -(40)')).toBeUndefined();
+  });
+
+  it('excludes the term of an AND NOT even for an API that reads NOT, whose NOT joins two terms', () => {
+    expect(excludedTerms('asthma AND NOT mice', { not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['mice'] });
+    expect(excludedTerms('asthma AND NOT mice', { qualifiers: 'kept', not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['mice'] });
+    // A NOT between words is the API's own.
+    expect(excludedTerms('asthma NOT mice', { not: 'kept' })).toBeUndefined();
+  });
+
+  it('takes an OR next to an excluded term with it for an API whose only operator is -, never leaving it an alternative', () => {
+    expect(minusSyntax('-b OR a')).toBe('-b a');
+    expect(minusSyntax('NOT b OR a')).toBe('-b a');
+    expect(minusSyntax('a OR -b OR c')).toBe('a -b c');
+    expect(minusSyntax('a -(b OR c)')).toBe('a -b -c');
+    // Between wanted words an OR stays, for the API to read or leave out.
+    expect(minusSyntax('a OR b')).toBe('a OR b');
   });
 });

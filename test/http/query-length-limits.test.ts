@@ -95,7 +95,7 @@ describe('a query GitHub would refuse', () => {
     const body = (await response.json()) as { providers: Outcome[] };
     return body.providers.find((outcome) => outcome.provider === 'github')!;
   };
-  const githubAsked = (words: string): number => upstream.requestsTo(GITHUB).filter((recorded) => recorded.url.searchParams.get('q') === `${words} is:public`).length;
+  const githubAsked = (words: string): number => upstream.requestsTo(GITHUB).filter((recorded) => recorded.url.searchParams.get('q') === `is:public ${words}`).length;
 
   it('skips GitHub for 257 characters of search words, saying why, and asks it for 256', async () => {
     const tooLong = `${'word '.repeat(51)}xx`;

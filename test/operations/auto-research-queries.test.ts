@@ -100,13 +100,13 @@ describe('auto_research sends each planned search the words its providers can us
     const { plan, asked } = await research('python library for parsing pdf files');
     expect(plan.find((step) => step.operation === 'github_search')?.params).toEqual({ query: 'python parsing pdf files', max_results: 8 });
     // GitHub matches every word in a repository's name, description or topics: "library" and "for" rarely are there.
-    expect(words(asked, 'github')).toEqual(['python parsing pdf files is:public']);
+    expect(words(asked, 'github')).toEqual(['is:public python parsing pdf files']);
     expect(words(asked, 'brave')).toEqual(['python library for parsing pdf files']);
   });
 
   it('keeps a quoted phrase and a name whole', async () => {
     const { asked } = await research('find me a github repository for "rate limiting" in Go');
-    expect(words(asked, 'github')).toEqual(['"rate limiting" Go is:public']);
+    expect(words(asked, 'github')).toEqual(['is:public "rate limiting" Go']);
   });
 
   it('asks Hacker News for the subject of a news question, and YouTube for the videos without "video"', async () => {

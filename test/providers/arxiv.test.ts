@@ -100,6 +100,8 @@ describe('arxiv adapter', () => {
     expect(await sent('asthma -dogs AND NOT (mice OR (rats AND cats))')).toBe('all:asthma ANDNOT (all:dogs OR all:mice OR all:rats OR all:cats)');
     // arXiv's own ANDNOT still excludes.
     expect(await sent('asthma ANDNOT mice')).toBe('all:asthma ANDNOT all:mice');
+    // A - before the group excludes it as NOT does: read as words, it was `all:asthma AND (all:mice OR all:rats)`.
+    expect(await sent('asthma -(mice OR rats)')).toBe('all:asthma ANDNOT (all:mice OR all:rats)');
   });
 
   it('reads NOT as a word in a query written in capitals, searching its other words instead of excluding them', async () => {

@@ -18,7 +18,7 @@ describe('github adapter', () => {
     const request = upstream.requestsTo('/github/search/repositories').at(-1)!;
     expect(request.method).toBe('GET');
     // Public repositories only: the token may read private ones, which no caller may be given.
-    expect(request.url.searchParams.get('q')).toBe('rank fusion is:public');
+    expect(request.url.searchParams.get('q')).toBe('is:public rank fusion');
     expect(request.url.searchParams.get('per_page')).toBe('2');
     expect(request.headers.accept).toBe('application/vnd.github+json');
     expect(request.headers['x-github-api-version']).toBe('2022-11-28');
@@ -121,7 +121,7 @@ describe('github adapter', () => {
     const provider = makeProvider(GithubProvider, { GITHUB_TOKEN: 'ghp_test1234', GITHUB_BASE_URL: `${upstream.origin}/github` });
     await runProvider(provider, makeQuery('rank fusion -python -"data science" -language:go covid-19 -40', 'code', 5));
     expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe(
-      'rank fusion -language:go covid-19 -40 NOT python NOT "data science" is:public',
+      'is:public rank fusion -language:go covid-19 -40 NOT python NOT "data science"',
     );
     await runProvider(provider, makeQuery('useEffect AND -test', 'code', 5, { scope: 'code' }));
     expect(upstream.requestsTo('/github/search/code').at(-1)!.url.searchParams.get('q')).toBe('useEffect NOT test');
@@ -136,14 +136,38 @@ describe('github adapter', () => {
   };
 
   it('sends each word of NOT (a OR b) after a NOT of its own, as GitHub has no parentheses to group', async () => {
-    expect(await qSent('http client NOT (python OR "data science")')).toBe('http client NOT python NOT "data science" is:public');
-    expect(await qSent('NOT (python OR ruby) http client')).toBe('http client NOT python NOT ruby is:public');
+    expect(await qSent('http client NOT (python OR "data science")')).toBe('is:public http client NOT python NOT "data science"');
+    expect(await qSent('NOT (python OR ruby) http client')).toBe('is:public http client NOT python NOT ruby');
   });
 
   it('sends the NOT of a query written in capitals in lower case, a word GitHub searches for', async () => {
     // Read as the operator, FOUND was excluded from a search for it.
-    expect(await qSent('HTTP 404 NOT FOUND')).toBe('HTTP 404 not FOUND is:public');
-    expect(await qSent('NOT FOUND -NGINX')).toBe('not FOUND NOT NGINX is:public');
+    expect(await qSent('HTTP 404 NOT FOUND')).toBe('is:public HTTP 404 not FOUND');
+    expect(await qSent('NOT FOUND -NGINX')).toBe('is:public not FOUND NOT NGINX');
+  });
+
+  it('puts is:public first, where no dangling operator, unclosed phrase or group typed after it can reach it', async () => {
+    // After the text, `rust NOT is:public` negated the qualifier and `rust "async is:public` took it into the phrase;
+    // first, a leading OR (`is:public OR rust`) would make it an alternative. What a caller leaves unfinished never
+    // changes what is public.
+    expect(await qSent('rust NOT')).toBe('is:public rust');
+    expect(await qSent('rust AND')).toBe('is:public rust');
+    expect(await qSent('rust "async')).toBe('is:public rust "async"');
+    expect(await qSent('rust "')).toBe('is:public rust');
+    expect(await qSent('rust (async OR tokio')).toBe('is:public rust (async OR tokio)');
+    expect(await qSent('OR rust) tokio')).toBe('is:public rust tokio');
+    // A NOT typed first still excludes, after the qualifier; a NOT in a text written in capitals is a word still.
+    expect(await qSent('NOT python http client')).toBe('is:public http client NOT python');
+    expect(await qSent('HTTP 404 NOT')).toBe('is:public HTTP 404 not');
+  });
+
+  it('sends -(a OR b) as NOT (a OR b) is sent, and AND NOT as the NOT GitHub documents between words', async () => {
+    expect(await qSent('http client -(python OR "data science")')).toBe('is:public http client NOT python NOT "data science"');
+    // Not `asthma AND NOT mice`: GitHub documents NOT between words (`hello NOT world`), never after another operator.
+    expect(await qSent('http client AND NOT python')).toBe('is:public http client NOT python');
+    expect(await qSent('http client OR NOT (python OR ruby)')).toBe('is:public http client NOT python NOT ruby');
+    // A -qualifier stays GitHub's own syntax; a - before a number or a group of them excludes nothing.
+    expect(await qSent('http -language:go -(2024)')).toBe('is:public http -language:go -(2024)');
   });
 
   it('leaves -words as typed where their NOTs would pass five operators, or leave NOT nothing before it: never skipped for them', async () => {
@@ -152,9 +176,9 @@ describe('github adapter', () => {
     const fiveOperators = 'a AND b OR c NOT d AND e OR f -g';
     expect(provider.queryProblem!(fiveOperators)).toBeUndefined();
     await runProvider(provider, makeQuery(fiveOperators, 'code', 5));
-    expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe(`${fiveOperators} is:public`);
+    expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe(`is:public ${fiveOperators}`);
     await runProvider(provider, makeQuery('-python', 'code', 5));
-    expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe('-python is:public');
+    expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe('is:public -python');
   });
 
   it('refuses code search without a token, and unknown scopes', () => {

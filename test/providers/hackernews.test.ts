@@ -78,6 +78,19 @@ describe('hackernews adapter', () => {
     expect(await querySent('rust AND wasm')).toBe('rust wasm');
   });
 
+  it('sends no OR, which Algolia has no operator for and would require as a word in every story', async () => {
+    // Sent, OR was one more word to find, and Algolia requires every word: stories holding rust, zig and "or".
+    expect(await querySent('rust OR zig')).toBe('rust zig');
+    // One inside a phrase is a word of the phrase.
+    expect(await querySent('"rock OR roll" music')).toBe('"rock OR roll" music');
+    expect(await querySent('-crab OR rust')).toBe('-crab rust');
+  });
+
+  it('sends -(a OR b) as each word with the - Algolia excludes with, as NOT (a OR b) is', async () => {
+    // Not `rust -(crab OR "borrow checker")`: a - before a parenthesis, which Algolia does not read.
+    expect(await querySent('rust -(crab OR "borrow checker")')).toBe('rust -crab -"borrow checker"');
+  });
+
   it('sends the NOT of a query written in capitals as typed, a word', async () => {
     // Not `-INVENTED HERE`: the words searched for excluded.
     expect(await querySent('NOT INVENTED HERE')).toBe('NOT INVENTED HERE');

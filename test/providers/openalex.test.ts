@@ -130,6 +130,18 @@ describe('openalex adapter', () => {
     expect(await searchSent('vaccine NOT (mice OR rats)')).toBe('vaccine NOT (mice OR rats)');
   });
 
+  it('sends AND NOT and -(a OR b) as the NOT OpenAlex documents between terms', async () => {
+    // Its documented form: `(elmo AND "sesame street") NOT (cookie OR monster)`.
+    expect(await searchSent('vaccine AND NOT mice')).toBe('(vaccine) NOT mice');
+    expect(await searchSent('vaccine -(mice OR "case report")')).toBe('(vaccine) NOT (mice OR "case report")');
+  });
+
+  it('closes an unclosed group, and an unclosed phrase, rather than send OpenAlex unbalanced syntax', async () => {
+    expect(await searchSent('vaccine NOT (mice OR rats')).toBe('vaccine NOT (mice OR rats)');
+    expect(await searchSent('"mrna vaccine')).toBe('"mrna vaccine"');
+    expect(await searchSent('vaccine OR')).toBe('vaccine');
+  });
+
   it('sends the NOT of a query written in capitals as the word not', async () => {
     const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
     // OpenAlex's operators are upper case: a lower-case not is a word to it.

@@ -117,8 +117,8 @@ describe('pubmed adapter', () => {
     // Not `("e" use AND) NOT (cigarette OR smoking)`: the phrase lost a word, and AND was left with nothing after it.
     expect(await termSent('"e -cigarette" use AND -smoking')).toBe('("e -cigarette" use) NOT smoking');
     expect(await termSent('asthma OR -"case report"')).toBe('(asthma) NOT "case report"');
-    // An unclosed phrase runs to the end, as arXiv reads one: its `-` excludes nothing, and the text goes as typed.
-    expect(await termSent('"smoking -cessation trials')).toBe('"smoking -cessation trials');
+    // An unclosed phrase runs to the end, as arXiv reads one: its `-` excludes nothing, and the text goes closed.
+    expect(await termSent('"smoking -cessation trials')).toBe('"smoking -cessation trials"');
     // One after the excluded term is closed inside the parentheses, which it would otherwise take into the phrase.
     expect(await termSent('asthma -mice "case report')).toBe('(asthma "case report") NOT mice');
   });
@@ -158,6 +158,24 @@ describe('pubmed adapter', () => {
     expect(await termSent('NOT (mice OR "case report") asthma')).toBe('(asthma) NOT (mice OR "case report")');
     expect(await termSent('-dogs NOT (mice OR rats) asthma')).toBe('(asthma) NOT (dogs OR mice OR rats)');
     expect(await termSent('-dogs asthma NOT (mice OR rats)')).toBe('(asthma NOT (mice OR rats)) NOT dogs');
+  });
+
+  it('sends AND NOT and -(a OR b) as the binary NOT PubMed reads, after the words', async () => {
+    const termSent = termSentFor();
+    // PubMed's NOT joins two terms; after AND it has nothing of its own before it.
+    expect(await termSent('asthma AND NOT mice')).toBe('(asthma) NOT mice');
+    expect(await termSent('asthma children AND NOT (mice OR rats)')).toBe('(asthma children) NOT (mice OR rats)');
+    // Not searched for as the words mice and rats.
+    expect(await termSent('asthma -(mice OR "case report")')).toBe('(asthma) NOT (mice OR "case report")');
+  });
+
+  it('closes an unclosed group, unbalanced syntax esearch may refuse, and leaves out an operator that joins nothing', async () => {
+    const termSent = termSentFor();
+    expect(await termSent('asthma NOT (mice OR rats')).toBe('asthma NOT (mice OR rats)');
+    expect(await termSent('asthma AND (children OR (infants')).toBe('asthma AND (children OR (infants))');
+    expect(await termSent('asthma (')).toBe('asthma');
+    expect(await termSent('asthma) OR copd')).toBe('asthma OR copd');
+    expect(await termSent('asthma NOT')).toBe('asthma');
   });
 
   it('sends the NOT of a query written in capitals as the word not, which PubMed searches rather than reads', async () => {

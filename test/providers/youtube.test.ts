@@ -111,6 +111,13 @@ describe('youtube adapter', () => {
     expect(await qSent('surfing AND hawaii OR -kitesurfing "rock AND roll"')).toBe('surfing hawaii -kitesurfing "rock AND roll"');
   });
 
+  it('makes no excluded term an alternative: an OR next to one goes with it, and | joins wanted terms only', async () => {
+    // Not `-kitesurfing|surfing`: | joins the terms either side, the excluded one among them.
+    expect(await qSent('-kitesurfing OR surfing')).toBe('-kitesurfing surfing');
+    expect(await qSent('NOT kitesurfing OR surfing')).toBe('-kitesurfing surfing');
+    expect(await qSent('surfing OR sailing -(kitesurfing OR "wave pool")')).toBe('surfing|sailing -kitesurfing -"wave pool"');
+  });
+
   it('sends the NOT of a query written in capitals as typed, a word, not the - that would exclude the words searched for', async () => {
     // Not `-INVENTED HERE`, nor `-FOUND`: nothing left to search for.
     expect(await qSent('NOT INVENTED HERE')).toBe('NOT INVENTED HERE');
