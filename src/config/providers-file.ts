@@ -248,6 +248,12 @@ function readCredentials(
       if (folder === undefined) problems.push(`${key}: expected ${READABLE_FOLDER}, got ${JSON.stringify(given)}`);
       else credentials[credential.env] = folder;
     }
+    if (credential.format && given !== undefined) {
+      // Checked now, as its variable is; only plain settings have a format, so the value may be repeated.
+      const read = credential.format.read(given);
+      if (read === undefined) problems.push(`${key}: expected ${credential.format.allowed}, got ${JSON.stringify(given)}`);
+      else credentials[credential.env] = read;
+    }
   }
   return credentials;
 }

@@ -19,6 +19,31 @@ export interface SearchFilters {
 /** Filters a provider can be asked to apply upstream; declared per adapter in its settings. */
 export type FilterName = Exclude<keyof SearchFilters, 'scope'>;
 
+/**
+ * Filter values that ask for no filtering: no provider is skipped for lacking the filter (engine/filters.ts
+ * requestedFilters). One without it never filters (Hacker News, Wikipedia: no adult-content filter), or may by its
+ * own default, which at worst leaves out a few results, no reason to leave out all. `sent`: an API that filters by
+ * default unless told not to (Brave and YouTube: moderate) is still sent the value, so a search with it is another
+ * search than one without and keeps its own cached answer; a value no adapter sends is the same search as none and
+ * is dropped at the input (operations/search-operations.ts filtersOf).
+ */
+const NO_FILTERING: { readonly [Name in FilterName]?: { value: SearchFilters[Name] | false; sent: boolean } } = {
+  safesearch: { value: 'off', sent: true },
+  open_access: { value: false, sent: false },
+};
+
+/** Whether a filter's value asks for no filtering: `safesearch=off`, `open_access=false`, an empty domain list. */
+export function asksForNothing(name: FilterName, value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  const nothing = NO_FILTERING[name];
+  return nothing !== undefined && nothing.value === value;
+}
+
+/** Whether a filter's value is the same search as leaving the filter out: it asks for nothing and no adapter sends it. */
+export function sameAsUnset(name: FilterName, value: unknown): boolean {
+  return asksForNothing(name, value) && NO_FILTERING[name]?.sent !== true;
+}
+
 /** A validated search as the engine sees it, whichever surface (REST, MCP) it came from. */
 export interface SearchQuery {
   kind: SearchKind;

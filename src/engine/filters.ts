@@ -1,4 +1,4 @@
-import type { FilterName, SearchFilters } from '../domain/query.js';
+import { asksForNothing, type FilterName, type SearchFilters } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { isParserStableHttpUrl } from '../domain/plain-url.js';
 import { timeRangeStart } from '../domain/time-range.js';
@@ -18,14 +18,14 @@ function hasFields(filters: SearchFilters): boolean {
   return false;
 }
 
-/** The filters a request actually sets (empty lists and undefined do not count). */
+/** The filters a request actually sets: undefined and a value that asks for nothing (domain/query.ts asksForNothing) do not count. */
 export function requestedFilters(filters: SearchFilters): readonly FilterName[] {
   // Most searches set none, and each provider of a fan-out asks twice (may it be asked, what is left to do after).
   if (!hasFields(filters)) return NO_FILTERS;
   return (Object.keys(filters) as Array<keyof SearchFilters>).filter((name): name is FilterName => {
     if (name === 'scope') return false;
     const value = filters[name];
-    return value !== undefined && !(Array.isArray(value) && value.length === 0);
+    return value !== undefined && !asksForNothing(name, value);
   });
 }
 

@@ -156,10 +156,13 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   if (off) return notAsked(provider, 'skipped', off);
   const missing = provider.missingSettings();
   if (missing.length > 0) return notAsked(provider, 'not_configured', `set ${missing.join(', ')} to enable`, { missing: [...missing] });
-  const unsupported = unsupportedFilters(task.filters ?? {}, provider.settings.filters ?? [], provider.settings.undated);
+  const filters = task.filters ?? {};
+  const unsupported = unsupportedFilters(filters, provider.settings.filters ?? [], provider.settings.undated);
   if (unsupported.length > 0) return notAsked(provider, 'skipped', `cannot filter by ${unsupported.join(', ')}`);
+  const notApplied = provider.filtersNotApplied?.(filters);
+  if (notApplied !== undefined && notApplied.length > 0) return notAsked(provider, 'skipped', `cannot filter by ${notApplied.join(', ')}`);
   if (task.queryText === undefined) return undefined;
-  const missingHere = provider.missingSettingsFor?.(task.filters ?? {});
+  const missingHere = provider.missingSettingsFor?.(filters);
   if (missingHere !== undefined && missingHere.length > 0) {
     return notAsked(provider, 'not_configured', `set ${missingHere.join(', ')} for this search`, { missing: [...missingHere] });
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SearchFilters } from '../domain/query.js';
+import { sameAsUnset, type FilterName, type SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
 import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type OperationContext } from './operation.js';
@@ -18,16 +18,16 @@ const paperSearchInput = z
 const FILTER_NAMES: readonly string[] = [...Object.keys(webFilterParams), ...Object.keys(paperFilterParams), 'scope'];
 
 /**
- * The fields of an operation's input that are search filters, as the engine takes them. `open_access: false` is no
- * filter: no API has a closed-access filter, and every adapter that reads the field asks for open access only when it
- * is true. Passed on, it had every provider that cannot tell open access (Crossref) skipped, and kept the answer
- * apart in the cache from the same search without it.
+ * The fields of an operation's input that are search filters, as the engine takes them. A value that is the same
+ * search as none (domain/query.ts sameAsUnset) is left out: `open_access: false` asks for every paper, no API has a
+ * closed-access filter, and kept it would have kept the answer apart in the cache from the same search without it.
+ * `safesearch: off` stays: Brave and YouTube are sent it, and filter by default without it.
  */
 export function filtersOf(input: Record<string, unknown>): SearchFilters {
   const filters: Record<string, unknown> = {};
   for (const name of FILTER_NAMES) {
     const value = input[name];
-    if (value !== undefined && !(value === false && name === 'open_access')) filters[name] = value;
+    if (value !== undefined && !sameAsUnset(name as FilterName, value)) filters[name] = value;
   }
   return filters as SearchFilters;
 }

@@ -41,12 +41,22 @@ const domain = z
   .regex(DOMAIN_ENTRY, 'not a domain name; allowed: a domain such as example.com, with or without a path (docs.example.com/guide)');
 
 /**
- * `pt-br`, `PT-BR` and `EN` as `pt-BR` and `en`, as language tags write a language and a region (BCP 47, whose tags
- * are the same in any letter case): one language, so one search and one cached answer, and providers that take the
- * code as given (SearXNG, YouTube) are sent one form of it.
+ * `pt-br`, `PT-BR`, `EN` and `ZH-HANS` as `pt-BR`, `en` and `zh-Hans`, as language tags write a language, a region
+ * and a script (BCP 47, whose tags are the same in any letter case): one language, so one search, one cached answer
+ * and one captions track, and providers that take the code as given (SearXNG, YouTube) are sent one form of it.
+ * Every language field takes it (search filters, youtube_transcript).
  */
-function languageTagCase(code: string): string {
-  return code.length === 5 && code[2] === '-' ? code.slice(0, 3).toLowerCase() + code.slice(3).toUpperCase() : code.toLowerCase();
+export function languageTagCase(code: string): string {
+  if (code.length === 5 && code[2] === '-') return code.slice(0, 3).toLowerCase() + code.slice(3).toUpperCase();
+  if (!code.includes('-')) return code.toLowerCase();
+  return code
+    .split('-')
+    .map((subtag, index) => {
+      if (index > 0 && subtag.length === 2) return subtag.toUpperCase();
+      if (index > 0 && subtag.length === 4) return subtag.charAt(0).toUpperCase() + subtag.slice(1).toLowerCase();
+      return subtag.toLowerCase();
+    })
+    .join('-');
 }
 
 export const timeRange = z.enum(TIME_RANGES).optional().describe('Only results published within this period.');
@@ -64,7 +74,10 @@ export const webFilterParams = {
     .describe('Language code (en, de, pt-BR); providers that cannot filter by language are skipped.'),
   include_domains: z.array(domain).min(1).max(20).optional().describe('Only results from these domains (and their subdomains).'),
   exclude_domains: z.array(domain).min(1).max(20).optional().describe('No results from these domains.'),
-  safesearch: z.enum(['off', 'moderate', 'strict']).optional().describe('Adult-content filtering; providers without it are skipped.'),
+  safesearch: z
+    .enum(['off', 'moderate', 'strict'])
+    .optional()
+    .describe('Adult-content filtering; off asks for none, moderate and strict skip providers that cannot filter adult content.'),
 };
 
 /** Paper filters. */

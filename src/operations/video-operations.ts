@@ -9,6 +9,7 @@ import type { TranscriptLine } from '../providers/capabilities.js';
 import { callOptions, defineOperation, type OperationContext } from './operation.js';
 import { transcriptOutput, videoDetailsOutput } from './output-schemas.js';
 import { renderTextPage } from './render-text-page.js';
+import { languageTagCase } from './search-params.js';
 
 /**
  * How much of a caller's value a message quotes, cut between whole characters (cut-text.ts): half an emoji was
@@ -136,7 +137,10 @@ export const youtubeTranscript = defineOperation({
     video: videoReference.describe('Video id or link.'),
     language: z
       .string()
-      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'not a language code; allowed: a code such as en or pt-BR')
+      .overwrite(languageTagCase)
+      // Capitals are admitted though the code is in its usual case by now, as for the search filter: the pattern is
+      // also what tools/list and OpenAPI advertise for the input as sent.
+      .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'not a language code; allowed: a code such as en or pt-BR')
       .default('en')
       .describe('Caption language code (en, de, pt-BR; default en).'),
     max_chars: z.number().int().min(500).max(100_000).default(20_000).describe('Characters of the transcript to return (500–100000, default 20000).'),

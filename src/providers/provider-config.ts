@@ -83,7 +83,10 @@ const credentialSchema = z.string().transform((raw) => raw.trim() || undefined);
 export function providerVariableShape(all: readonly ProviderSettings[]): Record<string, z.ZodType<unknown, string | undefined>> {
   const shape: Record<string, z.ZodType<unknown, string | undefined>> = {};
   for (const settings of all) {
-    for (const credential of settings.credentials) shape[credential.env] = credentialSchema.optional();
+    for (const credential of settings.credentials) {
+      const { format } = credential;
+      shape[credential.env] = (format ? envValue(format.allowed, format.read) : credentialSchema).optional();
+    }
     for (const field of Object.keys(PROVIDER_TUNING) as Array<keyof Tuning>) {
       for (const name of tuningVariables(settings, field)) shape[name] = PROVIDER_TUNING[field].schema.optional();
     }

@@ -84,6 +84,11 @@ export interface CredentialSetting {
   secret: boolean;
   /** The value names a folder the process reads (the local index): checked at start-up, kept as an absolute path. */
   folder?: boolean;
+  /**
+   * What a plain setting must be, checked at start-up from the environment and PROVIDERS_FILE alike: `allowed` says it
+   * in messages, `read` gives the value as the adapter reads it, or undefined to refuse it (MediaWiki's language).
+   */
+  format?: { allowed: string; read: (raw: string) => string | undefined };
 }
 
 /**
@@ -331,6 +336,13 @@ export abstract class Provider {
    * `not_configured` naming them, before any breaker, rate limit or request.
    */
   missingSettingsFor?(filters: SearchFilters): readonly string[];
+
+  /**
+   * Filters its definition declares that this instance cannot apply to this search: a MediaWiki site outside
+   * wikipedia.org is one language, and a search in another skips it. The provider reports `skipped`,
+   * `cannot filter by <filter>`, as for a filter it does not declare.
+   */
+  filtersNotApplied?(filters: SearchFilters): readonly FilterName[];
 
   parseResponse(_response: UpstreamResponse, _query: SearchQuery): ParseOutcome {
     throw new Error(`${this.name} does not parse HTTP responses`);

@@ -1,5 +1,5 @@
 import { parseError, upstreamError } from '../domain/errors.js';
-import type { SearchQuery } from '../domain/query.js';
+import type { FilterName, SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { compact, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
@@ -12,17 +12,24 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from './provider.js';
+import { languageSubtag, wikipediaEditionCode, wikipediaEditionOf, wikipediaEditionOrigin } from './wikipedia-language.js';
 
 /** MediaWiki: `{"error": {"code", "info"}}` (the default errorformat), sent with HTTP 200. */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
 /** list=search serves at most 500 pages per request. */
 const MAX_SRLIMIT = 500;
+const NOT_APPLIED: readonly FilterName[] = Object.freeze([]);
+const LANGUAGE_NOT_APPLIED: readonly FilterName[] = Object.freeze(['language']);
+/** The language of a MediaWiki site outside wikipedia.org: one wiki is one language, which only the operator knows. */
+const LANGUAGE_SETTING = 'WIKIPEDIA_LANGUAGE';
 
 /**
  * The `mediawiki` definition: full-text search of one MediaWiki site through its Action API,
  * GET <base>/w/api.php?action=query&list=search, articles at <base>/wiki/Title (Wikimedia's layout).
  * No key; errors come back with HTTP 200. Its built-in instance is English Wikipedia (`wikipedia`,
- * WIKIPEDIA_BASE_URL); more sites are added as PROVIDERS_FILE entries with `use: mediawiki`.
+ * WIKIPEDIA_BASE_URL); more sites are added as PROVIDERS_FILE entries with `use: mediawiki`. A search with a
+ * `language` asks, on Wikipedia, that language's edition (wikipedia-language.ts); another site applies only its own
+ * language (WIKIPEDIA_LANGUAGE, `language` in PROVIDERS_FILE) and is skipped for any other or when none is set.
  * https://www.mediawiki.org/wiki/API:Search
  */
 export class WikipediaProvider extends Provider {
@@ -33,7 +40,15 @@ export class WikipediaProvider extends Provider {
     description: 'Articles of a MediaWiki site by full-text search (Action API, no key); the built-in instance is English Wikipedia.',
     baseUrl: 'https://en.wikipedia.org',
     baseUrlRequired: true,
-    credentials: [],
+    credentials: [
+      {
+        env: LANGUAGE_SETTING,
+        required: false,
+        secret: false,
+        format: { allowed: 'a two-letter language code such as de', read: twoLetterLanguage },
+      },
+    ],
+    filters: ['language'],
     // list=search gives the time of the last edit, not of publication (kept apart as extra.last_edited).
     undated: true,
     // API:Etiquette asks for requests in series and publishes no rate: no limit, but fewer in flight than others.
@@ -41,8 +56,34 @@ export class WikipediaProvider extends Provider {
   };
   readonly settings = WikipediaProvider.settings;
 
+  /** The language of the configured Wikipedia edition; undefined for a base URL that is no edition. */
+  private readonly edition = wikipediaEditionOf(this.config.baseUrl);
+
+  /** The configured base URL without a trailing slash: the real paths are appended to it. */
+  private readonly site = this.config.baseUrl.replace(/\/+$/, '');
+
+  /**
+   * The origin of the wiki a search in `language` asks: on Wikipedia, that language's edition; elsewhere the configured
+   * site when the language is its own (or none is asked for); undefined when this instance cannot search in it.
+   */
+  private wikiFor(language: string | undefined): string | undefined {
+    if (language === undefined) return this.site;
+    // On Wikipedia, a language with no edition of its own is not searched in (undefined: the provider is skipped).
+    if (this.edition !== undefined) return wikipediaEditionCode(language) === this.edition ? this.site : wikipediaEditionOrigin(language);
+    return languageSubtag(language) === this.credential(LANGUAGE_SETTING) ? this.site : undefined;
+  }
+
+  /**
+   * `language` when this instance cannot search in it: Wikipedia has no edition in it, or the site is outside
+   * wikipedia.org and the language is not its own.
+   */
+  override filtersNotApplied(filters: SearchFilters): readonly FilterName[] {
+    return filters.language === undefined || this.wikiFor(filters.language) !== undefined ? NOT_APPLIED : LANGUAGE_NOT_APPLIED;
+  }
+
   override buildRequest(query: SearchQuery): UpstreamRequest {
-    const url = this.endpoint('/w/api.php');
+    // A language this instance cannot search in never gets here (filtersNotApplied skips it): the site is the fallback.
+    const url = new URL(`${this.wikiFor(query.filters.language) ?? this.site}/w/api.php`);
     url.searchParams.set('action', 'query');
     url.searchParams.set('list', 'search');
     url.searchParams.set('srsearch', query.text);
@@ -51,16 +92,18 @@ export class WikipediaProvider extends Provider {
     url.searchParams.set('format', 'json');
     url.searchParams.set('formatversion', '2');
     url.searchParams.set('utf8', '1');
-    // One wiki is one language and the API has no date filter: the query's filters have nothing to map to.
+    // The language picked the wiki; the API has no date filter.
     return { url: url.toString(), headers: { Accept: 'application/json' } };
   }
 
-  override parseResponse(response: UpstreamResponse): ParseOutcome {
+  override parseResponse(response: UpstreamResponse, query: SearchQuery): ParseOutcome {
     const body = parseJsonObject(response);
     if (isRecord(body.error)) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'MediaWiki reported an error');
     const search = isRecord(body.query) ? body.query.search : undefined;
     if (!Array.isArray(search)) throw parseError('expected query.search, a list of pages');
-    return { items: search.filter(hasTitle).map((page) => this.toItem(page)) };
+    // Articles are on the wiki that was asked.
+    const wiki = this.wikiFor(query.filters.language) ?? this.site;
+    return { items: search.filter(hasTitle).map((page) => toItem(page, wiki)) };
   }
 
   /**
@@ -80,27 +123,34 @@ export class WikipediaProvider extends Provider {
     return describeJsonError(response, ERROR_BODIES);
   }
 
-  private toItem(page: Record<string, unknown>): ProviderItem {
-    return compact({
-      // Pages without a title were left out before.
-      title: text(page.title) ?? String(page.title),
-      url: this.articleUrl(String(page.title)),
-      // An HTML fragment with the matches marked; "" for a page whose text did not match.
-      snippet: text(page.snippet),
-      extra: lastEdited(page.timestamp),
-    });
-  }
+}
 
-  /** `<base>/wiki/Title_with_underscores` on this instance's site, each path segment encoded, `:` kept as Wikipedia writes it. */
-  private articleUrl(title: string): string {
-    const path = title
-      .trim()
-      .replace(/ /g, '_')
-      .split('/')
-      .map((segment) => encodeURIComponent(segment).replace(/%3A/gi, ':'))
-      .join('/');
-    return this.endpoint(`/wiki/${path}`).toString();
-  }
+function toItem(page: Record<string, unknown>, wiki: string): ProviderItem {
+  return compact({
+    // Pages without a title were left out before.
+    title: text(page.title) ?? String(page.title),
+    url: articleUrl(wiki, String(page.title)),
+    // An HTML fragment with the matches marked; "" for a page whose text did not match.
+    snippet: text(page.snippet),
+    extra: lastEdited(page.timestamp),
+  });
+}
+
+/** `<wiki>/wiki/Title_with_underscores` on the wiki asked, each path segment encoded, `:` kept as Wikipedia writes it. */
+function articleUrl(wiki: string, title: string): string {
+  const path = title
+    .trim()
+    .replace(/ /g, '_')
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/%3A/gi, ':'))
+    .join('/');
+  return new URL(`${wiki}/wiki/${path}`).toString();
+}
+
+/** WIKIPEDIA_LANGUAGE as the adapter compares it: two letters, lower case (`DE` → `de`); undefined for any other value. */
+function twoLetterLanguage(raw: string): string | undefined {
+  const value = raw.trim();
+  return /^[A-Za-z]{2}$/.test(value) ? value.toLowerCase() : undefined;
 }
 
 /** The time of the last edit, not of publication: kept apart so it never passes for a date published. */

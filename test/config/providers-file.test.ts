@@ -77,6 +77,13 @@ providers:
     expect(config.providers.wikipedia).toMatchObject({ definition: 'mediawiki', baseUrl: 'https://en.wikipedia.org' });
   });
 
+  it("takes a mediawiki site's language, two letters in any case, and refuses any other value saying what is allowed", () => {
+    const file = writeProvidersFile('providers:\n  - name: dewiki\n    use: mediawiki\n    base_url: https://wiki.example.de\n    language: DE\n');
+    expect(loadConfig({ PROVIDERS_FILE: file }).providers.dewiki?.credentials).toEqual({ WIKIPEDIA_LANGUAGE: 'de' });
+    const { message } = refusal('providers:\n  - name: dewiki\n    use: mediawiki\n    base_url: https://wiki.example.de\n    language: German\n');
+    expect(message).toContain('providers[0] "dewiki" (line 2): language: expected a two-letter language code such as de, got "German"');
+  });
+
   it('reads JSON as well, since JSON is YAML', () => {
     const file = writeProvidersFile(JSON.stringify({ providers: [{ name: 'wiki2', use: 'mediawiki', base_url: 'https://wiki2.example' }] }));
     expect(loadConfig({ PROVIDERS_FILE: file }).providers.wiki2).toMatchObject({ definition: 'mediawiki', baseUrl: 'https://wiki2.example' });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { SearchFilters } from '../../src/domain/query.js';
+import { cacheKey } from '../../src/engine/cached-answer.js';
 import { applyPostFilters, requestedFilters, unsupportedFilters } from '../../src/engine/filters.js';
+import { filtersOf } from '../../src/operations/search-operations.js';
+import type { Provider } from '../../src/providers/provider.js';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 const items = [
@@ -11,6 +15,21 @@ const items = [
 describe('search filters', () => {
   it('counts only filters that are set', () => {
     expect(requestedFilters({ time_range: 'week', include_domains: [], scope: 'code' })).toEqual(['time_range']);
+  });
+
+  it('counts no value that asks for nothing: safesearch off skips no provider, moderate and strict do', () => {
+    expect(requestedFilters({ safesearch: 'off', include_domains: [] })).toEqual([]);
+    expect(unsupportedFilters({ safesearch: 'off', time_range: 'day' }, [])).toEqual([]);
+    expect(unsupportedFilters({ safesearch: 'off', language: 'de' }, [])).toEqual(['language']);
+    expect(unsupportedFilters({ safesearch: 'moderate' }, [])).toEqual(['safesearch']);
+    expect(unsupportedFilters({ safesearch: 'strict' }, [], true)).toEqual(['safesearch']);
+  });
+
+  it('keeps safesearch off in the search, apart from one without it, and drops open_access false', () => {
+    // Brave and YouTube filter by their default unless sent off: off is another search, with its own cached answer.
+    expect(filtersOf({ query: 'q', safesearch: 'off', open_access: false })).toEqual({ safesearch: 'off' });
+    const key = (filters: SearchFilters) => cacheKey({ kind: 'web', text: 'q', limit: 11, filters }, [{ name: 'brave' } as Provider]);
+    expect(key(filtersOf({ safesearch: 'off' }))).not.toBe(key(filtersOf({})));
   });
 
   it('refuses filters that neither the provider nor the engine can apply', () => {
