@@ -82,6 +82,8 @@ const OPERATOR_WORD = /^(?:AND|OR|NOT)$/;
 
 const LOWER_CASE_LETTER = /\p{Ll}/u;
 const UPPER_CASE_LETTER = /\p{Lu}/u;
+/** A NOT that starts the text, before a word or a group. */
+const LEADING_NOT = /^\s*NOT(?![^\s(])/;
 const OPERATOR_WORDS = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/g;
 /** A NOT written as a word (outside a phrase), to be sent in lower case where it is no operator. */
 const NOT_OR_PHRASE = /"[^"]*"?|(?<![^\s(])NOT(?![^\s)])/g;
@@ -93,13 +95,14 @@ export interface ExcludedTerms {
 }
 
 /**
- * Whether the text's upper-case NOT is an operator: only where its case sets it apart, in a text with a lower-case
- * letter (`asthma NOT rats`) or with no other cased word (`机器学习 NOT 深度学习`). In a text written in capitals
- * (`NOT INVENTED HERE`, `HTTP 404 NOT FOUND`) nothing tells the operator from the word, and reading it as an operator
- * would exclude the very words searched for: it is a word there (`-word` still excludes).
+ * Whether the text's upper-case NOT is an operator. In a text with a lower-case letter (`asthma NOT rats`) or with no
+ * other cased word (`机器学习 NOT 深度学习`) its case sets it apart. In a text written in capitals nothing does, and
+ * the text's own shape decides: a NOT between words is the operator (`HIV NOT AIDS`, `COVID NOT SARS`: acronyms, as
+ * the searches that PubMed and arXiv are asked are typed), and one that starts the text is a word (`NOT INVENTED
+ * HERE`, `NOT FOUND`), as reading it there would exclude the very words searched for (`-word` still excludes).
  */
 export function notIsOperator(text: string): boolean {
-  return LOWER_CASE_LETTER.test(text) || !UPPER_CASE_LETTER.test(text.replace(OPERATOR_WORDS, ' '));
+  return LOWER_CASE_LETTER.test(text) || !LEADING_NOT.test(text) || !UPPER_CASE_LETTER.test(text.replace(OPERATOR_WORDS, ' '));
 }
 
 /**

@@ -20,7 +20,10 @@ describe('excluded terms: NOT before a group, and NOT in a text written in capit
     // No cased word besides the operators: the upper-case NOT still stands apart.
     expect(notIsOperator('机器学习 NOT 深度学习')).toBe(true);
     expect(notIsOperator('NOT INVENTED HERE')).toBe(false);
-    expect(notIsOperator('HTTP 404 NOT FOUND')).toBe(false);
+    expect(notIsOperator('NOT FOUND HTTP 404')).toBe(false);
+    // In capitals, a NOT between words is the operator: acronyms are how such searches are typed.
+    expect(notIsOperator('HIV NOT AIDS')).toBe(true);
+    expect(excludedTerms('HIV NOT AIDS')).toEqual({ rest: 'HIV', excluded: ['AIDS'] });
     expect(excludedTerms('NOT INVENTED HERE')).toBeUndefined();
     expect(excludedTerms('NOT FOUND -NGINX')).toEqual({ rest: 'NOT FOUND', excluded: ['NGINX'] });
   });

@@ -116,7 +116,9 @@ describe('arxiv adapter', () => {
     expect(provider.queryProblem!('NOT FOUND')).toBeUndefined();
     expect(await sent('NOT FOUND')).toBe('all:FOUND');
     // A -word still excludes there; and a NOT among lower-case words is still the operator.
-    expect(await sent('HTTP 404 NOT FOUND -NGINX')).toBe('(all:HTTP AND all:404 AND all:FOUND) ANDNOT all:NGINX');
+    expect(await sent('NOT FOUND HTTP -NGINX')).toBe('(all:FOUND AND all:HTTP) ANDNOT all:NGINX');
+    // Between words, in capitals too, NOT is the operator: acronyms are how such searches are typed.
+    expect(await sent('HIV NOT AIDS')).toBe('all:HIV ANDNOT all:AIDS');
     expect(await sent('qubit NOT NISQ')).toBe('all:qubit ANDNOT all:NISQ');
   });
 

@@ -140,9 +140,11 @@ describe('github adapter', () => {
     expect(await qSent('NOT (python OR ruby) http client')).toBe('is:public http client NOT python NOT ruby');
   });
 
-  it('sends the NOT of a query written in capitals in lower case, a word GitHub searches for', async () => {
+  it('sends the leading NOT of a query written in capitals in lower case, a word GitHub searches for', async () => {
     // Read as the operator, FOUND was excluded from a search for it.
-    expect(await qSent('HTTP 404 NOT FOUND')).toBe('is:public HTTP 404 not FOUND');
+    expect(await qSent('NOT FOUND HTTP 404')).toBe('is:public not FOUND HTTP 404');
+    // Between words it is the operator, in capitals too.
+    expect(await qSent('HIV NOT AIDS')).toBe('is:public HIV NOT AIDS');
     expect(await qSent('NOT FOUND -NGINX')).toBe('is:public not FOUND NOT NGINX');
   });
 
@@ -156,9 +158,11 @@ describe('github adapter', () => {
     expect(await qSent('rust "')).toBe('is:public rust');
     expect(await qSent('rust (async OR tokio')).toBe('is:public rust (async OR tokio)');
     expect(await qSent('OR rust) tokio')).toBe('is:public rust tokio');
-    // A NOT typed first still excludes, after the qualifier; a NOT in a text written in capitals is a word still.
+    // A NOT typed first still excludes, after the qualifier; one that starts a text written in capitals is a word still,
+    // and one that ends it joins nothing.
     expect(await qSent('NOT python http client')).toBe('is:public http client NOT python');
-    expect(await qSent('HTTP 404 NOT')).toBe('is:public HTTP 404 not');
+    expect(await qSent('NOT FOUND')).toBe('is:public not FOUND');
+    expect(await qSent('HTTP 404 NOT')).toBe('is:public HTTP 404');
   });
 
   it('sends -(a OR b) as NOT (a OR b) is sent, and AND NOT as the NOT GitHub documents between words', async () => {

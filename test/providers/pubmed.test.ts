@@ -183,7 +183,9 @@ describe('pubmed adapter', () => {
     // Read as the operator, NOT INVENTED HERE excluded what it searched for, and NOT FOUND was not sent at all.
     expect(await termSent('NOT INVENTED HERE')).toBe('not INVENTED HERE');
     expect(await termSent('NOT FOUND')).toBe('not FOUND');
-    expect(await termSent('HTTP 404 NOT FOUND -NGINX')).toBe('(HTTP 404 not FOUND) NOT NGINX');
+    expect(await termSent('NOT FOUND HTTP -NGINX')).toBe('(not FOUND HTTP) NOT NGINX');
+    // Between words, in capitals too, NOT is the operator: acronyms are how such searches are typed.
+    expect(await termSent('HIV NOT AIDS')).toBe('HIV NOT AIDS');
     // A NOT inside a phrase is left as typed; among lower-case words, NOT is the operator still.
     expect(await termSent('"NOT FOUND" HTTP')).toBe('"NOT FOUND" HTTP');
     expect(await termSent('NOT BRCA1 breast cancer')).toBe('(breast cancer) NOT BRCA1');
