@@ -49,6 +49,9 @@ export class WikipediaProvider extends Provider {
       },
     ],
     filters: ['language'],
+    // CirrusSearch, the search of Wikimedia's wikis and of most large MediaWiki sites, refuses a longer one
+    // (`cirrussearch-query-too-long`: $wgCirrusSearchMaxFullTextQueryLength, 300 by default), counted in characters.
+    maxQueryLength: 300,
     // list=search gives the time of the last edit, not of publication (kept apart as extra.last_edited).
     undated: true,
     // API:Etiquette asks for requests in series and publishes no rate: no limit, but fewer in flight than others.

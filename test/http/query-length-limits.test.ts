@@ -128,3 +128,38 @@ describe('a query GitHub would refuse', () => {
     expect(githubAsked(five)).toBe(1);
   });
 });
+
+/**
+ * CirrusSearch, which Wikipedia runs, answers a query of more than 300 characters with an error
+ * (`cirrussearch-query-too-long`, $wgCirrusSearchMaxFullTextQueryLength's default), with HTTP 200 as MediaWiki does.
+ */
+describe('a query longer than a MediaWiki site accepts', () => {
+  const WIKIPEDIA = '/wikipedia/w/api.php';
+  let upstream: FakeUpstream;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json(WIKIPEDIA, { batchcomplete: true, query: { search: [{ ns: 0, title: 'Long', pageid: 1, snippet: 'text' }] } });
+    service = await startService({ ...providerEnv(upstream.origin), LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+  });
+
+  const outcomeFor = async (words: string): Promise<Outcome> => {
+    const response = await request(service.origin, `/v1/search/web?q=${encodeURIComponent(words)}&providers=wikipedia`);
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { providers: Outcome[] }).providers[0]!;
+  };
+
+  it('skips Wikipedia for 301 characters, saying why, and asks it for 300', async () => {
+    const enough = `${'wiki '.repeat(59)}wikis`;
+    const tooLong = `${enough}s`;
+    expect(tooLong).toHaveLength(301);
+    expect(await outcomeFor(tooLong)).toMatchObject({ status: 'skipped', count: 0, message: 'accepts queries of at most 300 characters; this one has 301' });
+    expect(await outcomeFor(enough)).toMatchObject({ status: 'ok', count: 1 });
+    expect(upstream.requestsTo(WIKIPEDIA).map((recorded) => recorded.url.searchParams.get('srsearch'))).toEqual([enough]);
+  });
+});
