@@ -20,7 +20,8 @@ const MINUS_PREFIX = String.raw`(?:(?:AND|OR|NOT)\s+)?${MINUS}`;
 /**
  * An upper-case `NOT` before a word, a phrase or a group, anywhere in the text (an AND or OR just before it goes with
  * it, as with a `-` term): web search's other way to exclude, `asthma NOT rats`. Upper case only: a lower-case "not"
- * is a word of the sentence ("why does X not work"); and in a text written in capitals, a word too (notIsOperator).
+ * is a word of the sentence ("why does X not work"); and one that starts a text written in capitals, a word too
+ * (notIsOperator).
  * A NOT before a `-` (`NOT -rats`: a `-` term) is left.
  */
 const NOT_PREFIX = String.raw`(?:(?:AND|OR)\s+)?NOT\s+(?=[^\s)-])`;

@@ -33,7 +33,7 @@ export function arxivTerms(text: string): ArxivTerms {
   // An OR read since the last clause: the next one is an alternative to it, not one more required clause.
   let alternative = false;
   // arXiv's own ANDNOT read since the last clause: the next one is excluded. (A NOT left in the rest is a word,
-  // in a text written in capitals, and left out as clauseOf leaves out every operator word.)
+  // one that starts a text written in capitals, and left out as clauseOf leaves out every operator word.)
   let negated = false;
   for (const [, phrase, token] of (read?.rest ?? text).matchAll(TOKEN)) {
     if (token === 'OR') {

@@ -18,8 +18,8 @@ export const ONLY_EXCLUDED_TERMS = 'the query has no word to search for besides 
 
 /**
  * The text for an API with upper-case boolean NOT and parentheses (PubMed, OpenAlex): as typed, or with its excluded
- * terms after NOT; undefined for a text of excluded terms alone (ONLY_EXCLUDED_TERMS). In a text written in capitals,
- * whose NOT is a word (notIsOperator), that NOT is sent in lower case, which these APIs read as a word. An unclosed
+ * terms after NOT; undefined for a text of excluded terms alone (ONLY_EXCLUDED_TERMS). In a text written in capitals
+ * that starts with NOT, a word there (notIsOperator), that NOT is sent in lower case, which these APIs read as a word. An unclosed
  * group or phrase is closed, and an operator that joins nothing left out (closedQuery): unbalanced syntax these APIs'
  * parsers may refuse.
  */
