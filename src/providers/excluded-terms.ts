@@ -8,6 +8,18 @@ import { excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerm
  */
 export { closedQuery, excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms };
 
+/** An OR between two terms, and (matched first, so that an OR inside one is left alone) a quoted phrase. */
+const OR_OR_PHRASE = /"[^"]*"?|\s+OR\s+/g;
+
+/**
+ * The text with each upper-case OR between terms, outside phrases, written `written`: for an API that reads OR its own
+ * way (YouTube's `|`) or not at all (Algolia: a space). The text itself when it holds none (nearly every text: one test).
+ */
+export function orWrittenAs(text: string, written: string): string {
+  if (!/\sOR\s/.test(text)) return text;
+  return text.replace(OR_OR_PHRASE, (match) => (match.startsWith('"') ? match : written));
+}
+
 /** Why an API that cannot exclude (its excluded terms are left out) is not asked a text with nothing else. */
 export function nothingLeftToSearch(api: string): string {
   return `the query has no words ${api} can search for (it cannot exclude words: -word terms are left out)`;

@@ -3,7 +3,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { minusSyntax } from './excluded-terms.js';
+import { minusSyntax, orWrittenAs } from './excluded-terms.js';
 import { compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
@@ -31,9 +31,6 @@ const MAX_DEPTH = 1000;
 const MAX_QUERY_BYTES = 511;
 const QUERY_BYTES_HINT = 'an accented letter takes two, a CJK character three, an emoji four';
 
-/** An OR between two terms, and (matched first, so that an OR inside one is left alone) a quoted phrase. */
-const OR_OR_PHRASE = /"[^"]*"?|\s+OR\s+/g;
-
 /**
  * The query as Algolia reads it (advancedSyntax, which HN Search turns on: quoted phrases and `-word`, nothing else):
  * `NOT word` is sent `-word`, and an AND is left out (`rust AND -crab` is `rust -crab`), as Algolia would search for
@@ -42,10 +39,7 @@ const OR_OR_PHRASE = /"[^"]*"?|\s+OR\s+/g;
  * alternatives, is no parameter HN Search documents).
  */
 function algoliaQuery(typed: string): string {
-  const text = minusSyntax(typed);
-  // Nearly every query holds no OR: no replacement, no new string.
-  if (!/\sOR\s/.test(text)) return text;
-  return text.replace(OR_OR_PHRASE, (match) => (match.startsWith('"') ? match : ' '));
+  return orWrittenAs(minusSyntax(typed), ' ');
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import type { VideoDetailsInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
-import { minusSyntax } from './excluded-terms.js';
+import { minusSyntax, orWrittenAs } from './excluded-terms.js';
 import { asArray, compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
 import {
   Provider,
@@ -31,9 +31,6 @@ const KEY_REASONS: ReadonlySet<string> = new Set(['keyInvalid', 'keyExpired', 'A
 const MAX_RESULTS = 50;
 const SAFE_SEARCH = { off: 'none', moderate: 'moderate', strict: 'strict' } as const;
 
-/** An OR between two terms, and (matched first, so that an OR inside one is left alone) a quoted phrase. */
-const OR_OR_PHRASE = /"[^"]*"?|\s+OR\s+/g;
-
 /**
  * The text as search.list reads it: its OR is `|` ("boating|sailing -fishing"; `-` excludes, as typed), and the word
  * OR is a word to match, so `boating OR sailing` asked for videos with all three. Its only exclusion is `-`: a typed
@@ -43,10 +40,7 @@ const OR_OR_PHRASE = /"[^"]*"?|\s+OR\s+/g;
  * excluded term an alternative to a wanted one (`-fishing OR boating` is `-fishing boating`).
  */
 function searchTerms(typed: string): string {
-  const text = minusSyntax(typed);
-  // Nearly every query holds no OR: no replacement, no new string.
-  if (!/\sOR\s/.test(text)) return text;
-  return text.replace(OR_OR_PHRASE, (match) => (match.startsWith('"') ? match : '|'));
+  return orWrittenAs(minusSyntax(typed), '|');
 }
 
 /**
