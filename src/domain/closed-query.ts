@@ -1,8 +1,9 @@
 /**
  * A query as a boolean API (PubMed, OpenAlex, GitHub) can be sent it whole: an unclosed phrase or group closed, a `)`
  * that closes nothing left out, and an AND, OR or NOT with nothing after it, or an AND or OR with nothing before it,
- * left out. Sent as typed, `asthma NOT (mice OR rats` is unbalanced syntax that PubMed's and OpenAlex's parsers may
- * refuse or read otherwise, and an unclosed phrase or a trailing NOT could take in what is sent after the text.
+ * left out, at the ends of a group as at those of the text (`asthma (mice OR) rats` is `asthma (mice) rats`). Sent
+ * as typed, `asthma NOT (mice OR rats` is unbalanced syntax that PubMed's and OpenAlex's parsers may refuse or read
+ * otherwise, and an unclosed phrase or a trailing NOT could take in what is sent after the text.
  * Upper-case operators only: in lower case they are words (and a text whose NOT is a word has it in lower case first).
  */
 
@@ -11,6 +12,20 @@ const MAY_NEED_CLOSING = /["()]|(?<!\S)(?:AND|OR|NOT)\s*$|^\s*(?:AND|OR)(?!\S)/;
 /** What joins nothing at the end of a text: an operator, or a group opened with nothing in it. */
 const DANGLING_END = /(?:(?<![^\s(])(?:AND|OR|NOT)|\()\s*$/;
 const LEADING_OPERATORS = /^\s*(?:(?:AND|OR)(?:\s+|$))+/;
+/**
+ * What joins nothing inside a group (read once the phrases are closed): a group of operators alone (`(OR)`), an AND
+ * or OR just after a `(`, an operator just before a `)`. A phrase is matched first, and left as typed.
+ */
+const DANGLING_IN_GROUP = new RegExp(
+  [
+    '"[^"]*"',
+    String.raw`\((?:\s*(?<![^\s(])(?:AND|OR|NOT)(?![^\s)]))+\s*\)`,
+    String.raw`(?<=\()\s*(?:(?:AND|OR)\s+)+`,
+    // From the start of a run of spaces only, so that a long run is read once, not from each of its spaces.
+    String.raw`(?<!\s)\s*(?:(?<![^\s(])(?:AND|OR|NOT)\s*)+(?=\))`,
+  ].join('|'),
+  'g',
+);
 
 /** The text closed as above; as typed when it needs nothing, or when nothing but operators would be left. */
 export function closedQuery(text: string): string {
@@ -19,13 +34,14 @@ export function closedQuery(text: string): string {
   // Groups opened and not closed yet, outside phrases; where the phrase now open starts (-1: none is).
   let open = 0;
   let phraseStart = -1;
-  let strayClose = false;
+  // Whether something was left out between words: the spaces either side of it are made one.
+  let leftOut = false;
   for (const character of text) {
     if (character === '"') phraseStart = phraseStart < 0 ? closed.length : -1;
     else if (phraseStart < 0 && character === '(') open += 1;
     else if (phraseStart < 0 && character === ')') {
       if (open === 0) {
-        strayClose = true;
+        leftOut = true;
         closed += ' ';
         continue;
       }
@@ -35,12 +51,22 @@ export function closedQuery(text: string): string {
   }
   // An unclosed phrase runs to the end, as every reader here takes it; a quote with nothing after it is no phrase.
   if (phraseStart >= 0) closed = closed.slice(phraseStart + 1).trim() === '' ? closed.slice(0, phraseStart) : `${closed}"`;
+  // Again while something is left out: what a group of operators alone leaves may end its own group (`(a (OR))`).
+  for (let again = closed.includes('('); again; ) {
+    again = false;
+    closed = closed.replace(DANGLING_IN_GROUP, (match) => {
+      if (match.startsWith('"')) return match;
+      leftOut = again = true;
+      // A group of operators alone leaves a space; an operator goes with the spaces between it and its `(` or `)`.
+      return match.startsWith('(') ? ' ' : '';
+    });
+  }
   // (A text that ends in a closed phrase ends in no operator.)
   for (let end = DANGLING_END.exec(closed); end !== null; end = DANGLING_END.exec(closed)) {
     if (end[0].startsWith('(')) open -= 1;
     closed = closed.slice(0, end.index);
   }
   closed = closed.replace(LEADING_OPERATORS, '').trimEnd() + ')'.repeat(open);
-  if (strayClose) closed = closed.replace(/\s+/g, ' ').trim();
+  if (leftOut) closed = closed.replace(/\s+/g, ' ').trim();
   return closed.trim() === '' ? text : closed;
 }

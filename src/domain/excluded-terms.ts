@@ -31,11 +31,16 @@ const NOT_PREFIX = String.raw`(?:(?:AND|OR)\s+)?NOT\s+(?=[^\s)-])`;
  */
 const OPERATOR_NOT_PREFIX = String.raw`(?:AND|OR)\s+NOT\s+(?=[^\s)-])`;
 /**
+ * One part of a group's text: a phrase (closed, or unclosed to the end of the text), whose parentheses are characters
+ * of it (`NOT ("f(x" OR y)`), or any character but a parenthesis or a quote.
+ */
+const GROUP_PART = String.raw`"[^"]*"|"[^"]*$|[^()"]`;
+/**
  * The excluded group, phrase or word after its prefix, each a named group. A group (`NOT (mice OR rats)`,
  * `-(mice OR rats)`) may hold groups of its own, one level deep; an unclosed one runs to the end of the text, as an
  * unclosed phrase does.
  */
-const GROUP = String.raw`\((?<group>(?:[^()]|\([^()]*\))*)(?:\)(?![^\s)])|$)`;
+const GROUP = String.raw`\((?<group>(?:${GROUP_PART}|\((?:${GROUP_PART})*\))*)(?:\)(?![^\s)])|$)`;
 const EXCLUDED_VALUE = String.raw`(?:${GROUP}|"(?<phrase>[^"]*)"?|(?<word>[^\s()"]+))`;
 const PHRASE = '"[^"]*"?';
 /**
@@ -74,8 +79,12 @@ const MAY_NEED_MINUS_SYNTAX = /AND|NOT|-\(|(?<!\S)OR(?!\S)/;
 
 /** An AND or OR that the excluded terms before it left first in the text, with nothing to join on its left. */
 const LEADING_OPERATOR = /^(?:AND|OR)(?:\s+|$)/;
-/** A NOT first in the text (typed so, or left so by the excluded terms before it), and the group, phrase or word after it. */
-const LEADING_NOT_TERM = /^NOT\s+(?:\(((?:[^()]|\([^()]*\))*)(?:\)|$)|"([^"]*)"?|([^\s()"]+))(?:\s+|$)/;
+/**
+ * A NOT first in the text (typed so, or left so by the excluded terms before it), and the group, phrase or word after
+ * it. A phrase is closed or runs to the end of the text (as EXCLUDED_VALUE reads one), and what follows its closing
+ * quote is the rest (`NOT "a b"c` excludes `a b`, not `a` with the rest `b"c`, a quote left open).
+ */
+const LEADING_NOT_TERM = new RegExp(String.raw`^NOT\s+(?:\(((?:${GROUP_PART}|\((?:${GROUP_PART})*\))*)(?:\)|$)|"([^"]*)(?:"|$)|([^\s()"]+))(?:\s+|$|(?<="))`);
 
 /** The words and phrases of a NOT group, without its operators, parentheses (or a `-` typed inside it): each is excluded. */
 const GROUP_TERM = /"([^"]*)"?|[^\s"()]+/g;

@@ -8,16 +8,27 @@ import { excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerm
  */
 export { closedQuery, excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms };
 
-/** An OR between two terms, and (matched first, so that an OR inside one is left alone) a quoted phrase. */
-const OR_OR_PHRASE = /"[^"]*"?|\s+OR\s+/g;
+/**
+ * An upper-case OR outside a phrase, with the spaces either side: between two terms, or with nothing on a side
+ * (`rust OR`); a run of them (`a OR OR b`) as one. A quoted phrase is matched first, so that an OR inside one is left
+ * alone.
+ */
+const OR_OR_PHRASE = /"[^"]*"?|\s*(?<!\S)OR(?:\s+OR)*(?!\S)\s*/g;
+const ANY_OR = /(?<!\S)OR(?!\S)/;
 
 /**
- * The text with each upper-case OR between terms, outside phrases, written `written`: for an API that reads OR its own
- * way (YouTube's `|`) or not at all (Algolia: a space). The text itself when it holds none (nearly every text: one test).
+ * The text with each upper-case OR outside phrases written `written` between two terms, and left out at either end,
+ * where it joins nothing (sent, it was a word to match): for an API that reads OR its own way (YouTube's `|`) or not
+ * at all (Algolia: a space). A text of ORs alone is sent as typed, as minusSyntax sends one of operators alone; the
+ * text itself when it holds none (nearly every text: one test).
  */
 export function orWrittenAs(text: string, written: string): string {
-  if (!/\sOR\s/.test(text)) return text;
-  return text.replace(OR_OR_PHRASE, (match) => (match.startsWith('"') ? match : written));
+  if (!ANY_OR.test(text)) return text;
+  const terms = text.replace(OR_OR_PHRASE, (match: string, offset: number) => {
+    if (match.startsWith('"')) return match;
+    return offset > 0 && offset + match.length < text.length ? written : '';
+  });
+  return terms || text;
 }
 
 /** Why an API that cannot exclude (its excluded terms are left out) is not asked a text with nothing else. */
@@ -48,6 +59,14 @@ export function withBooleanExclusion(text: string): string | undefined {
  * OpenAlex documents: `(elmo AND "sesame street") NOT (cookie OR monster)`. The rest must hold a word.
  */
 function booleanExclusion({ rest, excluded }: ExcludedTerms): string {
-  const terms = excluded.map((term) => (/\s/.test(term) ? `"${term}"` : term));
+  const terms = excluded.map((term) => (mustBeQuoted(term) ? `"${term}"` : term));
   return `(${rest}) NOT ${terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`}`;
+}
+
+/**
+ * Whether an excluded term is sent inside quotes: a phrase of several words, or one holding a parenthesis (`-"f(x"`),
+ * which unquoted would open or close a group of the query it is sent in. A term holds no quote (excludedTerms).
+ */
+export function mustBeQuoted(term: string): boolean {
+  return /[\s()]/.test(term);
 }

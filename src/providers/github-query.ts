@@ -1,4 +1,4 @@
-import { closedQuery, excludedTerms, notAsWord, notIsOperator } from './excluded-terms.js';
+import { closedQuery, excludedTerms, mustBeQuoted, notAsWord, notIsOperator } from './excluded-terms.js';
 
 /**
  * GitHub's search API refuses a query "longer than 256 characters (not including operators or qualifiers)" or
@@ -35,7 +35,7 @@ export function githubSearchText(text: string): string {
   const typed = closedQuery(text.includes('NOT') && !notIsOperator(text) ? notAsWord(text) : text);
   const terms = excludedTerms(typed, { qualifiers: 'kept', not: 'kept' });
   if (terms === undefined || terms.rest === '' || operatorsIn(terms.rest) + terms.excluded.length > MAX_OPERATORS) return typed;
-  return [terms.rest, ...terms.excluded.map((term) => (/\s/.test(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
+  return [terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
 }
 
 /** The AND, OR and NOT operators of a text, not counting those inside a quoted phrase (words searched for). */

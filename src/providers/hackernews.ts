@@ -34,9 +34,9 @@ const QUERY_BYTES_HINT = 'an accented letter takes two, a CJK character three, a
 /**
  * The query as Algolia reads it (advancedSyntax, which HN Search turns on: quoted phrases and `-word`, nothing else):
  * `NOT word` is sent `-word`, and an AND is left out (`rust AND -crab` is `rust -crab`), as Algolia would search for
- * them as words. So is an OR: Algolia has no OR, and requires every word of a query, so `rust OR go` asked for stories
- * holding all three; without it, for stories holding both words (Algolia's `optionalWords`, which could make them
- * alternatives, is no parameter HN Search documents).
+ * them as words. So is an OR, wherever it is (`rust OR` too): Algolia has no OR, and requires every word of a query,
+ * so `rust OR go` asked for stories holding all three; without it, for stories holding both words (Algolia's
+ * `optionalWords`, which could make them alternatives, is no parameter HN Search documents).
  */
 function algoliaQuery(typed: string): string {
   return orWrittenAs(minusSyntax(typed), ' ');

@@ -37,7 +37,8 @@ const SAFE_SEARCH = { off: 'none', moderate: 'moderate', strict: 'strict' } as c
  * `NOT fishing` is sent as `-fishing`, as the word NOT and `fishing` would be two more words to find, and an AND
  * (no operator to it either) is left out: `surfing AND -kitesurfing` is `surfing -kitesurfing`. An OR next to an
  * excluded term goes with it (minusSyntax): `|` joins the terms either side, and `-fishing|boating` would make the
- * excluded term an alternative to a wanted one (`-fishing OR boating` is `-fishing boating`).
+ * excluded term an alternative to a wanted one (`-fishing OR boating` is `-fishing boating`). An OR with nothing on
+ * one side (`boating OR`) is left out.
  */
 function searchTerms(typed: string): string {
   return orWrittenAs(minusSyntax(typed), '|');

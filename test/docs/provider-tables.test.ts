@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FilterName, SearchFilters } from '../../src/domain/query.js';
 import { postFilters, unsupportedFilters, upstreamFilters } from '../../src/engine/filters.js';
-import { filterParamsOf } from '../../src/operations/search-params.js';
+import { filterParamsOf, webFilterParams } from '../../src/operations/search-params.js';
 import { builtInName, credentialKey } from '../../src/providers/provider-config.js';
 import type { ProviderSettings } from '../../src/providers/provider.js';
 import { PROVIDER_CLASSES, PROVIDER_DEFINITIONS } from '../../src/providers/registry.js';
@@ -136,6 +136,13 @@ describe('docs/providers.md', () => {
         }
         for (const filter of filtersIn(skipped!)) {
           expect(unsupportedFilters(one(filter), native, settings.undated), `${filter} skips the provider`).toContain(filter);
+        }
+        // A value that asks for nothing (safesearch=off) skips no provider: the cell names the values that do.
+        if (filtersIn(skipped!).includes('safesearch')) {
+          const skipping = webFilterParams.safesearch
+            .unwrap()
+            .options.filter((value) => unsupportedFilters({ safesearch: value }, native, settings.undated).length > 0);
+          expect(skipped, 'safesearch names the values that skip the provider').toContain(`\`safesearch\` (${skipping.map((value) => `\`${value}\``).join(', ')})`);
         }
         // Every filter a search of its kind takes is in one column or another.
         const taken = settings.kind === 'web' || settings.kind === 'papers' ? Object.keys(filterParamsOf[settings.kind]) : [];

@@ -36,4 +36,53 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
       }),
     );
   });
+
+  it('leaves out an operator that joins nothing at the ends of a group too, and a group of operators alone', () => {
+    // Sent as typed, PubMed and OpenAlex were given an OR or AND with one side inside the group and none on the other.
+    expect(closedQuery('asthma (mice OR) rats')).toBe('asthma (mice) rats');
+    expect(closedQuery('asthma (OR mice) rats')).toBe('asthma (mice) rats');
+    expect(closedQuery('asthma (children AND (infants NOT))')).toBe('asthma (children AND (infants))');
+    expect(closedQuery('rust (OR) tokio')).toBe('rust tokio');
+    expect(closedQuery('rust NOT (AND)')).toBe('rust');
+    // Words that start like operators are words; an operator inside a phrase is a word of it.
+    expect(closedQuery('db (ORACLE ANDROID)')).toBe('db (ORACLE ANDROID)');
+    expect(closedQuery('x "(b OR)" y')).toBe('x "(b OR)" y');
+  });
+
+  it('gives balanced syntax with every word kept and no operator joining nothing, once and for all', () => {
+    const token = fc.constantFrom('rust', 'go', 'AND', 'OR', 'NOT', '(', ')', '"', ' ', '-');
+    /**
+     * The text outside its phrases, each closed phrase one letter (glued to what it is glued to: `OR"a"` is a word to
+     * every reader here, not an operator), or undefined when a quote is left open.
+     */
+    const outsidePhrases = (text: string): string | undefined => {
+      const outside = text.replace(/"[^"]*"/g, 'P');
+      return outside.includes('"') ? undefined : outside;
+    };
+    const words = (text: string): string => (text.match(/[a-z]+/g) ?? []).join(' ');
+    fc.assert(
+      fc.property(
+        fc.array(token, { minLength: 1, maxLength: 12 }).map((tokens) => tokens.join('')),
+        fc.boolean(),
+        (glued, spaced) => {
+          const text = spaced ? glued.split('').join(' ') : glued;
+          fc.pre(/[a-z]/.test(text));
+          const closed = closedQuery(text);
+          const outside = outsidePhrases(closed);
+          expect(outside).toBeDefined();
+          let open = 0;
+          for (const character of outside!) {
+            if (character === '(') open += 1;
+            if (character === ')') open -= 1;
+            expect(open).toBeGreaterThanOrEqual(0);
+          }
+          expect(open).toBe(0);
+          expect(outside).not.toMatch(/(?:^|[\s(])(?:AND|OR|NOT)\s*(?:\)|$)|(?:^|\()\s*(?:AND|OR)(?=[\s)]|$)/);
+          expect(words(closed)).toBe(words(text));
+          expect(closedQuery(closed)).toBe(closed);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
 });

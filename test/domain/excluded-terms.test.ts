@@ -50,4 +50,18 @@ describe('excluded terms: NOT before a group, and NOT in a text written in capit
     // Between wanted words an OR stays, for the API to read or leave out.
     expect(minusSyntax('a OR b')).toBe('a OR b');
   });
+
+  it('reads a phrase inside a group whole, its parentheses as characters of it, and what follows the group as the rest', () => {
+    // Read as closing the group, the `(` of the phrase took the words after the group into it: asthma was excluded.
+    expect(excludedTerms('NOT ("f(x" OR rats) asthma')).toEqual({ rest: 'asthma', excluded: ['f(x', 'rats'] });
+    expect(excludedTerms('asthma NOT ("f(x" OR rats) mice')).toEqual({ rest: 'asthma mice', excluded: ['f(x', 'rats'] });
+    expect(excludedTerms('asthma -("case (report" OR rats) mice', { not: 'kept' })).toEqual({ rest: 'asthma mice', excluded: ['case (report', 'rats'] });
+    expect(minusSyntax('NOT ("f(x" OR rats) asthma')).toBe('-f(x -rats asthma');
+  });
+
+  it('excludes the whole phrase after a NOT that starts the text, whatever follows its closing quote', () => {
+    // Not `a` with the rest `b"c`, a quote left open in what a boolean API is sent.
+    expect(excludedTerms('NOT "a b"c', { not: 'kept' })).toEqual({ rest: 'c', excluded: ['a b'] });
+    expect(excludedTerms('NOT "rust "async', { not: 'kept' })).toEqual({ rest: 'async', excluded: ['rust'] });
+  });
 });

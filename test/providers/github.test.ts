@@ -165,6 +165,13 @@ describe('github adapter', () => {
     expect(await qSent('HTTP 404 NOT')).toBe('is:public HTTP 404');
   });
 
+  it('sends an excluded phrase holding a parenthesis quoted, and no operator joining nothing at the ends of a group', async () => {
+    // Unquoted, `NOT f(x` was a NOT before an unbalanced group.
+    expect(await qSent('http client -"f(x"')).toBe('is:public http client NOT "f(x"');
+    expect(await qSent('NOT ("f(x" OR ruby) http client')).toBe('is:public http client NOT "f(x" NOT ruby');
+    expect(await qSent('rust (async OR) tokio')).toBe('is:public rust (async) tokio');
+  });
+
   it('sends -(a OR b) as NOT (a OR b) is sent, and AND NOT as the NOT GitHub documents between words', async () => {
     expect(await qSent('http client -(python OR "data science")')).toBe('is:public http client NOT python NOT "data science"');
     // Not `asthma AND NOT mice`: GitHub documents NOT between words (`hello NOT world`), never after another operator.

@@ -86,6 +86,14 @@ describe('hackernews adapter', () => {
     expect(await querySent('-crab OR rust')).toBe('-crab rust');
   });
 
+  it('sends no OR at either end of the query or doubled, where it joined nothing and was a word every story had to hold', async () => {
+    expect(await querySent('rust OR')).toBe('rust');
+    expect(await querySent('OR rust zig')).toBe('rust zig');
+    expect(await querySent('rust OR OR zig')).toBe('rust zig');
+    // A query of ORs alone is sent as typed: an empty one would find every story.
+    expect(await querySent('OR')).toBe('OR');
+  });
+
   it('sends -(a OR b) as each word with the - Algolia excludes with, as NOT (a OR b) is', async () => {
     // Not `rust -(crab OR "borrow checker")`: a - before a parenthesis, which Algolia does not read.
     expect(await querySent('rust -(crab OR "borrow checker")')).toBe('rust -crab -"borrow checker"');

@@ -178,6 +178,17 @@ describe('pubmed adapter', () => {
     expect(await termSent('asthma NOT')).toBe('asthma');
   });
 
+  it('sends balanced syntax for a group or phrase holding what would break it: operators at the ends of a group, parentheses in a phrase', async () => {
+    const termSent = termSentFor();
+    expect(await termSent('asthma (mice OR) rats')).toBe('asthma (mice) rats');
+    expect(await termSent('asthma (AND children)')).toBe('asthma (children)');
+    // An excluded phrase holding a parenthesis stays a phrase: unquoted, it opened a group that nothing closed.
+    expect(await termSent('asthma -"(mice"')).toBe('(asthma) NOT "(mice"');
+    // The group ends at its own `)`, not at one inside its phrase: asthma is searched for, not excluded.
+    expect(await termSent('NOT ("f(x" OR rats) asthma')).toBe('(asthma) NOT ("f(x" OR rats)');
+    expect(await termSent('NOT "case report"s asthma')).toBe('(s asthma) NOT "case report"');
+  });
+
   it('sends the NOT of a query written in capitals as the word not, which PubMed searches rather than reads', async () => {
     const termSent = termSentFor();
     // Read as the operator, NOT INVENTED HERE excluded what it searched for, and NOT FOUND was not sent at all.

@@ -118,6 +118,13 @@ describe('youtube adapter', () => {
     expect(await qSent('surfing OR sailing -(kitesurfing OR "wave pool")')).toBe('surfing|sailing -kitesurfing -"wave pool"');
   });
 
+  it('sends | only between two terms: an OR at either end joined nothing and was a word to match, and two make one |', async () => {
+    expect(await qSent('surfing OR')).toBe('surfing');
+    expect(await qSent('OR surfing hawaii')).toBe('surfing hawaii');
+    expect(await qSent('surfing OR OR sailing')).toBe('surfing|sailing');
+    expect(await qSent('"wave pool" OR surfing OR')).toBe('"wave pool"|surfing');
+  });
+
   it('sends the NOT of a query written in capitals as typed, a word, not the - that would exclude the words searched for', async () => {
     // Not `-INVENTED HERE`, nor `-FOUND`: nothing left to search for.
     expect(await qSent('NOT INVENTED HERE')).toBe('NOT INVENTED HERE');
