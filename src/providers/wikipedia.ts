@@ -29,7 +29,8 @@ const LANGUAGE_SETTING = 'WIKIPEDIA_LANGUAGE';
  * No key; errors come back with HTTP 200. Its built-in instance is English Wikipedia (`wikipedia`,
  * WIKIPEDIA_BASE_URL); more sites are added as PROVIDERS_FILE entries with `use: mediawiki`. A search with a
  * `language` asks, on Wikipedia, that language's edition (wikipedia-language.ts); another site applies only its own
- * language (WIKIPEDIA_LANGUAGE, `language` in PROVIDERS_FILE) and is skipped for any other or when none is set.
+ * language (WIKIPEDIA_LANGUAGE, `language` in PROVIDERS_FILE) and is skipped for any other or when none is set; so is
+ * an edition with a language set.
  * https://www.mediawiki.org/wiki/API:Search
  */
 export class WikipediaProvider extends Provider {
@@ -71,9 +72,14 @@ export class WikipediaProvider extends Provider {
    */
   private wikiFor(language: string | undefined): string | undefined {
     if (language === undefined) return this.site;
+    // A language set for the instance keeps it on its site, a Wikipedia edition too: an operator who adds
+    // de.wikipedia.org beside the built-in instance sets `language: de`, or a search in French would ask
+    // fr.wikipedia.org twice, once through each.
+    const own = this.credential(LANGUAGE_SETTING);
+    if (own !== undefined) return languageSubtag(language) === own || wikipediaEditionCode(language) === own ? this.site : undefined;
     // On Wikipedia, a language with no edition of its own is not searched in (undefined: the provider is skipped).
     if (this.edition !== undefined) return wikipediaEditionCode(language) === this.edition ? this.site : wikipediaEditionOrigin(language);
-    return languageSubtag(language) === this.credential(LANGUAGE_SETTING) ? this.site : undefined;
+    return undefined;
   }
 
   /**

@@ -85,6 +85,17 @@ describe('the wikipedia adapter and a search language', () => {
     expect(unset.filtersNotApplied?.({})).toEqual([]);
   });
 
+  it('keeps an edition with a language configured on it, asking it only in that language', () => {
+    // Beside the built-in instance, a de.wikipedia.org entry without it would ask fr.wikipedia.org for French too.
+    const german = makeProvider(WikipediaProvider, { WIKIPEDIA_BASE_URL: 'https://de.wikipedia.org', WIKIPEDIA_LANGUAGE: 'de' });
+    expect(german.filtersNotApplied?.({ language: 'fr' })).toEqual(['language']);
+    expect(german.filtersNotApplied?.({ language: 'de-CH' })).toEqual([]);
+    expect(new URL(german.buildRequest(makeQuery('q', 'web', 3, { language: 'de' })).url).origin).toBe('https://de.wikipedia.org');
+    // Norwegian Bokmål is the edition `no`'s language, here as there.
+    const norwegian = makeProvider(WikipediaProvider, { WIKIPEDIA_BASE_URL: 'https://wiki.example.org', WIKIPEDIA_LANGUAGE: 'no' });
+    expect(norwegian.filtersNotApplied?.({ language: 'nb' })).toEqual([]);
+  });
+
   it('refuses a configured language that is not two letters, saying what is allowed', () => {
     expect(() => makeProvider(WikipediaProvider, { WIKIPEDIA_LANGUAGE: 'deutsch' })).toThrow(/WIKIPEDIA_LANGUAGE.*a two-letter language code such as de/);
   });
