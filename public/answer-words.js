@@ -2,6 +2,9 @@
 
 export const answeredOk = (outcome) => outcome.status === 'ok';
 
+/** Not asked: a filter (or a query) it cannot apply left it out of the search (outcome.message says which). */
+const skipped = (outcome) => outcome.status === 'skipped';
+
 /** A count with its noun, singular for one: "1 result", "3 results" ("1 results" read as a slip), "129,019 characters". */
 export function counted(count, noun) {
   return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
@@ -20,11 +23,17 @@ export function doneMessage(answer) {
   const took = `in ${answer.took_ms} ms${answer.cached ? ' (cached)' : ''}`;
   const answered = answer.providers.filter(answeredOk).length;
   const asked = answer.providers.length;
+  if (asked > 0 && answer.providers.every(skipped)) {
+    // Not asked, for a filter (or a query) they cannot apply: "did not answer … Search again to retry" sent the user
+    // to search again for the same nothing, and the reason was only in the waterfall.
+    const whom = asked === 1 ? 'the provider asked was' : `all ${asked} providers asked were`;
+    return `No results: ${whom} skipped (${skippedWhy(answer.providers)}). Change the filters or the providers.`;
+  }
   if (answered === 0) {
     const nobody = asked === 1 ? 'the provider asked did not answer' : `none of the ${asked} providers answered`;
     return `No results: ${nobody} (why is written under Providers). Search again to retry.`;
   }
-  if (answer.results.length === 0) return `No results ${took}: ${answered} of ${counted(asked, 'provider')} answered and found nothing.`;
+  if (answer.results.length === 0) return `No results ${took}: ${answered} of ${counted(asked, 'provider')} answered and found nothing.${skippedWords(answer.providers)}`;
   return `${counted(answer.results.length, 'result')} ${took}.${unansweredWords(answer.providers)}`;
 }
 
@@ -33,9 +42,22 @@ export function doneMessage(answer) {
  * reader reaches by going there, and the words read out were "4 results in 812 ms." as if every provider had.
  */
 function unansweredWords(outcomes) {
-  const unanswered = outcomes.filter((outcome) => !answeredOk(outcome)).map((outcome) => outcome.provider);
-  if (unanswered.length === 0) return '';
-  return ` ${unanswered.length} of ${counted(outcomes.length, 'provider')} did not answer (${unanswered.join(', ')}): why is written under Providers.`;
+  const unanswered = outcomes.filter((outcome) => !answeredOk(outcome) && !skipped(outcome)).map((outcome) => outcome.provider);
+  const failed = unanswered.length === 0 ? '' : ` ${unanswered.length} of ${counted(outcomes.length, 'provider')} did not answer (${unanswered.join(', ')}): why is written under Providers.`;
+  // A provider left out for a filter it cannot apply was never asked, and asking again changes nothing: said apart,
+  // with why, as its row in the waterfall says it.
+  return `${failed}${skippedWords(outcomes)}`;
+}
+
+/** " Skipped: local: cannot filter by language.", or nothing when every provider was asked. */
+function skippedWords(outcomes) {
+  const left = outcomes.filter(skipped);
+  return left.length === 0 ? '' : ` Skipped: ${skippedWhy(left)}.`;
+}
+
+/** "local: cannot filter by language; crossref: cannot filter by open_access": who was left out, and why. */
+function skippedWhy(outcomes) {
+  return outcomes.map((outcome) => `${outcome.provider}: ${outcome.message ?? 'skipped'}`).join('; ');
 }
 
 /**

@@ -1,6 +1,6 @@
-// The search page: the form and the address bar hold the same state (q, kind, providers, timeout_ms, explain),
-// so a search is a link; results and the waterfall fill in as GET /v1/search/{kind}/stream delivers them, without
-// moving the results already shown (steady-results.js).
+// The search page: the form and the address bar hold the same state (q, kind, providers, timeout_ms, explain and the
+// kind's filters), so a search is a link; results and the waterfall fill in as GET /v1/search/{kind}/stream delivers
+// them, without moving the results already shown (steady-results.js).
 // "More results" adds the next page below them. The page number stays out of the address bar: the page shows
 // pages 1 to N at once, which a link could only rebuild with N requests, each asking providers deeper; a link
 // (and a reload) is the search itself, from its first page.
@@ -13,6 +13,7 @@ import { ProviderCatalogue } from './provider-catalogue.js';
 import { renderChips, showChipsNote } from './provider-chips.js';
 import { ProvidersPanel } from './providers-panel.js';
 import { connectPasteNote, queryTooLong } from './query-length.js';
+import { SearchFilters } from './search-filters.js';
 import { SearchForm } from './search-form.js';
 import { SearchStream } from './search-stream.js';
 import { searchParams, stateFromUrl, urlFor } from './search-state.js';
@@ -42,7 +43,12 @@ new MutationObserver(() => {
   documentsNote.hidden = resultsList.querySelector('button[data-document]') === null;
 }).observe(resultsList, { childList: true });
 connectPasteNote(queryInput, queryNote);
-const fields = new SearchForm({ form, query: queryInput, queryNote, timeout: document.getElementById('timeout'), explain: explainSwitch }, say);
+const filters = new SearchFilters({
+  disclosure: document.getElementById('filters'),
+  count: document.getElementById('filters-count'),
+  groups: { web: document.getElementById('web-filters'), papers: document.getElementById('paper-filters') },
+});
+const fields = new SearchForm({ form, query: queryInput, queryNote, timeout: document.getElementById('timeout'), explain: explainSwitch, filters }, say);
 
 const apiKey = new ApiKey(document.getElementById('key-form'), keyInput, {
   say,
@@ -78,6 +84,7 @@ const search = new SearchStream(panel, resultsList, steady, {
   deadlineFor: (state) => catalogue.deadlineFor(state),
   started: (current) => more.reset(current),
   answered: (answer) => more.shownPage(answer),
+  refused: (problem, state) => fields.refused(problem, state),
   // Stop shows while either can be stopped: the search streaming in, or a next page on its way.
   streamingChanged: (streaming) => stopControl.showWhile(streaming || more.busy),
 });
@@ -134,6 +141,7 @@ function submit(event) {
   if (state.providers.length === 0) return say('Choose at least one provider.', 'error');
   if (!fields.queryAccepted(state.q)) return;
   if (!fields.deadlineAccepted()) return;
+  if (!fields.filtersAccepted(state.kind)) return;
   showInAddressBar(state);
   void search.run(state);
 }
@@ -170,14 +178,22 @@ async function start({ reloadProviders = true } = {}) {
     search.clear();
     return void fields.queryAccepted(current.q);
   }
+  // A link's years out of range or in the wrong order: said in the page's words, on the field, as on submit.
+  if (filters.problem(current.kind)) {
+    search.clear();
+    return void fields.filtersAccepted(current.kind);
+  }
   history.replaceState(null, '', urlFor(current));
   void search.run(current);
 }
 
 form.addEventListener('submit', submit);
 form.addEventListener('change', (event) => {
+  if (event.target.name !== 'kind') return;
+  // Each kind's filters keep their values; only the kind searched shows (and is sent).
+  filters.showKind(event.target.value);
   // Before the list is loaded (the key not yet given) there is nothing to show: "No providers of this kind" was wrong.
-  if (event.target.name === 'kind' && catalogue.providers.length > 0) renderChips(catalogue.providers, event.target.value);
+  if (catalogue.providers.length > 0) renderChips(catalogue.providers, event.target.value);
 });
 explainSwitch.addEventListener('change', () => {
   resultsList.classList.toggle('explaining', explainSwitch.checked);

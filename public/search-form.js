@@ -6,9 +6,13 @@ import { queryTooLong } from './query-length.js';
 import { stateFromUrl } from './search-state.js';
 
 export class SearchForm {
-  /** @param fields the form, its query box, the note beside it, the deadline field and the Explain switch; @param say the status line */
-  constructor({ form, query, queryNote, timeout, explain }, say) {
+  /**
+   * @param fields the form, its query box, the note beside it, the deadline field, the Explain switch and the filters
+   *   (search-filters.js); @param say the status line
+   */
+  constructor({ form, query, queryNote, timeout, explain, filters }, say) {
     this.form = form;
+    this.filters = filters;
     this.query = query;
     this.queryNote = queryNote;
     this.timeout = timeout;
@@ -22,12 +26,14 @@ export class SearchForm {
     const given = stateFromUrl().providers ?? [];
     const place = (name) => (given.includes(name) ? given.indexOf(name) : given.length);
     const checked = checkedProviders();
+    const kind = this.form.elements.kind.value;
     return {
       q: this.query.value.trim(),
-      kind: this.form.elements.kind.value,
+      kind,
       providers: checked.map((name, index) => [place(name), index, name]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((entry) => entry[2]),
       timeout: this.timeout.value.trim(),
       explain: this.explain.checked,
+      filters: this.filters.read(kind),
     };
   }
 
@@ -40,6 +46,7 @@ export class SearchForm {
     this.form.elements.kind.value = state.kind;
     this.timeout.value = state.timeout;
     this.explain.checked = state.explain;
+    this.filters.show(state.kind, state.filters);
     renderChips(providers, state.kind, state.providers);
   }
 
@@ -61,6 +68,28 @@ export class SearchForm {
    */
   queryAccepted(query) {
     return this.accepted(this.query, queryTooLong(query, this.query));
+  }
+
+  /** Filters of the search's `kind` the controls know are wrong (a year out of range, years in the wrong order), said before searching. */
+  filtersAccepted(kind) {
+    this.filters.unmark(kind);
+    const found = this.filters.problem(kind);
+    if (!found) return true;
+    this.filters.open();
+    return this.accepted(found.field, found.problem);
+  }
+
+  /**
+   * Whether the service's refusal of the search `state` (its 400 body, `problem`) was of a filter, and so said here: on
+   * the status line in the field's words, the field marked, unfolded and focused to be mended, as a problem found
+   * before searching is. A domain entry is the service's to judge.
+   */
+  refused(problem, state) {
+    const found = this.filters.refusal(problem, state);
+    if (!found) return false;
+    this.filters.open();
+    this.accepted(found.field, found.problem);
+    return true;
   }
 
   /** Whether `field` holds no `problem`; one it holds is marked on it, said on the status line, and focused to be mended. */

@@ -12,7 +12,8 @@ export class SearchStream {
    * @param panel the Providers panel (providers-panel.js); @param list the results list; @param steady the results as
    *   they stream in (steady-results.js) @param searchPage what it needs of the page: headers(), say(text, kind, options),
    *   askForKey(message), deadlineFor(state), started(search) (a search, `{ state, controller }`, or none, is now the
-   *   page's: More results starts over with it), answered(answer) (its answer is in: whether a next page exists),
+   *   page's: More results starts over with it), answered(answer) (its answer is in: whether a next page exists), refused(problem, state) (the
+   *   service refused the search: whether the page said why, in its own words, on a field it shows),
    *   streamingChanged(streaming) (the Stop button comes and goes with it)
    */
   constructor(panel, list, steady, searchPage) {
@@ -104,6 +105,8 @@ export class SearchStream {
         const problem = await response.json().catch(() => ({}));
         // A newer search took over while the body arrived (and cut it short): its status line is not this one's.
         if (controller.signal.aborted) return;
+        // A refused filter (a domain entry) is said in the page's words, on its field; any other refusal in the service's.
+        if (searchPage.refused(problem, state)) return;
         return void searchPage.say(problem.message ?? `The search answered ${statusWords(response)}.`, 'error');
       }
       // Results are announced once, when the first are on the page; later counts are for the eye (and the answer says all).

@@ -54,6 +54,7 @@ describe('the search page files', () => {
       '/web/providers-panel.js',
       '/web/query-length.js',
       '/web/results.js',
+      '/web/search-filters.js',
       '/web/search-form.js',
       '/web/search-state.js',
       '/web/search-stream.js',
