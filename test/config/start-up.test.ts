@@ -9,11 +9,16 @@ import { closedPort } from '../support/closed-port.js';
 import { temporaryDirectory } from '../support/temporary-directory.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 
-/** Runs the real server with only the given variables (plus PATH) until it listens or exits. */
+/**
+ * Runs the real server with only the given variables (plus PATH) until it listens or exits. Node itself runs it, with
+ * tsx as a loader (as test/server/server-process.ts does), not the tsx CLI: that is a second process to start, and it
+ * relays SIGTERM by waiting 30 ms for the server to say it got it, then SIGKILL and an exit with 143, which a busy
+ * machine now and then reported instead of the server's own shutdown and its 0.
+ */
 async function runServer(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(tsx, [path.join(root, 'src', 'server.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src', 'server.ts')], {
+    cwd: root,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -33,7 +38,10 @@ async function runServer(env: Record<string, string>): Promise<{ code: number | 
   return { code, output };
 }
 
-describe('server start-up', () => {
+// Concurrent: each test is a server process of its own (no port, file or variable shared), and most of a test's
+// time is that process loading its modules. Run one after another, the dozen of them left the second core idle
+// and the worker waiting.
+describe.concurrent('server start-up', () => {
   it('starts with no variables besides where to listen', async () => {
     const { code, output } = await runServer({});
     expect(output).toContain('Server listening at http://127.0.0.1:');
@@ -137,7 +145,9 @@ describe('server start-up', () => {
     expect(output).not.toContain('Server listening');
   });
 
-  it('refuses a PROVIDERS_FILE entry that uses no known definition, naming the file and the entry', async () => {
+  // Sequential: temporaryDirectory() removes its folder in the global onTestFinished, which Vitest does not tie to
+  // the right test among several running at once.
+  it.sequential('refuses a PROVIDERS_FILE entry that uses no known definition, naming the file and the entry', async () => {
     const file = path.join(temporaryDirectory('fedsearch-start-up-'), 'providers.yaml');
     writeFileSync(file, 'providers:\n  - name: searx-a\n    use: searxng\n    base_url: http://127.0.0.1:9/\n  - name: odd\n    use: nosuchprovider\n');
     const { code, output } = await runServer({ PROVIDERS_FILE: file });

@@ -26,9 +26,11 @@ describe('a PDF waiting for a reader thread', () => {
 
   it('is given up at its own time and grace when both threads stay busy, not read whenever one frees', async () => {
     const slow = slowPdf();
-    // Both reader threads busy for at least 10 s each (the time, then the grace for the page being read): longer
-    // than the waiting PDF may wait (its 200 ms, the page grace and a thread's start: 7.2 s).
-    const busy = [0, 1].map(() => extractPdfText(slow, { maxChars: 1_000_000, timeMs: 8_000 }).catch((error: unknown) => error));
+    // Both reader threads busy for at least 8 s each from now (the time, then the grace for the page being read, a
+    // timer from the thread's start): longer than the waiting PDF, asked for next, may wait (its 200 ms, the page grace
+    // and a thread's start: 7.2 s). Timers fire in the order they are due, so the margin holds however busy the
+    // machine is; every second more of it was a second more waiting for the threads to stop at the end.
+    const busy = [0, 1].map(() => extractPdfText(slow, { maxChars: 1_000_000, timeMs: 6_000 }).catch((error: unknown) => error));
     const waiting = await extractPdfText(minimalPdf({ lines: ['waited'] }), { maxChars: 1_000_000, timeMs: 200 }).catch((error: unknown) => error);
     expect(waiting).toBeInstanceOf(FedsearchError);
     expect((waiting as FedsearchError).code).toBe('FETCH_TIMEOUT');

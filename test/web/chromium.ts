@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Debian's chromium package (apt-get install chromium); no browser is downloaded. CHROMIUM_PATH overrides it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -51,5 +52,30 @@ export async function launchChromium({ javaScriptEnabled = true }: { javaScriptE
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * One Chromium for every describe block of a test file, launched before the file's first hook and closed after its
+ * last: a launch and close cost one to three seconds, paid once per block when each launched its own. The blocks share
+ * its profile (a context of their own, from a browser launched without one, made every page about half a second
+ * slower to load, more than the launches saved); each test opens a page of its own, and each block starts a service of
+ * its own, on a port of its own: another origin, so nothing its pages keep in storage or the HTTP cache reaches another
+ * block's (the service sets no cookie, the one thing a port does not separate). A block's close() closes the pages it
+ * left open, their connections with them, before it stops its service. Call it at a file's top level.
+ */
+export function chromiumForThisFile(): () => Promise<LaunchedBrowser> {
+  let launched: LaunchedBrowser | undefined;
+  beforeAll(async () => {
+    if (browserTestsRun()) launched = await launchChromium();
+  });
+  afterAll(async () => {
+    await launched?.close();
+  });
+  return async () => {
+    if (launched === undefined) throw new Error('no Chromium launched: chromiumForThisFile() belongs at the top level of a test file');
+    const { context } = launched;
+    const before = new Set(context.pages());
+    return { context, close: async () => void (await Promise.all(context.pages().filter((page) => !before.has(page)).map((page) => page.close()))) };
   };
 }
