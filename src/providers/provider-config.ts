@@ -78,6 +78,7 @@ function tuningVariables(settings: ProviderSettings, field: keyof Tuning): strin
 
 // Credentials are free text; blank counts as unset, as an empty `KEY=` line in an .env file means.
 const credentialSchema = z.string().transform((raw) => raw.trim() || undefined);
+const blankAsUnset = z.string().transform((raw) => (raw.trim() === '' ? undefined : raw));
 
 /** Every variable the given providers read, each with its schema: spread into the configuration schema. */
 export function providerVariableShape(all: readonly ProviderSettings[]): Record<string, z.ZodType<unknown, string | undefined>> {
@@ -85,7 +86,8 @@ export function providerVariableShape(all: readonly ProviderSettings[]): Record<
   for (const settings of all) {
     for (const credential of settings.credentials) {
       const { format } = credential;
-      shape[credential.env] = (format ? envValue(format.allowed, format.read) : credentialSchema).optional();
+      // A plain setting with a format (WIKIPEDIA_LANGUAGE) is blank-as-unset too; any other value must read.
+      shape[credential.env] = (format ? blankAsUnset.pipe(envValue(format.allowed, format.read).optional()) : credentialSchema).optional();
     }
     for (const field of Object.keys(PROVIDER_TUNING) as Array<keyof Tuning>) {
       for (const name of tuningVariables(settings, field)) shape[name] = PROVIDER_TUNING[field].schema.optional();

@@ -99,4 +99,10 @@ describe('the wikipedia adapter and a search language', () => {
   it('refuses a configured language that is not two letters, saying what is allowed', () => {
     expect(() => makeProvider(WikipediaProvider, { WIKIPEDIA_LANGUAGE: 'deutsch' })).toThrow(/WIKIPEDIA_LANGUAGE.*a two-letter language code such as de/);
   });
+
+  it('reads a blank language as unset, as every blank provider setting is (an empty KEY= line in an .env file)', () => {
+    const site = makeProvider(WikipediaProvider, { WIKIPEDIA_BASE_URL: 'https://wiki.example.org', WIKIPEDIA_LANGUAGE: '   ' });
+    expect(site.filtersNotApplied?.({ language: 'de' })).toEqual(['language']);
+    expect(site.filtersNotApplied?.({})).toEqual([]);
+  });
 });
