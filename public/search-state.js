@@ -20,11 +20,33 @@ export function stateFromUrl() {
   const providers = params.get('providers')?.split(',').map((name) => name.trim()).filter(Boolean);
   const filters = {};
   for (const name of FILTERS[kind]) {
-    const value = params.get(name)?.trim();
+    const value = filterFromUrl(params, name);
     if (value) filters[name] = value;
   }
   // Trimmed as the form trims it: a link whose q is only spaces is the empty page, not a search for nothing.
   return { q: params.get('q')?.trim() ?? '', kind, providers, timeout: params.get('timeout_ms') ?? '', explain: params.get('explain') === 'true', filters };
+}
+
+/** The filters whose value is a list: the service also takes each entry as a parameter of its own. */
+const LIST_FILTERS = ['include_domains', 'exclude_domains'];
+
+/**
+ * Filter `name` as the service reads the same parameter, so that a link written for the API searches alike here:
+ * a repeated list (`include_domains=a.org&include_domains=b.org`) is every entry, not the first only, and
+ * `open_access=1` is true. Read otherwise, the page searched for other than the link asked, without a word
+ * (the first domain only, or every paper).
+ */
+function filterFromUrl(params, name) {
+  if (LIST_FILTERS.includes(name)) {
+    return params
+      .getAll(name)
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .join(',');
+  }
+  const value = params.get(name)?.trim();
+  if (name === 'open_access') return value === 'true' || value === '1' ? 'true' : '';
+  return value;
 }
 
 /** The address of a search's state: the one a link to it is shared by. */

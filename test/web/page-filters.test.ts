@@ -148,6 +148,28 @@ describe.skipIf(!browserTestsRun())('the search page: filters', () => {
     await page.close();
   });
 
+  it("reads a link's filters as the service reads the same parameters: a repeated domain list whole, open_access=1 as true", async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    // The service takes both forms of a list (README "include_domains=a.org&include_domains=b.org") and 1 for true.
+    const web = nextStream(page, 'web');
+    await page.goto(`${service.origin}/?q=rank&providers=brave&include_domains=example.com&include_domains=docs.example.org&exclude_domains=spam.example&exclude_domains=junk.example`);
+    expect(queryOf(await web)).toBe('?q=rank&providers=brave&explain=true&include_domains=example.com%2Cdocs.example.org&exclude_domains=spam.example%2Cjunk.example');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#filter-include-domains').inputValue()).toBe('example.com,docs.example.org');
+    expect(await page.locator('#filter-exclude-domains').inputValue()).toBe('spam.example,junk.example');
+    expect(addressOf(page)).toBe('?q=rank&kind=web&providers=brave&include_domains=example.com%2Cdocs.example.org&exclude_domains=spam.example%2Cjunk.example');
+
+    const papers = nextStream(page, 'papers');
+    await page.goto(`${service.origin}/?q=transformers&kind=papers&providers=arxiv&open_access=1`);
+    expect(queryOf(await papers)).toBe('?q=transformers&providers=arxiv&explain=true&open_access=true');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#filter-open-access').isChecked()).toBe(true);
+    expect((await page.locator('#filters summary').textContent())?.trim()).toBe('Filters (1 set)');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('says why a search whose every provider a filter left out found nothing, rather than to search again', async () => {
     const page = await chromium.context.newPage();
     await page.goto(`${service.origin}/?q=rank&providers=local&language=de`);
