@@ -72,6 +72,22 @@ describe.skipIf(!browserTestsRun())('the search page keeps keyboard focus', () =
     await page.close();
   });
 
+  it('outlines the form fields in a colour that stands out from the page (3:1), in light and dark mode', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(`${service.origin}/`);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const selector of ['#q', '#timeout', '#filter-time-range', '#filter-language']) {
+        const { outline, background } = await page.evaluate((field) => {
+          const element = document.querySelector(field)!;
+          return { outline: getComputedStyle(element).borderTopColor, background: getComputedStyle(document.body).backgroundColor };
+        }, selector);
+        expect(contrast(outline, background), `${colorScheme}: ${selector}`).toBeGreaterThanOrEqual(3);
+      }
+    }
+    await page.close();
+  });
+
   it('rings what has focus in a colour that stands out from the page (3:1), in light and dark mode', async () => {
     const page = await chromium.context.newPage();
     await page.goto(`${service.origin}/?q=rank+fusion&providers=brave`);
