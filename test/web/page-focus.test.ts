@@ -78,10 +78,9 @@ describe.skipIf(!browserTestsRun())('the search page keeps keyboard focus', () =
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       for (const selector of ['#q', '#timeout', '#filter-time-range', '#filter-language']) {
-        const { outline, background } = await page.evaluate((field) => {
-          const element = document.querySelector(field)!;
-          return { outline: getComputedStyle(element).borderTopColor, background: getComputedStyle(document.body).backgroundColor };
-        }, selector);
+        const { outline, background } = (await page.evaluate(
+          `({ outline: getComputedStyle(document.querySelector('${selector}')).borderTopColor, background: getComputedStyle(document.body).backgroundColor })`,
+        )) as { outline: string; background: string };
         expect(contrast(outline, background), `${colorScheme}: ${selector}`).toBeGreaterThanOrEqual(3);
       }
     }
