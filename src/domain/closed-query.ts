@@ -4,6 +4,8 @@
  * left out, at the ends of a group as at those of the text (`asthma (mice OR) rats` is `asthma (mice) rats`). Sent
  * as typed, `asthma NOT (mice OR rats` is unbalanced syntax that PubMed's and OpenAlex's parsers may refuse or read
  * otherwise, and an unclosed phrase or a trailing NOT could take in what is sent after the text.
+ * A NOT that opens a group (`asthma (NOT mice)`) has nothing before it inside it, where these APIs' NOT is binary: it
+ * is sent before its group (`asthma NOT (mice)`), where it joins what comes before, or is read as a leading NOT.
  * Upper-case operators only: in lower case they are words (and a text whose NOT is a word has it in lower case first).
  */
 
@@ -14,7 +16,8 @@ const DANGLING_END = /(?:(?<![^\s(])(?:AND|OR|NOT)|\()\s*$/;
 const LEADING_OPERATORS = /^\s*(?:(?:AND|OR)(?:\s+|$))+/;
 /**
  * What joins nothing inside a group (read once the phrases are closed): a group of operators alone (`(OR)`), an AND
- * or OR just after a `(`, an operator just before a `)`. A phrase is matched first, and left as typed.
+ * or OR just after a `(`, an operator just before a `)`, and a NOT just after a `(` before a term (moved before its
+ * group). A phrase is matched first, and left as typed.
  */
 const DANGLING_IN_GROUP = new RegExp(
   [
@@ -23,11 +26,22 @@ const DANGLING_IN_GROUP = new RegExp(
     String.raw`(?<=\()\s*(?:(?:AND|OR)\s+)+`,
     // From the start of a run of spaces only, so that a long run is read once, not from each of its spaces.
     String.raw`(?<!\s)\s*(?:(?<![^\s(])(?:AND|OR|NOT)\s*)+(?=\))`,
+    String.raw`\(\s*NOT\s+(?=[^\s)])`,
   ].join('|'),
   'g',
 );
 
-/** The text closed as above; as typed when it needs nothing, or when nothing but operators would be left. */
+/**
+ * What holds no word to search for once closed: parentheses, operators and empty phrases alone (`(`, `"`, `AND (`,
+ * `(OR)`, `""`).
+ */
+const NO_WORD = /^(?:[\s()]|"\s*"|(?<![^\s(])(?:AND|OR|NOT)(?![^\s)]))*$/;
+
+/**
+ * The text closed as above; as typed when it needs nothing, and empty when it holds no word to search for, which sent
+ * to these APIs would be refused or find anything (GitHub answers 422: "only logical operators … without any search
+ * terms").
+ */
 export function closedQuery(text: string): string {
   if (!MAY_NEED_CLOSING.test(text)) return text;
   let closed = '';
@@ -57,8 +71,10 @@ export function closedQuery(text: string): string {
     closed = closed.replace(DANGLING_IN_GROUP, (match) => {
       if (match.startsWith('"')) return match;
       leftOut = again = true;
-      // A group of operators alone leaves a space; an operator goes with the spaces between it and its `(` or `)`.
-      return match.startsWith('(') ? ' ' : '';
+      // A group of operators alone leaves a space; an operator goes with the spaces between it and its `(` or `)`; a NOT
+      // that opens a group goes before it.
+      if (!match.startsWith('(')) return '';
+      return match.endsWith(')') ? ' ' : ' NOT (';
     });
   }
   // (A text that ends in a closed phrase ends in no operator.)
@@ -68,5 +84,5 @@ export function closedQuery(text: string): string {
   }
   closed = closed.replace(LEADING_OPERATORS, '').trimEnd() + ')'.repeat(open);
   if (leftOut) closed = closed.replace(/\s+/g, ' ').trim();
-  return closed.trim() === '' ? text : closed;
+  return NO_WORD.test(closed) ? '' : closed;
 }

@@ -13,9 +13,11 @@
  */
 /**
  * A `-` that excludes: before a letter, a phrase, or a group whose first term starts with one (`-(mice OR rats)`, read
- * as `NOT (mice OR rats)` is). Not before a digit or a group of them: `-(40)` is a number.
+ * as `NOT (mice OR rats)` is). Not before a digit or a group of them: `-(40)` is a number; nor before a group holding,
+ * outside its phrases and up to its first `)`, a `=`, `<`, `>`, `^` or a `+` before a letter or digit: `-(x+1)`,
+ * `-(a^2)` are formulas, not terms (`-(c++ OR java)` still excludes).
  */
-const MINUS = String.raw`-(?=["\p{L}]|\(\s*["\p{L}])`;
+const MINUS = String.raw`-(?=["\p{L}]|\(\s*(?=["\p{L}])(?:"[^"]*"?|[^)"+=<>^]|\+(?![\p{L}\p{N}]))*(?:\)|$))`;
 const MINUS_PREFIX = String.raw`(?:(?:AND|OR|NOT)\s+)?${MINUS}`;
 /**
  * An upper-case `NOT` before a word, a phrase or a group, anywhere in the text (an AND or OR just before it goes with
@@ -66,7 +68,7 @@ const GITHUB_MINUS_TERM_OR_PHRASE = new RegExp(`${GITHUB_MINUS_TERM}|${PHRASE}`,
  * alternative: YouTube's `-b|a` would make it one); any other AND (all words are required anyway); and phrases (so
  * that an operator inside one is passed over). Without the NOT parts for a text whose NOT is a word.
  */
-const NOT_BEFORE_MINUS = String.raw`(?<!\S)(?:(?:AND|OR)\s+)?NOT\s+(?=-["\p{L}(])`;
+const NOT_BEFORE_MINUS = String.raw`(?<!\S)(?:(?:AND|OR)\s+)?NOT\s+(?=${MINUS})`;
 const OR_AFTER = String.raw`(?:\s+OR(?!\S))?`;
 const AND = String.raw`(?<!\S)AND(?:\s+|$)`;
 const MINUS_SYNTAX = new RegExp(

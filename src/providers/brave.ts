@@ -4,6 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import type { TimeRange } from '../domain/time-range.js';
 import { braveSearchLanguage } from './brave-language.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
+import { notWordsInLowerCase } from './excluded-terms.js';
 import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import {
   Provider,
@@ -58,7 +59,9 @@ export class BraveProvider extends Provider {
   });
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
-    const parameters: Record<string, string> = { q: query.text, count: String(Math.min(query.limit, MAX_COUNT)), offset: '0' };
+    // Brave's search operators include an upper-case NOT: one that is a word (`NOT INVENTED HERE`: notIsOperator) is
+    // sent in lower case, or the search excluded the very words it was for.
+    const parameters: Record<string, string> = { q: notWordsInLowerCase(query.text), count: String(Math.min(query.limit, MAX_COUNT)), offset: '0' };
     const { time_range: timeRange, language, safesearch } = query.filters;
     if (timeRange) parameters.freshness = FRESHNESS[timeRange];
     if (language) parameters.search_lang = braveSearchLanguage(language);

@@ -39,15 +39,35 @@ export function nothingLeftToSearch(api: string): string {
 /** Why an API with boolean NOT is not asked a text of excluded terms alone: NOT needs something to leave results out of. */
 export const ONLY_EXCLUDED_TERMS = 'the query has no word to search for besides its excluded terms (-word)';
 
+/** Why a boolean API (PubMed, OpenAlex, GitHub) is not asked a text with no word at all (closedQuery's ''). */
+export const NO_WORD_TO_SEARCH = 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses';
+
+/** Why a boolean API is not sent a text, from what withBooleanExclusion made of it; undefined when it is sent. */
+export function booleanQueryProblem(sent: string | undefined): string | undefined {
+  if (sent === undefined) return ONLY_EXCLUDED_TERMS;
+  return sent === '' ? NO_WORD_TO_SEARCH : undefined;
+}
+
+/**
+ * The text with a NOT that is a word (one starting a text written in capitals: notIsOperator) in lower case, which an
+ * API with upper-case operators (PubMed, OpenAlex, GitHub, CirrusSearch, Brave) searches for rather than reads; the
+ * text itself otherwise (nearly every text: one `includes`).
+ */
+export function notWordsInLowerCase(text: string): string {
+  return text.includes('NOT') && !notIsOperator(text) ? notAsWord(text) : text;
+}
+
 /**
  * The text for an API with upper-case boolean NOT and parentheses (PubMed, OpenAlex): as typed, or with its excluded
- * terms after NOT; undefined for a text of excluded terms alone (ONLY_EXCLUDED_TERMS). In a text written in capitals
+ * terms after NOT; undefined for a text of excluded terms alone (ONLY_EXCLUDED_TERMS), and empty for one with no word
+ * at all (NO_WORD_TO_SEARCH: booleanQueryProblem says which). In a text written in capitals
  * that starts with NOT, a word there (notIsOperator), that NOT is sent in lower case, which these APIs read as a word. An unclosed
  * group or phrase is closed, and an operator that joins nothing left out (closedQuery): unbalanced syntax these APIs'
  * parsers may refuse.
  */
 export function withBooleanExclusion(text: string): string | undefined {
-  const typed = closedQuery(text.includes('NOT') && !notIsOperator(text) ? notAsWord(text) : text);
+  const typed = closedQuery(notWordsInLowerCase(text));
+  if (typed === '') return typed;
   // A NOT after words (`asthma NOT (mice OR rats)` too) is the API's own operator: sent as typed.
   const terms = excludedTerms(typed, { not: 'kept' });
   if (terms === undefined) return typed;

@@ -1,4 +1,4 @@
-import { closedQuery, excludedTerms, mustBeQuoted, notAsWord, notIsOperator } from './excluded-terms.js';
+import { closedQuery, excludedTerms, mustBeQuoted, notWordsInLowerCase } from './excluded-terms.js';
 
 /**
  * GitHub's search API refuses a query "longer than 256 characters (not including operators or qualifiers)" or
@@ -29,10 +29,11 @@ const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
  * needs a word before it), is sent as typed, as it always was. In a text written in capitals that starts
  * with NOT (`NOT FOUND`), that NOT is a word (notIsOperator): sent in lower case, which GitHub searches for rather than reads. An unclosed phrase or
  * group is closed, and an operator that joins nothing left out (closedQuery), so that nothing typed reaches the
- * qualifier the adapter puts before the text (`rust NOT` is `rust`, not the NOT of `is:public`).
+ * qualifier the adapter puts before the text (`rust NOT` is `rust`, not the NOT of `is:public`). Empty for a text with
+ * no word at all (`(`, `AND "`), which GitHub refuses (422: "only logical operators … without any search terms").
  */
 export function githubSearchText(text: string): string {
-  const typed = closedQuery(text.includes('NOT') && !notIsOperator(text) ? notAsWord(text) : text);
+  const typed = closedQuery(notWordsInLowerCase(text));
   const terms = excludedTerms(typed, { qualifiers: 'kept', not: 'kept' });
   if (terms === undefined || terms.rest === '' || operatorsIn(terms.rest) + terms.excluded.length > MAX_OPERATORS) return typed;
   return [terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');

@@ -3,7 +3,7 @@ import { arxivIdFromDoi, arxivPdfUrl, doiUrl, normalizeArxivId, normalizeDoi, no
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { ONLY_EXCLUDED_TERMS, withBooleanExclusion } from './excluded-terms.js';
+import { booleanQueryProblem, NO_WORD_TO_SEARCH, ONLY_EXCLUDED_TERMS, withBooleanExclusion } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -77,13 +77,14 @@ export class OpenAlexProvider extends Provider {
   readonly settings = OpenAlexProvider.settings;
 
   /**
-   * A query of wildcards alone (`*`) leaves nothing to search for, and one of excluded terms alone (`-mice`) leaves NOT
-   * nothing to leave results out of: skipped, not sent.
+   * A query of wildcards alone (`*`) leaves nothing to search for, nor does one of operators, quotes or parentheses
+   * alone (`AND (`), and one of excluded terms alone (`-mice`) leaves NOT nothing to leave results out of: skipped, not
+   * sent.
    */
   override queryProblem(text: string): string | undefined {
     const words = withoutWildcards(text);
     if (words === '') return ONLY_WILDCARDS;
-    return withBooleanExclusion(words) === undefined ? ONLY_EXCLUDED_TERMS : undefined;
+    return booleanQueryProblem(withBooleanExclusion(words));
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
@@ -91,7 +92,7 @@ export class OpenAlexProvider extends Provider {
     if (words === '') throw invalidQuery(ONLY_WILDCARDS);
     // `-mice` as NOT: OpenAlex documents AND, OR and NOT (upper case, grouped by parentheses) as its operators, no minus.
     const text = withBooleanExclusion(words);
-    if (text === undefined) throw invalidQuery(ONLY_EXCLUDED_TERMS);
+    if (text === undefined || text === '') throw invalidQuery(text === '' ? NO_WORD_TO_SEARCH : ONLY_EXCLUDED_TERMS);
     const url = this.endpoint('/works');
     url.searchParams.set('search', text);
     url.searchParams.set('per_page', String(Math.min(query.limit, MAX_PER_PAGE)));

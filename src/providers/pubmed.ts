@@ -3,7 +3,7 @@ import { doiUrl, normalizeDoi, normalizePmcid, normalizePmid } from '../domain/p
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError } from './error-envelope.js';
-import { ONLY_EXCLUDED_TERMS, withBooleanExclusion } from './excluded-terms.js';
+import { booleanQueryProblem, NO_WORD_TO_SEARCH, ONLY_EXCLUDED_TERMS, withBooleanExclusion } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -67,16 +67,19 @@ export class PubmedProvider extends Provider {
   };
   readonly settings = PubmedProvider.settings;
 
-  /** A query of excluded terms alone (`-mice`) leaves NOT nothing to leave results out of: skipped, not sent. */
+  /**
+   * A query of excluded terms alone (`-mice`) leaves NOT nothing to leave results out of, and one of operators, quotes
+   * or parentheses alone (`AND (`) has nothing to search for: skipped, not sent.
+   */
   override queryProblem(text: string): string | undefined {
-    return withBooleanExclusion(text) === undefined ? ONLY_EXCLUDED_TERMS : undefined;
+    return booleanQueryProblem(withBooleanExclusion(text));
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
     const { year_from: yearFromFilter, year_to: yearTo, open_access: openAccess } = query.filters;
     // `-mice` as NOT: PubMed's operators are AND, OR and NOT (upper case, left to right); a minus is none of them.
     const text = withBooleanExclusion(query.text);
-    if (text === undefined) throw invalidQuery(ONLY_EXCLUDED_TERMS);
+    if (text === undefined || text === '') throw invalidQuery(text === '' ? NO_WORD_TO_SEARCH : ONLY_EXCLUDED_TERMS);
     const parameters: Record<string, string> = {
       term: openAccess ? `(${text}) AND free full text[sb]` : text,
       retmax: String(Math.min(query.limit, MAX_RESULTS)),

@@ -2,6 +2,7 @@ import { parseError, upstreamError } from '../domain/errors.js';
 import type { FilterName, SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
+import { notWordsInLowerCase } from './excluded-terms.js';
 import { compact, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
@@ -95,7 +96,9 @@ export class WikipediaProvider extends Provider {
     const url = new URL(`${this.wikiFor(query.filters.language) ?? this.site}/w/api.php`);
     url.searchParams.set('action', 'query');
     url.searchParams.set('list', 'search');
-    url.searchParams.set('srsearch', query.text);
+    // CirrusSearch reads an upper-case NOT as its operator (`NOT dog` is `-dog`): one that is a word (`NOT INVENTED
+    // HERE`: notIsOperator) is sent in lower case, or the search excluded the very words it was for.
+    url.searchParams.set('srsearch', notWordsInLowerCase(query.text));
     url.searchParams.set('srlimit', String(Math.min(query.limit, MAX_SRLIMIT)));
     url.searchParams.set('srprop', 'snippet|timestamp');
     url.searchParams.set('format', 'json');

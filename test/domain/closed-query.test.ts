@@ -23,8 +23,22 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
     // A leading NOT excludes (readers of NOT take it); lower-case operators are words.
     expect(closedQuery('NOT rust go')).toBe('NOT rust go');
     expect(closedQuery('rust and')).toBe('rust and');
-    // Nothing but operators: as typed, not an empty query that would find everything.
-    expect(closedQuery('AND')).toBe('AND');
+    // Nothing but operators, quotes or parentheses: empty, a text with nothing to search for (its API is not asked it).
+    expect(closedQuery('AND')).toBe('');
+    for (const text of ['(', '"', ')', 'AND (', '()', '""', '( " " )', '(NOT)', 'OR NOT']) expect(closedQuery(text), text).toBe('');
+    // A quoted operator is a word searched for.
+    expect(closedQuery('"AND" (')).toBe('"AND"');
+  });
+
+  it('moves a NOT that opens a group before it, where it has something to join or is read as a leading NOT', () => {
+    // Inside `(NOT x)` PubMed's, OpenAlex's and GitHub's binary NOT had nothing before it.
+    expect(closedQuery('asthma (NOT mice)')).toBe('asthma NOT (mice)');
+    expect(closedQuery('asthma (NOT mice OR rats)')).toBe('asthma NOT (mice OR rats)');
+    expect(closedQuery('asthma (AND NOT mice)')).toBe('asthma NOT (mice)');
+    expect(closedQuery('(NOT mice) asthma')).toBe('NOT (mice) asthma');
+    // After a word inside the group it joins two terms, and stays; inside a phrase it is a word.
+    expect(closedQuery('asthma (children NOT mice)')).toBe('asthma (children NOT mice)');
+    expect(closedQuery('asthma "(NOT mice)"')).toBe('asthma "(NOT mice)"');
   });
 
   it('gives a text without quotes, parentheses or operators at its ends back as it is', () => {

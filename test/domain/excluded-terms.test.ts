@@ -35,6 +35,20 @@ describe('excluded terms: NOT before a group, and NOT in a text written in capit
     expect(excludedTerms('temperature -(40)')).toBeUndefined();
   });
 
+  it('reads no formula as an excluded group: -(x+1), -(a^2) exclude nothing, where words and phrases of a group still do', () => {
+    // Read as terms, `-(x+1)` excluded the term x+1 (`(f) NOT x+1` to PubMed): the minus of a formula.
+    for (const text of ['f -(x+1)', 'f -(a^2)', 'f -(x=1)', 'f -(a<b)', 'f NOT -(x+1)']) {
+      expect(excludedTerms(text), text).toBeUndefined();
+      expect(excludedTerms(text, { qualifiers: 'kept', not: 'kept' }), text).toBeUndefined();
+    }
+    expect(minusSyntax('f -(x+1)')).toBe('f -(x+1)');
+    // A + inside a phrase of the group is a character of the phrase; a - inside a word is a word's.
+    expect(excludedTerms('rust -("c++" OR covid-19)')).toEqual({ rest: 'rust', excluded: ['c++', 'covid-19'] });
+    expect(excludedTerms('rust -(go OR (zig nim))')).toEqual({ rest: 'rust', excluded: ['go', 'zig', 'nim'] });
+    // A + before no letter or digit is a name's (C++, g++), not a sum's.
+    expect(excludedTerms('compilers -(c++ OR g++)')).toEqual({ rest: 'compilers', excluded: ['c++', 'g++'] });
+  });
+
   it('excludes the term of an AND NOT even for an API that reads NOT, whose NOT joins two terms', () => {
     expect(excludedTerms('asthma AND NOT mice', { not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['mice'] });
     expect(excludedTerms('asthma AND NOT mice', { qualifiers: 'kept', not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['mice'] });

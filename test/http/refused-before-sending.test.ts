@@ -39,6 +39,27 @@ describe('a call refused before anything is sent', () => {
     expect(upstream.requestsTo('/arxiv/api/query')).toHaveLength(1);
   });
 
+  it('reports PubMed, OpenAlex and GitHub skipped for a query of operators, quotes or parentheses alone, as arXiv is', async () => {
+    const noWord = 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses';
+    // Sent as typed, `AND (` was PubMed's and OpenAlex's to refuse or read as they pleased, and GitHub answers 422.
+    const papers = await request(service.origin, `/v1/search/papers?q=${encodeURIComponent('AND (')}&providers=pubmed,openalex,arxiv`);
+    expect(papers.status).toBe(200);
+    const { providers } = (await papers.json()) as { providers: Array<{ provider: string; status: string; message?: string }> };
+    const outcomes = providers.map(({ provider, status, message }) => ({ provider, status, message }));
+    expect(outcomes.sort((a, b) => a.provider.localeCompare(b.provider))).toEqual([
+      { provider: 'arxiv', status: 'skipped', message: 'the query has no words arXiv can search for' },
+      { provider: 'openalex', status: 'skipped', message: noWord },
+      { provider: 'pubmed', status: 'skipped', message: noWord },
+    ]);
+    const code = await callOperation(service, 'github_search', { query: 'NOT (' });
+    expect(code.status).toBe(200);
+    expect(((await code.json()) as { providers: unknown[] }).providers[0]).toMatchObject({ provider: 'github', status: 'skipped', message: noWord });
+    expect(upstream.requestsTo('/pubmed/entrez/eutils/esearch.fcgi')).toHaveLength(0);
+    expect(upstream.requestsTo('/openalex/works')).toHaveLength(0);
+    expect(upstream.requestsTo('/github/search/repositories')).toHaveLength(0);
+    expect(await healthOf('pubmed')).toMatchObject({ state: 'closed', consecutive_failures: 0 });
+  });
+
   it("reports GitHub's code search not configured, naming GITHUB_TOKEN, and does not suspend its repository search", async () => {
     const refused = await (await callOperation(service, 'github_search', { query: 'fastify', type: 'code' })).json();
     expect(refused.providers[0]).toMatchObject({ provider: 'github', status: 'not_configured', missing: ['GITHUB_TOKEN'] });

@@ -37,6 +37,18 @@ describe('brave adapter', () => {
     ]);
   });
 
+  it('sends the NOT that starts a query written in capitals as the word not, as Brave reads an upper-case NOT as its operator', async () => {
+    upstream.json('GET /brave/res/v1/web/search', fixture);
+    const provider = makeProvider(BraveProvider, { BRAVE_API_KEY: 'test-key-1234', BRAVE_BASE_URL: `${upstream.origin}/brave` });
+    const qSent = async (text: string): Promise<string | null> => {
+      await runProvider(provider, makeQuery(text, 'web', 5));
+      return upstream.requestsTo('/brave/res/v1/web/search').at(-1)!.url.searchParams.get('q');
+    };
+    expect(await qSent('NOT INVENTED HERE')).toBe('not INVENTED HERE');
+    expect(await qSent('NOT FOUND nginx')).toBe('NOT FOUND nginx');
+    expect(await qSent('HIV NOT AIDS')).toBe('HIV NOT AIDS');
+  });
+
   it('reports a missing key as not configured', () => {
     expect(makeProvider(BraveProvider, {}).missingSettings()).toEqual(['BRAVE_API_KEY']);
   });

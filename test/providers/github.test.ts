@@ -181,6 +181,24 @@ describe('github adapter', () => {
     expect(await qSent('http -language:go -(2024)')).toBe('is:public http -language:go -(2024)');
   });
 
+  it('sends a NOT that opens a group as the NOT GitHub documents between words, and a - before a formula as typed', async () => {
+    // Sent as typed, `(NOT python)` was a NOT with nothing before it, inside parentheses GitHub does not have.
+    expect(await qSent('http client (NOT python)')).toBe('is:public http client NOT python');
+    expect(await qSent('(NOT python OR ruby) http client')).toBe('is:public http client NOT python NOT ruby');
+    // Not `NOT x+1`: a formula's minus.
+    expect(await qSent('solver -(x+1)')).toBe('is:public solver -(x+1)');
+  });
+
+  it('skips a query of operators, quotes or parentheses alone, which GitHub refuses with 422, and sends no request', async () => {
+    const provider = makeProvider(GithubProvider, { GITHUB_BASE_URL: `${upstream.origin}/github` });
+    const before = upstream.requests.length;
+    for (const text of ['(', '"', 'AND (', ')', 'NOT (OR)']) {
+      expect(provider.queryProblem!(text), text).toBe('the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses');
+    }
+    await expect(runProvider(provider, makeQuery('AND (', 'code', 5))).rejects.toMatchObject({ code: 'QUERY_INVALID' });
+    expect(upstream.requests.length).toBe(before);
+  });
+
   it('leaves -words as typed where their NOTs would pass five operators, or leave NOT nothing before it: never skipped for them', async () => {
     upstream.json('GET /github/search/repositories', { total_count: 0, incomplete_results: false, items: [] });
     const provider = makeProvider(GithubProvider, { GITHUB_BASE_URL: `${upstream.origin}/github` });

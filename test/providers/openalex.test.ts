@@ -104,6 +104,17 @@ describe('openalex adapter', () => {
     return upstream.requestsTo('/openalex/works').at(-1)!.url.searchParams.get('search');
   };
 
+  it('is not asked a query of operators, quotes or parentheses alone, and sends a NOT opening a group before it', async () => {
+    const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+    const before = upstream.requestsTo('/openalex/works').length;
+    for (const text of ['(', 'AND "', '( OR )']) {
+      expect(provider.queryProblem!(text), text).toBe('the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses');
+    }
+    await expect(runProvider(provider, makeQuery('AND (', 'papers', 3))).rejects.toMatchObject({ code: 'QUERY_INVALID' });
+    expect(upstream.requestsTo('/openalex/works').length).toBe(before);
+    expect(await searchSent('vaccine (NOT mice)')).toBe('vaccine NOT (mice)');
+  });
+
   /**
    * Deleting a wildcard that starts a term before a `-` (`*-algebra`, the involutive algebras of operator theory) left
    * `-algebra`, which was then sent as `NOT algebra`: the one word searched for excluded.

@@ -202,6 +202,37 @@ describe('pubmed adapter', () => {
     expect(await termSent('NOT BRCA1 breast cancer')).toBe('(breast cancer) NOT BRCA1');
   });
 
+  it('sends a NOT that opens a group before it, where it joins the words before the group, not a NOT with nothing before it', async () => {
+    const termSent = termSentFor();
+    // Sent as typed, `asthma (NOT mice)` gave PubMed's binary NOT nothing before it inside the group.
+    expect(await termSent('asthma (NOT mice)')).toBe('asthma NOT (mice)');
+    expect(await termSent('asthma (AND NOT mice OR rats)')).toBe('asthma NOT (mice OR rats)');
+    expect(await termSent('(NOT mice) asthma')).toBe('(asthma) NOT mice');
+    // After a word inside the group, NOT joins the two, as typed.
+    expect(await termSent('asthma (children NOT mice)')).toBe('asthma (children NOT mice)');
+  });
+
+  it('sends a - before a formula in parentheses as typed, not as the exclusion of a term', async () => {
+    const termSent = termSentFor();
+    // Read as an excluded group, `-(x+1)` was sent `(f) NOT x+1`: the search left out what it asked about.
+    expect(await termSent('f -(x+1)')).toBe('f -(x+1)');
+    expect(await termSent('polynomial -(a^2)')).toBe('polynomial -(a^2)');
+    expect(await termSent('asthma -(mice OR rats)')).toBe('(asthma) NOT (mice OR rats)');
+  });
+
+  it('finds nothing to search for in operators, quotes and parentheses alone, and sends no request for them', async () => {
+    const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
+    const before = upstream.requests.length;
+    for (const text of ['(', '"', 'AND (', ')', '(OR)', 'NOT ""']) {
+      expect(provider.queryProblem!(text), text).toBe('the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses');
+      const refused = await rejection(runProvider(provider, makeQuery(text, 'papers')));
+      expect([refused.code, refused.message]).toEqual(['QUERY_INVALID', 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses']);
+    }
+    expect(upstream.requests.length).toBe(before);
+    // A quoted operator is a word to search for.
+    expect(provider.queryProblem!('"AND" (')).toBeUndefined();
+  });
+
   it('finds nothing to search for in excluded terms alone, and sends no request for them', async () => {
     const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
     expect(provider.queryProblem!('-mice -"case report"')).toBe('the query has no word to search for besides its excluded terms (-word)');

@@ -48,6 +48,22 @@ describe('wikipedia adapter', () => {
     ]);
   });
 
+  it("sends the NOT that starts a query written in capitals as the word not, which CirrusSearch does not read as its NOT", async () => {
+    upstream.json('GET /wikipedia/w/api.php', listSearch);
+    const provider = makeProvider(WikipediaProvider, { WIKIPEDIA_BASE_URL: `${upstream.origin}/wikipedia` });
+    const srsearchSent = async (text: string): Promise<string | null> => {
+      await runProvider(provider, makeQuery(text, 'web', 3));
+      return upstream.requestsTo('/wikipedia/w/api.php').at(-1)!.url.searchParams.get('srsearch');
+    };
+    // CirrusSearch reads `NOT dog` as `-dog` (Help:CirrusSearch/Logical operators): sent as typed, NOT INVENTED HERE
+    // excluded the very words searched for.
+    expect(await srsearchSent('NOT INVENTED HERE')).toBe('not INVENTED HERE');
+    // Between words, and among lower-case words, NOT is the operator still; inside a phrase a word of it.
+    expect(await srsearchSent('HIV NOT AIDS')).toBe('HIV NOT AIDS');
+    expect(await srsearchSent('NOT rats asthma')).toBe('NOT rats asthma');
+    expect(await srsearchSent('"NOT INVENTED HERE" syndrome')).toBe('"NOT INVENTED HERE" syndrome');
+  });
+
   it('answers a search that found nothing with no items', () => {
     const provider = makeProvider(WikipediaProvider);
     const nothing = JSON.stringify({ batchcomplete: true, query: { searchinfo: { totalhits: 0 }, search: [] } });
