@@ -1,4 +1,5 @@
 import { closedQuery } from '../domain/closed-query.js';
+import { invalidQuery } from '../domain/errors.js';
 import { excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms } from '../domain/excluded-terms.js';
 
 /**
@@ -6,7 +7,7 @@ import { excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerm
  * read by domain/excluded-terms.ts: the domain layer, as providers=auto reads them too (an excluded word names no
  * topic of the search).
  */
-export { closedQuery, excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms };
+export { closedQuery, excludedTerms, minusSyntax, type ExcludedTerms };
 
 /**
  * An upper-case OR outside a phrase, with the spaces either side: between two terms, or with nothing on a side
@@ -37,7 +38,7 @@ export function nothingLeftToSearch(api: string): string {
 }
 
 /** Why an API with boolean NOT is not asked a text of excluded terms alone: NOT needs something to leave results out of. */
-export const ONLY_EXCLUDED_TERMS = 'the query has no word to search for besides its excluded terms (-word)';
+const ONLY_EXCLUDED_TERMS = 'the query has no word to search for besides its excluded terms (-word)';
 
 /** Why a boolean API (PubMed, OpenAlex, GitHub) is not asked a text with no word at all (closedQuery's ''). */
 export const NO_WORD_TO_SEARCH = 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses';
@@ -60,10 +61,10 @@ export function notWordsInLowerCase(text: string): string {
 /**
  * The text for an API with upper-case boolean NOT and parentheses (PubMed, OpenAlex): as typed, or with its excluded
  * terms after NOT; undefined for a text of excluded terms alone (ONLY_EXCLUDED_TERMS), and empty for one with no word
- * at all (NO_WORD_TO_SEARCH: booleanQueryProblem says which). In a text written in capitals
- * that starts with NOT, a word there (notIsOperator), that NOT is sent in lower case, which these APIs read as a word. An unclosed
- * group or phrase is closed, and an operator that joins nothing left out (closedQuery): unbalanced syntax these APIs'
- * parsers may refuse.
+ * at all (NO_WORD_TO_SEARCH: booleanQueryProblem says which). In a text written in capitals that starts with NOT, a
+ * word there (notIsOperator), that NOT is sent in lower case, which these APIs read as a word. An unclosed group or
+ * phrase is closed, and an operator that joins nothing left out (closedQuery): unbalanced syntax these APIs' parsers
+ * may refuse.
  */
 export function withBooleanExclusion(text: string): string | undefined {
   const typed = closedQuery(notWordsInLowerCase(text));
@@ -72,6 +73,14 @@ export function withBooleanExclusion(text: string): string | undefined {
   const terms = excludedTerms(typed, { not: 'kept' });
   if (terms === undefined) return typed;
   return terms.rest === '' ? undefined : booleanExclusion(terms);
+}
+
+/** withBooleanExclusion's text for a request; one it would not send is refused (QUERY_INVALID) with booleanQueryProblem's reason. */
+export function booleanQueryText(text: string): string {
+  const sent = withBooleanExclusion(text);
+  const problem = booleanQueryProblem(sent);
+  if (problem !== undefined || sent === undefined) throw invalidQuery(problem ?? ONLY_EXCLUDED_TERMS);
+  return sent;
 }
 
 /**

@@ -26,11 +26,12 @@ const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
  * `NOT (a OR b)`: excluded-terms.ts) after `NOT`, which GitHub documents for words (`hello NOT world`), and which it has
  * no parentheses to group; its `-` it documents for qualifiers only (`-language:go`, kept as typed). Each NOT counts
  * against the five operators GitHub takes: a text that would pass them, or that holds nothing but excluded terms (NOT
- * needs a word before it), is sent as typed, as it always was. In a text written in capitals that starts
- * with NOT (`NOT FOUND`), that NOT is a word (notIsOperator): sent in lower case, which GitHub searches for rather than reads. An unclosed phrase or
- * group is closed, and an operator that joins nothing left out (closedQuery), so that nothing typed reaches the
- * qualifier the adapter puts before the text (`rust NOT` is `rust`, not the NOT of `is:public`). Empty for a text with
- * no word at all (`(`, `AND "`), which GitHub refuses (422: "only logical operators … without any search terms").
+ * needs a word before it), is sent as typed, as it always was. In a text written in capitals that starts with NOT
+ * (`NOT FOUND`), that NOT is a word (notIsOperator): sent in lower case, which GitHub searches for rather than reads.
+ * An unclosed phrase or group is closed, and an operator that joins nothing left out (closedQuery), so that nothing
+ * typed reaches the qualifier the adapter puts before the text (`rust NOT` is `rust`, not the NOT of `is:public`).
+ * Empty for a text with no word at all (`(`, `AND "`), which GitHub refuses (422: "only logical operators … without
+ * any search terms").
  */
 export function githubSearchText(text: string): string {
   const typed = closedQuery(notWordsInLowerCase(text));

@@ -3,7 +3,7 @@ import { arxivIdFromDoi, arxivPdfUrl, doiUrl, normalizeArxivId, normalizeDoi, no
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { booleanQueryProblem, NO_WORD_TO_SEARCH, ONLY_EXCLUDED_TERMS, withBooleanExclusion } from './excluded-terms.js';
+import { booleanQueryProblem, booleanQueryText, withBooleanExclusion } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -91,8 +91,7 @@ export class OpenAlexProvider extends Provider {
     const words = withoutWildcards(query.text);
     if (words === '') throw invalidQuery(ONLY_WILDCARDS);
     // `-mice` as NOT: OpenAlex documents AND, OR and NOT (upper case, grouped by parentheses) as its operators, no minus.
-    const text = withBooleanExclusion(words);
-    if (text === undefined || text === '') throw invalidQuery(text === '' ? NO_WORD_TO_SEARCH : ONLY_EXCLUDED_TERMS);
+    const text = booleanQueryText(words);
     const url = this.endpoint('/works');
     url.searchParams.set('search', text);
     url.searchParams.set('per_page', String(Math.min(query.limit, MAX_PER_PAGE)));

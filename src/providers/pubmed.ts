@@ -1,9 +1,9 @@
-import { invalidQuery, parseError, upstreamError } from '../domain/errors.js';
+import { parseError, upstreamError } from '../domain/errors.js';
 import { doiUrl, normalizeDoi, normalizePmcid, normalizePmid } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError } from './error-envelope.js';
-import { booleanQueryProblem, NO_WORD_TO_SEARCH, ONLY_EXCLUDED_TERMS, withBooleanExclusion } from './excluded-terms.js';
+import { booleanQueryProblem, booleanQueryText, withBooleanExclusion } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -78,8 +78,7 @@ export class PubmedProvider extends Provider {
   override buildRequest(query: SearchQuery): UpstreamRequest {
     const { year_from: yearFromFilter, year_to: yearTo, open_access: openAccess } = query.filters;
     // `-mice` as NOT: PubMed's operators are AND, OR and NOT (upper case, left to right); a minus is none of them.
-    const text = withBooleanExclusion(query.text);
-    if (text === undefined || text === '') throw invalidQuery(text === '' ? NO_WORD_TO_SEARCH : ONLY_EXCLUDED_TERMS);
+    const text = booleanQueryText(query.text);
     const parameters: Record<string, string> = {
       term: openAccess ? `(${text}) AND free full text[sb]` : text,
       retmax: String(Math.min(query.limit, MAX_RESULTS)),
