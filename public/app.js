@@ -178,7 +178,8 @@ async function start({ reloadProviders = true } = {}) {
     search.clear();
     return void fields.queryAccepted(current.q);
   }
-  // A link's years out of range or in the wrong order: said in the page's words, on the field, as on submit.
+  // A link's filter value the service would refuse (time_range=decade, year_from=abc, a repeated one), or years out of
+  // range or in the wrong order: said in the page's words, on the field, as on submit, and the address left as written.
   if (filters.problem(current.kind)) {
     search.clear();
     return void fields.filtersAccepted(current.kind);
@@ -197,7 +198,12 @@ form.addEventListener('change', (event) => {
 });
 explainSwitch.addEventListener('change', () => {
   resultsList.classList.toggle('explaining', explainSwitch.checked);
-  history.replaceState(null, '', urlFor({ ...stateFromUrl(), explain: explainSwitch.checked }));
+  // The switch's own parameter only: rebuilt from the state, the address lost a filter value the page refused (marked
+  // on its field, not searched), and the next reload searched without it.
+  const params = new URLSearchParams(location.search);
+  if (explainSwitch.checked) params.set('explain', 'true');
+  else params.delete('explain');
+  history.replaceState(null, '', `${location.pathname}?${params}`);
 });
 
 /** Stops the search streaming in, or else the next page on its way; returns whether either was running. */

@@ -20,7 +20,14 @@ export class SearchFilters {
     this.count = count;
     this.groups = groups;
     this.kind = 'web';
-    for (const group of Object.values(groups)) group.addEventListener('input', () => this.showCount());
+    /** What is wrong with the value a link gave a control (refusedFilters), said until the control is changed. */
+    this.addressProblems = new Map();
+    for (const group of Object.values(groups)) {
+      group.addEventListener('input', (event) => {
+        this.addressProblems.delete(event.target);
+        this.showCount();
+      });
+    }
   }
 
   /** The control of filter `name` of `kind`. */
@@ -39,16 +46,27 @@ export class SearchFilters {
     return filters;
   }
 
-  /** Sets the controls of `kind` to `filters` (a link's, the history's) and shows that kind's. */
-  show(kind, filters = {}) {
+  /**
+   * Sets the controls of `kind` to `filters` (a link's, the history's) and shows that kind's. A value the service would
+   * refuse (`refused`, by name, the address's texts) is held where the control can hold it as written (a language
+   * code, a year with a fraction); a list then selects no entry, and a box is neither ticked nor clear: none is "any",
+   * which the link did not ask for. Each is a problem of its field until the field is changed.
+   */
+  show(kind, filters = {}, refused = {}) {
     for (const name of FILTERS[kind]) {
       const control = this.control(kind, name);
-      const value = filters[name] ?? '';
-      if (control.type === 'checkbox') control.checked = value === 'true';
-      else control.value = value;
-      // A value a list does not offer (time_range=decade in a link) selected none, a blank list: its first entry, "any".
-      if (control.selectedIndex === -1) control.selectedIndex = 0;
+      const texts = refused[name];
+      const value = filters[name] ?? (texts?.length === 1 ? texts[0] : '');
+      if (control.type === 'checkbox') {
+        control.checked = value === 'true';
+        control.indeterminate = texts !== undefined;
+      } else {
+        control.value = value;
+      }
+      if (texts !== undefined && control.type === 'select-one') control.selectedIndex = -1;
       control.removeAttribute('aria-invalid');
+      if (texts === undefined) this.addressProblems.delete(control);
+      else this.addressProblems.set(control, addressProblem(control, texts));
     }
     this.showKind(kind);
   }
@@ -76,18 +94,21 @@ export class SearchFilters {
   }
 
   /**
-   * The first value of `kind` the controls themselves know is wrong, as `{ field, problem }`, or undefined: said before
-   * searching, in the page's words, rather than sent for the service to refuse in the API's ("year_from: …").
+   * The first value of `kind` the controls themselves know is wrong, or a link gave them that the service would refuse,
+   * as `{ field, problem }`, or undefined: said before searching, in the page's words, rather than sent for the service
+   * to refuse in the API's ("year_from: …").
    */
   problem(kind) {
+    for (const name of FILTERS[kind]) {
+      const field = this.control(kind, name);
+      if (this.addressProblems.has(field)) return { field, problem: this.addressProblems.get(field) };
+    }
     if (kind === 'papers') {
       const from = this.control(kind, 'year_from');
       const to = this.control(kind, 'year_to');
       for (const field of [from, to]) {
         const { rangeUnderflow, rangeOverflow, stepMismatch, badInput } = field.validity;
-        if (rangeUnderflow || rangeOverflow || stepMismatch || badInput) {
-          return { field, problem: `${labelOf(field)} must be a year from ${field.min} to ${field.max}, or empty for any.` };
-        }
+        if (rangeUnderflow || rangeOverflow || stepMismatch || badInput) return { field, problem: allowedIn(field) };
       }
       if (from.value && to.value && Number(from.value) > Number(to.value)) {
         return { field: from, problem: `${labelOf(from)} (${from.value}) is after ${labelOf(to).toLowerCase()} (${to.value}): no paper can match. Swap them, or empty one.` };
@@ -95,9 +116,7 @@ export class SearchFilters {
       return undefined;
     }
     const language = this.control(kind, 'language');
-    if (language.validity.patternMismatch) {
-      return { field: language, problem: `${labelOf(language)} must be a language code such as en or pt-BR, or empty for any.` };
-    }
+    if (language.validity.patternMismatch) return { field: language, problem: allowedIn(language) };
     return undefined;
   }
 
@@ -124,4 +143,39 @@ export class SearchFilters {
 /** The words of a control's label: what the page calls the field. */
 function labelOf(field) {
   return field.labels[0]?.textContent.trim() ?? field.name;
+}
+
+/**
+ * What `field` takes, in the page's words: said of a value typed into it and of one a link gave it. A domain list's
+ * entries are the service's to judge (refusal()).
+ */
+function allowedIn(field) {
+  const label = labelOf(field);
+  if (field.type === 'number') return `${label} must be a year from ${field.min} to ${field.max}, or empty for any.`;
+  if (field.type === 'checkbox') return `${label} must be ticked or clear: true or 1, false or 0 in an address.`;
+  if (field.type === 'select-one') return `${label} must be one of its choices: ${[...field.options].map((option) => option.textContent.trim()).join(', ')}.`;
+  return `${label} must be a language code such as en or pt-BR, or empty for any.`;
+}
+
+/** The most characters of a link's value quoted back: it is the caller's text, of any length. */
+const QUOTED_LENGTH = 40;
+/** The most of a repeated filter's values quoted back. */
+const QUOTED_VALUES = 3;
+
+/**
+ * What the address gave `field` (`texts`, as written) and what the field takes. Each text is cut, and isolated
+ * (U+2068 … U+2069) so that a right-to-left or direction-changing text cannot reorder the page's words around it.
+ */
+function addressProblem(field, texts) {
+  const label = labelOf(field);
+  const quoted = texts.slice(0, QUOTED_VALUES).map((text) => `“\u2068${cut(text)}\u2069”`);
+  if (texts.length > QUOTED_VALUES) quoted.push('…');
+  const given = texts.length === 1 ? `${label} ${quoted[0]}` : `${label} more than once (${quoted.join(', ')}); a search takes one`;
+  return `The address asks for ${given}. ${allowedIn(field)}`;
+}
+
+/** `text` cut to QUOTED_LENGTH characters, never between the two halves of one (Array.from counts characters). */
+function cut(text) {
+  const characters = Array.from(text);
+  return characters.length <= QUOTED_LENGTH ? text : `${characters.slice(0, QUOTED_LENGTH).join('')}…`;
 }

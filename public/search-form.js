@@ -46,7 +46,7 @@ export class SearchForm {
     this.form.elements.kind.value = state.kind;
     this.timeout.value = state.timeout;
     this.explain.checked = state.explain;
-    this.filters.show(state.kind, state.filters);
+    this.filters.show(state.kind, state.filters, state.refusedFilters);
     renderChips(providers, state.kind, state.providers);
   }
 

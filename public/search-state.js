@@ -1,5 +1,8 @@
-// A search as the page holds it ({ q, kind, providers, timeout, explain, filters }), to and from the address bar, and
-// the parameters the service takes for it: what a shared link, Back and Forward, and each request are made of.
+// A search as the page holds it ({ q, kind, providers, timeout, explain, filters }, and from the address bar also
+// refusedFilters), to and from the address bar, and the parameters the service takes for it: what a shared link, Back
+// and Forward, and each request are made of.
+
+import { filterFromAddress } from './address-filters.js';
 
 const KINDS = ['web', 'papers'];
 
@@ -13,40 +16,24 @@ export const FILTERS = {
   papers: ['year_from', 'year_to', 'open_access'],
 };
 
-/** The state the address bar describes; unknown or missing values fall back to the defaults. */
+/**
+ * The state the address bar describes; unknown or missing values fall back to the defaults. A filter value the service
+ * would refuse is not in `filters` but in `refusedFilters`, by name, as the address wrote it (address-filters.js): the
+ * page says so on its field and does not search, rather than search without it.
+ */
 export function stateFromUrl() {
   const params = new URLSearchParams(location.search);
   const kind = KINDS.includes(params.get('kind')) ? params.get('kind') : 'web';
   const providers = params.get('providers')?.split(',').map((name) => name.trim()).filter(Boolean);
   const filters = {};
+  const refusedFilters = {};
   for (const name of FILTERS[kind]) {
-    const value = filterFromUrl(params, name);
-    if (value) filters[name] = value;
+    const { value, refused } = filterFromAddress(params, name);
+    if (refused) refusedFilters[name] = refused;
+    else if (value) filters[name] = value;
   }
   // Trimmed as the form trims it: a link whose q is only spaces is the empty page, not a search for nothing.
-  return { q: params.get('q')?.trim() ?? '', kind, providers, timeout: params.get('timeout_ms') ?? '', explain: params.get('explain') === 'true', filters };
-}
-
-/** The filters whose value is a list: the service also takes each entry as a parameter of its own. */
-const LIST_FILTERS = ['include_domains', 'exclude_domains'];
-
-/**
- * Filter `name` as the service reads the same parameter, so that a link written for the API searches alike here:
- * a repeated list (`include_domains=a.org&include_domains=b.org`) is every entry, not the first only, and
- * `open_access=1` is true. Read otherwise, the page searched for other than the link asked, without a word
- * (the first domain only, or every paper).
- */
-function filterFromUrl(params, name) {
-  if (LIST_FILTERS.includes(name)) {
-    return params
-      .getAll(name)
-      .map((entry) => entry.trim())
-      .filter(Boolean)
-      .join(',');
-  }
-  const value = params.get(name)?.trim();
-  if (name === 'open_access') return value === 'true' || value === '1' ? 'true' : '';
-  return value;
+  return { q: params.get('q')?.trim() ?? '', kind, providers, timeout: params.get('timeout_ms') ?? '', explain: params.get('explain') === 'true', filters, refusedFilters };
 }
 
 /** The address of a search's state: the one a link to it is shared by. */

@@ -43,6 +43,7 @@ describe('the search page files', () => {
       for (const [, imported] of source.matchAll(/^import .* from '\.\/([\w-]+\.js)';$/gm)) pending.push(`/web/${imported}`);
     }
     expect([...seen].sort()).toEqual([
+      '/web/address-filters.js',
       '/web/answer-words.js',
       '/web/api-key.js',
       '/web/app.js',

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { providerEnv, startService, type RunningService } from '../support/service.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 import { accessibleTextOf } from './accessibility-tree.js';
 import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
@@ -137,14 +137,156 @@ describe.skipIf(!browserTestsRun())('the search page: filters', () => {
     await page.close();
   });
 
-  it("reads a value a list does not offer, in a link, as the list's first entry: any", async () => {
+  /** The stream requests `page` sends from now on, as query strings. */
+  function streamsOf(page: Page): string[] {
+    const streams: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.endsWith('/stream')) streams.push(queryOf(request));
+    });
+    return streams;
+  }
+
+  /** The status of the service's own answer to the plain search route with the same filter parameters. */
+  async function apiStatusFor(kind: 'web' | 'papers', filters: string): Promise<number> {
+    const response = await request(service.origin, `/v1/search/${kind}?q=rank&providers=${kind === 'web' ? 'brave' : 'arxiv'}&${filters}`);
+    return response.status;
+  }
+
+  /** Waits for the page's search to end, or for its refusal to search: the status line's kind then, "done" or "error". */
+  async function settled(page: Page): Promise<string | null> {
+    await page.locator('#status[data-kind="done"], #status[data-kind="error"]').waitFor();
+    return page.locator('#status').getAttribute('data-kind');
+  }
+
+  // What the address had, set apart (U+2068 … U+2069) from the page's words around it.
+  const isolated = (text: string): string => `“\u2068${text}\u2069”`;
+  const PUBLISHED = 'Published must be one of its choices: Any time, Past day, Past week, Past month, Past year.';
+  const FROM_YEAR = 'From year must be a year from 1000 to 2100, or empty for any.';
+
+  it("says on its field a link's filter value the service refuses, and searches nothing until it is mended", async () => {
     const page = await chromium.context.newPage();
-    const stream = nextStream(page, 'web');
-    await page.goto(`${service.origin}/?q=rank&providers=brave&time_range=decade&safesearch=strict`);
-    expect(queryOf(await stream)).toBe('?q=rank&providers=brave&explain=true&safesearch=strict');
-    expect(await page.locator('#filter-time-range').evaluate((select) => (select as unknown as { selectedIndex: number }).selectedIndex)).toBe(0);
-    expect(await page.locator('#filter-safesearch').inputValue()).toBe('strict');
-    expect((await page.locator('#filters summary').textContent())?.trim()).toBe('Filters (1 set)');
+    const problems = await watchForProblems(page);
+    const streams = streamsOf(page);
+    const status = page.locator('#status');
+    const refused = [
+      { kind: 'web', filters: 'time_range=decade', field: '#filter-time-range', words: `The address asks for Published ${isolated('decade')}. ${PUBLISHED}` },
+      { kind: 'web', filters: 'safesearch=maybe', field: '#filter-safesearch', words: `The address asks for Safe search ${isolated('maybe')}. Safe search must be one of its choices: Providers' default, Off, Moderate, Strict.` },
+      { kind: 'web', filters: 'language=english', field: '#filter-language', words: `The address asks for Language ${isolated('english')}. Language must be a language code such as en or pt-BR, or empty for any.` },
+      { kind: 'papers', filters: 'year_from=abc', field: '#filter-year-from', words: `The address asks for From year ${isolated('abc')}. ${FROM_YEAR}` },
+      { kind: 'papers', filters: 'year_from=2020.5', field: '#filter-year-from', words: `The address asks for From year ${isolated('2020.5')}. ${FROM_YEAR}` },
+      { kind: 'papers', filters: 'open_access=TRUE', field: '#filter-open-access', words: `The address asks for Open access only ${isolated('TRUE')}. Open access only must be ticked or clear: true or 1, false or 0 in an address.` },
+      { kind: 'papers', filters: 'open_access=yes', field: '#filter-open-access', words: `The address asks for Open access only ${isolated('yes')}. Open access only must be ticked or clear: true or 1, false or 0 in an address.` },
+    ] as const;
+    for (const { kind, filters, field, words } of refused) {
+      // The service refuses the same parameter: the link asks for no search the page could run.
+      expect(await apiStatusFor(kind, filters), filters).toBe(400);
+      const address = `?q=rank&kind=${kind}&providers=${kind === 'web' ? 'brave' : 'arxiv'}&${filters}`;
+      await page.goto(`${service.origin}/${address}`);
+      expect(await settled(page), filters).toBe('error');
+      expect(await status.textContent(), filters).toBe(words);
+      expect(await page.locator(field).getAttribute('aria-invalid'), filters).toBe('true');
+      expect(await page.locator('#filters').getAttribute('open'), filters).not.toBeNull();
+      expect(await page.evaluate('"#" + document.activeElement.id'), filters).toBe(field);
+      expect(addressOf(page), filters).toBe(address);
+    }
+    expect(streams).toEqual([]);
+    // Each field holds what it can of the address's value, and none reads as "any": a list at no entry, a box neither
+    // ticked nor clear, a year with a fraction or a language as written.
+    expect(await page.locator('#filter-open-access').evaluate((box) => (box as unknown as { indeterminate: boolean }).indeterminate)).toBe(true);
+    await page.goto(`${service.origin}/?q=rank&kind=papers&providers=arxiv&year_from=2020.5`);
+    expect(await settled(page)).toBe('error');
+    expect(await page.locator('#filter-year-from').inputValue()).toBe('2020.5');
+
+    // What the service takes, the page takes, as the service reads it: 0 is no filter, 2e3 the year 2000, PT-br a code.
+    for (const [kind, filters] of [['papers', 'open_access=0&year_from=2e3'], ['web', 'language=PT-br&time_range=week']] as const) {
+      expect(await apiStatusFor(kind, filters), filters).toBe(200);
+    }
+    const papers = nextStream(page, 'papers');
+    await page.goto(`${service.origin}/?q=rank&kind=papers&providers=arxiv&open_access=0&year_from=2e3`);
+    expect(queryOf(await papers)).toBe('?q=rank&providers=arxiv&explain=true&year_from=2000');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    streams.length = 0;
+
+    // Marked, the link stays in the address: the Explain switch changes its own parameter only, and Search (nothing
+    // changed) says the same again rather than search for any time.
+    const link = '?q=rank&kind=web&providers=brave&time_range=decade';
+    await page.goto(`${service.origin}/${link}`);
+    expect(await settled(page)).toBe('error');
+    expect(await page.locator('#filter-time-range').evaluate((select) => (select as unknown as { selectedIndex: number }).selectedIndex)).toBe(-1);
+    await page.getByLabel('Explain scores').check();
+    expect(addressOf(page)).toBe(`${link}&explain=true`);
+    await page.getByLabel('Explain scores').uncheck();
+    expect(addressOf(page)).toBe(link);
+    await page.locator('#q').press('Enter');
+    expect(await status.textContent()).toBe(`The address asks for Published ${isolated('decade')}. ${PUBLISHED}`);
+    expect(streams).toEqual([]);
+
+    // Mended, the search runs, and is a step of its own in the history: Back is the link again, said again, unsearched.
+    await page.getByLabel('Published').selectOption('week');
+    const mended = nextStream(page, 'web');
+    await page.locator('#q').press('Enter');
+    expect(queryOf(await mended)).toBe('?q=rank&providers=brave&explain=true&time_range=week');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#filter-time-range').getAttribute('aria-invalid')).toBeNull();
+    expect(addressOf(page)).toBe('?q=rank&kind=web&providers=brave&time_range=week');
+    // Back is handled in the page (popstate), its status line still the search's: wait for the words, not a kind.
+    await page.goBack();
+    await expect.poll(() => status.textContent()).toBe(`The address asks for Published ${isolated('decade')}. ${PUBLISHED}`);
+    expect(await status.getAttribute('data-kind')).toBe('error');
+    expect(await page.locator('#results li').count()).toBe(0);
+    expect(addressOf(page)).toBe(link);
+    // Forward is the mended search; a reload of the link says it again.
+    const forward = nextStream(page, 'web');
+    await page.goForward();
+    expect(queryOf(await forward)).toBe('?q=rank&providers=brave&explain=true&time_range=week');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    await page.goBack();
+    await expect.poll(() => status.getAttribute('data-kind')).toBe('error');
+    await page.reload();
+    expect(await settled(page)).toBe('error');
+    expect(await status.textContent()).toBe(`The address asks for Published ${isolated('decade')}. ${PUBLISHED}`);
+    expect(streams).toEqual(['?q=rank&providers=brave&explain=true&time_range=week', '?q=rank&providers=brave&explain=true&time_range=week']);
+    expect(addressOf(page)).toBe(link);
+
+    // A long value is quoted cut: it is the caller's text.
+    await page.goto(`${service.origin}/?q=rank&providers=brave&language=${'x'.repeat(300)}`);
+    expect(await settled(page)).toBe('error');
+    expect(await status.textContent()).toBe(`The address asks for Language ${isolated(`${'x'.repeat(40)}…`)}. Language must be a language code such as en or pt-BR, or empty for any.`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('refuses a repeated one-value filter in a link, as the service does, rather than search with one of them', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const streams = streamsOf(page);
+    const status = page.locator('#status');
+    const repeated = [
+      { kind: 'web', filters: 'time_range=day&time_range=week', field: '#filter-time-range', words: `The address asks for Published more than once (${isolated('day')}, ${isolated('week')}); a search takes one. ${PUBLISHED}` },
+      { kind: 'papers', filters: 'year_from=2000&year_from=2010', field: '#filter-year-from', words: `The address asks for From year more than once (${isolated('2000')}, ${isolated('2010')}); a search takes one. ${FROM_YEAR}` },
+    ] as const;
+    for (const { kind, filters, field, words } of repeated) {
+      expect(await apiStatusFor(kind, filters), filters).toBe(400);
+      const address = `?q=rank&kind=${kind}&providers=${kind === 'web' ? 'brave' : 'arxiv'}&${filters}`;
+      await page.goto(`${service.origin}/${address}`);
+      expect(await settled(page), filters).toBe('error');
+      expect(await status.textContent(), filters).toBe(words);
+      expect(await page.locator(field).getAttribute('aria-invalid'), filters).toBe('true');
+      expect(await page.locator(field).inputValue(), filters).toBe('');
+      expect(addressOf(page), filters).toBe(address);
+    }
+    expect(streams).toEqual([]);
+
+    // Mended, the year searches; Back is the link again, said again.
+    await page.getByLabel('From year').fill('2010');
+    const mended = nextStream(page, 'papers');
+    await page.getByLabel('From year').press('Enter');
+    expect(queryOf(await mended)).toBe('?q=rank&providers=arxiv&explain=true&year_from=2010');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    await page.goBack();
+    await expect.poll(() => status.textContent()).toBe(repeated[1].words);
+    expect(streams).toHaveLength(1);
+    expect(problems).toEqual([]);
     await page.close();
   });
 
