@@ -7,12 +7,21 @@
  * A NOT that opens a group (`asthma (NOT mice)`) has nothing before it inside it, where these APIs' NOT is binary: it
  * is sent before its group (`asthma NOT (mice)`), where it joins what comes before, or is read as a leading NOT.
  * Upper-case operators only: in lower case they are words (and a text whose NOT is a word has it in lower case first).
+ * Groups nested deeper than MAX_GROUP_DEPTH have their parentheses left out (their words kept, in place): the readers of
+ * excluded terms (excluded-terms.ts) read that deep, and no deeper; past it, a `NOT` or `-` group was read as words to find.
  */
 
+/**
+ * How deep groups may nest (`a NOT (b OR (c AND (d OR e)))` is three deep): as deep as any query is typed, and a bound
+ * for the excluded-term readers, whose patterns hold one level for each.
+ */
+export const MAX_GROUP_DEPTH = 4;
+
 /** Whether a text may need any of it: the one test most texts get. */
-const MAY_NEED_CLOSING = /["()]|(?<!\S)(?:AND|OR|NOT)\s*$|^\s*(?:AND|OR)(?!\S)/;
+const MAY_NEED_CLOSING = /["()]|(?<!\S)(?:AND|OR|NOT)\s*$|^\s*(?:AND|OR)(?!\S)|^[\s-]+$/;
 /** What joins nothing at the end of a text: an operator, or a group opened with nothing in it. */
 const DANGLING_END = /(?:(?<![^\s(])(?:AND|OR|NOT)|\()\s*$/;
+const ENDS_IN_SPACE_OR_GROUP = /[\s(]$/;
 const LEADING_OPERATORS = /^\s*(?:(?:AND|OR)(?:\s+|$))+/;
 /**
  * What joins nothing inside a group (read once the phrases are closed): a group of operators alone (`(OR)`), an AND
@@ -32,10 +41,10 @@ const DANGLING_IN_GROUP = new RegExp(
 );
 
 /**
- * What holds no word to search for once closed: parentheses, operators and empty phrases alone (`(`, `"`, `AND (`,
- * `(OR)`, `""`).
+ * What holds no word to search for once closed: parentheses, operators, empty phrases and dashes with nothing after
+ * them alone (`(`, `"`, `AND (`, `(OR)`, `""`, `-`, `-(`).
  */
-const NO_WORD = /^(?:[\s()]|"\s*"|(?<![^\s(])(?:AND|OR|NOT)(?![^\s)]))*$/;
+const NO_WORD = /^(?:[\s()]|"\s*"|(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])|(?<![^\s(])-+(?=[\s()"]|$))*$/;
 
 /**
  * The text closed as above; as typed when it needs nothing, and empty when it holds no word to search for, which sent
@@ -45,21 +54,39 @@ const NO_WORD = /^(?:[\s()]|"\s*"|(?<![^\s(])(?:AND|OR|NOT)(?![^\s)]))*$/;
 export function closedQuery(text: string): string {
   if (!MAY_NEED_CLOSING.test(text)) return text;
   let closed = '';
-  // Groups opened and not closed yet, outside phrases; where the phrase now open starts (-1: none is).
+  // Groups opened and not closed yet, outside phrases; of those past MAX_GROUP_DEPTH, left out, how many are open;
+  // where the phrase now open starts (-1: none is).
   let open = 0;
+  let tooDeep = 0;
+  let tooDeepClosedAt = -1;
   let phraseStart = -1;
   // Whether something was left out between words: the spaces either side of it are made one.
   let leftOut = false;
   for (const character of text) {
     if (character === '"') phraseStart = phraseStart < 0 ? closed.length : -1;
-    else if (phraseStart < 0 && character === '(') open += 1;
-    else if (phraseStart < 0 && character === ')') {
-      if (open === 0) {
+    else if (phraseStart < 0 && character === '(') {
+      if (open === MAX_GROUP_DEPTH) {
+        tooDeep += 1;
+        leftOut = true;
+        // A space, so that the group's first word is not glued to a word before it; none after a `(` or a space.
+        if (!ENDS_IN_SPACE_OR_GROUP.test(closed)) closed += ' ';
+        continue;
+      }
+      open += 1;
+    } else if (phraseStart < 0 && character === ')') {
+      // One that closes a group left out, or that closes nothing, is left out.
+      if (tooDeep > 0 || open === 0) {
+        if (tooDeep > 0) {
+          tooDeep -= 1;
+          tooDeepClosedAt = closed.length + 1;
+        }
         leftOut = true;
         closed += ' ';
         continue;
       }
       open -= 1;
+      // The space left for a deeper group's `)` is none before this one: `(e AND (f OR g))` is `(e AND f OR g)`.
+      if (tooDeepClosedAt === closed.length) closed = closed.trimEnd();
     }
     closed += character;
   }

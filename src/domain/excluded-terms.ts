@@ -1,3 +1,5 @@
+import { MAX_GROUP_DEPTH } from './closed-query.js';
+
 /**
  * Terms a caller excluded, as web search writes them: `-word`, `-"a phrase"` or `-(a OR b)` where a term starts. A `-`
  * inside a word (`covid-19`) is no exclusion, nor one before a digit (`-40 °C` is a number), nor one inside a quoted
@@ -38,11 +40,18 @@ const OPERATOR_NOT_PREFIX = String.raw`(?:AND|OR)\s+NOT\s+(?=[^\s)-])`;
  */
 const GROUP_PART = String.raw`"[^"]*"|"[^"]*$|[^()"]`;
 /**
+ * What a group holds, groups of its own among it, down to MAX_GROUP_DEPTH in all (closedQuery leaves out the
+ * parentheses of deeper ones): `NOT (mice OR (rats AND (dogs OR cats)))` is read whole. A pattern cannot count
+ * parentheses, so each level is written out; read any less deep, the NOT or `-` of a deeper group was left as typed,
+ * and its words searched for.
+ */
+const GROUP_CONTENT = nestedGroupContent(MAX_GROUP_DEPTH);
+/**
  * The excluded group, phrase or word after its prefix, each a named group. A group (`NOT (mice OR rats)`,
- * `-(mice OR rats)`) may hold groups of its own, one level deep; an unclosed one runs to the end of the text, as an
+ * `-(mice OR rats)`) may hold groups of its own (GROUP_CONTENT); an unclosed one runs to the end of the text, as an
  * unclosed phrase does.
  */
-const GROUP = String.raw`\((?<group>(?:${GROUP_PART}|\((?:${GROUP_PART})*\))*)(?:\)(?![^\s)])|$)`;
+const GROUP = String.raw`\((?<group>${GROUP_CONTENT})(?:\)(?![^\s)])|$)`;
 const EXCLUDED_VALUE = String.raw`(?:${GROUP}|"(?<phrase>[^"]*)"?|(?<word>[^\s()"]+))`;
 const PHRASE = '"[^"]*"?';
 /**
@@ -86,7 +95,7 @@ const LEADING_OPERATOR = /^(?:AND|OR)(?:\s+|$)/;
  * it. A phrase is closed or runs to the end of the text (as EXCLUDED_VALUE reads one), and what follows its closing
  * quote is the rest (`NOT "a b"c` excludes `a b`, not `a` with the rest `b"c`, a quote left open).
  */
-const LEADING_NOT_TERM = new RegExp(String.raw`^NOT\s+(?:\(((?:${GROUP_PART}|\((?:${GROUP_PART})*\))*)(?:\)|$)|"([^"]*)(?:"|$)|([^\s()"]+))(?:\s+|$|(?<="))`);
+const LEADING_NOT_TERM = new RegExp(String.raw`^NOT\s+(?:\((${GROUP_CONTENT})(?:\)|$)|"([^"]*)(?:"|$)|([^\s()"]+))(?:\s+|$|(?<="))`);
 
 /** The words and phrases of a NOT group, without its operators, parentheses (or a `-` typed inside it): each is excluded. */
 const GROUP_TERM = /"([^"]*)"?|[^\s"()]+/g;
@@ -99,6 +108,13 @@ const LEADING_NOT = /^\s*NOT(?![^\s(])/;
 const OPERATOR_WORDS = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/g;
 /** A NOT written as a word (outside a phrase), to be sent in lower case where it is no operator. */
 const NOT_OR_PHRASE = /"[^"]*"?|(?<![^\s(])NOT(?![^\s)])/g;
+
+/** The content of a group with groups of its own `depth - 1` levels deep: GROUP_PARTs and closed groups. */
+function nestedGroupContent(depth: number): string {
+  let content = `(?:${GROUP_PART})*`;
+  for (let level = 1; level < depth; level += 1) content = String.raw`(?:${GROUP_PART}|\(${content}\))*`;
+  return content;
+}
 
 /** A text's excluded terms (each a word or a phrase, without its `-` and quotes) and the text left without them. */
 export interface ExcludedTerms {
@@ -153,26 +169,51 @@ function excludedTermPattern(notRead: boolean, qualifiersKept: boolean, notKept:
 }
 
 /**
+ * Where minusSyntax wrote an excluded term, while the ORs about it are read: a control character, which no search text
+ * holds (query-text.ts refuses them), then the term's index.
+ */
+const TERM_MARK = /\u0001(\d+)\u0002/g;
+/** Excluded terms side by side (marked), with the ORs before, between and after them. */
+const EXCLUDED_RUN = /(?:(?<!\S)OR\s+)*\u0001\d+\u0002(?:\s+(?:OR\s+)*\u0001\d+\u0002)*(?:\s+OR(?!\S))*/g;
+const STARTS_WITH_OR = /^OR\s/;
+const ENDS_WITH_OR = /\sOR$/;
+
+/**
  * The text as an API whose only operator is `-` reads it (YouTube, Hacker News): each `NOT word`, `NOT "a phrase"`
  * (as excludedTerms reads them) written `-word` or `-"a phrase"` in place, a `NOT (a OR b)` or `-(a OR b)` written
  * `-a -b`, and the upper-case ANDs (`a AND -b` is `a -b`) left out, as these APIs would search for NOT and AND as words.
- * An AND or OR just before an excluded term, and an OR just after one, go with it (`-b OR a` is `-b a`). The rest as
- * typed; the text itself when it has none of these (nearly every text: one test).
+ * An AND or OR just before an excluded term, and an OR just after one, go with it (`-b OR a` is `-b a`): an excluded
+ * term is no alternative. Where excluded terms stand between two alternatives (`a OR -b OR c`), their ORs make one OR
+ * between those, and the terms go after the text (`a OR c -b`): the alternative is kept, and `-b` excludes from the
+ * whole search, as it does wherever it stands. The rest as typed; the text itself when it has none of these (nearly
+ * every text: one test).
  */
 export function minusSyntax(text: string): string {
   if (!MAY_NEED_MINUS_SYNTAX.test(text)) return text;
   const pattern = text.includes('NOT') && notIsOperator(text) ? MINUS_SYNTAX : MINUS_SYNTAX_NOT_A_WORD;
+  const written: string[] = [];
   const rewritten = text.replace(pattern, (term: string, ...captures: unknown[]) => {
     if (term.startsWith('"')) return term;
     const { group, phrase, word } = captures.at(-1) as Partial<Record<'group' | 'phrase' | 'word', string>>;
-    if (group !== undefined) return groupTerms(group).map(minusTerm).join(' ');
-    if (phrase !== undefined) return `-"${phrase}"`;
-    if (word !== undefined) return `-${word}`;
-    // An operator, with the spaces after it.
-    return '';
+    // An OR before or after stays, for now, beside the term's mark: what it joins is read below, once every term is.
+    const orBefore = STARTS_WITH_OR.test(term) ? 'OR ' : '';
+    if (group === undefined && phrase === undefined && word === undefined) return orBefore; // An operator.
+    written.push(group !== undefined ? groupTerms(group).map(minusTerm).join(' ') : phrase !== undefined ? `-"${phrase}"` : `-${word}`);
+    return ` ${orBefore}\u0001${written.length - 1}\u0002${ENDS_WITH_OR.test(term) ? ' OR' : ''} `;
   });
+  const moved: string[] = [];
+  const placed =
+    written.length === 0
+      ? rewritten
+      : rewritten.replace(EXCLUDED_RUN, (run: string, offset: number, whole: string) => {
+          const terms = Array.from(run.matchAll(TERM_MARK), ([, index]) => written[Number(index)]!);
+          const between = STARTS_WITH_OR.test(run) && ENDS_WITH_OR.test(run) && whole.slice(0, offset).trim() !== '' && whole.slice(offset + run.length).trim() !== '';
+          if (!between) return ` ${terms.join(' ')} `;
+          moved.push(...terms);
+          return ' OR ';
+        });
   // A text of operators alone (`AND`) is sent as typed: an empty query would find everything.
-  return rewritten.replace(/\s+/g, ' ').trim() || text;
+  return [placed, ...moved].join(' ').replace(/\s+/g, ' ').trim() || text;
 }
 
 /** A group's term with its `-`: a phrase again where it holds a space (groupTerms keeps no quotes). */

@@ -4,6 +4,7 @@ import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { arxivSearchQuery, arxivTerms } from './arxiv-query.js';
 import { describePlainTextError } from './error-envelope.js';
+import { noWordProblem, refuseTextWithNoWord } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -46,9 +47,12 @@ export class ArxivProvider extends Provider {
   };
   readonly settings = ArxivProvider.settings;
 
-  /** A query of operators and punctuation alone gives arXiv nothing to search: skipped, not sent to fail. */
+  /**
+   * A query of operators and punctuation alone gives arXiv nothing to search: skipped, not sent to fail. One with no
+   * word at all (`(`, `AND "`) gives the reason every provider gives.
+   */
   override queryProblem(text: string): string | undefined {
-    return arxivTerms(text).groups.length === 0 ? NO_SEARCHABLE_WORDS : undefined;
+    return noWordProblem(text) ?? (arxivTerms(text).groups.length === 0 ? NO_SEARCHABLE_WORDS : undefined);
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
@@ -102,6 +106,7 @@ export class ArxivProvider extends Provider {
 
 /** The search_query for the user's text (arxiv-query.ts), with a year range as a submittedDate clause. */
 function searchQuery(text: string, filters: SearchFilters): string {
+  refuseTextWithNoWord(text);
   const terms = arxivTerms(text);
   if (terms.groups.length === 0) throw invalidQuery(NO_SEARCHABLE_WORDS);
   const { year_from: yearFromFilter, year_to: yearTo } = filters;

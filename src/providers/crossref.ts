@@ -3,7 +3,7 @@ import { doiUrl, normalizeDoi } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, describePlainTextError, errorEnvelopeMessage } from './error-envelope.js';
-import { excludedTerms, nothingLeftToSearch } from './excluded-terms.js';
+import { closedQuery, excludedTerms, noWordProblem, nothingLeftToSearch, refuseTextWithNoWord } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -32,10 +32,12 @@ const NO_SEARCHABLE_WORDS = nothingLeftToSearch('Crossref');
 
 /**
  * The text without its excluded terms (excluded-terms.ts): Crossref's query has no boolean operators and scores
- * works by any of the words it is given, so `-mice` raised the works about mice. It cannot exclude them either.
+ * works by any of the words it is given, so `-mice` raised the works about mice. It cannot exclude them either. The
+ * terms are read in the text closed (closedQuery): a NOT that opens a group (`a (NOT mice)`) is one too.
  */
 function searchWords(text: string): string {
-  return excludedTerms(text)?.rest ?? text;
+  const closed = closedQuery(text);
+  return excludedTerms(closed)?.rest ?? closed;
 }
 
 /** Crossref: `{"status": "failed", "message": [{"type", "value", "message"}]}`, or a message string. */
@@ -63,12 +65,16 @@ export class CrossrefProvider extends Provider {
   };
   readonly settings = CrossrefProvider.settings;
 
-  /** A query of excluded terms alone (`-mice`) leaves nothing to search for once they are left out: skipped, not sent. */
+  /**
+   * A query with no word at all (`(`, `AND "`), or of excluded terms alone (`-mice`), leaves nothing to search for once
+   * they are left out: skipped, not sent.
+   */
   override queryProblem(text: string): string | undefined {
-    return searchWords(text) === '' ? NO_SEARCHABLE_WORDS : undefined;
+    return noWordProblem(text) ?? (searchWords(text) === '' ? NO_SEARCHABLE_WORDS : undefined);
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
+    refuseTextWithNoWord(query.text);
     const text = searchWords(query.text);
     if (text === '') throw invalidQuery(NO_SEARCHABLE_WORDS);
     const url = this.endpoint('/works');

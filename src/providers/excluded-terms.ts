@@ -40,8 +40,21 @@ export function nothingLeftToSearch(api: string): string {
 /** Why an API with boolean NOT is not asked a text of excluded terms alone: NOT needs something to leave results out of. */
 const ONLY_EXCLUDED_TERMS = 'the query has no word to search for besides its excluded terms (-word)';
 
-/** Why a boolean API (PubMed, OpenAlex, GitHub) is not asked a text with no word at all (closedQuery's ''). */
+/** Why no API is asked a text with no word at all (closedQuery's ''). */
 export const NO_WORD_TO_SEARCH = 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses';
+
+/**
+ * Why an API is not asked this text: it holds no word at all (`(`, `"`, `AND (`, `-`: closedQuery's ''), which every
+ * API would answer with anything or nothing (GitHub with 422); undefined otherwise (nearly every text: one test).
+ */
+export function noWordProblem(text: string): string | undefined {
+  return closedQuery(text) === '' ? NO_WORD_TO_SEARCH : undefined;
+}
+
+/** noWordProblem for a request: a text with no word at all is refused (QUERY_INVALID), never sent. */
+export function refuseTextWithNoWord(text: string): void {
+  if (noWordProblem(text) !== undefined) throw invalidQuery(NO_WORD_TO_SEARCH);
+}
 
 /** Why a boolean API is not sent a text, from what withBooleanExclusion made of it; undefined when it is sent. */
 export function booleanQueryProblem(sent: string | undefined): string | undefined {

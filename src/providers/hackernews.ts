@@ -1,9 +1,9 @@
-import { parseError, upstreamError } from '../domain/errors.js';
+import { invalidQuery, parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { minusSyntax, orWrittenAs } from './excluded-terms.js';
+import { NO_WORD_TO_SEARCH, closedQuery, minusSyntax, noWordProblem, orWrittenAs } from './excluded-terms.js';
 import { compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
@@ -36,10 +36,12 @@ const QUERY_BYTES_HINT = 'an accented letter takes two, a CJK character three, a
  * `NOT word` is sent `-word`, and an AND is left out (`rust AND -crab` is `rust -crab`), as Algolia would search for
  * them as words. So is an OR, wherever it is (`rust OR` too): Algolia has no OR, and requires every word of a query,
  * so `rust OR go` asked for stories holding all three; without it, for stories holding both words (Algolia's
- * `optionalWords`, which could make them alternatives, is no parameter HN Search documents).
+ * `optionalWords`, which could make them alternatives, is no parameter HN Search documents). The text is read closed
+ * first (closedQuery), as YouTube's is: `rust (NOT crab)` is `rust -crab`. Empty for a text with no word.
  */
 function algoliaQuery(typed: string): string {
-  return orWrittenAs(minusSyntax(typed), ' ');
+  const closed = closedQuery(typed);
+  return closed === '' ? '' : orWrittenAs(minusSyntax(closed), ' ');
 }
 
 /**
@@ -65,6 +67,9 @@ export class HackerNewsProvider extends Provider {
    * limit, where fedsearch takes 500 characters. Such a query is skipped with the reason, not sent to come back 400.
    */
   override queryProblem(text: string): string | undefined {
+    // A text with no word at all (`(`, `AND "`) would be answered with every story: skipped, as by every provider.
+    const noWord = noWordProblem(text);
+    if (noWord !== undefined) return noWord;
     // A UTF-16 unit is at most three bytes in UTF-8 (a surrogate pair, two units, is four): nearly every query stops here.
     if (text.length * 3 <= MAX_QUERY_BYTES) return undefined;
     const bytes = Buffer.byteLength(algoliaQuery(text), 'utf8');
@@ -72,8 +77,10 @@ export class HackerNewsProvider extends Provider {
   }
 
   override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
+    const text = algoliaQuery(query.text);
+    if (text === '') throw invalidQuery(NO_WORD_TO_SEARCH);
     const url = this.endpoint('/api/v1/search');
-    url.searchParams.set('query', algoliaQuery(query.text));
+    url.searchParams.set('query', text);
     url.searchParams.set('tags', 'story');
     url.searchParams.set('hitsPerPage', String(Math.min(query.limit, MAX_HITS)));
     const timeRange = query.filters.time_range;

@@ -4,7 +4,7 @@ import { arxivPdfUrl, doiUrl, normalizeArxivId, normalizeDoi, normalizePmcid, no
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { excludedTerms, nothingLeftToSearch } from './excluded-terms.js';
+import { closedQuery, excludedTerms, noWordProblem, nothingLeftToSearch, refuseTextWithNoWord } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -62,9 +62,12 @@ export class SemanticScholarProvider extends Provider {
   };
   readonly settings = SemanticScholarProvider.settings;
 
-  /** A query of excluded terms alone (`-vision`) leaves the relevance search nothing to look for: skipped, not sent. */
+  /**
+   * A query with no word at all (`(`, `AND "`), or of excluded terms alone (`-vision`), leaves the relevance search
+   * nothing to look for: skipped, not sent.
+   */
   override queryProblem(text: string): string | undefined {
-    return relevanceQueryText(text) === '' ? NO_SEARCHABLE_WORDS : undefined;
+    return noWordProblem(text) ?? (relevanceQueryText(text) === '' ? NO_SEARCHABLE_WORDS : undefined);
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
@@ -83,6 +86,7 @@ export class SemanticScholarProvider extends Provider {
   }
 
   private searchRequest(query: SearchQuery, offset: number, limit: number): UpstreamRequest {
+    refuseTextWithNoWord(query.text);
     const text = relevanceQueryText(query.text);
     if (text === '') throw invalidQuery(NO_SEARCHABLE_WORDS);
     const url = this.endpoint('/graph/v1/paper/search');
@@ -137,10 +141,12 @@ const NO_SEARCHABLE_WORDS = nothingLeftToSearch('Semantic Scholar');
 /**
  * The text as the relevance search takes it: it has no query syntax, and a hyphenated term matches nothing
  * (documented), so hyphens become spaces. An excluded term (excluded-terms.ts) is left out first: with its hyphen
- * gone it was one more word to match, the opposite of what was typed, and the search has no way to exclude it.
+ * gone it was one more word to match, the opposite of what was typed, and the search has no way to exclude it. The
+ * terms are read in the text closed (closedQuery): a NOT that opens a group (`a (NOT x)`) is one too.
  */
 function relevanceQueryText(text: string): string {
-  return (excludedTerms(text)?.rest ?? text).replace(/-/g, ' ').replace(/\s+/g, ' ').trim();
+  const closed = closedQuery(text);
+  return (excludedTerms(closed)?.rest ?? closed).replace(/-/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import type { VideoDetailsInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
-import { minusSyntax, orWrittenAs } from './excluded-terms.js';
+import { NO_WORD_TO_SEARCH, closedQuery, minusSyntax, noWordProblem, orWrittenAs } from './excluded-terms.js';
 import { asArray, compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
 import {
   Provider,
@@ -38,10 +38,14 @@ const SAFE_SEARCH = { off: 'none', moderate: 'moderate', strict: 'strict' } as c
  * (no operator to it either) is left out: `surfing AND -kitesurfing` is `surfing -kitesurfing`. An OR next to an
  * excluded term goes with it (minusSyntax): `|` joins the terms either side, and `-fishing|boating` would make the
  * excluded term an alternative to a wanted one (`-fishing OR boating` is `-fishing boating`). An OR with nothing on
- * one side (`boating OR`) is left out.
+ * one side (`boating OR`) is left out; excluded terms between two alternatives go after the text, their ORs one `|`
+ * between those (`boating OR -fishing OR sailing` is `boating|sailing -fishing`). The text is read closed first (closedQuery), as the boolean APIs' is: a NOT that
+ * opens a group goes before it (`surfing (NOT kitesurfing)` is `surfing -kitesurfing`; inside the group it was a word
+ * to find, with the word after it), and an operator that joins nothing is left out. Empty for a text with no word.
  */
 function searchTerms(typed: string): string {
-  return orWrittenAs(minusSyntax(typed), '|');
+  const closed = closedQuery(typed);
+  return closed === '' ? '' : orWrittenAs(minusSyntax(closed), '|');
 }
 
 /**
@@ -60,11 +64,18 @@ export class YoutubeProvider extends Provider {
   };
   readonly settings = YoutubeProvider.settings;
 
+  /** A text with no word at all (`(`, `"`, `AND (`) is skipped: search.list would answer it with anything. */
+  override queryProblem(text: string): string | undefined {
+    return noWordProblem(text);
+  }
+
   override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
+    const terms = searchTerms(query.text);
+    if (terms === '') throw invalidQuery(NO_WORD_TO_SEARCH);
     const url = this.endpoint('/youtube/v3/search');
     url.searchParams.set('part', 'snippet');
     url.searchParams.set('type', 'video');
-    url.searchParams.set('q', searchTerms(query.text));
+    url.searchParams.set('q', terms);
     url.searchParams.set('maxResults', String(Math.min(query.limit, MAX_RESULTS)));
     const { time_range: timeRange, language, safesearch } = query.filters;
     if (timeRange) url.searchParams.set('publishedAfter', new Date(timeRangeStart(timeRange, now)).toISOString());

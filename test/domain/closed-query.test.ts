@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { closedQuery } from '../../src/domain/closed-query.js';
+import { MAX_GROUP_DEPTH, closedQuery } from '../../src/domain/closed-query.js';
 
 describe('closed query: what a boolean API is sent of unbalanced or dangling syntax', () => {
   it('closes an unclosed group or phrase, nested ones too, and leaves out a ) that closes nothing', () => {
@@ -26,8 +26,24 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
     // Nothing but operators, quotes or parentheses: empty, a text with nothing to search for (its API is not asked it).
     expect(closedQuery('AND')).toBe('');
     for (const text of ['(', '"', ')', 'AND (', '()', '""', '( " " )', '(NOT)', 'OR NOT']) expect(closedQuery(text), text).toBe('');
+    // Nor a dash with nothing after it to exclude: a minus alone is no word either.
+    for (const text of ['-', '- -', '--', '-(', '-""', '(-)']) expect(closedQuery(text), text).toBe('');
+    // A dash that starts a word, or stands among words, is kept.
+    expect(closedQuery('-mice')).toBe('-mice');
+    expect(closedQuery('rust -')).toBe('rust -');
     // A quoted operator is a word searched for.
     expect(closedQuery('"AND" (')).toBe('"AND"');
+  });
+
+  it('leaves out the parentheses of groups nested deeper than MAX_GROUP_DEPTH, keeping their words in place', () => {
+    expect(MAX_GROUP_DEPTH).toBe(4);
+    // Four deep: as typed.
+    expect(closedQuery('a NOT (b OR (c AND (d OR (e))))')).toBe('a NOT (b OR (c AND (d OR (e))))');
+    // Deeper: the excluded-term readers read no further, and were left a NOT or - whose group they did not see.
+    expect(closedQuery('a NOT (b OR (c AND (d OR (e AND (f OR g)))))')).toBe('a NOT (b OR (c AND (d OR (e AND f OR g))))');
+    expect(closedQuery('a -(b (c (d (e (f')).toBe('a -(b (c (d (e f))))');
+    // A parenthesis inside a phrase is no group.
+    expect(closedQuery('a ((((("(((" b)))))')).toBe('a (((("(((" b))))');
   });
 
   it('moves a NOT that opens a group before it, where it has something to join or is read as a leading NOT', () => {

@@ -59,10 +59,36 @@ describe('excluded terms: NOT before a group, and NOT in a text written in capit
   it('takes an OR next to an excluded term with it for an API whose only operator is -, never leaving it an alternative', () => {
     expect(minusSyntax('-b OR a')).toBe('-b a');
     expect(minusSyntax('NOT b OR a')).toBe('-b a');
-    expect(minusSyntax('a OR -b OR c')).toBe('a -b c');
     expect(minusSyntax('a -(b OR c)')).toBe('a -b -c');
     // Between wanted words an OR stays, for the API to read or leave out.
     expect(minusSyntax('a OR b')).toBe('a OR b');
+  });
+
+  it('keeps the alternative of the wanted terms either side of excluded ones, which go after the text', () => {
+    // Taken with their ORs, they left `a -b c`: a and c both required, where either was asked for.
+    const table: Array<[string, string]> = [
+      ['a OR -b OR c', 'a OR c -b'],
+      ['a OR NOT b OR c', 'a OR c -b'],
+      ['a OR NOT -b OR c', 'a OR c -b'],
+      ['a OR -b OR -c OR d', 'a OR d -b -c'],
+      ['a OR -(b OR c) OR d', 'a OR d -b -c'],
+      ['"x OR y" OR -b OR c', '"x OR y" OR c -b'],
+      // No alternative on one side: the ORs go with the terms, as before.
+      ['a OR -b OR -c d', 'a -b -c d'],
+      ['a OR -b', 'a -b'],
+      ['-b OR a', '-b a'],
+      ['a OR -b AND c', 'a -b c'],
+    ];
+    for (const [text, sent] of table) expect(minusSyntax(text), text).toBe(sent);
+  });
+
+  it('reads an excluded group whole however deep its groups nest, down to the depth closedQuery leaves', () => {
+    // One nested level was read; deeper, the NOT or - was left as typed and the group's words were words to find.
+    expect(excludedTerms('asthma NOT (mice OR (rats OR (dogs AND cats)))')).toEqual({ rest: 'asthma', excluded: ['mice', 'rats', 'dogs', 'cats'] });
+    expect(excludedTerms('asthma -(mice OR (rats (dogs (cats))))', { not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['mice', 'rats', 'dogs', 'cats'] });
+    expect(excludedTerms('NOT (mice OR (rats OR (dogs))) asthma', { not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['mice', 'rats', 'dogs'] });
+    expect(minusSyntax('asthma NOT (mice OR (rats OR (dogs OR cats)))')).toBe('asthma -mice -rats -dogs -cats');
+    expect(minusSyntax('-(mice OR (rats (dogs))) asthma')).toBe('-mice -rats -dogs asthma');
   });
 
   it('reads a phrase inside a group whole, its parentheses as characters of it, and what follows the group as the rest', () => {

@@ -18,7 +18,15 @@ describe('a call refused before anything is sent', () => {
     upstream = await startFakeUpstream();
     upstream.on('GET /arxiv/api/query', { kind: 'respond', headers: { 'content-type': 'application/atom+xml' }, body: fixture('arxiv/search.xml') });
     upstream.json('GET /github/search/repositories', fixture('github/search-repositories.json'));
-    service = await startService({ ...providerEnv(upstream.origin), BREAKER_FAILURES: '1', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+    service = await startService({
+      ...providerEnv(upstream.origin),
+      TAVILY_API_KEY: 'tvly-test',
+      EXA_API_KEY: 'exa-test',
+      YOUTUBE_API_KEY: 'yt-test',
+      BREAKER_FAILURES: '1',
+      CACHE_TTL_SECONDS: '0',
+      LOG_LEVEL: 'silent',
+    });
   });
   afterAll(async () => {
     await service.stop();
@@ -31,7 +39,7 @@ describe('a call refused before anything is sent', () => {
   };
 
   it('reports arXiv skipped, saying why, and does not suspend it', async () => {
-    const refused = await (await request(service.origin, '/v1/search/papers?q=AND&providers=arxiv')).json();
+    const refused = await (await request(service.origin, '/v1/search/papers?q=%3F%21&providers=arxiv')).json();
     expect(refused.providers[0]).toMatchObject({ provider: 'arxiv', status: 'skipped', message: 'the query has no words arXiv can search for' });
     expect(await healthOf('arxiv')).toMatchObject({ state: 'closed', consecutive_failures: 0 });
     const answered = await (await request(service.origin, '/v1/search/papers?q=rank+fusion&providers=arxiv')).json();
@@ -47,7 +55,7 @@ describe('a call refused before anything is sent', () => {
     const { providers } = (await papers.json()) as { providers: Array<{ provider: string; status: string; message?: string }> };
     const outcomes = providers.map(({ provider, status, message }) => ({ provider, status, message }));
     expect(outcomes.sort((a, b) => a.provider.localeCompare(b.provider))).toEqual([
-      { provider: 'arxiv', status: 'skipped', message: 'the query has no words arXiv can search for' },
+      { provider: 'arxiv', status: 'skipped', message: noWord },
       { provider: 'openalex', status: 'skipped', message: noWord },
       { provider: 'pubmed', status: 'skipped', message: noWord },
     ]);
@@ -58,6 +66,29 @@ describe('a call refused before anything is sent', () => {
     expect(upstream.requestsTo('/openalex/works')).toHaveLength(0);
     expect(upstream.requestsTo('/github/search/repositories')).toHaveLength(0);
     expect(await healthOf('pubmed')).toMatchObject({ state: 'closed', consecutive_failures: 0 });
+  });
+
+  it('reports every other provider skipped for such a query, with the same reason, and sends nothing', async () => {
+    const noWord = 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses';
+    const outcomesOf = async (response: Response): Promise<Array<{ provider: string; status: string; message?: string }>> => {
+      expect(response.status).toBe(200);
+      const { providers } = (await response.json()) as { providers: Array<{ provider: string; status: string; message?: string }> };
+      return providers.map(({ provider, status, message }) => ({ provider, status, message })).sort((a, b) => a.provider.localeCompare(b.provider));
+    };
+    // Sent as typed, Tavily and Exa were asked for punctuation, and the others answered `(` or `-` with anything.
+    expect(await outcomesOf(await request(service.origin, `/v1/search/web?q=${encodeURIComponent('-(')}&providers=tavily,exa,hackernews`))).toEqual([
+      { provider: 'exa', status: 'skipped', message: noWord },
+      { provider: 'hackernews', status: 'skipped', message: noWord },
+      { provider: 'tavily', status: 'skipped', message: noWord },
+    ]);
+    expect(await outcomesOf(await request(service.origin, `/v1/search/papers?q=${encodeURIComponent('"')}&providers=semanticscholar,crossref`))).toEqual([
+      { provider: 'crossref', status: 'skipped', message: noWord },
+      { provider: 'semanticscholar', status: 'skipped', message: noWord },
+    ]);
+    expect(await outcomesOf(await callOperation(service, 'youtube_search', { query: 'AND (' }))).toEqual([{ provider: 'youtube', status: 'skipped', message: noWord }]);
+    for (const path of ['/tavily/search', '/exa/search', '/hackernews/api/v1/search', '/semanticscholar/graph/v1/paper/search', '/crossref/works', '/youtube/youtube/v3/search']) {
+      expect(upstream.requestsTo(path), path).toHaveLength(0);
+    }
   });
 
   it("reports GitHub's code search not configured, naming GITHUB_TOKEN, and does not suspend its repository search", async () => {

@@ -154,6 +154,13 @@ describe('excluded terms in a search of the embedded index', () => {
     expect(await titles('transformer NOT (vision OR revision)')).toEqual(['Transformers for language']);
   });
 
+  it('leaves out the documents holding the words of a NOT that opens a group, or of groups nested in an excluded one', async () => {
+    // Inside the group the NOT was missed, and `vision` was one more word to find.
+    expect(await titles('transformer (NOT vision OR revision)')).toEqual(['Transformers for language']);
+    expect(await titles('transformer -(tokens OR (vision OR (revision)))')).toEqual([]);
+    expect(await titles('transformer NOT (vision OR (revision OR (history)))')).toEqual(['Transformers for language']);
+  });
+
   it('reads a NOT that starts a query written in capitals as a word, and one between its words as the operator', async () => {
     // Read as the operator, NOT TOKENS left out the one document about tokens.
     expect(await titles('NOT TOKENS TRANSFORMER')).toEqual(['Transformer revision history', 'Transformers for language', 'Transformers for vision']);
