@@ -22,6 +22,12 @@ import { MAX_GROUP_DEPTH } from './closed-query.js';
 const MINUS = String.raw`-(?=["\p{L}]|\(\s*(?=["\p{L}])(?:"[^"]*"?|[^)"+=<>^]|\+(?![\p{L}\p{N}]))*(?:\)|$))`;
 const MINUS_PREFIX = String.raw`(?:(?:AND|OR|NOT)\s+)?${MINUS}`;
 /**
+ * Where an excluded term starts: first in the text, after a space, or first in a group (`asthma (-mice OR rats)`),
+ * where an API without `-` would read `-mice` as mice to find, as after a space; not after a `(` inside a word
+ * (`sin(-x)`: a formula).
+ */
+const TERM_START = String.raw`(?:(?<!\S)|(?<=(?:^|[\s(])\())`;
+/**
  * An upper-case `NOT` before a word, a phrase or a group, anywhere in the text (an AND or OR just before it goes with
  * it, as with a `-` term): web search's other way to exclude, `asthma NOT rats`. Upper case only: a lower-case "not"
  * is a word of the sentence ("why does X not work"); and one that starts a text written in capitals, a word too
@@ -59,14 +65,14 @@ const PHRASE = '"[^"]*"?';
  * are excluded each), and words or phrases after `-` or `AND NOT`; a `-qualifier:value` is no excluded term, as GitHub
  * reads qualifiers with their `-`. Without the NOT parts for a text whose NOT is a word.
  */
-const GITHUB_EXCLUDED_TERM = String.raw`(?<!\S)(?:(?:(?:AND|OR)\s+)?(?:NOT\s+(?:${MINUS})?|${MINUS})(?=\()${GROUP}|(?:(?:(?:AND|OR|NOT)\s+)?-|${OPERATOR_NOT_PREFIX})(?:"(?<phrase>[^"]*)"?|(?<word>\p{L}[^\s()":]*)(?![^\s()"])))`;
-const GITHUB_MINUS_TERM = String.raw`(?<!\S)(?:(?:(?:AND|OR|NOT)\s+)?${MINUS}(?=\()${GROUP}|(?:(?:AND|OR|NOT)\s+)?-(?:"(?<phrase>[^"]*)"?|(?<word>\p{L}[^\s()":]*)(?![^\s()"])))`;
+const GITHUB_EXCLUDED_TERM = String.raw`${TERM_START}(?:(?:(?:AND|OR)\s+)?(?:NOT\s+(?:${MINUS})?|${MINUS})(?=\()${GROUP}|(?:(?:(?:AND|OR|NOT)\s+)?-|${OPERATOR_NOT_PREFIX})(?:"(?<phrase>[^"]*)"?|(?<word>\p{L}[^\s()":]*)(?![^\s()"])))`;
+const GITHUB_MINUS_TERM = String.raw`${TERM_START}(?:(?:(?:AND|OR|NOT)\s+)?${MINUS}(?=\()${GROUP}|(?:(?:AND|OR|NOT)\s+)?-(?:"(?<phrase>[^"]*)"?|(?<word>\p{L}[^\s()":]*)(?![^\s()"])))`;
 
-const EXCLUDED_TERM_OR_PHRASE = new RegExp(String.raw`(?<!\S)(?:${MINUS_PREFIX}|${NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
+const EXCLUDED_TERM_OR_PHRASE = new RegExp(String.raw`${TERM_START}(?:${MINUS_PREFIX}|${NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
 /** `-` terms alone: for a text whose NOT is a word. */
-const MINUS_TERM_OR_PHRASE = new RegExp(String.raw`(?<!\S)${MINUS_PREFIX}${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
+const MINUS_TERM_OR_PHRASE = new RegExp(String.raw`${TERM_START}${MINUS_PREFIX}${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
 /** For an API that reads NOT itself (PubMed, OpenAlex): `-` terms, and NOTs after another operator. */
-const MINUS_OR_OPERATOR_NOT_TERM_OR_PHRASE = new RegExp(String.raw`(?<!\S)(?:${MINUS_PREFIX}|${OPERATOR_NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
+const MINUS_OR_OPERATOR_NOT_TERM_OR_PHRASE = new RegExp(String.raw`${TERM_START}(?:${MINUS_PREFIX}|${OPERATOR_NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
 const GITHUB_EXCLUDED_TERM_OR_PHRASE = new RegExp(`${GITHUB_EXCLUDED_TERM}|${PHRASE}`, 'gu');
 const GITHUB_MINUS_TERM_OR_PHRASE = new RegExp(`${GITHUB_MINUS_TERM}|${PHRASE}`, 'gu');
 
@@ -77,14 +83,14 @@ const GITHUB_MINUS_TERM_OR_PHRASE = new RegExp(`${GITHUB_MINUS_TERM}|${PHRASE}`,
  * alternative: YouTube's `-b|a` would make it one); any other AND (all words are required anyway); and phrases (so
  * that an operator inside one is passed over). Without the NOT parts for a text whose NOT is a word.
  */
-const NOT_BEFORE_MINUS = String.raw`(?<!\S)(?:(?:AND|OR)\s+)?NOT\s+(?=${MINUS})`;
+const NOT_BEFORE_MINUS = String.raw`${TERM_START}(?:(?:AND|OR)\s+)?NOT\s+(?=${MINUS})`;
 const OR_AFTER = String.raw`(?:\s+OR(?!\S))?`;
 const AND = String.raw`(?<!\S)AND(?:\s+|$)`;
 const MINUS_SYNTAX = new RegExp(
-  `${PHRASE}|${NOT_BEFORE_MINUS}|(?<!\\S)(?:${NOT_PREFIX}|${MINUS_PREFIX})${EXCLUDED_VALUE}${OR_AFTER}|${AND}`,
+  `${PHRASE}|${NOT_BEFORE_MINUS}|${TERM_START}(?:${NOT_PREFIX}|${MINUS_PREFIX})${EXCLUDED_VALUE}${OR_AFTER}|${AND}`,
   'gu',
 );
-const MINUS_SYNTAX_NOT_A_WORD = new RegExp(`${PHRASE}|(?<!\\S)${MINUS_PREFIX}${EXCLUDED_VALUE}${OR_AFTER}|${AND}`, 'gu');
+const MINUS_SYNTAX_NOT_A_WORD = new RegExp(`${PHRASE}|${TERM_START}${MINUS_PREFIX}${EXCLUDED_VALUE}${OR_AFTER}|${AND}`, 'gu');
 /** Whether a text may hold what MINUS_SYNTAX rewrites: the one test most texts get. */
 const MAY_NEED_MINUS_SYNTAX = /AND|NOT|-\(|(?<!\S)OR(?!\S)/;
 
@@ -143,12 +149,18 @@ export function notIsOperator(text: string): boolean {
  * documented between words only. With `qualifiers: 'kept'` (GitHub, whose NOT is kept too but which has no
  * parentheses), a `-qualifier:value` stays in the rest, as the API's own syntax, and a `NOT (a OR b)` or `-(a OR b)` is
  * excluded wherever it is, as is an `AND NOT word`.
- * In a text where NOT is a word (notIsOperator), only `-` terms are excluded.
+ * In a text where NOT is a word (notIsOperator), only `-` terms are excluded. With `upperCaseNot: 'operator'`, for a
+ * text whose NOTs that are words are in lower case already (notAsWord, chosen on the text as typed), each upper-case NOT
+ * is an operator, not read again from the text's shape: closing a text (closedQuery) can put first a NOT that was not
+ * (`(NOT MICE) ASTHMA` is `NOT (MICE) ASTHMA`), which read again in a text in capitals would be a word.
  */
-export function excludedTerms(text: string, { qualifiers, not }: { qualifiers?: 'kept'; not?: 'kept' } = {}): ExcludedTerms | undefined {
+export function excludedTerms(
+  text: string,
+  { qualifiers, not, upperCaseNot }: { qualifiers?: 'kept'; not?: 'kept'; upperCaseNot?: 'operator' } = {},
+): ExcludedTerms | undefined {
   const mayHoldNot = text.includes('NOT');
   if (!text.includes('-') && !mayHoldNot) return undefined;
-  const notRead = mayHoldNot && notIsOperator(text);
+  const notRead = mayHoldNot && (upperCaseNot === 'operator' || notIsOperator(text));
   const excluded: string[] = [];
   const rest = text.replace(excludedTermPattern(notRead, qualifiers === 'kept', not === 'kept'), (term: string, ...captures: unknown[]) => {
     if (term.startsWith('"')) return keptPhrase(term);

@@ -83,9 +83,27 @@ export function withBooleanExclusion(text: string): string | undefined {
   const typed = closedQuery(notWordsInLowerCase(text));
   if (typed === '') return typed;
   // A NOT after words (`asthma NOT (mice OR rats)` too) is the API's own operator: sent as typed.
-  const terms = excludedTerms(typed, { not: 'kept' });
+  const terms = closedExcludedTerms(typed);
   if (terms === undefined) return typed;
   return terms.rest === '' ? undefined : booleanExclusion(terms);
+}
+
+/**
+ * The excluded terms of a text closedQuery closed, for an API with boolean NOT (PubMed, OpenAlex, GitHub), with the
+ * rest closed again: an operator that joined a term (`asthma AND NOT -mice` leaves `asthma AND`), or a group a term was
+ * alone in (`( -mice)`), joins nothing now; and a NOT that closing puts first (`( -mice NOT rats)` leaves
+ * `( NOT rats)`, closed `NOT (rats)`) is excluded with its terms, as a leading NOT is. An upper-case NOT is an operator
+ * wherever closing put it (`OR NOT HIV AIDS` is `NOT HIV AIDS`): read as typed, not again (notWordsInLowerCase left
+ * only such NOTs).
+ */
+export function closedExcludedTerms(typed: string, { qualifiers }: { qualifiers?: 'kept' } = {}): ExcludedTerms | undefined {
+  const options = { qualifiers, not: 'kept', upperCaseNot: 'operator' } as const;
+  const terms = excludedTerms(typed, options);
+  if (terms === undefined) return undefined;
+  const rest = closedQuery(terms.rest);
+  const leading = rest.startsWith('NOT') ? excludedTerms(rest, options) : undefined;
+  if (leading === undefined) return { rest, excluded: terms.excluded };
+  return { rest: leading.rest, excluded: [...terms.excluded, ...leading.excluded] };
 }
 
 /** withBooleanExclusion's text for a request; one it would not send is refused (QUERY_INVALID) with booleanQueryProblem's reason. */
@@ -106,9 +124,10 @@ function booleanExclusion({ rest, excluded }: ExcludedTerms): string {
 }
 
 /**
- * Whether an excluded term is sent inside quotes: a phrase of several words, or one holding a parenthesis (`-"f(x"`),
- * which unquoted would open or close a group of the query it is sent in. A term holds no quote (excludedTerms).
+ * Whether an excluded term is sent inside quotes: a phrase of several words, one holding a parenthesis (`-"f(x"`),
+ * which unquoted would open or close a group of the query it is sent in, or an operator excluded as a word (`-OR`),
+ * which unquoted would be read as the operator, after NOT (`NOT OR`). A term holds no quote (excludedTerms).
  */
 export function mustBeQuoted(term: string): boolean {
-  return /[\s()]/.test(term);
+  return /[\s()]|^(?:AND|OR|NOT)$/.test(term);
 }

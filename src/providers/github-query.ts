@@ -1,4 +1,4 @@
-import { closedQuery, excludedTerms, mustBeQuoted, notWordsInLowerCase } from './excluded-terms.js';
+import { closedExcludedTerms, closedQuery, mustBeQuoted, notWordsInLowerCase } from './excluded-terms.js';
 
 /**
  * GitHub's search API refuses a query "longer than 256 characters (not including operators or qualifiers)" or
@@ -35,7 +35,8 @@ const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
  */
 export function githubSearchText(text: string): string {
   const typed = closedQuery(notWordsInLowerCase(text));
-  const terms = excludedTerms(typed, { qualifiers: 'kept', not: 'kept' });
+  // What the terms leave is closed again, as for PubMed: `a AND NOT -b` is `a NOT b`, not `a AND NOT b`.
+  const terms = closedExcludedTerms(typed, { qualifiers: 'kept' });
   if (terms === undefined || terms.rest === '' || operatorsIn(terms.rest) + terms.excluded.length > MAX_OPERATORS) return typed;
   return [terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
 }

@@ -9,6 +9,17 @@ describe('excluded terms: NOT before a group, and NOT in a text written in capit
     expect(excludedTerms('asthma NOT (mice OR rats')).toEqual({ rest: 'asthma', excluded: ['mice', 'rats'] });
   });
 
+  it('reads a term first in a group as one after a space: `(-mice` excludes mice, which was read as a word to find', () => {
+    expect(excludedTerms('asthma (-mice OR rats)')).toEqual({ rest: 'asthma ( OR rats)', excluded: ['mice'] });
+    expect(excludedTerms('(-"case report") asthma', { not: 'kept' })).toEqual({ rest: '( ) asthma', excluded: ['case report'] });
+    expect(excludedTerms('asthma (NOT mice)')).toEqual({ rest: 'asthma ( )', excluded: ['mice'] });
+    // Spaces inside the parentheses are no syntax to the APIs minusSyntax writes for (YouTube, Hacker News).
+    expect(minusSyntax('asthma (NOT mice) rats').replace(/\(\s+|\s+\)/g, (space) => space.trim())).toBe('asthma (-mice) rats');
+    // After a `(` inside a word (a formula) or inside a phrase it is still none.
+    expect(excludedTerms('sin(-x) "(-mice)"')).toBeUndefined();
+    expect(excludedTerms('a ((-b))')).toEqual({ rest: 'a (( ))', excluded: ['b'] });
+  });
+
   it('keeps a NOT group after words for an API that reads NOT and parentheses, and excludes one it finds first', () => {
     expect(excludedTerms('asthma NOT (mice OR rats)', { not: 'kept' })).toBeUndefined();
     expect(excludedTerms('NOT (mice OR rats) asthma', { not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['mice', 'rats'] });

@@ -1,0 +1,133 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { GithubProvider } from '../../src/providers/github.js';
+import { OpenAlexProvider } from '../../src/providers/openalex.js';
+import { PubmedProvider } from '../../src/providers/pubmed.js';
+import { makeProvider, makeQuery } from '../support/run-provider.js';
+
+const pubmed = makeProvider(PubmedProvider);
+const openalex = makeProvider(OpenAlexProvider);
+const github = makeProvider(GithubProvider);
+
+/** What PubMed's esearch is sent as `term` for a text, or its reason to skip it. */
+function pubmedTerm(text: string): string {
+  return pubmed.queryProblem!(text) ?? new URL(pubmed.buildRequest(makeQuery(text, 'papers', 5)).url).searchParams.get('term')!;
+}
+
+function openalexSearch(text: string): string {
+  return openalex.queryProblem!(text) ?? new URL(openalex.buildRequest(makeQuery(text, 'papers', 5)).url).searchParams.get('search')!;
+}
+
+/** GitHub's repository search `q`, with the `is:public` the adapter puts first. */
+function githubRepositoryQuery(text: string): string {
+  return github.queryProblem!(text) ?? new URL(github.buildRequest(makeQuery(text, 'code', 5)).url).searchParams.get('q')!;
+}
+
+function githubQuery(text: string): string {
+  return githubRepositoryQuery(text).replace(/^is:public /, '');
+}
+
+describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
+  it('reads a NOT as typed, not again once closing has put it first in a query written in capitals', () => {
+    // Typed, these NOTs follow a `(`, an OR or a `)`, so they are the operator (notIsOperator); closed, the text starts
+    // with them, where a query in capitals has a NOT that is a word. Read again, they were sent first: `NOT HIV AIDS`.
+    for (const text of ['(NOT HIV) AIDS', 'OR NOT HIV AIDS', ') NOT HIV AIDS']) {
+      expect(pubmedTerm(text), text).toBe('(AIDS) NOT HIV');
+      expect(openalexSearch(text), text).toBe('(AIDS) NOT HIV');
+      expect(githubQuery(text), text).toBe('AIDS NOT HIV');
+    }
+    // Typed first, it is a word, as before.
+    expect(pubmedTerm('NOT HIV AIDS')).toBe('not HIV AIDS');
+  });
+
+  it('leaves out an operator that joined an excluded term, and a group the term was alone in', () => {
+    // `AND NOT -mice`: the AND was left behind as `(asthma AND)`, with nothing after it.
+    expect(pubmedTerm('asthma AND NOT -mice')).toBe('(asthma) NOT mice');
+    expect(openalexSearch('asthma OR NOT -mice')).toBe('(asthma) NOT mice');
+    expect(githubQuery('asthma AND NOT -mice')).toBe('asthma NOT mice');
+    // A `-` first in a group starts an excluded term too: `asthma (-mice)` was sent as typed, mice to find.
+    expect(pubmedTerm('asthma (-mice)')).toBe('(asthma) NOT mice');
+    expect(openalexSearch('(-mice OR -rats) asthma')).toBe('(asthma) NOT (mice OR rats)');
+    expect(githubQuery('asthma (-mice)')).toBe('asthma NOT mice');
+    expect(pubmedTerm('asthma ( AND -mice rats)')).toBe('(asthma ( rats)) NOT mice');
+    // An empty group is all the rest: a query of excluded terms alone, skipped (it was sent `(( )) NOT mice`).
+    expect(pubmedTerm('( -mice)')).toBe('the query has no word to search for besides its excluded terms (-word)');
+  });
+
+  it('sends an operator excluded as a word in quotes, not as the operator after NOT', () => {
+    expect(pubmedTerm('oregon -OR')).toBe('(oregon) NOT "OR"');
+    expect(githubQuery('oregon -OR')).toBe('oregon NOT "OR"');
+  });
+
+  it('leaves out an empty group, and an operator it leaves with nothing after it', () => {
+    expect(pubmedTerm('rust NOT ()')).toBe('rust');
+    expect(openalexSearch('HIV AND ( ) AIDS')).toBe('HIV AND AIDS');
+  });
+
+  /**
+   * Texts of words, `-` words and groups of them (one level: what the readers of excluded terms take; the last may be
+   * left open), each with at most one operator before it, in capitals or not, after a stray `)` at times. Not typed
+   * here: a run of operators (`AND OR`, `NOT NOT`), which is sent as typed, a NOT first in a group, and a NOT or `-`
+   * inside an excluded group (`NOT (a NOT b)`, `-(a -b)`).
+   */
+  const operator = fc.constantFrom('', '', 'AND ', 'OR ', 'NOT ');
+  const joining = fc.constantFrom('', 'AND ', 'OR ');
+  const plainWord = fc.constantFrom('asthma', 'children', 'HIV', 'AIDS', 'café', '机器学习');
+  const excludedWord = fc.constantFrom('mice', 'rats', 'MICE', 'éclair').map((excluded) => `-${excluded}`);
+  const word = fc.oneof(plainWord, excludedWord);
+  const words = (terms: fc.Arbitrary<string>, operators: fc.Arbitrary<string>) =>
+    fc
+      .tuple(terms, fc.array(fc.tuple(operators, terms), { maxLength: 3 }))
+      .map(([first, others]) => [first, ...others.map(([before, term]) => `${before}${term}`)].join(' '));
+  // A group starts with a word to find: one left empty or starting with NOT by its excluded terms (`a OR (-b) AND c`)
+  // leaves two operators side by side, which nothing here mends.
+  const group = fc
+    .tuple(joining, plainWord, fc.array(fc.tuple(operator, word), { maxLength: 3 }))
+    .map(([first, start, others]) => `(${first === '' ? '' : ` ${first}`}${[start, ...others.map(([before, term]) => `${before}${term}`)].join(' ')}`);
+  const excludedGroup = fc.tuple(fc.constantFrom('-', 'NOT '), words(plainWord, joining)).map(([before, inside]) => `${before}( ${inside}`);
+  const item = fc.oneof(
+    fc.tuple(operator, word).map(([before, term]) => `${before}${term}`),
+    fc.tuple(joining, fc.oneof(group, excludedGroup), fc.constantFrom(' )', ')')).map(([before, open, close]) => `${before}${open}${close}`),
+  );
+  const unclosed = fc.option(fc.tuple(joining, fc.oneof(group, excludedGroup)).map(([before, open]) => ` ${before}${open}`), { nil: '' });
+  const text = fc
+    .tuple(fc.constantFrom('', '', ') '), fc.array(item, { minLength: 1, maxLength: 5 }), unclosed)
+    .map(([stray, items, last]) => `${stray}${items.join(' ')}${last}`);
+
+  /**
+   * The problems of a boolean text: an operator with nothing before it or after it (at either end of the text or of a
+   * group), an unbalanced parenthesis, and a word after `-`, which PubMed and OpenAlex read as the word itself.
+   */
+  function syntaxProblem(sent: string): string | undefined {
+    const tokens = sent.match(/"[^"]*"|[()]|[^\s()"]+/g) ?? [];
+    let depth = 0;
+    let before = 'start';
+    for (const token of tokens) {
+      const isOperator = /^(?:AND|OR|NOT)$/.test(token);
+      if (isOperator && (before === 'start' || before === 'operator')) return `${token} with nothing before it`;
+      if (token === ')' && before !== 'term') return `) after ${before}`;
+      if (/^-\p{L}/u.test(token)) return `${token} sent as a word`;
+      if (token === '(') depth += 1;
+      if (token === ')') depth -= 1;
+      if (depth < 0) return 'a ) that closes nothing';
+      before = token === '(' ? 'start' : isOperator ? 'operator' : 'term';
+    }
+    if (depth !== 0) return 'an unclosed (';
+    return before === 'operator' ? 'an operator at the end' : undefined;
+  }
+
+  it('is balanced for PubMed and OpenAlex, joins nothing to nothing, and never sends an excluded word as one to find', () => {
+    fc.assert(
+      fc.property(text, (typed) => {
+        for (const [name, sent] of [
+          ['pubmed', pubmedTerm(typed)],
+          ['openalex', openalexSearch(typed)],
+        ] as const) {
+          if (sent.startsWith('the query has')) continue;
+          expect(syntaxProblem(sent), `${name}: ${typed} → ${sent}`).toBeUndefined();
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
