@@ -118,3 +118,14 @@ export function closedQuery(text: string): string {
   if (leftOut) closed = closed.replace(/\s+/g, ' ').trim();
   return NO_WORD.test(closed) ? '' : closed;
 }
+
+/** Why no API is asked a text with no word at all (closedQuery's ''). */
+export const NO_WORD_TO_SEARCH = 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses';
+
+/**
+ * Why an API is not asked this text: it holds no word at all (`(`, `"`, `AND (`, `-`: closedQuery's ''), which every
+ * API would answer with anything or nothing (GitHub with 422); undefined otherwise (nearly every text: one test).
+ */
+export function noWordProblem(text: string): string | undefined {
+  return closedQuery(text) === '' ? NO_WORD_TO_SEARCH : undefined;
+}

@@ -1,4 +1,5 @@
 import { FedsearchError, type ErrorCode } from '../domain/errors.js';
+import { noWordProblem } from '../domain/closed-query.js';
 import type { ProviderOutcome } from '../domain/outcome.js';
 import type { SearchFilters } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
@@ -167,7 +168,9 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
     return notAsked(provider, 'not_configured', `set ${missingHere.join(', ')} for this search`, { missing: [...missingHere] });
   }
   const sent = task.queryTextFor ? task.queryTextFor(provider) : task.queryText;
-  const refused = queryTooLong(sent, provider.settings) ?? provider.queryProblem?.(sent);
+  // A text with no word at all (`(`, `AND "`, `-`) is no search for any provider: each would be asked for punctuation,
+  // answer with anything, or refuse it (GitHub, 422).
+  const refused = queryTooLong(sent, provider.settings) ?? noWordProblem(sent) ?? provider.queryProblem?.(sent);
   if (refused) return notAsked(provider, 'skipped', refused);
   return undefined;
 }

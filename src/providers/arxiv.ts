@@ -4,7 +4,6 @@ import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { arxivSearchQuery, arxivTerms } from './arxiv-query.js';
 import { describePlainTextError } from './error-envelope.js';
-import { noWordProblem, refuseTextWithNoWord } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -48,11 +47,11 @@ export class ArxivProvider extends Provider {
   readonly settings = ArxivProvider.settings;
 
   /**
-   * A query of operators and punctuation alone gives arXiv nothing to search: skipped, not sent to fail. One with no
-   * word at all (`(`, `AND "`) gives the reason every provider gives.
+   * A query of operators and punctuation alone gives arXiv nothing to search: skipped, not sent to fail. (One with no
+   * word at all, `(` or `AND "`, every provider skips before it is asked: provider-pipeline.ts.)
    */
   override queryProblem(text: string): string | undefined {
-    return noWordProblem(text) ?? (arxivTerms(text).groups.length === 0 ? NO_SEARCHABLE_WORDS : undefined);
+    return (arxivTerms(text).groups.length === 0 ? NO_SEARCHABLE_WORDS : undefined);
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
@@ -106,7 +105,6 @@ export class ArxivProvider extends Provider {
 
 /** The search_query for the user's text (arxiv-query.ts), with a year range as a submittedDate clause. */
 function searchQuery(text: string, filters: SearchFilters): string {
-  refuseTextWithNoWord(text);
   const terms = arxivTerms(text);
   if (terms.groups.length === 0) throw invalidQuery(NO_SEARCHABLE_WORDS);
   const { year_from: yearFromFilter, year_to: yearTo } = filters;

@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import type { TimeRange } from '../domain/time-range.js';
 import { braveSearchLanguage } from './brave-language.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
-import { notWordsInLowerCase, noWordProblem, refuseTextWithNoWord } from './excluded-terms.js';
+import { notWordsInLowerCase } from './excluded-terms.js';
 import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import {
   Provider,
@@ -58,13 +58,7 @@ export class BraveProvider extends Provider {
     'X-Subscription-Token': this.credential('BRAVE_API_KEY') ?? '',
   });
 
-  /** A text with no word at all (`(`, `"`, `AND (`, `-`) is skipped, as by every provider: it asks for nothing. */
-  override queryProblem(text: string): string | undefined {
-    return noWordProblem(text);
-  }
-
   override buildRequest(query: SearchQuery): UpstreamRequest {
-    refuseTextWithNoWord(query.text);
     // Brave's search operators include an upper-case NOT: one that is a word (`NOT INVENTED HERE`: notIsOperator) is
     // sent in lower case, or the search excluded the very words it was for.
     const parameters: Record<string, string> = { q: notWordsInLowerCase(query.text), count: String(Math.min(query.limit, MAX_COUNT)), offset: '0' };

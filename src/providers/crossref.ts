@@ -3,7 +3,7 @@ import { doiUrl, normalizeDoi } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, describePlainTextError, errorEnvelopeMessage } from './error-envelope.js';
-import { closedQuery, excludedTerms, noWordProblem, nothingLeftToSearch, refuseTextWithNoWord } from './excluded-terms.js';
+import { closedQuery, excludedTerms, nothingLeftToSearch } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -66,15 +66,13 @@ export class CrossrefProvider extends Provider {
   readonly settings = CrossrefProvider.settings;
 
   /**
-   * A query with no word at all (`(`, `AND "`), or of excluded terms alone (`-mice`), leaves nothing to search for once
-   * they are left out: skipped, not sent.
+   * A query of excluded terms alone (`-mice`) leaves nothing to search for once they are left out: skipped, not sent.
    */
   override queryProblem(text: string): string | undefined {
-    return noWordProblem(text) ?? (searchWords(text) === '' ? NO_SEARCHABLE_WORDS : undefined);
+    return (searchWords(text) === '' ? NO_SEARCHABLE_WORDS : undefined);
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
-    refuseTextWithNoWord(query.text);
     const text = searchWords(query.text);
     if (text === '') throw invalidQuery(NO_SEARCHABLE_WORDS);
     const url = this.endpoint('/works');

@@ -4,7 +4,6 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { noWordProblem, refuseTextWithNoWord } from './excluded-terms.js';
 import { markdownText } from './markdown-text.js';
 import { asArray, httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type Refusal, type UpstreamRequest, type UpstreamResponse } from './provider.js';
@@ -40,18 +39,8 @@ export class ExaProvider extends Provider {
     'x-api-key': this.credential('EXA_API_KEY') ?? '',
   });
 
-  /**
-   * A text with no word at all (`(`, `"`, `AND (`, `-`) is skipped, as by every provider: Exa documents no query syntax,
-   * so such a text asks it for nothing, and whatever pages it answered with would be no result of the search (and a
-   * billed request).
-   */
-  override queryProblem(text: string): string | undefined {
-    return noWordProblem(text);
-  }
-
   override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
     const { time_range: timeRange, include_domains: includeDomains, exclude_domains: excludeDomains } = query.filters;
-    refuseTextWithNoWord(query.text);
     // JSON.stringify leaves out the fields that are undefined.
     const body = {
       query: query.text,

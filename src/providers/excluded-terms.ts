@@ -1,4 +1,4 @@
-import { closedQuery } from '../domain/closed-query.js';
+import { NO_WORD_TO_SEARCH, closedQuery } from '../domain/closed-query.js';
 import { invalidQuery } from '../domain/errors.js';
 import { excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms } from '../domain/excluded-terms.js';
 
@@ -7,7 +7,7 @@ import { excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerm
  * read by domain/excluded-terms.ts: the domain layer, as providers=auto reads them too (an excluded word names no
  * topic of the search).
  */
-export { closedQuery, excludedTerms, minusSyntax, type ExcludedTerms };
+export { NO_WORD_TO_SEARCH, closedQuery, excludedTerms, minusSyntax, type ExcludedTerms };
 
 /**
  * An upper-case OR outside a phrase, with the spaces either side: between two terms, or with nothing on a side
@@ -39,22 +39,6 @@ export function nothingLeftToSearch(api: string): string {
 
 /** Why an API with boolean NOT is not asked a text of excluded terms alone: NOT needs something to leave results out of. */
 const ONLY_EXCLUDED_TERMS = 'the query has no word to search for besides its excluded terms (-word)';
-
-/** Why no API is asked a text with no word at all (closedQuery's ''). */
-export const NO_WORD_TO_SEARCH = 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses';
-
-/**
- * Why an API is not asked this text: it holds no word at all (`(`, `"`, `AND (`, `-`: closedQuery's ''), which every
- * API would answer with anything or nothing (GitHub with 422); undefined otherwise (nearly every text: one test).
- */
-export function noWordProblem(text: string): string | undefined {
-  return closedQuery(text) === '' ? NO_WORD_TO_SEARCH : undefined;
-}
-
-/** noWordProblem for a request: a text with no word at all is refused (QUERY_INVALID), never sent. */
-export function refuseTextWithNoWord(text: string): void {
-  if (noWordProblem(text) !== undefined) throw invalidQuery(NO_WORD_TO_SEARCH);
-}
 
 /** Why a boolean API is not sent a text, from what withBooleanExclusion made of it; undefined when it is sent. */
 export function booleanQueryProblem(sent: string | undefined): string | undefined {

@@ -5,7 +5,6 @@ import type { ProviderItem } from '../domain/result.js';
 import type { TimeRange } from '../domain/time-range.js';
 import type { ScrapedPage, ScrapeInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { noWordProblem, refuseTextWithNoWord } from './excluded-terms.js';
 import { markdownText } from './markdown-text.js';
 import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse, type UpstreamTransport } from './provider.js';
@@ -41,13 +40,7 @@ export class FirecrawlProvider extends Provider {
   };
   readonly settings = FirecrawlProvider.settings;
 
-  /** A text with no word at all (`(`, `"`, `AND (`, `-`) is skipped, as by every provider: it asks for nothing. */
-  override queryProblem(text: string): string | undefined {
-    return noWordProblem(text);
-  }
-
   override buildRequest(query: SearchQuery): UpstreamRequest {
-    refuseTextWithNoWord(query.text);
     const body: Record<string, unknown> = { query: query.text, limit: Math.min(query.limit, MAX_LIMIT) };
     if (query.filters.time_range) body.tbs = TBS[query.filters.time_range];
     return this.post('/v2/search', body);

@@ -3,7 +3,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { NO_WORD_TO_SEARCH, closedQuery, minusSyntax, noWordProblem, orWrittenAs } from './excluded-terms.js';
+import { NO_WORD_TO_SEARCH, closedQuery, minusSyntax, orWrittenAs } from './excluded-terms.js';
 import { compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
@@ -67,9 +67,6 @@ export class HackerNewsProvider extends Provider {
    * limit, where fedsearch takes 500 characters. Such a query is skipped with the reason, not sent to come back 400.
    */
   override queryProblem(text: string): string | undefined {
-    // A text with no word at all (`(`, `AND "`) would be answered with every story: skipped, as by every provider.
-    const noWord = noWordProblem(text);
-    if (noWord !== undefined) return noWord;
     // A UTF-16 unit is at most three bytes in UTF-8 (a surrogate pair, two units, is four): nearly every query stops here.
     if (text.length * 3 <= MAX_QUERY_BYTES) return undefined;
     const bytes = Buffer.byteLength(algoliaQuery(text), 'utf8');

@@ -5,7 +5,7 @@ import { boundedText } from '../domain/cut-text.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { LOCAL_LINK_SCHEME, type LocalSource, type ReadDocumentInput } from './capabilities.js';
-import { closedQuery, excludedTerms, noWordProblem } from './excluded-terms.js';
+import { closedQuery, excludedTerms } from './excluded-terms.js';
 import { markdownDocumentText } from './markdown-text.js';
 import { htmlToText, httpUrl, isRecord, isoDate } from './parse-helpers.js';
 import { Provider, type ProviderSettings } from './provider.js';
@@ -51,11 +51,6 @@ export class LocalProvider extends Provider {
   };
   readonly settings = LocalProvider.settings;
   private index: Promise<LocalIndex> | undefined;
-
-  /** A text with no word at all (`(`, `"`, `AND (`, `-`) is skipped, as by every provider: it asks for nothing. */
-  override queryProblem(text: string): string | undefined {
-    return noWordProblem(text);
-  }
 
   override async search(query: SearchQuery, _transport: unknown, signal: AbortSignal): Promise<ProviderItem[]> {
     const { search, documents } = await this.loadIndex();

@@ -1,7 +1,6 @@
 import { parseError, upstreamFailure } from '../domain/errors.js';
 import { PAGE_LOOK_AHEAD, type SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { noWordProblem, refuseTextWithNoWord } from './excluded-terms.js';
 import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonBody, text, webItem } from './parse-helpers.js';
 import {
   MORE_NOT_READ,
@@ -40,13 +39,7 @@ export class SearxngProvider extends Provider {
   };
   readonly settings = SearxngProvider.settings;
 
-  /** A text with no word at all (`(`, `"`, `AND (`, `-`) is skipped, as by every provider: it asks for nothing. */
-  override queryProblem(text: string): string | undefined {
-    return noWordProblem(text);
-  }
-
   override buildRequest(query: SearchQuery): UpstreamRequest {
-    refuseTextWithNoWord(query.text);
     // SearXNG has no page-size parameter: one page holds what its engines return (about 10–30).
     const parameters: Record<string, string> = { q: query.text, format: 'json', pageno: '1' };
     const { time_range: timeRange, language, safesearch } = query.filters;

@@ -4,7 +4,7 @@ import { arxivPdfUrl, doiUrl, normalizeArxivId, normalizeDoi, normalizePmcid, no
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { closedQuery, excludedTerms, noWordProblem, nothingLeftToSearch, refuseTextWithNoWord } from './excluded-terms.js';
+import { closedQuery, excludedTerms, nothingLeftToSearch } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -63,11 +63,10 @@ export class SemanticScholarProvider extends Provider {
   readonly settings = SemanticScholarProvider.settings;
 
   /**
-   * A query with no word at all (`(`, `AND "`), or of excluded terms alone (`-vision`), leaves the relevance search
-   * nothing to look for: skipped, not sent.
+   * A query of excluded terms alone (`-vision`) leaves the relevance search nothing to look for: skipped, not sent.
    */
   override queryProblem(text: string): string | undefined {
-    return noWordProblem(text) ?? (relevanceQueryText(text) === '' ? NO_SEARCHABLE_WORDS : undefined);
+    return (relevanceQueryText(text) === '' ? NO_SEARCHABLE_WORDS : undefined);
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
@@ -86,7 +85,6 @@ export class SemanticScholarProvider extends Provider {
   }
 
   private searchRequest(query: SearchQuery, offset: number, limit: number): UpstreamRequest {
-    refuseTextWithNoWord(query.text);
     const text = relevanceQueryText(query.text);
     if (text === '') throw invalidQuery(NO_SEARCHABLE_WORDS);
     const url = this.endpoint('/graph/v1/paper/search');

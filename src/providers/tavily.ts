@@ -2,7 +2,6 @@ import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { noWordProblem, refuseTextWithNoWord } from './excluded-terms.js';
 import { markdownText } from './markdown-text.js';
 import { httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type Refusal, type UpstreamRequest, type UpstreamResponse } from './provider.js';
@@ -38,18 +37,8 @@ export class TavilyProvider extends Provider {
     Authorization: `Bearer ${this.credential('TAVILY_API_KEY') ?? ''}`,
   });
 
-  /**
-   * A text with no word at all (`(`, `"`, `AND (`, `-`) is skipped, as by every provider: Tavily documents no query syntax,
-   * so such a text asks it for nothing, and whatever pages it answered with would be no result of the search (and a
-   * billed request).
-   */
-  override queryProblem(text: string): string | undefined {
-    return noWordProblem(text);
-  }
-
   override buildRequest(query: SearchQuery): UpstreamRequest {
     const { time_range: timeRange, include_domains: includeDomains, exclude_domains: excludeDomains } = query.filters;
-    refuseTextWithNoWord(query.text);
     // JSON.stringify leaves out the fields that are undefined.
     const body = {
       query: query.text,

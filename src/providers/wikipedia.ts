@@ -2,7 +2,7 @@ import { parseError, upstreamError } from '../domain/errors.js';
 import type { FilterName, SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { notWordsInLowerCase, noWordProblem, refuseTextWithNoWord } from './excluded-terms.js';
+import { notWordsInLowerCase } from './excluded-terms.js';
 import { compact, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
@@ -91,13 +91,7 @@ export class WikipediaProvider extends Provider {
     return filters.language === undefined || this.wikiFor(filters.language) !== undefined ? NOT_APPLIED : LANGUAGE_NOT_APPLIED;
   }
 
-  /** A text with no word at all (`(`, `"`, `AND (`, `-`) is skipped, as by every provider: it asks for nothing. */
-  override queryProblem(text: string): string | undefined {
-    return noWordProblem(text);
-  }
-
   override buildRequest(query: SearchQuery): UpstreamRequest {
-    refuseTextWithNoWord(query.text);
     // A language this instance cannot search in never gets here (filtersNotApplied skips it): the site is the fallback.
     const url = new URL(`${this.wikiFor(query.filters.language) ?? this.site}/w/api.php`);
     url.searchParams.set('action', 'query');

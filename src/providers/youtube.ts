@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import type { VideoDetailsInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
-import { NO_WORD_TO_SEARCH, closedQuery, minusSyntax, noWordProblem, orWrittenAs } from './excluded-terms.js';
+import { NO_WORD_TO_SEARCH, closedQuery, minusSyntax, orWrittenAs } from './excluded-terms.js';
 import { asArray, compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
 import {
   Provider,
@@ -63,11 +63,6 @@ export class YoutubeProvider extends Provider {
     filters: ['time_range', 'language', 'safesearch'],
   };
   readonly settings = YoutubeProvider.settings;
-
-  /** A text with no word at all (`(`, `"`, `AND (`) is skipped: search.list would answer it with anything. */
-  override queryProblem(text: string): string | undefined {
-    return noWordProblem(text);
-  }
 
   override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
     const terms = searchTerms(query.text);

@@ -90,8 +90,9 @@ describe('hackernews adapter', () => {
     expect(await querySent('rust OR')).toBe('rust');
     expect(await querySent('OR rust zig')).toBe('rust zig');
     expect(await querySent('rust OR OR zig')).toBe('rust zig');
-    // A query of ORs alone is not sent (an empty one would find every story): skipped, as by every provider.
-    expect(makeProvider(HackerNewsProvider).queryProblem!('OR')).toBe('the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses');
+    // A query of ORs alone is not sent (an empty one would find every story): refused here, and skipped by the
+    // pipeline, as for every provider.
+    await expect(querySent('OR')).rejects.toMatchObject({ code: 'QUERY_INVALID', message: 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses' });
   });
 
   it('sends -(a OR b) as each word with the - Algolia excludes with, as NOT (a OR b) is', async () => {

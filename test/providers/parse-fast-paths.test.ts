@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BraveProvider } from '../../src/providers/brave.js';
-import { noWordProblem } from '../../src/providers/excluded-terms.js';
+import { noWordProblem } from '../../src/domain/closed-query.js';
 import { httpUrl, text } from '../../src/providers/parse-helpers.js';
 import { SearxngProvider } from '../../src/providers/searxng.js';
 import { makeProvider, makeQuery } from '../support/run-provider.js';

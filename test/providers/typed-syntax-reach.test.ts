@@ -18,6 +18,7 @@ import { SemanticScholarProvider } from '../../src/providers/semanticscholar.js'
 import { TavilyProvider } from '../../src/providers/tavily.js';
 import { WikipediaProvider } from '../../src/providers/wikipedia.js';
 import { YoutubeProvider } from '../../src/providers/youtube.js';
+import { noWordProblem } from '../../src/domain/closed-query.js';
 import { makeProvider, makeQuery } from '../support/run-provider.js';
 
 /**
@@ -79,48 +80,32 @@ describe('a NOT that opens a group, for the providers that read no NOT of their 
   );
 });
 
-describe('a query with no word at all, for every provider that is sent text', () => {
+describe('a query with no word at all', () => {
   const noWord = 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses';
-  const providers = [
-    youtube,
-    hackernews,
-    arxiv,
-    pubmed,
-    openalex,
-    github,
-    semanticscholar,
-    crossref,
-    tavily,
-    exa,
-    makeProvider(BraveProvider, { BRAVE_API_KEY: 'test-key' }),
-    makeProvider(SearxngProvider, { SEARXNG_URL: 'http://127.0.0.1:9' }),
-    makeProvider(WikipediaProvider),
-    makeProvider(FirecrawlProvider, { FIRECRAWL_API_KEY: 'test-key' }),
-  ];
   // Sent as typed, `(` or `-` asked Tavily and Exa for punctuation, and Crossref, YouTube and Hacker News for anything.
   const texts = ['(', '"', 'AND (', 'NOT ""', '-', '-(', '- -', 'OR'];
 
-  it.each(providers.map((provider) => ({ name: provider.name, provider })))('$name skips it with the one reason, and builds no request for it', ({ provider }) => {
-    for (const text of texts) {
-      expect(provider.queryProblem?.(text), `${provider.name}: ${text}`).toBe(noWord);
-      let refused: unknown;
-      try {
-        sent(provider, text);
-      } catch (error) {
-        refused = error;
-      }
-      expect(refused, `${provider.name}: ${text}`).toBeInstanceOf(FedsearchError);
-      expect([(refused as FedsearchError).code, (refused as FedsearchError).message]).toEqual(['QUERY_INVALID', noWord]);
-    }
+  it('is a problem for every provider (the pipeline skips them all for it: test/http/refused-before-sending)', () => {
+    for (const text of texts) expect(noWordProblem(text), text).toBe(noWord);
     // A word among them is searched for.
-    expect(provider.queryProblem?.('(rust')).toBeUndefined();
+    for (const text of ['(rust', '-rust', 'NOT "a b"', 'OR rust']) expect(noWordProblem(text), text).toBeUndefined();
   });
 
-  it('local skips it with the one reason too, where its index would be searched for nothing', () => {
-    const local = makeProvider(LocalProvider, { LOCAL_INDEX_DIR: '.' });
-    for (const text of texts) expect(local.queryProblem?.(text), text).toBe(noWord);
-    expect(local.queryProblem?.('(rust')).toBeUndefined();
-  });
+  it.each([youtube, hackernews, pubmed, openalex, github].map((provider) => ({ name: provider.name, provider })))(
+    '$name, whose own rewriting would send an empty text for it, builds no request for it',
+    ({ provider }) => {
+      for (const text of texts) {
+        let refused: unknown;
+        try {
+          sent(provider, text);
+        } catch (error) {
+          refused = error;
+        }
+        expect(refused, `${provider.name}: ${text}`).toBeInstanceOf(FedsearchError);
+        expect([(refused as FedsearchError).code, (refused as FedsearchError).message]).toEqual(['QUERY_INVALID', noWord]);
+      }
+    },
+  );
 });
 
 describe('an excluded term between two alternatives, for YouTube and Hacker News', () => {
