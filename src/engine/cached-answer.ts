@@ -5,6 +5,7 @@ import type { SearchResult } from '../domain/result.js';
 import { RESULT_BOUNDS } from '../domain/result-bounds.js';
 import type { Provider } from '../providers/provider.js';
 import type { ProviderAnswer } from './gather.js';
+import { siteHostsInLowerCase } from './site-terms.js';
 
 /** What the cache keeps: the whole ranked list with score explanations, paged and trimmed per request on the way out. */
 export interface CachedAnswer {
@@ -32,6 +33,23 @@ export interface CachedAnswer {
    */
   partial?: true;
 }
+
+/**
+ * The version of what the shared cache keeps, in its Redis keys (ANSWER_KEYS): CachedAnswer as JSON, with the
+ * results and provider outcomes in it, and what its fields mean. Replicas of two releases share one Redis while a
+ * rolling deploy runs, each serving what the other kept: an answer of another shape would pass isStoredAnswer (it
+ * checks bounds, and lets fields it does not name through) and be served as if it were of this one. So any change to
+ * that shape, or to what a kept field means, takes the next version: the other release's entries then lie under other
+ * keys, and each release reads only its own until the old one's expire (CACHE_TTL_SECONDS). A change to the type
+ * fails test/engine/stored-answer-version.test.ts until this is bumped; a change of meaning only a reader notices.
+ * v2: answers carry the time they were gathered (cached_at); v1 entries are simply not read. v3: the shape of v2's
+ * last answers, under a version of its own: v2 held four shapes in turn (upstreamFull, partialTimeoutMs and partial
+ * came without a bump), so a replica of an older release could still share it.
+ */
+export const STORED_ANSWER_VERSION = 3;
+
+/** Answer keys after the service's REDIS_KEY_PREFIX, before the configuration's tag (search-setup.ts). */
+export const ANSWER_KEYS = `answer:v${STORED_ANSWER_VERSION}:`;
 
 /** The pages of each answer already handed out, by limit, page and explain; gone with the answer. */
 const presentedPages = new WeakMap<CachedAnswer, Map<string, readonly SearchResult[]>>();
@@ -191,14 +209,17 @@ export function servesTimeout(answer: CachedAnswer, timeoutMs: number | undefine
 /**
  * Same kind, same words (spacing aside), same providers, limit and filters: same answer. Letter case counts:
  * providers read `OR`, `AND` and `NOT` as operators only in capitals (PubMed, Brave, Wikipedia, arXiv), so
- * "covid OR flu" and "covid or flu" are two searches. The page is not part of it: every page of a search is sliced
- * from one cached list. Nor is the caller's timeout_ms: a complete answer is the same whatever it was, and a
- * partial one carries its own (servesTimeout).
+ * "covid OR flu" and "covid or flu" are two searches; but not in a host, which has none (`site:Docs.rs`, and a
+ * domain list's entries, whose `www.` names no other host either: domainSet). The page is not part of it: every page
+ * of a search is sliced from one cached list. Nor is the caller's timeout_ms: a complete answer is the same whatever
+ * it was, and a partial one carries its own (servesTimeout).
  */
 export function cacheKey(query: SearchQuery, providers: Provider[]): string {
+  // A web search's site: terms are read with their hosts in lower case (site-terms.ts); in any other kind they are words.
+  const words = query.kind === 'web' ? siteHostsInLowerCase(query.text) : query.text;
   // The JSON text of [kind, words, providers, limit, filters], written in parts: no array of it is built, and
   // every hit on the cache pays for this, so the common parts skip JSON.stringify (same text).
-  return `[${nameJson(query.kind)},${wordsJson(query.text)},${providerNamesJson(providers)},${numberJson(query.limit)},${filtersJson(query.filters)}]`;
+  return `[${nameJson(query.kind)},${wordsJson(words)},${providerNamesJson(providers)},${numberJson(query.limit)},${filtersJson(query.filters)}]`;
 }
 
 /** The words as written, each run of white space one space, as JSON. */
@@ -239,12 +260,23 @@ function filtersJson(filters: SearchFilters): string {
 
 /**
  * A domain list as the filter reads it: a set (filters.ts matches if any entry does), so order and repeats do not
- * count. Letter case is not touched here: hosts arrive in lower case (search-params.ts), and a path keeps its case
- * in the filter too. Sorted by code unit, and the request's own list is left as it is: providers are sent that one.
+ * count, and a host's `www.` names no other place (domainRuleOf drops it: `www.docs.rs` keeps what `docs.rs` keeps).
+ * Letter case is not touched here: hosts arrive in lower case (search-params.ts), and a path keeps its case in the
+ * filter too. Sorted by code unit, and the request's own list is left as it is: providers are sent that one.
  */
 function domainSet(entries: readonly string[]): readonly string[] {
-  if (entries.length < 2) return entries;
-  return [...new Set(entries)].sort();
+  // Nearly every list names no `www.` host: it is read as it is, with no copy.
+  const hosts = entries.some(startsWithWww) ? entries.map(withoutWww) : entries;
+  if (hosts.length < 2) return hosts;
+  return [...new Set(hosts)].sort();
+}
+
+function startsWithWww(entry: string): boolean {
+  return entry.startsWith('www.');
+}
+
+function withoutWww(entry: string): string {
+  return startsWithWww(entry) ? entry.slice(4) : entry;
 }
 
 /** JSON.stringify's text for a number (NaN and ±Infinity as null), without the call. */

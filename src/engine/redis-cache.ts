@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { describeRedisUrl, openFailFastRedis } from '../transport/redis-connection.js';
 import { deeperThan, entryTtl, type AnswerCache } from './answer-cache.js';
+import { ANSWER_KEYS } from './cached-answer.js';
 
 export interface RedisCacheOptions<T> {
   /** redis://[:password@]host:port[/db] or rediss:// for TLS. */
@@ -28,8 +29,6 @@ export interface RedisCacheOptions<T> {
 
 export type RedisCache<T> = AnswerCache<T> & { close(): Promise<void> };
 
-/** Answer keys after the service's REDIS_KEY_PREFIX. v2: answers carry the time they were gathered (cached_at); v1 entries are simply not read. */
-export const ANSWER_KEYS = 'answer:v2:';
 const DEFAULT_KEY_PREFIX = `fedsearch:${ANSWER_KEYS}`;
 const DEFAULT_COMMAND_TIMEOUT_MS = 250;
 /** Keys read as another writer's that a replica remembers until its own answer replaces them (createRedisCache). */

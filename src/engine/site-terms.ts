@@ -78,6 +78,34 @@ export function siteSearches(query: SearchQuery): SiteSearches | undefined {
 }
 
 /**
+ * A web search's text with each site: term's host in lower case, for its cache key (cached-answer.ts cacheKey): the
+ * terms are read with their hosts in lower case (entryOf), and a host has no letter case, so `site:Docs.rs tokio` and
+ * `site:docs.rs tokio` are one search with one answer. Only the host: a path keeps its case, as the filter reads it,
+ * and a term that names no domain stays a word, as typed. The text itself when it holds no term (nearly every one).
+ */
+export function siteHostsInLowerCase(text: string): string {
+  // Every search's key pays for this: a colon is looked for faster than the pattern is tried.
+  if (!text.includes(':') || !MAY_HOLD_SITE.test(text)) return text;
+  return text.replace(
+    SITE_TERM_OR_PHRASE,
+    (term: string, _orBefore: unknown, _minusAfterOr: unknown, valueAfterOr: string | undefined, _minus: unknown, value: string | undefined) => {
+      const typed = valueAfterOr ?? value;
+      if (typed === undefined || entryOf(typed) === undefined) return term;
+      // The value follows the term's first colon (`site:`, after an OR and a minus if any).
+      const valueStart = term.indexOf(':') + 1;
+      return term.slice(0, valueStart) + hostInLowerCase(typed) + term.slice(valueStart + typed.length);
+    },
+  );
+}
+
+/** `https://Docs.rs/Tokio` as `https://docs.rs/Tokio`: the scheme and host have no letter case, the path has. */
+function hostInLowerCase(value: string): string {
+  const hostStart = SCHEME.exec(value)?.[0].length ?? 0;
+  const slash = value.indexOf('/', hostStart);
+  return slash < 0 ? value.toLowerCase() : value.slice(0, slash).toLowerCase() + value.slice(slash);
+}
+
+/**
  * Why a web search cannot be made: its site: terms and its include_domains share no domain (`site:a.org` with
  * include_domains=b.org), so no result could meet both. Undefined for every other search.
  */

@@ -45,4 +45,29 @@ describe('cacheKey', () => {
       }),
     );
   });
+
+  it("writes a web search's site: hosts in small letters, and nothing else it was not given so", () => {
+    const web = (text: string) => cacheKey({ kind: 'web', text, limit: 5, filters: {} }, named('brave'));
+    expect(web('tokio site:Docs.RS')).toBe(web('tokio site:docs.rs'));
+    expect(web('tokio -site:Docs.rs OR site:HTTPS://GitHub.com/Tokio-RS/')).toBe('["web","tokio -site:docs.rs OR site:https://github.com/Tokio-RS/",["brave"],5,[]]');
+    // Paths, words, the operator's own spelling, quoted phrases and values that name no domain are as typed.
+    expect(web('Tokio site:docs.rs/Tokio')).not.toBe(web('Tokio site:docs.rs/tokio'));
+    expect(web('Tokio site:docs.rs')).not.toBe(web('tokio site:docs.rs'));
+    expect(web('"site:Docs.rs is down" SITE:Localhost')).toBe('["web","\\"site:Docs.rs is down\\" SITE:Localhost",["brave"],5,[]]');
+    // In a papers search a site: term is words.
+    const papers = (text: string) => cacheKey({ kind: 'papers', text, limit: 5, filters: {} }, named('openalex'));
+    expect(papers('tokio site:Docs.rs')).not.toBe(papers('tokio site:docs.rs'));
+  });
+
+  it('reads a www. host in a domain list as the host without it, as the filter does, and leaves paths in their case', () => {
+    const web = (include_domains: string[], exclude_domains?: string[]) =>
+      cacheKey({ kind: 'web', text: 'q', limit: 5, filters: { include_domains, exclude_domains } }, named('brave'));
+    expect(web(['www.docs.rs'])).toBe(web(['docs.rs']));
+    expect(web(['www.docs.rs/tokio', 'a.org'])).toBe(web(['a.org', 'docs.rs/tokio', 'www.a.org']));
+    expect(web(['a.org'], ['www.b.org'])).toBe(web(['a.org'], ['b.org']));
+    expect(web(['www.docs.rs/Tokio'])).not.toBe(web(['docs.rs/tokio']));
+    // Only a leading www. label is no other host: `wwwdocs.rs` and `docs.www.rs` are.
+    expect(web(['wwwdocs.rs'])).not.toBe(web(['docs.rs']));
+    expect(web(['docs.www.rs'])).not.toBe(web(['docs.rs']));
+  });
 });

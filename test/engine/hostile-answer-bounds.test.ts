@@ -4,7 +4,7 @@ import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { MAX_DEPTH } from '../../src/domain/query.js';
 import { RESULT_BOUNDS } from '../../src/domain/result-bounds.js';
-import { isStoredAnswer } from '../../src/engine/cached-answer.js';
+import { ANSWER_KEYS, isStoredAnswer } from '../../src/engine/cached-answer.js';
 import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from '../../src/engine/search-service.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
@@ -134,7 +134,7 @@ describeWithRedis('an answer another writer changed in the shared cache, past wh
     const query = `plasma confinement, ${name}`;
     await first.search({ kind: 'web', query, limit: LIMIT, page: 1 });
     let keys: string[] = [];
-    while (keys.length === 0) keys = await raw.keys(`*answer:v2:*`);
+    while (keys.length === 0) keys = await raw.keys(`*${ANSWER_KEYS}*`);
     const [key] = keys;
     const kept = (await keptAnswer(key!, ownAnswer)) as CachedAnswer;
     const entry = change(kept);

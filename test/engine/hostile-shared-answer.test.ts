@@ -3,6 +3,7 @@ import pino from 'pino';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RESULT_BOUNDS } from '../../src/domain/result-bounds.js';
+import { ANSWER_KEYS } from '../../src/engine/cached-answer.js';
 import type { RedisCache } from '../../src/engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from '../../src/engine/search-service.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
@@ -75,7 +76,7 @@ describeWithRedis('a later page extending an answer another writer left in the s
       await first.search({ kind: 'papers', query: QUERY, limit: LIMIT, page: 1 });
       // The write is not waited for by the search: the test waits for the key, a round trip to Redis at a time.
       let keys: string[] = [];
-      while (keys.length === 0) keys = await raw.keys('*answer:v2:*');
+      while (keys.length === 0) keys = await raw.keys(`*${ANSWER_KEYS}*`);
       const [key] = keys;
       const kept = JSON.parse((await raw.get(key!))!) as CachedAnswer;
       // Shorter than page 2, from a provider that gave all it was asked for: page 2 extends it with a deeper list.

@@ -56,6 +56,47 @@ describe('domain lists that name the same domains are one search to the cache', 
     expect(upstream.requestsTo(BRAVE).length).toBe(asked);
   });
 
+  it('serves include_domains with a www. host from the answer kept for the host without it: the filter reads both as one', async () => {
+    const first = await search('include_domains=a.example.com,b.example.org&time_range=year&safesearch=strict');
+    expect(first.cached).toBe(false);
+    const asked = upstream.requestsTo(BRAVE).length;
+    const again = await search('include_domains=www.a.example.com,b.example.org&time_range=year&safesearch=strict');
+    expect(again.cached).toBe(true);
+    expect(again.results).toEqual(first.results);
+    const single = await search('include_domains=www.b.example.org&time_range=year&safesearch=strict');
+    expect(single.cached).toBe(false);
+    expect(single.results.map((result) => result.url)).toEqual(['https://b.example.org/page']);
+    expect((await search('include_domains=b.example.org&time_range=year&safesearch=strict')).cached).toBe(true);
+    expect(upstream.requestsTo(BRAVE).length).toBe(asked + 1);
+  });
+
+  it('serves a site: term with its host in capitals from the answer kept for it in small letters, one upstream call for both', async () => {
+    const typed = async (words: string): Promise<Answer> => {
+      const response = await request(service.origin, `/v1/search/web?q=${encodeURIComponent(words)}&providers=brave`);
+      expect(response.status).toBe(200);
+      return (await response.json()) as Answer;
+    };
+    const before = upstream.requestsTo(BRAVE).length;
+    const first = await typed('written twice site:a.example.com');
+    expect(first.cached).toBe(false);
+    expect(first.results.map((result) => result.url)).toEqual(['https://a.example.com/page']);
+    for (const variant of ['written twice site:A.Example.COM', 'written  twice site:a.EXAMPLE.com']) {
+      const again = await typed(variant);
+      expect(again.cached).toBe(true);
+      expect(again.results).toEqual(first.results);
+    }
+    expect(upstream.requestsTo(BRAVE).length).toBe(before + 1);
+    // The words are not a host: their letter case still parts two searches.
+    expect((await typed('Written twice site:a.example.com')).cached).toBe(false);
+  });
+
+  it('keeps a site: term whose path differs in letter case apart: the filter reads it as another place', async () => {
+    const typed = async (words: string) => (await (await request(service.origin, `/v1/search/web?q=${encodeURIComponent(words)}&providers=brave`)).json()) as Answer;
+    expect((await typed('paths site:A.example.com/Page')).cached).toBe(false);
+    expect((await typed('paths site:a.example.com/Page')).cached).toBe(true);
+    expect((await typed('paths site:a.example.com/page')).cached).toBe(false);
+  });
+
   it('keeps paths with another letter case apart: the filter reads them as other places', async () => {
     await search('include_domains=a.example.com/Page');
     const again = await search('include_domains=a.example.com/page');

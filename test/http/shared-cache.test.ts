@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ANSWER_KEYS } from '../../src/engine/cached-answer.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { describeWithRedis } from '../support/redis-server.js';
@@ -46,9 +47,9 @@ describeWithRedis('two replicas sharing one Redis', () => {
       const foreignEntries = ['{}', '[1,2]', '{"results":[{"title":1}],"providers":[],"depth":11,"cached_at":0}'];
       for (const [index, foreign] of foreignEntries.entries()) {
         const path = `/v1/search/web?q=foreign+entry+${index}&providers=brave`;
-        const before = new Set(await raw.keys('fedsearch:answer:v2:*'));
+        const before = new Set(await raw.keys(`fedsearch:${ANSWER_KEYS}*`));
         expect((await request(replicaA.origin, path)).status).toBe(200);
-        const key = (await raw.keys('fedsearch:answer:v2:*')).find((candidate) => !before.has(candidate))!;
+        const key = (await raw.keys(`fedsearch:${ANSWER_KEYS}*`)).find((candidate) => !before.has(candidate))!;
         await raw.set(key, foreign, 'PX', 60_000);
 
         const calls = upstream.requestsTo(BRAVE_PATH).length;
@@ -169,14 +170,14 @@ describeWithRedis('two deployments sharing one Redis under different REDIS_KEY_P
     const fromProduction = await request(production.origin, path);
     expect(fromProduction.status).toBe(200);
     expect((await fromProduction.json()).cached).toBe(false);
-    await expect.poll(async () => (await raw.keys('fedsearch:answer:v2:*')).length).toBe(1);
+    await expect.poll(async () => (await raw.keys(`fedsearch:${ANSWER_KEYS}*`)).length).toBe(1);
 
     const calls = upstream.requestsTo(BRAVE_PATH).length;
     const fromStaging = await request(staging.origin, path);
     expect(fromStaging.status).toBe(200);
     expect((await fromStaging.json()).cached).toBe(false);
     expect(upstream.requestsTo(BRAVE_PATH).length).toBe(calls + 1);
-    await expect.poll(async () => (await raw.keys('staging:answer:v2:*')).length).toBe(1);
+    await expect.poll(async () => (await raw.keys(`staging:${ANSWER_KEYS}*`)).length).toBe(1);
 
     const keys = await raw.keys('*');
     const staged = keys.filter((key) => key.startsWith('staging:'));
