@@ -18,6 +18,7 @@ import { TitleBlocks } from './title-blocks.js';
 import { differenceOfWords } from './title-differences.js';
 import { placesOf, titleWords, type TitleWords } from './title-words.js';
 import { agreeBeyondTitle, EXACT_ONLY_TITLE, titleStrength, WEAK_TITLE } from './weak-titles.js';
+import { WordReadingBudget } from './word-reading-budget.js';
 
 /** Bits of a set's identifier kinds: which of DOI, arXiv id and PMID some member of the set has. */
 const HAS_DOI = 1;
@@ -70,17 +71,6 @@ class DisjointSets {
     this.identifierKinds[root] = this.identifierKinds[rootA]! | this.identifierKinds[rootB]!;
   }
 }
-
-/**
- * Characters the word rules (titlesDiffer) may read for one title, in its blocks together: each pair read counts the
- * normalised characters of both titles, as its cost grows with their words and their words' lengths. Titles alike by
- * their bigrams yet differing in their words are few in a real result list, and short: a title of 100 characters may be
- * read with 12 others of its length before the cap. A hostile upstream's titles at their length bound (the same words
- * in other orders, one title with a letter changed in each) are each alike to every other, and reading 64 such pairs a
- * title held a search of 2,500 results for seconds; the cap reads 4 of them. Past it, a title is taken to differ from
- * the others it is alike to: it may stay a work of its own, never join one. The first pair is always read.
- */
-const MAX_CHARACTERS_READ_PER_TITLE = 2_400;
 
 /**
  * Papers are the same work when they share a DOI, an arXiv id or a PMID, or, failing identifiers, when
@@ -182,6 +172,8 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
   // What the numbers and word rules read of a title (title-words.ts), the first time a similar title is found for it.
   const readTitles: Array<TitleWords | undefined> = new Array<TitleWords | undefined>(entries.length);
   const readTitle = (index: number): TitleWords => (readTitles[index] ??= titleWords(entries[index]!.item.title, titles[index]!));
+  // What the word rules (titlesDiffer) have read, for the title being placed and for every title, in every pair it was in.
+  const budget = new WordReadingBudget(entries.length);
   /**
    * Whether two titles name one work: titlesSimilar, with the bigram counts of both titles, which rule most pairs
    * out before any bigram is found; then, for the few pairs that are similar, the same numbers in both
@@ -194,6 +186,9 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
    * same (titleStrength), agreement beyond it (agreeBeyondTitle: an author in common, or one venue in one year).
    */
   const similar = (index: number, other: number): boolean => {
+    // A title being placed that has spent its share differs from every title but the same one (titlesDiffer): whether it
+    // is alike to another by its bigrams, the longest test here for titles at their length bound, need not be found.
+    if (budget.spent(index) && titles[index] !== titles[other]) return false;
     if (!titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other))) return false;
     // The same normalised title holds the same numbers and words: only titles that differ are read.
     if (titles[index] !== titles[other] && (readTitle(index).numbers !== readTitle(other).numbers || titlesDiffer(index, other))) return false;
@@ -207,9 +202,6 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
   // which often holds the same titles, does not read each of those pairs again: made at its first such pair only.
   let placing = -1;
   let differsFrom: Set<number> | undefined;
-  // The characters the word rules have read for the title being placed (MAX_CHARACTERS_READ_PER_TITLE).
-  let readingFor = -1;
-  let charactersRead = 0;
   /**
    * Whether two titles that are not the same differ by a word turned, put in place of another or added: where they
    * differ is found once for the three rules that read it, and once per pair (a title is compared in its head block and
@@ -218,20 +210,19 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
    */
   const titlesDiffer = (index: number, other: number): boolean => {
     if (placing === index && differsFrom!.has(other)) return true;
-    if (readingFor !== index) {
-      readingFor = index;
-      charactersRead = 0;
+    // Past the budget, or alike to one of a crowd, two titles are taken to differ: it can keep two works apart, never join two.
+    if (!budget.allows(index, other)) {
+      budget.refused(index, other);
+      return true;
     }
-    // Past its share, a title is taken to differ: the cap can keep two works apart, never join two.
-    if (charactersRead >= MAX_CHARACTERS_READ_PER_TITLE) return true;
     const read = readTitle(index);
     const otherRead = readTitle(other);
-    charactersRead += read.normalized.length + otherRead.normalized.length;
     const difference = differenceOfWords(read.words, otherRead.words, placesOf(read), placesOf(otherRead));
     const differ =
       titlesOpposite(read.normalized, otherRead.normalized, difference) ||
       titlesReplaceAWord(read.normalized, otherRead.normalized, difference) ||
       titleWordsAdded(read, otherRead, difference);
+    budget.spend(index, other, difference.differingA.length + difference.differingB.length, differ);
     if (!differ) return false;
     if (placing !== index) {
       placing = index;
