@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DEPTH } from '../../src/domain/query.js';
-import type { ProviderItem } from '../../src/domain/result.js';
 import { RESULT_BOUNDS } from '../../src/domain/result-bounds.js';
-import { groupResults, type RankedItem } from '../../src/engine/merge.js';
+import { groupResults } from '../../src/engine/merge.js';
+import { MOST_PAPER_RESULTS as TITLES, paperEntries as entries, respacedTitle, rotatedTitle } from '../support/hostile-titles.js';
 
 /**
  * Titles alike by their bigrams are read by the word rules (opposite-titles.ts, replaced-words.ts, added-words.ts),
@@ -11,51 +10,8 @@ import { groupResults, type RankedItem } from '../../src/engine/merge.js';
  * letters with their spaces elsewhere for 10 s, and every request behind it.
  */
 
-/** The most results one search may group: every paper provider at the deepest page. */
-const PAPER_PROVIDERS = 5;
-const TITLES = PAPER_PROVIDERS * MAX_DEPTH;
 /** Far above what the capped reading takes (about 1.5 s for both shapes on a loaded machine), far below the 13 s it took. */
 const CAPPED_MS = 5000;
-
-/** Consonants only: no English word, no Roman numeral (i, v, x), no word an index drops (a, an, the, by, …). */
-const CONSONANTS = 'bcdfghjklmpqrstwz';
-
-/** A three-letter word of its own for each number: three letters may differ by no edit, so no two are one word. */
-function wordOf(number: number): string {
-  const letter = (digit: number) => CONSONANTS[digit % CONSONANTS.length]!;
-  return letter(number) + letter(Math.floor(number / CONSONANTS.length)) + letter(Math.floor(number / CONSONANTS.length ** 2));
-}
-
-function bounded(title: string): string {
-  return title.slice(0, RESULT_BOUNDS.title);
-}
-
-/** The same seventy words turned round by `index` places between the same first and last words, and a word of its own. */
-function rotatedTitle(index: number): string {
-  const middle = Array.from({ length: 70 }, (_, word) => wordOf(4000 + word));
-  const shift = index % middle.length;
-  return bounded(['gnn', 'for', 'prt', ...middle.slice(shift), ...middle.slice(0, shift), wordOf(index * 2), 'end', 'fin', 'fol'].join(' '));
-}
-
-/** One run of consonants cut into words of one to three letters, in a place that depends on `index`, and a word of its own. */
-function respacedTitle(index: number): string {
-  const letters = Array.from({ length: 240 }, (_, at) => CONSONANTS[(at * 5 + (at >> 3)) % CONSONANTS.length]).join('');
-  const words: string[] = [];
-  for (let at = 0, step = index; at < letters.length; ) {
-    const length = 1 + (step % 3);
-    step = Math.floor(step / 3) + index + at;
-    words.push(letters.slice(at, at + length));
-    at += length;
-  }
-  return bounded(['gnn', 'prt', 'fol', ...words.slice(0, 40), wordOf(index), ...words.slice(40)].join(' '));
-}
-
-function entries(titles: string[]): RankedItem[] {
-  return titles.map((title, index) => {
-    const item: ProviderItem = { title, url: `https://papers.example/${index}`, year: 2020 };
-    return { provider: `provider${index % PAPER_PROVIDERS}`, rank: Math.floor(index / PAPER_PROVIDERS) + 1, weight: 1, item };
-  });
-}
 
 function groupCount(...titles: string[]): number {
   return groupResults('papers', entries(titles)).length;
