@@ -131,6 +131,7 @@ function submit(event) {
     say('Type something to search for.', 'error');
     return queryInput.focus();
   }
+  if (!fields.kindAccepted()) return;
   // Without the key there is no provider list to choose from (and a search would be refused): the search waits in
   // the address bar, and runs once the key is taken. "Choose at least one provider" named the wrong thing to do.
   if (apiKey.waiting) {
@@ -167,6 +168,11 @@ async function start({ reloadProviders = true } = {}) {
     search.clear();
     return queryInput.focus();
   }
+  // A link's kind the service has no route for (kind=Papers, kind=images): no search of another kind in its place.
+  if (fields.kindProblem) {
+    search.clear();
+    return void fields.kindAccepted();
+  }
   const current = fields.read();
   // A link whose providers are none of its kind (papers=brave, a name since removed) checks no chip: as on submit,
   // ask for one rather than send a search with none.
@@ -178,11 +184,25 @@ async function start({ reloadProviders = true } = {}) {
     search.clear();
     return void fields.queryAccepted(current.q);
   }
+  // A link's deadline the service would refuse (timeout_ms=abc, 0, 1.5): said on its field, not searched with the default.
+  if (fields.deadlineProblem) {
+    search.clear();
+    return void fields.deadlineAccepted();
+  }
   // A link's filter value the service would refuse (time_range=decade, year_from=abc, a repeated one), or years out of
   // range or in the wrong order: said in the page's words, on the field, as on submit, and the address left as written.
   if (filters.problem(current.kind)) {
     search.clear();
     return void fields.filtersAccepted(current.kind);
+  }
+  // A link's filters of the other kind (kind=papers&time_range=day), which the service refuses as unknown fields: kept
+  // on that kind's fields, said, and not searched without; the next Search is of the kind chosen, with its filters.
+  const aside = filters.asideProblem(state.aside);
+  if (aside) {
+    search.clear();
+    say(aside, 'error');
+    // On the choice of the kind they are filters of: Space takes it, Enter searches the kind shown without them.
+    return [...form.elements.kind].find((choice) => choice.value === state.aside.kind).focus();
   }
   history.replaceState(null, '', urlFor(current));
   void search.run(current);

@@ -2,7 +2,14 @@
 // kind, of which only the current kind's shows and is sent. The other kind's keep their values, for when the user
 // switches back. Folded, the summary says how many are set, so a search is never narrowed by a filter out of sight.
 
+import { addressProblem, quoted } from './address-problem.js';
 import { FILTERS } from './search-state.js';
+
+/** How the page speaks of each kind: its searches, one of them, and its choice above the filters (index.html). */
+const KIND_WORDS = {
+  web: { searches: 'web searches', one: 'a web search', choice: 'Web' },
+  papers: { searches: 'paper searches', one: 'a paper search', choice: 'Papers' },
+};
 
 /** A domain list as typed ("a.org, ,b.org") as the service reads it: comma-separated, blanks and spaces left out. */
 function domainList(text) {
@@ -53,22 +60,46 @@ export class SearchFilters {
    * which the link did not ask for. Each is a problem of its field until the field is changed.
    */
   show(kind, filters = {}, refused = {}) {
-    for (const name of FILTERS[kind]) {
-      const control = this.control(kind, name);
-      const texts = refused[name];
-      const value = filters[name] ?? (texts?.length === 1 ? texts[0] : '');
-      if (control.type === 'checkbox') {
-        control.checked = value === 'true';
-        control.indeterminate = texts !== undefined;
-      } else {
-        control.value = value;
-      }
-      if (texts !== undefined && control.type === 'select-one') control.selectedIndex = -1;
-      control.removeAttribute('aria-invalid');
-      if (texts === undefined) this.addressProblems.delete(control);
-      else this.addressProblems.set(control, addressProblem(control, texts));
-    }
+    for (const name of FILTERS[kind]) this.set(this.control(kind, name), filters[name], refused[name]);
     this.showKind(kind);
+  }
+
+  /**
+   * Sets the controls of the other kind that a link names (`aside`, from stateFromUrl()), out of sight: a switch to
+   * that kind finds them as the link wrote them, as it finds the values set before a switch. The others keep theirs.
+   */
+  keepAside(aside) {
+    for (const name of Object.keys(aside.asked)) this.set(this.control(aside.kind, name), aside.filters[name], aside.refusedFilters[name]);
+  }
+
+  /** Sets `control` to `value`, or to what it can hold of `texts`, the address's value the service would refuse. */
+  set(control, value, texts) {
+    const shown = value ?? (texts?.length === 1 ? texts[0] : '');
+    if (control.type === 'checkbox') {
+      control.checked = shown === 'true';
+      control.indeterminate = texts !== undefined;
+    } else {
+      control.value = shown;
+    }
+    if (texts !== undefined && control.type === 'select-one') control.selectedIndex = -1;
+    control.removeAttribute('aria-invalid');
+    if (texts === undefined) this.addressProblems.delete(control);
+    else this.addressProblems.set(control, addressProblem(labelOf(control), texts, allowedIn(control)));
+  }
+
+  /**
+   * What to say of a link's filters of the other kind (`aside`): the service refuses them as unknown fields of the
+   * kind searched, and a search without them is another than the link asked for. Undefined when it names none.
+   */
+  asideProblem(aside) {
+    const names = Object.keys(aside.asked);
+    if (names.length === 0) return undefined;
+    const given = names.map((name) => `${labelOf(this.control(aside.kind, name))} ${quoted(aside.asked[name])}`);
+    const [them, filtersOf] = names.length === 1 ? ['it', 'a filter'] : ['them', 'filters'];
+    const listed = given.length === 1 ? given[0] : `${given.slice(0, -1).join(', ')} and ${given.at(-1)}`;
+    const other = KIND_WORDS[aside.kind];
+    const searched = KIND_WORDS[aside.kind === 'web' ? 'papers' : 'web'];
+    return `The address asks for ${listed}, ${filtersOf} of ${other.searches}, not of ${searched.searches}. Choose ${other.choice} to search with ${them}, or press Search for ${searched.one} without ${them}.`;
   }
 
   /** Shows the controls of `kind` only: the other kind's are out of sight and out of the Tab order, values kept. */
@@ -155,27 +186,4 @@ function allowedIn(field) {
   if (field.type === 'checkbox') return `${label} must be ticked or clear: true or 1, false or 0 in an address.`;
   if (field.type === 'select-one') return `${label} must be one of its choices: ${[...field.options].map((option) => option.textContent.trim()).join(', ')}.`;
   return `${label} must be a language code such as en or pt-BR, or empty for any.`;
-}
-
-/** The most characters of a link's value quoted back: it is the caller's text, of any length. */
-const QUOTED_LENGTH = 40;
-/** The most of a repeated filter's values quoted back. */
-const QUOTED_VALUES = 3;
-
-/**
- * What the address gave `field` (`texts`, as written) and what the field takes. Each text is cut, and isolated
- * (U+2068 … U+2069) so that a right-to-left or direction-changing text cannot reorder the page's words around it.
- */
-function addressProblem(field, texts) {
-  const label = labelOf(field);
-  const quoted = texts.slice(0, QUOTED_VALUES).map((text) => `“\u2068${cut(text)}\u2069”`);
-  if (texts.length > QUOTED_VALUES) quoted.push('…');
-  const given = texts.length === 1 ? `${label} ${quoted[0]}` : `${label} more than once (${quoted.join(', ')}); a search takes one`;
-  return `The address asks for ${given}. ${allowedIn(field)}`;
-}
-
-/** `text` cut to QUOTED_LENGTH characters, never between the two halves of one (Array.from counts characters). */
-function cut(text) {
-  const characters = Array.from(text);
-  return characters.length <= QUOTED_LENGTH ? text : `${characters.slice(0, QUOTED_LENGTH).join('')}…`;
 }

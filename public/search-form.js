@@ -1,6 +1,7 @@
 // The search form's fields as a search's state (search-state.js): read when the form is sent, filled in from the
 // address bar, and checked before searching, each problem said in the page's words and marked on its field.
 
+import { addressProblem } from './address-problem.js';
 import { checkedProviders, renderChips } from './provider-chips.js';
 import { queryTooLong } from './query-length.js';
 import { stateFromUrl } from './search-state.js';
@@ -18,6 +19,17 @@ export class SearchForm {
     this.timeout = timeout;
     this.explain = explain;
     this.say = say;
+    /** What is wrong with the kind and the deadline a link gave (stateFromUrl()), said until each is changed. */
+    this.kindProblem = undefined;
+    this.deadlineProblem = undefined;
+    form.addEventListener('change', (event) => {
+      if (event.target.name !== 'kind') return;
+      this.kindProblem = undefined;
+      for (const choice of this.form.elements.kind) choice.removeAttribute('aria-invalid');
+    });
+    timeout.addEventListener('input', () => {
+      this.deadlineProblem = undefined;
+    });
   }
 
   /** The search the fields describe. */
@@ -26,7 +38,8 @@ export class SearchForm {
     const given = stateFromUrl().providers ?? [];
     const place = (name) => (given.includes(name) ? given.indexOf(name) : given.length);
     const checked = checkedProviders();
-    const kind = this.form.elements.kind.value;
+    // No kind chosen (a link's kind the service has no route for): the kind shown, whose filters and chips show.
+    const kind = this.form.elements.kind.value || this.filters.kind;
     return {
       q: this.query.value.trim(),
       kind,
@@ -43,22 +56,61 @@ export class SearchForm {
     // Said of the text the box held before: a cut paste, a query too long.
     this.queryNote.textContent = '';
     this.query.removeAttribute('aria-invalid');
-    this.form.elements.kind.value = state.kind;
-    this.timeout.value = state.timeout;
+    this.showKind(state);
+    this.showDeadline(state);
     this.explain.checked = state.explain;
     this.filters.show(state.kind, state.filters, state.refusedFilters);
+    this.filters.keepAside(state.aside);
     renderChips(providers, state.kind, state.providers);
   }
 
   /**
-   * A deadline the field itself knows is wrong is said there, before searching. "1e" reads as an empty value, and the
-   * search ran with the default deadline instead of the one typed; out of range, the service's refusal named
-   * timeout_ms, a word the page shows nowhere, and left the field unmarked, a step behind in the history.
+   * The kind of `state`. One the service has no route for (kind=Papers, kind=images) checks neither choice, as a list
+   * selects no entry for a value it does not offer: either would be a search the link did not ask for.
+   */
+  showKind(state) {
+    const choices = [...this.form.elements.kind];
+    for (const choice of choices) {
+      choice.checked = state.refusedKind === undefined && choice.value === state.kind;
+      choice.removeAttribute('aria-invalid');
+    }
+    const kinds = choices.map((choice) => choice.value).join(' or ');
+    const labels = choices.map((choice) => choice.labels[0].textContent.trim()).join(' or ');
+    this.kindProblem = state.refusedKind && addressProblem('the kind', state.refusedKind, `A search is of kind ${kinds}, in small letters: choose ${labels}.`);
+  }
+
+  /** The deadline of `state`; one the service would refuse is held as written where the field can hold it, and said. */
+  showDeadline(state) {
+    const texts = state.refusedTimeout;
+    this.timeout.value = texts ? (texts.length === 1 ? texts[0] : '') : state.timeout;
+    this.deadlineProblem = texts && addressProblem('Deadline', texts, this.deadlineAllowed());
+  }
+
+  /** Whether a kind is chosen; a link's the service has no route for is said, marked on the choices, until one is made. */
+  kindAccepted() {
+    if (!this.kindProblem) return true;
+    const choices = [...this.form.elements.kind];
+    for (const choice of choices) choice.setAttribute('aria-invalid', 'true');
+    this.say(this.kindProblem, 'error');
+    choices[0].focus();
+    return false;
+  }
+
+  /**
+   * A deadline the field itself knows is wrong, or a link gave it that the service would refuse, is said there, before
+   * searching. "1e" reads as an empty value, and the search ran with the default deadline instead of the one typed; out
+   * of range, the service's refusal named timeout_ms, a word the page shows nowhere, and left the field unmarked, a step
+   * behind in the history.
    */
   deadlineAccepted() {
     const { rangeUnderflow, rangeOverflow, badInput } = this.timeout.validity;
     const wrong = rangeUnderflow || rangeOverflow || badInput;
-    return this.accepted(this.timeout, wrong ? `The deadline must be a number of milliseconds from ${this.timeout.min} to ${this.timeout.max}, or empty for the default.` : undefined);
+    return this.accepted(this.timeout, this.deadlineProblem ?? (wrong ? this.deadlineAllowed() : undefined));
+  }
+
+  /** What the deadline field takes. */
+  deadlineAllowed() {
+    return `The deadline must be a number of milliseconds from ${this.timeout.min} to ${this.timeout.max}, or empty for the default.`;
   }
 
   /**

@@ -1,10 +1,9 @@
-// A search as the page holds it ({ q, kind, providers, timeout, explain, filters }, and from the address bar also
-// refusedFilters), to and from the address bar, and the parameters the service takes for it: what a shared link, Back
-// and Forward, and each request are made of.
+// A search as the page holds it ({ q, kind, providers, timeout, explain, filters }, and from the address bar also what
+// the service would refuse of it: refusedKind, refusedTimeout, refusedFilters, and the other kind's filters, aside), to
+// and from the address bar, and the parameters the service takes for it: what a shared link, Back and Forward, and
+// each request are made of.
 
-import { filterFromAddress } from './address-filters.js';
-
-const KINDS = ['web', 'papers'];
+import { deadlineFromAddress, filterFromAddress, KINDS, kindFromAddress } from './address-filters.js';
 
 /**
  * The filters each kind of search takes (docs/providers.md "Filters"), under the API's own names in the address bar
@@ -17,23 +16,38 @@ export const FILTERS = {
 };
 
 /**
- * The state the address bar describes; unknown or missing values fall back to the defaults. A filter value the service
- * would refuse is not in `filters` but in `refusedFilters`, by name, as the address wrote it (address-filters.js): the
- * page says so on its field and does not search, rather than search without it.
+ * The state the address bar describes; missing (or empty) values fall back to the defaults. A value the service
+ * would refuse is kept apart, as the address wrote it (address-filters.js): a kind (`refusedKind`, the page then shows
+ * the web's fields), a deadline (`refusedTimeout`), a filter value (`refusedFilters`, by name). So are the other kind's
+ * filters the address names (`aside`: that kind, the texts `asked` by name, and read as its fields read them). The
+ * page says each, on its field where it has one, and does not search, rather than search without it.
  */
 export function stateFromUrl() {
   const params = new URLSearchParams(location.search);
-  const kind = KINDS.includes(params.get('kind')) ? params.get('kind') : 'web';
+  const { value: givenKind, refused: refusedKind } = kindFromAddress(params);
+  const kind = givenKind || 'web';
   const providers = params.get('providers')?.split(',').map((name) => name.trim()).filter(Boolean);
+  const { value: timeout = '', refused: refusedTimeout } = deadlineFromAddress(params);
+  const { filters, refusedFilters } = filtersFromAddress(params, FILTERS[kind]);
+  const otherKind = KINDS.find((other) => other !== kind);
+  // Named with a value, as written: an empty one is none, as for the kind's own filters.
+  const asked = Object.fromEntries(FILTERS[otherKind].map((name) => [name, params.getAll(name)]).filter(([, texts]) => texts.some(Boolean)));
+  const aside = { kind: otherKind, asked, ...filtersFromAddress(params, Object.keys(asked)) };
+  // Trimmed as the form trims it: a link whose q is only spaces is the empty page, not a search for nothing.
+  const q = params.get('q')?.trim() ?? '';
+  return { q, kind, refusedKind, providers, timeout, refusedTimeout, explain: params.get('explain') === 'true', filters, refusedFilters, aside };
+}
+
+/** The filters `names` of the address's `params`: those the service takes (`filters`), and those it would refuse. */
+function filtersFromAddress(params, names) {
   const filters = {};
   const refusedFilters = {};
-  for (const name of FILTERS[kind]) {
+  for (const name of names) {
     const { value, refused } = filterFromAddress(params, name);
     if (refused) refusedFilters[name] = refused;
     else if (value) filters[name] = value;
   }
-  // Trimmed as the form trims it: a link whose q is only spaces is the empty page, not a search for nothing.
-  return { q: params.get('q')?.trim() ?? '', kind, providers, timeout: params.get('timeout_ms') ?? '', explain: params.get('explain') === 'true', filters, refusedFilters };
+  return { filters, refusedFilters };
 }
 
 /** The address of a search's state: the one a link to it is shared by. */

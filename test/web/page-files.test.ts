@@ -44,6 +44,7 @@ describe('the search page files', () => {
     }
     expect([...seen].sort()).toEqual([
       '/web/address-filters.js',
+      '/web/address-problem.js',
       '/web/answer-words.js',
       '/web/api-key.js',
       '/web/app.js',

@@ -1,0 +1,32 @@
+// The words for what a link asked of the page that the service would refuse (address-filters.js): what the address
+// asks for, quoted as written, and what is allowed. One wording for a filter, the deadline and the kind.
+
+/** The most characters of a link's value quoted back: it is the caller's text, of any length. */
+const QUOTED_LENGTH = 40;
+/** The most of a repeated parameter's values quoted back. */
+const QUOTED_VALUES = 3;
+
+/**
+ * What the address gave the field named `label` (`texts`, as written), then `allowed`, what the field takes: "The
+ * address asks for Published “decade”. Published must be one of its choices: …".
+ */
+export function addressProblem(label, texts, allowed) {
+  const given = texts.length === 1 ? `${label} ${quoted(texts)}` : `${label} more than once (${quoted(texts)}); a search takes one`;
+  return `The address asks for ${given}. ${allowed}`;
+}
+
+/**
+ * `texts` quoted, separated by commas, the first few only. Each is cut, and isolated (U+2068 … U+2069) so that a
+ * right-to-left or direction-changing text cannot reorder the page's words around it.
+ */
+export function quoted(texts) {
+  const shown = texts.slice(0, QUOTED_VALUES).map((text) => `“\u2068${cut(text)}\u2069”`);
+  if (texts.length > QUOTED_VALUES) shown.push('…');
+  return shown.join(', ');
+}
+
+/** `text` cut to QUOTED_LENGTH characters, never between the two halves of one (Array.from counts characters). */
+function cut(text) {
+  const characters = Array.from(text);
+  return characters.length <= QUOTED_LENGTH ? text : `${characters.slice(0, QUOTED_LENGTH).join('')}…`;
+}

@@ -1,0 +1,237 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { watchForProblems } from './page-problems.js';
+
+const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
+
+/** The query string of the page's next search stream of `kind`, as the browser sent it. */
+async function nextStream(page: Page, kind: 'web' | 'papers'): Promise<string> {
+  const streamed: Request = await page.waitForRequest((request) => new URL(request.url()).pathname === `/v1/search/${kind}/stream`);
+  return new URL(streamed.url()).search;
+}
+
+/** The search the address bar holds, as a query string. */
+const addressOf = (page: Page): string => new URL(page.url()).search;
+
+/** Every stream request `page` sends from now on, as path and query string. */
+function streamsOf(page: Page): string[] {
+  const streams: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith('/stream')) streams.push(`${url.pathname}${url.search}`);
+  });
+  return streams;
+}
+
+/** Waits for the page's search to end, or for its refusal to search: the status line's kind then, "done" or "error". */
+async function settled(page: Page): Promise<string | null> {
+  await page.locator('#status[data-kind="done"], #status[data-kind="error"]').waitFor();
+  return page.locator('#status').getAttribute('data-kind');
+}
+
+// What the address had, set apart (U+2068 … U+2069) from the page's words around it.
+const isolated = (text: string): string => `“\u2068${text}\u2069”`;
+
+/**
+ * The parts of a link other than a filter's value that the page read in its own way, each searching another search
+ * than the link described without a word: a deadline the service refuses (the default deadline instead), a kind it
+ * has no route for (a web search instead), the other kind's filters (a search without them). As for a filter's value
+ * (page-filters.test.ts), the service's own answer to the same parameters says what the link asks for.
+ */
+describe.skipIf(!browserTestsRun())("the search page: a link's deadline, kind and the other kind's filters", () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let chromium: LaunchedBrowser;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json('/brave/res/v1/web/search', fixture('brave/web-search.json'));
+    upstream.on('/arxiv/api/query', { kind: 'respond', headers: { 'content-type': 'application/atom+xml' }, body: fixture('arxiv/search.xml') });
+    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-address-key-0123456789', LOG_LEVEL: 'warn' });
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+    await upstream?.stop();
+  });
+
+  /** The status of the service's own answer to the plain search route of `kind` (as written) with `parameters`. */
+  async function apiStatusFor(kind: string, parameters: string): Promise<number> {
+    const response = await request(service.origin, `/v1/search/${kind}?q=rank&${parameters}`);
+    return response.status;
+  }
+
+  const DEADLINE = 'The deadline must be a number of milliseconds from 100 to 30000, or empty for the default.';
+
+  it("says on the deadline field a link's deadline the service refuses, and searches nothing until it is mended", async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const streams = streamsOf(page);
+    const status = page.locator('#status');
+    const refused = [
+      { deadline: 'timeout_ms=abc', words: `The address asks for Deadline ${isolated('abc')}. ${DEADLINE}` },
+      { deadline: 'timeout_ms=0', words: `The address asks for Deadline ${isolated('0')}. ${DEADLINE}` },
+      { deadline: 'timeout_ms=-5', words: `The address asks for Deadline ${isolated('-5')}. ${DEADLINE}` },
+      { deadline: 'timeout_ms=99999999', words: `The address asks for Deadline ${isolated('99999999')}. ${DEADLINE}` },
+      { deadline: 'timeout_ms=1.5', words: `The address asks for Deadline ${isolated('1.5')}. ${DEADLINE}` },
+      { deadline: 'timeout_ms=1000&timeout_ms=2000', words: `The address asks for Deadline more than once (${isolated('1000')}, ${isolated('2000')}); a search takes one. ${DEADLINE}` },
+    ];
+    for (const { deadline, words } of refused) {
+      // The service refuses the same parameter: the link asks for no search the page could run.
+      expect(await apiStatusFor('web', `providers=brave&${deadline}`), deadline).toBe(400);
+      const address = `?q=rank&kind=web&providers=brave&${deadline}`;
+      await page.goto(`${service.origin}/${address}`);
+      expect(await settled(page), deadline).toBe('error');
+      expect(await status.textContent(), deadline).toBe(words);
+      expect(await page.locator('#timeout').getAttribute('aria-invalid'), deadline).toBe('true');
+      expect(await page.evaluate('document.activeElement.id'), deadline).toBe('timeout');
+      expect(addressOf(page), deadline).toBe(address);
+    }
+    expect(streams).toEqual([]);
+
+    // Search, nothing changed, says the same again rather than search with the default deadline.
+    const link = '?q=rank&kind=web&providers=brave&timeout_ms=abc';
+    await page.goto(`${service.origin}/${link}`);
+    expect(await settled(page)).toBe('error');
+    await page.locator('#q').press('Enter');
+    expect(await status.textContent()).toBe(`The address asks for Deadline ${isolated('abc')}. ${DEADLINE}`);
+    expect(streams).toEqual([]);
+    expect(addressOf(page)).toBe(link);
+
+    // Mended, the search runs with the deadline typed; Back is the link again, said again.
+    await page.locator('#timeout').fill('2000');
+    const mended = nextStream(page, 'web');
+    await page.locator('#timeout').press('Enter');
+    expect(await mended).toBe('?q=rank&providers=brave&explain=true&timeout_ms=2000');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await page.locator('#timeout').getAttribute('aria-invalid')).toBeNull();
+    await page.goBack();
+    await expect.poll(() => status.textContent()).toBe(`The address asks for Deadline ${isolated('abc')}. ${DEADLINE}`);
+    expect(streams).toHaveLength(1);
+
+    // What the service takes, the page takes, as the service reads it: 1e3 is 1000 ms, and an empty value the default.
+    expect(await apiStatusFor('web', 'providers=brave&timeout_ms=1e3')).toBe(200);
+    const taken = nextStream(page, 'web');
+    await page.goto(`${service.origin}/?q=rank&kind=web&providers=brave&timeout_ms=1e3`);
+    expect(await taken).toBe('?q=rank&providers=brave&explain=true&timeout_ms=1000');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    const none = nextStream(page, 'web');
+    await page.goto(`${service.origin}/?q=rank&kind=web&providers=brave&timeout_ms=`);
+    expect(await none).toBe('?q=rank&providers=brave&explain=true');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  const KIND = 'A search is of kind web or papers, in small letters: choose Web or Papers.';
+
+  it('says a kind the service has no search for, checks neither kind, and searches nothing until one is chosen', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const streams = streamsOf(page);
+    const status = page.locator('#status');
+    const web = page.getByLabel('Web', { exact: true });
+    const papers = page.getByLabel('Papers', { exact: true });
+    // The service has a route for each kind in small letters only: /v1/search/Papers is no search.
+    for (const kind of ['Papers', 'images']) expect(await apiStatusFor(kind, 'providers=arxiv'), kind).toBe(404);
+    expect(await apiStatusFor('papers', 'providers=arxiv')).toBe(200);
+    const refused = [
+      { kind: 'kind=Papers', words: `The address asks for the kind ${isolated('Papers')}. ${KIND}` },
+      { kind: 'kind=images', words: `The address asks for the kind ${isolated('images')}. ${KIND}` },
+      { kind: 'kind=web&kind=papers', words: `The address asks for the kind more than once (${isolated('web')}, ${isolated('papers')}); a search takes one. ${KIND}` },
+    ];
+    for (const { kind, words } of refused) {
+      const address = `?q=rank&${kind}&providers=arxiv`;
+      await page.goto(`${service.origin}/${address}`);
+      expect(await settled(page), kind).toBe('error');
+      expect(await status.textContent(), kind).toBe(words);
+      // Neither is the link's: a web search was what the page ran in its place.
+      expect([await web.isChecked(), await papers.isChecked()], kind).toEqual([false, false]);
+      expect([await web.getAttribute('aria-invalid'), await papers.getAttribute('aria-invalid')], kind).toEqual(['true', 'true']);
+      expect(await page.evaluate('document.activeElement.value'), kind).toBe('web');
+      expect(addressOf(page), kind).toBe(address);
+    }
+    // Search with no kind chosen says the same again.
+    await page.locator('#q').press('Enter');
+    expect(await status.textContent()).toBe(`The address asks for the kind more than once (${isolated('web')}, ${isolated('papers')}); a search takes one. ${KIND}`);
+    expect(streams).toEqual([]);
+
+    // Chosen, the mark goes and the search runs, of the kind chosen.
+    await papers.check();
+    expect(await papers.getAttribute('aria-invalid')).toBeNull();
+    const chosen = nextStream(page, 'papers');
+    await page.locator('#q').press('Enter');
+    expect(new URLSearchParams(await chosen).get('q')).toBe('rank');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(new URLSearchParams(addressOf(page)).get('kind')).toBe('papers');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("says a link's filters of the other kind, keeps them on that kind's fields, and does not search without them", async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const streams = streamsOf(page);
+    const status = page.locator('#status');
+    const aside = [
+      {
+        address: '?q=rank&kind=papers&providers=arxiv&time_range=day',
+        words: `The address asks for Published ${isolated('day')}, a filter of web searches, not of paper searches. Choose Web to search with it, or press Search for a paper search without it.`,
+        choice: 'web',
+      },
+      {
+        address: '?q=rank&kind=web&providers=brave&year_from=2000&open_access=1',
+        words: `The address asks for From year ${isolated('2000')} and Open access only ${isolated('1')}, filters of paper searches, not of web searches. Choose Papers to search with them, or press Search for a web search without them.`,
+        choice: 'papers',
+      },
+    ];
+    for (const { address, words, choice } of aside) {
+      // The service refuses them as fields the kind does not have.
+      const params = new URLSearchParams(address);
+      params.delete('kind');
+      expect(await apiStatusFor(new URLSearchParams(address).get('kind')!, params.toString()), address).toBe(400);
+      await page.goto(`${service.origin}/${address}`);
+      expect(await settled(page), address).toBe('error');
+      expect(await status.textContent(), address).toBe(words);
+      // The keyboard on the kind they are filters of.
+      expect(await page.evaluate('document.activeElement.value'), address).toBe(choice);
+      expect(addressOf(page), address).toBe(address);
+    }
+    expect(streams).toEqual([]);
+
+    // Search, the user told, is the web search without them, as after a switch of kind.
+    const web = nextStream(page, 'web');
+    await page.locator('#q').press('Enter');
+    expect(await web).toBe('?q=rank&providers=brave&explain=true');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(addressOf(page)).toBe('?q=rank&kind=web&providers=brave');
+    // Back is the link again, said again.
+    await page.goBack();
+    await expect.poll(() => status.textContent()).toBe(aside[1]!.words);
+    expect(streams).toHaveLength(1);
+    // Their kind chosen, its fields hold them as the link wrote them.
+    await page.getByLabel('Papers', { exact: true }).check();
+    expect(await page.locator('#filter-year-from').inputValue()).toBe('2000');
+    expect(await page.locator('#filter-open-access').isChecked()).toBe(true);
+
+    // A value of the other kind's the service would refuse is that field's problem, once its kind is chosen.
+    await page.goto(`${service.origin}/?q=rank&kind=papers&providers=arxiv&time_range=decade`);
+    expect(await settled(page)).toBe('error');
+    await page.getByLabel('Web', { exact: true }).check();
+    for (const chip of await page.locator('#provider-chips input').all()) await chip.setChecked((await chip.getAttribute('value')) === 'brave');
+    await page.locator('#q').press('Enter');
+    expect(await status.textContent()).toBe(
+      `The address asks for Published ${isolated('decade')}. Published must be one of its choices: Any time, Past day, Past week, Past month, Past year.`,
+    );
+    expect(await page.locator('#filter-time-range').getAttribute('aria-invalid')).toBe('true');
+    expect(streams).toHaveLength(1);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
