@@ -104,13 +104,15 @@ export class SearchForm {
    */
   deadlineAccepted() {
     const { rangeUnderflow, rangeOverflow, badInput } = this.timeout.validity;
-    const wrong = rangeUnderflow || rangeOverflow || badInput;
+    // The field's step is its arrows' (100 ms), no rule: the service takes any whole number in range, but no fraction.
+    const fraction = this.timeout.value !== '' && !Number.isInteger(Number(this.timeout.value));
+    const wrong = rangeUnderflow || rangeOverflow || badInput || fraction;
     return this.accepted(this.timeout, this.deadlineProblem ?? (wrong ? this.deadlineAllowed() : undefined));
   }
 
   /** What the deadline field takes. */
   deadlineAllowed() {
-    return `The deadline must be a number of milliseconds from ${this.timeout.min} to ${this.timeout.max}, or empty for the default.`;
+    return `The deadline must be a whole number of milliseconds from ${this.timeout.min} to ${this.timeout.max}, or empty for the default.`;
   }
 
   /**

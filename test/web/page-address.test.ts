@@ -67,7 +67,7 @@ describe.skipIf(!browserTestsRun())("the search page: a link's deadline, kind an
     return response.status;
   }
 
-  const DEADLINE = 'The deadline must be a number of milliseconds from 100 to 30000, or empty for the default.';
+  const DEADLINE = 'The deadline must be a whole number of milliseconds from 100 to 30000, or empty for the default.';
 
   it("says on the deadline field a link's deadline the service refuses, and searches nothing until it is mended", async () => {
     const page = await chromium.context.newPage();

@@ -174,13 +174,14 @@ describe.skipIf(!browserTestsRun())('the search page status line', () => {
     await page.locator('#provider-chips input').first().waitFor();
     await page.locator('#q').fill('rank fusion');
     const deadline = page.getByRole('spinbutton', { name: /Deadline/ });
-    // Out of range, then "1e", which the field holds as no value at all: the default deadline was searched with.
-    for (const typed of ['50000', '1e']) {
+    // Out of range, then "1e", which the field holds as no value at all: the default deadline was searched with; and a
+    // fraction in range, which the service refuses in its own words ("timeout_ms: …").
+    for (const typed of ['50000', '1e', '150.5']) {
       await deadline.clear();
       await deadline.pressSequentially(typed);
       await page.locator('#q').press('Enter');
       await page.locator('#status[data-kind="error"]').waitFor();
-      expect(await page.locator('#status').textContent(), typed).toBe('The deadline must be a number of milliseconds from 100 to 30000, or empty for the default.');
+      expect(await page.locator('#status').textContent(), typed).toBe('The deadline must be a whole number of milliseconds from 100 to 30000, or empty for the default.');
       expect(await page.evaluate('document.activeElement.id'), typed).toBe('timeout');
       expect(await deadline.getAttribute('aria-invalid'), typed).toBe('true');
       expect(new URL(page.url()).search, typed).toBe('');
