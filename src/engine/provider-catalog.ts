@@ -15,14 +15,21 @@ export interface ProviderDescription {
   missing: string[];
   weight: number;
   timeout_ms: number;
-  /** Circuit state, recent latency percentiles, success rate and last error. */
+  /** Circuit state, recent latency percentiles, success rate and last error, of its own host's calls. */
   health: HealthSnapshot;
+  /** By host, the breakers of other hosts its searches have reached (Provider.upstreamHost); absent when none. */
+  host_health?: Record<string, HealthSnapshot>;
 }
 
 /** The providers the engine was built with, by name, each with its breaker and recent health. */
 export class ProviderCatalog {
   private readonly byName: Map<string, Provider>;
   private readonly health: Map<string, ProviderHealth>;
+  /**
+   * The breakers of hosts a provider's searches reach besides its own (Provider.upstreamHost), made on first use. Their
+   * number is bounded by the provider's (Wikipedia's editions), never by what callers send.
+   */
+  private readonly hostHealth = new Map<Provider, Map<string, ProviderHealth>>();
   private readonly searchersByKind = new Map<SearchKind, Provider[]>();
   private readonly position: Map<Provider, number>;
 
@@ -38,7 +45,8 @@ export class ProviderCatalog {
   describe(): ProviderDescription[] {
     return this.providers.map((provider) => {
       const missing = [...provider.missingSettings()];
-      return {
+      const hosts = this.hostsOf(provider);
+      const description: ProviderDescription = {
         name: provider.name,
         definition: provider.definition,
         kind: provider.kind,
@@ -49,6 +57,8 @@ export class ProviderCatalog {
         timeout_ms: provider.config.timeoutMs,
         health: this.healthOf(provider).snapshot(),
       };
+      if (hosts) description.host_health = Object.fromEntries([...hosts].map(([host, health]) => [host, health.snapshot()]));
+      return description;
     });
   }
 
@@ -116,13 +126,36 @@ export class ProviderCatalog {
     return this.providerNames(kind).join(', ');
   }
 
-  healthOf(provider: Provider): ProviderHealth {
-    return this.health.get(provider.name)!;
+  /** The provider's breaker, or that of one host its searches reach besides its own (Provider.upstreamHost). */
+  healthOf(provider: Provider, host?: string): ProviderHealth {
+    const health = this.health.get(provider.name)!;
+    if (host === undefined) return health;
+    let hosts = this.hostHealth.get(provider);
+    if (!hosts) {
+      hosts = new Map();
+      this.hostHealth.set(provider, hosts);
+    }
+    let hostHealth = hosts.get(host);
+    if (!hostHealth) {
+      hostHealth = health.forHost(host);
+      hosts.set(host, hostHealth);
+    }
+    return hostHealth;
   }
 
-  /** Each provider's circuit state, for metrics. */
-  circuitStates(): Array<{ provider: string; state: HealthSnapshot['state'] }> {
-    return this.providers.map((provider) => ({ provider: provider.name, state: this.healthOf(provider).state }));
+  /** The breakers of the other hosts this provider's searches have reached, by host. */
+  private hostsOf(provider: Provider): ReadonlyMap<string, ProviderHealth> | undefined {
+    return this.hostHealth.get(provider);
+  }
+
+  /** Each provider's circuit state, for metrics, then that of each other host its searches have reached. */
+  circuitStates(): Array<{ provider: string; host?: string; state: HealthSnapshot['state'] }> {
+    const states: Array<{ provider: string; host?: string; state: HealthSnapshot['state'] }> = [];
+    for (const provider of this.providers) {
+      states.push({ provider: provider.name, state: this.healthOf(provider).state });
+      for (const [host, health] of this.hostsOf(provider) ?? []) states.push({ provider: provider.name, host, state: health.state });
+    }
+    return states;
   }
 
   /** The providers never change after start-up: each kind's searchers are listed once. */

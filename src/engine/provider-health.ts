@@ -16,6 +16,11 @@ export type Admission = { allowed: true; probe?: true } | { allowed: false; retr
 /** Why no request may go to the upstream now, and for how long. */
 export type Suspension = { retryAfterMs: number; reason: string };
 
+/** Until when the upstream asked not to be called (Retry-After), as a time of the breaker's clock; 0 for never. */
+interface RetryAfterHold {
+  until: number;
+}
+
 export interface HealthSnapshot {
   state: CircuitState;
   consecutive_failures: number;
@@ -45,8 +50,11 @@ function percentile(sorted: number[], fraction: number): number | null {
 export class ProviderHealth {
   private consecutiveFailures = 0;
   private openUntil = 0;
-  /** Until when the upstream asked not to be called (Retry-After): open whatever the calls since say. */
-  private heldUntil = 0;
+  /**
+   * Until when the upstream asked not to be called (Retry-After): open whatever the calls since say. A host's breaker
+   * (forHost) shares its instance's: an upstream counts its limit per client, across its hosts.
+   */
+  private readonly held: RetryAfterHold;
   private cooldownMs: number;
   private probing = false;
   private opened = false;
@@ -58,16 +66,32 @@ export class ProviderHealth {
   private lastError: { message: string; at: string } | undefined;
   private readonly now: () => number;
 
-  constructor(private readonly options: BreakerOptions) {
+  /**
+   * `host`: the breaker is one upstream host's (forHost), named in the reason of its suspension, and `held` is its
+   * instance's hold.
+   */
+  constructor(
+    private readonly options: BreakerOptions,
+    private readonly host?: { name: string; held: RetryAfterHold },
+  ) {
     this.cooldownMs = options.cooldownMs;
     this.now = options.now ?? Date.now;
+    this.held = host?.held ?? { until: 0 };
+  }
+
+  /**
+   * A breaker for one host of this instance's upstream that fails on its own (a Wikipedia edition in another language:
+   * Provider.upstreamHost): its failures open it alone, while a Retry-After heard from any host holds them all.
+   */
+  forHost(name: string): ProviderHealth {
+    return new ProviderHealth(this.options, { name, held: this.held });
   }
 
   get state(): CircuitState {
     // Never opened nor held, as most providers are: no clock read (every request asks, through suspension()).
-    if (!this.opened && this.heldUntil === 0) return 'closed';
+    if (!this.opened && this.held.until === 0) return 'closed';
     const now = this.now();
-    if (now < this.heldUntil) return 'open';
+    if (now < this.held.until) return 'open';
     if (!this.opened) return 'closed';
     return now < this.openUntil ? 'open' : 'half-open';
   }
@@ -89,7 +113,7 @@ export class ProviderHealth {
   hold(retryAfterMs: number): number {
     if (!(retryAfterMs > 0)) return 0;
     const heldMs = Math.min(retryAfterMs, this.options.maxCooldownMs);
-    this.heldUntil = Math.max(this.heldUntil, this.now() + heldMs);
+    this.held.until = Math.max(this.held.until, this.now() + heldMs);
     return heldMs;
   }
 
@@ -166,13 +190,13 @@ export class ProviderHealth {
 
   /** When the current suspension ends: the breaker's cooldown or the upstream's Retry-After, whichever is later. */
   private suspendedUntil(): number {
-    return Math.max(this.heldUntil, this.opened ? this.openUntil : 0);
+    return Math.max(this.held.until, this.opened ? this.openUntil : 0);
   }
 
   private suspensionReason(): string {
-    if (this.now() < this.heldUntil) return 'suspended: the upstream asked to wait (Retry-After)';
+    if (this.now() < this.held.until) return 'suspended: the upstream asked to wait (Retry-After)';
     return this.consecutiveFailures >= this.options.failureThreshold
-      ? `suspended after ${this.consecutiveFailures} consecutive failures`
+      ? `suspended after ${this.consecutiveFailures} consecutive failures${this.host ? ` at ${this.host.name}` : ''}`
       : 'suspended: the upstream asked to wait (Retry-After)';
   }
 

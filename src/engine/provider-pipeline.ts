@@ -29,6 +29,8 @@ export interface ProviderReport {
   saysNothingOfUpstream?: boolean;
   /** The call was the breaker's half-open probe (Admission.probe): its outcome, and only its, ends the probe. */
   probe?: true;
+  /** The host the call asked, when it has a breaker of its own (Provider.upstreamHost): its breaker hears the outcome. */
+  host?: string;
   /**
    * A failure as every caller may read it (provider health's last_error): the outcome's message without the
    * upstream's own words (FedsearchError.sharedMessage), redacted. Unset: the outcome's message is all ours.
@@ -78,10 +80,10 @@ export interface PipelineDependencies {
   transportFor(provider: Provider): UpstreamTransport;
   limiterFor(provider: Provider): ConcurrencyLimit;
   secrets(): string[];
-  /** The circuit breaker's word on whether this provider may be called now. */
-  admit?(provider: Provider): Admission;
+  /** The circuit breaker's word on whether this provider may be called now (`host`: Provider.upstreamHost's breaker). */
+  admit?(provider: Provider, host: string | undefined): Admission;
   /** The same breaker as each request of an admitted call meets it: asked again before it leaves, told of Retry-After. */
-  breakerFor?(provider: Provider): RequestBreaker;
+  breakerFor?(provider: Provider, host: string | undefined): RequestBreaker;
   /**
    * How this provider takes an outbound request slot, or undefined when it has no limit. The slot taker waits
    * for the next slot of the provider's bucket while `deadline` (performance.now() time) allows, and throws
@@ -136,16 +138,20 @@ export function runPipeline<T>(
     dependencies.onOutcome?.({ provider, outcome: refusal, task: task.name });
     return Promise.resolve({ ok: false, provider, outcome: refusal });
   }
-  const admission = dependencies.admit?.(provider) ?? { allowed: true };
+  // A host with a breaker of its own: one Wikipedia edition failing suspends it alone, not every language's searches.
+  const host = task.filters === undefined ? undefined : provider.upstreamHost?.(task.filters);
+  const admission = dependencies.admit?.(provider, host) ?? { allowed: true };
   if (!admission.allowed) {
     const outcome = notAsked(provider, 'suspended', admission.reason, {
       code: 'PROVIDER_SUSPENDED',
       retry_after_ms: Math.max(0, Math.round(admission.retryAfterMs)),
     });
-    dependencies.onOutcome?.({ provider, outcome, task: task.name });
+    const report: ProviderReport = { provider, outcome, task: task.name };
+    if (host !== undefined) report.host = host;
+    dependencies.onOutcome?.(report);
     return Promise.resolve({ ok: false, provider, outcome });
   }
-  return new AdmittedCall(provider, task, limits, dependencies, admission.probe === true).run();
+  return new AdmittedCall(provider, task, limits, dependencies, admission.probe === true, host).run();
 }
 
 /**
@@ -160,8 +166,8 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   const filters = task.filters ?? {};
   const unsupported = unsupportedFilters(filters, provider.settings.filters ?? [], provider.settings.undated);
   if (unsupported.length > 0) return notAsked(provider, 'skipped', `cannot filter by ${unsupported.join(', ')}`);
-  const notApplied = provider.filtersNotApplied?.(filters);
-  if (notApplied !== undefined && notApplied.length > 0) return notAsked(provider, 'skipped', `cannot filter by ${notApplied.join(', ')}`);
+  const filterProblem = provider.filterProblem?.(filters);
+  if (filterProblem !== undefined) return notAsked(provider, 'skipped', filterProblem);
   if (task.queryText === undefined) return undefined;
   const missingHere = provider.missingSettingsFor?.(filters);
   if (missingHere !== undefined && missingHere.length > 0) {
@@ -214,6 +220,7 @@ class AdmittedCall<T> {
     limits: PipelineLimits,
     private readonly dependencies: PipelineDependencies,
     private readonly probe: boolean,
+    private readonly host: string | undefined,
   ) {
     const timeoutMs = Math.min(provider.config.timeoutMs, limits.timeoutMs ?? Number.POSITIVE_INFINITY);
     this.callerShortened = timeoutMs < provider.config.timeoutMs;
@@ -261,7 +268,7 @@ class AdmittedCall<T> {
     const { provider, task, dependencies } = this;
     const { signal, at: deadline } = this.call;
     this.ranAt = performance.now();
-    this.transport = new CallTransport(dependencies.transportFor(provider), deadline, takeSlot, dependencies.breakerFor?.(provider));
+    this.transport = new CallTransport(dependencies.transportFor(provider), deadline, takeSlot, dependencies.breakerFor?.(provider, this.host));
     return task.run(provider, this.transport, signal, deadline);
   }
 
@@ -332,6 +339,7 @@ class AdmittedCall<T> {
     const report: ProviderReport = { provider: this.provider, outcome: result.outcome, task: this.task.name };
     if (saysNothingOfUpstream) report.saysNothingOfUpstream = true;
     if (this.probe) report.probe = true;
+    if (this.host !== undefined) report.host = this.host;
     if (sharedMessage !== undefined) report.sharedMessage = sharedMessage;
     this.dependencies.onOutcome?.(report);
     return result;

@@ -33,7 +33,10 @@ export class ProviderRuntime {
   readonly secrets: string[];
   /** Each provider's outbound slots, from the bucket of the quota it spends; planned once, at start-up. */
   private readonly slots: OutboundSlots;
-  /** The breaker each provider's requests meet (breakerOf), by provider name, made once at start-up. */
+  /**
+   * The breaker each provider's requests meet (breakerOf), by provider name, made once at start-up; a host's with a
+   * breaker of its own (Provider.upstreamHost) by `<name> <host>`, made on first use.
+   */
   private readonly breakers = new Map<string, RequestBreaker>();
   /** Aborted when the service shuts down: every call still running is then cut short (SearchService.cutCallsShort). */
   readonly stopping = new SharedCancellation();
@@ -54,8 +57,8 @@ export class ProviderRuntime {
     transportFor: (provider) => this.transportFor(provider),
     limiterFor: this.limiterFor,
     secrets: () => this.secrets,
-    admit: (provider) => this.options.catalog.healthOf(provider).admit(),
-    breakerFor: (provider) => this.breakers.get(provider.name) ?? this.options.catalog.healthOf(provider),
+    admit: (provider, host) => this.options.catalog.healthOf(provider, host).admit(),
+    breakerFor: (provider, host) => this.breakerFor(provider, host),
     rateLimitFor: (provider) => this.slots.slotFor(provider),
     stopping: this.stopping,
   };
@@ -66,8 +69,8 @@ export class ProviderRuntime {
    * each went on sending until it heard its own 429, spending the quota the upstream had asked to rest. A provider
    * with no limit meets its breaker as it is (no bucket, so no Redis).
    */
-  private breakerOf(provider: Provider): RequestBreaker {
-    const health = this.options.catalog.healthOf(provider);
+  private breakerOf(provider: Provider, host?: string): RequestBreaker {
+    const health = this.options.catalog.healthOf(provider, host);
     const shareWait = this.slots.waitFor(provider);
     if (!shareWait) return health;
     return {
@@ -80,9 +83,21 @@ export class ProviderRuntime {
     };
   }
 
+  /** The provider's breaker, made at start-up, or that of a host with its own (made on first use, kept by host). */
+  private breakerFor(provider: Provider, host: string | undefined): RequestBreaker {
+    if (host === undefined) return this.breakers.get(provider.name) ?? this.options.catalog.healthOf(provider);
+    const key = `${provider.name} ${host}`;
+    let breaker = this.breakers.get(key);
+    if (!breaker) {
+      breaker = this.breakerOf(provider, host);
+      this.breakers.set(key, breaker);
+    }
+    return breaker;
+  }
+
   private reportOutcome(report: ProviderReport, logger: Logger): void {
     const { outcome, task } = report;
-    const health = this.options.catalog.healthOf(report.provider);
+    const health = this.options.catalog.healthOf(report.provider, report.host);
     health.record(outcome, report.saysNothingOfUpstream === true, report.probe === true, report.sharedMessage);
     // Not asked because of its settings or the request (no key, turned off, a filter it lacks): nothing happened.
     const level = outcome.status === 'ok' || outcome.status === 'not_configured' || outcome.status === 'skipped' ? 'debug' : 'info';

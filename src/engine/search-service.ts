@@ -174,7 +174,7 @@ export class SearchService {
     return this.catalog.selectProviders(kind, names);
   }
 
-  circuitStates(): Array<{ provider: string; state: HealthSnapshot['state'] }> {
+  circuitStates(): Array<{ provider: string; host?: string; state: HealthSnapshot['state'] }> {
     return this.catalog.circuitStates();
   }
 

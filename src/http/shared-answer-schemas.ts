@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   providerDescriptionOutput,
+  providerHealthOutput,
   providerItemOutput,
   providerOutcomeOutput,
   searchResponseOutput,
@@ -20,6 +21,7 @@ export const SHARED_ANSWER_SHAPES: ReadonlyArray<readonly [name: string, schema:
   ['ProviderItem', providerItemOutput],
   ['ProviderOutcome', providerOutcomeOutput],
   ['ProviderDescription', providerDescriptionOutput],
+  ['ProviderHealth', providerHealthOutput],
 ];
 
 /** The same shapes as zod's registry, which toJSONSchema reads to write a reference where one of them appears. */

@@ -27,8 +27,11 @@ const REQUEST_BUCKETS_SECONDS = [0.005, 0.01, ...LATENCY_BUCKETS_SECONDS];
 
 /** State read at scrape time rather than pushed: it exists from the start and is never stale. */
 export interface MetricSources {
-  /** Every provider's breaker, asked or not. */
-  circuitStates(): Array<{ provider: string; state: CircuitState }>;
+  /**
+   * Every provider's breaker, asked or not; with `host`, that of one host of its upstream with a breaker of its own
+   * (a Wikipedia edition in another language that a search has asked).
+   */
+  circuitStates(): Array<{ provider: string; host?: string; state: CircuitState }>;
   /** Open MCP sessions per transport. */
   mcpSessions(): Record<string, number>;
 }
@@ -196,14 +199,16 @@ export function createMetrics(): Metrics {
       inFlight.set(searchesInFlight);
     },
   });
-  const circuitState: Gauge<'provider'> = new Gauge({
+  const circuitState: Gauge<'provider' | 'host'> = new Gauge({
     name: 'fedsearch_provider_circuit_state',
-    help: 'Circuit breaker state per provider: 0 closed, 1 half-open, 2 open.',
-    labelNames: ['provider'] as const,
+    help: 'Circuit breaker state per provider, and per host of one with a breaker for each (host): 0 closed, 1 half-open, 2 open.',
+    labelNames: ['provider', 'host'] as const,
     registers: [registry],
     collect() {
       if (!sources) return;
-      for (const { provider, state } of sources.circuitStates()) circuitState.set({ provider }, CIRCUIT_STATE_VALUES[state]);
+      for (const { provider, host, state } of sources.circuitStates()) {
+        circuitState.set(host === undefined ? { provider } : { provider, host }, CIRCUIT_STATE_VALUES[state]);
+      }
     },
   });
   const mcpSessions: Gauge<'transport'> = new Gauge({

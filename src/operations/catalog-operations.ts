@@ -29,16 +29,22 @@ export const listProviders = defineOperation({
 });
 
 /**
- * ", suspended (retry after 30 s; last error: HTTP 500)" for a provider whose breaker is open: a model choosing
- * providers by name would otherwise pick one that answers nothing until then.
+ * ", suspended (retry after 30 s; last error: HTTP 500)" for a provider whose breaker is open, and ", suspended at
+ * de.wikipedia.org (…)" for each other host of its with an open one: a model choosing providers by name would otherwise
+ * pick one that answers nothing until then.
  */
-function suspension({ health }: ProviderDescription): string {
+function suspension({ health, host_health }: ProviderDescription): string {
+  const hosts = Object.entries(host_health ?? {}).map(([host, hostHealth]) => suspendedWords(hostHealth, ` at ${host}`));
+  return [suspendedWords(health, ''), ...hosts].join('');
+}
+
+function suspendedWords(health: ProviderDescription['health'], where: string): string {
   if (health.state !== 'open') return '';
   const why = [
     knownWaitWords(health.retry_after_ms),
     health.last_error ? `last error: ${health.last_error.message}` : undefined,
   ].filter(Boolean);
-  return `, suspended${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
+  return `, suspended${where}${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
 }
 
 export interface OperationSummary {

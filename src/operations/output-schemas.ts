@@ -134,6 +134,21 @@ export const transcriptOutput = z.strictObject({
     .describe('The first line of every minute that starts within this page of the text, to cite a moment.'),
 });
 
+/** One circuit breaker's state and recent health. */
+export const providerHealthOutput = z.strictObject({
+  state: z.enum(['closed', 'open', 'half-open']),
+  consecutive_failures: whole,
+  retry_after_ms: whole.optional(),
+  success_rate: z.number().nullable(),
+  latency_p50_ms: z.number().nullable(),
+  latency_p95_ms: z.number().nullable(),
+  recent_calls: whole,
+  last_error: z
+    .strictObject({ message: z.string(), at: z.string() })
+    .optional()
+    .describe("The last failure, in fedsearch's words and the upstream's status; what the upstream wrote goes only to the caller whose request it was"),
+});
+
 export const providerDescriptionOutput = z.strictObject({
   name: z.string().describe('The instance name, as providers= takes it.'),
   definition: z.string().describe('The definition (adapter) this is an instance of, e.g. searxng or mediawiki.'),
@@ -143,19 +158,14 @@ export const providerDescriptionOutput = z.strictObject({
   missing: z.array(z.string()),
   weight: z.number(),
   timeout_ms: whole,
-  health: z.strictObject({
-    state: z.enum(['closed', 'open', 'half-open']),
-    consecutive_failures: whole,
-    retry_after_ms: whole.optional(),
-    success_rate: z.number().nullable(),
-    latency_p50_ms: z.number().nullable(),
-    latency_p95_ms: z.number().nullable(),
-    recent_calls: whole,
-    last_error: z
-      .strictObject({ message: z.string(), at: z.string() })
-      .optional()
-      .describe("The last failure, in fedsearch's words and the upstream's status; what the upstream wrote goes only to the caller whose request it was"),
-  }),
+  // Its own host's calls (a reference to the shared shape: a description beside it would make an allOf).
+  health: providerHealthOutput,
+  host_health: z
+    .record(z.string(), providerHealthOutput)
+    .optional()
+    .describe(
+      'By host, the breakers of other hosts its searches have reached, each suspended apart (Wikipedia: the editions of other languages, such as de.wikipedia.org); absent when there are none.',
+    ),
 });
 
 export const providerListOutput = z.strictObject({ providers: z.array(providerDescriptionOutput) });

@@ -338,11 +338,21 @@ export abstract class Provider {
   missingSettingsFor?(filters: SearchFilters): readonly string[];
 
   /**
-   * Filters its definition declares that this instance cannot apply to this search: a MediaWiki site outside
-   * wikipedia.org is one language, and a search in another skips it. The provider reports `skipped`,
-   * `cannot filter by <filter>`, as for a filter it does not declare.
+   * Why this instance cannot apply a filter its definition declares to this search, in words read after the
+   * provider's name ("wikipedia: has no edition in qq"); undefined when it can. A MediaWiki site outside wikipedia.org
+   * is one language, and a search in another skips it. The provider reports `skipped` with the reason, as it reports
+   * `cannot filter by <filter>` for a filter it does not declare, but says which of its limits this search met.
    */
-  filtersNotApplied?(filters: SearchFilters): readonly FilterName[];
+  filterProblem?(filters: SearchFilters): string | undefined;
+
+  /**
+   * The host this search asks when it is not the instance's own and fails apart from it (a Wikipedia edition in
+   * another language: its own wiki, database and search index); undefined for the instance's own. Such a host has a
+   * circuit breaker of its own, so that one edition failing does not suspend every language's searches, while an
+   * upstream's Retry-After still holds them all (Wikimedia counts a client's requests across its wikis), and the rate
+   * limit and concurrency limit stay the instance's. The hosts must be a fixed few the adapter knows, never caller text.
+   */
+  upstreamHost?(filters: SearchFilters): string | undefined;
 
   parseResponse(_response: UpstreamResponse, _query: SearchQuery): ParseOutcome {
     throw new Error(`${this.name} does not parse HTTP responses`);

@@ -10,9 +10,9 @@ const EDITION_HOST = /^([a-z]{2})\.wikipedia\.org$/;
 
 /**
  * The Wikipedias with a two-letter code (https://meta.wikimedia.org/wiki/List_of_Wikipedias; closed ones are still
- * read). A search is sent only to one of them: `qq.wikipedia.org` is no wiki, and its errors would count against the
- * provider's circuit breaker, so a caller could suspend Wikipedia for everyone with a made-up code. ISO 639-1 codes
- * without a Wikipedia (ae, lu, nd, nr, oj) are left out; a language left out wrongly is only skipped.
+ * read). A search is sent only to one of them: `qq.wikipedia.org` is no wiki, and each edition asked has a circuit
+ * breaker of its own (WikipediaProvider.upstreamHost), so made-up codes would each send errors and make a breaker.
+ * ISO 639-1 codes without a Wikipedia (ae, lu, nd, nr, oj) are left out; a language left out wrongly is only skipped.
  */
 const EDITIONS: ReadonlySet<string> = new Set(
   `aa ab af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv

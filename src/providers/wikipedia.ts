@@ -1,5 +1,5 @@
 import { parseError, upstreamError } from '../domain/errors.js';
-import type { FilterName, SearchFilters, SearchQuery } from '../domain/query.js';
+import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { notWordsInLowerCase } from './excluded-terms.js';
@@ -19,8 +19,6 @@ import { languageSubtag, wikipediaEditionCode, wikipediaEditionOf, wikipediaEdit
 const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
 /** list=search serves at most 500 pages per request. */
 const MAX_SRLIMIT = 500;
-const NOT_APPLIED: readonly FilterName[] = Object.freeze([]);
-const LANGUAGE_NOT_APPLIED: readonly FilterName[] = Object.freeze(['language']);
 /** The language of a MediaWiki site outside wikipedia.org: one wiki is one language, which only the operator knows. */
 const LANGUAGE_SETTING = 'WIKIPEDIA_LANGUAGE';
 
@@ -84,15 +82,35 @@ export class WikipediaProvider extends Provider {
   }
 
   /**
-   * `language` when this instance cannot search in it: Wikipedia has no edition in it, or the site is outside
-   * wikipedia.org and the language is not its own.
+   * Why this instance cannot search in the search's language, as the outcome says it after the provider's name:
+   * Wikipedia has no edition in it, the instance is kept to the language its operator set, or the site is outside
+   * wikipedia.org with no language set. "cannot filter by language" left a reader guessing which. The only caller
+   * text in it is the language's two letters, which the search's schema validated.
    */
-  override filtersNotApplied(filters: SearchFilters): readonly FilterName[] {
-    return filters.language === undefined || this.wikiFor(filters.language) !== undefined ? NOT_APPLIED : LANGUAGE_NOT_APPLIED;
+  override filterProblem(filters: SearchFilters): string | undefined {
+    const { language } = filters;
+    if (language === undefined || this.wikiFor(language) !== undefined) return undefined;
+    const own = this.credential(LANGUAGE_SETTING);
+    if (own !== undefined) {
+      return `searches in ${own} only: ${this.config.fromFile ? `language of ${this.name} in PROVIDERS_FILE is ${own}` : `${LANGUAGE_SETTING}=${own}`}`;
+    }
+    if (this.edition !== undefined) return `has no edition in ${languageSubtag(language)}`;
+    return `cannot tell its site's language: ${this.config.fromFile ? `language of ${this.name} in PROVIDERS_FILE` : LANGUAGE_SETTING} is not set`;
+  }
+
+  /**
+   * The edition a search in another language asks (`de.wikipedia.org`), with a breaker of its own: de.wikipedia.org
+   * failing suspended English searches too, and English successes kept it from ever opening for German ones. Only
+   * the editions of wikipedia-language.ts are named, so their breakers are a fixed few.
+   */
+  override upstreamHost(filters: SearchFilters): string | undefined {
+    if (filters.language === undefined || this.edition === undefined || this.credential(LANGUAGE_SETTING) !== undefined) return undefined;
+    const code = wikipediaEditionCode(filters.language);
+    return code === undefined || code === this.edition ? undefined : `${code}.wikipedia.org`;
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
-    // A language this instance cannot search in never gets here (filtersNotApplied skips it): the site is the fallback.
+    // A language this instance cannot search in never gets here (filterProblem skips it): the site is the fallback.
     const url = new URL(`${this.wikiFor(query.filters.language) ?? this.site}/w/api.php`);
     url.searchParams.set('action', 'query');
     url.searchParams.set('list', 'search');

@@ -90,6 +90,27 @@ describe('ProviderHealth', () => {
     expect(pauses).toEqual([1000, 2000, 3000]);
   });
 
+  it("opens a host's breaker (forHost) on its own failures alone, and holds every host for any one's Retry-After", () => {
+    const time = clock();
+    const instance = new ProviderHealth({ failureThreshold: 2, cooldownMs: 1000, maxCooldownMs: 8000, now: time.now });
+    const german = instance.forHost('de.wikipedia.org');
+    const french = instance.forHost('fr.wikipedia.org');
+    german.record(failure());
+    german.record(failure());
+    expect(german.admit()).toMatchObject({ allowed: false, retryAfterMs: 1000, reason: 'suspended after 2 consecutive failures at de.wikipedia.org' });
+    expect(instance.admit()).toEqual({ allowed: true });
+    expect(french.admit()).toEqual({ allowed: true });
+
+    french.record(failure({ code: 'PROVIDER_RATE_LIMITED', retry_after_ms: 5000 }));
+    for (const health of [instance, french]) {
+      expect(health.admit()).toMatchObject({ allowed: false, retryAfterMs: 5000, reason: 'suspended: the upstream asked to wait (Retry-After)' });
+    }
+    time.advance(5000);
+    expect(instance.admit()).toEqual({ allowed: true });
+    // The French breaker, opened for the wait it heard, lets one probe through once the wait is over.
+    expect(french.admit()).toEqual({ allowed: true, probe: true });
+  });
+
   it('suspends for exactly the Retry-After an upstream sends', () => {
     const time = clock();
     const health = new ProviderHealth({ failureThreshold: 5, cooldownMs: 1000, maxCooldownMs: 8000, now: time.now });

@@ -34,7 +34,7 @@ describe('operation routes', () => {
     const body = await (await call('web_search', { query: 'rust', providers: ['brave', 'wikipedia', 'local'], language: 'de' })).json();
     const outcomes = Object.fromEntries(body.providers.map((outcome: { provider: string }) => [outcome.provider, outcome]));
     expect(outcomes.brave).toMatchObject({ status: 'ok' });
-    expect(outcomes.wikipedia).toMatchObject({ status: 'skipped', message: 'cannot filter by language' });
+    expect(outcomes.wikipedia).toMatchObject({ status: 'skipped', message: "cannot tell its site's language: WIKIPEDIA_LANGUAGE is not set" });
     expect(outcomes.local).toMatchObject({ status: 'skipped' });
     expect(upstream.requestsTo('/brave/res/v1/web/search').at(-1)!.url.searchParams.get('search_lang')).toBe('de');
   });

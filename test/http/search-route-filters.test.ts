@@ -50,7 +50,7 @@ describe('the search routes take the operations\' filters', () => {
     ).json()) as Answer;
 
     expect(viaRoute.results.map((result) => result.url)).toEqual(['https://example.org/a', 'https://docs.example.org/c']);
-    expect(viaRoute.providers.find((outcome) => outcome.provider === 'wikipedia')).toMatchObject({ status: 'skipped', message: 'cannot filter by language' });
+    expect(viaRoute.providers.find((outcome) => outcome.provider === 'wikipedia')).toMatchObject({ status: 'skipped', message: "cannot tell its site's language: WIKIPEDIA_LANGUAGE is not set" });
     expect(comparable(viaRoute)).toEqual(comparable(viaOperation));
     expect(upstream.requestsTo(BRAVE).at(-1)!.url.searchParams.get('search_lang')).toBe('de');
   });

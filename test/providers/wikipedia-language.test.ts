@@ -48,7 +48,7 @@ describe("a Wikipedia language edition's origin", () => {
 describe('the wikipedia adapter and a search language', () => {
   it('asks the edition in the language, with the same API path, from the default base URL (not sent)', () => {
     const provider = makeProvider(WikipediaProvider);
-    expect(provider.filtersNotApplied?.({ language: 'de' })).toEqual([]);
+    expect(provider.filterProblem?.({ language: 'de' })).toBeUndefined();
     const url = new URL(provider.buildRequest(makeQuery('rank fusion', 'web', 3, { language: 'de' })).url);
     expect(url.origin).toBe('https://de.wikipedia.org');
     expect(url.pathname).toBe('/w/api.php');
@@ -56,13 +56,15 @@ describe('the wikipedia adapter and a search language', () => {
     expect(new URL(provider.buildRequest(makeQuery('q', 'web', 3, { language: 'pt-BR' })).url).origin).toBe('https://pt.wikipedia.org');
   });
 
-  it('is skipped for a language Wikipedia has no edition in, rather than send it to a wiki that is not there', () => {
-    expect(makeProvider(WikipediaProvider).filtersNotApplied?.({ language: 'qq' })).toEqual(['language']);
+  it('is skipped for a language Wikipedia has no edition in, rather than send it to a wiki that is not there, saying so', () => {
+    expect(makeProvider(WikipediaProvider).filterProblem?.({ language: 'qq' })).toBe('has no edition in qq');
+    // The language, without its region: the edition would be chosen by it.
+    expect(makeProvider(WikipediaProvider).filterProblem?.({ language: 'ae-IR' })).toBe('has no edition in ae');
   });
 
   it('asks the configured edition for its own language and for none', () => {
     const provider = makeProvider(WikipediaProvider);
-    expect(provider.filtersNotApplied?.({ language: 'en' })).toEqual([]);
+    expect(provider.filterProblem?.({ language: 'en' })).toBeUndefined();
     expect(new URL(provider.buildRequest(makeQuery('q', 'web', 3, { language: 'en' })).url).origin).toBe('https://en.wikipedia.org');
     expect(new URL(provider.buildRequest(makeQuery('q')).url).origin).toBe('https://en.wikipedia.org');
   });
@@ -76,24 +78,24 @@ describe('the wikipedia adapter and a search language', () => {
 
   it('applies, on a site outside wikipedia.org, only the language configured for it', () => {
     const site = makeProvider(WikipediaProvider, { WIKIPEDIA_BASE_URL: 'https://wiki.example.org', WIKIPEDIA_LANGUAGE: 'DE' });
-    expect(site.filtersNotApplied?.({ language: 'de' })).toEqual([]);
-    expect(site.filtersNotApplied?.({ language: 'de-AT' })).toEqual([]);
-    expect(site.filtersNotApplied?.({ language: 'fr' })).toEqual(['language']);
+    expect(site.filterProblem?.({ language: 'de' })).toBeUndefined();
+    expect(site.filterProblem?.({ language: 'de-AT' })).toBeUndefined();
+    expect(site.filterProblem?.({ language: 'fr' })).toBe('searches in de only: WIKIPEDIA_LANGUAGE=de');
     expect(new URL(site.buildRequest(makeQuery('q', 'web', 3, { language: 'de' })).url).origin).toBe('https://wiki.example.org');
     const unset = makeProvider(WikipediaProvider, { WIKIPEDIA_BASE_URL: 'https://wiki.example.org' });
-    expect(unset.filtersNotApplied?.({ language: 'en' })).toEqual(['language']);
-    expect(unset.filtersNotApplied?.({})).toEqual([]);
+    expect(unset.filterProblem?.({ language: 'en' })).toBe("cannot tell its site's language: WIKIPEDIA_LANGUAGE is not set");
+    expect(unset.filterProblem?.({})).toBeUndefined();
   });
 
   it('keeps an edition with a language configured on it, asking it only in that language', () => {
     // Beside the built-in instance, a de.wikipedia.org entry without it would ask fr.wikipedia.org for French too.
     const german = makeProvider(WikipediaProvider, { WIKIPEDIA_BASE_URL: 'https://de.wikipedia.org', WIKIPEDIA_LANGUAGE: 'de' });
-    expect(german.filtersNotApplied?.({ language: 'fr' })).toEqual(['language']);
-    expect(german.filtersNotApplied?.({ language: 'de-CH' })).toEqual([]);
+    expect(german.filterProblem?.({ language: 'fr' })).toBe('searches in de only: WIKIPEDIA_LANGUAGE=de');
+    expect(german.filterProblem?.({ language: 'de-CH' })).toBeUndefined();
     expect(new URL(german.buildRequest(makeQuery('q', 'web', 3, { language: 'de' })).url).origin).toBe('https://de.wikipedia.org');
     // Norwegian Bokmål is the edition `no`'s language, here as there.
     const norwegian = makeProvider(WikipediaProvider, { WIKIPEDIA_BASE_URL: 'https://wiki.example.org', WIKIPEDIA_LANGUAGE: 'no' });
-    expect(norwegian.filtersNotApplied?.({ language: 'nb' })).toEqual([]);
+    expect(norwegian.filterProblem?.({ language: 'nb' })).toBeUndefined();
   });
 
   it('refuses a configured language that is not two letters, saying what is allowed', () => {
@@ -102,7 +104,7 @@ describe('the wikipedia adapter and a search language', () => {
 
   it('reads a blank language as unset, as every blank provider setting is (an empty KEY= line in an .env file)', () => {
     const site = makeProvider(WikipediaProvider, { WIKIPEDIA_BASE_URL: 'https://wiki.example.org', WIKIPEDIA_LANGUAGE: '   ' });
-    expect(site.filtersNotApplied?.({ language: 'de' })).toEqual(['language']);
-    expect(site.filtersNotApplied?.({})).toEqual([]);
+    expect(site.filterProblem?.({ language: 'de' })).toBe("cannot tell its site's language: WIKIPEDIA_LANGUAGE is not set");
+    expect(site.filterProblem?.({})).toBeUndefined();
   });
 });

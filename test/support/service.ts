@@ -37,12 +37,13 @@ export function providerEnv(origin: string): Record<string, string> {
  * Starts the real service on a loopback port with the given environment; logs are captured. `beforeListen`
  * may add a route of the test's own (a handler that fails in a way no real route can be made to, say);
  * `resolveHost` answers the address checks of fetch_url and paper_read for names a test made up;
- * `redisCommandTimeoutMs` lengthens the Redis waits a stall test measures.
+ * `redisCommandTimeoutMs` lengthens the Redis waits a stall test measures; `dispatcher` carries the providers'
+ * requests (to a loopback fake for hosts a base URL cannot name, such as the Wikipedia editions).
  */
 export async function startService(
   env: Record<string, string>,
   beforeListen?: (app: FastifyInstance) => void,
-  options: Pick<BuildOptions, 'resolveHost' | 'redisCommandTimeoutMs'> = {},
+  options: Pick<BuildOptions, 'resolveHost' | 'redisCommandTimeoutMs' | 'dispatcher'> = {},
 ): Promise<RunningService> {
   const logs: string[] = [];
   // Tests send bursts from one address: the rate limit is tested on its own, with its own limit.
@@ -50,7 +51,7 @@ export async function startService(
   // suite is (a process held up for a second or two on a shared 2-core CI machine), not the service, and turned
   // whichever test asked next away with 503 OVERLOADED. Overload is tested on its own (PRESSURE_MAX_HEAP_BYTES).
   const config = loadConfig({ LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000', PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0', ...env, PORT: '0', HOST: '127.0.0.1' });
-  const app = await buildApp(config, { ...options, dispatcher: sharedAgent, logStream: { write: (line) => void logs.push(line) } });
+  const app = await buildApp(config, { ...options, dispatcher: options.dispatcher ?? sharedAgent, logStream: { write: (line) => void logs.push(line) } });
   beforeListen?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
