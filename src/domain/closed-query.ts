@@ -6,6 +6,8 @@
  * otherwise, and an unclosed phrase or a trailing NOT could take in what is sent after the text.
  * A NOT that opens a group (`asthma (NOT mice)`) has nothing before it inside it, where these APIs' NOT is binary: it
  * is sent before its group (`asthma NOT (mice)`), where it joins what comes before, or is read as a leading NOT.
+ * Operators side by side (`a AND OR b`, `NOT NOT x`) are read as one (oneOperator): these APIs would be sent an operator
+ * with an operator, not a term, on one side.
  * Upper-case operators only: in lower case they are words (and a text whose NOT is a word has it in lower case first).
  * Groups nested deeper than MAX_GROUP_DEPTH have their parentheses left out (their words kept, in place): the readers of
  * excluded terms (excluded-terms.ts) read that deep, and no deeper; past it, a `NOT` or `-` group was read as words to find.
@@ -17,8 +19,30 @@
  */
 export const MAX_GROUP_DEPTH = 4;
 
-/** Whether a text may need any of it: the one test most texts get. */
-const MAY_NEED_CLOSING = /["()]|(?<!\S)(?:AND|OR|NOT)\s*$|^\s*(?:AND|OR)(?!\S)|^[\s-]+$/;
+/**
+ * A character that is no word, nor part of one: punctuation (`?`, `!`, `.`, `…`, `-`, quotes, parentheses), spaces,
+ * and the symbols of ASCII (`+`, `=`, `$`, `^`). A text of these alone (`?`, `!!!`, `:)`, `+`) is searched for as
+ * nothing: the full-text indexes behind these APIs (Lucene's and Elasticsearch's standard tokenizer, PubMed's) split
+ * words on them and drop them, so the search finds anything, or is refused. A letter or digit of any script (`C++`,
+ * `C#`, `.NET`, `机器学习`) makes a word; so does a symbol past ASCII or an emoji (`€`, `∑`, `→`, `🦀`, `‼`), and a
+ * keycap's enclosing mark (`#️⃣`), which are searched for as themselves (an encyclopedia has articles on them).
+ */
+const NO_WORD_CHARACTER = String.raw`(?![\p{L}\p{N}\p{Me}\p{Extended_Pictographic}])(?:[\0-\x7F]|\P{S})`;
+
+/**
+ * A text of operators and characters that are no word alone (`(`, `"`, `AND (`, `(OR)`, `""`, `-`, `-(`, `?`, `!!!`,
+ * `+`, `NOT ?`). An operator inside a phrase (`"OR"`) or after a `-` (`-OR`) is a word.
+ */
+const NO_WORD_TEXT = String.raw`^(?:${NO_WORD_CHARACTER}|(?<![^\s(])(?:AND|OR|NOT)(?![^\s)]))*$`;
+
+/**
+ * Whether a text may need any of it: the one test most texts get (`^` fails at once but at the start, and there reads
+ * up to the first letter).
+ */
+const MAY_NEED_CLOSING = new RegExp(
+  String.raw`["()]|(?<!\S)(?:AND|OR|NOT)\s*$|^\s*(?:AND|OR)(?!\S)|(?<![^\s(])(?:AND|OR|NOT)\s+(?:AND|OR|NOT)(?![^\s)])|${NO_WORD_TEXT}`,
+  'u',
+);
 /** What joins nothing at the end of a text: an operator, or a group opened with nothing in it. */
 const DANGLING_END = /(?:(?<![^\s(])(?:AND|OR|NOT)|\()\s*$/;
 const ENDS_IN_SPACE_OR_GROUP = /[\s(]$/;
@@ -46,10 +70,14 @@ const DANGLING_IN_GROUP = new RegExp(
 );
 
 /**
- * What holds no word to search for once closed: parentheses, operators, empty phrases and dashes with nothing after
- * them alone (`(`, `"`, `AND (`, `(OR)`, `""`, `-`, `-(`).
+ * Operators side by side, outside phrases (a phrase is matched first, and left as typed): `a AND OR b`, `a OR OR b`,
+ * `NOT NOT x`, typed so or left so by a group of operators left out (`a OR (AND) b`).
  */
-const NO_WORD = /^(?:[\s()]|"\s*"|(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])|(?<![^\s(])-+(?=[\s()"]|$))*$/;
+const OPERATOR_RUN_OR_PHRASE = /"[^"]*"|(?<![^\s(])(?:AND|OR|NOT)(?:\s+(?:AND|OR|NOT))+(?![^\s)])/g;
+const OPERATOR_SEPARATOR = /\s+/;
+
+/** What holds no word to search for once closed (NO_WORD_TEXT). */
+const NO_WORD = new RegExp(NO_WORD_TEXT, 'u');
 
 /**
  * The text closed as above; as typed when it needs nothing, and empty when it holds no word to search for, which sent
@@ -109,6 +137,12 @@ export function closedQuery(text: string): string {
       return match.endsWith(')') ? ' ' : ' NOT (';
     });
   }
+  // After the groups: one of operators alone, left out, may leave operators side by side (`a OR (AND) AND b`).
+  closed = closed.replace(OPERATOR_RUN_OR_PHRASE, (match) => {
+    if (match.startsWith('"')) return match;
+    leftOut = true;
+    return oneOperator(match.split(OPERATOR_SEPARATOR));
+  });
   // (A text that ends in a closed phrase ends in no operator.)
   for (let end = DANGLING_END.exec(closed); end !== null; end = DANGLING_END.exec(closed)) {
     if (end[0].startsWith('(')) open -= 1;
@@ -119,12 +153,25 @@ export function closedQuery(text: string): string {
   return NO_WORD.test(closed) ? '' : closed;
 }
 
+/**
+ * The one operator a run of them is read as, which no API is sent as typed (PubMed and OpenAlex would read an operator
+ * with nothing on one side, GitHub may refuse it): the last, which stands before the term it joins (`a AND OR b` is
+ * `a OR b`, `NOT NOT x` is `NOT x`, `a NOT AND b` is `a AND b`); but a NOT after an AND or OR keeps the one just before
+ * it (`a OR AND NOT b` is `a AND NOT b`), the form that excludes its term for every API (excluded-terms.ts).
+ */
+function oneOperator(run: readonly string[]): string {
+  const last = run.at(-1)!;
+  if (last !== 'NOT') return last;
+  const joining = run.findLast((operator) => operator !== 'NOT');
+  return joining === undefined ? last : `${joining} NOT`;
+}
+
 /** Why no API is asked a text with no word at all (closedQuery's ''). */
-export const NO_WORD_TO_SEARCH = 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses';
+export const NO_WORD_TO_SEARCH = 'the query has no word to search for, only operators (AND, OR, NOT), quotes, parentheses or punctuation';
 
 /**
- * Why an API is not asked this text: it holds no word at all (`(`, `"`, `AND (`, `-`: closedQuery's ''), which every
- * API would answer with anything or nothing (GitHub with 422); undefined otherwise (nearly every text: one test).
+ * Why an API is not asked this text: it holds no word at all (`(`, `"`, `AND (`, `-`, `?`: closedQuery's ''), which
+ * every API would answer with anything or nothing (GitHub with 422); undefined otherwise (nearly every text: one test).
  */
 export function noWordProblem(text: string): string | undefined {
   return closedQuery(text) === '' ? NO_WORD_TO_SEARCH : undefined;

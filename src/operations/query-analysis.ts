@@ -1,3 +1,4 @@
+import { closedQuery } from '../domain/closed-query.js';
 import { excludedTerms } from '../domain/excluded-terms.js';
 import { findArxivIds, findDois } from '../domain/paper-identifiers.js';
 import { withoutSiteTerms } from '../engine/site-terms.js';
@@ -75,10 +76,12 @@ export function analyseQuery(query: string): QuerySignals {
 
 /**
  * The words that say what a query (without its site: terms) is about: not its links, nor its excluded terms (a search
- * for `snakes -python` is not about Python).
+ * for `snakes -python` is not about Python). Read closed first (closedQuery), as every provider reads excluded terms: a
+ * NOT that opens a group (`snakes (NOT python)`) excludes, and a group nested past the depth they read is words.
  */
 function topicWords(text: string): string {
-  return (excludedTerms(text)?.rest ?? text).replace(URL_PATTERN, ' ');
+  const closed = closedQuery(text);
+  return (excludedTerms(closed)?.rest ?? closed).replace(URL_PATTERN, ' ');
 }
 
 /** The question's frame, in the order it is taken off: "what is", "define", "what does … mean", "meaning of", "… definition". */

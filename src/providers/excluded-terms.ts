@@ -38,7 +38,7 @@ export function nothingLeftToSearch(api: string): string {
 }
 
 /** Why an API with boolean NOT is not asked a text of excluded terms alone: NOT needs something to leave results out of. */
-const ONLY_EXCLUDED_TERMS = 'the query has no word to search for besides its excluded terms (-word)';
+export const ONLY_EXCLUDED_TERMS = 'the query has no word to search for besides its excluded terms (-word)';
 
 /** Why a boolean API is not sent a text, from what withBooleanExclusion made of it; undefined when it is sent. */
 export function booleanQueryProblem(sent: string | undefined): string | undefined {
@@ -75,19 +75,25 @@ export function withBooleanExclusion(text: string): string | undefined {
 /**
  * The excluded terms of a text closedQuery closed, for an API with boolean NOT (PubMed, OpenAlex, GitHub), with the
  * rest closed again: an operator that joined a term (`asthma AND NOT -mice` leaves `asthma AND`), or a group a term was
- * alone in (`( -mice)`), joins nothing now; and a NOT that closing puts first (`( -mice NOT rats)` leaves
- * `( NOT rats)`, closed `NOT (rats)`) is excluded with its terms, as a leading NOT is. An upper-case NOT is an operator
- * wherever closing put it (`OR NOT HIV AIDS` is `NOT HIV AIDS`): read as typed, not again (notWordsInLowerCase left
- * only such NOTs).
+ * alone in (`( -mice)`), joins nothing now; and what closing leaves is read again, as often as it holds more: a NOT it
+ * puts first (`( -mice NOT rats)` leaves `( NOT rats)`, closed `NOT (rats)`) is excluded with its terms, as a leading
+ * NOT is, and so is one it leaves after an AND or OR (`asthma OR (-mice) NOT (rats)` leaves `asthma OR NOT (rats)`,
+ * which sent as it is had two operators side by side). An upper-case NOT is an operator wherever closing put it
+ * (`OR NOT HIV AIDS` is `NOT HIV AIDS`): read as typed, not again (notWordsInLowerCase left only such NOTs).
  */
 export function closedExcludedTerms(typed: string, { qualifiers }: { qualifiers?: 'kept' } = {}): ExcludedTerms | undefined {
   const options = { qualifiers, not: 'kept', upperCaseNot: 'operator' } as const;
   const terms = excludedTerms(typed, options);
   if (terms === undefined) return undefined;
-  const rest = closedQuery(terms.rest);
-  const leading = rest.startsWith('NOT') ? excludedTerms(rest, options) : undefined;
-  if (leading === undefined) return { rest, excluded: terms.excluded };
-  return { rest: leading.rest, excluded: [...terms.excluded, ...leading.excluded] };
+  const excluded = [...terms.excluded];
+  let rest = closedQuery(terms.rest);
+  // Each reading takes out at least one term, so this ends; nearly every rest holds no NOT at all (one `includes`).
+  for (let more = rest.includes('NOT') ? excludedTerms(rest, options) : undefined; more !== undefined; ) {
+    excluded.push(...more.excluded);
+    rest = closedQuery(more.rest);
+    more = rest.includes('NOT') ? excludedTerms(rest, options) : undefined;
+  }
+  return { rest, excluded };
 }
 
 /** withBooleanExclusion's text for a request; one it would not send is refused (QUERY_INVALID) with booleanQueryProblem's reason. */

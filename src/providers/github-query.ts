@@ -25,19 +25,23 @@ const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
  * The text as GitHub's search reads it: an excluded word or phrase (`-word`, `-"a phrase"`, the words of a
  * `NOT (a OR b)`: excluded-terms.ts) after `NOT`, which GitHub documents for words (`hello NOT world`), and which it has
  * no parentheses to group; its `-` it documents for qualifiers only (`-language:go`, kept as typed). Each NOT counts
- * against the five operators GitHub takes: a text that would pass them, or that holds nothing but excluded terms (NOT
- * needs a word before it), is sent as typed, as it always was. In a text written in capitals that starts with NOT
- * (`NOT FOUND`), that NOT is a word (notIsOperator): sent in lower case, which GitHub searches for rather than reads.
+ * against the five operators GitHub takes: a text whose NOTs pass them is refused by githubQueryProblem, as one typed
+ * with six operators is; sent as typed, GitHub's non-code search (no parentheses, `-` for qualifiers only) read the
+ * excluded words as words to find. Undefined for a text of excluded terms alone (`-python`, `(NOT FOUND)`), as for
+ * PubMed: NOT needs a word before it, and sent as typed they were words to find, or a NOT with nothing before it.
+ * In a text written in capitals that starts with NOT (`NOT FOUND`), that NOT is a word (notIsOperator): sent in lower
+ * case, which GitHub searches for rather than reads.
  * An unclosed phrase or group is closed, and an operator that joins nothing left out (closedQuery), so that nothing
  * typed reaches the qualifier the adapter puts before the text (`rust NOT` is `rust`, not the NOT of `is:public`).
  * Empty for a text with no word at all (`(`, `AND "`), which GitHub refuses (422: "only logical operators … without
  * any search terms").
  */
-export function githubSearchText(text: string): string {
+export function githubSearchText(text: string): string | undefined {
   const typed = closedQuery(notWordsInLowerCase(text));
   // What the terms leave is closed again, as for PubMed: `a AND NOT -b` is `a NOT b`, not `a AND NOT b`.
   const terms = closedExcludedTerms(typed, { qualifiers: 'kept' });
-  if (terms === undefined || terms.rest === '' || operatorsIn(terms.rest) + terms.excluded.length > MAX_OPERATORS) return typed;
+  if (terms === undefined) return typed;
+  if (terms.rest === '') return undefined;
   return [terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
 }
 
@@ -46,12 +50,17 @@ function operatorsIn(text: string): number {
   return text.replace(PHRASE, ' ').match(OPERATOR)?.length ?? 0;
 }
 
-/** Why GitHub would refuse this query text (as sent: githubSearchText); undefined when it would take it. */
+/**
+ * Why GitHub would refuse this query text (as sent: githubSearchText); undefined when it would take it. Operators past
+ * its five refuse the whole text: leaving out the NOTs past them would return what the caller excluded.
+ */
 export function githubQueryProblem(text: string): string | undefined {
   // Nearly every query is this short: the work below is for the few that are not, or hold an operator.
   if (text.length <= MAX_SEARCH_TEXT && !MAY_HOLD_OPERATOR.test(text)) return undefined;
   const operators = operatorsIn(text);
-  if (operators > MAX_OPERATORS) return `accepts at most ${MAX_OPERATORS} AND, OR or NOT operators in a query; this one has ${operators}`;
+  if (operators > MAX_OPERATORS) {
+    return `accepts at most ${MAX_OPERATORS} AND, OR or NOT operators in a query; this one has ${operators} (each excluded term, -word or NOT word, is sent after a NOT of its own)`;
+  }
   const characters = searchTextLength(text);
   if (characters > MAX_SEARCH_TEXT) {
     return `accepts queries of at most ${MAX_SEARCH_TEXT} characters, not counting qualifiers (language:go) or AND, OR, NOT; this one has ${characters}`;

@@ -2,7 +2,7 @@ import { FedsearchError, invalidQuery, parseError, upstreamError } from '../doma
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { NO_WORD_TO_SEARCH } from './excluded-terms.js';
+import { ONLY_EXCLUDED_TERMS, booleanQueryProblem } from './excluded-terms.js';
 import { githubQueryProblem, githubSearchText } from './github-query.js';
 import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText } from './parse-helpers.js';
 import {
@@ -44,10 +44,13 @@ export class GithubProvider extends Provider {
   };
   readonly settings = GithubProvider.settings;
 
-  /** A text with no word at all (`(`, `AND "`) is skipped: GitHub refuses one of operators alone with 422. */
+  /**
+   * A text with no word at all (`(`, `AND "`) is skipped: GitHub refuses one of operators alone with 422; so is one of
+   * excluded terms alone (`-python`), which NOT has nothing to leave out of, and one GitHub would refuse.
+   */
   override queryProblem(text: string): string | undefined {
     const sent = githubSearchText(text);
-    return sent === '' ? NO_WORD_TO_SEARCH : githubQueryProblem(sent);
+    return sent === undefined || sent === '' ? booleanQueryProblem(sent) : githubQueryProblem(sent);
   }
 
   /** GitHub's code search takes no request without a token: such a search is not_configured, no slot or request spent on it. */
@@ -65,7 +68,8 @@ export class GithubProvider extends Provider {
     // qualifier goes first, where nothing typed can reach it: after the text, `rust NOT` negated it and `rust "async`
     // took it into the phrase (githubSearchText also closes both, and leaves out an AND or OR that would join it).
     const text = githubSearchText(query.text);
-    if (text === '') throw invalidQuery(NO_WORD_TO_SEARCH);
+    const problem = booleanQueryProblem(text);
+    if (problem !== undefined || text === undefined) throw invalidQuery(problem ?? ONLY_EXCLUDED_TERMS);
     url.searchParams.set('q', scope === 'repositories' ? `is:public ${text}` : text);
     url.searchParams.set('per_page', String(Math.min(query.limit, MAX_PER_PAGE)));
     url.searchParams.set('page', '1');

@@ -77,8 +77,8 @@ export class OpenAlexProvider extends Provider {
   readonly settings = OpenAlexProvider.settings;
 
   /**
-   * A query of wildcards alone (`*`) leaves nothing to search for, nor does one of operators, quotes or parentheses
-   * alone (`AND (`), and one of excluded terms alone (`-mice`) leaves NOT nothing to leave results out of: skipped, not
+   * A query of wildcards alone (`*`) leaves nothing to search for, nor does one of operators, quotes, parentheses or
+   * punctuation alone (`AND (`, `!!!`), and one of excluded terms alone (`-mice`) leaves NOT nothing to leave results out of: skipped, not
    * sent.
    */
   override queryProblem(text: string): string | undefined {

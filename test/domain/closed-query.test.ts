@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_GROUP_DEPTH, closedQuery } from '../../src/domain/closed-query.js';
+import { MAX_GROUP_DEPTH, NO_WORD_TO_SEARCH, closedQuery, noWordProblem } from '../../src/domain/closed-query.js';
 
 describe('closed query: what a boolean API is sent of unbalanced or dangling syntax', () => {
   it('closes an unclosed group or phrase, nested ones too, and leaves out a ) that closes nothing', () => {
@@ -108,6 +108,8 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
           }
           expect(open).toBe(0);
           expect(outside).not.toMatch(/(?:^|[\s(])(?:AND|OR|NOT)\s*(?:\)|$)|(?:^|\()\s*(?:AND|OR)(?=[\s)]|$)/);
+          // No two operators side by side, but the NOT after an AND or OR that every reader excludes with its term.
+          expect(outside).not.toMatch(/(?:^|[\s(])(?:AND|OR|NOT)\s+(?:AND|OR)(?=[\s)]|$)|(?:^|[\s(])NOT\s+NOT(?=[\s)]|$)/);
           expect(words(closed)).toBe(words(text));
           expect(closedQuery(closed)).toBe(closed);
         },
@@ -142,6 +144,45 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
       expect(performance.now() - started, text.slice(0, 20)).toBeLessThan(1000);
       // Still closed as before: no operator first in a group, nor last in it or in the text.
       expect(closed).not.toMatch(/\(\s*(?:AND|OR|NOT)(?:\s|$)|(?:^|\s)(?:AND|OR|NOT)\s*\)*$/);
+    }
+  });
+
+  it.each([
+    // Sent as typed, PubMed and OpenAlex read an operator with an operator, not a term, on one side.
+    ['a AND OR b', 'a OR b'],
+    ['a OR OR b', 'a OR b'],
+    ['a AND AND b', 'a AND b'],
+    ['a NOT AND b', 'a AND b'],
+    ['a NOT NOT b', 'a NOT b'],
+    ['NOT NOT x', 'NOT x'],
+    ['OR NOT NOT x', 'NOT x'],
+    // A NOT after an AND or OR stays so (every reader excludes its term), with the one operator just before it.
+    ['a AND NOT b', 'a AND NOT b'],
+    ['a OR AND NOT b', 'a AND NOT b'],
+    ['a NOT OR NOT b', 'a OR NOT b'],
+    // Left so by a group of operators alone, or inside a group.
+    ['a OR (AND) AND b', 'a AND b'],
+    ['(a OR OR b) c', '(a OR b) c'],
+    ['rust AND OR', 'rust'],
+    // Inside a phrase they are words; in lower case too.
+    ['x "a AND OR b"', 'x "a AND OR b"'],
+    ['a and or b', 'a and or b'],
+  ])('reads the operators side by side in %j as one: %j', (typed, closed) => {
+    expect(closedQuery(typed)).toBe(closed);
+  });
+
+  it('finds no word in a text of punctuation or ASCII symbols alone, which the APIs would search for as nothing', () => {
+    // Sent as typed, every provider was asked `?` or `!!!`: their tokenizers drop them, and answer with anything.
+    for (const text of ['+', '.', '!!!', '…', '?', ':)', '"?"', '$', '...', '— «»', 'NOT ?', '(?) OR !', '-?']) {
+      expect(closedQuery(text), text).toBe('');
+      expect(noWordProblem(text), text).toBe(NO_WORD_TO_SEARCH);
+    }
+  });
+
+  it('finds a word in a letter or digit of any script, a symbol past ASCII or an emoji, however much punctuation is about it', () => {
+    for (const text of ['C++', 'C#', '.NET', 'F#', 'x', '1', '?!1', '机器学习', 'ß', '🦀', '#️⃣', '€', '∑', '→', '‼️', '"OR"', '-OR', 'a?', '¿qué?']) {
+      expect(noWordProblem(text), text).toBeUndefined();
+      expect(closedQuery(text), text).toBe(text);
     }
   });
 });

@@ -45,6 +45,17 @@ describe('providers=auto reads what a query is about, not what it excludes or wh
     expect([...routing.providers].sort()).toEqual(['hackernews', 'local', 'searxng', 'wikipedia']);
   });
 
+  it.each([
+    // Read without closing, the NOT that opens a group took rust alone, and compiler was a code word.
+    'snakes (NOT rust compiler)',
+    // Five groups deep, past what the readers of excluded terms read: python was a code word.
+    'snakes -(cobra OR (viper OR (boa OR (mamba OR (python)))))',
+  ])('reads %j as the providers do, closed first: no excluded word pulls a topic in', async (query) => {
+    const routing = await routingOf(service.origin, query);
+    expect(routing.reasons[0]).toBe('no topic stands out: every available web provider');
+    expect([...routing.providers].sort()).toEqual(['hackernews', 'local', 'searxng', 'wikipedia']);
+  });
+
   it('lets no site: term pull a topic in', async () => {
     const routing = await routingOf(service.origin, 'tokio site:github.com -site:news.ycombinator.com');
     expect(routing.reasons[0]).toBe('no topic stands out: every available web provider');

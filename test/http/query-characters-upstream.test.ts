@@ -69,7 +69,14 @@ describe('query text an upstream reads by rules of its own', () => {
 
   it('does not ask OpenAlex a text of wildcards alone, and says why', async () => {
     const before = upstream.requestsTo(OPENALEX).length;
+    // Punctuation alone (`* ?`) is no word for any provider: the pipeline says so before OpenAlex's own check.
     expect(await search('papers', '* ?', 'openalex')).toMatchObject({
+      status: 'skipped',
+      count: 0,
+      message: 'the query has no word to search for, only operators (AND, OR, NOT), quotes, parentheses or punctuation',
+    });
+    // A symbol is a word to every provider, but OpenAlex takes none without a letter or digit once its wildcards are out.
+    expect(await search('papers', '€*', 'openalex')).toMatchObject({
       status: 'skipped',
       count: 0,
       message: 'the query has no words OpenAlex can search for (it refuses the wildcards * and ?, which are left out)',

@@ -120,7 +120,7 @@ describe('a query GitHub would refuse', () => {
 
   it('skips GitHub for six AND, OR or NOT operators, and asks it for five', async () => {
     const six = 'cats AND dogs OR birds NOT fish AND frogs OR toads NOT newts';
-    expect(await githubSearch(six)).toMatchObject({ status: 'skipped', count: 0, message: 'accepts at most 5 AND, OR or NOT operators in a query; this one has 6' });
+    expect(await githubSearch(six)).toMatchObject({ status: 'skipped', count: 0, message: 'accepts at most 5 AND, OR or NOT operators in a query; this one has 6 (each excluded term, -word or NOT word, is sent after a NOT of its own)' });
     expect(githubAsked(six)).toBe(0);
     // A quoted AND is a word searched for, and a lower-case one an ordinary word: neither is an operator.
     const five = 'cats AND dogs OR birds NOT fish AND frogs OR toads and "newts AND eels"';

@@ -40,7 +40,9 @@ describe('a call refused before anything is sent', () => {
   };
 
   it('reports arXiv skipped, saying why, and does not suspend it', async () => {
-    const refused = await (await request(service.origin, '/v1/search/papers?q=%3F%21&providers=arxiv')).json();
+    // A symbol is a word to search for (closed-query.ts), but none arXiv's words-alone query can hold (`?!`, its example
+    // before, is now no word for any provider).
+    const refused = await (await request(service.origin, `/v1/search/papers?q=${encodeURIComponent('€ ∑')}&providers=arxiv`)).json();
     expect(refused.providers[0]).toMatchObject({ provider: 'arxiv', status: 'skipped', message: 'the query has no words arXiv can search for' });
     expect(await healthOf('arxiv')).toMatchObject({ state: 'closed', consecutive_failures: 0 });
     const answered = await (await request(service.origin, '/v1/search/papers?q=rank+fusion&providers=arxiv')).json();
@@ -49,7 +51,7 @@ describe('a call refused before anything is sent', () => {
   });
 
   it('reports PubMed, OpenAlex and GitHub skipped for a query of operators, quotes or parentheses alone, as arXiv is', async () => {
-    const noWord = 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses';
+    const noWord = 'the query has no word to search for, only operators (AND, OR, NOT), quotes, parentheses or punctuation';
     // Sent as typed, `AND (` was PubMed's and OpenAlex's to refuse or read as they pleased, and GitHub answers 422.
     const papers = await request(service.origin, `/v1/search/papers?q=${encodeURIComponent('AND (')}&providers=pubmed,openalex,arxiv`);
     expect(papers.status).toBe(200);
@@ -70,7 +72,7 @@ describe('a call refused before anything is sent', () => {
   });
 
   it('reports every other provider skipped for such a query, with the same reason, and sends nothing', async () => {
-    const noWord = 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses';
+    const noWord = 'the query has no word to search for, only operators (AND, OR, NOT), quotes, parentheses or punctuation';
     const outcomesOf = async (response: Response): Promise<Array<{ provider: string; status: string; message?: string }>> => {
       expect(response.status).toBe(200);
       const { providers } = (await response.json()) as { providers: Array<{ provider: string; status: string; message?: string }> };
@@ -79,7 +81,8 @@ describe('a call refused before anything is sent', () => {
     // Sent as typed, Tavily and Exa were asked for punctuation, and the others answered `(` or `-` with anything. The
     // rule is the pipeline's, for every provider of each kind (none is named): one an adapter forgot is caught here.
     const sentBefore = upstream.requests.length;
-    for (const [kind, text] of [['web', '-('], ['papers', '"']] as const) {
+    // Nor punctuation alone (`?!`, `…`), which every API's tokenizer drops: a search for nothing.
+    for (const [kind, text] of [['web', '-('], ['papers', '"'], ['web', '?!'], ['papers', '…']] as const) {
       const outcomes = (await outcomesOf(await request(service.origin, `/v1/search/${kind}?q=${encodeURIComponent(text)}`))).filter(
         ({ status }) => status !== 'not_configured',
       );

@@ -104,6 +104,18 @@ describe('auto_research sends each planned search the words its providers can us
     expect(words(asked, 'brave')).toEqual(['python library for parsing pdf files']);
   });
 
+  it('plans no search for a topic only excluded words name, read as the providers read them (closed first)', async () => {
+    // Read without closing, the NOT that opens the group took rust alone: compiler and bug made a code question, and
+    // GitHub was asked for them.
+    for (const query of ['snakes (NOT rust compiler bug)', 'snakes -(cobra OR (viper OR (boa OR (mamba OR (rust compiler bug)))))']) {
+      const { plan } = await research(query);
+      expect(plan.map((step) => step.operation), query).not.toContain('github_search');
+      expect(plan.map((step) => step.operation), query).toContain('web_search');
+    }
+    // The same words asked for make one.
+    expect((await research('snakes rust compiler bug')).plan.map((step) => step.operation)).toContain('github_search');
+  });
+
   it('keeps a quoted phrase and a name whole', async () => {
     const { asked } = await research('find me a github repository for "rate limiting" in Go');
     expect(words(asked, 'github')).toEqual(['is:public "rate limiting" Go']);

@@ -59,6 +59,30 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
     expect(githubQuery('oregon -OR')).toBe('oregon NOT "OR"');
   });
 
+  it.each([
+    // Sent as typed, each was an operator with an operator, not a term, on one side.
+    ['a AND OR b', 'a OR b', 'a OR b', 'a OR b'],
+    ['a OR OR b', 'a OR b', 'a OR b', 'a OR b'],
+    ['a NOT NOT b', 'a NOT b', 'a NOT b', 'a NOT b'],
+    // Closing left `asthma OR NOT (rats)`: the OR NOT an excluded term's reader takes, read again.
+    ['asthma OR (-mice) NOT (rats)', '(asthma) NOT (mice OR rats)', '(asthma) NOT (mice OR rats)', 'asthma NOT mice NOT rats'],
+    ['asthma OR (-mice) AND children', '(asthma AND children) NOT mice', '(asthma AND children) NOT mice', 'asthma AND children NOT mice'],
+  ])('sends %j with no two operators side by side', (typed, toPubmed, toOpenalex, toGithub) => {
+    expect(pubmedTerm(typed)).toBe(toPubmed);
+    expect(openalexSearch(typed)).toBe(toOpenalex);
+    expect(githubQuery(typed)).toBe(toGithub);
+  });
+
+  it('skips a query in capitals of (NOT word) alone for GitHub too, as for PubMed and OpenAlex: a NOT with nothing before it', () => {
+    // The NOT follows a `(`, so it is the operator (as in `(NOT HIV) AIDS`); GitHub was sent `NOT (FOUND)`.
+    const onlyExcluded = 'the query has no word to search for besides its excluded terms (-word)';
+    for (const text of ['(NOT FOUND)', '(NOT FOUND', 'OR (NOT FOUND)']) {
+      expect(pubmedTerm(text), text).toBe(onlyExcluded);
+      expect(openalexSearch(text), text).toBe(onlyExcluded);
+      expect(githubQuery(text), text).toBe(onlyExcluded);
+    }
+  });
+
   it('leaves out an empty group, and an operator it leaves with nothing after it', () => {
     expect(pubmedTerm('rust NOT ()')).toBe('rust');
     expect(openalexSearch('HIV AND ( ) AIDS')).toBe('HIV AND AIDS');
@@ -66,11 +90,11 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
 
   /**
    * Texts of words, `-` words and groups of them (one level: what the readers of excluded terms take; the last may be
-   * left open), each with at most one operator before it, in capitals or not, after a stray `)` at times. Not typed
-   * here: a run of operators (`AND OR`, `NOT NOT`), which is sent as typed, a NOT first in a group, and a NOT or `-`
-   * inside an excluded group (`NOT (a NOT b)`, `-(a -b)`).
+   * left open), each with an operator or a run of them before it (`AND OR`, `NOT NOT`), in capitals or not, after a
+   * stray `)` at times; a group may start with an excluded term or a NOT. Not typed here: a NOT or `-` inside an
+   * excluded group (`NOT (a NOT b)`, `-(a -b)`).
    */
-  const operator = fc.constantFrom('', '', 'AND ', 'OR ', 'NOT ');
+  const operator = fc.constantFrom('', '', 'AND ', 'OR ', 'NOT ', 'AND OR ', 'OR OR ', 'NOT NOT ', 'NOT AND ', 'OR AND NOT ');
   const joining = fc.constantFrom('', 'AND ', 'OR ');
   const plainWord = fc.constantFrom('asthma', 'children', 'HIV', 'AIDS', 'café', '机器学习');
   const excludedWord = fc.constantFrom('mice', 'rats', 'MICE', 'éclair').map((excluded) => `-${excluded}`);
@@ -79,10 +103,9 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
     fc
       .tuple(terms, fc.array(fc.tuple(operators, terms), { maxLength: 3 }))
       .map(([first, others]) => [first, ...others.map(([before, term]) => `${before}${term}`)].join(' '));
-  // A group starts with a word to find: one left empty or starting with NOT by its excluded terms (`a OR (-b) AND c`)
-  // leaves two operators side by side, which nothing here mends.
+  // A group may start with an excluded term (`a OR (-b) AND c`, left empty: `a OR AND c`) or a NOT (`a OR (NOT b)`).
   const group = fc
-    .tuple(joining, plainWord, fc.array(fc.tuple(operator, word), { maxLength: 3 }))
+    .tuple(fc.constantFrom('', 'AND ', 'OR ', 'NOT '), word, fc.array(fc.tuple(operator, word), { maxLength: 3 }))
     .map(([first, start, others]) => `(${first === '' ? '' : ` ${first}`}${[start, ...others.map(([before, term]) => `${before}${term}`)].join(' ')}`);
   const excludedGroup = fc.tuple(fc.constantFrom('-', 'NOT '), words(plainWord, joining)).map(([before, inside]) => `${before}( ${inside}`);
   const item = fc.oneof(
@@ -116,14 +139,15 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
     return before === 'operator' ? 'an operator at the end' : undefined;
   }
 
-  it('is balanced for PubMed and OpenAlex, joins nothing to nothing, and never sends an excluded word as one to find', () => {
+  it('is balanced for PubMed, OpenAlex and GitHub, joins nothing to nothing, and never sends an excluded word as one to find', () => {
     fc.assert(
       fc.property(text, (typed) => {
         for (const [name, sent] of [
           ['pubmed', pubmedTerm(typed)],
           ['openalex', openalexSearch(typed)],
+          ['github', githubQuery(typed)],
         ] as const) {
-          if (sent.startsWith('the query has')) continue;
+          if (sent.startsWith('the query has') || sent.startsWith('accepts at most')) continue;
           expect(syntaxProblem(sent), `${name}: ${typed} → ${sent}`).toBeUndefined();
         }
       }),

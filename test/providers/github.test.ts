@@ -111,7 +111,9 @@ describe('github adapter', () => {
     expect(qualified.length).toBeGreaterThan(300);
     expect(provider.queryProblem(qualified)).toBeUndefined();
     expect(provider.queryProblem('a AND b OR c NOT d AND e OR f')).toBeUndefined();
-    expect(provider.queryProblem('a AND b OR c NOT d AND e OR f NOT g')).toBe('accepts at most 5 AND, OR or NOT operators in a query; this one has 6');
+    expect(provider.queryProblem('a AND b OR c NOT d AND e OR f NOT g')).toBe(
+      'accepts at most 5 AND, OR or NOT operators in a query; this one has 6 (each excluded term, -word or NOT word, is sent after a NOT of its own)',
+    );
     expect(provider.queryProblem('a and b or c not d and e or f not g "h AND i"')).toBeUndefined();
   });
 
@@ -193,21 +195,39 @@ describe('github adapter', () => {
     const provider = makeProvider(GithubProvider, { GITHUB_BASE_URL: `${upstream.origin}/github` });
     const before = upstream.requests.length;
     for (const text of ['(', '"', 'AND (', ')', 'NOT (OR)']) {
-      expect(provider.queryProblem!(text), text).toBe('the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses');
+      expect(provider.queryProblem!(text), text).toBe('the query has no word to search for, only operators (AND, OR, NOT), quotes, parentheses or punctuation');
     }
     await expect(runProvider(provider, makeQuery('AND (', 'code', 5))).rejects.toMatchObject({ code: 'QUERY_INVALID' });
     expect(upstream.requests.length).toBe(before);
   });
 
-  it('leaves -words as typed where their NOTs would pass five operators, or leave NOT nothing before it: never skipped for them', async () => {
-    upstream.json('GET /github/search/repositories', { total_count: 0, incomplete_results: false, items: [] });
+  it('skips a query whose excluded terms would pass five operators, or leave NOT nothing before it, and sends no request', async () => {
+    // Sent as typed, GitHub was asked `d -(a OR b …)` and `-python`: it documents `-` for qualifiers only and has no
+    // parentheses, so the excluded words were words to find, or `NOT (FOUND)`, a NOT with nothing before it.
     const provider = makeProvider(GithubProvider, { GITHUB_BASE_URL: `${upstream.origin}/github` });
-    const fiveOperators = 'a AND b OR c NOT d AND e OR f -g';
-    expect(provider.queryProblem!(fiveOperators)).toBeUndefined();
-    await runProvider(provider, makeQuery(fiveOperators, 'code', 5));
-    expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe(`is:public ${fiveOperators}`);
-    await runProvider(provider, makeQuery('-python', 'code', 5));
-    expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe('is:public -python');
+    const before = upstream.requests.length;
+    const tooMany = 'accepts at most 5 AND, OR or NOT operators in a query; this one has 6 (each excluded term, -word or NOT word, is sent after a NOT of its own)';
+    const onlyExcluded = 'the query has no word to search for besides its excluded terms (-word)';
+    for (const [text, problem] of [
+      ['d -(a OR b OR c OR e OR f OR g)', tooMany],
+      ['d -a -b -c -e -f -g', tooMany],
+      ['a AND b OR c NOT d AND e OR f -g', tooMany],
+      ['-python', onlyExcluded],
+      ['(NOT FOUND)', onlyExcluded],
+      ['NOT (python OR ruby)', onlyExcluded],
+    ] as const) {
+      // The pipeline asks queryProblem before any request (test/http/refused-before-sending); buildRequest refuses too
+      // what it could not send at all.
+      expect(provider.queryProblem!(text), text).toBe(problem);
+      if (problem === onlyExcluded) {
+        await expect(runProvider(provider, makeQuery(text, 'code', 5)), text).rejects.toMatchObject({ code: 'QUERY_INVALID', message: problem });
+      }
+    }
+    expect(upstream.requests.length).toBe(before);
+    // Five operators in all are sent, NOTs of excluded terms among them.
+    upstream.json('GET /github/search/repositories', { total_count: 0, incomplete_results: false, items: [] });
+    await runProvider(provider, makeQuery('a AND b OR c -d -e -f', 'code', 5));
+    expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe('is:public a AND b OR c NOT d NOT e NOT f');
   });
 
   it('refuses code search without a token, and unknown scopes', () => {

@@ -92,7 +92,7 @@ describe('hackernews adapter', () => {
     expect(await querySent('rust OR OR zig')).toBe('rust zig');
     // A query of ORs alone is not sent (an empty one would find every story): refused here, and skipped by the
     // pipeline, as for every provider.
-    await expect(querySent('OR')).rejects.toMatchObject({ code: 'QUERY_INVALID', message: 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses' });
+    await expect(querySent('OR')).rejects.toMatchObject({ code: 'QUERY_INVALID', message: 'the query has no word to search for, only operators (AND, OR, NOT), quotes, parentheses or punctuation' });
   });
 
   it('sends -(a OR b) as each word with the - Algolia excludes with, as NOT (a OR b) is', async () => {

@@ -108,7 +108,7 @@ describe('openalex adapter', () => {
     const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
     const before = upstream.requestsTo('/openalex/works').length;
     for (const text of ['(', 'AND "', '( OR )']) {
-      expect(provider.queryProblem!(text), text).toBe('the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses');
+      expect(provider.queryProblem!(text), text).toBe('the query has no word to search for, only operators (AND, OR, NOT), quotes, parentheses or punctuation');
     }
     await expect(runProvider(provider, makeQuery('AND (', 'papers', 3))).rejects.toMatchObject({ code: 'QUERY_INVALID' });
     expect(upstream.requestsTo('/openalex/works').length).toBe(before);

@@ -224,9 +224,9 @@ describe('pubmed adapter', () => {
     const provider = makeProvider(PubmedProvider, { PUBMED_BASE_URL: `${upstream.origin}/pubmed` });
     const before = upstream.requests.length;
     for (const text of ['(', '"', 'AND (', ')', '(OR)', 'NOT ""']) {
-      expect(provider.queryProblem!(text), text).toBe('the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses');
+      expect(provider.queryProblem!(text), text).toBe('the query has no word to search for, only operators (AND, OR, NOT), quotes, parentheses or punctuation');
       const refused = await rejection(runProvider(provider, makeQuery(text, 'papers')));
-      expect([refused.code, refused.message]).toEqual(['QUERY_INVALID', 'the query has no word to search for, only operators (AND, OR, NOT), quotes or parentheses']);
+      expect([refused.code, refused.message]).toEqual(['QUERY_INVALID', 'the query has no word to search for, only operators (AND, OR, NOT), quotes, parentheses or punctuation']);
     }
     expect(upstream.requests.length).toBe(before);
     // A quoted operator is a word to search for.
