@@ -5,7 +5,9 @@
  * as typed, `asthma NOT (mice OR rats` is unbalanced syntax that PubMed's and OpenAlex's parsers may refuse or read
  * otherwise, and an unclosed phrase or a trailing NOT could take in what is sent after the text.
  * A NOT that opens a group (`asthma (NOT mice)`) has nothing before it inside it, where these APIs' NOT is binary: it
- * is sent before its group (`asthma NOT (mice)`), where it joins what comes before, or is read as a leading NOT.
+ * is sent before its group (`asthma NOT (mice)`), where it joins what comes before, or is read as a leading NOT; when
+ * the group holds more than its term and alternatives to it (`(NOT mice asthma)`), the NOT excludes its term alone,
+ * written as a `-` term (`(-mice asthma)`: groupOpeningNot).
  * Operators side by side (`a AND OR b`, `NOT NOT x`) are read as one (oneOperator): these APIs would be sent an operator
  * with an operator, not a term, on one side.
  * Upper-case operators only: in lower case they are words (and a text whose NOT is a word has it in lower case first).
@@ -128,13 +130,14 @@ export function closedQuery(text: string): string {
   // Again while something is left out: what a group of operators alone leaves may end its own group (`(a (OR))`).
   for (let again = closed.includes('('); again; ) {
     again = false;
-    closed = closed.replace(DANGLING_IN_GROUP, (match) => {
+    closed = closed.replace(DANGLING_IN_GROUP, (match: string, offset: number, whole: string) => {
       if (match.startsWith('"')) return match;
       leftOut = again = true;
       // A group of operators alone, or empty, leaves a space; an operator goes with the spaces between it and its `(`
       // or `)`; a NOT that opens a group goes before it.
       if (!match.startsWith('(')) return '';
-      return match.endsWith(')') ? ' ' : ' NOT (';
+      if (match.endsWith(')')) return ' ';
+      return groupOpeningNot(whole, offset, offset + match.length) === 'term' ? '(-' : ' NOT (';
     });
   }
   // After the groups: one of operators alone, left out, may leave operators side by side (`a OR (AND) AND b`).
@@ -164,6 +167,76 @@ function oneOperator(run: readonly string[]): string {
   if (last !== 'NOT') return last;
   const joining = run.findLast((operator) => operator !== 'NOT');
   return joining === undefined ? last : `${joining} NOT`;
+}
+
+/** A term after a group's opening NOT: a phrase (closed, or running to the end), or a word. */
+const TERM_AFTER_NOT = /"[^"]*"?|[^\s()"]+/y;
+/** What a `-` excludes before (excluded-terms.ts): a letter or a phrase, not a number (`-40`). */
+const EXCLUDABLE_START = /^["\p{L}]/u;
+/** What follows a term inside a group, at its own level: spaces, a phrase, a parenthesis, or a word. */
+const GROUP_TOKEN = /\s+|"[^"]*"?|[()]|[^\s()"]+/y;
+const OPERATOR_WORD = /^(?:AND|OR|NOT)$/;
+/**
+ * A group's content that a `-` before it excludes: its first term a word (no operator) or a phrase, and no formula's
+ * characters in it. Its start is tested first, before the group's end is looked for (`NOT (NOT (NOT (…` looks for none).
+ */
+const EXCLUDABLE_GROUP_START = /\s*(?!(?:AND|OR|NOT)(?![^\s)]))["\p{L}]/uy;
+const FORMULA_CHARACTER = /[+=<>^]/;
+
+/**
+ * What a NOT that opens a group (`(NOT …`, from `open`, the `(`, its term from `termStart`) excludes: the whole group
+ * (`(NOT mice)`, `(NOT mice OR rats)`: the group is its term and alternatives to it), or its term alone, where the
+ * group joins more to it (`(NOT mice asthma)`, `(NOT mice AND asthma)`), which is sent `(-mice asthma)`: moved
+ * before the group, the NOT took asthma, the very word searched for, with it (`NOT (mice asthma)`: YouTube was
+ * sent `-mice -asthma`, PubMed nothing at all). The whole group too where its term cannot be written as a `-` term
+ * (excluded-terms.ts MINUS, TERM_START): a number (`-40` is one), an operator word, a group whose first term is no word
+ * or phrase or that holds a formula (`-(x+1)`), or one whose `(` is glued to a word before it (`f(-x)`: a formula).
+ */
+function groupOpeningNot(text: string, open: number, termStart: number): 'group' | 'term' {
+  if (open > 0 && !/[\s(]/.test(text[open - 1]!)) return 'group';
+  const termEnd = text[termStart] === '(' ? excludableGroupEnd(text, termStart) : excludableTermEnd(text, termStart);
+  if (termEnd < 0) return 'group';
+  // The group's terms after it, at its own level: all alternatives (each after an OR), or one joined otherwise.
+  let depth = 0;
+  let afterOr = false;
+  GROUP_TOKEN.lastIndex = termEnd;
+  for (let token = GROUP_TOKEN.exec(text); token !== null; token = GROUP_TOKEN.exec(text)) {
+    const value = token[0];
+    if (value === ')') {
+      if (depth === 0) return 'group';
+      depth -= 1;
+    } else if (depth > 0 || /^\s/.test(value)) {
+      if (value === '(') depth += 1;
+    } else if (value === 'OR') afterOr = true;
+    else if (!afterOr) return 'term';
+    else {
+      afterOr = false;
+      if (value === '(') depth += 1;
+    }
+  }
+  return 'group';
+}
+
+/** Where a word or phrase that a `-` excludes ends; -1 for a number or an operator word. */
+function excludableTermEnd(text: string, start: number): number {
+  TERM_AFTER_NOT.lastIndex = start;
+  const term = TERM_AFTER_NOT.exec(text)?.[0];
+  return term === undefined || !EXCLUDABLE_START.test(term) || OPERATOR_WORD.test(term) ? -1 : start + term.length;
+}
+
+/** Where a group (from its `(`) that a `-` excludes ends (EXCLUDABLE_GROUP_START), past its `)` or at the end of the text; -1 for another. */
+function excludableGroupEnd(text: string, start: number): number {
+  EXCLUDABLE_GROUP_START.lastIndex = start + 1;
+  if (!EXCLUDABLE_GROUP_START.test(text)) return -1;
+  let depth = 0;
+  GROUP_TOKEN.lastIndex = start;
+  for (let token = GROUP_TOKEN.exec(text); token !== null; token = GROUP_TOKEN.exec(text)) {
+    const value = token[0];
+    if (value === '(') depth += 1;
+    else if (value === ')') depth -= 1;
+    if (depth === 0) return FORMULA_CHARACTER.test(text.slice(start, GROUP_TOKEN.lastIndex)) ? -1 : GROUP_TOKEN.lastIndex;
+  }
+  return FORMULA_CHARACTER.test(text.slice(start)) ? -1 : text.length;
 }
 
 /** Why no API is asked a text with no word at all (closedQuery's ''). */

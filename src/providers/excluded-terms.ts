@@ -78,7 +78,8 @@ export function withBooleanExclusion(text: string): string | undefined {
  * alone in (`( -mice)`), joins nothing now; and what closing leaves is read again, as often as it holds more: a NOT it
  * puts first (`( -mice NOT rats)` leaves `( NOT rats)`, closed `NOT (rats)`) is excluded with its terms, as a leading
  * NOT is, and so is one it leaves after an AND or OR (`asthma OR (-mice) NOT (rats)` leaves `asthma OR NOT (rats)`,
- * which sent as it is had two operators side by side). An upper-case NOT is an operator wherever closing put it
+ * which sent as it is had two operators side by side), and so is a `-` term closing writes (`(-mice NOT rats asthma)`
+ * leaves `( NOT rats asthma)`, closed `(-rats asthma)`). An upper-case NOT is an operator wherever closing put it
  * (`OR NOT HIV AIDS` is `NOT HIV AIDS`): read as typed, not again (notWordsInLowerCase left only such NOTs).
  */
 export function closedExcludedTerms(typed: string, { qualifiers }: { qualifiers?: 'kept' } = {}): ExcludedTerms | undefined {
@@ -87,11 +88,13 @@ export function closedExcludedTerms(typed: string, { qualifiers }: { qualifiers?
   if (terms === undefined) return undefined;
   const excluded = [...terms.excluded];
   let rest = closedQuery(terms.rest);
-  // Each reading takes out at least one term, so this ends; nearly every rest holds no NOT at all (one `includes`).
-  for (let more = rest.includes('NOT') ? excludedTerms(rest, options) : undefined; more !== undefined; ) {
+  // Each reading takes out at least one term, so this ends; nearly every rest holds no NOT and no `-` (two `includes`).
+  // A `-` too: closing writes a group's opening NOT as a `-` term (`( NOT rats asthma)` is `(-rats asthma)`).
+  const mayHoldMore = (text: string): boolean => text.includes('NOT') || text.includes('-');
+  for (let more = mayHoldMore(rest) ? excludedTerms(rest, options) : undefined; more !== undefined; ) {
     excluded.push(...more.excluded);
     rest = closedQuery(more.rest);
-    more = rest.includes('NOT') ? excludedTerms(rest, options) : undefined;
+    more = mayHoldMore(rest) ? excludedTerms(rest, options) : undefined;
   }
   return { rest, excluded };
 }

@@ -54,6 +54,12 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
     expect(closedQuery('(NOT mice) asthma')).toBe('NOT (mice) asthma');
     // After a word inside the group it joins two terms, and stays; inside a phrase it is a word.
     expect(closedQuery('asthma (children NOT mice)')).toBe('asthma (children NOT mice)');
+    // A group that joins more to the NOT's term than alternatives to it: the NOT excludes its term alone, as a `-` term.
+    // Moved before the group, it took the words searched for with it (`NOT (mice children)`).
+    expect(closedQuery('asthma (NOT mice children)')).toBe('asthma (-mice children)');
+    expect(closedQuery('covid (NOT "long covid" AND vaccine)')).toBe('covid (-"long covid" AND vaccine)');
+    expect(closedQuery('(NOT (mice OR rats) asthma)')).toBe('(-(mice OR rats) asthma)');
+    expect(closedQuery('asthma (NOT mice (children OR infants))')).toBe('asthma (-mice (children OR infants))');
     expect(closedQuery('asthma "(NOT mice)"')).toBe('asthma "(NOT mice)"');
   });
 

@@ -47,7 +47,7 @@ describe('providers=auto reads what a query is about, not what it excludes or wh
 
   it.each([
     // Read without closing, the NOT that opens a group took rust alone, and compiler was a code word.
-    'snakes (NOT rust compiler)',
+    'snakes (NOT rust OR compiler)',
     // Five groups deep, past what the readers of excluded terms read: python was a code word.
     'snakes -(cobra OR (viper OR (boa OR (mamba OR (python)))))',
   ])('reads %j as the providers do, closed first: no excluded word pulls a topic in', async (query) => {

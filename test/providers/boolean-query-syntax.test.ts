@@ -73,6 +73,17 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
     expect(githubQuery(typed)).toBe(toGithub);
   });
 
+  it('excludes a term that closing writes as a `-` term (a NOT opening a group of more), not send it as a word', () => {
+    // `(-mice NOT rats asthma)`: once mice is taken out, `( NOT rats asthma)` is closed as `(-rats asthma)`.
+    for (const typed of ['(-mice NOT rats asthma)', 'asthma (-mice NOT rats children)']) {
+      for (const sent of [pubmedTerm(typed), openalexSearch(typed)]) {
+        expect(sent, typed).not.toMatch(/(?<![^\s(])-\p{L}/u);
+        expect(sent, typed).toMatch(/\) NOT \(mice OR rats\)$/);
+      }
+      expect(githubQuery(typed), typed).toMatch(/ NOT mice NOT rats$/);
+    }
+  });
+
   it('skips a query in capitals of (NOT word) alone for GitHub too, as for PubMed and OpenAlex: a NOT with nothing before it', () => {
     // The NOT follows a `(`, so it is the operator (as in `(NOT HIV) AIDS`); GitHub was sent `NOT (FOUND)`.
     const onlyExcluded = 'the query has no word to search for besides its excluded terms (-word)';

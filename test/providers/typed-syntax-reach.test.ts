@@ -80,6 +80,37 @@ describe('a NOT that opens a group, for the providers that read no NOT of their 
   );
 });
 
+describe('a NOT that opens a group holding more than its term and alternatives to it', () => {
+  // `(NOT mice children)` was closed as `NOT (mice children)`: children, a word searched for, was excluded too (YouTube
+  // was sent `-mice -children`, arXiv `ANDNOT (all:mice OR all:children)`), and `(NOT mice asthma)` was skipped by
+  // PubMed and OpenAlex as a query of excluded terms alone.
+  const readers = [youtube, hackernews, arxiv, pubmed, openalex, github, semanticscholar, crossref];
+  /** What a provider is sent, or why it is not. */
+  const sentOrProblem = (provider: Provider, text: string): string => provider.queryProblem?.(text) ?? sent(provider, text);
+  const pairs: Array<[string, string]> = [
+    ['asthma (NOT mice children)', 'asthma (-mice children)'],
+    ['(NOT mice asthma)', '(-mice asthma)'],
+    ['surfing (NOT kitesurfing AND hawaii)', 'surfing (-kitesurfing AND hawaii)'],
+    ['covid (NOT "long covid" vaccine)', 'covid (-"long covid" vaccine)'],
+    ['asthma (NOT (mice OR rats) children)', 'asthma (-(mice OR rats) children)'],
+  ];
+
+  it.each(readers.map((provider) => ({ name: provider.name, provider })))('$name excludes the term alone, as it does a -term there', ({ provider }) => {
+    for (const [typed, minus] of pairs) expect(sentOrProblem(provider, typed), `${provider.name}: ${typed}`).toBe(sentOrProblem(provider, minus));
+  });
+
+  it('sends the other words of the group to be found', () => {
+    expect(sent(arxiv, 'asthma (NOT mice children)')).toBe('(all:asthma AND all:children) ANDNOT all:mice');
+    expect(sent(pubmed, '(NOT mice asthma)')).toMatch(/^\(.*\basthma\b.*\) NOT mice$/);
+    for (const provider of [youtube, hackernews]) {
+      const words = sent(provider, 'asthma (NOT mice children)');
+      expect(words, provider.name).toMatch(/-mice/);
+      expect(words, provider.name).toMatch(/(?<![-\w])children/);
+      expect(words, provider.name).not.toMatch(/-children/);
+    }
+  });
+});
+
 describe('a query with no word at all', () => {
   const noWord = 'the query has no word to search for, only operators (AND, OR, NOT), quotes, parentheses or punctuation';
   // Sent as typed, `(` or `-` asked Tavily and Exa for punctuation, and Crossref, YouTube and Hacker News for anything.
