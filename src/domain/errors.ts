@@ -58,6 +58,11 @@ export interface FedsearchErrorOptions {
    * The message itself when unset: all of it is ours.
    */
   sharedMessage?: string;
+  /**
+   * The upstream refused what it was asked, inside a normal-looking body (upstreamRefusal): the request's content,
+   * which the caller chose, was at fault, as with an HTTP 4xx. Unset: the upstream failed.
+   */
+  refusedRequest?: boolean;
 }
 
 export class FedsearchError extends Error {
@@ -67,6 +72,8 @@ export class FedsearchError extends Error {
   readonly upstreamStatus: number | undefined;
   /** See FedsearchErrorOptions.sharedMessage. */
   readonly sharedMessage: string;
+  /** See FedsearchErrorOptions.refusedRequest. */
+  readonly refusedRequest: boolean;
 
   constructor(code: ErrorCode, message: string, options: FedsearchErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -76,6 +83,7 @@ export class FedsearchError extends Error {
     this.details = options.details;
     this.upstreamStatus = options.upstreamStatus;
     this.sharedMessage = options.sharedMessage ?? message;
+    this.refusedRequest = options.refusedRequest === true;
   }
 
   get httpStatus(): number {
@@ -94,6 +102,15 @@ export function parseError(message: string, cause?: unknown): FedsearchError {
  */
 export function upstreamError(message: string): FedsearchError {
   return new FedsearchError('PROVIDER_UPSTREAM', message, { sharedMessage: 'the upstream answered with an error' });
+}
+
+/**
+ * Thrown by adapters when the upstream refused the request for its content (a query it cannot parse) inside a
+ * normal-looking body, in the upstream's words: as with an HTTP 4xx, the caller hears it and the circuit breaker,
+ * which every caller shares, does not count it.
+ */
+export function upstreamRefusal(message: string): FedsearchError {
+  return new FedsearchError('PROVIDER_UPSTREAM', message, { sharedMessage: 'the upstream refused what it was asked', refusedRequest: true });
 }
 
 /** An upstream failure an adapter tells in its own words only (an empty caption track): anyone may read it. */

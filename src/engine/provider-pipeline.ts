@@ -354,11 +354,13 @@ const REFUSED_BEFORE_SENDING: ReadonlySet<ErrorCode> = new Set(['QUERY_INVALID',
  * chose. A refused key and a used-up limit have codes of their own, whatever status the API sends them with
  * (engine/status-error.ts), and do count, as does 408, the upstream's own timeout. So is a call the adapter refused
  * before sending anything (arXiv given no word it can search for, GitHub's code search without GITHUB_TOKEN): no
- * upstream was asked, and one such call suspended the provider for every caller.
+ * upstream was asked, and one such call suspended the provider for every caller. So is such a refusal sent with
+ * HTTP 200 in the body (upstreamRefusal: MediaWiki's regular expression it cannot parse): one caller's crafted
+ * queries suspended Wikipedia for everyone.
  */
 function refusedForWhatWasAsked(error: unknown): boolean {
   if (!(error instanceof FedsearchError)) return false;
-  if (REFUSED_BEFORE_SENDING.has(error.code)) return true;
+  if (error.refusedRequest || REFUSED_BEFORE_SENDING.has(error.code)) return true;
   if (error.code !== 'PROVIDER_HTTP') return false;
   const status = error.upstreamStatus;
   return status !== undefined && status >= 400 && status < 500 && status !== 408;

@@ -1,4 +1,4 @@
-import { parseError, upstreamFailure } from '../domain/errors.js';
+import { parseError, upstreamFailure, upstreamRefusal } from '../domain/errors.js';
 import { PAGE_LOOK_AHEAD, type SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonBody, text, webItem } from './parse-helpers.js';
@@ -16,6 +16,18 @@ import {
 
 const SAFESEARCH = { off: '0', moderate: '1', strict: '2' } as const;
 const HEADERS: Readonly<Record<string, string>> = Object.freeze({ Accept: 'application/json' });
+/**
+ * SearXNG reads syntax of its own in any word of the query (searx/query.py, RawTextQuery): `!name` searches only the
+ * engine or category named, `<N` sets its engines' timeout (`<100`: 100 ms). When every engine fails for such a query,
+ * the caller chose them or their time: not the instance's failure, which would suspend it for every caller.
+ */
+const ENGINES_OR_TIMEOUT_CHOSEN = /(?:^|\s)(?:!\S|<\d+(?!\S))/;
+/**
+ * `!!name` (an external bang) and a lone `!!` (the first result): SearXNG answers them with a redirect to another site
+ * whatever the format (searx/webapp.py, `result_container.redirect_url`), never with results, and a redirect from a
+ * provider's API counts against its breaker as a setting at fault.
+ */
+const REDIRECTING_BANG = /(?:^|\s)!!/;
 /** SearXNG sets no last page; fedsearch reads ten at most (a page holds about 10–30 results). */
 const MAX_PAGENO = 10;
 
@@ -39,6 +51,10 @@ export class SearxngProvider extends Provider {
   };
   readonly settings = SearxngProvider.settings;
 
+  override queryProblem(text: string): string | undefined {
+    return REDIRECTING_BANG.test(text) ? 'answers a word starting with !! (an external bang) with a redirect to another site, not with results' : undefined;
+  }
+
   override buildRequest(query: SearchQuery): UpstreamRequest {
     // SearXNG has no page-size parameter: one page holds what its engines return (about 10–30).
     const parameters: Record<string, string> = { q: query.text, format: 'json', pageno: '1' };
@@ -49,13 +65,17 @@ export class SearxngProvider extends Provider {
     return { url: this.endpointWithParameters('/search', parameters), headers: HEADERS };
   }
 
-  override parseResponse(response: UpstreamResponse): ParseOutcome {
+  override parseResponse(response: UpstreamResponse, query: SearchQuery): ParseOutcome {
     const body = parseJsonBody(response);
     if (!isRecord(body) || !Array.isArray(body.results)) throw parseError('expected a JSON object with a results list');
     const items = itemsOf(body.results, toItem);
     // Answers and infoboxes are not ranked pages (older versions send answers as bare strings): not items.
     const failed = unresponsiveEngines(body.unresponsive_engines);
-    if (items.length === 0 && failed.length > 0) throw upstreamFailure(`no results; engines failed: ${failed.slice(0, 3).join(', ')}`);
+    if (items.length === 0 && failed.length > 0) {
+      const message = `no results; engines failed: ${failed.slice(0, 3).join(', ')}`;
+      if (ENGINES_OR_TIMEOUT_CHOSEN.test(query.text)) throw upstreamRefusal(`the query chose the engines or their timeout (!name, <N): ${message}`);
+      throw upstreamFailure(message);
+    }
     return { items };
   }
 

@@ -1,4 +1,4 @@
-import { parseError, upstreamError } from '../domain/errors.js';
+import { parseError, upstreamError, upstreamRefusal, type FedsearchError } from '../domain/errors.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
@@ -17,6 +17,23 @@ import { languageSubtag, wikipediaEditionCode, wikipediaEditionOf, wikipediaEdit
 
 /** MediaWiki: `{"error": {"code", "info"}}` (the default errorformat), sent with HTTP 200. */
 const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
+/**
+ * The MediaWiki error codes (the message keys of CirrusSearch, sent with HTTP 200) that refuse the search for what its
+ * text asks, which the caller chose: counted against the breaker, which every caller shares, a few crafted queries
+ * (`insource:/[/`) suspended the wiki for everyone. Read from CirrusSearch's ElasticaErrorHandler::extractMessageAndStatus
+ * and i18n/en.json (wikimedia/mediawiki-extensions-CirrusSearch): a regular expression that does not parse or is too
+ * complex to run, a query Elasticsearch could not parse ("Query was not understood. Please make it simpler"), a query
+ * longer than the wiki allows, and the pool of regular expression searches full (only a regular expression meets it).
+ * Any other error (`cirrussearch-backend-error`, `cirrussearch-too-busy-error`, `internal_api_error_*`, `maxlag`,
+ * `readonly`) is the wiki's, and counts.
+ */
+const REFUSED_SEARCH_CODES: ReadonlySet<string> = new Set([
+  'cirrussearch-regex-syntax-error',
+  'cirrussearch-regex-too-complex-error',
+  'cirrussearch-regex-too-busy-error',
+  'cirrussearch-parse-error',
+  'cirrussearch-query-too-long',
+]);
 /** list=search serves at most 500 pages per request. */
 const MAX_SRLIMIT = 500;
 /** The language of a MediaWiki site outside wikipedia.org: one wiki is one language, which only the operator knows. */
@@ -128,7 +145,7 @@ export class WikipediaProvider extends Provider {
 
   override parseResponse(response: UpstreamResponse, query: SearchQuery): ParseOutcome {
     const body = parseJsonObject(response);
-    if (isRecord(body.error)) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'MediaWiki reported an error');
+    if (isRecord(body.error)) throw mediawikiError(body.error, errorEnvelopeMessage(body, ERROR_BODIES) ?? 'MediaWiki reported an error');
     const search = isRecord(body.query) ? body.query.search : undefined;
     if (!Array.isArray(search)) throw parseError('expected query.search, a list of pages');
     // Articles are on the wiki that was asked.
@@ -153,6 +170,11 @@ export class WikipediaProvider extends Provider {
     return describeJsonError(response, ERROR_BODIES);
   }
 
+}
+
+/** A refusal of what the search asked (REFUSED_SEARCH_CODES), or else the wiki's failure. */
+function mediawikiError(error: Record<string, unknown>, message: string): FedsearchError {
+  return typeof error.code === 'string' && REFUSED_SEARCH_CODES.has(error.code) ? upstreamRefusal(message) : upstreamError(message);
 }
 
 function toItem(page: Record<string, unknown>, wiki: string): ProviderItem {

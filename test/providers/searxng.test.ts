@@ -63,6 +63,33 @@ describe('searxng adapter', () => {
     expect(provider.parseResponse(response(empty), makeQuery('q'))).toEqual({ items: [] });
   });
 
+  it("marks every engine failing as the query's doing when its words chose the engines (!name) or their timeout (<N)", () => {
+    const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' });
+    const thrown = (text: string): unknown => {
+      try {
+        provider.parseResponse(response(allFailed), makeQuery(text));
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    for (const text of ['!ddg rank fusion', 'rank fusion !images', 'rank fusion <100', '<3 rank fusion']) {
+      expect(thrown(text)).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: true });
+    }
+    // `!` or `<` inside a word, or `<` before more than digits, is no syntax of SearXNG's.
+    for (const text of ['rank fusion', 'wow! rank fusion', 'a<100 b', 'x <100ms', 'x < 3']) {
+      expect(thrown(text)).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: false });
+    }
+  });
+
+  it('does not send an external bang (!!name, or a lone !!), which SearXNG answers with a redirect', () => {
+    const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' });
+    expect(provider.queryProblem?.('!!g rank fusion')).toMatch(/!!/);
+    expect(provider.queryProblem?.('rank fusion !!')).toMatch(/!!/);
+    expect(provider.queryProblem?.('rank fusion !ddg')).toBeUndefined();
+    expect(provider.queryProblem?.('wow!! rank fusion')).toBeUndefined();
+  });
+
   it('explains a 403 (JSON format disabled) through the real transport', async () => {
     upstream.on('GET /searxng-locked/search', { kind: 'respond', status: 403, headers: { 'content-type': 'text/html' }, body: '<html><body>Forbidden</body></html>' });
     const provider = makeProvider(SearxngProvider, { SEARXNG_URL: `${upstream.origin}/searxng-locked` });

@@ -101,6 +101,25 @@ describe('wikipedia adapter', () => {
     expect(() => provider.parseResponse(response(rateLimited), makeQuery('q'))).toThrow('You have exceeded your rate limit. (ratelimited)');
   });
 
+  it("marks CirrusSearch's refusals of the search's own text as the request's, and no other error", () => {
+    const provider = makeProvider(WikipediaProvider);
+    const thrown = (code: string): FedsearchError => {
+      const body = JSON.stringify({ error: { code, info: 'refused' } });
+      try {
+        provider.parseResponse(response(body), makeQuery('insource:/[/'));
+      } catch (error) {
+        if (error instanceof FedsearchError) return error;
+      }
+      throw new Error(`no FedsearchError for ${code}`);
+    };
+    for (const code of ['cirrussearch-regex-syntax-error', 'cirrussearch-regex-too-complex-error', 'cirrussearch-regex-too-busy-error', 'cirrussearch-parse-error', 'cirrussearch-query-too-long']) {
+      expect(thrown(code)).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: true, message: `refused (${code})` });
+    }
+    for (const code of ['cirrussearch-backend-error', 'cirrussearch-too-busy-error', 'internal_api_error_DBQueryError', 'maxlag', 'readonly', 'ratelimited', 'badvalue']) {
+      expect(thrown(code)).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: false });
+    }
+  });
+
   it('describes error bodies on non-2xx statuses and stays quiet about HTML pages', () => {
     const provider = makeProvider(WikipediaProvider);
     expect(provider.describeError(response(errorBody, 400))).toBe('Unrecognized value for parameter "list": serch. (badvalue)');
