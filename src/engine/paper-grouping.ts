@@ -18,7 +18,7 @@ import { TitleBlocks } from './title-blocks.js';
 import { differenceOfWords } from './title-differences.js';
 import { placesOf, titleWords, type TitleWords } from './title-words.js';
 import { agreeBeyondTitle, EXACT_ONLY_TITLE, titleStrength, WEAK_TITLE } from './weak-titles.js';
-import { WordReadingBudget } from './word-reading-budget.js';
+import { wordsApart, WordReadingBudget } from './word-reading-budget.js';
 
 /** Bits of a set's identifier kinds: which of DOI, arXiv id and PMID some member of the set has. */
 const HAS_DOI = 1;
@@ -222,7 +222,8 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
       titlesOpposite(read.normalized, otherRead.normalized, difference) ||
       titlesReplaceAWord(read.normalized, otherRead.normalized, difference) ||
       titleWordsAdded(read, otherRead, difference);
-    budget.spend(index, other, difference.differingA.length + difference.differingB.length, differ);
+    const { differingA, differingB } = difference;
+    budget.spend(index, other, differingA.length + differingB.length, wordsApart(differingA, differingB), differ);
     if (!differ) return false;
     if (placing !== index) {
       placing = index;

@@ -61,6 +61,18 @@ export function reorderedTitle(index: number): string {
   return ['graph', 'neural', 'networks', ...middle.slice(shift), ...middle.slice(0, shift), ...own, 'for', 'protein', 'folding'].join(' ');
 }
 
+/**
+ * Sixty words the same between a word of its own near each end (the one near the end its own in its block), and the
+ * first and last words of its block of 32: each
+ * pair read in full, yet only four words apart, the shape of real trials that name another drug and respell a word near
+ * each end, sent by the thousand.
+ */
+export function endsApartTitle(index: number): string {
+  const block = wordOf(3000 + Math.floor(index / 32));
+  const middle = Array.from({ length: 60 }, (_, word) => wordOf(4000 + (word % 40)));
+  return bounded([block, 'for', 'prt', wordOf(index), ...middle, wordOf(2600 + (index % 32)), 'end', 'fin', block].join(' '));
+}
+
 /** Paper results of these titles, from PAPER_PROVIDERS providers in turn, all of one year. */
 export function paperEntries(titles: string[]): RankedItem[] {
   return titles.map((title, index) => {
