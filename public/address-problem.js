@@ -16,6 +16,17 @@ export function addressProblem(label, texts, allowed) {
 }
 
 /**
+ * What to say of a link's `providers` a search of `kind` does not have (brave in a paper search, a name since
+ * removed), which the service refuses as unknown: searched without them, the page ran a search of fewer providers
+ * than the link named, and wrote them out of the address, without a word.
+ */
+export function unknownProvidersProblem(providers, kind) {
+  const [named, them] = providers.length === 1 ? ['provider', 'it'] : ['providers', 'them'];
+  const searches = kind === 'web' ? 'web searches' : 'paper searches';
+  return `The address asks for ${named} ${quoted(providers)}, which ${searches} here do not have. Press Search to search the providers checked without ${them}, or choose others.`;
+}
+
+/**
  * `texts` quoted, separated by commas, the first few only. Each is cut, and isolated (U+2068 … U+2069) so that a
  * right-to-left or direction-changing text cannot reorder the page's words around it.
  */

@@ -6,6 +6,7 @@
 // (and a reload) is the search itself, from its first page.
 // This module connects the page's parts (each a module of its own) and runs the search the address bar holds.
 
+import { unknownProvidersProblem } from './address-problem.js';
 import { ApiKey } from './api-key.js';
 import { DocumentView } from './document-view.js';
 import { MoreResults } from './more-results.js';
@@ -132,19 +133,34 @@ function submit(event) {
     return queryInput.focus();
   }
   if (!fields.kindAccepted()) return;
-  // Without the key there is no provider list to choose from (and a search would be refused): the search waits in
-  // the address bar, and runs once the key is taken. "Choose at least one provider" named the wrong thing to do.
-  if (apiKey.waiting) {
-    showInAddressBar(state);
-    say('Enter the API key first; the search runs once it is accepted.', 'error');
-    return keyInput.focus();
-  }
-  if (state.providers.length === 0) return say('Choose at least one provider.', 'error');
+  // Without the key there is no provider list to choose from: "Choose at least one provider" named the wrong thing to do.
+  if (!apiKey.waiting && state.providers.length === 0) return say('Choose at least one provider.', 'error');
   if (!fields.queryAccepted(state.q)) return;
   if (!fields.deadlineAccepted()) return;
   if (!fields.filtersAccepted(state.kind)) return;
+  // A search now would be refused: it waits in the address bar, and runs once the key is taken. Checked first, as with
+  // a key: written before, the address lost what the page refuses of a link (time_range=decade), and the search the
+  // key started ran without it.
+  if (apiKey.waiting) {
+    showInAddressBar(waitingForKey(state));
+    say('Enter the API key first; the search runs once it is accepted.', 'error');
+    return keyInput.focus();
+  }
   showInAddressBar(state);
   void search.run(state);
+}
+
+/**
+ * The search `state` as it waits in the address bar for the key. Before the provider list is in there are no chips to
+ * choose from: the link's providers stay, when it is a search of that kind, or of a kind chosen in place of one the
+ * service has no route for (kind=Papers). So do the other kind's filters it names, said once the list is in, as
+ * without a key. Left out, the search the key started asked every default provider, without those filters, unsaid.
+ */
+function waitingForKey(state) {
+  if (catalogue.providers.length > 0) return state;
+  const link = stateFromUrl();
+  const sameKind = link.kind === state.kind && !link.refusedKind;
+  return { ...state, providers: sameKind || link.refusedKind ? link.providers : undefined, aside: sameKind ? link.aside : undefined };
 }
 
 function showInAddressBar(state) {
@@ -160,10 +176,14 @@ function showInAddressBar(state) {
 async function start({ reloadProviders = true } = {}) {
   // The address bar moved (back, forward, a new key): the search shown so far no longer belongs to it.
   search.cancel();
-  if ((reloadProviders || catalogue.providers.length === 0) && !(await catalogue.load())) return;
+  const listed = reloadProviders || catalogue.providers.length === 0 ? await catalogue.load() : true;
   const state = stateFromUrl();
-  fields.show(state, catalogue.providers);
+  // The link's fields show while the key is asked for too, so that a Search before it is the link's, checked as it
+  // would be with a key; its chips wait for the list.
+  fields.show(state);
   resultsList.classList.toggle('explaining', state.explain);
+  if (!listed) return;
+  renderChips(catalogue.providers, state.kind, state.providers);
   if (!state.q) {
     search.clear();
     return queryInput.focus();
@@ -179,6 +199,14 @@ async function start({ reloadProviders = true } = {}) {
   if (current.providers.length === 0) {
     search.clear();
     return say('Choose at least one provider.', 'error');
+  }
+  // Some of them only (providers=arxiv,brave for papers): said, not searched without the others, the address as written;
+  // Search, the user told, searches the chips checked.
+  const unknown = catalogue.unknownOf(state.providers ?? [], current.kind);
+  if (unknown.length > 0) {
+    search.clear();
+    say(unknownProvidersProblem(unknown, current.kind), 'error');
+    return document.querySelector('#provider-chips input:checked').focus();
   }
   if (queryTooLong(current.q, queryInput)) {
     search.clear();
@@ -214,8 +242,19 @@ form.addEventListener('change', (event) => {
   // Each kind's filters keep their values; only the kind searched shows (and is sent).
   filters.showKind(event.target.value);
   // Before the list is loaded (the key not yet given) there is nothing to show: "No providers of this kind" was wrong.
-  if (catalogue.providers.length > 0) renderChips(catalogue.providers, event.target.value);
+  if (catalogue.providers.length > 0) renderChips(catalogue.providers, event.target.value, linkProvidersOf(event.target.value));
 });
+
+/**
+ * The address's providers when every one is a provider of `kind`: the ones a link of that kind asked for, and chosen
+ * again on a switch back to it. So is a link's kind the service has no route for (kind=Papers&providers=arxiv): the
+ * choice of the kind it meant found that kind's defaults on instead of the link's. Otherwise undefined: the defaults.
+ */
+function linkProvidersOf(kind) {
+  const given = stateFromUrl().providers ?? [];
+  return given.length > 0 && catalogue.unknownOf(given, kind).length === 0 ? given : undefined;
+}
+
 explainSwitch.addEventListener('change', () => {
   resultsList.classList.toggle('explaining', explainSwitch.checked);
   // The switch's own parameter only: rebuilt from the state, the address lost a filter value the page refused (marked

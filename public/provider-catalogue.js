@@ -34,6 +34,12 @@ export class ProviderCatalogue {
     return true;
   }
 
+  /** Those of the provider `names` that are no provider of `kind` here: the service refuses a search naming them. */
+  unknownOf(names, kind) {
+    const ofKind = new Set(this.providers.filter((provider) => provider.kind === kind).map((provider) => provider.name));
+    return names.filter((name) => !ofKind.has(name));
+  }
+
   /** The deadline to mark: timeout_ms when given, else the longest provider timeout among those asked. */
   deadlineFor(state) {
     if (state.timeout) return Number(state.timeout);

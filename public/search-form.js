@@ -2,7 +2,7 @@
 // address bar, and checked before searching, each problem said in the page's words and marked on its field.
 
 import { addressProblem } from './address-problem.js';
-import { checkedProviders, renderChips } from './provider-chips.js';
+import { checkedProviders } from './provider-chips.js';
 import { queryTooLong } from './query-length.js';
 import { stateFromUrl } from './search-state.js';
 
@@ -50,8 +50,11 @@ export class SearchForm {
     };
   }
 
-  /** Fills the fields in with `state`, the chips with the `providers` of the catalogue. */
-  show(state, providers) {
+  /**
+   * Fills the fields in with `state`. Not the chips: they need the provider list, which waits for the API key, while a
+   * link's fields do not; filled only once the key was taken, a Search before it wrote an address without them.
+   */
+  show(state) {
     this.query.value = state.q;
     // Said of the text the box held before: a cut paste, a query too long.
     this.queryNote.textContent = '';
@@ -61,7 +64,6 @@ export class SearchForm {
     this.explain.checked = state.explain;
     this.filters.show(state.kind, state.filters, state.refusedFilters);
     this.filters.keepAside(state.aside);
-    renderChips(providers, state.kind, state.providers);
   }
 
   /**

@@ -26,7 +26,10 @@ export function stateFromUrl() {
   const params = new URLSearchParams(location.search);
   const { value: givenKind, refused: refusedKind } = kindFromAddress(params);
   const kind = givenKind || 'web';
-  const providers = params.get('providers')?.split(',').map((name) => name.trim()).filter(Boolean);
+  // As the service reads them: comma-separated, or the parameter repeated (providers=arxiv&providers=crossref), of which
+  // the first alone was read, and the search asked fewer providers than the link named.
+  const named = params.getAll('providers');
+  const providers = named.length === 0 ? undefined : named.flatMap((text) => text.split(',')).map((name) => name.trim()).filter(Boolean);
   const { value: timeout = '', refused: refusedTimeout } = deadlineFromAddress(params);
   const { filters, refusedFilters } = filtersFromAddress(params, FILTERS[kind]);
   const otherKind = KINDS.find((other) => other !== kind);
@@ -50,13 +53,17 @@ function filtersFromAddress(params, names) {
   return { filters, refusedFilters };
 }
 
-/** The address of a search's state: the one a link to it is shared by. */
+/**
+ * The address of a search's state: the one a link to it is shared by. A link's filters of the other kind (`aside`, not
+ * yet said: the key is still asked for) stay as the link wrote them.
+ */
 export function urlFor(state) {
   const params = new URLSearchParams();
   if (state.q) params.set('q', state.q);
   params.set('kind', state.kind);
   if (state.providers?.length) params.set('providers', state.providers.join(','));
   setFilters(params, state.filters);
+  for (const [name, texts] of Object.entries(state.aside?.asked ?? {})) for (const text of texts) params.append(name, text);
   if (state.timeout) params.set('timeout_ms', state.timeout);
   if (state.explain) params.set('explain', 'true');
   return `${location.pathname}?${params}`;

@@ -174,6 +174,99 @@ describe.skipIf(!browserTestsRun())("the search page: a link's deadline, kind an
     await page.close();
   });
 
+  /** The names of the provider chips checked. */
+  const checkedChips = (page: Page): Promise<string[]> => page.locator('#provider-chips input:checked').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('value') ?? ''));
+
+  it("keeps a link's providers when the kind it meant is chosen in place of one the service has no route for", async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const papers = page.getByLabel('Papers', { exact: true });
+    const web = page.getByLabel('Web', { exact: true });
+    await page.goto(`${service.origin}/?q=rank&kind=Papers&providers=arxiv`);
+    expect(await settled(page)).toBe('error');
+    // The kind it most likely meant: its providers are all of it, and are the ones on, not that kind's defaults.
+    await papers.check();
+    expect(await checkedChips(page)).toEqual(['arxiv']);
+    const chosen = nextStream(page, 'papers');
+    await page.locator('#q').press('Enter');
+    expect(await chosen).toBe('?q=rank&providers=arxiv&explain=true');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(addressOf(page)).toBe('?q=rank&kind=papers&providers=arxiv');
+
+    // Providers of a kind other than the one chosen are not that kind's: its defaults, every configured one, are on.
+    const listed = (await (await request(service.origin, '/v1/providers')).json()).providers as { name: string; kind: string; configured: boolean }[];
+    const paperDefaults = listed.filter((provider) => provider.kind === 'papers' && provider.configured).map((provider) => provider.name);
+    expect(paperDefaults).toContain('arxiv');
+    expect(paperDefaults.length).toBeGreaterThan(1);
+    await page.goto(`${service.origin}/?q=rank&kind=Papers&providers=arxiv,brave`);
+    expect(await settled(page)).toBe('error');
+    await papers.check();
+    expect(await checkedChips(page)).toEqual(paperDefaults);
+    // A switch back to the kind of a link's providers finds them on again, as the link named them.
+    await page.goto(`${service.origin}/?q=rank&kind=web&providers=brave`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    await papers.check();
+    expect(await checkedChips(page)).toEqual(paperDefaults);
+    await web.check();
+    expect(await checkedChips(page)).toEqual(['brave']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('searches every provider of a link that names them in a repeated parameter, as the service reads it', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const response = await request(service.origin, '/v1/search/papers?q=rank&providers=arxiv&providers=crossref');
+    expect(response.status).toBe(200);
+    expect((await response.json()).providers.map((outcome: { provider: string }) => outcome.provider).sort()).toEqual(['arxiv', 'crossref']);
+    const stream = nextStream(page, 'papers');
+    await page.goto(`${service.origin}/?q=rank&kind=papers&providers=arxiv&providers=crossref`);
+    expect(new URLSearchParams(await stream).get('providers')).toBe('arxiv,crossref');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await checkedChips(page)).toEqual(['arxiv', 'crossref']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("says a link's providers its kind does not have, and searches the others only once Search is pressed", async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const streams = streamsOf(page);
+    const status = page.locator('#status');
+    const refused = [
+      { address: '?q=rank&kind=papers&providers=arxiv,brave', words: `The address asks for provider ${isolated('brave')}, which paper searches here do not have. Press Search to search the providers checked without it, or choose others.` },
+      {
+        address: '?q=rank&kind=web&providers=brave,arxiv,gone',
+        words: `The address asks for providers ${isolated('arxiv')}, ${isolated('gone')}, which web searches here do not have. Press Search to search the providers checked without them, or choose others.`,
+      },
+    ];
+    for (const { address, words } of refused) {
+      // The service refuses a search naming a provider its kind does not have.
+      const params = new URLSearchParams(address);
+      const kind = params.get('kind')!;
+      params.delete('kind');
+      const response = await request(service.origin, `/v1/search/${kind}?${params}`);
+      expect(response.status, address).toBe(400);
+      expect((await response.json()).message, address).toMatch(/^providers: /);
+      await page.goto(`${service.origin}/${address}`);
+      expect(await settled(page), address).toBe('error');
+      expect(await status.textContent(), address).toBe(words);
+      expect(addressOf(page), address).toBe(address);
+    }
+    expect(streams).toEqual([]);
+    // The keyboard on the chips, to choose others.
+    expect(await page.evaluate('document.activeElement.value')).toBe('brave');
+
+    // Search, the user told, searches those it has.
+    const web = nextStream(page, 'web');
+    await page.locator('#q').press('Enter');
+    expect(await web).toBe('?q=rank&providers=brave&explain=true');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(addressOf(page)).toBe('?q=rank&kind=web&providers=brave');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("says a link's filters of the other kind, keeps them on that kind's fields, and does not search without them", async () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);
