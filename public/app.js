@@ -17,7 +17,7 @@ import { connectPasteNote, queryTooLong } from './query-length.js';
 import { SearchFilters } from './search-filters.js';
 import { SearchForm } from './search-form.js';
 import { SearchStream } from './search-stream.js';
-import { searchParams, stateFromUrl, urlFor } from './search-state.js';
+import { asideOf, asksForAuto, searchParams, stateFromUrl, urlFor } from './search-state.js';
 import { connectSkipLink } from './skip-link.js';
 import { SteadyResults } from './steady-results.js';
 import { StopControl } from './stop-control.js';
@@ -94,7 +94,11 @@ const more = new MoreResults(document.getElementById('more-results'), resultsLis
   headers: () => apiKey.headers(),
   say,
   askForKey: (message) => apiKey.ask(message),
-  showOutcomes: (state, outcomes, page) => panel.showOutcomes(state.providers, catalogue.deadlineFor(state), outcomes, page),
+  showOutcomes: (state, outcomes, page) => {
+    // With providers=auto, those the service chose: their outcomes name them.
+    const asked = asksForAuto(state.providers) ? outcomes.map((outcome) => outcome.provider) : state.providers;
+    panel.showOutcomes(asked, catalogue.deadlineFor(state), outcomes, page);
+  },
   showRanked: () => steady.showRankedNow(),
   busyChanged: (busy) => stopControl.showWhile(search.isStreaming || busy),
 });
@@ -133,6 +137,7 @@ function submit(event) {
     return queryInput.focus();
   }
   if (!fields.kindAccepted()) return;
+  if (!chosenKindAsideSaid(state)) return;
   // Without the key there is no provider list to choose from: "Choose at least one provider" named the wrong thing to do.
   if (!apiKey.waiting && state.providers.length === 0) return say('Choose at least one provider.', 'error');
   if (!fields.queryAccepted(state.q)) return;
@@ -148,6 +153,25 @@ function submit(event) {
   }
   showInAddressBar(state);
   void search.run(state);
+}
+
+/** The address whose filters of the kind not chosen were said last: the next Search, the user told, goes on without them. */
+let asideSaidFor;
+
+/**
+ * Whether the search `state` may go on: a link's kind the service has no route for (kind=Papers&time_range=day) named
+ * filters of a kind, and the kind then chosen is the other. The Search after the choice ran without them, unsaid; they
+ * are said once, as for a link of the other kind (kind=papers&time_range=day), and the next Search is without them.
+ */
+function chosenKindAsideSaid(state) {
+  if (!stateFromUrl().refusedKind || asideSaidFor === location.search) return true;
+  const aside = filters.asideProblem(asideOf(state.kind));
+  if (!aside) return true;
+  asideSaidFor = location.search;
+  say(aside, 'error');
+  // On the choice of the kind they are filters of, as for a link of the other kind: Space takes it.
+  [...form.elements.kind].find((choice) => choice.value !== state.kind).focus();
+  return false;
 }
 
 /**

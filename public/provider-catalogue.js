@@ -3,6 +3,7 @@
 
 import { statusWords } from './answer-words.js';
 import { KEY_REFUSED } from './api-key.js';
+import { asksForAuto } from './search-state.js';
 
 export class ProviderCatalogue {
   /** @param key the API key (api-key.js): the list is behind it, and asks for it when refused */
@@ -36,14 +37,21 @@ export class ProviderCatalogue {
 
   /** Those of the provider `names` that are no provider of `kind` here: the service refuses a search naming them. */
   unknownOf(names, kind) {
+    // providers=auto names none: the service chooses among its own.
+    if (asksForAuto(names)) return [];
     const ofKind = new Set(this.providers.filter((provider) => provider.kind === kind).map((provider) => provider.name));
     return names.filter((name) => !ofKind.has(name));
   }
 
-  /** The deadline to mark: timeout_ms when given, else the longest provider timeout among those asked. */
+  /**
+   * The deadline to mark: timeout_ms when given, else the longest provider timeout among those asked; with
+   * providers=auto, among the configured providers of the kind, those the service chooses from.
+   */
   deadlineFor(state) {
     if (state.timeout) return Number(state.timeout);
-    const timeouts = this.providers.filter((provider) => state.providers.includes(provider.name)).map((provider) => provider.timeout_ms);
+    const auto = asksForAuto(state.providers);
+    const asked = (provider) => (auto ? provider.kind === state.kind && provider.configured : state.providers.includes(provider.name));
+    const timeouts = this.providers.filter(asked).map((provider) => provider.timeout_ms);
     return Math.max(100, ...timeouts);
   }
 }

@@ -1,6 +1,7 @@
 // The provider chips: one checkbox per provider of the search's kind, and the folded list of what each searches.
 
 import { element } from './results.js';
+import { AUTO_PROVIDERS, asksForAuto } from './search-state.js';
 
 const chips = document.getElementById('provider-chips');
 const providerAbout = document.getElementById('provider-about');
@@ -9,11 +10,14 @@ const providerDescriptions = document.getElementById('provider-descriptions');
 /**
  * One checkbox per provider of the kind: the ones named in the URL, else every configured one, start on. What each
  * searches (and what an unconfigured one needs) is listed under them, folded away, and is each checkbox's description.
+ * A link's providers=auto is a chip of its own, first and on, the others off: the service chooses, and says whom.
  */
 export function renderChips(catalogue, kind, selected) {
   const providers = catalogue.filter((provider) => provider.kind === kind);
-  const chosen = new Set(selected?.length ? selected : providers.filter((provider) => provider.configured).map((provider) => provider.name));
+  const auto = asksForAuto(selected);
+  const chosen = new Set(auto ? [] : selected?.length ? selected : providers.filter((provider) => provider.configured).map((provider) => provider.name));
   chips.replaceChildren(
+    ...(auto && providers.length > 0 ? [autoChip()] : []),
     ...providers.flatMap((provider, index) => {
       // By place, not by name: an instance's name is the operator's to choose, and need not make a valid id.
       const aboutId = `provider-about-${index}`;
@@ -33,6 +37,21 @@ export function renderChips(catalogue, kind, selected) {
   providerAbout.hidden = providers.length === 0;
   if (providers.length === 0) showChipsNote('No providers of this kind.');
 }
+
+/** The chip of providers=auto: checked, it is the search's one entry. */
+function autoChip() {
+  const input = element('input', { attributes: { type: 'checkbox', name: 'providers', value: AUTO_PROVIDERS } });
+  input.checked = true;
+  return element('label', { className: 'chip' }, [input, element('span', { text: 'auto: the service chooses by the query' })]);
+}
+
+// auto and named providers are not one search: the service refuses "auto" beside a name. Checking one clears the other.
+chips.addEventListener('change', (event) => {
+  const changed = event.target;
+  if (!changed.checked) return;
+  const isAuto = (input) => input.value === AUTO_PROVIDERS;
+  for (const other of chips.querySelectorAll('input:checked')) if (isAuto(other) !== isAuto(changed)) other.checked = false;
+});
 
 /** The names of the providers checked. */
 export function checkedProviders() {

@@ -16,6 +16,17 @@ export const FILTERS = {
 };
 
 /**
+ * `providers=auto` (in any letter case, as the service reads it): the service chooses the providers by the query, and
+ * its answer says which (`routing`). The page holds it as the one-entry list ['auto'], which it sends as written.
+ */
+export const AUTO_PROVIDERS = 'auto';
+
+/** Whether `providers` (a search's, or a link's) asks the service to choose them by the query. */
+export function asksForAuto(providers) {
+  return providers?.length === 1 && providers[0].toLowerCase() === AUTO_PROVIDERS;
+}
+
+/**
  * The state the address bar describes; missing (or empty) values fall back to the defaults. A value the service
  * would refuse is kept apart, as the address wrote it (address-filters.js): a kind (`refusedKind`, the page then shows
  * the web's fields), a deadline (`refusedTimeout`), a filter value (`refusedFilters`, by name). So are the other kind's
@@ -29,16 +40,26 @@ export function stateFromUrl() {
   // As the service reads them: comma-separated, or the parameter repeated (providers=arxiv&providers=crossref), of which
   // the first alone was read, and the search asked fewer providers than the link named.
   const named = params.getAll('providers');
-  const providers = named.length === 0 ? undefined : named.flatMap((text) => text.split(',')).map((name) => name.trim()).filter(Boolean);
+  const listed = named.length === 0 ? undefined : named.flatMap((text) => text.split(',')).map((name) => name.trim()).filter(Boolean);
+  // Read as a provider named "auto", it checked no chip, and the page asked for one rather than let the service choose.
+  const providers = asksForAuto(listed) ? [AUTO_PROVIDERS] : listed;
   const { value: timeout = '', refused: refusedTimeout } = deadlineFromAddress(params);
   const { filters, refusedFilters } = filtersFromAddress(params, FILTERS[kind]);
-  const otherKind = KINDS.find((other) => other !== kind);
-  // Named with a value, as written: an empty one is none, as for the kind's own filters.
-  const asked = Object.fromEntries(FILTERS[otherKind].map((name) => [name, params.getAll(name)]).filter(([, texts]) => texts.some(Boolean)));
-  const aside = { kind: otherKind, asked, ...filtersFromAddress(params, Object.keys(asked)) };
+  const aside = asideOf(kind, params);
   // Trimmed as the form trims it: a link whose q is only spaces is the empty page, not a search for nothing.
   const q = params.get('q')?.trim() ?? '';
   return { q, kind, refusedKind, providers, timeout, refusedTimeout, explain: params.get('explain') === 'true', filters, refusedFilters, aside };
+}
+
+/**
+ * The filters the address names of the kind other than `kind` (`aside`): the texts `asked` by name, and read as that
+ * kind's fields read them. A search of `kind` is sent without them.
+ */
+export function asideOf(kind, params = new URLSearchParams(location.search)) {
+  const otherKind = KINDS.find((other) => other !== kind);
+  // Named with a value, as written: an empty one is none, as for the kind's own filters.
+  const asked = Object.fromEntries(FILTERS[otherKind].map((name) => [name, params.getAll(name)]).filter(([, texts]) => texts.some(Boolean)));
+  return { kind: otherKind, asked, ...filtersFromAddress(params, Object.keys(asked)) };
 }
 
 /** The filters `names` of the address's `params`: those the service takes (`filters`), and those it would refuse. */

@@ -5,7 +5,7 @@
 import { answeredOf, answeredOk, counted, doneMessage, statusWords } from './answer-words.js';
 import { KEY_REFUSED } from './api-key.js';
 import { readEvents } from './event-stream.js';
-import { searchParams } from './search-state.js';
+import { asksForAuto, searchParams } from './search-state.js';
 
 export class SearchStream {
   /**
@@ -64,8 +64,11 @@ export class SearchStream {
     this.steady.reset(state.kind);
     const params = searchParams(state);
     this.list.replaceChildren();
-    const waterfall = this.panel.start(state.providers, searchPage.deadlineFor(state));
-    searchPage.say(`Searching ${state.providers.length} providers…`);
+    // providers=auto: whom the service chose is known from their answers, each a row as it comes (waterfall.js).
+    const auto = asksForAuto(state.providers);
+    const waterfall = this.panel.start(auto ? [] : state.providers, searchPage.deadlineFor(state));
+    searchPage.say(auto ? 'Searching the providers the service chooses for the query…' : `Searching ${state.providers.length} providers…`);
+    const ofAsked = (count) => (auto ? counted(count, 'provider') : `${count} of ${counted(state.providers.length, 'provider')}`);
     let opened = false;
     let finished = 0;
     // The stream ends with `done` or `error`; one that ends without either was cut short (a proxy's timeout, a
@@ -83,7 +86,7 @@ export class SearchStream {
         if (concluded || controller.signal.aborted) return false;
         controller.abort();
         streamingEnded();
-        const answered = `${finished} of ${counted(state.providers.length, 'provider')} had answered`;
+        const answered = `${ofAsked(finished)} had answered`;
         this.words = `Stopped: ${counted(this.list.children.length, 'result')} shown (${answered}).`;
         searchPage.say(`${this.words} Search again for the rest.`, 'stopped');
         return true;
@@ -117,7 +120,7 @@ export class SearchStream {
         if (event === 'provider') {
           finished += 1;
           waterfall.record(data);
-          this.panel.summarise(`${finished} of ${state.providers.length} finished`);
+          this.panel.summarise(`${auto ? finished : `${finished} of ${state.providers.length}`} finished`);
         } else if (event === 'results') {
           const news = this.steady.update(data.results);
           this.words = `${counted(data.results.length, 'result')} so far (${data.done} of ${counted(data.total, 'provider')})…`;
@@ -130,7 +133,7 @@ export class SearchStream {
           const news = this.steady.finish(data.results);
           searchPage.answered(data);
           this.panel.summarise(answeredOf(data.providers));
-          this.words = doneMessage(data);
+          this.words = `${doneMessage(data)}${routingWords(data.routing)}`;
           searchPage.say(`${this.words}${news ? ` ${news}` : ''}`, data.providers.some(answeredOk) ? 'done' : 'error');
         } else if (event === 'error') {
           conclude();
@@ -149,4 +152,12 @@ export class SearchStream {
       waterfall.finish();
     }
   }
+}
+
+/**
+ * Whom the service chose for providers=auto, and why, as its answer's routing says: a search whose providers the user
+ * did not name says whom it asked. Nothing for a search of named providers.
+ */
+function routingWords(routing) {
+  return routing ? ` Chosen by the service for the query: ${routing.providers.join(', ')} (${routing.reasons.join('; ')}).` : '';
 }

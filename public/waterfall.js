@@ -50,18 +50,23 @@ export class Waterfall {
 
   /** A provider finished: fix its bar at its latency, with its status. */
   record(outcome) {
-    this.outcomes.set(outcome.provider, outcome);
-    if (!this.rows.has(outcome.provider)) {
-      const row = this.createRow(outcome.provider);
-      this.rows.set(outcome.provider, row);
-      this.container.append(row);
-    }
+    this.keep(outcome);
     this.redraw();
+  }
+
+  /** Keeps `outcome`, with a row for its provider: one not listed at the start (providers=auto) gets its own. */
+  keep(outcome) {
+    this.outcomes.set(outcome.provider, outcome);
+    if (this.rows.has(outcome.provider)) return;
+    const row = this.createRow(outcome.provider);
+    this.rows.set(outcome.provider, row);
+    this.container.append(row);
   }
 
   /** The answer is complete (or abandoned): stop growing the bars of providers still waiting. */
   finish(outcomes = []) {
-    for (const outcome of outcomes) this.outcomes.set(outcome.provider, outcome);
+    // A cached answer streams no provider event: the answer's outcomes are the first word of whom the service chose.
+    for (const outcome of outcomes) this.keep(outcome);
     this.waiting = false;
     clearInterval(this.timer);
     this.timer = undefined;

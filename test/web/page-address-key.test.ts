@@ -163,6 +163,45 @@ describe.skipIf(!browserTestsRun())('the search page: a link followed before the
     await page.close();
   });
 
+  it("says a link's filters of the kind not chosen in place of one the service has no route for, before the key, then searches without them", async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const streams = streamsOf(page);
+    const status = page.locator('#status');
+    await openWithoutKey(page, '?q=rank&kind=Papers&providers=arxiv&time_range=day');
+    await page.getByLabel('Papers', { exact: true }).check();
+    await page.locator('#q').press('Enter');
+    // Published is a filter of web searches: a paper search is sent without it, and the user is told first.
+    expect(await status.textContent()).toBe(
+      `The address asks for Published ${isolated('day')}, a filter of web searches, not of paper searches. Choose Web to search with it, or press Search for a paper search without it.`,
+    );
+    expect(addressOf(page)).toBe('?q=rank&kind=Papers&providers=arxiv&time_range=day');
+    // Search again, the user told: the paper search without it, once the key is given.
+    await page.locator('#q').press('Enter');
+    expect(await status.textContent()).toBe(WAITING);
+    await giveKey(page);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(streams).toEqual(['/v1/search/papers/stream?q=rank&providers=arxiv&explain=true']);
+    expect(problems.filter((problem) => !problem.includes('401'))).toEqual([]);
+    await page.close();
+  });
+
+  it('runs a link of providers=auto with auto once the key is given, and says whom the service chose', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const streams = streamsOf(page);
+    await openWithoutKey(page, '?q=rank&kind=papers&providers=auto');
+    await page.locator('#q').press('Enter');
+    expect(await page.locator('#status').textContent()).toBe(WAITING);
+    expect(addressOf(page)).toBe('?q=rank&kind=papers&providers=auto');
+    await giveKey(page);
+    await page.locator('#status[data-kind="done"], #status[data-kind="error"]').waitFor();
+    expect(streams).toEqual(['/v1/search/papers/stream?q=rank&providers=auto&explain=true']);
+    expect(await page.locator('#status').textContent()).toContain(' Chosen by the service for the query: ');
+    expect(problems.filter((problem) => !problem.includes('401'))).toEqual([]);
+    await page.close();
+  });
+
   it('shows the form of the address Back returns to while the key is still asked for', async () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);

@@ -213,6 +213,72 @@ describe.skipIf(!browserTestsRun())("the search page: a link's deadline, kind an
     await page.close();
   });
 
+  it("says a link's filters of the other kind once the kind it meant is chosen in place of one the service has no route for", async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const streams = streamsOf(page);
+    const status = page.locator('#status');
+    const address = '?q=rank&kind=Papers&providers=arxiv&time_range=day';
+    await page.goto(`${service.origin}/${address}`);
+    expect(await settled(page)).toBe('error');
+    await page.getByLabel('Papers', { exact: true }).check();
+    await page.locator('#q').press('Enter');
+    // Published is a filter of web searches, which the paper search is sent without: said first, as for kind=papers.
+    expect(await status.textContent()).toBe(
+      `The address asks for Published ${isolated('day')}, a filter of web searches, not of paper searches. Choose Web to search with it, or press Search for a paper search without it.`,
+    );
+    expect(await page.evaluate('document.activeElement.value')).toBe('web');
+    expect(addressOf(page)).toBe(address);
+    expect(streams).toEqual([]);
+    // Search again, the user told: the paper search without it.
+    const papers = nextStream(page, 'papers');
+    await page.locator('#q').press('Enter');
+    expect(await papers).toBe('?q=rank&providers=arxiv&explain=true');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(addressOf(page)).toBe('?q=rank&kind=papers&providers=arxiv');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('searches a link of providers=auto with auto, and says which providers the service chose and why', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const status = page.locator('#status');
+    // The service's own answer to the same search says whom it chooses, and why.
+    const response = await request(service.origin, '/v1/search/web?q=rank&providers=auto');
+    expect(response.status).toBe(200);
+    const { routing } = (await response.json()) as { routing: { providers: string[]; reasons: string[] } };
+    expect(routing.providers).toContain('brave');
+    for (const written of ['auto', 'AUTO']) {
+      const stream = nextStream(page, 'web');
+      await page.goto(`${service.origin}/?q=rank&kind=web&providers=${written}`);
+      expect(await stream, written).toBe('?q=rank&providers=auto&explain=true');
+      expect(await settled(page), written).toBe('done');
+      expect(await status.textContent(), written).toMatch(/^\d+ results? in \d+ ms/);
+      expect(await status.textContent(), written).toContain(` Chosen by the service for the query: ${routing.providers.join(', ')} (${routing.reasons.join('; ')}).`);
+      expect(await checkedChips(page), written).toEqual(['auto']);
+      // The waterfall shows the providers asked, not a provider named "auto".
+      const rows = await page.locator('#waterfall .waterfall-row').evaluateAll((found) => found.map((row) => row.getAttribute('data-provider')));
+      expect(rows.sort(), written).toEqual([...routing.providers].sort());
+    }
+    expect(addressOf(page)).toBe('?q=rank&kind=web&providers=auto');
+
+    // A provider chosen instead is a search of that provider alone: auto goes off, as the service takes no name beside it.
+    await page.getByLabel('brave', { exact: true }).check();
+    expect(await checkedChips(page)).toEqual(['brave']);
+    await page.getByLabel('auto: the service chooses by the query').check();
+    expect(await checkedChips(page)).toEqual(['auto']);
+    await page.getByLabel('brave', { exact: true }).check();
+    const chosen = nextStream(page, 'web');
+    await page.locator('#q').press('Enter');
+    expect(await chosen).toBe('?q=rank&providers=brave&explain=true');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(await status.textContent()).not.toContain('Chosen by the service');
+    expect(addressOf(page)).toBe('?q=rank&kind=web&providers=brave');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('searches every provider of a link that names them in a repeated parameter, as the service reads it', async () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);
