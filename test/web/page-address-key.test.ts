@@ -5,25 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { addressOf, isolated, streamsOf } from './page-links.js';
 import { watchForProblems } from './page-problems.js';
 
 const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
 
-/** The search the address bar holds, as a query string. */
-const addressOf = (page: Page): string => new URL(page.url()).search;
-
-/** Every stream request `page` sends from now on, as path and query string. */
-function streamsOf(page: Page): string[] {
-  const streams: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.pathname.endsWith('/stream')) streams.push(`${url.pathname}${url.search}`);
-  });
-  return streams;
-}
-
-// What the address had, set apart (U+2068 … U+2069) from the page's words around it.
-const isolated = (text: string): string => `“\u2068${text}\u2069”`;
 
 const WAITING = 'Enter the API key first; the search runs once it is accepted.';
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { addressOf, isolated, settled, streamsOf } from './page-links.js';
 import { watchForProblems } from './page-problems.js';
 
 const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
@@ -15,27 +16,6 @@ async function nextStream(page: Page, kind: 'web' | 'papers'): Promise<string> {
   return new URL(streamed.url()).search;
 }
 
-/** The search the address bar holds, as a query string. */
-const addressOf = (page: Page): string => new URL(page.url()).search;
-
-/** Every stream request `page` sends from now on, as path and query string. */
-function streamsOf(page: Page): string[] {
-  const streams: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.pathname.endsWith('/stream')) streams.push(`${url.pathname}${url.search}`);
-  });
-  return streams;
-}
-
-/** Waits for the page's search to end, or for its refusal to search: the status line's kind then, "done" or "error". */
-async function settled(page: Page): Promise<string | null> {
-  await page.locator('#status[data-kind="done"], #status[data-kind="error"]').waitFor();
-  return page.locator('#status').getAttribute('data-kind');
-}
-
-// What the address had, set apart (U+2068 … U+2069) from the page's words around it.
-const isolated = (text: string): string => `“\u2068${text}\u2069”`;
 
 /**
  * The parts of a link other than a filter's value that the page read in its own way, each searching another search

@@ -6,6 +6,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 import { accessibleTextOf } from './accessibility-tree.js';
 import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { addressOf, isolated, settled, streamsOf } from './page-links.js';
 import { watchForProblems } from './page-problems.js';
 
 const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
@@ -16,9 +17,6 @@ function nextStream(page: Page, kind: 'web' | 'papers'): Promise<Request> {
 }
 
 const queryOf = (request: Request): string => new URL(request.url()).search;
-
-/** The search the address bar holds, as a query string. */
-const addressOf = (page: Page): string => new URL(page.url()).search;
 
 describe.skipIf(!browserTestsRun())('the search page: filters', () => {
   let upstream: FakeUpstream;
@@ -137,29 +135,12 @@ describe.skipIf(!browserTestsRun())('the search page: filters', () => {
     await page.close();
   });
 
-  /** The stream requests `page` sends from now on, as query strings. */
-  function streamsOf(page: Page): string[] {
-    const streams: string[] = [];
-    page.on('request', (request) => {
-      if (new URL(request.url()).pathname.endsWith('/stream')) streams.push(queryOf(request));
-    });
-    return streams;
-  }
-
   /** The status of the service's own answer to the plain search route with the same filter parameters. */
   async function apiStatusFor(kind: 'web' | 'papers', filters: string): Promise<number> {
     const response = await request(service.origin, `/v1/search/${kind}?q=rank&providers=${kind === 'web' ? 'brave' : 'arxiv'}&${filters}`);
     return response.status;
   }
 
-  /** Waits for the page's search to end, or for its refusal to search: the status line's kind then, "done" or "error". */
-  async function settled(page: Page): Promise<string | null> {
-    await page.locator('#status[data-kind="done"], #status[data-kind="error"]').waitFor();
-    return page.locator('#status').getAttribute('data-kind');
-  }
-
-  // What the address had, set apart (U+2068 … U+2069) from the page's words around it.
-  const isolated = (text: string): string => `“\u2068${text}\u2069”`;
   const PUBLISHED = 'Published must be one of its choices: Any time, Past day, Past week, Past month, Past year.';
   const FROM_YEAR = 'From year must be a year from 1000 to 2100, or empty for any.';
 
@@ -245,7 +226,7 @@ describe.skipIf(!browserTestsRun())('the search page: filters', () => {
     await page.reload();
     expect(await settled(page)).toBe('error');
     expect(await status.textContent()).toBe(`The address asks for Published ${isolated('decade')}. ${PUBLISHED}`);
-    expect(streams).toEqual(['?q=rank&providers=brave&explain=true&time_range=week', '?q=rank&providers=brave&explain=true&time_range=week']);
+    expect(streams).toEqual(['/v1/search/web/stream?q=rank&providers=brave&explain=true&time_range=week', '/v1/search/web/stream?q=rank&providers=brave&explain=true&time_range=week']);
     expect(addressOf(page)).toBe(link);
 
     // A long value is quoted cut: it is the caller's text.
