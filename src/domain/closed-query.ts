@@ -28,8 +28,11 @@ export const MAX_GROUP_DEPTH = 4;
  * words on them and drop them, so the search finds anything, or is refused. A letter or digit of any script (`C++`,
  * `C#`, `.NET`, `机器学习`) makes a word; so does a symbol past ASCII or an emoji (`€`, `∑`, `→`, `🦀`, `‼`), and a
  * keycap's enclosing mark (`#️⃣`), which are searched for as themselves (an encyclopedia has articles on them).
+ *
+ * Its two kinds share no character (a non-ASCII one that is no symbol): a space or `?` matched by both made NO_WORD_TEXT
+ * try 2ⁿ ways on a text of n of them before a word (`? ? ? … x`), and hold the service for seconds at 40 characters.
  */
-const NO_WORD_CHARACTER = String.raw`(?![\p{L}\p{N}\p{Me}\p{Extended_Pictographic}])(?:[\0-\x7F]|\P{S})`;
+const NO_WORD_CHARACTER = String.raw`(?![\p{L}\p{N}\p{Me}\p{Extended_Pictographic}])(?:[\0-\x7F]|[^\0-\x7F\p{S}])`;
 
 /**
  * A text of operators and characters that are no word alone (`(`, `"`, `AND (`, `(OR)`, `""`, `-`, `-(`, `?`, `!!!`,

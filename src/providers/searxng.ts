@@ -19,15 +19,23 @@ const HEADERS: Readonly<Record<string, string>> = Object.freeze({ Accept: 'appli
 /**
  * SearXNG reads syntax of its own in any word of the query (searx/query.py, RawTextQuery): `!name` searches only the
  * engine or category named, `<N` sets its engines' timeout (`<100`: 100 ms). When every engine fails for such a query,
- * the caller chose them or their time: not the instance's failure, which would suspend it for every caller.
+ * the caller chose them or their time: not the instance's failure, which would suspend it for every caller. A word
+ * starting with `!!` chooses no engine (ExternalBangParser takes it before BangParser): `!!!1` is a word to find.
  */
-const ENGINES_OR_TIMEOUT_CHOSEN = /(?:^|\s)(?:!\S|<\d+(?!\S))/;
+const ENGINES_CHOSEN = /(?:^|\s)![^\s!]/;
+/**
+ * A chosen timeout makes engines time out, and nothing else: an engine refused (`CAPTCHA`, `access denied`, `too many
+ * requests`) or broken is the instance's failure whatever the timeout, and counts.
+ */
+const TIMEOUT_CHOSEN = /(?:^|\s)<\d+(?!\S)/;
+const TIMED_OUT = 'timeout';
 /**
  * `!!name` (an external bang) and a lone `!!` (the first result): SearXNG answers them with a redirect to another site
  * whatever the format (searx/webapp.py, `result_container.redirect_url`), never with results, and a redirect from a
- * provider's API counts against its breaker as a setting at fault.
+ * provider's API counts against its breaker as a setting at fault. A third `!` (`!!!`, `!!!1`) starts no bang name
+ * (searx/data/external_bangs.json): SearXNG searches for the word, and so is it sent.
  */
-const REDIRECTING_BANG = /(?:^|\s)!!/;
+const REDIRECTING_BANG = /(?:^|\s)!!(?!!)/;
 /** SearXNG sets no last page; fedsearch reads ten at most (a page holds about 10–30 results). */
 const MAX_PAGENO = 10;
 
@@ -72,8 +80,8 @@ export class SearxngProvider extends Provider {
     // Answers and infoboxes are not ranked pages (older versions send answers as bare strings): not items.
     const failed = unresponsiveEngines(body.unresponsive_engines);
     if (items.length === 0 && failed.length > 0) {
-      const message = `no results; engines failed: ${failed.slice(0, 3).join(', ')}`;
-      if (ENGINES_OR_TIMEOUT_CHOSEN.test(query.text)) throw upstreamRefusal(`the query chose the engines or their timeout (!name, <N): ${message}`);
+      const message = `no results; engines failed: ${failed.map(engineFailure).slice(0, 3).join(', ')}`;
+      if (chosenByTheQuery(query.text, failed)) throw upstreamRefusal(`the query chose the engines or their timeout (!name, <N): ${message}`);
       throw upstreamFailure(message);
     }
     return { items };
@@ -99,14 +107,30 @@ export class SearxngProvider extends Provider {
 }
 
 /** `[["google", "timeout"], …]`: each engine that failed, with why. */
-function unresponsiveEngines(value: unknown): string[] {
+interface EngineFailure {
+  engine: string;
+  reason: string | undefined;
+}
+
+/** SearXNG's `unresponsive_engines`: `[engine, reason]` pairs. */
+function unresponsiveEngines(value: unknown): EngineFailure[] {
   return asArray(value)
     .filter(Array.isArray)
     .map((entry) => {
       const [engine, reason] = entry.map(text);
-      return engine && reason ? `${engine} (${reason})` : engine;
+      return engine === undefined ? undefined : { engine, reason };
     })
-    .filter((entry): entry is string => entry !== undefined);
+    .filter((entry): entry is EngineFailure => entry !== undefined);
+}
+
+function engineFailure({ engine, reason }: EngineFailure): string {
+  return reason ? `${engine} (${reason})` : engine;
+}
+
+/** Whether the query's own syntax chose what failed: the engines (ENGINES_CHOSEN), or a timeout they all ran out of. */
+function chosenByTheQuery(text: string, failed: readonly EngineFailure[]): boolean {
+  if (ENGINES_CHOSEN.test(text)) return true;
+  return TIMEOUT_CHOSEN.test(text) && failed.every(({ reason }) => reason?.toLowerCase() === TIMED_OUT);
 }
 
 function toItem(result: Record<string, unknown>): ProviderItem | undefined {

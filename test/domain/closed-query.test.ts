@@ -192,3 +192,15 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
     }
   });
 });
+
+describe('closedQuery on punctuation before a word', () => {
+  it('reads a long run of punctuation, quotes and spaces before a word in linear time', () => {
+    // A space, `"` or `(` was matched both as ASCII and as no symbol: 38 such characters before a word took seconds
+    // (2ⁿ ways tried), 60 held the service for good. Linear, 500 characters take well under a millisecond.
+    const text = `${'"(NOT " '.repeat(4)}${'? '.repeat(3)}x`;
+    const started = performance.now();
+    expect(closedQuery(text)).toBe(text);
+    expect(performance.now() - started).toBeLessThan(250);
+    expect(closedQuery(`${'? '.repeat(250)}x`)).toBe(`${'? '.repeat(250)}x`);
+  });
+});

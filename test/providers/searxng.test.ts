@@ -73,12 +73,48 @@ describe('searxng adapter', () => {
       }
       return undefined;
     };
-    for (const text of ['!ddg rank fusion', 'rank fusion !images', 'rank fusion <100', '<3 rank fusion']) {
+    for (const text of ['!ddg rank fusion', 'rank fusion !images']) {
       expect(thrown(text)).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: true });
     }
     // `!` or `<` inside a word, or `<` before more than digits, is no syntax of SearXNG's.
     for (const text of ['rank fusion', 'wow! rank fusion', 'a<100 b', 'x <100ms', 'x < 3']) {
       expect(thrown(text)).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: false });
+    }
+  });
+
+  it('marks engines all timing out as the query\'s doing when it chose their timeout (<N), and nothing else', () => {
+    const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' });
+    const failing = (unresponsive: string[][]): string => JSON.stringify({ query: 'rank fusion', results: [], unresponsive_engines: unresponsive });
+    const thrown = (body: string, text: string): unknown => {
+      try {
+        provider.parseResponse(response(body), makeQuery(text));
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    const timedOut = failing([['google', 'timeout'], ['duckduckgo', 'timeout']]);
+    for (const text of ['rank fusion <100', '<3 rank fusion']) {
+      expect(thrown(timedOut, text), text).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: true });
+    }
+    // A CAPTCHA or a refusal is the instance's, whatever timeout the query chose: it counts against the breaker.
+    expect(thrown(allFailed, 'rank fusion <5')).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: false });
+    expect(thrown(failing([['google', 'access denied']]), '<100 rank fusion')).toMatchObject({ refusedRequest: false });
+  });
+
+  it('reads a word starting with !!! as a word to find: no bang, no engine chosen', () => {
+    const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' });
+    // ExternalBangParser takes every word starting with `!!` (so BangParser never reads it), and no bang's name starts
+    // with `!`: SearXNG searches `!!!1` and `wow !!! great` as typed.
+    for (const text of ['!!!1', 'wow !!! great rank fusion']) {
+      expect(provider.queryProblem?.(text), text).toBeUndefined();
+      let error: unknown;
+      try {
+        provider.parseResponse(response(allFailed), makeQuery(text));
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, text).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: false });
     }
   });
 
