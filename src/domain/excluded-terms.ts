@@ -1,4 +1,4 @@
-import { MAX_GROUP_DEPTH } from './closed-query.js';
+import { MAX_GROUP_DEPTH, closedQuery } from './closed-query.js';
 
 /**
  * Terms a caller excluded, as web search writes them: `-word`, `-"a phrase"` or `-(a OR b)` where a term starts. A `-`
@@ -137,6 +137,20 @@ export interface ExcludedTerms {
  */
 export function notIsOperator(text: string): boolean {
   return LOWER_CASE_LETTER.test(text) || !LEADING_NOT.test(text) || !UPPER_CASE_LETTER.test(text.replace(OPERATOR_WORDS, ' '));
+}
+
+/** No excluded term: shared, as nearly every text has none. */
+const NONE_EXCLUDED: readonly string[] = Object.freeze([]);
+
+/**
+ * A text's excluded terms as every reader without a boolean NOT of its own reads them (arXiv, Semantic Scholar,
+ * Crossref, the local index, auto routing): in the text closed first (closedQuery), where a NOT that opens a group
+ * excludes, and a group nested past the depth the patterns read has lost its parentheses; read as typed, both were
+ * words to find. The rest is the closed text itself when it has none.
+ */
+export function closedTextExcludedTerms(text: string): { rest: string; excluded: readonly string[] } {
+  const closed = closedQuery(text);
+  return excludedTerms(closed) ?? { rest: closed, excluded: NONE_EXCLUDED };
 }
 
 /**

@@ -1,5 +1,4 @@
-import { closedQuery } from '../domain/closed-query.js';
-import { excludedTerms } from '../domain/excluded-terms.js';
+import { closedTextExcludedTerms } from '../domain/excluded-terms.js';
 import { findArxivIds, findDois } from '../domain/paper-identifiers.js';
 import { withoutSiteTerms } from '../engine/site-terms.js';
 import { parseVideoIdOrUndefined } from './video-operations.js';
@@ -80,8 +79,7 @@ export function analyseQuery(query: string): QuerySignals {
  * NOT that opens a group (`snakes (NOT python)`) excludes, and a group nested past the depth they read is words.
  */
 function topicWords(text: string): string {
-  const closed = closedQuery(text);
-  return (excludedTerms(closed)?.rest ?? closed).replace(URL_PATTERN, ' ');
+  return closedTextExcludedTerms(text).rest.replace(URL_PATTERN, ' ');
 }
 
 /** The question's frame, in the order it is taken off: "what is", "define", "what does … mean", "meaning of", "… definition". */

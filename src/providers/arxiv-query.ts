@@ -1,4 +1,4 @@
-import { closedQuery, excludedTerms } from './excluded-terms.js';
+import { closedTextExcludedTerms } from './excluded-terms.js';
 
 /**
  * The user's text as arXiv `search_query` clauses (https://info.arxiv.org/help/api/user-manual.html, "Details of
@@ -23,11 +23,10 @@ export interface ArxivTerms {
 }
 
 export function arxivTerms(text: string): ArxivTerms {
-  // Read closed (closedQuery): a NOT that opens a group (`a (NOT x)`) excludes, where it was read as the word x to find.
-  const closed = closedQuery(text);
-  const read = excludedTerms(closed);
+  // Read closed: a NOT that opens a group (`a (NOT x)`) excludes, where it was read as the word x to find.
+  const read = closedTextExcludedTerms(text);
   const excluded: string[] = [];
-  for (const term of read?.excluded ?? []) {
+  for (const term of read.excluded) {
     const clause = clauseOf(term);
     if (clause !== undefined) excluded.push(clause);
   }
@@ -37,7 +36,7 @@ export function arxivTerms(text: string): ArxivTerms {
   // arXiv's own ANDNOT read since the last clause: the next one is excluded. (A NOT left in the rest is a word,
   // one that starts a text written in capitals, and left out as clauseOf leaves out every operator word.)
   let negated = false;
-  for (const [, phrase, token] of (read?.rest ?? closed).matchAll(TOKEN)) {
+  for (const [, phrase, token] of read.rest.matchAll(TOKEN)) {
     if (token === 'OR') {
       alternative = groups.length > 0;
       continue;

@@ -3,7 +3,7 @@ import { doiUrl, normalizeDoi } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, describePlainTextError, errorEnvelopeMessage } from './error-envelope.js';
-import { closedQuery, excludedTerms, nothingLeftToSearch } from './excluded-terms.js';
+import { closedTextExcludedTerms, nothingLeftToSearch } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -36,8 +36,7 @@ const NO_SEARCHABLE_WORDS = nothingLeftToSearch('Crossref');
  * terms are read in the text closed (closedQuery): a NOT that opens a group (`a (NOT mice)`) is one too.
  */
 function searchWords(text: string): string {
-  const closed = closedQuery(text);
-  return excludedTerms(closed)?.rest ?? closed;
+  return closedTextExcludedTerms(text).rest;
 }
 
 /** Crossref: `{"status": "failed", "message": [{"type", "value", "message"}]}`, or a message string. */
@@ -65,11 +64,9 @@ export class CrossrefProvider extends Provider {
   };
   readonly settings = CrossrefProvider.settings;
 
-  /**
-   * A query of excluded terms alone (`-mice`) leaves nothing to search for once they are left out: skipped, not sent.
-   */
+  /** A query of excluded terms alone (`-mice`) leaves nothing to search for once they are left out: skipped, not sent. */
   override queryProblem(text: string): string | undefined {
-    return (searchWords(text) === '' ? NO_SEARCHABLE_WORDS : undefined);
+    return searchWords(text) === '' ? NO_SEARCHABLE_WORDS : undefined;
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {

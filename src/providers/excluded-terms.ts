@@ -1,13 +1,13 @@
 import { NO_WORD_TO_SEARCH, closedQuery } from '../domain/closed-query.js';
 import { invalidQuery } from '../domain/errors.js';
-import { excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms } from '../domain/excluded-terms.js';
+import { closedTextExcludedTerms, excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms } from '../domain/excluded-terms.js';
 
 /**
  * How each API is sent a text's excluded terms (`-word`, `-"a phrase"`, `NOT word`, `NOT (a OR b)`, `-(a OR b)`),
  * read by domain/excluded-terms.ts: the domain layer, as providers=auto reads them too (an excluded word names no
  * topic of the search).
  */
-export { NO_WORD_TO_SEARCH, closedQuery, excludedTerms, minusSyntax, type ExcludedTerms };
+export { NO_WORD_TO_SEARCH, closedQuery, closedTextExcludedTerms, type ExcludedTerms };
 
 /**
  * An upper-case OR outside a phrase, with the spaces either side: between two terms, or with nothing on a side
@@ -23,13 +23,24 @@ const ANY_OR = /(?<!\S)OR(?!\S)/;
  * at all (Algolia: a space). A text of ORs alone is sent as typed, as minusSyntax sends one of operators alone; the
  * text itself when it holds none (nearly every text: one test).
  */
-export function orWrittenAs(text: string, written: string): string {
+function orWrittenAs(text: string, written: string): string {
   if (!ANY_OR.test(text)) return text;
   const terms = text.replace(OR_OR_PHRASE, (match: string, offset: number) => {
     if (match.startsWith('"')) return match;
     return offset > 0 && offset + match.length < text.length ? written : '';
   });
   return terms || text;
+}
+
+/**
+ * The text for an API whose only operator is `-` (YouTube, Hacker News): read closed first (closedQuery), as the boolean
+ * APIs' is, so that a NOT that opens a group excludes (`surfing (NOT kitesurfing)` is `surfing -kitesurfing`; inside
+ * the group it was a word to find) and an operator that joins nothing is left out; then written with `-` (minusSyntax)
+ * and its ORs written `or` (orWrittenAs). Empty for a text with no word.
+ */
+export function minusQuery(typed: string, or: string): string {
+  const closed = closedQuery(typed);
+  return closed === '' ? '' : orWrittenAs(minusSyntax(closed), or);
 }
 
 /** Why an API that cannot exclude (its excluded terms are left out) is not asked a text with nothing else. */

@@ -3,7 +3,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { NO_WORD_TO_SEARCH, closedQuery, minusSyntax, orWrittenAs } from './excluded-terms.js';
+import { NO_WORD_TO_SEARCH, minusQuery } from './excluded-terms.js';
 import { compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
@@ -37,11 +37,10 @@ const QUERY_BYTES_HINT = 'an accented letter takes two, a CJK character three, a
  * them as words. So is an OR, wherever it is (`rust OR` too): Algolia has no OR, and requires every word of a query,
  * so `rust OR go` asked for stories holding all three; without it, for stories holding both words (Algolia's
  * `optionalWords`, which could make them alternatives, is no parameter HN Search documents). The text is read closed
- * first (closedQuery), as YouTube's is: `rust (NOT crab)` is `rust -crab`. Empty for a text with no word.
+ * first, as YouTube's is (minusQuery): `rust (NOT crab)` is `rust -crab`. Empty for a text with no word.
  */
 function algoliaQuery(typed: string): string {
-  const closed = closedQuery(typed);
-  return closed === '' ? '' : orWrittenAs(minusSyntax(closed), ' ');
+  return minusQuery(typed, ' ');
 }
 
 /**

@@ -5,7 +5,7 @@ import { boundedText } from '../domain/cut-text.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { LOCAL_LINK_SCHEME, type LocalSource, type ReadDocumentInput } from './capabilities.js';
-import { closedQuery, excludedTerms } from './excluded-terms.js';
+import { closedTextExcludedTerms } from './excluded-terms.js';
 import { markdownDocumentText } from './markdown-text.js';
 import { htmlToText, httpUrl, isRecord, isoDate } from './parse-helpers.js';
 import { Provider, type ProviderSettings } from './provider.js';
@@ -109,10 +109,9 @@ export class LocalProvider extends Provider {
  * excluded term is matched exactly (no prefix, no fuzziness: `-vision` keeps "revision"), a phrase by all its words.
  */
 function indexQuery(text: string): Query {
-  // Read closed (closedQuery): a NOT that opens a group (`a (NOT x)`) excludes, where x was a word to find.
-  const closed = closedQuery(text);
-  const terms = excludedTerms(closed);
-  if (terms === undefined) return closed;
+  // Read closed: a NOT that opens a group (`a (NOT x)`) excludes, where x was a word to find.
+  const terms = closedTextExcludedTerms(text);
+  if (terms.excluded.length === 0) return terms.rest;
   const excluded = terms.excluded.map((term): Query => ({ queries: [term], combineWith: 'AND', prefix: false, fuzzy: false }));
   // The words kept are alternatives, as in a search without an excluded term. A bare string here would take its
   // parent's AND_NOT for its own words: `git commit -rebase` would ask for git but not commit.

@@ -4,7 +4,7 @@ import { arxivPdfUrl, doiUrl, normalizeArxivId, normalizeDoi, normalizePmcid, no
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { closedQuery, excludedTerms, nothingLeftToSearch } from './excluded-terms.js';
+import { closedTextExcludedTerms, nothingLeftToSearch } from './excluded-terms.js';
 import {
   asArray,
   compact,
@@ -62,11 +62,9 @@ export class SemanticScholarProvider extends Provider {
   };
   readonly settings = SemanticScholarProvider.settings;
 
-  /**
-   * A query of excluded terms alone (`-vision`) leaves the relevance search nothing to look for: skipped, not sent.
-   */
+  /** A query of excluded terms alone (`-vision`) leaves the relevance search nothing to look for: skipped, not sent. */
   override queryProblem(text: string): string | undefined {
-    return (relevanceQueryText(text) === '' ? NO_SEARCHABLE_WORDS : undefined);
+    return relevanceQueryText(text) === '' ? NO_SEARCHABLE_WORDS : undefined;
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {
@@ -143,8 +141,7 @@ const NO_SEARCHABLE_WORDS = nothingLeftToSearch('Semantic Scholar');
  * terms are read in the text closed (closedQuery): a NOT that opens a group (`a (NOT x)`) is one too.
  */
 function relevanceQueryText(text: string): string {
-  const closed = closedQuery(text);
-  return (excludedTerms(closed)?.rest ?? closed).replace(/-/g, ' ').replace(/\s+/g, ' ').trim();
+  return closedTextExcludedTerms(text).rest.replace(/-/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /**

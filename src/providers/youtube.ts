@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import type { VideoDetailsInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
-import { NO_WORD_TO_SEARCH, closedQuery, minusSyntax, orWrittenAs } from './excluded-terms.js';
+import { NO_WORD_TO_SEARCH, minusQuery } from './excluded-terms.js';
 import { asArray, compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
 import {
   Provider,
@@ -39,13 +39,11 @@ const SAFE_SEARCH = { off: 'none', moderate: 'moderate', strict: 'strict' } as c
  * excluded term goes with it (minusSyntax): `|` joins the terms either side, and `-fishing|boating` would make the
  * excluded term an alternative to a wanted one (`-fishing OR boating` is `-fishing boating`). An OR with nothing on
  * one side (`boating OR`) is left out; excluded terms between two alternatives go after the text, their ORs one `|`
- * between those (`boating OR -fishing OR sailing` is `boating|sailing -fishing`). The text is read closed first (closedQuery), as the boolean APIs' is: a NOT that
- * opens a group goes before it (`surfing (NOT kitesurfing)` is `surfing -kitesurfing`; inside the group it was a word
- * to find, with the word after it), and an operator that joins nothing is left out. Empty for a text with no word.
+ * between those (`boating OR -fishing OR sailing` is `boating|sailing -fishing`). The text is read closed first, as
+ * the boolean APIs' is (minusQuery). Empty for a text with no word.
  */
 function searchTerms(typed: string): string {
-  const closed = closedQuery(typed);
-  return closed === '' ? '' : orWrittenAs(minusSyntax(closed), '|');
+  return minusQuery(typed, '|');
 }
 
 /**
