@@ -1,4 +1,5 @@
 import { FedsearchError, invalidQuery } from '../domain/errors.js';
+import type { SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
 import type { Provider } from '../providers/provider.js';
 import { ProviderHealth, type BreakerOptions, type HealthSnapshot } from './provider-health.js';
@@ -74,10 +75,31 @@ export class ProviderCatalog {
     return provider !== undefined && provider.missingSettings().length === 0;
   }
 
-  /** Configured and not suspended: a provider worth choosing now (a half-open one may be probed). */
-  isAdmissible(name: string): boolean {
+  /**
+   * Configured and not suspended: a provider worth choosing now (a half-open one may be probed). With `filters`, the
+   * breaker is the one a search with them meets (Provider.upstreamHost: a Wikipedia edition's), as the pipeline admits
+   * it: routing a German search to Wikipedia while de.wikipedia.org was suspended answered nothing, and passing it over
+   * while only the instance's own edition was answered nothing from a wiki that would have answered.
+   */
+  isAdmissible(name: string, filters?: SearchFilters): boolean {
     const provider = this.byName.get(name);
-    return provider !== undefined && provider.missingSettings().length === 0 && this.healthOf(provider).state !== 'open';
+    return provider !== undefined && provider.missingSettings().length === 0 && this.circuitFor(provider, filters) !== 'open';
+  }
+
+  /** The host of its own a search with these filters asks (Provider.upstreamHost), for saying which breaker holds it back. */
+  upstreamHostOf(name: string, filters: SearchFilters): string | undefined {
+    return this.byName.get(name)?.upstreamHost?.(filters);
+  }
+
+  /**
+   * The circuit a search with these filters meets, without making a host's breaker (that is the pipeline's, on a
+   * search's first call): one not made yet has failed nothing, and is held only by its instance's Retry-After.
+   */
+  private circuitFor(provider: Provider, filters: SearchFilters | undefined): HealthSnapshot['state'] {
+    const health = this.health.get(provider.name)!;
+    const host = filters === undefined ? undefined : provider.upstreamHost?.(filters);
+    if (host === undefined) return health.state;
+    return this.hostHealth.get(provider)?.get(host)?.state ?? health.newHostState;
   }
 
   /** A provider's configured base URL, without a trailing slash (e.g. to build arXiv PDF links). */

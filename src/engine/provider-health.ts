@@ -96,6 +96,11 @@ export class ProviderHealth {
     return now < this.openUntil ? 'open' : 'half-open';
   }
 
+  /** The state a host's breaker made now would start in (forHost): open only while the upstream's Retry-After holds. */
+  get newHostState(): CircuitState {
+    return this.held.until !== 0 && this.now() < this.held.until ? 'open' : 'closed';
+  }
+
   /**
    * Why a request must not leave now, for calls admitted earlier that waited here (for a rate-limit slot or a
    * concurrency place) while the circuit opened, and for a call's later requests; undefined when it may.

@@ -158,8 +158,12 @@ export class SearchService {
     return this.catalog.isConfigured(name);
   }
 
-  isAdmissible(name: string): boolean {
-    return this.catalog.isAdmissible(name);
+  isAdmissible(name: string, filters?: SearchFilters): boolean {
+    return this.catalog.isAdmissible(name, filters);
+  }
+
+  upstreamHostOf(name: string, filters: SearchFilters): string | undefined {
+    return this.catalog.upstreamHostOf(name, filters);
   }
 
   baseUrlOf(name: string): string | undefined {

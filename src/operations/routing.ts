@@ -1,3 +1,4 @@
+import type { SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
 import type { SearchService } from '../engine/search-service.js';
 import { analyseQuery, type QuerySignals, type Topic } from './query-analysis.js';
@@ -30,21 +31,29 @@ export interface ProviderRouting {
 }
 
 /**
- * `providers: "auto"`: the admissible providers (configured, not suspended) of the kind that suit the
+ * `providers: "auto"`: the admissible providers (configured, not suspended for a search with these filters: a
+ * Wikipedia edition's breaker for a search in its language) of the kind that suit the
  * query's strongest topic; the next topic when none of those is admissible; every admissible one when no
  * topic stands out. Health matters: routing "what is rust" to suspended providers answered nothing while
  * healthy ones stood by. When nothing of the kind is admissible, the kind's defaults are asked, so each
  * provider's outcome says why it could not answer.
  */
-export function routeProviders(kind: SearchKind, query: string, search: SearchService, signals: QuerySignals = analyseQuery(query)): ProviderRouting {
+export function routeProviders(
+  kind: SearchKind,
+  query: string,
+  search: SearchService,
+  filters: SearchFilters = {},
+  signals: QuerySignals = analyseQuery(query),
+): ProviderRouting {
   // Only the providers a search of this kind may ask (not the captions source, which does not search).
   const searchable = new Set(search.providerNames(kind));
   const instances = search.describeProviders().filter((provider) => searchable.has(provider.name));
   const all = instances.map((provider) => provider.name);
-  const admissible = all.filter((name) => search.isAdmissible(name));
+  // The breaker the search would meet: a Wikipedia edition's, for a search in its language (Provider.upstreamHost).
+  const admissible = all.filter((name) => search.isAdmissible(name, filters));
   const definitionOf = new Map(instances.map((provider) => [provider.name, provider.definition]));
   const suspended = all.filter((name) => search.isConfigured(name) && !admissible.includes(name));
-  const reasons = suspended.length > 0 ? [`suspended, not chosen: ${suspended.join(', ')}`] : [];
+  const reasons = suspended.length > 0 ? [`suspended, not chosen: ${suspended.map((name) => suspendedWhere(name, search, filters)).join(', ')}`] : [];
   const topics = Object.entries(TOPIC_PROVIDERS[kind] ?? {})
     .map(([topic, providers]) => ({ topic: topic as Topic, providers: providers!, score: signals.scores[topic as Topic] }))
     .filter((candidate) => candidate.score >= TOPIC_THRESHOLD)
@@ -60,4 +69,10 @@ export function routeProviders(kind: SearchKind, query: string, search: SearchSe
     return { providers: admissible, reasons: [`${lead}: every available ${kind} provider`, ...reasons] };
   }
   return { providers: all, reasons: [`no ${kind} provider is configured and available: the defaults, each reporting why`, ...reasons] };
+}
+
+/** A suspended provider as the routing reasons name it: with the host whose breaker holds it back, when it has its own. */
+function suspendedWhere(name: string, search: SearchService, filters: SearchFilters): string {
+  const host = search.upstreamHostOf(name, filters);
+  return host === undefined ? name : `${name} (at ${host})`;
 }

@@ -46,7 +46,7 @@ function asksForAuto(providers: SearchParameters['providers']): boolean {
 export function planSearch(kind: SearchKind, parameters: SearchParameters, search: SearchService): SearchPlan {
   const conflict = siteTermsConflict(kind, parameters.query, parameters.filters);
   if (conflict !== undefined) throw invalidQuery(conflict);
-  const routing = asksForAuto(parameters.providers) ? routeProviders(kind, parameters.query, search) : undefined;
+  const routing = asksForAuto(parameters.providers) ? routeProviders(kind, parameters.query, search, parameters.filters) : undefined;
   const providers = routing ? routing.providers : (parameters.providers as string[] | undefined);
   return new PlannedSearch(kind, parameters, search, providers, routing);
 }

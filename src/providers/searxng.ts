@@ -17,17 +17,27 @@ import {
 const SAFESEARCH = { off: '0', moderate: '1', strict: '2' } as const;
 const HEADERS: Readonly<Record<string, string>> = Object.freeze({ Accept: 'application/json' });
 /**
- * SearXNG reads syntax of its own in any word of the query (searx/query.py, RawTextQuery): `!name` searches only the
- * engine or category named, `<N` sets its engines' timeout (`<100`: 100 ms). When every engine fails for such a query,
- * the caller chose them or their time: not the instance's failure, which would suspend it for every caller. A word
- * starting with `!!` chooses no engine (ExternalBangParser takes it before BangParser): `!!!1` is a word to find.
+ * SearXNG reads syntax of its own in any word of the query (searx/query.py, RawTextQuery, words split at white space):
+ * `!name` searches only the engines a shortcut, an engine's name or a category names, `<N` sets its engines' timeout.
+ * A word it reads so is left out of the `query` its JSON answer repeats (webadapter.py: RawTextQuery.getQuery, the words
+ * searched for); a `!word` that names nothing it has stays there, and chose nothing: its engines are the instance's
+ * own. A word starting with `!!` chooses no engine (ExternalBangParser takes it before BangParser): `!!!1` is a word.
  */
-const ENGINES_CHOSEN = /(?:^|\s)![^\s!]/;
+const BANG_WORD = /^![^!]/;
+/** `<N`: N seconds below 100, milliseconds from 100 on (`<3`: 3 s, `<850`: 850 ms; searx/query.py, TimeoutParser). */
+const TIMEOUT_WORD = /^<(\d+)$/;
+const TIMEOUT_IN_MS_FROM = 100;
+/**
+ * SearXNG's default engine timeout (settings.yml, `outgoing.request_timeout: 3.0`), which its engines are given unless
+ * an engine or operator sets another. A chosen timeout cannot lengthen it (searx/search: the smaller of the two is
+ * used unless `max_request_timeout` is set): one this long or longer left the engines the time they normally have,
+ * and their all timing out is the instance's failure. Only a shorter one is the query's doing.
+ */
+const ENGINE_TIMEOUT_MS = 3_000;
 /**
  * A chosen timeout makes engines time out, and nothing else: an engine refused (`CAPTCHA`, `access denied`, `too many
  * requests`) or broken is the instance's failure whatever the timeout, and counts.
  */
-const TIMEOUT_CHOSEN = /(?:^|\s)<\d+(?!\S)/;
 const TIMED_OUT = 'timeout';
 /**
  * `!!name` (an external bang) and a lone `!!` (the first result): SearXNG answers them with a redirect to another site
@@ -81,7 +91,7 @@ export class SearxngProvider extends Provider {
     const failed = unresponsiveEngines(body.unresponsive_engines);
     if (items.length === 0 && failed.length > 0) {
       const message = `no results; engines failed: ${failed.map(engineFailure).slice(0, 3).join(', ')}`;
-      if (chosenByTheQuery(query.text, failed)) throw upstreamRefusal(`the query chose the engines or their timeout (!name, <N): ${message}`);
+      if (chosenByTheQuery(query.text, body.query, failed)) throw upstreamRefusal(`the query chose the engines or their timeout (!name, <N): ${message}`);
       throw upstreamFailure(message);
     }
     return { items };
@@ -127,10 +137,29 @@ function engineFailure({ engine, reason }: EngineFailure): string {
   return reason ? `${engine} (${reason})` : engine;
 }
 
-/** Whether the query's own syntax chose what failed: the engines (ENGINES_CHOSEN), or a timeout they all ran out of. */
-function chosenByTheQuery(text: string, failed: readonly EngineFailure[]): boolean {
-  if (ENGINES_CHOSEN.test(text)) return true;
-  return TIMEOUT_CHOSEN.test(text) && failed.every(({ reason }) => reason?.toLowerCase() === TIMED_OUT);
+/**
+ * Whether the query's own syntax chose what failed, as the answer shows SearXNG read it (`searched`: its `query`, the
+ * words it searched for): a `!word` it took chose the engines asked (RawTextQuery.specific: only those), or a `<N` it
+ * took, shorter than the engines' own timeout, made them all time out. Without the words it searched for, it cannot
+ * be told: the failure counts.
+ */
+function chosenByTheQuery(sent: string, searched: unknown, failed: readonly EngineFailure[]): boolean {
+  // Most queries hold neither: no split, no set.
+  if (typeof searched !== 'string' || !/[!<]/.test(sent)) return false;
+  const kept = new Set(searched.split(/\s+/));
+  let chosenTimeoutMs: number | undefined;
+  for (const word of sent.split(/\s+/)) {
+    if (word === '' || kept.has(word)) continue;
+    if (BANG_WORD.test(word)) return true;
+    // Each `<N` taken sets the timeout again: the last one is the one used.
+    const timeout = TIMEOUT_WORD.exec(word);
+    if (timeout) chosenTimeoutMs = timeoutMs(Number(timeout[1]));
+  }
+  return chosenTimeoutMs !== undefined && chosenTimeoutMs < ENGINE_TIMEOUT_MS && failed.every(({ reason }) => reason?.toLowerCase() === TIMED_OUT);
+}
+
+function timeoutMs(value: number): number {
+  return value < TIMEOUT_IN_MS_FROM ? value * 1000 : value;
 }
 
 function toItem(result: Record<string, unknown>): ProviderItem | undefined {

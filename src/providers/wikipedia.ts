@@ -23,9 +23,12 @@ const ERROR_BODIES = [ERROR_ENVELOPES.errorObject];
  * (`insource:/[/`) suspended the wiki for everyone. Read from CirrusSearch's ElasticaErrorHandler::extractMessageAndStatus
  * and i18n/en.json (wikimedia/mediawiki-extensions-CirrusSearch): a regular expression that does not parse or is too
  * complex to run, a query Elasticsearch could not parse ("Query was not understood. Please make it simpler"), a query
- * longer than the wiki allows, and the pool of regular expression searches full (only a regular expression meets it).
- * Any other error (`cirrussearch-backend-error`, `cirrussearch-too-busy-error`, `internal_api_error_*`, `maxlag`,
- * `readonly`) is the wiki's, and counts.
+ * longer than the wiki allows. And one that is no fault of the text: the queue of the wiki's pool of regular expression
+ * searches full (`regex-too-busy`: Util::doPoolCounterWork, one pool of every client's, CirrusSearch-Regex). Only a
+ * search with a regular expression meets it, while the wiki serves every other: counted, anyone's heavy regular
+ * expressions would suspend all of the wiki's searches for every caller. The search that met it reports the wiki's
+ * "try again later". Any other error (`cirrussearch-backend-error`, `cirrussearch-too-busy-error` (the pool of every
+ * search), `internal_api_error_*`, `maxlag`, `readonly`) is the wiki's, and counts.
  */
 const REFUSED_SEARCH_CODES: ReadonlySet<string> = new Set([
   'cirrussearch-regex-syntax-error',

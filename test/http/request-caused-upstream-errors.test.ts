@@ -1,5 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 
 const FAILURES = 3;
@@ -56,11 +57,13 @@ describe('a MediaWiki error caused by the search itself is not counted by the br
   const API_PATH = '/wikipedia/w/api.php';
   const { upstream, search, health, asked } = serviceFor('wikipedia', API_PATH);
 
-  it(`reports ${FAILURES} refused searches to their callers and leaves the provider admitted for the next`, async () => {
+  it(`reports ${FAILURES + 1} refused searches to their callers and leaves the provider admitted for the next`, async () => {
     const refusals = [
       mediawikiError('cirrussearch-regex-syntax-error', "Regular expression syntax error at 1: expected ']'"),
       mediawikiError('cirrussearch-regex-too-complex-error', 'Regular expression is too complex.'),
       mediawikiError('cirrussearch-parse-error', 'Query was not understood. Please make it simpler.'),
+      // No fault of the text: the wiki-wide pool of regular expression searches is full, which only such a search meets.
+      mediawikiError('cirrussearch-regex-too-busy-error', 'Too many regular expression searches are running. Please try again later.'),
     ];
     for (const refusal of refusals) {
       upstream().json(API_PATH, refusal);
@@ -132,5 +135,71 @@ describe("a SearXNG failure the query's own syntax chose is not counted by the b
       expect(await search('rank fusion')).toMatchObject({ status: 'error', code: 'PROVIDER_UPSTREAM' });
     }
     expect(await search('rank fusion')).toMatchObject({ status: 'suspended', code: 'PROVIDER_SUSPENDED' });
+  });
+});
+
+/**
+ * A SearXNG instance as searx/query.py reads a query, with two engines (shortcuts `ddg`, `wp`) in one category, every
+ * engine it asks failing with `reason`: `!shortcut`, `!name` and `!category` choose engines and `<N` a timeout (N
+ * seconds below 100, else ms), each left out of the words the answer says it searched for; any other `!word` stays
+ * there and chose nothing, so the instance's own engines were asked.
+ */
+function fakeSearxng(reason: string) {
+  const shortcuts: Record<string, string> = { ddg: 'duckduckgo', wp: 'wikipedia' };
+  const categories: Record<string, string[]> = { general: ['duckduckgo', 'wikipedia'] };
+  const bangEngines = (name: string): string[] => {
+    const engine = shortcuts[name] ?? name;
+    return categories[name] ?? (categories.general!.includes(engine) ? [engine] : []);
+  };
+  return {
+    kind: 'handler' as const,
+    handle: (request: RecordedRequest, response: ServerResponse) => {
+      const searched: string[] = [];
+      const chosen = new Set<string>();
+      for (const word of (request.url.searchParams.get('q') ?? '').split(/\s+/).filter((part) => part !== '')) {
+        const engines = word.startsWith('!') && !word.startsWith('!!') ? bangEngines(word.slice(1).replace(/[-_]/g, ' ')) : [];
+        for (const engine of engines) chosen.add(engine);
+        if (engines.length === 0 && !/^<\d+$/.test(word)) searched.push(word);
+      }
+      const asked = chosen.size > 0 ? [...chosen] : categories.general!;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ query: searched.join(' '), results: [], unresponsive_engines: asked.sort().map((engine) => [engine, reason]) }));
+    },
+  };
+}
+
+describe('a SearXNG failure the query did not choose counts against the breaker, !word or <N in it or not', () => {
+  const SEARCH_PATH = '/searxng/search';
+
+  describe('a !word that names none of the engines', () => {
+    const { upstream, search, health } = serviceFor('searxng', SEARCH_PATH);
+
+    it(`counts its engines failing: ${FAILURES} such searches suspend the instance`, async () => {
+      upstream().on(SEARCH_PATH, fakeSearxng('CAPTCHA'));
+      for (let attempt = 0; attempt < FAILURES; attempt += 1) {
+        expect(await search('!foo rank fusion')).toMatchObject({ status: 'error', code: 'PROVIDER_UPSTREAM', message: expect.stringContaining('duckduckgo (CAPTCHA)') });
+      }
+      expect(await search('rank fusion')).toMatchObject({ status: 'suspended', code: 'PROVIDER_SUSPENDED' });
+      expect(await health()).toMatchObject({ state: 'open', consecutive_failures: FAILURES });
+    });
+  });
+
+  describe('engines chosen by a bang, or timed out under a short timeout, and then a timeout as long as their own', () => {
+    const { upstream, search, health } = serviceFor('searxng', SEARCH_PATH);
+
+    it('does not count the engines a bang chose (by shortcut, name or category) failing', async () => {
+      upstream().on(SEARCH_PATH, fakeSearxng('timeout'));
+      for (const text of ['!wp rank fusion', 'rank fusion !duckduckgo', '!general rank fusion', 'rank fusion <500']) {
+        expect(await search(text), text).toMatchObject({ status: 'error', code: 'PROVIDER_UPSTREAM', message: expect.stringContaining('(timeout)') });
+      }
+      expect(await health()).toMatchObject({ state: 'closed', consecutive_failures: 0 });
+    });
+
+    it(`counts every engine timing out under <5 (5 s, longer than their own 3 s): ${FAILURES} suspend the instance`, async () => {
+      for (let attempt = 0; attempt < FAILURES; attempt += 1) {
+        expect(await search('rank fusion <5')).toMatchObject({ status: 'error', code: 'PROVIDER_UPSTREAM' });
+      }
+      expect(await search('rank fusion')).toMatchObject({ status: 'suspended', code: 'PROVIDER_SUSPENDED' });
+    });
   });
 });

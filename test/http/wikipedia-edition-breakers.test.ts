@@ -20,6 +20,13 @@ function toFake(agent: Agent, fake: FakeUpstream): Dispatcher {
   });
 }
 
+/** A `providers=auto` search of the web, in `language` when given, with the routing its answer explains. */
+async function routed(service: RunningService, query: string, language?: string) {
+  const response = await request(service.origin, `/v1/search/web?q=${encodeURIComponent(query)}&providers=auto${language ? `&language=${language}` : ''}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as { routing: { providers: string[]; reasons: string[] }; providers: Outcome[] };
+}
+
 /** One page of list=search (https://www.mediawiki.org/wiki/API:Search), with only what the adapter reads. */
 const page = (title: string) => ({ query: { search: [{ title, snippet: 'text' }] } });
 
@@ -95,6 +102,20 @@ describe('Wikipedia editions and their circuit breakers, over real HTTP', () => 
     }
   });
 
+  it('routes providers=auto past Wikipedia for a German search while de.wikipedia.org is suspended, and to it for others', async () => {
+    const deAsked = asked('de.wikipedia.org');
+    const german = await routed(service, 'what is rank fusion', 'de');
+    expect(german.routing.providers.length).toBeGreaterThan(0);
+    expect(german.routing.providers).not.toContain('wikipedia');
+    expect(german.routing.reasons).toContain('suspended, not chosen: wikipedia (at de.wikipedia.org)');
+    expect(german.providers.map((outcome) => outcome.provider)).not.toContain('wikipedia');
+    expect(asked('de.wikipedia.org')).toBe(deAsked);
+    // English searches meet the instance's own breaker, which is closed: a definition question goes to Wikipedia first.
+    const english = await routed(service, 'what is rank fusion');
+    expect(english.routing.providers[0]).toBe('wikipedia');
+    expect(english.providers.find((outcome) => outcome.provider === 'wikipedia')).toMatchObject({ status: 'ok', count: 1 });
+  });
+
   it("holds every edition for one edition's Retry-After, as Wikimedia counts one client across its wikis", async () => {
     expect(await search('fr')).toMatchObject({ status: 'error', code: 'PROVIDER_RATE_LIMITED', retry_after_ms: 120_000 });
     const enAsked = asked('en.wikipedia.org');
@@ -102,5 +123,53 @@ describe('Wikipedia editions and their circuit breakers, over real HTTP', () => 
     expect(held).toMatchObject({ status: 'suspended', message: 'suspended: the upstream asked to wait (Retry-After)' });
     expect(held.retry_after_ms).toBeGreaterThan(100_000);
     expect(asked('en.wikipedia.org')).toBe(enAsked);
+    // An edition no search has asked yet is held as well: auto routing passes Wikipedia over for it, and makes no
+    // breaker for it by looking (host_health lists the editions searches reached).
+    const italian = await routed(service, 'what is rank fusion', 'it');
+    expect(italian.routing.reasons).toContain('suspended, not chosen: wikipedia (at it.wikipedia.org)');
+    expect(asked('it.wikipedia.org')).toBe(0);
+    const listed = (await (await request(service.origin, '/v1/providers')).json()).providers.find((provider: { name: string }) => provider.name === 'wikipedia');
+    expect(Object.keys(listed.host_health)).not.toContain('it.wikipedia.org');
+  });
+});
+
+/**
+ * The other way round: the instance's own edition suspended says nothing of another edition's, which the pipeline
+ * admits a search in its language to. Routing passed Wikipedia over for every language while en.wikipedia.org was out.
+ */
+describe('providers=auto and an instance whose own edition is suspended, over real HTTP', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  const agent = new Agent({ keepAliveTimeout: 1000 });
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.json('/en.wikipedia.org/w/api.php', { error: 'the wiki is down' }, 500).json('/de.wikipedia.org/w/api.php', page('Rangfusion'));
+    const { WIKIPEDIA_BASE_URL: _onTheFake, ...env } = providerEnv(upstream.origin);
+    service = await startService(
+      { ...env, BREAKER_FAILURES: '2', BREAKER_COOLDOWN_MS: '60000', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' },
+      undefined,
+      { dispatcher: toFake(agent, upstream) },
+    );
+  });
+  afterAll(async () => {
+    await service.stop();
+    await upstream.stop();
+    await agent.close();
+  });
+
+  it('routes a German definition question to Wikipedia, which de.wikipedia.org answers, and an English one past it', async () => {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const response = await request(service.origin, `/v1/search/web?q=rank+fusion+${attempt}&providers=wikipedia`);
+      expect(((await response.json()).providers as Outcome[])[0]).toMatchObject({ provider: 'wikipedia', status: 'error' });
+    }
+    const english = await routed(service, 'what is rank fusion');
+    expect(english.routing.providers).not.toContain('wikipedia');
+    expect(english.routing.reasons).toContain('suspended, not chosen: wikipedia');
+
+    const german = await routed(service, 'what is rank fusion', 'de');
+    expect(german.routing.providers[0]).toBe('wikipedia');
+    expect(german.providers.find((outcome) => outcome.provider === 'wikipedia')).toMatchObject({ status: 'ok', count: 1 });
+    expect(upstream.requestsTo('/de.wikipedia.org/w/api.php')).toHaveLength(1);
   });
 });

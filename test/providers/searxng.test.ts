@@ -63,7 +63,7 @@ describe('searxng adapter', () => {
     expect(provider.parseResponse(response(empty), makeQuery('q'))).toEqual({ items: [] });
   });
 
-  it("marks every engine failing as the query's doing when its words chose the engines (!name) or their timeout (<N)", () => {
+  it("marks every engine failing as the query's doing when SearXNG took its words as a bang (!name) or a timeout (<N)", () => {
     const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' });
     const thrown = (text: string): unknown => {
       try {
@@ -73,6 +73,7 @@ describe('searxng adapter', () => {
       }
       return undefined;
     };
+    // The answer's query is `rank fusion`: SearXNG took `!ddg` and `!images` as bangs, which left them out of it.
     for (const text of ['!ddg rank fusion', 'rank fusion !images']) {
       expect(thrown(text)).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: true });
     }
@@ -82,7 +83,28 @@ describe('searxng adapter', () => {
     }
   });
 
-  it('marks engines all timing out as the query\'s doing when it chose their timeout (<N), and nothing else', () => {
+  it('counts every engine failing when the !word is still in the words SearXNG searched for: it named no engine', () => {
+    const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' });
+    const thrown = (searched: string | undefined, text: string): unknown => {
+      const body = JSON.stringify({ ...(searched === undefined ? {} : { query: searched }), results: [], unresponsive_engines: [['google', 'timeout']] });
+      try {
+        provider.parseResponse(response(body), makeQuery(text));
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    // SearXNG keeps a `!word` naming none of its engines or categories among the words it searches for, and asks its
+    // own engines: their failing is the instance's.
+    expect(thrown('!foo rank fusion', '!foo rank fusion')).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: false });
+    expect(thrown('hello !important css', 'hello !important css')).toMatchObject({ refusedRequest: false });
+    // Taken (left out of the words searched for): the engines asked were the ones it chose.
+    expect(thrown('rank fusion', '!wp rank fusion')).toMatchObject({ refusedRequest: true });
+    // No words searched for in the answer: what SearXNG took cannot be told, and the failure counts.
+    expect(thrown(undefined, '!wp rank fusion')).toMatchObject({ refusedRequest: false });
+  });
+
+  it('marks engines all timing out as the query\'s doing only under a chosen timeout (<N) shorter than their own, 3 s', () => {
     const provider = makeProvider(SearxngProvider, { SEARXNG_URL: 'http://searx.local' });
     const failing = (unresponsive: string[][]): string => JSON.stringify({ query: 'rank fusion', results: [], unresponsive_engines: unresponsive });
     const thrown = (body: string, text: string): unknown => {
@@ -94,11 +116,16 @@ describe('searxng adapter', () => {
       return undefined;
     };
     const timedOut = failing([['google', 'timeout'], ['duckduckgo', 'timeout']]);
-    for (const text of ['rank fusion <100', '<3 rank fusion']) {
+    // `<N`: seconds below 100, milliseconds from 100 on; the last one taken is the one used.
+    for (const text of ['rank fusion <100', '<2 rank fusion', 'rank fusion <2999', '<5 rank fusion <850']) {
       expect(thrown(timedOut, text), text).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: true });
     }
+    // As long as SearXNG's own engine timeout or longer (`<5` is 5 s, `<99` 99 s): the engines had their time.
+    for (const text of ['<3 rank fusion', 'rank fusion <5', 'rank fusion <3000', '<99 rank fusion', '<850 rank fusion <5']) {
+      expect(thrown(timedOut, text), text).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: false });
+    }
     // A CAPTCHA or a refusal is the instance's, whatever timeout the query chose: it counts against the breaker.
-    expect(thrown(allFailed, 'rank fusion <5')).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: false });
+    expect(thrown(allFailed, 'rank fusion <1')).toMatchObject({ code: 'PROVIDER_UPSTREAM', refusedRequest: false });
     expect(thrown(failing([['google', 'access denied']]), '<100 rank fusion')).toMatchObject({ refusedRequest: false });
   });
 
