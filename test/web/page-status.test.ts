@@ -145,15 +145,17 @@ describe.skipIf(!browserTestsRun())('the search page status line', () => {
   it('says what a refusal from in front of the service means, and when Retry-After says to try again', async () => {
     const page = await chromium.context.newPage();
     // Refusals as a proxy or gateway sends them: its own page, not the service's JSON with a message.
-    const refusals: { status: number; headers: Record<string, string>; said: string | RegExp }[] = [
-      { status: 429, headers: { 'retry-after': '30' }, said: 'The search answered HTTP 429 (too many requests: retry after 30 s).' },
-      { status: 503, headers: { 'retry-after': new Date(Date.now() + 120_000).toUTCString() }, said: /^The search answered HTTP 503 \(the service is unavailable for now: retry after 1(19|20) s\)\.$/ },
-      { status: 502, headers: {}, said: 'The search answered HTTP 502 (the service is unavailable for now).' },
+    // Headers are made as each refusal is sent: an HTTP date counts whole seconds, so one made before the earlier
+    // pages loaded would say less than 119 s on a loaded machine.
+    const refusals: { status: number; headers: () => Record<string, string>; said: string | RegExp }[] = [
+      { status: 429, headers: () => ({ 'retry-after': '30' }), said: 'The search answered HTTP 429 (too many requests: retry after 30 s).' },
+      { status: 503, headers: () => ({ 'retry-after': new Date(Date.now() + 120_000).toUTCString() }), said: /^The search answered HTTP 503 \(the service is unavailable for now: retry after 1(19|20) s\)\.$/ },
+      { status: 502, headers: () => ({}), said: 'The search answered HTTP 502 (the service is unavailable for now).' },
     ];
     for (const [index, { status, headers, said }] of refusals.entries()) {
       await page.unrouteAll();
       await page.route('**/v1/search/web/stream?**', (route) =>
-        route.fulfill({ status, headers: { 'content-type': 'text/html', ...headers }, body: `<html><body><h1>${status}</h1></body></html>` }),
+        route.fulfill({ status, headers: { 'content-type': 'text/html', ...headers() }, body: `<html><body><h1>${status}</h1></body></html>` }),
       );
       await page.goto(`${service.origin}/?q=refused+${index}&providers=local`);
       const line = page.locator('#status[data-kind="error"]');
