@@ -5,29 +5,17 @@ import { hideUrlUserinfo } from './url-userinfo.js';
  * `apiKey` are one name). fedsearch reads its own key only from a header, but a client may put it in the URL all the
  * same; and a URL a caller asks fedsearch to fetch (fetch_url's url, /v1/papers/download?url=) may carry the caller's
  * credentials for that other site: a token, or a signed URL's signature (S3's X-Amz-*, GCS's X-Goog-*, Azure's sig).
+ * These names are credentials whole; SECRET_ENDING finds the many more that only end like one.
  */
-const SECRET_PARAMETERS: ReadonlySet<string> = new Set([
-  'key',
-  'apikey',
-  'xapikey',
-  'token',
-  'accesstoken',
-  'refreshtoken',
-  'idtoken',
-  'authorization',
-  'auth',
-  'sessionid',
-  'password',
-  'secret',
-  'clientsecret',
-  'sig',
-  'signature',
-  'xamzsignature',
-  'xamzcredential',
-  'xamzsecuritytoken',
-  'xgoogsignature',
-  'xgoogcredential',
-]);
+const SECRET_PARAMETERS: ReadonlySet<string> = new Set(['key', 'auth', 'authorization', 'sessionid', 'sig']);
+
+/**
+ * The endings of a credential's name: each site names its own (`api_token`, `auth_token`, GitLab's `private_token`,
+ * Brave's `X-Subscription-Token`, `access_key`, Azure's `subscription-key`, `app_secret`, `oauth_signature`), and a
+ * list of whole names let every one it lacked into the log. An ending, not a part: `tokens` and `signature_version`
+ * are no credentials.
+ */
+const SECRET_ENDING = /(?:token|secret|password|passwd|signature|credential|apikey|accesskey|secretkey|privatekey|subscriptionkey)$/;
 
 /** Whether `name` is a secret's, read as the query parser reads it: `api%5Fkey` and `%6Bey` are `api_key` and `key`. */
 export function isSecretParameter(name: string): boolean {
@@ -39,7 +27,8 @@ export function isSecretParameter(name: string): boolean {
       // A malformed escape: the parser keeps such a name as it is, and so is it read here.
     }
   }
-  return SECRET_PARAMETERS.has(decoded.toLowerCase().replace(/[-_]/g, ''));
+  const normalised = decoded.toLowerCase().replace(/[-_]/g, '');
+  return SECRET_PARAMETERS.has(normalised) || SECRET_ENDING.test(normalised);
 }
 
 /**

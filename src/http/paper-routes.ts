@@ -5,6 +5,7 @@ import type { OperationContext } from '../operations/operation.js';
 import { downloadPaper } from '../operations/paper-download.js';
 import { checkIdOrUrl } from '../operations/paper-operations.js';
 import { contentDisposition } from './download-file-name.js';
+import { refuseFetchLoop } from './fetch-loop.js';
 import { clientGoneSignal } from './request-signal.js';
 import { errorResponses } from './response-schemas.js';
 import { documented } from './zod-schemas.js';
@@ -43,6 +44,7 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
       },
     },
     async (request, reply) => {
+      refuseFetchLoop(request.headers['user-agent']);
       const input = request.query as z.output<typeof downloadQuery>;
       const { document, tried } = await downloadPaper(input, { ...context, signal: clientGoneSignal(reply), logger: request.log });
       if (document.kind !== 'pdf') {

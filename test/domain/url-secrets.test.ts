@@ -20,6 +20,11 @@ describe('hideUrlSecrets', () => {
     ],
     ['a name written with escapes or in another case', 'https://h.example/?Api%5FKey=k1&AUTH=k2', 'https://h.example/?Api%5FKey=[redacted]&AUTH=[redacted]'],
     ['a quoted URL cut short by a message', 'url: "https://h.example/r.pdf?token=tok-3e1f9..." is not a URL', 'url: "https://h.example/r.pdf?token=[redacted]..." is not a URL'],
+    [
+      "names a site gives its credentials, which end like a credential's",
+      'could not fetch https://git.example/api?private_token=g1&api_token=a1&auth_token=t1&X-Subscription-Token=b1&access_key=k1&Subscription-Key=z1&app_secret=s1&oauth_signature=o1&db_password=p1: refused',
+      'could not fetch https://git.example/api?private_token=[redacted]&api_token=[redacted]&auth_token=[redacted]&X-Subscription-Token=[redacted]&access_key=[redacted]&Subscription-Key=[redacted]&app_secret=[redacted]&oauth_signature=[redacted]&db_password=[redacted]: refused',
+    ],
     ['a user name and password as well', 'https://ann:pw@h.example/?sig=s1', 'https://[redacted]@h.example/?sig=[redacted]'],
   ])('%s', (_case, text, hidden) => {
     expect(hideUrlSecrets(text)).toBe(hidden);

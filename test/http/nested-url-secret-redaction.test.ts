@@ -13,6 +13,12 @@ const SECRETS = {
   sig: 'sv-2f6b1d04e8c3',
   accessToken: 'ya29.a0-access-93bd72c1',
   auth: 'auth-b81c5e6d02',
+  privateToken: 'glpat-5Rk2xq9Lm3',
+  apiToken: 'apitok-8d1e4c07',
+  subscriptionToken: 'BSAsub-77e2a9f0',
+  accessKey: 'akey-0c41e9b7d2',
+  subscriptionKey: 'azsub-3b9f61c8e4',
+  appSecret: 'appsec-6e0d2a91',
 } as const;
 
 /** Every way a secret can sit in a log line: as written, or percent-encoded once or twice inside another URL. */
@@ -102,6 +108,31 @@ describe("a caller's credentials for another site, inside a URL it asks fedsearc
     expect(response.status).toBe(502);
     const lines = await loggedLines(response.headers.get('x-request-id'));
     expect(lines.find((line) => line.req?.url !== undefined)?.req?.url).toBe(`/v1/papers/download?url=http://127.0.0.1:${nobody}/paper.pdf?signature=[redacted]`);
+    expectNoSecretIn(service.logs);
+  });
+
+  /** Credentials under the names sites give them, which end like one's rather than being one of a few whole names. */
+  const namedQuery =
+    `private_token=${SECRETS.privateToken}&api_token=${SECRETS.apiToken}&X-Subscription-Token=${SECRETS.subscriptionToken}` +
+    `&access_key=${SECRETS.accessKey}&subscription-key=${SECRETS.subscriptionKey}&app_secret=${SECRETS.appSecret}&page=2`;
+  const namedRedacted =
+    'private_token=[redacted]&api_token=[redacted]&X-Subscription-Token=[redacted]&access_key=[redacted]&subscription-key=[redacted]&app_secret=[redacted]&page=2';
+
+  it("fetch_url failing: the log line redacts credentials under a site's own names (api_token, private_token, X-Subscription-Token, …)", async () => {
+    const response = await callOperation(service, 'fetch_url', { url: `http://127.0.0.1:${nobody}/api/v4/projects?${namedQuery}` });
+    expect(response.status).toBe(502);
+    const lines = await loggedLines(response.headers.get('x-request-id'));
+    expect(lines.find((line) => line.msg === 'request failed')?.err?.message).toContain(`/api/v4/projects?${namedRedacted}`);
+    expectNoSecretIn(service.logs);
+  });
+
+  it("GET /v1/papers/download?url= logs a nested URL's credentials under a site's own names redacted", async () => {
+    const response = await request(service.origin, `/v1/papers/download?url=${encodeURIComponent(`http://127.0.0.1:${nobody}/paper.pdf?${namedQuery}`)}`);
+    expect(response.status).toBe(502);
+    const lines = await loggedLines(response.headers.get('x-request-id'));
+    expect(lines.find((line) => line.req?.url !== undefined)?.req?.url).toBe(
+      `/v1/papers/download?url=${encodeURIComponent(`http://127.0.0.1:${nobody}/paper.pdf?`)}${namedRedacted.replace(/=/g, '%3D').replace(/&/g, '%26')}`,
+    );
     expectNoSecretIn(service.logs);
   });
 
