@@ -11,13 +11,13 @@ import { ApiKey } from './api-key.js';
 import { DocumentView } from './document-view.js';
 import { MoreResults } from './more-results.js';
 import { ProviderCatalogue } from './provider-catalogue.js';
-import { renderChips, showChipsNote } from './provider-chips.js';
+import { checkedProviders, renderChips, showChipsNote } from './provider-chips.js';
 import { ProvidersPanel } from './providers-panel.js';
 import { connectPasteNote, queryTooLong } from './query-length.js';
 import { SearchFilters } from './search-filters.js';
 import { SearchForm } from './search-form.js';
 import { SearchStream } from './search-stream.js';
-import { asideOf, asksForAuto, searchParams, stateFromUrl, urlFor } from './search-state.js';
+import { AUTO_PROVIDERS, asideOf, asksForAuto, searchParams, stateFromUrl, urlFor } from './search-state.js';
 import { connectSkipLink } from './skip-link.js';
 import { SteadyResults } from './steady-results.js';
 import { StopControl } from './stop-control.js';
@@ -58,7 +58,7 @@ const apiKey = new ApiKey(document.getElementById('key-form'), keyInput, {
   asked: () => {
     if (catalogue.providers.length === 0) showChipsNote('The providers are listed once the API key is accepted.');
   },
-  given: () => void start().catch((error) => say(error.message, 'error')),
+  given: () => void start({ keepEdits: true }).catch((error) => say(error.message, 'error')),
 });
 const catalogue = new ProviderCatalogue(apiKey);
 const panel = new ProvidersPanel({
@@ -138,8 +138,9 @@ function submit(event) {
   }
   if (!fields.kindAccepted()) return;
   if (!chosenKindAsideSaid(state)) return;
-  // Without the key there is no provider list to choose from: "Choose at least one provider" named the wrong thing to do.
-  if (!apiKey.waiting && state.providers.length === 0) return say('Choose at least one provider.', 'error');
+  // Without the list (the key not yet given, or the list not loaded) there are no chips to choose from: "Choose at least
+  // one provider" named the wrong thing to do.
+  if (catalogue.providers.length > 0 && !apiKey.waiting && state.providers.length === 0) return say('Choose at least one provider.', 'error');
   if (!fields.queryAccepted(state.q)) return;
   if (!fields.deadlineAccepted()) return;
   if (!fields.filtersAccepted(state.kind)) return;
@@ -150,6 +151,12 @@ function submit(event) {
     showInAddressBar(waitingForKey(state));
     say('Enter the API key first; the search runs once it is accepted.', 'error');
     return keyInput.focus();
+  }
+  // The list could not be loaded (a 503, no connection): Search asks for it again, and runs the search as the address
+  // then holds it, the link's providers kept as while the key is asked for.
+  if (catalogue.providers.length === 0) {
+    showInAddressBar(waitingForKey(state));
+    return void start().catch((error) => say(error.message, 'error'));
   }
   showInAddressBar(state);
   void search.run(state);
@@ -187,7 +194,18 @@ function waitingForKey(state) {
   return { ...state, providers: sameKind || link.refusedKind ? link.providers : undefined, aside: sameKind ? link.aside : undefined };
 }
 
+/**
+ * The key was given while the fields held changes not searched: they stay, with the chips of the kind shown, and the
+ * user is told that Search searches them. Filled in from the address, what was typed was lost without a word.
+ */
+function showKeptEdits() {
+  renderChips(catalogue.providers, filters.kind, chosenProvidersOf(filters.kind));
+  say('The API key was accepted. The form keeps your changes: press Search to search them.');
+}
+
 function showInAddressBar(state) {
+  // What the fields held is the address's now: nothing typed is left to keep (start()'s keepEdits).
+  fields.edited = false;
   const url = urlFor(state);
   if (url !== `${location.pathname}${location.search}`) history.pushState(null, '', url);
 }
@@ -195,18 +213,36 @@ function showInAddressBar(state) {
 /**
  * Shows the search the address bar holds. `reloadProviders: false` (Back and Forward) keeps the provider list
  * already loaded: asking for it again on each step cost a request against the rate limit, and a refused one left
- * the search just left on the page, under the address bar of another.
+ * the search just left on the page, under the address bar of another. `keepEdits` (the key just given): fields changed
+ * since the address filled them in keep what the user typed, and nothing is searched until Search is pressed.
  */
-async function start({ reloadProviders = true } = {}) {
+async function start({ reloadProviders = true, keepEdits = false } = {}) {
   // The address bar moved (back, forward, a new key): the search shown so far no longer belongs to it.
   search.cancel();
-  const listed = reloadProviders || catalogue.providers.length === 0 ? await catalogue.load() : true;
+  let listProblem;
+  const listed =
+    reloadProviders || catalogue.providers.length === 0
+      ? await catalogue.load().catch((error) => {
+          listProblem = error.message;
+          return false;
+        })
+      : true;
   const state = stateFromUrl();
+  const keep = keepEdits && fields.edited;
   // The link's fields show while the key is asked for too, so that a Search before it is the link's, checked as it
-  // would be with a key; its chips wait for the list.
-  fields.show(state);
-  resultsList.classList.toggle('explaining', state.explain);
+  // would be with a key; its chips wait for the list. So they do when the list could not be loaded (a 500, a 503, no
+  // connection): the form was left empty, and the link's search lost.
+  if (!keep) {
+    fields.show(state);
+    resultsList.classList.toggle('explaining', state.explain);
+  }
+  if (listProblem) {
+    search.clear();
+    showChipsNote('The providers could not be loaded: press Search to try again.');
+    return say(listProblem, 'error');
+  }
   if (!listed) return;
+  if (keep) return showKeptEdits();
   renderChips(catalogue.providers, state.kind, state.providers);
   if (!state.q) {
     search.clear();
@@ -263,11 +299,19 @@ async function start({ reloadProviders = true } = {}) {
 form.addEventListener('submit', submit);
 form.addEventListener('change', (event) => {
   if (event.target.name !== 'kind') return;
-  // Each kind's filters keep their values; only the kind searched shows (and is sent).
+  // Each kind's filters keep their values; only the kind searched shows (and is sent). Those of the kind left are said.
+  const left = filters.kind;
   filters.showKind(event.target.value);
+  const leftBehind = filters.leftBehind(left);
+  if (leftBehind) say(leftBehind);
   // Before the list is loaded (the key not yet given) there is nothing to show: "No providers of this kind" was wrong.
-  if (catalogue.providers.length > 0) renderChips(catalogue.providers, event.target.value, linkProvidersOf(event.target.value));
+  if (catalogue.providers.length > 0) renderChips(catalogue.providers, event.target.value, chosenProvidersOf(event.target.value));
 });
+
+/** The chips to check when those of `kind` show: auto while it is checked (the service chooses for either kind), else linkProvidersOf(kind). */
+function chosenProvidersOf(kind) {
+  return asksForAuto(checkedProviders()) ? [AUTO_PROVIDERS] : linkProvidersOf(kind);
+}
 
 /**
  * The address's providers when every one is a provider of `kind`: the ones a link of that kind asked for, and chosen

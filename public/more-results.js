@@ -29,6 +29,12 @@ export class MoreResults {
    */
   reset(search) {
     this.search = search;
+    /**
+     * With providers=auto, whom the service chose for page 1 (its answer's routing): the next pages ask them by name.
+     * Asked for auto again, a page could be of other providers (one suspended since, or back), and so another list,
+     * repeating or skipping results of the pages shown.
+     */
+    this.routed = undefined;
     this.lastPage = 1;
     this.shown = new Set();
     this.loading = undefined;
@@ -40,6 +46,7 @@ export class MoreResults {
   /** A page's answer is on the page: remember it, and offer the next page only when the answer says there is one. */
   shownPage(answer) {
     this.lastPage = answer.page;
+    if (answer.routing) this.routed = answer.routing.providers;
     for (const result of answer.results) this.shown.add(result.url);
     this.setBusy(false);
     this.showReady();
@@ -65,7 +72,8 @@ export class MoreResults {
       // no-store: the browser's cache held an identical request from another tab (the same search's next page) until
       // this one's answer was whole, then sent it, so it waited out the whole search before the service saw it, and
       // asked every provider again instead of joining that search in flight. An answer is never reused from it anyway.
-      const response = await fetch(this.searchPage.pageUrl(state, number), { headers: this.searchPage.headers(), signal, cache: 'no-store' });
+      const asked = this.routed ? { ...state, providers: this.routed } : state;
+      const response = await fetch(this.searchPage.pageUrl(asked, number), { headers: this.searchPage.headers(), signal, cache: 'no-store' });
       // Read whole before looking again: a new search (or Back, or Stop) may take over while the body arrives.
       const body = response.ok ? await response.json() : await response.json().catch(() => ({}));
       if (signal.aborted) return;

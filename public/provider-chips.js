@@ -10,14 +10,15 @@ const providerDescriptions = document.getElementById('provider-descriptions');
 /**
  * One checkbox per provider of the kind: the ones named in the URL, else every configured one, start on. What each
  * searches (and what an unconfigured one needs) is listed under them, folded away, and is each checkbox's description.
- * A link's providers=auto is a chip of its own, first and on, the others off: the service chooses, and says whom.
+ * providers=auto is a chip of its own, first: on for a link that asks for it, the others off (the service chooses, and
+ * says whom), and there to be chosen by hand too. Shown for a link only, the page offered less than its API.
  */
 export function renderChips(catalogue, kind, selected) {
   const providers = catalogue.filter((provider) => provider.kind === kind);
   const auto = asksForAuto(selected);
   const chosen = new Set(auto ? [] : selected?.length ? selected : providers.filter((provider) => provider.configured).map((provider) => provider.name));
   chips.replaceChildren(
-    ...(auto && providers.length > 0 ? [autoChip()] : []),
+    ...(providers.length > 0 ? autoChip(auto) : []),
     ...providers.flatMap((provider, index) => {
       // By place, not by name: an instance's name is the operator's to choose, and need not make a valid id.
       const aboutId = `provider-about-${index}`;
@@ -38,11 +39,15 @@ export function renderChips(catalogue, kind, selected) {
   if (providers.length === 0) showChipsNote('No providers of this kind.');
 }
 
-/** The chip of providers=auto: checked, it is the search's one entry. */
-function autoChip() {
-  const input = element('input', { attributes: { type: 'checkbox', name: 'providers', value: AUTO_PROVIDERS } });
-  input.checked = true;
-  return element('label', { className: 'chip' }, [input, element('span', { text: 'auto: the service chooses by the query' })]);
+/** The chip of providers=auto, and its description, as each provider's: checked, it is the search's one entry. */
+function autoChip(checked) {
+  const input = element('input', { attributes: { type: 'checkbox', name: 'providers', value: AUTO_PROVIDERS, 'aria-describedby': 'provider-about-auto' } });
+  input.checked = checked;
+  const about = element('span', {
+    text: 'The service chooses the providers that suit the query, and its answer says which and why.',
+    attributes: { id: 'provider-about-auto', hidden: '' },
+  });
+  return [element('label', { className: 'chip' }, [input, element('span', { text: 'auto: the service chooses by the query' })]), about];
 }
 
 // auto and named providers are not one search: the service refuses "auto" beside a name. Checking one clears the other.

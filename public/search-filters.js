@@ -102,6 +102,21 @@ export class SearchFilters {
     return `The address asks for ${listed}, ${filtersOf} of ${other.searches}, not of ${searched.searches}. Choose ${other.choice} to search with ${them}, or press Search for ${searched.one} without ${them}.`;
   }
 
+  /**
+   * What to say when the kind is switched by hand from `kind` to the one now shown while filters of `kind` are set:
+   * none of them is a filter of the kind shown, and its search is sent without them. Out of sight with their group,
+   * they narrowed nothing any more, without a word. Undefined when none is set.
+   */
+  leftBehind(kind) {
+    if (kind === this.kind) return undefined;
+    const labels = Object.keys(this.read(kind)).map((name) => labelOf(this.control(kind, name)));
+    if (labels.length === 0) return undefined;
+    const listed = labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+    const [are, filtersOf, them, stay] = labels.length === 1 ? ['is', 'a filter', 'it', 'It stays'] : ['are', 'filters', 'them', 'They stay'];
+    const left = KIND_WORDS[kind];
+    return `${listed} ${are} ${filtersOf} of ${left.searches}: ${KIND_WORDS[this.kind].one} is sent without ${them}. ${stay} set for when you choose ${left.choice} again.`;
+  }
+
   /** Shows the controls of `kind` only: the other kind's are out of sight and out of the Tab order, values kept. */
   showKind(kind) {
     this.kind = kind;

@@ -22,6 +22,16 @@ export class SearchForm {
     /** What is wrong with the kind and the deadline a link gave (stateFromUrl()), said until each is changed. */
     this.kindProblem = undefined;
     this.deadlineProblem = undefined;
+    /**
+     * Whether the fields were changed since they were last filled in or searched: what the user typed while the key was
+     * asked for is theirs, and the key given must not fill the address's values in over it.
+     */
+    this.edited = false;
+    const edited = () => {
+      this.edited = true;
+    };
+    form.addEventListener('input', edited);
+    form.addEventListener('change', edited);
     form.addEventListener('change', (event) => {
       if (event.target.name !== 'kind') return;
       this.kindProblem = undefined;
@@ -55,6 +65,7 @@ export class SearchForm {
    * link's fields do not; filled only once the key was taken, a Search before it wrote an address without them.
    */
   show(state) {
+    this.edited = false;
     this.query.value = state.q;
     // Said of the text the box held before: a cut paste, a query too long.
     this.queryNote.textContent = '';

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
-import { providerEnv, startService, type RunningService } from '../support/service.js';
+import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 import { browserTestsRun, chromiumForThisFile, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
@@ -346,6 +346,81 @@ describe.skipIf(!browserTestsRun())('the search page: more results behind API ke
     await pageShown(page, 2);
     expect(await resultTitles(page)).toEqual(titles('paged topic', 1, 20));
     expect(sent).toEqual([{ url: expect.not.stringContaining(key), authorization: `Bearer ${key}` }]);
+    await page.close();
+  });
+});
+
+/**
+ * providers=auto, paged: the service chooses by the query and by which providers are available now (routing.ts), so a
+ * next page asked of auto again may be of other providers than the page before (one suspended since), and another
+ * fused list. The answer says whom it chose: the next pages ask them.
+ */
+describe.skipIf(!browserTestsRun())('the search page: more results of providers=auto', () => {
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  let chromium: LaunchedBrowser;
+  /** Whether the fake Hacker News fails (HTTP 500) rather than finds nothing. */
+  let hackerNewsFails = false;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    upstream.on('/searxng/search', { kind: 'handler', handle: pagedSearxng });
+    upstream.on('/hackernews/api/v1/search', {
+      kind: 'handler',
+      handle: (_request, response) => {
+        if (hackerNewsFails) return void response.writeHead(500, { 'content-type': 'text/plain' }).end('down');
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ hits: [] }));
+      },
+    });
+    // One failure suspends a provider: auto then chooses without it.
+    service = await startService({ ...providerEnv(upstream.origin), BREAKER_FAILURES: '1', LOG_LEVEL: 'warn' });
+    chromium = await fileChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+    await upstream?.stop();
+  });
+
+  /** Whom the service's own answer to providers=auto for the query chooses now. */
+  async function autoChoice(): Promise<string[]> {
+    const response = await request(service.origin, '/v1/search/web?q=paged+topic&providers=auto');
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { routing: { providers: string[] } }).routing.providers;
+  }
+
+  const waterfallRows = (page: Page): Promise<string[]> =>
+    page.locator('#waterfall .waterfall-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-provider') ?? '').sort());
+
+  it('asks the providers the service chose for page 1 for the next page, though auto would now choose others', async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const chosen = await autoChoice();
+    expect(chosen).toEqual(expect.arrayContaining(['searxng', 'hackernews']));
+    await page.goto(`${service.origin}/?q=paged+topic&providers=auto`);
+    await page.locator('#status[data-kind="done"]').waitFor();
+    const firstPage = await resultTitles(page);
+    expect(firstPage).toContain('paged topic 1');
+    expect(await waterfallRows(page)).toEqual([...chosen].sort());
+
+    // Hacker News fails once and is suspended: auto asked now chooses without it.
+    hackerNewsFails = true;
+    const failed = await request(service.origin, '/v1/search/web?q=another+topic&providers=hackernews');
+    expect(((await failed.json()) as { providers: { status: string }[] }).providers[0]!.status).toBe('error');
+    expect(await autoChoice()).not.toContain('hackernews');
+
+    const next = page.waitForRequest((sent) => nextPageRoute(2)(new URL(sent.url())));
+    await page.locator('#more-results').click();
+    // Page 2 of the search shown: of the providers page 1 was, by name, as the service said it chose them.
+    expect(new URL((await next).url()).searchParams.get('providers')).toBe(chosen.join(','));
+    await pageShown(page, 2);
+    // Below page 1, as it was shown, and with none of it again.
+    const shown = await resultTitles(page);
+    expect(shown.slice(0, firstPage.length)).toEqual(firstPage);
+    expect(shown.length).toBeGreaterThan(firstPage.length);
+    expect(new Set(shown).size).toBe(shown.length);
+    expect(await waterfallRows(page)).toEqual([...chosen].sort());
+    expect(problems).toEqual([]);
     await page.close();
   });
 });

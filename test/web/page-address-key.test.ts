@@ -188,6 +188,33 @@ describe.skipIf(!browserTestsRun())('the search page: a link followed before the
     await page.close();
   });
 
+  it("keeps fields changed but not searched before the key is given, rather than the link's values, and searches them on Search", async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const streams = streamsOf(page);
+    const link = '?q=rank&kind=papers&providers=arxiv';
+    await openWithoutKey(page, link);
+    await page.locator('#q').fill('attention');
+    await page.getByLabel('Deadline').fill('3000');
+
+    // What was typed stays, and is not searched unasked: the user is told that Search searches it.
+    expect(await giveKey(page)).toBe('The API key was accepted. The form keeps your changes: press Search to search them.');
+    expect(await page.locator('#q').inputValue()).toBe('attention');
+    expect(await page.getByLabel('Deadline').inputValue()).toBe('3000');
+    expect(await page.getByLabel('Papers', { exact: true }).isChecked()).toBe(true);
+    // The chips of the kind shown, the link's providers on.
+    expect(await page.locator('#provider-chips input:checked').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('value')))).toEqual(['arxiv']);
+    expect(streams).toEqual([]);
+    expect(addressOf(page)).toBe(link);
+
+    await page.locator('#q').press('Enter');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(streams).toEqual(['/v1/search/papers/stream?q=attention&providers=arxiv&explain=true&timeout_ms=3000']);
+    expect(addressOf(page)).toBe('?q=attention&kind=papers&providers=arxiv&timeout_ms=3000');
+    expect(problems.filter((problem) => !problem.includes('401'))).toEqual([]);
+    await page.close();
+  });
+
   it('shows the form of the address Back returns to while the key is still asked for', async () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);

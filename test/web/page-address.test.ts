@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page, Request } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
@@ -257,6 +257,92 @@ describe.skipIf(!browserTestsRun())("the search page: a link's deadline, kind an
     expect(addressOf(page)).toBe('?q=rank&kind=web&providers=brave');
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it('offers auto on a page no link asked it of, chosen by hand for either kind, on a desktop and a phone', async () => {
+    for (const viewport of [{ width: 1100, height: 900 }, { width: 390, height: 844 }]) {
+      const page = await chromium.context.newPage();
+      await page.setViewportSize(viewport);
+      const problems = await watchForProblems(page);
+      const width = `${viewport.width} px`;
+      await page.goto(`${service.origin}/`);
+      const auto = page.getByLabel('auto: the service chooses by the query');
+      await auto.waitFor();
+      // Offered, not chosen: a page without a link searches the kind's configured providers, as before.
+      expect(await auto.isChecked(), width).toBe(false);
+      const defaults = await checkedChips(page);
+      expect(defaults, width).toContain('brave');
+      expect(defaults, width).not.toContain('auto');
+      const box = await auto.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= viewport.width, width).toBe(true);
+
+      await auto.check();
+      expect(await checkedChips(page), width).toEqual(['auto']);
+      // Chosen for one kind, it stays chosen for the other: the service chooses for either.
+      await page.getByLabel('Papers', { exact: true }).check();
+      expect(await checkedChips(page), width).toEqual(['auto']);
+      await page.getByLabel('Web', { exact: true }).check();
+      expect(await checkedChips(page), width).toEqual(['auto']);
+
+      // Searched as the link providers=auto searches, and written in the address as one.
+      await page.locator('#q').fill('rank');
+      const stream = nextStream(page, 'web');
+      await page.locator('#q').press('Enter');
+      expect(await stream, width).toBe('?q=rank&providers=auto&explain=true');
+      expect(await settled(page), width).toBe('done');
+      expect(await page.locator('#status').textContent(), width).toContain(' Chosen by the service for the query: ');
+      expect(addressOf(page), width).toBe('?q=rank&kind=web&providers=auto');
+      expect(await page.evaluate('document.documentElement.scrollWidth'), width).toBeLessThanOrEqual(viewport.width);
+      expect(problems, width).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it("fills the form from a link when the provider list fails (500, 503, no connection), says so, and searches it on Search", async () => {
+    const link = '?q=rank&kind=papers&providers=arxiv&year_from=2017&timeout_ms=3000';
+    const failures: { name: string; fail: (route: Route) => Promise<void>; words: string | RegExp }[] = [
+      { name: '500', fail: (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Internal Server Error</h1>' }), words: 'The provider list could not be loaded: HTTP 500' },
+      {
+        name: '503',
+        // The service's own words for a load it turns away (protection.ts), as its error handler shapes them.
+        fail: (route) =>
+          route.fulfill({
+            status: 503,
+            json: { statusCode: 503, error: 'Service Unavailable', code: 'OVERLOADED', message: 'the service is overloaded (its event loop delay is past its limit) and turns requests away for now; retry after 10 s' },
+          }),
+        words: 'The provider list could not be loaded: the service is overloaded (its event loop delay is past its limit) and turns requests away for now; retry after 10 s',
+      },
+      { name: 'no connection', fail: (route) => route.abort('internetdisconnected'), words: /^The provider list could not be loaded \(.+\)\. Check the connection and reload the page\.$/ },
+    ];
+    for (const { name, fail, words } of failures) {
+      const page = await chromium.context.newPage();
+      const problems = await watchForProblems(page);
+      const streams = streamsOf(page);
+      let failing = true;
+      await page.route(`${service.origin}/v1/providers`, (route) => (failing ? fail(route) : route.continue()));
+      await page.goto(`${service.origin}/${link}`);
+      expect(await settled(page), name).toBe('error');
+      expect(await page.locator('#status').textContent(), name).toMatch(words);
+      // The link's search, on the form: its query, kind, filter and deadline, not an empty page.
+      expect(await page.locator('#q').inputValue(), name).toBe('rank');
+      expect(await page.getByLabel('Papers', { exact: true }).isChecked(), name).toBe(true);
+      expect(await page.locator('#filter-year-from').inputValue(), name).toBe('2017');
+      expect(await page.getByLabel('Deadline').inputValue(), name).toBe('3000');
+      expect(await page.locator('#provider-chips').textContent(), name).toBe('The providers could not be loaded: press Search to try again.');
+      expect(streams, name).toEqual([]);
+
+      // The service answers again: Search loads the list and runs the link's search, its providers kept.
+      failing = false;
+      const stream = nextStream(page, 'papers');
+      await page.locator('#q').press('Enter');
+      expect(await stream, name).toBe('?q=rank&providers=arxiv&explain=true&year_from=2017&timeout_ms=3000');
+      await page.locator('#status[data-kind="done"]').waitFor();
+      expect(await checkedChips(page), name).toEqual(['arxiv']);
+      expect(addressOf(page), name).toBe(link);
+      // The browser's own line for the failed request is no fault of the page's.
+      expect(problems.filter((problem) => !problem.includes('Failed to load resource')), name).toEqual([]);
+      await page.close();
+    }
   });
 
   it('searches every provider of a link that names them in a repeated parameter, as the service reads it', async () => {

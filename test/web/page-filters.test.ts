@@ -427,6 +427,47 @@ describe.skipIf(!browserTestsRun())('the search page: filters', () => {
     await page.close();
   });
 
+  it('says, when the kind is switched by hand, which filters of the kind left its search goes without, on a desktop and a phone', async () => {
+    for (const viewport of [{ width: 1100, height: 900 }, { width: 390, height: 844 }]) {
+      const page = await chromium.context.newPage();
+      await page.setViewportSize(viewport);
+      const problems = await watchForProblems(page);
+      const status = page.locator('#status');
+      const announcement = page.locator('#announcement');
+      const width = `${viewport.width} px`;
+      await page.goto(`${service.origin}/?q=transformers&kind=web&providers=brave&time_range=day&language=en`);
+      await page.locator('#status[data-kind="done"]').waitFor();
+
+      // Papers has no filter of the web's: its search goes without the two set, and the user is told so, out loud too.
+      await page.getByLabel('Papers', { exact: true }).check();
+      const webLeft = 'Published and Language are filters of web searches: a paper search is sent without them. They stay set for when you choose Web again.';
+      expect(await status.textContent(), width).toBe(webLeft);
+      expect(await announcement.textContent(), width).toBe(webLeft);
+      expect(await status.isVisible(), width).toBe(true);
+      expect(await page.evaluate('document.documentElement.scrollWidth'), width).toBeLessThanOrEqual(viewport.width);
+
+      // One paper filter set, then back to the web: said of it, in the singular.
+      await page.locator('#filters summary').click();
+      await page.getByLabel('From year').fill('2017');
+      await page.getByLabel('Web', { exact: true }).check();
+      expect(await status.textContent(), width).toBe('From year is a filter of paper searches: a web search is sent without it. It stays set for when you choose Papers again.');
+      // The web's own came back with the switch, and are the ones sent.
+      const web = nextStream(page, 'web');
+      await page.locator('#q').press('Enter');
+      expect(queryOf(await web), width).toBe('?q=transformers&providers=brave&explain=true&time_range=day&language=en');
+      await page.locator('#status[data-kind="done"]').waitFor();
+
+      // A switch with nothing set on the kind left has nothing to say: the answer's words stay.
+      const answered = await status.textContent();
+      await page.getByLabel('Published').selectOption('');
+      await page.getByLabel('Language').fill('');
+      await page.getByLabel('Papers', { exact: true }).check();
+      expect(await status.textContent(), width).toBe(answered);
+      expect(problems, width).toEqual([]);
+      await page.close();
+    }
+  });
+
   it('asks for the next page with the same filters', async () => {
     const page = await chromium.context.newPage();
     await page.goto(`${service.origin}/?q=paged&providers=searxng&time_range=month&language=de`);

@@ -44,9 +44,13 @@ describe.skipIf(!browserTestsRun())("the search page says what each provider sea
       await page.getByLabel(kind === 'web' ? 'Web' : 'Papers').check();
       const ofKind = catalogue.filter((provider) => provider.kind === kind);
       const names = await page.locator('#provider-chips input').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('value') ?? ''));
-      expect([...names].sort(), kind).toEqual(ofKind.map((provider) => provider.name).sort());
+      // auto first, for either kind: the service chooses, and its description says so.
+      expect(names[0], kind).toBe('auto');
+      expect(names.slice(1).sort(), kind).toEqual(ofKind.map((provider) => provider.name).sort());
       const described = await accessibleTextOf(page, '#provider-chips input');
+      expect(described[0]!.description, kind).toBe('The service chooses the providers that suit the query, and its answer says which and why.');
       for (const [index, name] of names.entries()) {
+        if (name === 'auto') continue;
         const provider = ofKind.find((entry) => entry.name === name)!;
         // The service's own words, whoever reads them: read out with the checkbox, while the list stays folded.
         expect(described[index]!.description, name).toContain(provider.description);
