@@ -1,3 +1,6 @@
+import { withDoubleNegationsWanted } from './double-negation.js';
+import { excludableEnd } from './excludable-term.js';
+
 /**
  * A query as a boolean API (PubMed, OpenAlex, GitHub) can be sent it whole: an unclosed phrase or group closed, a `)`
  * that closes nothing left out, and an AND, OR or NOT with nothing after it, or an AND or OR with nothing before it,
@@ -6,8 +9,10 @@
  * otherwise, and an unclosed phrase or a trailing NOT could take in what is sent after the text.
  * A NOT that opens a group (`asthma (NOT mice)`) has nothing before it inside it, where these APIs' NOT is binary: it
  * is sent before its group (`asthma NOT (mice)`), where it joins what comes before, or is read as a leading NOT; when
- * the group holds more than its term and alternatives to it (`(NOT mice asthma)`), the NOT excludes its term alone,
- * written as a `-` term (`(-mice asthma)`: groupOpeningNot).
+ * the group holds more than its term (`(NOT mice asthma)`, `(NOT mice OR rats)`), the NOT excludes its term alone,
+ * written as a `-` term (`(-mice asthma)`, `(-mice OR rats)`: groupOpeningNot).
+ * A term excluded inside an excluded group (`a NOT (b OR NOT c)`) is asked for, moved after the group (`a NOT (b) c`:
+ * double-negation.ts).
  * Operators side by side (`a AND OR b`, `NOT NOT x`) are read as one (oneOperator): these APIs would be sent an operator
  * with an operator, not a term, on one side.
  * Upper-case operators only: in lower case they are words (and a text whose NOT is a word has it in lower case first).
@@ -156,6 +161,9 @@ export function closedQuery(text: string): string {
   }
   closed = closed.replace(LEADING_OPERATORS, '').trimEnd() + ')'.repeat(open);
   if (leftOut) closed = closed.replace(/\s+/g, ' ').trim();
+  // Closed again with a term excluded twice moved out as one to find: each such reading takes out a NOT or `-`.
+  const wanted = withDoubleNegationsWanted(closed);
+  if (wanted !== undefined) return closedQuery(wanted);
   return NO_WORD.test(closed) ? '' : closed;
 }
 
@@ -172,74 +180,31 @@ function oneOperator(run: readonly string[]): string {
   return joining === undefined ? last : `${joining} NOT`;
 }
 
-/** A term after a group's opening NOT: a phrase (closed, or running to the end), or a word. */
-const TERM_AFTER_NOT = /"[^"]*"?|[^\s()"]+/y;
-/** What a `-` excludes before (excluded-terms.ts): a letter or a phrase, not a number (`-40`). */
-const EXCLUDABLE_START = /^["\p{L}]/u;
-/** What follows a term inside a group, at its own level: spaces, a phrase, a parenthesis, or a word. */
-const GROUP_TOKEN = /\s+|"[^"]*"?|[()]|[^\s()"]+/y;
-const OPERATOR_WORD = /^(?:AND|OR|NOT)$/;
-/**
- * A group's content that a `-` before it excludes: its first term a word (no operator) or a phrase, and no formula's
- * characters in it. Its start is tested first, before the group's end is looked for (`NOT (NOT (NOT (…` looks for none).
- */
-const EXCLUDABLE_GROUP_START = /\s*(?!(?:AND|OR|NOT)(?![^\s)]))["\p{L}]/uy;
-const FORMULA_CHARACTER = /[+=<>^]/;
+/** Whether the group goes on after its NOT's term: anything but spaces and its `)` (or the end of the text). */
+const MORE_IN_GROUP = /\s*[^\s)]/y;
+/** A NOT or a `-` just before a group's `(`: the group is excluded. */
+const EXCLUDED_GROUP_BEFORE = /(?<![^\s(])(?:NOT\s+|-)$/;
 
 /**
  * What a NOT that opens a group (`(NOT …`, from `open`, the `(`, its term from `termStart`) excludes: the whole group
- * (`(NOT mice)`, `(NOT mice OR rats)`: the group is its term and alternatives to it), or its term alone, where the
- * group joins more to it (`(NOT mice asthma)`, `(NOT mice AND asthma)`), which is sent `(-mice asthma)`: moved
- * before the group, the NOT took asthma, the very word searched for, with it (`NOT (mice asthma)`: YouTube was
- * sent `-mice -asthma`, PubMed nothing at all). The whole group too where its term cannot be written as a `-` term
- * (excluded-terms.ts MINUS, TERM_START): a number (`-40` is one), an operator word, a group whose first term is no word
- * or phrase or that holds a formula (`-(x+1)`), or one whose `(` is glued to a word before it (`f(-x)`: a formula).
+ * where the term is alone in it (`(NOT mice)`), and otherwise its term alone, which is sent as a `-` term
+ * (`(NOT mice asthma)` is `(-mice asthma)`, `(NOT mice OR rats)` is `(-mice OR rats)`). NOT binds to the one term after
+ * it, as Google, Bing, PubMed and Lucene read it (`NOT mice OR rats` is `(NOT mice) OR rats`), and as the readers of
+ * excluded terms read it outside a group: moved before the group, the NOT took the other words with it (`NOT (mice
+ * asthma)`: YouTube was sent `-mice -asthma`, PubMed nothing at all; `(NOT mice OR rats)` excluded rats, where `NOT mice
+ * OR rats` kept it). The whole group too where its term cannot be written as a `-` term (excluded-terms.ts MINUS,
+ * TERM_START): a number (`-40` is one), an operator word, a group whose first term is no word or phrase or that holds a
+ * formula (`-(x+1)`), or one whose `(` is glued to a word before it (`f(-x)`: a formula).
  */
 function groupOpeningNot(text: string, open: number, termStart: number): 'group' | 'term' {
   if (open > 0 && !/[\s(]/.test(text[open - 1]!)) return 'group';
-  const termEnd = text[termStart] === '(' ? excludableGroupEnd(text, termStart) : excludableTermEnd(text, termStart);
+  const termEnd = excludableEnd(text, termStart);
   if (termEnd < 0) return 'group';
-  // The group's terms after it, at its own level: all alternatives (each after an OR), or one joined otherwise.
-  let depth = 0;
-  let afterOr = false;
-  GROUP_TOKEN.lastIndex = termEnd;
-  for (let token = GROUP_TOKEN.exec(text); token !== null; token = GROUP_TOKEN.exec(text)) {
-    const value = token[0];
-    if (value === ')') {
-      if (depth === 0) return 'group';
-      depth -= 1;
-    } else if (depth > 0 || /^\s/.test(value)) {
-      if (value === '(') depth += 1;
-    } else if (value === 'OR') afterOr = true;
-    else if (!afterOr) return 'term';
-    else {
-      afterOr = false;
-      if (value === '(') depth += 1;
-    }
-  }
-  return 'group';
-}
-
-/** Where a word or phrase that a `-` excludes ends; -1 for a number or an operator word. */
-function excludableTermEnd(text: string, start: number): number {
-  TERM_AFTER_NOT.lastIndex = start;
-  const term = TERM_AFTER_NOT.exec(text)?.[0];
-  return term === undefined || !EXCLUDABLE_START.test(term) || OPERATOR_WORD.test(term) ? -1 : start + term.length;
-}
-
-/** Where a group (from its `(`) that a `-` excludes ends (EXCLUDABLE_GROUP_START), past its `)` or at the end of the text; -1 for another. */
-function excludableGroupEnd(text: string, start: number): number {
-  EXCLUDABLE_GROUP_START.lastIndex = start + 1;
-  if (!EXCLUDABLE_GROUP_START.test(text)) return -1;
-  let depth = 0;
-  GROUP_TOKEN.lastIndex = start;
-  for (let token = GROUP_TOKEN.exec(text); token !== null; token = GROUP_TOKEN.exec(text)) {
-    const value = token[0];
-    if (value === '(') depth += 1;
-    else if (value === ')') depth -= 1;
-    if (depth === 0) return FORMULA_CHARACTER.test(text.slice(start, GROUP_TOKEN.lastIndex)) ? -1 : GROUP_TOKEN.lastIndex;
-  }
-  return FORMULA_CHARACTER.test(text.slice(start)) ? -1 : text.length;
+  // In an excluded group (`a NOT (NOT c)`) the term is excluded twice, which asks for it (double-negation.ts): moved
+  // before the group, the two NOTs were read as one, which excluded it.
+  if (EXCLUDED_GROUP_BEFORE.test(text.slice(0, open))) return 'term';
+  MORE_IN_GROUP.lastIndex = termEnd;
+  return MORE_IN_GROUP.test(text) ? 'term' : 'group';
 }
 
 /** Why no API is asked a text with no word at all (closedQuery's ''). */

@@ -112,8 +112,11 @@ const UPPER_CASE_LETTER = /\p{Lu}/u;
 /** A NOT that starts the text, before a word or a group. */
 const LEADING_NOT = /^\s*NOT(?![^\s(])/;
 const OPERATOR_WORDS = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/g;
-/** A NOT written as a word (outside a phrase), to be sent in lower case where it is no operator. */
-const NOT_OR_PHRASE = /"[^"]*"?|(?<![^\s(])NOT(?![^\s)])/g;
+/**
+ * A NOT written as a word (outside a phrase), to be sent in lower case where it is no operator; NOTs side by side as one
+ * (`NOT NOT FOUND` is `not FOUND`), as closedQuery reads them as one operator for every other provider.
+ */
+const NOT_OR_PHRASE = /"[^"]*"?|(?<![^\s(])NOT(?:\s+NOT)*(?![^\s)])/g;
 
 /** The content of a group with groups of its own `depth - 1` levels deep: GROUP_PARTs and closed groups. */
 function nestedGroupContent(depth: number): string {
@@ -146,11 +149,15 @@ const NONE_EXCLUDED: readonly string[] = Object.freeze([]);
  * A text's excluded terms as every reader without a boolean NOT of its own reads them (arXiv, Semantic Scholar,
  * Crossref, the local index, auto routing): in the text closed first (closedQuery), where a NOT that opens a group
  * excludes, and a group nested past the depth the patterns read has lost its parentheses; read as typed, both were
- * words to find. The rest is the closed text itself when it has none.
+ * words to find. The rest is the closed text itself when it has none, and closed again when it has some.
  */
 export function closedTextExcludedTerms(text: string): { rest: string; excluded: readonly string[] } {
   const closed = closedQuery(text);
-  return excludedTerms(closed) ?? { rest: closed, excluded: NONE_EXCLUDED };
+  const terms = excludedTerms(closed);
+  if (terms === undefined) return { rest: closed, excluded: NONE_EXCLUDED };
+  // Closed again: an OR that joined an excluded term joins nothing now (`(-mice OR rats)` leaves `( OR rats)`).
+  terms.rest = closedQuery(terms.rest);
+  return terms;
 }
 
 /**

@@ -55,7 +55,8 @@ export const wikipediaSearch = scopedSearch({
 
 export const hackernewsSearch = scopedSearch({
   name: 'hackernews_search',
-  description: 'Search Hacker News stories (title, link, points, comments).',
+  // HN Search documents no OR (nor Algolia's optionalWords): a caller writing `a OR b` is told it gets both words.
+  description: 'Search Hacker News stories (title, link, points, comments). Every word must match: OR is read as AND (HN Search has none).',
   kind: 'web',
   providers: ['hackernews'],
   example: 'sqlite',

@@ -75,12 +75,20 @@ export function notWordsInLowerCase(text: string): string {
  * may refuse.
  */
 export function withBooleanExclusion(text: string): string | undefined {
+  const read = closedBooleanText(text);
+  return typeof read === 'string' ? read : read.rest === '' ? undefined : booleanExclusion(read);
+}
+
+/**
+ * A text as an API with upper-case boolean NOT reads it (PubMed, OpenAlex, GitHub): a NOT that is a word in lower case
+ * (notWordsInLowerCase), closed (closedQuery), and its excluded terms read (closedExcludedTerms); the closed text itself
+ * when it has none (a NOT after words, `asthma NOT (mice OR rats)` too, is the API's own operator: sent as typed), or
+ * no word at all ('').
+ */
+export function closedBooleanText(text: string, options?: { qualifiers?: 'kept' }): string | ExcludedTerms {
   const typed = closedQuery(notWordsInLowerCase(text));
   if (typed === '') return typed;
-  // A NOT after words (`asthma NOT (mice OR rats)` too) is the API's own operator: sent as typed.
-  const terms = closedExcludedTerms(typed);
-  if (terms === undefined) return typed;
-  return terms.rest === '' ? undefined : booleanExclusion(terms);
+  return closedExcludedTerms(typed, options) ?? typed;
 }
 
 /**

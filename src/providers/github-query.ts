@@ -1,4 +1,4 @@
-import { closedExcludedTerms, closedQuery, mustBeQuoted, notWordsInLowerCase } from './excluded-terms.js';
+import { closedBooleanText, mustBeQuoted } from './excluded-terms.js';
 
 /**
  * GitHub's search API refuses a query "longer than 256 characters (not including operators or qualifiers)" or
@@ -14,6 +14,8 @@ const MAX_OPERATORS = 5;
  * (`https://…`) is taken for one too, which can only count fewer characters: a query is never refused wrongly.
  */
 const QUALIFIER = /(?<=^|\s)-?[A-Za-z][\w-]*:(?:"[^"]*"|\S*)/g;
+/** GitHub reads `-qualifier:value` itself: no excluded term. */
+const QUALIFIERS_KEPT = { qualifiers: 'kept' } as const;
 /** A quoted phrase: an AND inside quotes is a word searched for, not an operator. */
 const PHRASE = /"[^"]*"/g;
 /** GitHub's operators are upper case; `and` and `or` are ordinary words. */
@@ -37,10 +39,9 @@ const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
  * any search terms").
  */
 export function githubSearchText(text: string): string | undefined {
-  const typed = closedQuery(notWordsInLowerCase(text));
   // What the terms leave is closed again, as for PubMed: `a AND NOT -b` is `a NOT b`, not `a AND NOT b`.
-  const terms = closedExcludedTerms(typed, { qualifiers: 'kept' });
-  if (terms === undefined) return typed;
+  const terms = closedBooleanText(text, QUALIFIERS_KEPT);
+  if (typeof terms === 'string') return terms;
   if (terms.rest === '') return undefined;
   return [terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
 }

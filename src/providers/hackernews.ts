@@ -51,7 +51,7 @@ export class HackerNewsProvider extends Provider {
   static readonly settings: ProviderSettings = {
     name: 'hackernews',
     kind: 'web',
-    description: 'Hacker News stories (Algolia HN Search).',
+    description: 'Hacker News stories (Algolia HN Search; every word must match: OR is read as AND).',
     baseUrl: 'https://hn.algolia.com',
     envAliases: ['HACKER_NEWS'],
     credentials: [],

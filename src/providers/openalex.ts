@@ -1,3 +1,4 @@
+import { noWordProblem } from '../domain/closed-query.js';
 import { invalidQuery, parseError, upstreamError } from '../domain/errors.js';
 import { arxivIdFromDoi, arxivPdfUrl, doiUrl, normalizeArxivId, normalizeDoi, normalizePmid } from '../domain/paper-identifiers.js';
 import type { SearchQuery } from '../domain/query.js';
@@ -155,8 +156,6 @@ export class OpenAlexProvider extends Provider {
 const WILDCARD = /[*?]/;
 /** The wildcards, with the `-` after those that start a term (`*-algebra`): left alone there, it would start one. */
 const WILDCARDS = /(?<!\S)[*?]+-+|[*?]+/g;
-/** A letter or digit: what a text must hold once its wildcards are out, for OpenAlex to search for it. */
-const SEARCHABLE = /[\p{L}\p{N}]/u;
 
 const ONLY_WILDCARDS = 'the query has no words OpenAlex can search for (it refuses the wildcards * and ?, which are left out)';
 
@@ -167,13 +166,14 @@ const ONLY_WILDCARDS = 'the query has no words OpenAlex can search for (it refus
  * `why?` and `1/2?` are searched as `why` and `1/2` rather than failing; a wildcard typed on purpose (`machin*`) is
  * searched as its word, as the old API did. Deleted, not made spaces: `C*-algebra` as `C -algebra` would exclude a word;
  * for the same reason a `-` after wildcards that start a term goes with them (`*-algebra` is `algebra`, not `-algebra`,
- * which would be sent as NOT algebra). What they leave without a letter or digit (`"*"` leaves `""`) is nothing to
- * search for: '' (ONLY_WILDCARDS). Nothing changes for a text without them: the one test most queries get.
+ * which would be sent as NOT algebra). What they leave with no word, as every provider reads one (noWordProblem: `"*"`
+ * leaves `""`, `?!` leaves `!`), is nothing to search for: '' (ONLY_WILDCARDS); a symbol past ASCII is a word there
+ * (`€?` is `€`, as `€` is sent). Nothing changes for a text without them: the one test most queries get.
  */
 function withoutWildcards(text: string): string {
   if (!WILDCARD.test(text)) return text;
   const words = text.replace(WILDCARDS, '').trim();
-  return SEARCHABLE.test(words) ? words : '';
+  return noWordProblem(words) === undefined ? words : '';
 }
 
 /** An external id in OpenAlex's short form, percent-encoded part by part with the DOI's slashes kept. */

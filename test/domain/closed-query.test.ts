@@ -49,7 +49,7 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
   it('moves a NOT that opens a group before it, where it has something to join or is read as a leading NOT', () => {
     // Inside `(NOT x)` PubMed's, OpenAlex's and GitHub's binary NOT had nothing before it.
     expect(closedQuery('asthma (NOT mice)')).toBe('asthma NOT (mice)');
-    expect(closedQuery('asthma (NOT mice OR rats)')).toBe('asthma NOT (mice OR rats)');
+    expect(closedQuery('asthma (NOT (mice OR rats))')).toBe('asthma NOT ((mice OR rats))');
     expect(closedQuery('asthma (AND NOT mice)')).toBe('asthma NOT (mice)');
     expect(closedQuery('(NOT mice) asthma')).toBe('NOT (mice) asthma');
     // After a word inside the group it joins two terms, and stays; inside a phrase it is a word.
@@ -61,6 +61,30 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
     expect(closedQuery('(NOT (mice OR rats) asthma)')).toBe('(-(mice OR rats) asthma)');
     expect(closedQuery('asthma (NOT mice (children OR infants))')).toBe('asthma (-mice (children OR infants))');
     expect(closedQuery('asthma "(NOT mice)"')).toBe('asthma "(NOT mice)"');
+  });
+
+  it('reads a NOT that opens a group before alternatives as it reads one outside a group: NOT binds to its one term', () => {
+    // `NOT mice OR rats` is `(NOT mice) OR rats` (Google, Bing, PubMed, Lucene): moved before the group, the NOT took
+    // rats too, a word the same text without parentheses searches for.
+    expect(closedQuery('asthma (NOT mice OR rats)')).toBe('asthma (-mice OR rats)');
+    expect(closedQuery('(NOT "long covid" OR vaccine) adults')).toBe('(-"long covid" OR vaccine) adults');
+    // Its term alone in the group: the group is the term.
+    expect(closedQuery('asthma (NOT mice)')).toBe('asthma NOT (mice)');
+  });
+
+  it('asks for a term excluded inside an excluded group, as NOT of NOT asks for it', () => {
+    // `a NOT (b OR NOT c)` is `a AND NOT b AND c`: every reader excluded c, the group's words each.
+    expect(closedQuery('asthma NOT (mice OR NOT children)')).toBe('asthma NOT (mice) children');
+    expect(closedQuery('asthma -(mice OR -children)')).toBe('asthma -(mice) children');
+    expect(closedQuery('asthma NOT (NOT children OR mice)')).toBe('asthma NOT (mice) children');
+    expect(closedQuery('asthma NOT (mice OR (NOT children))')).toBe('asthma NOT (mice) (children)');
+    // A group left with no term goes with its NOT: the two NOTs were read as one, which excluded children.
+    expect(closedQuery('asthma NOT (NOT children)')).toBe('asthma children');
+    // Excluded three times, a term is excluded.
+    expect(closedQuery('asthma NOT (mice OR NOT (rats OR NOT dogs))')).toBe('asthma NOT (mice) (rats OR NOT dogs)');
+    // A NOT after words inside an excluded group's phrase is a word; a `-` before a number excludes nothing.
+    expect(closedQuery('asthma NOT (mice OR "NOT rats")')).toBe('asthma NOT (mice OR "NOT rats")');
+    expect(closedQuery('asthma NOT (mice OR -40)')).toBe('asthma NOT (mice OR -40)');
   });
 
   it('gives a text without quotes, parentheses or operators at its ends back as it is', () => {

@@ -46,14 +46,23 @@ describe('providers=auto reads what a query is about, not what it excludes or wh
   });
 
   it.each([
-    // Read without closing, the NOT that opens a group took rust alone, and compiler was a code word.
-    'snakes (NOT rust OR compiler)',
+    // Read without closing, the NOT that opens a group was a word, and rust and compiler code words.
+    'snakes (NOT (rust OR compiler))',
     // Five groups deep, past what the readers of excluded terms read: python was a code word.
     'snakes -(cobra OR (viper OR (boa OR (mamba OR (python)))))',
   ])('reads %j as the providers do, closed first: no excluded word pulls a topic in', async (query) => {
     const routing = await routingOf(service.origin, query);
     expect(routing.reasons[0]).toBe('no topic stands out: every available web provider');
     expect([...routing.providers].sort()).toEqual(['hackernews', 'local', 'searxng', 'wikipedia']);
+  });
+
+  it('reads a NOT before alternatives in a group as without the group: NOT binds to its one term', async () => {
+    // With parentheses the group was read as excluded whole: rust and compiler, asked for, named no topic.
+    const grouped = await routingOf(service.origin, 'snakes (NOT python OR rust OR compiler)');
+    const flat = await routingOf(service.origin, 'snakes NOT python OR rust OR compiler');
+    expect(grouped.reasons[0]).toMatch(/^code query .*rust, compiler/);
+    expect(grouped.reasons[0]).not.toMatch(/python/);
+    expect(grouped).toEqual(flat);
   });
 
   it('lets no site: term pull a topic in', async () => {

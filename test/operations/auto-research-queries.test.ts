@@ -105,9 +105,9 @@ describe('auto_research sends each planned search the words its providers can us
   });
 
   it('plans no search for a topic only excluded words name, read as the providers read them (closed first)', async () => {
-    // Read without closing, the NOT that opens the group took rust alone: compiler and bug made a code question, and
-    // GitHub was asked for them.
-    for (const query of ['snakes (NOT rust OR compiler OR bug)', 'snakes -(cobra OR (viper OR (boa OR (mamba OR (rust compiler bug)))))']) {
+    // Read without closing, the NOT that opens the group was a word and its group words to find: rust, compiler and bug
+    // made a code question, and GitHub was asked for them.
+    for (const query of ['snakes (NOT (rust OR compiler OR bug))', 'snakes -(cobra OR (viper OR (boa OR (mamba OR (rust compiler bug)))))']) {
       const { plan } = await research(query);
       expect(plan.map((step) => step.operation), query).not.toContain('github_search');
       expect(plan.map((step) => step.operation), query).toContain('web_search');

@@ -40,6 +40,18 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
     expect(pubmedTerm('NOT HIV AIDS')).toBe('not HIV AIDS');
   });
 
+  it('reads NOTs side by side first in a query written in capitals as one word, as it reads them as one operator', () => {
+    // Made words one by one, `NOT NOT FOUND` was `not not FOUND`, where every other provider reads the run as one NOT
+    // (closedQuery), which the capitals make a word: `NOT FOUND`.
+    for (const text of ['NOT NOT FOUND', 'NOT  NOT NOT FOUND']) {
+      expect(pubmedTerm(text), text).toBe('not FOUND');
+      expect(openalexSearch(text), text).toBe('not FOUND');
+      expect(githubQuery(text), text).toBe('not FOUND');
+    }
+    // Inside a phrase they are the phrase's words.
+    expect(pubmedTerm('NOT NOT "NOT NOT" FOUND')).toBe('not "NOT NOT" FOUND');
+  });
+
   it('leaves out an operator that joined an excluded term, and a group the term was alone in', () => {
     // `AND NOT -mice`: the AND was left behind as `(asthma AND)`, with nothing after it.
     expect(pubmedTerm('asthma AND NOT -mice')).toBe('(asthma) NOT mice');
@@ -102,8 +114,8 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
   /**
    * Texts of words, `-` words and groups of them (one level: what the readers of excluded terms take; the last may be
    * left open), each with an operator or a run of them before it (`AND OR`, `NOT NOT`), in capitals or not, after a
-   * stray `)` at times; a group may start with an excluded term or a NOT. Not typed here: a NOT or `-` inside an
-   * excluded group (`NOT (a NOT b)`, `-(a -b)`).
+   * stray `)` at times; a group may start with an excluded term or a NOT; an excluded group may hold a `-` or NOT term,
+   * excluded twice and so asked for (`NOT (a OR NOT b)`, `-(a -b)`).
    */
   const operator = fc.constantFrom('', '', 'AND ', 'OR ', 'NOT ', 'AND OR ', 'OR OR ', 'NOT NOT ', 'NOT AND ', 'OR AND NOT ');
   const joining = fc.constantFrom('', 'AND ', 'OR ');
@@ -118,7 +130,10 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
   const group = fc
     .tuple(fc.constantFrom('', 'AND ', 'OR ', 'NOT '), word, fc.array(fc.tuple(operator, word), { maxLength: 3 }))
     .map(([first, start, others]) => `(${first === '' ? '' : ` ${first}`}${[start, ...others.map(([before, term]) => `${before}${term}`)].join(' ')}`);
-  const excludedGroup = fc.tuple(fc.constantFrom('-', 'NOT '), words(plainWord, joining)).map(([before, inside]) => `${before}( ${inside}`);
+  const excludedTwice = fc.tuple(fc.constantFrom('-', 'NOT '), fc.constantFrom('mice', 'rats', 'MICE')).map(([before, excluded]) => `${before}${excluded}`);
+  const excludedGroup = fc
+    .tuple(fc.constantFrom('-', 'NOT '), words(fc.oneof(plainWord, plainWord, excludedTwice), joining))
+    .map(([before, inside]) => `${before}( ${inside}`);
   const item = fc.oneof(
     fc.tuple(operator, word).map(([before, term]) => `${before}${term}`),
     fc.tuple(joining, fc.oneof(group, excludedGroup), fc.constantFrom(' )', ')')).map(([before, open, close]) => `${before}${open}${close}`),

@@ -186,7 +186,7 @@ describe('github adapter', () => {
   it('sends a NOT that opens a group as the NOT GitHub documents between words, and a - before a formula as typed', async () => {
     // Sent as typed, `(NOT python)` was a NOT with nothing before it, inside parentheses GitHub does not have.
     expect(await qSent('http client (NOT python)')).toBe('is:public http client NOT python');
-    expect(await qSent('(NOT python OR ruby) http client')).toBe('is:public http client NOT python NOT ruby');
+    expect(await qSent('(NOT (python OR ruby)) http client')).toBe('is:public http client NOT python NOT ruby');
     // Not `NOT x+1`: a formula's minus.
     expect(await qSent('solver -(x+1)')).toBe('is:public solver -(x+1)');
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
+import { hackernewsSearch } from '../../src/operations/scoped-operations.js';
 import { HackerNewsProvider } from '../../src/providers/hackernews.js';
 import { useFakeUpstream } from '../support/fake-upstream.js';
 import { makeProvider, makeQuery, response, runProvider } from '../support/run-provider.js';
@@ -84,6 +85,12 @@ describe('hackernews adapter', () => {
     // One inside a phrase is a word of the phrase.
     expect(await querySent('"rock OR roll" music')).toBe('"rock OR roll" music');
     expect(await querySent('-crab OR rust')).toBe('-crab rust');
+  });
+
+  it('tells a caller before the search that OR is read as AND, where it chooses the tool and the provider', () => {
+    // HN Search documents no OR and no optionalWords: a caller who wrote `a OR b` got stories with both, unwarned.
+    expect(HackerNewsProvider.settings.description).toMatch(/OR is read as AND/);
+    expect(hackernewsSearch.description).toMatch(/OR is read as AND/);
   });
 
   it('sends no OR at either end of the query or doubled, where it joined nothing and was a word every story had to hold', async () => {

@@ -156,7 +156,7 @@ describe('excluded terms in a search of the embedded index', () => {
 
   it('leaves out the documents holding the words of a NOT that opens a group, or of groups nested in an excluded one', async () => {
     // Inside the group the NOT was missed, and `vision` was one more word to find.
-    expect(await titles('transformer (NOT vision OR revision)')).toEqual(['Transformers for language']);
+    expect(await titles('transformer (NOT (vision OR revision))')).toEqual(['Transformers for language']);
     expect(await titles('transformer -(tokens OR (vision OR (revision)))')).toEqual([]);
     expect(await titles('transformer NOT (vision OR (revision OR (history)))')).toEqual(['Transformers for language']);
   });

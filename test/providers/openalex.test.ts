@@ -135,6 +135,20 @@ describe('openalex adapter', () => {
     expect(provider.queryProblem!('"?" 42')).toBeUndefined();
   });
 
+  /**
+   * Its rule asked for a letter or digit, where every provider's asks for a word (noWordProblem): `€` alone was sent,
+   * `€?` skipped as wildcards alone.
+   */
+  it('sends what its wildcards leave when that is a word to every provider, a symbol past ASCII too', async () => {
+    expect(await searchSent('€?')).toBe('€');
+    expect(await searchSent('→* 🦀')).toBe('→ 🦀');
+    expect(await searchSent('€')).toBe('€');
+    // Punctuation or ASCII symbols alone are still no word.
+    const provider = makeProvider(OpenAlexProvider, { OPENALEX_BASE_URL: `${upstream.origin}/openalex` });
+    expect(provider.queryProblem!('?!')).toBe('the query has no words OpenAlex can search for (it refuses the wildcards * and ?, which are left out)');
+    expect(provider.queryProblem!('+*')).toBe('the query has no words OpenAlex can search for (it refuses the wildcards * and ?, which are left out)');
+  });
+
   it('sends a NOT (a OR b) typed first after the words, as OpenAlex documents NOT between them', async () => {
     // Not `NOT (mice OR rats) vaccine`: a NOT with nothing before it.
     expect(await searchSent('NOT (mice OR rats) vaccine')).toBe('(vaccine) NOT (mice OR rats)');

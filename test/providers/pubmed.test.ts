@@ -206,7 +206,7 @@ describe('pubmed adapter', () => {
     const termSent = termSentFor();
     // Sent as typed, `asthma (NOT mice)` gave PubMed's binary NOT nothing before it inside the group.
     expect(await termSent('asthma (NOT mice)')).toBe('asthma NOT (mice)');
-    expect(await termSent('asthma (AND NOT mice OR rats)')).toBe('asthma NOT (mice OR rats)');
+    expect(await termSent('asthma (AND NOT (mice OR rats))')).toBe('asthma NOT ((mice OR rats))');
     expect(await termSent('(NOT mice) asthma')).toBe('(asthma) NOT mice');
     // After a word inside the group, NOT joins the two, as typed.
     expect(await termSent('asthma (children NOT mice)')).toBe('asthma (children NOT mice)');

@@ -64,13 +64,13 @@ describe('a NOT that opens a group, for the providers that read no NOT of their 
   // for (arXiv as the clause all:x, Semantic Scholar and Crossref as a word to score by).
   const table: Array<[Provider, string, string]> = [
     [youtube, 'surfing (NOT kitesurfing)', 'surfing -kitesurfing'],
-    [youtube, 'surfing (NOT kitesurfing OR "wave pool") hawaii', 'surfing -kitesurfing -"wave pool" hawaii'],
+    [youtube, 'surfing (NOT (kitesurfing OR "wave pool")) hawaii', 'surfing -kitesurfing -"wave pool" hawaii'],
     [youtube, '(NOT kitesurfing) surfing', '-kitesurfing surfing'],
     [hackernews, 'rust (NOT crab)', 'rust -crab'],
-    [hackernews, 'rust (AND NOT crab OR zig) wasm', 'rust -crab -zig wasm'],
+    [hackernews, 'rust (AND NOT (crab OR zig)) wasm', 'rust -crab -zig wasm'],
     [arxiv, 'asthma (NOT mice)', 'all:asthma ANDNOT all:mice'],
     [semanticscholar, 'asthma (NOT mice)', 'asthma'],
-    [crossref, 'asthma (NOT mice OR rats) children', 'asthma children'],
+    [crossref, 'asthma (NOT (mice OR rats)) children', 'asthma children'],
   ];
   it.each(table.map(([provider, text, expected]) => ({ name: provider.name, provider, text, expected })))(
     '$name is sent $text as $expected',
@@ -228,4 +228,66 @@ describe('an excluded group with groups nested in it more than one deep', () => 
       { numRuns: 500 },
     );
   });
+});
+
+describe('a NOT before alternatives, in a group or not, and a term excluded inside an excluded group', () => {
+  /**
+   * Whether a provider's text excludes the word (after its own way of excluding), and whether it asks for it: both are
+   * read off what each API documents (arXiv's ANDNOT, PubMed's and OpenAlex's `(…) NOT …`, GitHub's `NOT word`, `-word`).
+   */
+  const excludes: Array<[Provider, (text: string, word: string) => boolean, (text: string, word: string) => boolean]> = [
+    [arxiv, (text, word) => (text.split(' ANDNOT ')[1] ?? '').includes(`all:${word}`), (text, word) => (text.split(' ANDNOT ')[0] ?? '').includes(`all:${word}`)],
+    ...[pubmed, openalex].map((provider): [Provider, (text: string, word: string) => boolean, (text: string, word: string) => boolean] => [
+      provider,
+      (text, word) => new RegExp(`NOT (?:\\(+(?:[^()]*\\bOR )?)?${word}\\b`).test(text),
+      (text, word) => new RegExp(`\\b${word}\\b`).test(text.replace(new RegExp(`NOT (?:\\(+(?:[^()]*\\bOR )?)?${word}\\b`), '')),
+    ]),
+    [github, (text, word) => text.includes(`NOT ${word}`), (text, word) => new RegExp(`(?<!NOT )\\b${word}\\b`).test(text)],
+    ...[youtube, hackernews].map((provider): [Provider, (text: string, word: string) => boolean, (text: string, word: string) => boolean] => [
+      provider,
+      (text, word) => text.includes(`-${word}`),
+      (text, word) => new RegExp(`(?<!-)\\b${word}\\b`).test(text),
+    ]),
+    ...[semanticscholar, crossref].map((provider): [Provider, (text: string, word: string) => boolean, (text: string, word: string) => boolean] => [
+      provider,
+      (text, word) => !new RegExp(`\\b${word}\\b`).test(text),
+      (text, word) => new RegExp(`\\b${word}\\b`).test(text),
+    ]),
+  ];
+
+  it.each(excludes.map(([provider, excluded, asked]) => ({ name: provider.name, provider, excluded, asked })))(
+    '$name excludes the term after NOT and asks for its alternatives, with parentheses as without',
+    ({ provider, excluded, asked }) => {
+      // `NOT mice OR rats` is `(NOT mice) OR rats`: with parentheses, rats was excluded too.
+      for (const text of ['asthma NOT mice OR rats', 'asthma (NOT mice OR rats)', '(NOT mice OR rats) asthma', 'asthma (AND NOT mice OR rats)']) {
+        const query = sent(provider, text);
+        expect(excluded(query, 'mice'), `${provider.name} excludes mice: ${text} → ${query}`).toBe(true);
+        expect(asked(query, 'mice'), `${provider.name} asks for mice: ${text} → ${query}`).toBe(false);
+        expect(excluded(query, 'rats'), `${provider.name} excludes rats: ${text} → ${query}`).toBe(false);
+        expect(asked(query, 'rats'), `${provider.name} asks for rats: ${text} → ${query}`).toBe(true);
+      }
+    },
+  );
+
+  it('sends no OR that an excluded term left joining nothing to the providers that read the rest as words', () => {
+    // `(-mice OR rats)` left `( OR rats)`: an OR with nothing before it, one more word to score by.
+    for (const provider of [semanticscholar, crossref]) {
+      for (const text of ['asthma (NOT mice OR rats)', 'asthma (-mice OR rats)']) expect(sent(provider, text), `${provider.name}: ${text}`).not.toMatch(/\bOR\b/);
+    }
+  });
+
+  it.each(excludes.map(([provider, excluded, asked]) => ({ name: provider.name, provider, excluded, asked })))(
+    '$name asks for a term excluded inside an excluded group (NOT of NOT), and excludes the others',
+    ({ provider, excluded, asked }) => {
+      for (const text of ['asthma NOT (mice OR NOT rats)', 'asthma -(mice OR -rats)', 'asthma NOT (NOT rats OR mice)', 'asthma AND NOT (mice OR (NOT rats))']) {
+        const query = sent(provider, text);
+        expect(excluded(query, 'mice'), `${provider.name} excludes mice: ${text} → ${query}`).toBe(true);
+        expect(excluded(query, 'rats'), `${provider.name} excludes rats: ${text} → ${query}`).toBe(false);
+        expect(asked(query, 'rats'), `${provider.name} asks for rats: ${text} → ${query}`).toBe(true);
+      }
+      // With nothing else in the group, the two NOTs were read as one.
+      const query = sent(provider, 'asthma NOT (NOT rats)');
+      expect([excluded(query, 'rats'), asked(query, 'rats')], `${provider.name}: ${query}`).toEqual([false, true]);
+    },
+  );
 });

@@ -1,0 +1,46 @@
+/**
+ * Where a term that a `-` excludes ends, as the readers of excluded terms read one (excluded-terms.ts MINUS): a word
+ * starting with a letter, a phrase, or a group whose first term is one and that holds no formula (`-(x+1)`). What
+ * closing a text (closed-query.ts) may write as a `-` term, or read as one.
+ */
+
+/** A term: a phrase (closed, or running to the end), or a word. */
+const TERM = /"[^"]*"?|[^\s()"]+/y;
+/** What a `-` excludes before: a letter or a phrase, not a number (`-40`). */
+const EXCLUDABLE_START = /^["\p{L}]/u;
+const OPERATOR_WORD = /^(?:AND|OR|NOT)$/;
+/** What follows inside a group, at its own level: spaces, a phrase, a parenthesis, or a word. */
+export const GROUP_TOKEN = /\s+|"[^"]*"?|[()]|[^\s()"]+/y;
+/**
+ * A group's content that a `-` before it excludes: its first term a word (no operator) or a phrase, and no formula's
+ * characters in it. Its start is tested first, before the group's end is looked for (`NOT (NOT (NOT (…` looks for none).
+ */
+const EXCLUDABLE_GROUP_START = /\s*(?!(?:AND|OR|NOT)(?![^\s)]))["\p{L}]/uy;
+const FORMULA_CHARACTER = /[+=<>^]/;
+
+/** Where a word or phrase (from `start`) that a `-` excludes ends; -1 for a number or an operator word. */
+export function excludableTermEnd(text: string, start: number): number {
+  TERM.lastIndex = start;
+  const term = TERM.exec(text)?.[0];
+  return term === undefined || !EXCLUDABLE_START.test(term) || OPERATOR_WORD.test(term) ? -1 : start + term.length;
+}
+
+/** Where a group (from its `(`) that a `-` excludes ends, past its `)` or at the end of the text; -1 for another. */
+export function excludableGroupEnd(text: string, start: number): number {
+  EXCLUDABLE_GROUP_START.lastIndex = start + 1;
+  if (!EXCLUDABLE_GROUP_START.test(text)) return -1;
+  let depth = 0;
+  GROUP_TOKEN.lastIndex = start;
+  for (let token = GROUP_TOKEN.exec(text); token !== null; token = GROUP_TOKEN.exec(text)) {
+    const value = token[0];
+    if (value === '(') depth += 1;
+    else if (value === ')') depth -= 1;
+    if (depth === 0) return FORMULA_CHARACTER.test(text.slice(start, GROUP_TOKEN.lastIndex)) ? -1 : GROUP_TOKEN.lastIndex;
+  }
+  return FORMULA_CHARACTER.test(text.slice(start)) ? -1 : text.length;
+}
+
+/** Where an excludable term starting at `start` (a word, a phrase, or a group) ends; -1 for none. */
+export function excludableEnd(text: string, start: number): number {
+  return text[start] === '(' ? excludableGroupEnd(text, start) : excludableTermEnd(text, start);
+}
