@@ -194,10 +194,54 @@ function siteOf(hostname: string): string {
 /** The query string without tracking parameters, in one order; empty when nothing is left. */
 function canonicalSearch(url: URL): string {
   if (url.search === '') return '';
+  if (url.search.includes('%') && !decodesAsUtf8(url.search)) return canonicalUndecodedSearch(url.search);
   const parameters = [...url.searchParams.entries()]
     .filter(([name]) => !isTracking(name))
     .sort(([nameA, valueA], [nameB, valueB]) => compareParameters(nameA, valueA, nameB, valueB));
   return parameters.length > 0 ? `?${new URLSearchParams(parameters).toString()}` : '';
+}
+
+/** Whether every percent escape of a text decodes as UTF-8 (and none is malformed, as `%zz` is). */
+function decodesAsUtf8(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * canonicalSearch of a query whose escapes are not all UTF-8: a legacy site's Latin-1 or Shift_JIS query
+ * (`?q=M%FCller`). URLSearchParams reads every such byte as U+FFFD, so `?q=M%FCller` and `?q=M%F6ller`, two
+ * searches, would make one key and one result. Its parameters are kept as written instead (escapes in upper
+ * case, so `%fc` is `%FC`), tracking ones left out and the rest in one order: two spellings of one such query
+ * may then stay two keys, two different queries never become one.
+ */
+function canonicalUndecodedSearch(search: string): string {
+  const parameters: Array<[string, string]> = [];
+  for (const piece of search.slice(1).split('&')) {
+    if (piece === '') continue;
+    const equals = piece.indexOf('=');
+    const name = upperCaseEscapes(equals < 0 ? piece : piece.slice(0, equals));
+    if (isTracking(formDecodedName(name))) continue;
+    parameters.push([name, equals < 0 ? '' : upperCaseEscapes(piece.slice(equals + 1))]);
+  }
+  parameters.sort(([nameA, valueA], [nameB, valueB]) => compareParameters(nameA, valueA, nameB, valueB));
+  return parameters.length > 0 ? `?${parameters.map(([name, value]) => `${name}=${value}`).join('&')}` : '';
+}
+
+function upperCaseEscapes(text: string): string {
+  return text.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+}
+
+/** A parameter name as the form encoding reads it, for the tracking check (`utm%5Fsource` is `utm_source`); as written when it does not decode. */
+function formDecodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '));
+  } catch {
+    return name;
+  }
 }
 
 /**

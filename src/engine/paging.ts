@@ -4,7 +4,7 @@ import type { CachedAnswer } from './cached-answer.js';
 import { canonicalUrl } from './canonical-url.js';
 import type { ProviderAnswer } from './gather.js';
 import { groupPapers } from './paper-grouping.js';
-import { identifierKeys } from './paper-identity.js';
+import { identifierKeys, normalizeTitle } from './paper-identity.js';
 import type { RankedItem } from './ranked-item.js';
 
 /**
@@ -95,15 +95,15 @@ export function hasMorePages(answer: CachedAnswer, limit: number, page: number):
 /**
  * A deeper list after a shallower one: the shallower list keeps its order (pages already shown stay as they
  * were), and the deeper list's other results follow in its order. A deeper result is one already listed when
- * it shares a canonical URL or a paper identifier with it, or, for papers, when merging would make them one
+ * it shares a canonical URL (a paper's, with its title: identityKeys) or a paper identifier with it, or, for papers, when merging would make them one
  * work (a similar title and year): a paper listed by one source may come back deeper merged with another
  * source that leads it, under that source's link and identifiers.
  */
 export function extendResults(listed: SearchResult[], deeper: SearchResult[], kind?: SearchKind): SearchResult[] {
   if (listed.length === 0) return deeper;
   const seen = new Set<string>();
-  for (const result of listed) if (!isEmptyPlace(result)) for (const key of identityKeys(result)) seen.add(key);
-  const fresh = deeper.filter((result) => !identityKeys(result).some((key) => seen.has(key)));
+  for (const result of listed) if (!isEmptyPlace(result)) for (const key of identityKeys(result, kind)) seen.add(key);
+  const fresh = deeper.filter((result) => !identityKeys(result, kind).some((key) => seen.has(key)));
   return [...listed, ...(kind === 'papers' && fresh.length > 0 ? withoutListedWorks(listed, fresh) : fresh)];
 }
 
@@ -124,6 +124,14 @@ function withoutListedWorks(listed: SearchResult[], fresh: SearchResult[]): Sear
 const LISTED = 'listed';
 const FRESH = 'fresh';
 
-function identityKeys(result: SearchResult): string[] {
-  return [`url:${canonicalUrl(result.url)}`, ...identifierKeys(result)];
+/**
+ * What makes a deeper result one already listed: a web page's canonical URL; a paper's identifiers, and its link
+ * only together with its title. Merging never joins two papers by their link (paper-grouping.ts), and works without
+ * an identifier of their own share one (the chapters of a book under the book's landing page, as OpenAlex gives
+ * them): a deeper chapter under a listed chapter's link is another work, and dropped here it would never be shown.
+ * The same paper come back deeper has the same link and title, even one too generic for merging to join by itself.
+ */
+function identityKeys(result: SearchResult, kind: SearchKind | undefined): string[] {
+  const url = `url:${canonicalUrl(result.url)}`;
+  return [kind === 'papers' ? `${url}\n${normalizeTitle(result.title)}` : url, ...identifierKeys(result)];
 }

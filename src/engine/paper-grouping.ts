@@ -15,6 +15,7 @@ import { titleWordsAdded } from './added-words.js';
 import { titlesOpposite } from './opposite-titles.js';
 import { titlesReplaceAWord } from './replaced-words.js';
 import { TitleBlocks } from './title-blocks.js';
+import { maySignOppositely, signedOppositely, titleSigns } from './title-signs.js';
 import { differenceOfWords } from './title-differences.js';
 import { placesOf, titleWords, type TitleWords } from './title-words.js';
 import { agreeBeyondTitle, EXACT_ONLY_TITLE, titleStrength, WEAK_TITLE } from './weak-titles.js';
@@ -77,7 +78,8 @@ class DisjointSets {
  * their normalised titles are similar (Dice ≥ 0.9) and their years differ by at most one; a generic or very short
  * title, or a notice (an erratum, a comment, a reply: never merged with the work it names), must also agree on an
  * author, or on venue and year (weak-titles.ts), and so must two Chinese or Japanese titles that are not the same;
- * titles that differ by a negation or an opposite word are two works (opposite-titles.ts), and so are titles that
+ * titles that differ by a negation or an opposite word are two works (opposite-titles.ts), and so are titles that sign
+ * a word oppositely ("ER+" and "ER−": title-signs.ts), titles that
  * differ by a word in place of another rather than another spelling of it (replaced-words.ts), or where one adds a
  * word of its subject (added-words.ts). Titles are only compared inside blocks (same first three words as spelled
  * alike, or same last three words), so cost grows close to linearly. A title match never joins two sets that each
@@ -190,6 +192,8 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
     // is alike to another by its bigrams, the longest test here for titles at their length bound, need not be found.
     if (budget.spent(index) && titles[index] !== titles[other]) return false;
     if (!titlesSimilar(titles[index]!, titles[other]!, bigramsOf, bigramCountOf(index), bigramCountOf(other))) return false;
+    // Read from the titles as given, even where the normalised ones are the same: normalising took their signs out.
+    if (signedDifferently(index, other)) return false;
     // The same normalised title holds the same numbers and words: only titles that differ are read.
     if (titles[index] !== titles[other] && (readTitle(index).numbers !== readTitle(other).numbers || titlesDiffer(index, other))) return false;
     const notice = noticeOf(index);
@@ -198,6 +202,12 @@ function joinSimilarTitles(entries: RankedItem[], sets: DisjointSets): void {
     const needsAgreement = (notice & 1) === 1 || (otherNotice & 1) === 1 || !titleAlone(index, other);
     return !needsAgreement || agreeBeyondTitle(entries[index]!.item, entries[other]!.item);
   };
+  // The words each title signs (title-signs.ts), found the first time it is in a pair that may sign one oppositely.
+  let signs: Array<ReadonlyMap<string, number> | undefined> | undefined;
+  const signsOf = (index: number): ReadonlyMap<string, number> => ((signs ??= new Array(entries.length))[index] ??= titleSigns(entries[index]!.item.title));
+  /** Whether one title signs a word + where the other signs it − ("ER+ breast cancer" and "ER− breast cancer"): two works. */
+  const signedDifferently = (index: number, other: number): boolean =>
+    maySignOppositely(entries[index]!.item.title, entries[other]!.item.title) && signedOppositely(signsOf(index), signsOf(other));
   // The titles the title being placed was found to differ from (titlesDiffer) in its head block, so that its tail block,
   // which often holds the same titles, does not read each of those pairs again: made at its first such pair only.
   let placing = -1;

@@ -195,7 +195,10 @@ export function yearsCompatible(a: number | undefined, b: number | undefined): b
 const NOTICE_OPENINGS: readonly string[] = [
   'erratum', 'errata', 'corrigendum', 'corrigenda', 'correction', 'author correction', 'publisher correction',
   'retraction', 'retracted', 'notice of retraction', 'expression of concern', 'editorial expression of concern',
-  'withdrawal', 'withdrawn', 'addendum', 'comments', 'comment', 'commentary', 'reply', 'response to',
+  'withdrawal', 'withdrawn', 'addendum', 'addenda', 'comments', 'comment', 'commentary', 'reply', 'replies', 'response to',
+  // A statistics journal's discussion paper is followed by its author's "Rejoinder: …" (Statistical Science, JASA), and
+  // a journal's note on an article of its own is an "Editor's note: …".
+  'rejoinder', 'editor s note', 'editors note', 'editorial note',
   // "Author's reply" normalises to "author s reply"; "Authors' reply" to "authors reply".
   'author s reply', 'authors reply', 'author reply', 'author s response', 'authors response', 'author response',
   // The forms journals give a comment or a reply that repeats the title it answers: "In reply: …" (JAMA), "Letter: …"
@@ -223,6 +226,11 @@ const OPENINGS_OF_RESEARCH_TOO: ReadonlySet<string> = new Set([
   // "In response to drought…", "Letter recognition in…", "Discussion on the stability of…", "Correspondence analysis of…".
   'in response', 'letter', 'discussion', 'correspondence',
 ]);
+/**
+ * Notices that name their kind after the title instead of before it, as Cambridge journals do ("… – CORRIGENDUM",
+ * "… – ERRATUM", "… – ADDENDUM"): only words no research title ends with, each of the kind of the same opening.
+ */
+const NOTICE_CLOSING = / (erratum|errata|corrigendum|corrigenda|addendum|addenda)$/;
 const NOTICE_FOLLOW_UP = /^(?:correction to|response to (?:the )?(?:comments?|commentary|letter|reply))(?= |$)/;
 const QUOTE_AFTER_OPENING = /^[^\p{L}\p{N}]*[\p{L}\p{N}]+(?: to)?[\s:]*["“”„«‘’']/iu;
 
@@ -234,14 +242,18 @@ export interface Notice {
 
 /**
  * The kind of notice a title is (a number for each of NOTICE_OPENINGS, then REGARDING's; 0 when it is none), read from its
- * normalised form, and whether it is certainly a notice (OPENINGS_OF_RESEARCH_TOO), read from the title as given
+ * normalised form (its opening, or a closing word: NOTICE_CLOSING), and whether it is certainly a notice (OPENINGS_OF_RESEARCH_TOO), read from the title as given
  * where the normalised one has lost its quotation marks. A notice never merges by title with a title of another
  * kind, the work it names included; two certain notices of one kind merge by title only as generic titles do
  * (weak-titles.ts): two comments on one paper by different authors are two comments.
  */
 export function titleNotice(title: string, normalized: string): Notice {
   const opening = NOTICE_OPENING.exec(normalized);
-  if (opening === null) return REGARDING.test(title) ? { kind: REGARDING_KIND, certain: true } : { kind: 0, certain: false };
+  if (opening === null) {
+    if (REGARDING.test(title)) return { kind: REGARDING_KIND, certain: true };
+    const closing = NOTICE_CLOSING.exec(normalized);
+    return closing === null ? { kind: 0, certain: false } : { kind: NOTICE_KIND_OF_OPENING.get(closing[1]!)!, certain: true };
+  }
   const kind = NOTICE_KIND_OF_OPENING.get(opening[0])!;
   if (!OPENINGS_OF_RESEARCH_TOO.has(opening[0])) return { kind, certain: true };
   return { kind, certain: NOTICE_FOLLOW_UP.test(normalized) || QUOTE_AFTER_OPENING.test(title) };

@@ -66,6 +66,16 @@ describe('a notice whose opening names what it is stays apart from the work it n
     `Discussion: ${WORK}`,
     `Rebuttal: ${WORK}`,
     `Correspondence: ${WORK}`,
+    // A discussion paper's rejoinder (statistics journals), plural forms, and a journal's note on an article.
+    `Rejoinder: ${WORK}`,
+    `Replies: ${WORK}`,
+    `Addenda: ${WORK}`,
+    `Editor's Note: ${WORK}`,
+    `Editorial note: ${WORK}`,
+    // A notice that names its kind after the title, as Cambridge journals do.
+    `${WORK} – CORRIGENDUM`,
+    `${WORK} - Erratum`,
+    `${WORK}: Addendum`,
   ])('keeps "%s" apart from the work, neither carrying an identifier', (title) => {
     const work: ProviderItem = { title: WORK, url: 'https://papers.example/work', year: 2021, authors: ['Ann Lee'] };
     // The same authors and venue as the work, as a retraction notice often has: still two results.
@@ -96,6 +106,12 @@ describe('two notices of one kind about one work merge by title only with more i
     expect(mergedSources([comment(['Bo Chen', 'Ann Lee']), comment(['B. Chen'])])).toEqual([['p0', 'p1']]);
     expect(mergedSources([comment(['Bo Chen'], { venue: 'Speech Letters' }), comment(undefined, { venue: 'speech letters' })])).toEqual([['p0', 'p1']]);
     expect(mergedSources([comment(['Bo Chen'], { venue: 'Speech Letters' }), comment(undefined, { venue: 'Other Letters' })])).toEqual([['p0'], ['p1']]);
+  });
+
+  it('merges a corrigendum named after the title only as a notice: one found twice, not two of two journals', () => {
+    const corrigendum = (title: string, venue: string): ProviderItem => ({ title, url: `https://papers.example/${venue}/${title.length}`, year: 2021, venue });
+    expect(mergedSources([corrigendum(`${WORK} – CORRIGENDUM`, 'Speech Letters'), corrigendum(`${WORK} - Corrigendum.`, 'speech letters')])).toEqual([['p0', 'p1']]);
+    expect(mergedSources([corrigendum(`${WORK} – CORRIGENDUM`, 'Speech Letters'), corrigendum(`${WORK} - Corrigendum.`, 'Other Letters')])).toEqual([['p0'], ['p1']]);
   });
 
   it('still merges a notice with its work when they share an identifier: a DOI outweighs any title', () => {

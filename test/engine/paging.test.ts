@@ -68,6 +68,21 @@ describe('pages of one fused list', () => {
     expect(extendResults([], deeper)).toBe(deeper);
   });
 
+  it('extends a paper list with a deeper work under a listed work\'s link, and not with the listed work come back', () => {
+    // OpenAlex links chapters without a DOI of their own to the landing page of their book: one link, two works.
+    const book = 'https://www.taylorfrancis.com/books/9781003000000';
+    const paper = (title: string): SearchResult => result(book, { title, year: 2020 });
+    const shown = [paper('Soil carbon flux in boreal peatlands'), result('https://openalex.org/W2', { title: 'Glacier melt modelling', year: 2020 })];
+    const deeper = [paper('Soil carbon flux in boreal peatlands'), paper('Urban heat islands and street canyon ventilation')];
+    expect(extendResults(shown, deeper, 'papers').map((entry) => entry.title)).toEqual([
+      'Soil carbon flux in boreal peatlands',
+      'Glacier melt modelling',
+      'Urban heat islands and street canyon ventilation',
+    ]);
+    // A web page is its link, whatever its title.
+    expect(extendResults([result('https://a.example/', { title: 'A' })], [result('https://a.example/', { title: 'B' })], 'web')).toHaveLength(1);
+  });
+
   it('keeps the places of pages a list served short, and only of those, before a deeper list extends it', () => {
     const three = answer(3, 6, [6]).results;
     // Asked 6 deep for page 1 of 5, it served page 1 with three: page 2 starts after page 1's five places.

@@ -39,6 +39,7 @@ const samePage: Array<[string, string, string]> = [
   ['https://example.com/a?fbclid=1&gclid=2&msclkid=3&srsltid=4', 'https://example.com/a', 'click ids'],
   ['https://example.com/a?pk_campaign=spring&pk_kwd=k&mtm_source=news', 'https://example.com/a', 'Matomo campaign parameters'],
   ['https://example.com/a?hsa_acc=1&hsa_cam=2&hsa_src=g', 'https://example.com/a', 'HubSpot ads parameters'],
+  ['https://example.de/suche?q=M%fcller&utm_source=x', 'https://example.de/suche?utm%5Fsource=y&q=M%FCller', 'a Latin-1 query: hex case and tracking parameters'],
 ];
 
 const differentPages: Array<[string, string, string]> = [
@@ -71,6 +72,10 @@ const differentPages: Array<[string, string, string]> = [
   ['https://mobile.example.com/a', 'https://example.com/a', 'mobile. names other sites as often as mobile versions'],
   ['https://team.example.com/a', 'https://example.com/a', 'a first label that only starts with m'],
   ['https://www.bilibili.com/video/BV1fu411G7e3/?p=1', 'https://www.bilibili.com/video/BV1fu411G7e3/?p=2', 'p names the part of a video'],
+  // A legacy site's query in Latin-1 or Shift_JIS is no UTF-8: decoded as UTF-8, every such byte is U+FFFD.
+  ['https://example.de/suche?q=M%FCller', 'https://example.de/suche?q=M%F6ller', 'Müller and Möller, written in Latin-1'],
+  ['https://example.jp/search?kw=%93%8C%8B%9E', 'https://example.jp/search?kw=%8B%9E%93%8C', '東京 and 京東, written in Shift_JIS'],
+  ['https://example.de/suche?q=M%FCller', 'https://example.de/suche?q=M%C3%BCller', 'Müller in Latin-1 and in UTF-8 are two queries to the server'],
 ];
 
 describe('which provider URLs show the same page', () => {
@@ -101,6 +106,17 @@ describe('a merged result', () => {
       expect(result.domain).toBe(domainOf(result.url));
     }
     expect(results.map((result) => result.domain).sort()).toEqual(['example.com', 'zh.m.wikipedia.org']);
+  });
+
+  it('keeps two searches of a legacy site whose queries are written in Latin-1', () => {
+    const groups = groupResults('web', [
+      entry('brave', 1, 'https://www.example.de/cgi-bin/suche?name=M%FCller'),
+      entry('searxng', 1, 'https://www.example.de/cgi-bin/suche?name=M%F6ller'),
+    ]);
+    expect(groups.map((group) => group.map((member) => member.item.url))).toEqual([
+      ['https://www.example.de/cgi-bin/suche?name=M%FCller'],
+      ['https://www.example.de/cgi-bin/suche?name=M%F6ller'],
+    ]);
   });
 
   it('keeps two pages whose own parameters only look like tracking ones', () => {
