@@ -6,3 +6,24 @@ export function lowerCaseHost(entry: string): string {
   const slash = entry.indexOf('/');
   return slash < 0 ? entry.toLowerCase() : entry.slice(0, slash).toLowerCase() + entry.slice(slash);
 }
+
+/**
+ * `www.docs.rs/guide` as `docs.rs/guide`: a leading `www.` names no other site (the result filter reads hosts without
+ * it, engine/filters.ts), so an entry is keyed, and sent to Tavily and Exa, as the host without it, subdomains
+ * included. Not when nothing but a suffix would be left: `com` would ask Tavily for every .com site, and is no entry a
+ * caller can give. The entry itself when it has no `www.` (nearly every one).
+ */
+export function withoutWww(entry: string): string {
+  if (!entry.startsWith('www.')) return entry;
+  const slash = entry.indexOf('/');
+  const hostEnd = slash < 0 ? entry.length : slash;
+  // A dot after the label following `www.`: a host of two labels at least is left.
+  const dot = entry.indexOf('.', 4);
+  return dot > 4 && dot < hostEnd ? entry.slice(4) : entry;
+}
+
+/** A domain list with each entry withoutWww; the list itself when no entry starts with `www.` (no copy). */
+export function entriesWithoutWww(entries: readonly string[]): readonly string[] {
+  for (const entry of entries) if (entry.startsWith('www.')) return entries.map(withoutWww);
+  return entries;
+}

@@ -65,3 +65,33 @@ export function refuseUnsendableText(text: string, context: z.RefinementCtx): bo
   if (problem) context.addIssue({ code: 'custom', message: problem, input: text });
   return problem === undefined;
 }
+
+/**
+ * White space between words, as one search reads it: a run of it (spaces, tabs, line breaks, a no-break or an
+ * ideographic space) is one space. Not U+FEFF, which JavaScript's `\s` counts: a zero-width no-break space joins the
+ * letters around it (Unicode's word boundaries pass over it), so `data\uFEFFbase` is no search for `data base`.
+ */
+const SPACE_RUN = /[^\S\uFEFF]+/g;
+
+/**
+ * The text with each run of white space as one space (SPACE_RUN): what providers are sent and the answer is kept
+ * under (engine/cached-answer.ts cacheKey), so two texts one key joins are one search to every provider too, down to
+ * the length a provider's limit judges. The text itself, with no copy, when it has nothing to collapse (nearly every
+ * one: words with single spaces, in any script).
+ */
+export function singleSpaced(text: string): string {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (!isWhiteSpace(code)) continue;
+    if (code === 0x20 && !isWhiteSpace(text.charCodeAt(index + 1))) continue;
+    return text.replace(SPACE_RUN, ' ');
+  }
+  return text;
+}
+
+/** Whether a code unit is one SPACE_RUN matches (JavaScript's white space and line terminators, but U+FEFF). */
+function isWhiteSpace(code: number): boolean {
+  if (code < 0x7f) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code >= 0x2000 && code <= 0x200a) return true;
+  return code === 0xa0 || code === 0x1680 || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
+}

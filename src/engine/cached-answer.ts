@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { entriesWithoutWww } from '../domain/domain-entry.js';
 import { PROVIDER_STATUSES, type ProviderOutcome } from '../domain/outcome.js';
+import { singleSpaced } from '../domain/query-text.js';
 import { MAX_DEPTH, type SearchFilters, type SearchQuery } from '../domain/query.js';
 import type { SearchResult } from '../domain/result.js';
 import { RESULT_BOUNDS } from '../domain/result-bounds.js';
 import type { Provider } from '../providers/provider.js';
 import type { ProviderAnswer } from './gather.js';
-import { siteHostsInLowerCase } from './site-terms.js';
+import { siteTermsAsRead } from './site-terms.js';
 
 /** What the cache keeps: the whole ranked list with score explanations, paged and trimmed per request on the way out. */
 export interface CachedAnswer {
@@ -209,20 +211,22 @@ export function servesTimeout(answer: CachedAnswer, timeoutMs: number | undefine
 /**
  * Same kind, same words (spacing aside), same providers, limit and filters: same answer. Letter case counts:
  * providers read `OR`, `AND` and `NOT` as operators only in capitals (PubMed, Brave, Wikipedia, arXiv), so
- * "covid OR flu" and "covid or flu" are two searches; but not in a host, which has none (`site:Docs.rs`, and a
- * domain list's entries, whose `www.` names no other host either: domainSet). The page is not part of it: every page
- * of a search is sliced from one cached list. Nor is the caller's timeout_ms: a complete answer is the same whatever
- * it was, and a partial one carries its own (servesTimeout).
+ * "covid OR flu" and "covid or flu" are two searches; but not in a site: term as the search reads it and sends it
+ * (`SITE:https://Docs.rs/` is `site:docs.rs`: siteTermsAsRead), nor in a domain list's hosts, whose `www.` names no
+ * other host either, as the filter reads them and Tavily and Exa are sent them (domainSet). Spacing is one space, as
+ * providers are sent the words (singleSpaced). The page is not part of it: every page of a search is sliced from one
+ * cached list. Nor is the caller's timeout_ms: a complete answer is the same whatever it was, and a partial one
+ * carries its own (servesTimeout).
  */
 export function cacheKey(query: SearchQuery, providers: Provider[]): string {
-  // A web search's site: terms are read with their hosts in lower case (site-terms.ts); in any other kind they are words.
-  const words = query.kind === 'web' ? siteHostsInLowerCase(query.text) : query.text;
+  // A web search's site: terms as the search reads them (site-terms.ts); in any other kind they are words.
+  const words = query.kind === 'web' ? siteTermsAsRead(query.text) : query.text;
   // The JSON text of [kind, words, providers, limit, filters], written in parts: no array of it is built, and
   // every hit on the cache pays for this, so the common parts skip JSON.stringify (same text).
   return `[${nameJson(query.kind)},${wordsJson(words)},${providerNamesJson(providers)},${numberJson(query.limit)},${filtersJson(query.filters)}]`;
 }
 
-/** The words as written, each run of white space one space, as JSON. */
+/** The words as written, each run of white space one space (singleSpaced: as providers are sent them), as JSON. */
 function wordsJson(words: string): string {
   // Printable ASCII without quotes, backslashes or two spaces in a row is its own JSON, with nothing to collapse.
   let plain = true;
@@ -230,7 +234,7 @@ function wordsJson(words: string): string {
     const code = words.charCodeAt(index);
     plain = code > 0x20 ? code < 0x7f && code !== 0x22 && code !== 0x5c : code === 0x20 && words.charCodeAt(index + 1) !== 0x20;
   }
-  return plain ? `"${words}"` : JSON.stringify(words.replace(/\s+/g, ' '));
+  return plain ? `"${words}"` : JSON.stringify(singleSpaced(words));
 }
 
 /** The providers' names in code-unit order (Array.prototype.sort's), as a JSON list. */
@@ -260,23 +264,15 @@ function filtersJson(filters: SearchFilters): string {
 
 /**
  * A domain list as the filter reads it: a set (filters.ts matches if any entry does), so order and repeats do not
- * count, and a host's `www.` names no other place (domainRuleOf drops it: `www.docs.rs` keeps what `docs.rs` keeps).
- * Letter case is not touched here: hosts arrive in lower case (search-params.ts), and a path keeps its case in the
- * filter too. Sorted by code unit, and the request's own list is left as it is: providers are sent that one.
+ * count, and a host's `www.` names no other place (withoutWww: `www.docs.rs` keeps what `docs.rs` keeps, and Tavily and
+ * Exa are sent `docs.rs` for it). Letter case is not touched here: hosts arrive in lower case (search-params.ts), and a
+ * path keeps its case in the filter too. Sorted by code unit, and the request's own list is left as it is.
  */
 function domainSet(entries: readonly string[]): readonly string[] {
   // Nearly every list names no `www.` host: it is read as it is, with no copy.
-  const hosts = entries.some(startsWithWww) ? entries.map(withoutWww) : entries;
+  const hosts = entriesWithoutWww(entries);
   if (hosts.length < 2) return hosts;
   return [...new Set(hosts)].sort();
-}
-
-function startsWithWww(entry: string): boolean {
-  return entry.startsWith('www.');
-}
-
-function withoutWww(entry: string): string {
-  return startsWithWww(entry) ? entry.slice(4) : entry;
 }
 
 /** JSON.stringify's text for a number (NaN and ±Infinity as null), without the call. */

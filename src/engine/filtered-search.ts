@@ -28,8 +28,9 @@ export interface FilteredItems {
    */
   upstreamFull: boolean;
   /**
-   * A request for more failed (a deeper round, or a later page of the last round read): the upstream held more than
-   * the items came from, for a reason that may pass (Provider's laterPageFailed). Always with upstreamFull.
+   * A request for more failed (a deeper round, or a later page of the last round read), or a deeper round was not
+   * asked for want of time before the deadline: the upstream held more than the items came from, for a reason that may
+   * pass (Provider's laterPageFailed; a caller that waits longer, or a faster upstream). Always with upstreamFull.
    */
   cutShort: boolean;
 }
@@ -68,11 +69,16 @@ export async function searchFiltered(
     return { asked: limit, read: found, full, cutShort: full && laterPageFailed(found), kept: keep(found), took: performance.now() - started };
   };
   let round = await ask(query.limit);
-  let deeperFailed = false;
+  let deeperNotRead = false;
   for (let deeper = 0; deeper < DEEPER_ROUNDS && mayFindMore(round, query.limit); deeper += 1) {
     const limit = deeperLimit(round, query.limit);
     // A round that would not end before the deadline is not started: the abort would cut its requests off unanswered.
-    if (!fitsBefore(call.deadline, round, limit)) break;
+    // The answer is then short of what more time finds, as after a failed round: kept as complete, a caller's short
+    // timeout_ms gave every later caller, however long it waits, the few results the first round kept.
+    if (!fitsBefore(call.deadline, round, limit)) {
+      deeperNotRead = true;
+      break;
+    }
     // Should the deadline pass during the deeper round, the call answers with what this one read (as far as the
     // deeper round's own pages do not go further), filtered again (gather.ts).
     call.transport.readSoFar?.(round.read);
@@ -81,11 +87,11 @@ export async function searchFiltered(
     } catch (error) {
       // A deeper round that fails (a 429, no rate-limit slot in time) leaves the round before it good.
       if (call.signal.aborted) throw error;
-      deeperFailed = true;
+      deeperNotRead = true;
       break;
     }
   }
-  return { items: round.kept.slice(0, query.limit), upstreamFull: round.full, cutShort: deeperFailed || round.cutShort };
+  return { items: round.kept.slice(0, query.limit), upstreamFull: round.full, cutShort: deeperNotRead || round.cutShort };
 }
 
 /** Too few were kept, the upstream may hold more (it gave all it was asked for), and a deeper ask is allowed. */

@@ -27,9 +27,10 @@ export interface ProviderAnswer {
    */
   upstreamFull?: true;
   /**
-   * Set when a request for more of its results failed (a later page, a deeper round of the engine's own filter) and
-   * the provider answered with what it had read: its outcome says `ok`, but the answer lacks what that request would
-   * have brought once the upstream is back, so it is partial (cached-answer.ts). Only with upstreamFull.
+   * Set when a request for more of its results failed (a later page, a deeper round of the engine's own filter), or
+   * that deeper round was not asked for want of time before the deadline, and the provider answered with what it had
+   * read: its outcome says `ok`, but the answer lacks what that request would have brought once the upstream is back
+   * (or to a caller that waits longer), so it is partial (cached-answer.ts). Only with upstreamFull.
    */
   cutShort?: true;
 }

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { ProviderOutcome } from '../domain/outcome.js';
+import { singleSpaced } from '../domain/query-text.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { SearchKind, SearchResult } from '../domain/result.js';
 import type { Capability, CapabilityInput, CapabilityOutput } from '../providers/capabilities.js';
@@ -219,7 +220,9 @@ export class SearchService {
     const page = request.page ?? 1;
     const query: SearchQuery = {
       kind: request.kind,
-      text: request.query.trim(),
+      // Providers are sent the words single-spaced, as the answer is kept: the key joins no two texts they would read
+      // apart (a run of spaces past a provider's length limit refused one and not the other).
+      text: singleSpaced(request.query.trim()),
       limit: resultsWanted(request.limit, page),
       filters: request.filters ?? {},
     };

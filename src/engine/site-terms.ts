@@ -1,4 +1,5 @@
 import { DOMAIN_ENTRY, lowerCaseHost } from '../domain/domain-entry.js';
+import { singleSpaced } from '../domain/query-text.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { Provider } from '../providers/provider.js';
 import { domainRuleOf, hostWithin, pathUnder, type DomainRule } from './filters.js';
@@ -9,8 +10,8 @@ import { domainRuleOf, hostWithin, pathUnder, type DomainRule } from './filters.
  * MediaWiki, the local index), so their results came from anywhere, and the answer showed them. Here the terms
  * become include_domains and exclude_domains entries (beside any the caller gave): Tavily and Exa get them as
  * their own parameters, the engine filters the other providers' results by them, and those providers are sent the
- * text without them. A provider that reads them (ProviderSettings.siteOperator) is sent the text as typed, and its
- * results pass the same filter.
+ * text without them. A provider that reads them (ProviderSettings.siteOperator) is sent the text with its terms written
+ * as the filter reads them (siteTermsAsRead), and its results pass the same filter.
  *
  * Typed terms and the include_domains parameter are two constraints, and a result must meet both, as Brave's and
  * SearXNG's do (they read the terms, and the engine holds their results to the parameter): the search's
@@ -31,7 +32,10 @@ const SITE_TERM_OR_PHRASE = /"[^"]*"?|(?<!\S)(?:(OR\s+)(-?)[Ss][Ii][Tt][Ee]:(\S+
 /** What a value may start with that is no part of an entry: `site:https://docs.rs/`. */
 const SCHEME = /^https?:\/\//i;
 
-/** The search each provider gets: as typed (for those that read site: terms), or without the terms. */
+/**
+ * The search each provider gets: with its terms (for those that read site: terms), each written as the filter reads it
+ * (siteTermsAsRead: `SITE:https://Docs.rs/` as `site:docs.rs`), or without the terms.
+ */
 export interface SiteSearches {
   asTyped: SearchQuery;
   withoutTerms: SearchQuery;
@@ -62,7 +66,7 @@ function siteTermsOf(text: string): SiteTerms | undefined {
     },
   );
   if (included.length === 0 && excluded.length === 0) return undefined;
-  return { included, excluded, rest: rest.replace(/\s+/g, ' ').trim() };
+  return { included, excluded, rest: singleSpaced(rest).trim() };
 }
 
 /** The searches for a web search whose text holds site: terms; undefined for any other search. */
@@ -73,36 +77,41 @@ export function siteSearches(query: SearchQuery): SiteSearches | undefined {
   const filters: SearchFilters = { ...query.filters };
   if (included.length > 0) filters.include_domains = includedDomains(included, query.filters.include_domains);
   if (excluded.length > 0) filters.exclude_domains = [...(query.filters.exclude_domains ?? []), ...excluded];
-  // A search of site: terms alone keeps them: an empty text is no search, and the filter still holds.
-  return { asTyped: { ...query, filters }, withoutTerms: { ...query, text: rest === '' ? query.text : rest, filters } };
+  // Those that read the terms are sent them as the filter reads them (siteTermsAsRead), as the cache key holds them. A
+  // search of site: terms alone keeps them, so written, for every provider: an empty text is no search, and the filter
+  // still holds.
+  const asRead = siteTermsAsRead(query.text);
+  return { asTyped: { ...query, text: asRead, filters }, withoutTerms: { ...query, text: rest === '' ? asRead : rest, filters } };
 }
 
 /**
- * A web search's text with each site: term's host in lower case, for its cache key (cached-answer.ts cacheKey): the
- * terms are read with their hosts in lower case (entryOf), and a host has no letter case, so `site:Docs.rs tokio` and
- * `site:docs.rs tokio` are one search with one answer. Only the host: a path keeps its case, as the filter reads it,
- * and a term that names no domain stays a word, as typed. The text itself when it holds no term (nearly every one).
+ * A web search's text with each site: term written as the search reads it: `site:` in small letters, and the value as
+ * its entry (entryOf: no scheme, no trailing slash, the host in small letters), so `SITE:Docs.rs`,
+ * `site:https://docs.rs/` and `site:docs.rs` are one term. Providers that read site: terms themselves are sent this
+ * text (siteSearches), and the cache key is made of it (cached-answer.ts cacheKey): the key then joins only searches
+ * every provider is sent alike. A path keeps its case, a `www.` stays (those providers are sent it), and a term that
+ * names no domain stays a word, as typed. The text itself when it holds no term (nearly every one).
  */
-export function siteHostsInLowerCase(text: string): string {
+export function siteTermsAsRead(text: string): string {
   // Every search's key pays for this: a colon is looked for faster than the pattern is tried.
   if (!text.includes(':') || !MAY_HOLD_SITE.test(text)) return text;
   return text.replace(
     SITE_TERM_OR_PHRASE,
-    (term: string, _orBefore: unknown, _minusAfterOr: unknown, valueAfterOr: string | undefined, _minus: unknown, value: string | undefined) => {
+    (
+      term: string,
+      orBefore: string | undefined,
+      minusAfterOr: string | undefined,
+      valueAfterOr: string | undefined,
+      minus: string | undefined,
+      value: string | undefined,
+      orAfter: string | undefined,
+    ) => {
       const typed = valueAfterOr ?? value;
-      if (typed === undefined || entryOf(typed) === undefined) return term;
-      // The value follows the term's first colon (`site:`, after an OR and a minus if any).
-      const valueStart = term.indexOf(':') + 1;
-      return term.slice(0, valueStart) + hostInLowerCase(typed) + term.slice(valueStart + typed.length);
+      const entry = typed === undefined ? undefined : entryOf(typed);
+      if (entry === undefined) return term;
+      return `${orBefore ?? ''}${minusAfterOr ?? minus ?? ''}site:${entry}${orAfter ?? ''}`;
     },
   );
-}
-
-/** `https://Docs.rs/Tokio` as `https://docs.rs/Tokio`: the scheme and host have no letter case, the path has. */
-function hostInLowerCase(value: string): string {
-  const hostStart = SCHEME.exec(value)?.[0].length ?? 0;
-  const slash = value.indexOf('/', hostStart);
-  return slash < 0 ? value.toLowerCase() : value.slice(0, slash).toLowerCase() + value.slice(slash);
 }
 
 /**

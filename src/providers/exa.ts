@@ -1,4 +1,5 @@
 import { cutText } from '../domain/cut-text.js';
+import { entriesWithoutWww } from '../domain/domain-entry.js';
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
@@ -49,8 +50,10 @@ export class ExaProvider extends Provider {
       numResults: Math.min(query.limit, 100),
       contents: { highlights: true },
       startPublishedDate: timeRange ? new Date(timeRangeStart(timeRange, now)).toISOString() : undefined,
-      includeDomains: includeDomains?.length ? includeDomains : undefined,
-      excludeDomains: excludeDomains?.length ? excludeDomains : undefined,
+      // Without `www.`, as fedsearch reads an entry (withoutWww) and keys its answer: `www.example.com` here was that host
+      // alone, where the same search's filter and cached answer count all of example.com.
+      includeDomains: includeDomains?.length ? entriesWithoutWww(includeDomains) : undefined,
+      excludeDomains: excludeDomains?.length ? entriesWithoutWww(excludeDomains) : undefined,
     };
     return { url: this.endpointAddress('/search'), method: 'POST', headers: this.requestHeaders, body: JSON.stringify(body) };
   }

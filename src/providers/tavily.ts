@@ -1,3 +1,4 @@
+import { entriesWithoutWww } from '../domain/domain-entry.js';
 import { parseError, upstreamError } from '../domain/errors.js';
 import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
@@ -47,8 +48,10 @@ export class TavilyProvider extends Provider {
       search_depth: 'basic',
       topic: 'general',
       time_range: timeRange,
-      include_domains: includeDomains?.length ? hostsOf(includeDomains) : undefined,
-      exclude_domains: excludeDomains?.length ? wholeHosts(excludeDomains) : undefined,
+      // Without `www.`, as fedsearch reads an entry (withoutWww) and keys its answer: `www.example.com` here was that host
+      // alone, where the same search's filter and cached answer count all of example.com.
+      include_domains: includeDomains?.length ? hostsOf(entriesWithoutWww(includeDomains)) : undefined,
+      exclude_domains: excludeDomains?.length ? wholeHosts(entriesWithoutWww(excludeDomains)) : undefined,
     };
     return { url: this.endpointAddress('/search'), method: 'POST', headers: this.requestHeaders, body: JSON.stringify(body) };
   }

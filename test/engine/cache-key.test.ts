@@ -46,13 +46,19 @@ describe('cacheKey', () => {
     );
   });
 
-  it("writes a web search's site: hosts in small letters, and nothing else it was not given so", () => {
+  it("writes a web search's site: terms as the search reads them, and nothing else it was not given so", () => {
     const web = (text: string) => cacheKey({ kind: 'web', text, limit: 5, filters: {} }, named('brave'));
     expect(web('tokio site:Docs.RS')).toBe(web('tokio site:docs.rs'));
-    expect(web('tokio -site:Docs.rs OR site:HTTPS://GitHub.com/Tokio-RS/')).toBe('["web","tokio -site:docs.rs OR site:https://github.com/Tokio-RS/",["brave"],5,[]]');
-    // Paths, words, the operator's own spelling, quoted phrases and values that name no domain are as typed.
+    // The operator in any letter case, a scheme and a trailing slash: the one term the filter reads, and Brave is sent.
+    expect(web('tokio SITE:docs.rs')).toBe(web('tokio site:docs.rs'));
+    expect(web('tokio Site:https://Docs.rs/')).toBe(web('tokio site:docs.rs'));
+    expect(web('tokio -site:Docs.rs OR SITE:HTTPS://GitHub.com/Tokio-RS/')).toBe('["web","tokio -site:docs.rs OR site:github.com/Tokio-RS",["brave"],5,[]]');
+    expect(web('site:a.org OR  -SITE:b.org/ tokio')).toBe('["web","site:a.org OR -site:b.org tokio",["brave"],5,[]]');
+    // Paths, words, a www. host (Brave is sent it, and reads that host alone), quoted phrases and values that name no
+    // domain are as typed.
     expect(web('Tokio site:docs.rs/Tokio')).not.toBe(web('Tokio site:docs.rs/tokio'));
     expect(web('Tokio site:docs.rs')).not.toBe(web('tokio site:docs.rs'));
+    expect(web('tokio site:www.docs.rs')).not.toBe(web('tokio site:docs.rs'));
     expect(web('"site:Docs.rs is down" SITE:Localhost')).toBe('["web","\\"site:Docs.rs is down\\" SITE:Localhost",["brave"],5,[]]');
     // In a papers search a site: term is words.
     const papers = (text: string) => cacheKey({ kind: 'papers', text, limit: 5, filters: {} }, named('openalex'));
@@ -69,5 +75,7 @@ describe('cacheKey', () => {
     // Only a leading www. label is no other host: `wwwdocs.rs` and `docs.www.rs` are.
     expect(web(['wwwdocs.rs'])).not.toBe(web(['docs.rs']));
     expect(web(['docs.www.rs'])).not.toBe(web(['docs.rs']));
+    // Nor one that leaves a bare suffix: `www.com` is one host, `com` every .com site.
+    expect(web(['www.com'])).not.toBe(web(['com']));
   });
 });

@@ -59,7 +59,14 @@ describe('a search whose results the engine filters', () => {
     const late = corpus(100);
     const past = await searchFiltered(late.provider, makeQuery('q', 'web', 6), onA, call(performance.now() - 1));
     expect(late.asked).toEqual([6]);
-    // Nothing failed: the deadline left no room for a deeper round.
-    expect(past).toMatchObject({ items: { length: 3 }, upstreamFull: true, cutShort: false });
+    // Nothing failed, but the deadline left no room for a deeper round: a caller that waits longer would get more, so
+    // the answer is partial too (kept briefly, and with timeout_ms only for callers that wait no longer).
+    expect(past).toMatchObject({ items: { length: 3 }, upstreamFull: true, cutShort: true });
+
+    // A round that kept enough, or an upstream that gave all it had, leaves nothing for more time to find.
+    const enough = await searchFiltered(corpus(100).provider, makeQuery('q', 'web', 3), (items) => items, call(performance.now() - 1));
+    expect(enough).toMatchObject({ items: { length: 3 }, cutShort: false });
+    const all = await searchFiltered(corpus(4).provider, makeQuery('q', 'web', 6), onA, call(performance.now() - 1));
+    expect(all).toMatchObject({ items: { length: 2 }, upstreamFull: false, cutShort: false });
   });
 });

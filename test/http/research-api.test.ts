@@ -222,8 +222,9 @@ describe('research operations over loopback providers', () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.plan.map((step: { operation: string }) => step.operation)).not.toContain('fetch_url');
-    // Brave reads site: itself, so it is sent the term as typed; the answer keeps only that site's results.
-    expect(upstream.requestsTo('/brave/res/v1/web/search').at(-1)!.url.searchParams.get('q')).toBe('rust async runtimes site:https://blog.example.org/');
+    // Brave reads site: itself, so it is sent the term whole, as the filter reads it (no scheme, no trailing slash); the
+    // answer keeps only that site's results.
+    expect(upstream.requestsTo('/brave/res/v1/web/search').at(-1)!.url.searchParams.get('q')).toBe('rust async runtimes site:blog.example.org');
     const search = body.sections.find((section: { operation: string }) => section.operation === 'web_search');
     expect(search.output.results.map((result: { url: string }) => result.url)).toEqual(['https://blog.example.org/rust']);
   });

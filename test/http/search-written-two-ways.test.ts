@@ -39,14 +39,29 @@ describeWithRedis('one search written two ways', () => {
     expect(replicas.upstream.requestsTo(BRAVE_PATH)).toHaveLength(1);
   });
 
+  it('is answered, spaced within Brave\'s 400 characters, from the answer another replica kept for it spaced past them, Brave asked', async () => {
+    const words = Array.from({ length: 50 }, () => 'spacing');
+    const kept = (await replicas.sharedAnswers()).length;
+    // 399 characters in single spaces, 497 with them tripled: sent as typed, Brave was skipped for the tripled text,
+    // and that answer, kept in Redis, was served to the other replica's single-spaced search.
+    const first = await (await request(replicas.a.origin, `/v1/search/web?q=${encodeURIComponent(words.join('   '))}&providers=brave`)).json();
+    expect(first.providers).toMatchObject([{ provider: 'brave', status: 'ok' }]);
+    expect(replicas.upstream.requestsTo(BRAVE_PATH).at(-1)!.url.searchParams.get('q')).toBe(words.join(' '));
+    await expect.poll(async () => (await replicas.sharedAnswers()).length).toBe(kept + 1);
+    const second = await (await request(replicas.b.origin, `/v1/search/web?q=${words.join('+')}&providers=brave`)).json();
+    expect(second.cached).toBe(true);
+    expect(second.providers).toMatchObject([{ provider: 'brave', status: 'ok' }]);
+  });
+
   it('is answered from the answer another replica kept for a language whose region was written in small letters', async () => {
+    const kept = (await replicas.sharedAnswers()).length;
     const first = await (await request(replicas.a.origin, '/v1/search/web?q=ola&providers=searxng&language=pt-br')).json();
     expect(first.cached).toBe(false);
     // SearXNG's pages have no set size: a short first page is followed by a second request.
     const languages = replicas.upstream.requestsTo(SEARXNG_PATH).map((sent) => sent.url.searchParams.get('language'));
     expect(languages.length).toBeGreaterThan(0);
     expect(new Set(languages)).toEqual(new Set(['pt-BR']));
-    await expect.poll(async () => (await replicas.sharedAnswers()).length).toBe(2);
+    await expect.poll(async () => (await replicas.sharedAnswers()).length).toBe(kept + 1);
 
     const second = await (await request(replicas.b.origin, '/v1/search/web?q=ola&providers=searxng&language=pt-BR')).json();
     expect(second.cached).toBe(true);
