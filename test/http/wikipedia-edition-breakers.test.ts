@@ -31,6 +31,19 @@ async function routed(service: RunningService, query: string, language?: string)
 const page = (title: string) => ({ query: { search: [{ title, snippet: 'text' }] } });
 
 /**
+ * The service with its built-in Wikipedia instance on its default edition (https://en.wikipedia.org), every edition's
+ * requests carried to `upstream`, breakers opening after two failures and no cache.
+ */
+function startOnEditions(upstream: FakeUpstream, agent: Agent, more: Record<string, string> = {}): Promise<RunningService> {
+  const { WIKIPEDIA_BASE_URL: _onTheFake, ...env } = providerEnv(upstream.origin);
+  return startService(
+    { ...env, BREAKER_FAILURES: '2', BREAKER_COOLDOWN_MS: '60000', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent', ...more },
+    undefined,
+    { dispatcher: toFake(agent, upstream) },
+  );
+}
+
+/**
  * Each Wikipedia edition is its own wiki, database and search index: one failing must not suspend the others. With
  * one breaker for the instance, de.wikipedia.org's failures suspended English searches too. A Retry-After is another
  * matter: Wikimedia counts one client across its wikis, so it holds every edition.
@@ -46,13 +59,7 @@ describe('Wikipedia editions and their circuit breakers, over real HTTP', () => 
       .json('/en.wikipedia.org/w/api.php', page('Rank fusion'))
       .json('/de.wikipedia.org/w/api.php', { error: 'the wiki is down' }, 500)
       .json('/fr.wikipedia.org/w/api.php', { error: 'too many requests' }, 429, { 'retry-after': '120' });
-    // The built-in instance on its default edition, https://en.wikipedia.org.
-    const { WIKIPEDIA_BASE_URL: _onTheFake, ...env } = providerEnv(upstream.origin);
-    service = await startService(
-      { ...env, BREAKER_FAILURES: '2', BREAKER_COOLDOWN_MS: '60000', CACHE_TTL_SECONDS: '0', METRICS_TOKEN, LOG_LEVEL: 'silent' },
-      undefined,
-      { dispatcher: toFake(agent, upstream) },
-    );
+    service = await startOnEditions(upstream, agent, { METRICS_TOKEN });
   });
   afterAll(async () => {
     await service.stop();
@@ -145,12 +152,7 @@ describe('providers=auto and an instance whose own edition is suspended, over re
   beforeAll(async () => {
     upstream = await startFakeUpstream();
     upstream.json('/en.wikipedia.org/w/api.php', { error: 'the wiki is down' }, 500).json('/de.wikipedia.org/w/api.php', page('Rangfusion'));
-    const { WIKIPEDIA_BASE_URL: _onTheFake, ...env } = providerEnv(upstream.origin);
-    service = await startService(
-      { ...env, BREAKER_FAILURES: '2', BREAKER_COOLDOWN_MS: '60000', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' },
-      undefined,
-      { dispatcher: toFake(agent, upstream) },
-    );
+    service = await startOnEditions(upstream, agent);
   });
   afterAll(async () => {
     await service.stop();
