@@ -111,7 +111,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const routeOf = routePatterns(app);
   answerRequestsNodeRefuses(app.server, app.log, (labels, statusCode) => metrics.recordHttpRequest({ ...labels, statusCode, seconds: 0 }), routeOf);
   const dispatcher = options.dispatcher ?? createUpstreamAgent();
-  const { search, close: closeSearch } = createSearchService(config, {
+  const { search, close: closeSearch } = await createSearchService(config, {
     providers,
     logger: app.log,
     dispatcher,

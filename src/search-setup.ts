@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { AppConfig } from './config.js';
 import { createMemoryCache } from './engine/answer-cache.js';
-import { answerConfigurationTag } from './engine/answer-configuration.js';
+import { answerConfigurationTag, answerContentsOf } from './engine/answer-configuration.js';
 import { ANSWER_KEYS, isStoredAnswer } from './engine/cached-answer.js';
 import { createRedisCache } from './engine/redis-cache.js';
 import { SearchService, type CachedAnswer } from './engine/search-service.js';
@@ -21,20 +21,27 @@ export interface SearchSetup {
   answerCacheCommandTimeoutMs?: number;
 }
 
-/** The search service as configured: providers from the validated configuration, caches, metrics hooks, breakers. */
-export function createSearchService(config: AppConfig, { providers, logger, dispatcher, metrics, answerCacheCommandTimeoutMs }: SearchSetup): { search: SearchService; close(): Promise<void> } {
+/**
+ * The search service as configured: providers from the validated configuration, caches, metrics hooks, breakers. With
+ * REDIS_URL, the embedded index is loaded first: its contents are part of the tag its shared answers are kept under.
+ */
+export async function createSearchService(
+  config: AppConfig,
+  { providers, logger, dispatcher, metrics, answerCacheCommandTimeoutMs }: SearchSetup,
+): Promise<{ search: SearchService; close(): Promise<void> }> {
   const localCache = createMemoryCache<CachedAnswer>({
     ttlMs: config.CACHE_TTL_SECONDS * 1000,
     maxEntries: config.CACHE_MAX_ENTRIES,
     maxBytes: config.CACHE_MAX_BYTES,
   });
   // With Redis, replicas share answers; the local LRU stays in front and carries on alone if Redis goes away.
+  const contents = config.REDIS_URL ? await answerContentsOf(providers) : undefined;
   const sharedCache = config.REDIS_URL
     ? createRedisCache<CachedAnswer>({
         url: config.REDIS_URL,
         ttlMs: config.CACHE_TTL_SECONDS * 1000,
         // Under this configuration's tag: a replica configured otherwise would not give these answers (answer-configuration.ts).
-        keyPrefix: `${config.REDIS_KEY_PREFIX}${ANSWER_KEYS}${answerConfigurationTag(providers, config.RRF_K)}:`,
+        keyPrefix: `${config.REDIS_KEY_PREFIX}${ANSWER_KEYS}${answerConfigurationTag(providers, config.RRF_K, contents)}:`,
         logger,
         front: localCache,
         isServable: (value): value is CachedAnswer => isStoredAnswer(value, providers.length),

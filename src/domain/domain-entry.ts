@@ -8,10 +8,11 @@ export function lowerCaseHost(entry: string): string {
 }
 
 /**
- * `www.docs.rs/guide` as `docs.rs/guide`: a leading `www.` names no other site (the result filter reads hosts without
- * it, engine/filters.ts), so an entry is keyed, and sent to Tavily and Exa, as the host without it, subdomains
- * included. Not when nothing but a suffix would be left: `com` would ask Tavily for every .com site, and is no entry a
- * caller can give. The entry itself when it has no `www.` (nearly every one).
+ * `www.docs.rs/guide` as `docs.rs/guide`: a leading `www.` names no other site, so an entry is read by the result
+ * filter (engine/filters.ts, for entries and result hosts alike), keyed, and sent to Tavily and Exa as the host without
+ * it, subdomains included. Not when nothing but a top-level domain would be left: `www.com` is one site, where `com`
+ * would be every .com one (and is no entry a caller can give: DOMAIN_ENTRY). The entry itself when it has no `www.`
+ * (nearly every one).
  */
 export function withoutWww(entry: string): string {
   if (!entry.startsWith('www.')) return entry;

@@ -1,3 +1,4 @@
+import { withoutWww } from '../domain/domain-entry.js';
 import { asksForNothing, type FilterName, type SearchFilters } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { isParserStableHttpUrl } from '../domain/plain-url.js';
@@ -91,12 +92,14 @@ function domainRulesOf(entries: readonly string[]): readonly DomainRule[] {
 /**
  * `docs.example.com/guide/` as host `docs.example.com` and path `/guide`. The path is read by the URL parser (on a
  * fixed host, which cannot fail) and compared as result paths are (comparablePath), so both meet however spelled.
+ * The host loses a `www.` as the cache key and Tavily and Exa take it (withoutWww): `www.com` stays that one host,
+ * where dropping every `www.` read it as `com`, and kept (or, excluded, dropped) every .com site.
  * Exported for what must judge entries as the filter will (site-terms.ts, where two spellings of one path are one
  * place, not two).
  */
 export function domainRuleOf(entry: string): DomainRule {
   const slash = entry.indexOf('/');
-  const host = (slash < 0 ? entry : entry.slice(0, slash)).toLowerCase().replace(/^www\./, '');
+  const host = withoutWww((slash < 0 ? entry : entry.slice(0, slash)).toLowerCase());
   return { host, path: slash < 0 ? '' : comparablePath(new URL(`http://host${entry.slice(slash)}`).pathname) };
 }
 
@@ -128,9 +131,23 @@ function pathOf(url: string): string {
   }
 }
 
+/**
+ * A result's host as rules read theirs (withoutWww). domainOf drops every `www.`, so `https://www.com/` came out as
+ * `com`; a host of one label is read again, without the slicing (rare: `localhost`, `www.com`).
+ */
+function hostOf(url: string): string | undefined {
+  const host = domainOf(url);
+  if (host === undefined || host.includes('.')) return host;
+  try {
+    return withoutWww(new URL(url).hostname.replace(/\.$/, ''));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `url` is on a rule's host or one of its subdomains and, when the rule has a path, at or under it. */
 function matchesDomain(url: string, rules: readonly DomainRule[]): boolean {
-  const host = domainOf(url);
+  const host = hostOf(url);
   if (!host) return false;
   // Read only when a rule with a path matches the host: host-only filters (most) never need it.
   let path: string | undefined;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import MiniSearch, { type Query } from 'minisearch';
@@ -34,6 +35,8 @@ interface LocalIndex {
   documents: Map<number, LocalDocument>;
   /** Documents by their local:/// link, normalised as a URL (a link typed `local:///a b.md` finds `a b.md`, whose link is `local:///a%20b.md`). */
   byLink: Map<string, LocalDocument>;
+  /** A digest of each file's path and text as read (contentFingerprint). */
+  contents: string;
 }
 
 /**
@@ -93,6 +96,15 @@ export class LocalProvider extends Provider {
     return source;
   }
 
+  /**
+   * The index's contents as loaded (built here when no search has built it yet): the files it read, by path and text.
+   * Replicas sharing answers key them under it (engine/answer-configuration.ts): two with other files in their
+   * folders give other local results. The index is loaded once, so what this names is what searches are answered from.
+   */
+  override async contentFingerprint(): Promise<string> {
+    return (await this.loadIndex()).contents;
+  }
+
   private loadIndex(): Promise<LocalIndex> {
     this.index ??= buildIndex(this.config.credentials.LOCAL_INDEX_DIR ?? 'docs').catch((error: unknown) => {
       // A missing folder should be retried on the next search, not remembered forever.
@@ -140,6 +152,7 @@ export async function buildIndex(folder: string, read: FileReader = readText): P
   const files = await listFiles(root);
   const documents = new Map<number, LocalDocument>();
   const byLink = new Map<string, LocalDocument>();
+  const contents = createHash('sha256');
   for (const file of files) {
     let raw: string;
     try {
@@ -149,6 +162,8 @@ export async function buildIndex(folder: string, read: FileReader = readText): P
       continue;
     }
     const relative = path.relative(root, file).split(path.sep).join('/');
+    // Each length first, so that no two lists of files run together into one text.
+    contents.update(`${relative.length}:${relative}${raw.length}:`).update(raw);
     for (const fields of documentsFrom(raw, relative, file)) {
       const document: LocalDocument = { ...fields, id: documents.size + 1 };
       documents.set(document.id, document);
@@ -158,7 +173,7 @@ export async function buildIndex(folder: string, read: FileReader = readText): P
   }
   const search = new MiniSearch<LocalDocument>({ fields: ['title', 'text'], idField: 'id', tokenize: words });
   search.addAll([...documents.values()]);
-  return { search, documents, byLink };
+  return { search, documents, byLink, contents: contents.digest('base64url') };
 }
 
 function normalisedLink(link: string): string {

@@ -354,6 +354,12 @@ export abstract class Provider {
    */
   upstreamHost?(filters: SearchFilters): string | undefined;
 
+  /**
+   * What the instance answers from besides its settings, as it has loaded it: the embedded index's files. Replicas
+   * sharing answers key them under it (engine/answer-configuration.ts). Undefined for an API, whose data is its own.
+   */
+  contentFingerprint?(): Promise<string>;
+
   parseResponse(_response: UpstreamResponse, _query: SearchQuery): ParseOutcome {
     throw new Error(`${this.name} does not parse HTTP responses`);
   }

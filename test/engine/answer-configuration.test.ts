@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { answerConfigurationTag } from '../../src/engine/answer-configuration.js';
+import { answerConfigurationTag, answerContentsOf } from '../../src/engine/answer-configuration.js';
 import { createProviders } from '../../src/providers/registry.js';
+import { temporaryDirectory } from '../support/temporary-directory.js';
 
 /** The tag of a service configured from `env`, as search-setup.ts computes it. */
 function tagOf(env: Record<string, string>): string {
@@ -33,5 +36,22 @@ describe('answerConfigurationTag', () => {
 
   it('is the same when only timeouts, rate limits or concurrency differ: they change whether a provider fails, not what it answers', () => {
     expect(tagOf({ BRAVE_TIMEOUT_MS: '900', BRAVE_RATE_LIMIT: '5/s', BRAVE_CONCURRENCY: '2', DEFAULT_TIMEOUT_MS: '2000' })).toBe(tagOf({}));
+  });
+
+  it('differs when the embedded index loaded other files from the same folder, and not when it loaded the same ones', async () => {
+    const folder = temporaryDirectory('fedsearch-tag-');
+    const tagWith = async (files: Record<string, string>, env: Record<string, string> = {}): Promise<string> => {
+      for (const [name, text] of Object.entries(files)) writeFileSync(path.join(folder, name), text);
+      const config = loadConfig({ LOG_LEVEL: 'silent', LOCAL_INDEX_DIR: folder, ...env });
+      const providers = createProviders(config.providers);
+      return answerConfigurationTag(providers, config.RRF_K, await answerContentsOf(providers));
+    };
+    const first = await tagWith({ 'a.md': '# A\n\nfirst text\n' });
+    expect(await tagWith({ 'a.md': '# A\n\nfirst text\n' })).toBe(first);
+    expect(await tagWith({ 'a.md': '# A\n\nother text\n' })).not.toBe(first);
+    // One more file, the first one as it was: another index too.
+    expect(await tagWith({ 'a.md': '# A\n\nfirst text\n', 'b.md': '# B\n' })).not.toBe(first);
+    // Turned off, the index answers nothing: what its files hold makes no difference.
+    expect(await tagWith({ 'b.md': '# B again\n' }, { LOCAL_WEIGHT: '0' })).toBe(await tagWith({ 'b.md': '# B\n' }, { LOCAL_WEIGHT: '0' }));
   });
 });

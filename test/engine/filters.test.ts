@@ -89,6 +89,28 @@ describe('search filters', () => {
       expect(titles({ include_domains: ['www.example.com/guide'] }, hosts)).toEqual(['Sub', 'Www']);
     });
 
+    it('reads www.com as that one host, not as every .com site', () => {
+      const hosts = [
+        { title: 'Www.com', url: 'https://www.com/page' },
+        { title: 'Under www.com', url: 'https://shop.www.com/page' },
+        { title: 'Another .com', url: 'https://example.com/page' },
+        { title: 'Bare com', url: 'https://com/page' },
+      ];
+      expect(titles({ include_domains: ['www.com'] }, hosts)).toEqual(['Www.com', 'Under www.com']);
+      expect(titles({ exclude_domains: ['www.com'] }, hosts)).toEqual(['Another .com', 'Bare com']);
+      expect(titles({ include_domains: ['WWW.com/page'] }, hosts)).toEqual(['Www.com', 'Under www.com']);
+    });
+
+    it('reads a suffix others register under (github.io, gov.uk) as every site under it, as Tavily and Exa do', () => {
+      const hosts = [
+        { title: 'Pages site', url: 'https://someone.github.io/blog' },
+        { title: 'GitHub', url: 'https://github.com/someone' },
+        { title: 'UK department', url: 'https://www.education.gov.uk/a' },
+        { title: 'UK company', url: 'https://shop.co.uk/a' },
+      ];
+      expect(titles({ include_domains: ['github.io', 'gov.uk'] }, hosts)).toEqual(['Pages site', 'UK department']);
+    });
+
     it('leaves host entries as they were, beside path entries', () => {
       expect(titles({ include_domains: ['other.example.org', 'docs.example.com/public'] })).toEqual(['Public', 'Other host']);
       expect(titles({ include_domains: ['example.com/'] })).toEqual(titles({ include_domains: ['example.com'] }));

@@ -21,5 +21,7 @@ describe('the domains a site: term and include_domains both allow', () => {
     expect(sharedEntries(['a.org'], ['nota.org', 'xa.org'])).toEqual([]);
     expect(sharedEntries(['a.org/x'], ['a.org/y'])).toEqual([]);
     expect(sharedEntries(['a.org/guide'], ['a.org/guides'])).toEqual([]);
+    // www.com is one site, not every .com one: it shares nothing with example.com.
+    expect(sharedEntries(['www.com'], ['example.com'])).toEqual([]);
   });
 });
