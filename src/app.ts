@@ -74,6 +74,10 @@ function serviceSecrets(config: AppConfig): string[] {
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const providers = createProviders(config.providers);
   const metrics = createMetrics();
+  // The per-client count of what the limiter's own hook never sees (registered with it, in registerProtection below):
+  // a request refused for its key or token, one no route serves, one refused before routing.
+  let countRefusal: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
+  const countRefused = (request: FastifyRequest, reply: FastifyReply): Promise<void> => countRefusal?.(request, reply) ?? Promise.resolve();
   const app = Fastify({
     // The keys' values too: an error's text may quote one an upstream echoed, where no field path can find it,
     // and a client may send its own key to us in a URL. A scraper may put METRICS_TOKEN there as well (a
@@ -102,7 +106,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     frameworkErrors: answerRefusedBeforeRouting((request, reply) => {
       recordAnswer(metrics, request, reply);
       writeRequestLine(null, request, reply);
-    }),
+    }, countRefused),
     // Fastify's own Ajv never sees our schemas: validation is zod (http/zod-schemas.ts).
     ajv: { customOptions: { strict: false } },
   });
@@ -131,7 +135,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // What the service-wide hooks refuse there (a Host, a missing key, a method) is answered in JSON-RPC too: MCP clients parse no other body.
   const refusalShapes = new Map(mcpRoutes.map((path) => [path, sendMcpRefusal]));
   registerErrorHandler(app);
-  registerNotFoundHandler(app, refusalShapes);
+  registerNotFoundHandler(app, refusalShapes, countRefused);
   // A request whose body came too late (or malformed) is answered, logged and counted by answerClientErrors, which
   // closes its connection: not a client that left.
   const answeredElsewhere = (request: FastifyRequest): boolean => answeredPastTheApp(request.raw);
@@ -147,8 +151,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Access first: the rate limiter counts per API key, which access control identifies; a refused key is
   // counted by address before its 401 (countRefusal), so keys cannot be guessed past RATE_LIMIT_MAX.
   // The count is the limiter's, registered after access control: it is looked up when a refusal comes.
-  let countRefusal: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
-  const countRefused = (request: FastifyRequest, reply: FastifyReply): Promise<void> => countRefusal?.(request, reply) ?? Promise.resolve();
   registerAccessControl(app, config.apiKeys, { metricsToken: config.METRICS_TOKEN !== undefined, countRefusal: countRefused, refusalShapes });
   const rateLimitRedis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log, 'rate limits', options.redisCommandTimeoutMs?.rateLimits) : undefined;
   countRefusal = await registerProtection(app, config, rateLimitRedis);

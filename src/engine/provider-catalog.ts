@@ -1,4 +1,5 @@
 import { FedsearchError, invalidQuery } from '../domain/errors.js';
+import { shownValue } from '../domain/shown-value.js';
 import type { SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
 import type { Provider } from '../providers/provider.js';
@@ -128,7 +129,8 @@ export class ProviderCatalog {
       const name = entry.trim().toLowerCase();
       if (name === '') continue;
       const provider = this.byName.get(name);
-      if (!provider) throw invalidQuery(`providers: unknown provider "${name}"; allowed for ${kind}: ${this.allowedNames(kind)}`);
+      // The name is the caller's, as long as a URL may hold: the answer and its log line quote its start.
+      if (!provider) throw invalidQuery(`providers: unknown provider "${shownValue(name)}"; allowed for ${kind}: ${this.allowedNames(kind)}`);
       if (selected.includes(provider)) continue;
       if (provider.kind !== kind) {
         throw invalidQuery(`providers: "${name}" serves ${provider.kind}, not ${kind}; allowed for ${kind}: ${this.allowedNames(kind)}`);

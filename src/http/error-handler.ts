@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { FedsearchError } from '../domain/errors.js';
 import { retryAfterSeconds } from '../domain/retry-advice.js';
@@ -11,16 +11,18 @@ import { answeredPastTheApp } from './client-error.js';
  * error answer carries that request id (as does the x-request-id header), so a caller has something to quote.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | FedsearchError | Error, request, reply) => {
-    const answer = errorAnswer(error, request);
-    const body: Record<string, unknown> = errorEnvelope(request, answer.status, answer.code, answer.message);
-    if (answer.details !== undefined) body.details = answer.details;
-    if (answer.retryAfterMs !== undefined) {
-      body.retry_after_ms = answer.retryAfterMs;
-      void reply.header('retry-after', String(retryAfterSeconds(answer.retryAfterMs)));
-    }
-    return reply.status(answer.status).send(body);
-  });
+  app.setErrorHandler((error: FastifyError | FedsearchError | Error, request, reply) => sendErrorAnswer(request, reply, errorAnswer(error, request)));
+}
+
+/** Sends an error's answer in the envelope, with its details and its wait (Retry-After and retry_after_ms) when it has them. */
+export function sendErrorAnswer(request: FastifyRequest, reply: FastifyReply, answer: ErrorAnswer): FastifyReply {
+  const body: Record<string, unknown> = errorEnvelope(request, answer.status, answer.code, answer.message);
+  if (answer.details !== undefined) body.details = answer.details;
+  if (answer.retryAfterMs !== undefined) {
+    body.retry_after_ms = answer.retryAfterMs;
+    void reply.header('retry-after', String(retryAfterSeconds(answer.retryAfterMs)));
+  }
+  return reply.status(answer.status).send(body);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { shownValue } from '../domain/shown-value.js';
 import { errorEnvelope } from './error-handler.js';
 import { sendRefusal, type RefusalShapes } from './refusal.js';
@@ -7,10 +7,17 @@ import { sendRefusal, type RefusalShapes } from './refusal.js';
  * Answers a request no route matched: 405 with Allow for a known path asked with another method, else 404. Register
  * it before the routes, whose methods it collects. On a path that answers in a shape of its own (MCP's JSON-RPC) the
  * 405 takes that shape: an MCP client that sent PUT /mcp could not parse REST's envelope, nor find our code in it.
+ * `countRequest` counts it against its caller's rate limit first (throwing the 429 past it): the limiter's hook runs
+ * only on routes, so a scanner's unknown paths went uncounted, each writing a log line as long as its URL (16 KB).
  */
-export function registerNotFoundHandler(app: FastifyInstance, refusalShapes?: RefusalShapes): void {
+export function registerNotFoundHandler(
+  app: FastifyInstance,
+  refusalShapes?: RefusalShapes,
+  countRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
+): void {
   const methodsByPath = collectMethodsByPath(app);
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
+    await countRequest?.(request, reply);
     const path = request.url.split('?')[0] ?? '';
     const allowed = methodsByPath.get(path);
     if (allowed) {

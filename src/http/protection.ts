@@ -36,7 +36,9 @@ export const PAGE_CONTENT_SECURITY_POLICY = {
  * Headers, CORS, rate limits and load shedding. Rate limits count per API key (per IP without keys) and are
  * shared across replicas through Redis when one is configured; while Redis is down, or left alone after a failed
  * command until it answers again, each replica counts on its own (per-replica limits) rather than every caller getting an error.
- * Returns the limiter's count of a refused key or token (AccessControlOptions.countRefusal), which marks the request refused.
+ * Returns the limiter's count of a request its hook does not see: a refused key or token (AccessControlOptions.countRefusal),
+ * a path no route serves (http/not-found-handler.ts) or one refused before routing (http/framework-errors.ts); it marks
+ * the request refused, so that the allow list counts it.
  */
 export async function registerProtection(
   app: FastifyInstance,
