@@ -5,11 +5,13 @@ import type { ProviderItem } from '../domain/result.js';
 import { arxivSearchQuery, arxivTerms } from './arxiv-query.js';
 import { describePlainTextError } from './error-envelope.js';
 import {
+  answerItems,
   asArray,
   compact,
   httpUrl,
   isoDate,
   isRecord,
+  itemsOf,
   parseXmlBody,
   plainXmlText,
   snippetOf,
@@ -88,7 +90,8 @@ export class ArxivProvider extends Provider {
     const entries = isRecord(feed) ? asArray(feed.entry) : [];
     const failure = entries.find(isErrorEntry);
     if (failure) throw upstreamError(`arXiv: ${errorSummary(failure) ?? 'error feed'}`);
-    return { items: entries.map(toItem) };
+    // An entry without an id or a link is skipped; the others are still the answer.
+    return { items: answerItems(entries.length, itemsOf(entries, toItem)) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
@@ -125,8 +128,7 @@ function errorSummary(entry: Record<string, unknown>): string | undefined {
   return plainXmlText(entry.summary) ?? plainXmlText(entry.title);
 }
 
-function toItem(entry: unknown): ProviderItem {
-  if (!isRecord(entry)) throw parseError('an arXiv entry is not an element');
+function toItem(entry: Record<string, unknown>): ProviderItem | undefined {
   const links = asArray(entry.link).filter(isRecord);
   const linkWhere = (test: (link: Record<string, unknown>) => boolean): string | undefined =>
     httpUrl(links.find(test)?.['@_href']);
@@ -134,7 +136,7 @@ function toItem(entry: unknown): ProviderItem {
   const url = (arxivId ? `https://arxiv.org/abs/${arxivId}` : undefined)
     ?? linkWhere((link) => link['@_rel'] === 'alternate')
     ?? httpUrl(xmlText(entry.id));
-  if (!url) throw parseError('an arXiv entry has neither an id nor a link');
+  if (!url) return undefined;
   const abstract = plainXmlText(entry.summary);
   const published = xmlText(entry.published);
   const authors = asArray(entry.author)

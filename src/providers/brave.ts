@@ -5,7 +5,7 @@ import type { TimeRange } from '../domain/time-range.js';
 import { braveSearchLanguage } from './brave-language.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
 import { notWordsInLowerCase } from './excluded-terms.js';
-import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
+import { answerItems, asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import {
   Provider,
   numberParameter,
@@ -73,11 +73,15 @@ export class BraveProvider extends Provider {
     const body = parseJsonObject(response);
     if (body.type === 'ErrorResponse') throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'error response');
     const items: ProviderItem[] = [];
+    let listed = 0;
     for (const section of SECTIONS) {
       const value = body[section];
-      if (isRecord(value)) itemsOf(asArray(value.results), toItem, items);
+      if (!isRecord(value)) continue;
+      const results = asArray(value.results);
+      listed += results.length;
+      itemsOf(results, toItem, items);
     }
-    return { items };
+    return { items: answerItems(listed, items) };
   }
 
   /** The next page of `count` results; Brave says in `query.more_results_available` whether there is one. */

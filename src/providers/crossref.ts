@@ -5,12 +5,14 @@ import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, describePlainTextError, errorEnvelopeMessage } from './error-envelope.js';
 import { closedTextExcludedTerms, nothingLeftToSearch } from './excluded-terms.js';
 import {
+  answerItems,
   asArray,
   compact,
   encodePathSegments,
   extraFields,
   httpUrl,
   isRecord,
+  itemsOf,
   numberOrUndefined,
   parseJsonObject,
   snippetOf,
@@ -120,7 +122,8 @@ export class CrossrefProvider extends Provider {
     // A list (work-list) carries items[]; a lookup by DOI (work) is the work itself.
     const works = Array.isArray(message.items) ? message.items : body['message-type'] === 'work' || 'DOI' in message ? [message] : undefined;
     if (!works) throw parseError('the message has neither items nor a work');
-    return { items: works.map((work) => toItem(isRecord(work) ? work : {})) };
+    // An entry that is not a work (null) is skipped; the others are still the answer.
+    return { items: answerItems(works.length, itemsOf(works, toItem)) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
@@ -129,7 +132,7 @@ export class CrossrefProvider extends Provider {
   }
 }
 
-function toItem(work: Record<string, unknown>): ProviderItem {
+function toItem(work: Record<string, unknown>): ProviderItem | undefined {
   const doi = normalizeDoi(work.DOI);
   const venue = firstText(work['container-title']);
   const date = publicationDate(work);
@@ -138,13 +141,16 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     (doi ? doiUrl(doi) : undefined) ??
     (isRecord(work.resource) && isRecord(work.resource.primary) ? httpUrl(work.resource.primary.URL) : undefined);
   const title = firstText(work.title) ?? firstText(work['original-title']) ?? firstText(work['short-title']) ?? fallbackTitle(venue, doi);
+  // With neither a link nor a title there is nothing to show or search for: not a result (a search for "" was made).
+  const shown = title ?? url;
+  if (shown === undefined) return undefined;
   const authors = asArray(work.author).filter(isRecord).map(authorName).filter((name): name is string => name !== undefined);
   const type = text(work.type);
   const abstract = typeof work.abstract === 'string' ? jatsToText(work.abstract) : undefined;
   return compact({
-    title: title ?? url ?? 'Untitled work',
+    title: shown,
     // Every Crossref work has a DOI; the search link only keeps a malformed record visible instead of dropping it.
-    url: url ?? `https://search.crossref.org/search/works?q=${encodeURIComponent(title ?? '')}`,
+    url: url ?? `https://search.crossref.org/search/works?q=${encodeURIComponent(shown)}`,
     // The abstract's start, cut at a word, as arXiv, PubMed and Semantic Scholar give it: what a reader sees of the work.
     snippet: abstract ? snippetOf(abstract) : undefined,
     authors: authors.length > 0 ? authors : undefined,

@@ -6,7 +6,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { markdownText } from './markdown-text.js';
-import { asArray, httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
+import { answerItems, asArray, httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type Refusal, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /** Exa: `{"requestId", "error": "x-api-key header is invalid"}`. */
@@ -64,7 +64,7 @@ export class ExaProvider extends Provider {
       const error = errorEnvelopeMessage(body, ERROR_BODIES);
       throw error ? upstreamError(error) : parseError('expected a results list');
     }
-    return { items: itemsOf(body.results, toItem) };
+    return { items: answerItems(body.results.length, itemsOf(body.results, toItem)) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {

@@ -6,7 +6,7 @@ import type { TimeRange } from '../domain/time-range.js';
 import type { ScrapedPage, ScrapeInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { markdownText } from './markdown-text.js';
-import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, parseJsonObject, text } from './parse-helpers.js';
+import { answerItems, asArray, compact, extraFields, httpUrl, isRecord, isoDate, itemsOf, parseJsonObject, text } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type UpstreamRequest, type UpstreamResponse, type UpstreamTransport } from './provider.js';
 
 /** Firecrawl: `{"success": false, "error", "details"?}`. */
@@ -50,9 +50,14 @@ export class FirecrawlProvider extends Provider {
     const data = successData(response);
     // v2 search answers {web: [], news: [], images: []}, a group only for sources that found something.
     if (!isRecord(data)) throw parseError('the search body has no data object');
-    return {
-      items: SOURCES.flatMap((source) => asArray(data[source]).map((result, index) => toItem(isRecord(result) ? result : {}, source, index))),
-    };
+    const items: ProviderItem[] = [];
+    let listed = 0;
+    for (const source of SOURCES) {
+      const results = asArray(data[source]);
+      listed += results.length;
+      itemsOf(results, (result) => toItem(result, source), items);
+    }
+    return { items: answerItems(listed, items) };
   }
 
   /** POST /v2/scrape for one page's main content as markdown. */
@@ -109,12 +114,13 @@ function successData(response: UpstreamResponse): unknown {
   return body.data;
 }
 
-function toItem(result: Record<string, unknown>, source: string, index: number): ProviderItem {
+function toItem(result: Record<string, unknown>, source: string): ProviderItem | undefined {
   const metadata = isRecord(result.metadata) ? result.metadata : {};
   const imageUrl = httpUrl(result.imageUrl);
   const url = httpUrl(result.url) ?? metadataUrl(metadata) ?? imageUrl;
-  // A search result is its URL: without one there is nothing to show, and dropping it quietly would hide the fault.
-  if (!url) throw parseError(`${source} result ${index + 1} has no URL`);
+  // A search result is its URL: without one there is nothing to show. It is skipped, not the whole answer; an answer
+  // whose every result lacks one is still a parse error (answerItems), so a changed shape is not hidden.
+  if (!url) return undefined;
   const markdown = typeof result.markdown === 'string' ? markdownText(result.markdown.slice(0, SNIPPET_CHARS * 2)) : undefined;
   const extra = extraFields({
     source,

@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { ONLY_EXCLUDED_TERMS, booleanQueryProblem } from './excluded-terms.js';
 import { githubQueryProblem, githubSearchText } from './github-query.js';
-import { asArray, compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText } from './parse-helpers.js';
+import { answerItems, asArray, compact, extraFields, httpUrl, isRecord, isoDate, itemsOf, numberOrUndefined, parseJsonObject, plainText } from './parse-helpers.js';
 import {
   Provider,
   numberParameter,
@@ -89,7 +89,9 @@ export class GithubProvider extends Provider {
       if (body.message !== undefined) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'GitHub reported an error');
       throw parseError('the body has no items');
     }
-    return { items: body.items.filter((item) => !isPrivate(item)).map((item) => (isRecord(item) ? toItem(item) : toItem({}))) };
+    // An item that is not an object (null) is skipped; the others are still the answer. Private ones are not listed at all.
+    const listed = body.items.filter((item) => !isPrivate(item));
+    return { items: answerItems(listed.length, itemsOf(listed, toItem)) };
   }
 
   /** The next `page` of `per_page` items, while the page was full and the search's first 1,000 reach past it. */
@@ -122,15 +124,18 @@ function isPrivate(item: unknown): boolean {
 }
 
 /** Code results carry a path and their repository; everything else is read as a repository. */
-function toItem(item: Record<string, unknown>): ProviderItem {
+function toItem(item: Record<string, unknown>): ProviderItem | undefined {
   return isRecord(item.repository) && typeof item.path === 'string' ? codeItem(item, item.repository) : repositoryItem(item);
 }
 
-function repositoryItem(repository: Record<string, unknown>): ProviderItem {
+/** Undefined for an item with no link, name or id: nothing to show or search for (a search for "" was made). */
+function repositoryItem(repository: Record<string, unknown>): ProviderItem | undefined {
   const fullName = plainText(repository.full_name) ?? plainText(repository.name);
   const url =
     httpUrl(repository.html_url) ??
-    (fullName ? `https://github.com/${fullName}` : `https://github.com/search?type=repositories&q=${encodeURIComponent(String(repository.id ?? ''))}`);
+    (fullName ? `https://github.com/${fullName}` : undefined) ??
+    (repository.id === undefined || repository.id === null ? undefined : `https://github.com/search?type=repositories&q=${encodeURIComponent(String(repository.id))}`);
+  if (url === undefined) return undefined;
   const extra = extraFields({
     stars: numberOrUndefined(repository.stargazers_count),
     language: plainText(repository.language),
@@ -145,7 +150,7 @@ function repositoryItem(repository: Record<string, unknown>): ProviderItem {
   });
 }
 
-function codeItem(item: Record<string, unknown>, repository: Record<string, unknown>): ProviderItem {
+function codeItem(item: Record<string, unknown>, repository: Record<string, unknown>): ProviderItem | undefined {
   const repositoryName = plainText(repository.full_name);
   const path = plainText(item.path);
   const name = plainText(item.name) ?? path;
@@ -153,7 +158,8 @@ function codeItem(item: Record<string, unknown>, repository: Record<string, unkn
     httpUrl(item.html_url) ??
     (repositoryName && path ? `https://github.com/${repositoryName}/blob/HEAD/${path}` : undefined) ??
     httpUrl(repository.html_url) ??
-    `https://github.com/search?type=code&q=${encodeURIComponent(name ?? '')}`;
+    (name === undefined ? undefined : `https://github.com/search?type=code&q=${encodeURIComponent(name)}`);
+  if (url === undefined) return undefined;
   const fragments = asArray(item.text_matches)
     .map((match) => (isRecord(match) ? plainText(match.fragment) : undefined))
     .filter((fragment): fragment is string => fragment !== undefined);

@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { NO_WORD_TO_SEARCH, minusQuery } from './excluded-terms.js';
-import { compact, extraFields, httpUrl, isRecord, isoDate, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
+import { answerItems, compact, extraFields, httpUrl, isoDate, itemsOf, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
   numberParameter,
@@ -93,7 +93,8 @@ export class HackerNewsProvider extends Provider {
       if (body.message !== undefined) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'HN Search reported an error');
       throw parseError('the body has no hits');
     }
-    return { items: body.hits.map((hit) => toItem(isRecord(hit) ? hit : {})) };
+    // A hit that is not an object (null) is skipped; the others are still the answer.
+    return { items: answerItems(body.hits.length, itemsOf(body.hits, toItem)) };
   }
 
   /** The next `page` (from 0) of `hitsPerPage` hits, while the page was full and Algolia has pages left (`nbPages`). */
@@ -121,11 +122,13 @@ function htmlSnippet(value: unknown): string | undefined {
   return typeof value === 'string' ? text(value.replace(/<\/?(p|br)\b[^<>]*>/gi, ' ')) : undefined;
 }
 
-function toItem(hit: Record<string, unknown>): ProviderItem {
+function toItem(hit: Record<string, unknown>): ProviderItem | undefined {
   const hnUrl = discussionUrl(hit.objectID) ?? discussionUrl(hit.story_id);
   // Ask HN, Show HN without a link and comments have no url of their own: their HN page is the result.
   const title = text(hit.title) ?? text(hit.story_title);
-  const url = httpUrl(hit.url) ?? hnUrl ?? `https://hn.algolia.com/?query=${encodeURIComponent(title ?? '')}`;
+  // Without a link, an id or a title there is nothing to show or search for: not a result.
+  const url = httpUrl(hit.url) ?? hnUrl ?? (title === undefined ? undefined : `https://hn.algolia.com/?query=${encodeURIComponent(title)}`);
+  if (url === undefined) return undefined;
   const extra = extraFields({
     points: numberOrUndefined(hit.points),
     num_comments: numberOrUndefined(hit.num_comments),

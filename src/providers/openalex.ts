@@ -6,12 +6,14 @@ import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { booleanQueryProblem, booleanQueryText, withBooleanExclusion } from './excluded-terms.js';
 import {
+  answerItems,
   asArray,
   compact,
   encodePathSegments,
   extraFields,
   httpUrl,
   isRecord,
+  itemsOf,
   isoDate,
   numberOrUndefined,
   parseJsonObject,
@@ -139,10 +141,11 @@ export class OpenAlexProvider extends Provider {
     // Only a lookup accepts 404: no such work in OpenAlex.
     if (response.status === 404) return { items: [] };
     const body = parseJsonObject(response);
-    if (Array.isArray(body.results)) return { items: body.results.map((work) => toItem(isRecord(work) ? work : {})) };
+    // An entry that is not a work (null) is skipped; the others are still the answer.
+    if (Array.isArray(body.results)) return { items: answerItems(body.results.length, itemsOf(body.results, toItem)) };
     if (body.error !== undefined || body.message !== undefined) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'OpenAlex reported an error');
     // A lookup (GET /works/W…) answers with the work itself.
-    if (typeof body.id === 'string' && /openalex\.org\/W\d+$/i.test(body.id)) return { items: [toItem(body)] };
+    if (typeof body.id === 'string' && /openalex\.org\/W\d+$/i.test(body.id)) return { items: answerItems(1, itemsOf([body], toItem)) };
     throw parseError('the body has neither results nor a work');
   }
 
@@ -181,7 +184,7 @@ function prefixed(prefix: string, id: string | undefined): string | undefined {
   return id === undefined ? undefined : `${prefix}:${encodePathSegments(id)}`;
 }
 
-function toItem(work: Record<string, unknown>): ProviderItem {
+function toItem(work: Record<string, unknown>): ProviderItem | undefined {
   const ids = isRecord(work.ids) ? work.ids : {};
   const primary = isRecord(work.primary_location) ? work.primary_location : {};
   const bestOpen = isRecord(work.best_oa_location) ? work.best_oa_location : {};
@@ -196,6 +199,9 @@ function toItem(work: Record<string, unknown>): ProviderItem {
     httpUrl(work.id) ??
     (openalexId ? `https://openalex.org/${openalexId}` : undefined);
   const title = text(work.display_name) ?? text(work.title) ?? fallbackTitle(venue, doi, openalexId);
+  // With neither a link nor a title there is nothing to show or search for: not a result (a search for "" was made).
+  const shown = title ?? url;
+  if (shown === undefined) return undefined;
   const authors = asArray(work.authorships)
     .filter(isRecord)
     .map((authorship) => (isRecord(authorship.author) ? text(authorship.author.display_name) : undefined) ?? text(authorship.raw_author_name))
@@ -204,9 +210,9 @@ function toItem(work: Record<string, unknown>): ProviderItem {
   const extra = extraFields({ openalex_id: openalexId, type: text(work.type), open_access: isOpen });
   const abstract = rebuildAbstract(work.abstract_inverted_index);
   return compact({
-    title: title ?? url ?? 'Untitled work',
+    title: shown,
     // An OpenAlex work always has an id; the search link only keeps a malformed record visible.
-    url: url ?? `https://openalex.org/works?search=${encodeURIComponent(title ?? '')}`,
+    url: url ?? `https://openalex.org/works?search=${encodeURIComponent(shown)}`,
     // The abstract's start, cut at a word, as arXiv, PubMed and Semantic Scholar give it: what a reader sees of the work.
     snippet: abstract ? snippetOf(abstract) : undefined,
     authors: authors.length > 0 ? authors : undefined,

@@ -275,6 +275,16 @@ export function itemsOf(values: readonly unknown[], toItem: (value: Record<strin
   return into;
 }
 
+/**
+ * The items read from an answer that listed `listed` entries. One entry that cannot be a result (no URL and nothing to
+ * make one from) is skipped so the rest still count, but when every entry of a non-empty answer was skipped the
+ * upstream has changed its shape: a parse error, not an empty answer that would read as "nothing found".
+ */
+export function answerItems(listed: number, items: ProviderItem[]): ProviderItem[] {
+  if (items.length === 0 && listed > 0) throw parseError(`none of the ${listed} listed results could be read (no URL or identifier in any)`);
+  return items;
+}
+
 /** Provider extras without the missing ones; undefined when none is left. */
 export function extraFields(fields: Record<string, string | number | boolean | undefined>): ProviderItem['extra'] {
   const present = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);

@@ -5,10 +5,12 @@ import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError } from './error-envelope.js';
 import { booleanQueryProblem, booleanQueryText, withBooleanExclusion } from './excluded-terms.js';
 import {
+  answerItems,
   asArray,
   compact,
   isoDate,
   isRecord,
+  itemsOf,
   parseXmlBody,
   plainXmlText,
   snippetOf,
@@ -225,13 +227,14 @@ function firstError(root: XmlNode): string | undefined {
 function articleSetItems(set: unknown): ProviderItem[] {
   // An empty <PubmedArticleSet/> parses to "".
   if (!isRecord(set)) return [];
-  return [
-    ...asArray(set.PubmedArticle).map((article) => articleItem(node(article))),
-    ...asArray(set.PubmedBookArticle).map((article) => bookItem(node(article))),
-  ];
+  // A record with neither a PMID nor a DOI is skipped; the others are still the answer.
+  const articles = asArray(set.PubmedArticle);
+  const books = asArray(set.PubmedBookArticle);
+  const items = itemsOf(articles, articleItem);
+  return answerItems(articles.length + books.length, itemsOf(books, bookItem, items));
 }
 
-function articleItem(article: XmlNode): ProviderItem {
+function articleItem(article: XmlNode): ProviderItem | undefined {
   const citation = node(article.MedlineCitation);
   const details = node(citation.Article);
   const journal = node(details.Journal);
@@ -240,7 +243,8 @@ function articleItem(article: XmlNode): ProviderItem {
   const ids = articleIds(node(article.PubmedData).ArticleIdList);
   const doiLocation = asArray(details.ELocationID).find((location) => isRecord(location) && location['@_EIdType'] === 'doi');
   return paperItem({
-    pmid: normalizePmid(xmlText(citation.PMID)),
+    // PubmedData lists the PMID too: a record whose MedlineCitation lacks it is still the article.
+    pmid: normalizePmid(xmlText(citation.PMID)) ?? normalizePmid(ids.pubmed),
     title: plainXmlText(details.ArticleTitle) ?? plainXmlText(details.VernacularTitle),
     abstract: abstractOf(details.Abstract),
     authors: authorsOf(details.AuthorList),
@@ -254,7 +258,7 @@ function articleItem(article: XmlNode): ProviderItem {
 }
 
 /** PubMed also indexes books and chapters (e.g. GeneReviews); esearch returns their PMIDs like any other. */
-function bookItem(article: XmlNode): ProviderItem {
+function bookItem(article: XmlNode): ProviderItem | undefined {
   const document = node(article.BookDocument);
   const book = node(document.Book);
   const pubDate = dateOf(book.PubDate);
@@ -276,9 +280,9 @@ function bookItem(article: XmlNode): ProviderItem {
 /** What one record says, before the URL and snippet are derived from it. */
 type PaperFields = Omit<ProviderItem, 'title' | 'url' | 'snippet' | 'extra'> & { title?: string; pmcid?: string };
 
-function paperItem(fields: PaperFields): ProviderItem {
+function paperItem(fields: PaperFields): ProviderItem | undefined {
   const url = fields.pmid ? `https://pubmed.ncbi.nlm.nih.gov/${fields.pmid}/` : fields.doi ? doiUrl(fields.doi) : undefined;
-  if (!url) throw parseError('a PubMed record has neither a PMID nor a DOI');
+  if (!url) return undefined;
   return compact({
     title: fields.title ?? url,
     url,

@@ -1,7 +1,7 @@
 import { parseError, upstreamFailure, upstreamRefusal } from '../domain/errors.js';
 import { PAGE_LOOK_AHEAD, type SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
-import { asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonBody, text, webItem } from './parse-helpers.js';
+import { answerItems, asArray, httpUrl, isoDate, isRecord, itemsOf, parseJsonBody, text, webItem } from './parse-helpers.js';
 import {
   MORE_NOT_READ,
   Provider,
@@ -94,7 +94,7 @@ export class SearxngProvider extends Provider {
       if (chosenByTheQuery(query.text, body.query, failed)) throw upstreamRefusal(`the query chose the engines or their timeout (!name, <N): ${message}`);
       throw upstreamFailure(message);
     }
-    return { items };
+    return { items: answerItems(body.results.length, items) };
   }
 
   /** The next `pageno`; with no page size to compare against, an empty page is the last. */

@@ -6,6 +6,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { closedTextExcludedTerms, nothingLeftToSearch } from './excluded-terms.js';
 import {
+  answerItems,
   asArray,
   compact,
   ENTITY_DECODING,
@@ -13,6 +14,7 @@ import {
   httpUrl,
   isoDate,
   isRecord,
+  itemsOf,
   numberOrUndefined,
   parseJsonObject,
   snippetOf,
@@ -114,12 +116,14 @@ export class SemanticScholarProvider extends Provider {
     if (response.status === 404) return { items: [] };
     const body = parseJsonObject(response);
     // GET /graph/v1/paper/{id} answers with the paper itself rather than a page of papers.
-    if (typeof body.paperId === 'string') return { items: [toItem(body)] };
+    if (typeof body.paperId === 'string') return { items: answerItems(1, itemsOf([body], toItem)) };
     const failure = errorEnvelopeMessage(body, ERROR_BODIES);
     if (failure && body.data === undefined) throw upstreamError(`Semantic Scholar: ${failure}`);
     // An empty search answers {"total": 0, "offset": 0} with no data at all.
     if (body.data !== undefined && !Array.isArray(body.data)) throw parseError('expected data to be a list of papers');
-    return { items: asArray(body.data).map(toItem) };
+    // A paper with neither an id nor a url (or a null in the list) is skipped; the others are still the answer.
+    const papers = asArray(body.data);
+    return { items: answerItems(papers.length, itemsOf(papers, toItem)) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
@@ -170,8 +174,7 @@ function prefixed(prefix: string, id: string | undefined): string | undefined {
   return id === undefined ? undefined : `${prefix}:${encodePathSegments(id)}`;
 }
 
-function toItem(paper: unknown): ProviderItem {
-  if (!isRecord(paper)) throw parseError('a Semantic Scholar paper is not an object');
+function toItem(paper: Record<string, unknown>): ProviderItem | undefined {
   const ids = isRecord(paper.externalIds) ? paper.externalIds : {};
   const doi = normalizeDoi(ids.DOI);
   const arxivId = normalizeArxivId(ids.ArXiv);
@@ -180,7 +183,7 @@ function toItem(paper: unknown): ProviderItem {
     ?? (paperId ? `https://www.semanticscholar.org/paper/${encodeURIComponent(paperId)}` : undefined)
     ?? (doi ? doiUrl(doi) : undefined)
     ?? (arxivId ? `https://arxiv.org/abs/${arxivId}` : undefined);
-  if (!url) throw parseError('a Semantic Scholar paper has neither an id nor a url');
+  if (!url) return undefined;
   const abstract = clean(paper.abstract);
   const year = yearFrom(paper.year) ?? yearFrom(paper.publicationDate);
   const authors = authorsOf(paper.authors);

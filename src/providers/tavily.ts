@@ -4,7 +4,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { markdownText } from './markdown-text.js';
-import { httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
+import { answerItems, httpUrl, isoDate, itemsOf, parseJsonObject, text, webItem } from './parse-helpers.js';
 import { Provider, type ParseOutcome, type ProviderSettings, type Refusal, type UpstreamRequest, type UpstreamResponse } from './provider.js';
 
 /** Tavily (FastAPI): `{"detail": {"error"}}` or `{"detail": "…"}`; an `error` object or string otherwise. */
@@ -62,7 +62,7 @@ export class TavilyProvider extends Provider {
       const error = errorEnvelopeMessage(body, ERROR_BODIES);
       throw error ? upstreamError(error) : parseError('expected a results list');
     }
-    return { items: itemsOf(body.results, toItem) };
+    return { items: answerItems(body.results.length, itemsOf(body.results, toItem)) };
   }
 
   override describeError(response: UpstreamResponse): string | undefined {

@@ -3,7 +3,7 @@ import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { notWordsInLowerCase } from './excluded-terms.js';
-import { compact, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
+import { answerItems, compact, isoDate, isRecord, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
   withParameters,
@@ -153,7 +153,8 @@ export class WikipediaProvider extends Provider {
     if (!Array.isArray(search)) throw parseError('expected query.search, a list of pages');
     // Articles are on the wiki that was asked.
     const wiki = this.wikiFor(query.filters.language) ?? this.site;
-    return { items: search.filter(hasTitle).map((page) => toItem(page, wiki)) };
+    // A page without a title is skipped; when every page is, the answer's shape has changed (answerItems).
+    return { items: answerItems(search.length, search.filter(hasTitle).map((page) => toItem(page, wiki))) };
   }
 
   /**

@@ -5,7 +5,7 @@ import { timeRangeStart } from '../domain/time-range.js';
 import type { VideoDetailsInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
 import { NO_WORD_TO_SEARCH, minusQuery } from './excluded-terms.js';
-import { asArray, compact, extraFields, isRecord, isoDate, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
+import { answerItems, asArray, compact, extraFields, isRecord, isoDate, itemsOf, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
 import {
   Provider,
   numberParameter,
@@ -79,7 +79,8 @@ export class YoutubeProvider extends Provider {
   }
 
   override parseResponse(response: UpstreamResponse): ParseOutcome {
-    return { items: listItems(response).map(searchItem) };
+    const listed = listItems(response);
+    return { items: answerItems(listed.length, itemsOf(listed, searchItem)) };
   }
 
   /** search.list's next page is named by the `nextPageToken` of the last; the last page has none. */
@@ -103,7 +104,8 @@ export class YoutubeProvider extends Provider {
 
   /** Reads a videos.list body; parts that were not asked for (or are hidden, like some counts) stay absent. */
   parseVideosResponse(response: UpstreamResponse): ProviderItem[] {
-    return listItems(response).map(videoItem);
+    const listed = listItems(response);
+    return answerItems(listed.length, itemsOf(listed, videoItem));
   }
 
   override async videoDetails(input: VideoDetailsInput, transport: UpstreamTransport, signal: AbortSignal): Promise<ProviderItem[]> {
@@ -137,15 +139,16 @@ function errorReasons(response: UpstreamResponse): string[] {
   return [...asArray(error.errors), ...asArray(error.details)].filter(isRecord).map((entry) => text(entry.reason) ?? '');
 }
 
-function listItems(response: UpstreamResponse): Record<string, unknown>[] {
+/** The list's entries as sent: one that is not an object (null) is skipped when read (itemsOf), not made a result. */
+function listItems(response: UpstreamResponse): unknown[] {
   const body = parseJsonObject(response);
   if (body.error !== undefined) throw upstreamError(errorEnvelopeMessage(body, ERROR_BODIES) ?? 'YouTube reported an error');
   if (!Array.isArray(body.items)) throw parseError('the body has no items');
-  return body.items.map((item) => (isRecord(item) ? item : {}));
+  return body.items;
 }
 
 /** A search result is a video, a channel or a playlist; each has its own page, none is dropped. */
-function searchItem(result: Record<string, unknown>): ProviderItem {
+function searchItem(result: Record<string, unknown>): ProviderItem | undefined {
   const id = isRecord(result.id) ? result.id : {};
   const snippet = isRecord(result.snippet) ? result.snippet : {};
   const videoId = idText(id.videoId);
@@ -159,6 +162,7 @@ function searchItem(result: Record<string, unknown>): ProviderItem {
       : playlistId
         ? `https://www.youtube.com/playlist?list=${encodeURIComponent(playlistId)}`
         : fallbackUrl(text(snippet.title), snippet);
+  if (url === undefined) return undefined;
   const extra = extraFields({ type, channel: text(snippet.channelTitle) });
   return compact({
     title: text(snippet.title) ?? url,
@@ -174,13 +178,14 @@ function searchItem(result: Record<string, unknown>): ProviderItem {
  * videos.list sends it as plain text (`Name & Identity!`): read as HTML, a title such as `std::vector<int>` lost its
  * `<int>` and a literal `&amp;` became `&`.
  */
-function videoItem(video: Record<string, unknown>): ProviderItem {
+function videoItem(video: Record<string, unknown>): ProviderItem | undefined {
   const snippet = isRecord(video.snippet) ? video.snippet : {};
   const details = isRecord(video.contentDetails) ? video.contentDetails : {};
   const statistics = isRecord(video.statistics) ? video.statistics : {};
   const videoId = idText(video.id);
   const title = plainText(snippet.title);
   const url = videoId ? watchUrl(videoId) : fallbackUrl(title, snippet);
+  if (url === undefined) return undefined;
   const extra = extraFields({
     channel: plainText(snippet.channelTitle),
     // ISO 8601 duration as YouTube sends it (PT4M13S); live streams have P0D.
@@ -207,9 +212,12 @@ function watchUrl(videoId: string): string {
   return `https://www.youtube.com/watch?v=${videoId}`;
 }
 
-/** An item without a usable id still gets a page: its channel, or a search for its title (as read from its list). */
-function fallbackUrl(title: string | undefined, snippet: Record<string, unknown>): string {
+/**
+ * An item without a usable id still gets a page: its channel, or a search for its title (as read from its list).
+ * Undefined with neither: nothing to show or search for, so not a result (a search for "" was made).
+ */
+function fallbackUrl(title: string | undefined, snippet: Record<string, unknown>): string | undefined {
   const channelId = idText(snippet.channelId);
   if (channelId) return `https://www.youtube.com/channel/${channelId}`;
-  return `https://www.youtube.com/results?search_query=${encodeURIComponent(title ?? '')}`;
+  return title === undefined ? undefined : `https://www.youtube.com/results?search_query=${encodeURIComponent(title)}`;
 }

@@ -126,7 +126,7 @@ describe('firecrawl adapter', () => {
     expect(() => firecrawl.parseResponse(response(error))).toThrow(FedsearchError);
     expect(() => firecrawl.parseScrapeResponse(response(error))).toThrow(FedsearchError);
     const noUrl = JSON.stringify({ success: true, data: { web: [{ title: 'No link' }] } });
-    expect(() => firecrawl.parseResponse(response(noUrl))).toThrow(/web result 1 has no URL/);
+    expect(() => firecrawl.parseResponse(response(noUrl))).toThrow(/none of the 1 listed results could be read/);
   });
 });
 

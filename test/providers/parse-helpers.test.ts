@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  answerItems,
+  itemsOf,
   jsonObjectEnd,
   encodePathSegments,
   extraFields,
@@ -150,5 +152,19 @@ describe('jsonObjectEnd', () => {
 
   it('answers undefined for an object cut short', () => {
     expect(jsonObjectEnd('{"a": {"b": 1}', 0)).toBeUndefined();
+  });
+});
+
+describe('answerItems', () => {
+  const toItem = (value: Record<string, unknown>) => (typeof value.url === 'string' ? { title: 'T', url: value.url } : undefined);
+
+  it('keeps what could be read when some entries could not', () => {
+    const listed = [null, { url: 'https://a.example/' }, { title: 'no url' }];
+    expect(answerItems(listed.length, itemsOf(listed, toItem))).toEqual([{ title: 'T', url: 'https://a.example/' }]);
+  });
+
+  it('answers an empty list with no items, and a list none of whose entries could be read with a parse error', () => {
+    expect(answerItems(0, [])).toEqual([]);
+    expect(() => answerItems(2, itemsOf([null, {}], toItem))).toThrow(expect.objectContaining({ code: 'PROVIDER_PARSE', message: expect.stringContaining('none of the 2 listed results') }));
   });
 });
