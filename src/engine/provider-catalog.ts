@@ -32,7 +32,7 @@ export class ProviderCatalog {
    * number is bounded by the provider's (Wikipedia's editions), never by what callers send.
    */
   private readonly hostHealth = new Map<Provider, Map<string, ProviderHealth>>();
-  private readonly searchersByKind = new Map<SearchKind, Provider[]>();
+  private readonly searchersByKind = new Map<SearchKind, readonly Provider[]>();
   private readonly position: Map<Provider, number>;
 
   constructor(
@@ -182,9 +182,12 @@ export class ProviderCatalog {
     return states;
   }
 
-  /** The providers never change after start-up: each kind's searchers are listed once. */
-  private searchersOf(kind: SearchKind): Provider[] {
-    let searchers = this.searchersByKind.get(kind);
+  /**
+   * The providers that search this kind, in configuration order. The providers never change after start-up: each
+   * kind's searchers are listed once, and this list is shared (callers read it, never change it).
+   */
+  searchersOf(kind: SearchKind): readonly Provider[] {
+    let searchers: readonly Provider[] | undefined = this.searchersByKind.get(kind);
     if (!searchers) {
       searchers = this.providers.filter((provider) => provider.kind === kind && searches(provider));
       this.searchersByKind.set(kind, searchers);

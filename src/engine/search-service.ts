@@ -175,6 +175,11 @@ export class SearchService {
     return this.catalog.providerNames(kind);
   }
 
+  /** The instances that search this kind, in configuration order: what providers=auto chooses among. */
+  searchersOf(kind: SearchKind): readonly Provider[] {
+    return this.catalog.searchersOf(kind);
+  }
+
   selectProviders(kind: SearchKind, names: string[] | undefined): Provider[] {
     return this.catalog.selectProviders(kind, names);
   }

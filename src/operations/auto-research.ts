@@ -35,6 +35,8 @@ export interface ResearchAnswer {
   query: string;
   depth: number;
   plan: PlannedStep[];
+  /** Providers whose steps the question called for but were left out because their breakers hold them; absent when none. */
+  suspended?: string[];
   sections: ResearchSection[];
 }
 
@@ -57,11 +59,14 @@ const WEB_BASELINE = 0.5;
  * match every word. Hacker News searches the web's time range. Each search is sent the words its providers can use (planned-query.ts),
  * web_search the question as asked. Depth n runs the n + 1 best steps
  * with 2 + 3n results each; a page, paper or transcript is read 4000·n characters at a time, at most its section's share.
+ * A step that needs one provider (Wikipedia, GitHub, YouTube, YouTube's captions, Hacker News) is planned only when
+ * `admissible` says that provider may be asked now (configured and not suspended, as providers=auto routes): a
+ * suspended one's step took one of the depth + 1 slots and came back a failed section, while the next step stood by.
  */
 export function planResearch(
   query: string,
   depth: number,
-  configured: (provider: string) => boolean,
+  admissible: (provider: string) => boolean,
   signals: QuerySignals = analyseQuery(query),
   year: number = new Date().getUTCFullYear(),
 ): PlannedStep[] {
@@ -81,10 +86,13 @@ export function planResearch(
   for (const url of pages.slice(0, 3)) {
     steps.push({ operation: 'fetch_url', params: { url, max_chars: 4000 * depth }, score: 1, reason: `the query links to ${url}` });
   }
-  if (signals.youtubeUrls.length > 0 && configured('youtube')) {
+  if (signals.youtubeUrls.length > 0 && admissible('youtube')) {
     steps.push({ operation: 'youtube_video_details', params: { ids: signals.youtubeUrls.slice(0, 10) }, score: 1, reason: 'the query links to YouTube videos' });
   }
-  for (const url of signals.youtubeUrls.slice(0, 2)) {
+  // Captions come from youtube_web, asked about only when there are videos: a provider asked about and found
+  // suspended is named as passed over, and a suspended youtube_web is no news to a research without videos.
+  const captioned = signals.youtubeUrls.length > 0 && admissible('youtube_web') ? signals.youtubeUrls.slice(0, 2) : [];
+  for (const url of captioned) {
     // Read like a page (its section's share): at its default 20,000 characters the section was cut, and its
     // "continue: youtube_transcript with offset N" skipped what the cut left out.
     steps.push({ operation: 'youtube_transcript', params: { video: url, max_chars: 4000 * depth }, score: 0.9, reason: `the captions of ${url}` });
@@ -93,7 +101,7 @@ export function planResearch(
     steps.push({ operation: 'paper_details', params: { id }, score: 1, reason: `the query names the paper ${id}` });
     steps.push({ operation: 'paper_read', params: { id, max_chars: 4000 * depth }, score: 0.6, reason: `the full text of ${id}` });
   }
-  if (asksWhatSomethingIs(signals) && configured('wikipedia')) {
+  if (asksWhatSomethingIs(signals) && admissible('wikipedia')) {
     const subject = definitionSubject(text);
     steps.push({ operation: 'wikipedia_search', params: { query: subject, max_results: maxResults }, score: signals.scores.definition, reason: `definition words: ${words('definition')}` });
   }
@@ -104,11 +112,11 @@ export function planResearch(
     ['code', 'github_search', 'github', 'all-terms'],
     ['video', 'youtube_search', 'youtube', 'relevance'],
     ['discussion', 'reddit_search', undefined, 'as-asked'],
-    ['news', 'hackernews_search', undefined, 'all-terms'],
+    ['news', 'hackernews_search', 'hackernews', 'all-terms'],
   ];
   for (const [topic, operation, provider, shape] of topicSteps) {
     const score = topic === 'news' ? newsScore : signals.scores[topic];
-    if (score < PLAN_THRESHOLD || (provider && !configured(provider)) || steps.some((step) => step.operation === operation)) continue;
+    if (score < PLAN_THRESHOLD || (provider && !admissible(provider)) || steps.some((step) => step.operation === operation)) continue;
     // A filter where the operation has one: Hacker News reads time_range as the web does, the paper providers years.
     const filters = operation === 'paper_search' ? years : operation === 'hackernews_search' && timeRange ? { time_range: timeRange } : {};
     // Providers that match every word would demand "since" and "2023" in the text: the span's words go with the filters.
@@ -271,15 +279,23 @@ export const autoResearch = defineOperation({
   example: { query: 'latest research on retrieval augmented generation 2026', depth: 2 },
   output: researchOutput,
   run: async (input, context): Promise<ResearchAnswer> => {
-    const plan = planResearch(input.query, input.depth, (provider) => context.search.isConfigured(provider));
+    // Planned as providers=auto routes: a suspended provider's step would only fail, so its slot goes to the next
+    // step, and the answer names the providers passed over (as routing's `suspended, not chosen`).
+    const suspended = new Set<string>();
+    const plan = planResearch(input.query, input.depth, (provider) => {
+      if (context.search.isAdmissible(provider)) return true;
+      if (context.search.isConfigured(provider)) suspended.add(provider);
+      return false;
+    });
     // paper_details and paper_read of one id run at once: one lookup serves both.
     const stepContext: OperationContext = { ...context, paperLookups: new Map() };
     const sections = await Promise.all(plan.map((step) => runStep(step, stepContext)));
-    return { query: input.query, depth: input.depth, plan, sections };
+    return { query: input.query, depth: input.depth, plan, ...(suspended.size > 0 ? { suspended: [...suspended] } : {}), sections };
   },
   render: (output) => {
     const planLines = output.plan.map((step, index) => `${index + 1}. ${step.operation} (score ${step.score.toFixed(2)}): ${step.reason}`);
-    const preface = `Plan for "${output.query}" (depth ${output.depth}):\n${planLines.join('\n')}`;
+    const passedOver = output.suspended ? `\nsuspended, not planned: ${output.suspended.join(', ')}` : '';
+    const preface = `Plan for "${output.query}" (depth ${output.depth}):\n${planLines.join('\n')}${passedOver}`;
     // Section i is the answer to step i of the plan. Its parameters are shown because a section's own text says how
     // to go on ("more results: web_search with page: 2"): that call is made with these parameters and the one named.
     const headings = output.sections.map((section, index) => {

@@ -129,11 +129,19 @@ async function checkedForFirecrawl(input: FetchInput, context: OperationContext)
  * again even when it is the host that passed: Firecrawl asked DNS for it itself, after our check, and a rebinding
  * name (public to the first question, 10.0.0.1 to the next) sent it to a private address under the very name that
  * passed; its answer now is the best evidence of what Firecrawl's was. A host it was redirected away from is not:
- * what it read came from the landing. With FETCH_ALLOW_PRIVATE there is nothing to check.
+ * what it read came from the landing. An answer that does not say where it landed is withheld too: the address it
+ * was asked (`sourceURL`) or the page's own `og:url` says nothing of a redirect, and every v2 scrape reports `url`.
+ * With FETCH_ALLOW_PRIVATE there is nothing to check.
  */
-async function refuseForbiddenLanding(landing: string, checkedUrl: string, input: FetchInput, context: OperationContext): Promise<void> {
+async function refuseForbiddenLanding(landing: string | undefined, checkedUrl: string, input: FetchInput, context: OperationContext): Promise<void> {
   const settings = readFetchSettings(context.config);
   if (settings.allowPrivate) return;
+  if (landing === undefined) {
+    throw new FedsearchError(
+      'FETCH_FORBIDDEN',
+      `refused: Firecrawl did not say where it landed after following redirects from ${checkedUrl} (its answer has no http(s) metadata.url), so what it read cannot be checked against the address rules; engine "direct" reads the page here`,
+    );
+  }
   let landed: URL;
   try {
     landed = new URL(landing);
@@ -157,7 +165,8 @@ async function fetchThroughFirecrawl(input: FetchInput, context: OperationContex
   const checkedUrl = await checkedForFirecrawl({ ...input, timeout_ms: timeoutMs }, context);
   const scraped = await context.search.call('firecrawl', 'scrape', { url: checkedUrl }, callOptions(context, timeoutMs));
   await refuseForbiddenLanding(scraped.url, checkedUrl, input, context);
-  const read: PageRead = { final_url: scraped.url, engine: 'firecrawl', content_type: 'text/markdown', links: [], markdown: scraped.markdown };
+  // Only with FETCH_ALLOW_PRIVATE may the landing be unknown: the address asked is then the best there is.
+  const read: PageRead = { final_url: scraped.url ?? checkedUrl, engine: 'firecrawl', content_type: 'text/markdown', links: [], markdown: scraped.markdown };
   // Bounded as a page fetched here is (fetch/document-bounds.ts): the title comes with every page of the text.
   if (scraped.title) read.title = boundedText(scraped.title, DOCUMENT_BOUNDS.title);
   if (scraped.published) read.published_at = scraped.published;

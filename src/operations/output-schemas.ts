@@ -185,6 +185,10 @@ export const researchOutput = z.strictObject({
   query: z.string(),
   depth: z.int(),
   plan: z.array(z.strictObject({ operation: z.string(), params: z.record(z.string(), z.unknown()), score: z.number(), reason: z.string() })),
+  suspended: z
+    .array(z.string())
+    .optional()
+    .describe('Providers the question called for (wikipedia, github, youtube, youtube_web, hackernews) left out of the plan because they are suspended; their slots went to the next steps.'),
   sections: z.array(
     z.strictObject({
       operation: z.string(),

@@ -45,9 +45,9 @@ export function routeProviders(
   filters: SearchFilters = {},
   signals: QuerySignals = analyseQuery(query),
 ): ProviderRouting {
-  // Only the providers a search of this kind may ask (not the captions source, which does not search).
-  const searchable = new Set(search.providerNames(kind));
-  const instances = search.describeProviders().filter((provider) => searchable.has(provider.name));
+  // Only the providers a search of this kind may ask (not the captions source, which does not search). Read from the
+  // catalogue's list: describeProviders() built and sorted every provider's health snapshot, on every auto search.
+  const instances = search.searchersOf(kind);
   const all = instances.map((provider) => provider.name);
   // The breaker the search would meet: a Wikipedia edition's, for a search in its language (Provider.upstreamHost).
   const admissible = all.filter((name) => search.isAdmissible(name, filters));

@@ -62,7 +62,8 @@ export interface ScrapeInput {
 /** One scraped page. */
 export interface ScrapedPage {
   markdown: string;
-  url: string;
+  /** Where the scraper says it landed, after its redirects; absent when it does not say (never the address asked). */
+  url?: string;
   title?: string;
   description?: string;
   language?: string;

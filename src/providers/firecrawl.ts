@@ -20,6 +20,10 @@ const TBS: Readonly<Record<TimeRange, string>> = { day: 'qdr:d', week: 'qdr:w', 
 const SOURCES = ['web', 'news', 'images'] as const;
 /** How much of a result's markdown stands in for a missing description. */
 const SNIPPET_CHARS = 300;
+/** Where a search result's link is read from when it has no `url` of its own, best first (metadataUrl). */
+const RESULT_URL_KEYS = ['url', 'sourceURL', 'ogUrl', 'og:url'] as const;
+/** Where a scrape landed: Firecrawl's own `url` alone (parseScrapeResponse). */
+const LANDING_URL_KEYS = ['url'] as const;
 
 /**
  * Firecrawl: POST /v2/search (web search, optionally scraped) and POST /v2/scrape (one page as markdown),
@@ -65,19 +69,21 @@ export class FirecrawlProvider extends Provider {
     return this.post('/v2/scrape', { url: pageUrl, formats: ['markdown'], onlyMainContent: true });
   }
 
-  /** Reads a v2 scrape body; `requestedUrl` stands in when the metadata has no URL. */
-  parseScrapeResponse(response: UpstreamResponse, requestedUrl?: string): ScrapedPage {
+  /**
+   * Reads a v2 scrape body. `url` is only where Firecrawl says it landed (`metadata.url`, after its redirects; every
+   * v2 scrape recorded reports it): not `sourceURL`, the address it was asked, nor the page's own `og:url`, which
+   * the page writes itself. Standing in for the landing, either let a redirect to a private address pass unnoticed.
+   */
+  parseScrapeResponse(response: UpstreamResponse): ScrapedPage {
     const data = successData(response);
     if (!isRecord(data)) throw parseError('the scrape body has no data object');
     if (typeof data.markdown !== 'string') throw parseError('the scrape body has no markdown');
     const markdown = data.markdown.trim();
     if (markdown === '') throw upstreamFailure('the page has no main content to convert');
     const metadata = isRecord(data.metadata) ? data.metadata : {};
-    const url = metadataUrl(metadata) ?? httpUrl(requestedUrl);
-    if (!url) throw parseError('the scrape body names no page URL');
     return compact({
       markdown,
-      url,
+      url: firstUrl(metadata, LANDING_URL_KEYS),
       title: metadataText(metadata, 'title', 'ogTitle', 'og:title'),
       description: metadataText(metadata, 'description', 'ogDescription', 'og:description'),
       language: metadataText(metadata, 'language'),
@@ -86,7 +92,7 @@ export class FirecrawlProvider extends Provider {
   }
 
   override async scrape(input: ScrapeInput, transport: UpstreamTransport, signal: AbortSignal): Promise<ScrapedPage> {
-    return transport.send(this.buildScrapeRequest(input.url), signal, (response) => this.parseScrapeResponse(response, input.url));
+    return transport.send(this.buildScrapeRequest(input.url), signal, (response) => this.parseScrapeResponse(response));
   }
 
   override describeError(response: UpstreamResponse): string | undefined {
@@ -152,9 +158,17 @@ function metadataText(metadata: Record<string, unknown>, ...keys: string[]): str
   return undefined;
 }
 
-/** The final URL after redirects (`url`), else the one asked for (`sourceURL`), else the page's own claim. */
+/**
+ * A search result's link when it has no `url` of its own: the final URL after redirects (`url`), else the one asked
+ * for (`sourceURL`), else the page's own claim. Only shown as a link, never taken for where a scrape landed.
+ */
 function metadataUrl(metadata: Record<string, unknown>): string | undefined {
-  for (const key of ['url', 'sourceURL', 'ogUrl', 'og:url']) {
+  return firstUrl(metadata, RESULT_URL_KEYS);
+}
+
+/** The first http(s) URL under these keys, in their order (a value may be a list when a page repeats a tag). */
+function firstUrl(metadata: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
     for (const value of asArray(metadata[key])) {
       const found = httpUrl(value);
       if (found) return found;

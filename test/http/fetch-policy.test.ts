@@ -91,6 +91,7 @@ describe('fetch_url applies the address policy before any engine', () => {
   });
 
   it('hands a public address to Firecrawl as the URL that was checked', async () => {
+    upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeLandingAt('http://93.184.216.34/page?q=1') });
     // 1572395042 is 93.184.216.34 in decimal: Firecrawl gets the normalised form, the one that was checked.
     const response = await fetchUrl(service, { url: 'http://1572395042/page?q=1', engine: 'firecrawl' });
     expect(response.status).toBe(200);
@@ -146,6 +147,24 @@ describe('fetch_url refuses what Firecrawl read after a redirect to a forbidden 
       expect(JSON.parse(text).message).toMatch(reason);
     });
   }
+
+  it('withholds a scrape that does not say where it landed: neither the address asked nor the page\'s og:url stands in', async () => {
+    // Firecrawl's v2 scrape reports where it landed in metadata.url; without it, a redirect to 10.0.0.1 looks like
+    // this too: sourceURL is what it was asked, og:url whatever the page wrote of itself.
+    const body = JSON.parse(scrapeLandingAt(undefined, 'INTERNAL-SECRET-TOKEN')) as { data: { metadata: Record<string, unknown> } };
+    body.data.metadata.sourceURL = 'http://93.184.215.14/unsaid';
+    body.data.metadata.ogUrl = 'https://93.184.215.15/canonical';
+    body.data.metadata['og:url'] = 'https://93.184.215.15/canonical';
+    upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const before = upstream.requestsTo(SCRAPE).length;
+    const response = await fetchUrl(service, { url: 'http://93.184.215.14/unsaid', engine: 'firecrawl' });
+    const text = await response.text();
+    expect(upstream.requestsTo(SCRAPE).length).toBe(before + 1);
+    expect(text).not.toContain('INTERNAL-SECRET-TOKEN');
+    expect(response.status).toBe(400);
+    expect(JSON.parse(text)).toMatchObject({ code: 'FETCH_FORBIDDEN' });
+    expect(JSON.parse(text).message).toMatch(/did not say where it landed .*no http\(s\) metadata\.url/);
+  });
 
   it('still serves a scrape that landed on another public address', async () => {
     upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeLandingAt('https://93.184.215.15/moved') });
@@ -223,7 +242,7 @@ describe('fetch_url under the network\'s NAT64 prefix', () => {
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
-    upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeLandingAt(undefined) });
+    upstream.on(SCRAPE, { kind: 'respond', headers: { 'content-type': 'application/json' }, body: scrapeLandingAt('http://public.test/page') });
     const env = { ...providerEnv(upstream.origin), FIRECRAWL_API_KEY: 'fc-key-1234567890', FETCH_NAT64_PREFIXES: '2a01:db9:64::/96', LOG_LEVEL: 'silent' };
     service = await startService(env, undefined, { resolveHost });
   });

@@ -3,8 +3,8 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 import { callOperation, providerEnv, startService, type RunningService } from '../support/service.js';
 import { callTool, connect, textOf, type Connected } from './mcp-client.js';
 
-const VIDEO = 'abcDEF12345';
-const VIDEO_LINK = `https://www.youtube.com/watch?v=${VIDEO}`;
+const DOI = '10.5555/waits.for.9';
+const QUESTION = `what does ${DOI} say`;
 /** The line a failed MCP tool call ends with when its error asks for a wait. */
 const WAIT_LINE = /\n\(PROVIDER_SUSPENDED; retry_after_ms: (\d+)\)/;
 
@@ -15,9 +15,11 @@ interface ResearchSections {
 }
 
 /**
- * A step of auto_research that fails asking for a wait (its provider suspended by its breaker) reads as its operation
- * alone reads over MCP: the message, then the machine-readable line with the code and retry_after_ms, which an agent
- * schedules its retry by. The captions provider fails once (HTTP 500) and one failure opens its breaker.
+ * A step of auto_research that fails asking for a wait (its providers suspended by their breakers) reads as its
+ * operation alone reads over MCP: the message, then the machine-readable line with the code and retry_after_ms, which
+ * an agent schedules its retry by. Every paper provider fails once (HTTP 500) and one failure opens each breaker. (A
+ * step of one provider, such as youtube_transcript, is not planned while that provider is suspended: its slot goes to
+ * the next step, test/operations/auto-research-suspended.test.ts; paper_details asks several, and fails when all are.)
  */
 describe('MCP auto_research: a failed step that asks for a wait', () => {
   let upstream: FakeUpstream;
@@ -26,11 +28,11 @@ describe('MCP auto_research: a failed step that asks for a wait', () => {
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
-    upstream.json('/youtube_web/watch', { error: 'backend down' }, 500);
+    upstream.json('*', { error: 'backend down' }, 500);
     service = await startService({ ...providerEnv(upstream.origin), BREAKER_FAILURES: '1', BREAKER_COOLDOWN_MS: '60000', LOG_LEVEL: 'silent' });
     connected = await connect(service.origin, 'streamable');
-    // The one failure that suspends youtube_web.
-    expect((await callOperation(service, 'youtube_transcript', { video: VIDEO })).status).toBe(502);
+    // The one failure that suspends every provider that looks a DOI up.
+    expect((await callOperation(service, 'paper_details', { id: DOI })).status).toBe(502);
   });
   afterAll(async () => {
     await connected.close();
@@ -39,14 +41,14 @@ describe('MCP auto_research: a failed step that asks for a wait', () => {
   });
 
   it('gives the section the message and the (CODE; retry_after_ms: N) line the operation alone gives', async () => {
-    const alone = await callTool(connected.client, 'research', { operation: 'youtube_transcript', params: { video: VIDEO } });
+    const alone = await callTool(connected.client, 'research', { operation: 'paper_details', params: { id: DOI } });
     expect(alone.isError).toBe(true);
     const message = textOf(alone).replace(WAIT_LINE, '');
-    expect(message).toMatch(/^youtube_web is suspended after 1 consecutive failure/);
+    expect(message).toMatch(/^no paper provider can look up doi 10\.5555\/waits\.for\.9 now \(.*suspended/);
     expect(textOf(alone)).toMatch(WAIT_LINE);
 
-    const research = await callTool(connected.client, 'research', { operation: 'auto_research', params: { query: VIDEO_LINK, depth: 1 } });
-    const section = (research.structuredContent as unknown as ResearchSections).sections.find((candidate) => candidate.operation === 'youtube_transcript');
+    const research = await callTool(connected.client, 'research', { operation: 'auto_research', params: { query: QUESTION, depth: 1 } });
+    const section = (research.structuredContent as unknown as ResearchSections).sections.find((candidate) => candidate.operation === 'paper_details');
     expect(section).toMatchObject({ error: expect.any(String), code: 'PROVIDER_SUSPENDED', retry_after_ms: expect.any(Number) });
     // The same words, the wait apart: a second may pass between the two calls.
     expect(withoutNumbers(section!.error!)).toBe(withoutNumbers(message));
@@ -57,9 +59,9 @@ describe('MCP auto_research: a failed step that asks for a wait', () => {
   });
 
   it('gives REST callers the same code and wait in the section', async () => {
-    const response = await callOperation(service, 'auto_research', { query: VIDEO_LINK, depth: 1 });
+    const response = await callOperation(service, 'auto_research', { query: QUESTION, depth: 1 });
     expect(response.status).toBe(200);
-    const section = ((await response.json()) as ResearchSections).sections.find((candidate) => candidate.operation === 'youtube_transcript');
-    expect(section).toMatchObject({ code: 'PROVIDER_SUSPENDED', retry_after_ms: expect.any(Number), error: expect.stringMatching(/^youtube_web is suspended/) });
+    const section = ((await response.json()) as ResearchSections).sections.find((candidate) => candidate.operation === 'paper_details');
+    expect(section).toMatchObject({ code: 'PROVIDER_SUSPENDED', retry_after_ms: expect.any(Number), error: expect.stringMatching(/^no paper provider can look up doi/) });
   });
 });

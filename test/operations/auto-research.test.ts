@@ -216,7 +216,7 @@ describe('auto_research steps that fail', () => {
       render: () => '',
     });
     return {
-      search: { isConfigured: () => true } as unknown as OperationContext['search'],
+      search: { isConfigured: () => true, isAdmissible: () => true } as unknown as OperationContext['search'],
       config: {} as OperationContext['config'],
       operations: () => [webSearch],
       signal: new AbortController().signal,

@@ -87,7 +87,7 @@ describe('firecrawl adapter', () => {
     expect(request.method).toBe('POST');
     expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(JSON.parse(request.body)).toEqual({ url: 'https://example.com', formats: ['markdown'], onlyMainContent: true });
-    expect(firecrawl.parseScrapeResponse(answer, 'https://example.com')).toEqual({
+    expect(firecrawl.parseScrapeResponse(answer)).toEqual({
       markdown: '# Example page\n\nSome text.',
       url: 'https://www.example.com/',
       title: 'Example page',
@@ -97,6 +97,14 @@ describe('firecrawl adapter', () => {
     });
     const noMarkdown = JSON.stringify({ success: true, data: { metadata: { url: 'https://example.com/' } } });
     expect(() => firecrawl.parseScrapeResponse(response(noMarkdown))).toThrow(FedsearchError);
+  });
+
+  it('names where a scrape landed only by metadata.url: not the address asked (sourceURL), nor the page\'s og:url', () => {
+    const metadata = { title: 'Example page', sourceURL: 'https://example.com', ogUrl: 'https://example.com/canonical', 'og:url': 'https://example.com/canonical' };
+    const unsaid = JSON.stringify({ success: true, data: { markdown: '# Example page', metadata } });
+    expect(provider().parseScrapeResponse(response(unsaid)).url).toBeUndefined();
+    const said = JSON.stringify({ success: true, data: { markdown: '# Example page', metadata: { ...metadata, url: 'http://10.0.0.1/admin' } } });
+    expect(provider().parseScrapeResponse(response(said)).url).toBe('http://10.0.0.1/admin');
   });
 
   it('reports the missing key and refuses to build a request without it', () => {
