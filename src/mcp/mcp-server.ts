@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { shownValue } from '../domain/shown-value.js';
 import { API_VERSION } from '../version.js';
 import type { McpToolCallRecord } from '../observability/metrics.js';
@@ -8,6 +8,7 @@ import type { OperationContext } from '../operations/operation.js';
 import { callingRequest } from './calling-request.js';
 import { progressNotifier } from './progress.js';
 import { callTool, errorResult, logToolCall, toolCallOutcome } from './tool-calls.js';
+import { answerToolCalls, progressTokenOf, toolArguments } from './tool-call-request.js';
 import { toolDescription, type ToolBinding } from './tools.js';
 
 export interface McpServerOptions {
@@ -34,18 +35,24 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   );
   mcp.server.registerCapabilities({ tools: {} });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: options.tools.map((binding) => binding.definition) }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const binding = byName.get(request.params.name);
+  answerToolCalls(mcp.server, async (request, extra) => {
+    const { name, arguments: args } = request.params ?? {};
+    const binding = typeof name === 'string' ? byName.get(name) : undefined;
     // Not counted: the name is the caller's, and each made-up one would be a series of its own.
-    if (!binding) return errorResult(`unknown tool "${shownValue(request.params.name)}"; tools: ${[...byName.keys()].join(', ')}`);
+    if (!binding) {
+      const given = typeof name === 'string' ? `unknown tool "${shownValue(name)}"` : `name: ${name === undefined ? 'missing' : 'not a string'}`;
+      return errorResult(`${given}; tools: ${[...byName.keys()].join(', ')}`);
+    }
+    const parameters = toolArguments(args, binding.definition.name);
+    if ('problem' in parameters) return errorResult(parameters.problem);
     const started = performance.now();
     const { requestId, receivedAt } = callingRequest(extra.authInfo);
     // The JSON-RPC id is the client's, any string up to the body limit, and a child's bindings go on every line of
     // the call (its tool call line, each provider's outcome line): cut as other caller-chosen values are.
     const mcpRequestId = typeof extra.requestId === 'string' ? shownValue(extra.requestId) : extra.requestId;
-    const logger = options.logger.child({ ...(requestId === undefined ? {} : { reqId: requestId }), tool: request.params.name, mcpRequestId });
+    const logger = options.logger.child({ ...(requestId === undefined ? {} : { reqId: requestId }), tool: binding.definition.name, mcpRequestId });
     // With a progressToken, searches report each provider as it finishes (notifications/progress).
-    const token = request.params._meta?.progressToken;
+    const token = progressTokenOf(request);
     const notifier = token === undefined ? undefined : progressNotifier(token, extra.sendNotification, logger);
     const context = {
       ...sessionContext,
@@ -54,7 +61,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       ...(receivedAt === undefined ? {} : { receivedAt }),
       ...(notifier ? { progress: notifier.progress } : {}),
     };
-    const { result, operation } = await callTool(binding, request.params.arguments ?? {}, context);
+    const { result, operation } = await callTool(binding, parameters.params, context);
     const seconds = (performance.now() - started) / 1000;
     await notifier?.settled();
     // Asked after the last await, as the SDK asks before it sends the answer: a call cancelled meanwhile gets none.

@@ -73,6 +73,17 @@ function signature(operation: Operation): string {
   return `${operation.name}(${parameterLine(operation)})`;
 }
 
+/**
+ * Why `operation` names none. Only a string is quoted back: any other value may nest deeper than JSON.stringify's
+ * stack goes (60,000 brackets fit in the body limit), and its RangeError escaped the tool call as a JSON-RPC internal
+ * error ("Maximum call stack size exceeded") in place of this refusal.
+ */
+function operationNameProblem(name: unknown): string {
+  if (name === undefined) return 'no operation given';
+  if (typeof name !== 'string') return 'operation: not a string';
+  return `unknown operation ${shownValue(JSON.stringify(name))}`;
+}
+
 function compactTool(operations: readonly Operation[]): ToolBinding {
   const names = operations.map((operation) => operation.name);
   const signatureOf = new Map(operations.map((operation) => [operation, signature(operation)]));
@@ -103,8 +114,7 @@ function compactTool(operations: readonly Operation[]): ToolBinding {
       const { operation: name, params, ...extra } = args;
       const operation = operations.find((candidate) => candidate.name === name);
       if (!operation) {
-        const given = name === undefined ? 'no operation given' : `unknown operation ${shownValue(JSON.stringify(name) ?? String(name))}`;
-        return { problem: `${given}; operations:\n${operations.map((entry) => `- ${signatureOf.get(entry)}`).join('\n')}` };
+        return { problem: `${operationNameProblem(name)}; operations:\n${operations.map((entry) => `- ${signatureOf.get(entry)}`).join('\n')}` };
       }
       const stray = Object.keys(extra);
       if (stray.length > 0) {
