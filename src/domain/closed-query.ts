@@ -73,8 +73,9 @@ const DANGLING_IN_GROUP = new RegExp(
     // NOT … x` read from each of its 120 NOTs, on each pass of the loop below, took 30 ms).
     String.raw`(?<!\s|(?<![^\s(])(?:AND|OR|NOT))\s*(?:(?<![^\s(])(?:AND|OR|NOT)\s*)+(?=\))`,
     // Not a NOT before a `-` term (`(NOT -mice asthma)`), which goes with it (excluded-terms.ts): moved, it would take
-    // the whole group, asthma too. Before a number (`-40`) it is moved, as before a word.
-    String.raw`\(\s*NOT\s+(?=[^\s)-]|-\d)`,
+    // the whole group, asthma too. Before a number (`-40`) it is moved, as before a word. Matched with the NOT or `-`
+    // that excludes its group, if any: moved before the group, it would stand beside that one (see below).
+    String.raw`(?:(?<![^\s(])NOT\s+|(?<![^\s(])-)?\(\s*NOT\s+(?=[^\s)-]|-\d)`,
   ].join('|'),
   'g',
 );
@@ -143,9 +144,15 @@ export function closedQuery(text: string): string {
       leftOut = again = true;
       // A group of operators alone, or empty, leaves a space; an operator goes with the spaces between it and its `(`
       // or `)`; a NOT that opens a group goes before it.
-      if (!match.startsWith('(')) return '';
+      const open = match.indexOf('(');
+      if (open < 0) return '';
       if (match.endsWith(')')) return ' ';
-      return groupOpeningNot(whole, offset, offset + match.length) === 'term' ? '(-' : ' NOT (';
+      const excluding = match.slice(0, open);
+      if (groupOpeningNot(whole, offset + open, offset + match.length) === 'term') return `${excluding}(-`;
+      // Moved before a group that is excluded itself (`a NOT (NOT (NOT x))`), the NOT stood beside the one excluding it,
+      // and the two were read as one (oneOperator): an odd number of NOTs became even, and x, excluded, was asked for.
+      // Two NOTs take each other out: `a NOT (NOT (…))` asks for (…), as NOT of NOT does.
+      return excluding === '' ? ' NOT (' : ' (';
     });
   }
   // After the groups: one of operators alone, left out, may leave operators side by side (`a OR (AND) AND b`).

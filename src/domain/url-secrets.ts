@@ -11,11 +11,12 @@ const SECRET_PARAMETERS: ReadonlySet<string> = new Set(['key', 'auth', 'authoriz
 
 /**
  * The endings of a credential's name: each site names its own (`api_token`, `auth_token`, GitLab's `private_token`,
- * Brave's `X-Subscription-Token`, `access_key`, Azure's `subscription-key`, `app_secret`, `oauth_signature`), and a
- * list of whole names let every one it lacked into the log. An ending, not a part: `tokens` and `signature_version`
- * are no credentials.
+ * Brave's `X-Subscription-Token`, `access_key`, Azure's `subscription-key`, `app_secret`, `oauth_signature`, a
+ * bearer token passed as `jwt` or `auth_jwt`, as Mercure's hubs, Metabase's embeds and many a signed link take it),
+ * and a list of whole names let every one it lacked into the log. An ending, not a part: `tokens` and
+ * `signature_version` are no credentials.
  */
-const SECRET_ENDING = /(?:token|secret|password|passwd|signature|credential|apikey|accesskey|secretkey|privatekey|subscriptionkey)$/;
+const SECRET_ENDING = /(?:token|secret|password|passwd|signature|credential|jwt|apikey|accesskey|secretkey|privatekey|subscriptionkey)$/;
 
 /** Whether `name` is a secret's, read as the query parser reads it: `api%5Fkey` and `%6Bey` are `api_key` and `key`. */
 export function isSecretParameter(name: string): boolean {

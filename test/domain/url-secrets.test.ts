@@ -25,6 +25,11 @@ describe('hideUrlSecrets', () => {
       'could not fetch https://git.example/api?private_token=g1&api_token=a1&auth_token=t1&X-Subscription-Token=b1&access_key=k1&Subscription-Key=z1&app_secret=s1&oauth_signature=o1&db_password=p1: refused',
       'could not fetch https://git.example/api?private_token=[redacted]&api_token=[redacted]&auth_token=[redacted]&X-Subscription-Token=[redacted]&access_key=[redacted]&Subscription-Key=[redacted]&app_secret=[redacted]&oauth_signature=[redacted]&db_password=[redacted]: refused',
     ],
+    [
+      'a bearer token passed as a JSON Web Token, alone or named after what it is for',
+      'could not fetch https://hub.example/.well-known/mercure?topic=news&jwt=eyJhbGciOi.e30.c2ln&auth_jwt=eyJ2: refused',
+      'could not fetch https://hub.example/.well-known/mercure?topic=news&jwt=[redacted]&auth_jwt=[redacted]: refused',
+    ],
     ['a user name and password as well', 'https://ann:pw@h.example/?sig=s1', 'https://[redacted]@h.example/?sig=[redacted]'],
   ])('%s', (_case, text, hidden) => {
     expect(hideUrlSecrets(text)).toBe(hidden);
