@@ -10,8 +10,8 @@ import type { Suspension } from './provider-health.js';
 import { secretValues } from './redact.js';
 import { statusError } from './status-error.js';
 import { MAX_FOLLOWED_REDIRECTS, UpstreamRedirect, redirectError } from './upstream-redirect.js';
+import { USER_AGENT } from '../version.js';
 
-const USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 /** One decoder for every body: without `stream` a decode keeps no state between calls (and drops a BOM, as before). */
 const UTF8 = new TextDecoder('utf-8');
 /** The headers of a request whose adapter sets none; undici only reads them. */

@@ -8,14 +8,13 @@ import { discardBody, readBodyCapped } from '../transport/read-body.js';
 import { checkFetchTarget, type CheckedTarget, type HostResolver, type TargetPolicy } from './fetch-target.js';
 import type { Nat64Prefix } from './nat64-prefixes.js';
 import { ALLOWED_CONTENT_TYPES, kindOfMediaType, parseContentType, sniffKind, textBodyMismatch, type DocumentKind } from './content-type.js';
+import { USER_AGENT } from '../version.js';
 
 export const DEFAULT_FETCH_MAX_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_FETCH_TIMEOUT_MS = 20_000;
 export const MAX_REDIRECTS = 5;
 export type { HostResolver, ResolvedAddress };
 
-/** Every hop's user agent: also how GET /v1/papers/download knows a request one of its fetches made (http/fetch-loop.ts). */
-export const FETCH_USER_AGENT = 'fedsearch/0.1 (+https://github.com/fedsearch/fedsearch)';
 const ACCEPT = 'text/html,application/xhtml+xml,application/json;q=0.9,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.1';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -134,7 +133,7 @@ async function fetchHop(url: URL, addresses: ResolvedAddress[], settings: HopSet
       response = await request(url, {
         method: 'GET',
         // No caller's headers: every hop, to whatever host a redirect names, carries only these two.
-        headers: { 'user-agent': FETCH_USER_AGENT, accept: ACCEPT },
+        headers: { 'user-agent': USER_AGENT, accept: ACCEPT },
         signal,
         dispatcher: agent,
       });

@@ -1,5 +1,5 @@
 import { FedsearchError } from '../domain/errors.js';
-import { FETCH_USER_AGENT } from '../fetch/safe-fetch.js';
+import { USER_AGENT } from '../version.js';
 
 /**
  * Refuses a paper download that a fedsearch page fetch asked for (this service's own, or another's: the fetcher's
@@ -11,7 +11,7 @@ import { FETCH_USER_AGENT } from '../fetch/safe-fetch.js';
  * turn, and the caller's fetch fails on this 400.
  */
 export function refuseFetchLoop(userAgent: string | undefined): void {
-  if (userAgent !== FETCH_USER_AGENT) return;
+  if (userAgent !== USER_AGENT) return;
   throw new FedsearchError(
     'FETCH_FORBIDDEN',
     'refused: this download was asked by a fedsearch page fetch (a redirect to /v1/papers/download), which would let a page make fedsearch fetch from itself without end; ask for the file itself, not for a download of it',
