@@ -75,13 +75,16 @@ describe('query text an upstream reads by rules of its own', () => {
       count: 0,
       message: 'the query has no word to search for, only operators (AND, OR, NOT), quotes, parentheses or punctuation',
     });
-    // A symbol is a word to every provider, but OpenAlex takes none without a letter or digit once its wildcards are out.
-    expect(await search('papers', '€*', 'openalex')).toMatchObject({
-      status: 'skipped',
-      count: 0,
-      message: 'the query has no words OpenAlex can search for (it refuses the wildcards * and ?, which are left out)',
-    });
     expect(upstream.requestsTo(OPENALEX)).toHaveLength(before);
+  });
+
+  it('asks OpenAlex a symbol with a wildcard as the symbol, as it asks the symbol alone', async () => {
+    const before = upstream.requestsTo(OPENALEX).length;
+    // A symbol is a word to every provider (closed-query.ts noWordProblem), and so it is once OpenAlex's wildcards are out.
+    expect(await search('papers', '€*', 'openalex')).toMatchObject({ status: 'ok' });
+    const sent = upstream.requestsTo(OPENALEX).slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.url.searchParams.get('search')).toBe('€');
   });
 
   it('skips Hacker News for 171 Japanese characters (513 bytes), saying why, and asks it for 170 (510 bytes)', async () => {
