@@ -15,11 +15,13 @@ import { MAX_GROUP_DEPTH, closedQuery } from './closed-query.js';
  */
 /**
  * A `-` that excludes: before a letter, a phrase, or a group whose first term starts with one (`-(mice OR rats)`, read
- * as `NOT (mice OR rats)` is). Not before a digit or a group of them: `-(40)` is a number; nor before a group holding,
- * outside its phrases and up to its first `)`, a `=`, `<`, `>`, `^` or a `+` before a letter or digit: `-(x+1)`,
- * `-(a^2)` are formulas, not terms (`-(c++ OR java)` still excludes).
+ * as `NOT (mice OR rats)` is), in a group of its own or not (`-((mice) OR rats)`): closing writes `-(-(NOT mice))`, mice
+ * excluded three times, as `-( (mice))` (the inner `-` and NOT cancel), which, read as no exclusion, asked for mice.
+ * Not before a digit or a group of them: `-(40)` is a number; nor before a group holding, outside its phrases and up
+ * to its first `)`, a `=`, `<`, `>`, `^` or a `+` before a letter or digit: `-(x+1)`, `-(a^2)` are formulas, not terms
+ * (`-(c++ OR java)` still excludes).
  */
-const MINUS = String.raw`-(?=["\p{L}]|\(\s*(?=["\p{L}])(?:"[^"]*"?|[^)"+=<>^]|\+(?![\p{L}\p{N}]))*(?:\)|$))`;
+const MINUS = String.raw`-(?=["\p{L}]|\(\s*(?:\(\s*)*(?=["\p{L}])(?:"[^"]*"?|[^)"+=<>^]|\+(?![\p{L}\p{N}]))*(?:\)|$))`;
 const MINUS_PREFIX = String.raw`(?:(?:AND|OR|NOT)\s+)?${MINUS}`;
 /**
  * Where an excluded term starts: first in the text, after a space, or first in a group (`asthma (-mice OR rats)`),

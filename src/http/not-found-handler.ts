@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { shownValue } from '../domain/shown-value.js';
-import { errorEnvelope } from './error-handler.js';
+import { errorAnswer, errorEnvelope } from './error-handler.js';
 import { sendRefusal, type RefusalShapes } from './refusal.js';
 
 /**
@@ -9,6 +9,8 @@ import { sendRefusal, type RefusalShapes } from './refusal.js';
  * 405 takes that shape: an MCP client that sent PUT /mcp could not parse REST's envelope, nor find our code in it.
  * `countRequest` counts it against its caller's rate limit first (throwing the 429 past it): the limiter's hook runs
  * only on routes, so a scanner's unknown paths went uncounted, each writing a log line as long as its URL (16 KB).
+ * That 429 takes the path's shape as the 405 does: thrown, it reached the app's error handler, REST's envelope, not
+ * an MCP route's own (PUT /mcp was answered 405 in JSON-RPC, then 429 in a body an MCP client cannot parse).
  */
 export function registerNotFoundHandler(
   app: FastifyInstance,
@@ -17,8 +19,15 @@ export function registerNotFoundHandler(
 ): void {
   const methodsByPath = collectMethodsByPath(app);
   app.setNotFoundHandler(async (request, reply) => {
-    await countRequest?.(request, reply);
     const path = request.url.split('?')[0] ?? '';
+    try {
+      await countRequest?.(request, reply);
+    } catch (error) {
+      const shape = refusalShapes?.get(path);
+      // Elsewhere the app's error handler answers it, in REST's envelope.
+      if (!shape || !(error instanceof Error)) throw error;
+      return shape(request, reply, errorAnswer(error, request));
+    }
     const allowed = methodsByPath.get(path);
     if (allowed) {
       const methods = [...allowed].sort().join(', ');

@@ -8,6 +8,8 @@ export interface Refusal {
   message: string;
   /** Headers the answer must keep whatever its shape (WWW-Authenticate on a 401, which MCP clients read). */
   headers?: Record<string, string>;
+  /** The wait a 429 or 503 asks for: sent by a shape as Retry-After and in its body (REST's carry it through its error handler). */
+  retryAfterMs?: number;
 }
 
 /** How a route whose clients read errors in a shape of their own (MCP: JSON-RPC) answers a refusal. */

@@ -68,4 +68,24 @@ describe('a term excluded more than once', () => {
     });
     expect(closedQuery('asthma NOT (mice OR (rats OR NOT dogs))')).toBe('asthma NOT (mice OR (rats)) dogs');
   });
+
+  it('is excluded by an odd number where a `-` excludes the outermost group, the NOTs inside cancelled pairwise', () => {
+    // Closing turns `-(-(NOT mice))` into `-( (mice))` (the inner `-` and NOT cancel): a `-` before a group that opens
+    // with a group of its own was read as no exclusion, and mice, excluded three times, was asked for.
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...OPENERS), { minLength: 1, maxLength: MAX_GROUP_DEPTH - 1 }), fc.boolean(), (openers, more) => {
+        const negations = 1 + openers.filter((opener) => opener.includes('NOT')).length;
+        const text = `asthma -(${openers.join('')}mice${')'.repeat(openers.length + 1)}${more ? ' rats' : ''}`;
+        const odd = negations % 2 === 1;
+        expect({ text, ...miceRead(text) }).toEqual({ text, excluded: odd, wanted: !odd });
+      }),
+      { numRuns: 300 },
+    );
+    expect(miceRead('asthma -(-(NOT mice))')).toEqual({ excluded: true, wanted: false });
+    expect(miceRead('asthma -(-(NOT mice)) rats')).toEqual({ excluded: true, wanted: false });
+    expect(closedTextExcludedTerms('asthma -((mice) OR rats)')).toEqual({ rest: 'asthma', excluded: ['mice', 'rats'] });
+    // A number or a formula in such a group is still no term a `-` excludes.
+    expect(closedTextExcludedTerms('asthma -((40))').excluded).toEqual([]);
+    expect(closedTextExcludedTerms('asthma -((x+1))').excluded).toEqual([]);
+  });
 });

@@ -60,3 +60,30 @@ describe('requests the MCP routes refuse before the transport reads them', () =>
     expect(JSON.parse(rest.body)).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED', retry_after_ms: expect.any(Number) });
   });
 });
+
+describe('a method the MCP routes do not take, past the rate limit', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_MS: '60000' });
+  });
+  afterAll(() => service.stop());
+
+  // The not-found handler counts it (http/not-found-handler.ts): its 429 comes from there, not from a route's error
+  // handler, and must still be the JSON-RPC error its 405 is, on the paths that answer in that shape.
+  it('is answered 429 in JSON-RPC on /mcp, with Retry-After, and in REST\'s envelope elsewhere', async () => {
+    const first = await rawRequest(service.origin, '/mcp', { method: 'PUT', headers: MCP_POST_HEADERS, body: LIST_TOOLS_MESSAGE });
+    expect(first.status).toBe(405);
+    const limited = await rawRequest(service.origin, '/mcp', { method: 'PUT', headers: MCP_POST_HEADERS, body: LIST_TOOLS_MESSAGE });
+    expect(limited.status).toBe(429);
+    expect(limited.headers['content-type']).toMatch(/^application\/json/);
+    const error = jsonRpcError(limited.body);
+    expect(error.code).toBe(-32000);
+    expect(error.message).toMatch(/rate limit exceeded/);
+    expect(error.data).toMatchObject({ code: 'RATE_LIMITED', request_id: limited.headers['x-request-id'] });
+    expect(Math.ceil((error.data?.retry_after_ms as number) / 1000)).toBe(Number(limited.headers['retry-after']));
+
+    const rest = await rawRequest(service.origin, '/no-such-path', { method: 'PUT' });
+    expect(rest.status).toBe(429);
+    expect(JSON.parse(rest.body)).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED', retry_after_ms: expect.any(Number) });
+  });
+});
