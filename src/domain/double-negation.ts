@@ -8,11 +8,6 @@ import { excludableEnd } from './excludable-term.js';
  * a term to find (`a NOT (b) c`); a group it leaves with no term goes with its NOT (`a NOT (NOT c)` is `a c`). A term
  * excluded three times (inside two excluded groups) is excluded, once moved out of the outer one: `a NOT (b OR NOT (c OR
  * NOT d))` is `a NOT (b) (c OR NOT d)`.
- * Only an alternative of the group made of excluded terms alone is moved out. One that joins a term to find to it
- * (`a NOT (b AND NOT c)`, `a -(b -c)`) is `a AND (NOT b OR c)`: c is one way in, not a term every answer must hold.
- * Moved out, it was asked for with NOT b, and an answer with b and c was lost; left in, each reader excluded it
- * (`cats NOT (dogs NOT cats)` excluded cats). Such a term is left out (`a NOT (b)`): every answer is one asked for, and
- * only those with both b and c are lost, which no search without OR could add.
  */
 
 /** Whether a text may hold an excluded group: the one test most texts get. */
@@ -30,15 +25,6 @@ interface ExcludedGroup {
   open: number;
   removed: Array<[number, number]>;
   moved: string[];
-  /** The alternative being read at each level open inside it, its own first: what is decided when it ends (endAlternative). */
-  alternatives: Alternative[];
-}
-
-/** An alternative's excluded terms, and whether it holds a term to find too: then they are left out, not moved. */
-interface Alternative {
-  removed: Array<[number, number]>;
-  moved: string[];
-  wanted: boolean;
 }
 
 /**
@@ -70,9 +56,8 @@ export function withDoubleNegationsWanted(text: string): string | undefined {
       const termStart = start === at ? at + 1 : at;
       const termEnd = start === at ? excludableEnd(text, termStart) : notTermEnd(text, termStart);
       if (termEnd > termStart && excludedDepth === 1 && outer !== undefined) {
-        const alternative = outer.alternatives.at(-1)!;
-        alternative.removed.push([start, termEnd]);
-        alternative.moved.push(text.slice(termStart, termEnd));
+        outer.removed.push([start, termEnd]);
+        outer.moved.push(text.slice(termStart, termEnd));
         TOKEN.lastIndex = termEnd;
         continue;
       }
@@ -81,38 +66,16 @@ export function withDoubleNegationsWanted(text: string): string | undefined {
         excludedGroupStart = start;
       }
     }
-    if (outer !== undefined && value !== ')') {
-      // Inside it: an OR ends an alternative, any other term but AND (a word, a phrase, a group) is one to find.
-      if (value === 'OR') {
-        endAlternative(outer);
-        outer.alternatives.push(newAlternative());
-      } else if (value !== 'AND') outer.alternatives.at(-1)!.wanted = true;
-    }
     if (value === '(') {
       const excluded = at === excludedGroupAt;
       groups.push(excluded);
-      if (excluded && excludedDepth++ === 0) outer = { start: excludedGroupStart, open: at, removed: [], moved: [], alternatives: [] };
-      if (outer !== undefined) outer.alternatives.push(newAlternative());
-    } else if (value === ')') {
-      if (outer !== undefined) endAlternative(outer);
-      if (groups.pop() === true && --excludedDepth === 0 && outer !== undefined) {
-        if (outer.removed.length > 0) edits.push(...groupEdits(text, outer, at));
-        outer = undefined;
-      }
+      if (excluded && excludedDepth++ === 0) outer = { start: excludedGroupStart, open: at, removed: [], moved: [] };
+    } else if (value === ')' && groups.pop() === true && --excludedDepth === 0 && outer !== undefined) {
+      if (outer.moved.length > 0) edits.push(...groupEdits(text, outer, at));
+      outer = undefined;
     }
   }
   return edits.length === 0 ? undefined : edited(text, edits);
-}
-
-function newAlternative(): Alternative {
-  return { removed: [], moved: [], wanted: false };
-}
-
-/** The innermost alternative read ends: its excluded terms are taken out, and moved after the group where it has no term to find. */
-function endAlternative(group: ExcludedGroup): void {
-  const alternative = group.alternatives.pop()!;
-  group.removed.push(...alternative.removed);
-  if (!alternative.wanted) group.moved.push(...alternative.moved);
 }
 
 /** Where the term of a NOT (from `start`) ends: a group past its `)`, a phrase or a word. */
@@ -133,8 +96,6 @@ function notTermEnd(text: string, start: number): number {
 
 /** The edits for an excluded group (closed at `close`): its terms moved after it, or, where none is left, in its place. */
 function groupEdits(text: string, group: ExcludedGroup, close: number): Array<[number, number, string]> {
-  // In the text's order: an alternative inside a group of its own ends before the one around it.
-  group.removed.sort(([a], [b]) => a - b);
   let left = '';
   let from = group.open + 1;
   for (const [start, end] of group.removed) {
@@ -144,8 +105,7 @@ function groupEdits(text: string, group: ExcludedGroup, close: number): Array<[n
   left += text.slice(from, close);
   const wanted = group.moved.join(' ');
   if (!TERM_CHARACTER.test(left.replace(OPERATOR_WORDS, ' '))) return [[group.start, close + 1, wanted]];
-  const taken = group.removed.map(([start, end]): [number, number, string] => [start, end, '']);
-  return wanted === '' ? taken : [...taken, [close + 1, close + 1, ` ${wanted}`]];
+  return [...group.removed.map(([start, end]): [number, number, string] => [start, end, '']), [close + 1, close + 1, ` ${wanted}`]];
 }
 
 /** The text with each edit (in order, none overlapping) made. */

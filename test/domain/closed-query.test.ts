@@ -119,7 +119,8 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
       const outside = text.replace(/"[^"]*"/g, 'P');
       return outside.includes('"') ? undefined : outside;
     };
-    const words = (text: string): string => (text.match(/[a-z]+/g) ?? []).join(' ');
+    // In any order: a term excluded twice is moved after its group, to be asked for (double-negation.ts).
+    const words = (text: string): string => (text.match(/[a-z]+/g) ?? []).sort().join(' ');
     fc.assert(
       fc.property(
         fc.array(token, { minLength: 1, maxLength: 12 }).map((tokens) => tokens.join('')),
