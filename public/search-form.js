@@ -27,8 +27,10 @@ export class SearchForm {
      * asked for is theirs, and the key given must not fill the address's values in over it.
      */
     this.edited = false;
-    const edited = () => {
-      this.edited = true;
+    // Not the Explain switch: it writes itself into the address as it is turned, so the key given reads it from there.
+    // Counted as a change, it kept the link's search waiting for a Search press the user had no reason to make.
+    const edited = (event) => {
+      if (event.target !== explain) this.edited = true;
     };
     form.addEventListener('input', edited);
     form.addEventListener('change', edited);

@@ -213,7 +213,7 @@ const NOTICE_KIND_OF_OPENING = new Map(NOTICE_OPENINGS.map((opening, index) => [
  * title as given: normalised, "Re-evaluation of …" opens with the same word, and is research.
  */
 const REGARDING = /^[^\p{L}\p{N}]*re\s*:/iu;
-/** The last kind: paper grouping keeps a title's kind in a byte (kind × 2 + 1), room for 63 kinds. */
+/** The kind after the openings'. Paper grouping keeps a title's kind in a byte (kind × 2 + 1): room for 63 kinds. */
 const REGARDING_KIND = NOTICE_OPENINGS.length + 1;
 /**
  * Openings that begin research titles too: "Correction of scoliosis…", "Response to drought stress…", "Withdrawal
@@ -233,6 +233,24 @@ const OPENINGS_OF_RESEARCH_TOO: ReadonlySet<string> = new Set([
 const NOTICE_CLOSING = / (erratum|errata|corrigendum|corrigenda|addendum|addenda)$/;
 const NOTICE_FOLLOW_UP = /^(?:correction to|response to (?:the )?(?:comments?|commentary|letter|reply))(?= |$)/;
 const QUOTE_AFTER_OPENING = /^[^\p{L}\p{N}]*[\p{L}\p{N}]+(?: to)?[\s:]*["“”„«‘’']/iu;
+/**
+ * "Data from: …" and "… (dataset)": how Dryad and other repositories name the dataset of a paper, the paper's title
+ * in it. The data and the paper are two works. Read from the title as given: normalised, "Data from the Framingham
+ * study …" opens with the same words, and is research.
+ */
+const DATASET = /^[^\p{L}\p{N}]*data from\s*:|\(\s*data\s?set\s*\)[\s.]*$/iu;
+/** The last kind: a dataset, which no opening or closing word names. */
+const DATASET_KIND = NOTICE_OPENINGS.length + 2;
+/**
+ * Notices known only by their signs, read from the title as given: "Response: …" (normalised, "Response of maize
+ * to …" opens with the same word), "…: a reply" and "… [Retraction]" ("Eyelid retraction in …" ends with the same
+ * word). Each is of the kind of the opening that names it.
+ */
+const SIGNED_NOTICES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^[^\p{L}\p{N}]*response\s*:/iu, 'response to'],
+  [/:\s*a reply[\s.]*$/i, 'reply'],
+  [/\[\s*retraction\s*\][\s.]*$/i, 'retraction'],
+];
 
 /** A title's notice kind (0: none), and whether it is plainly a notice about another work (a comment, an erratum). */
 export interface Notice {
@@ -241,8 +259,8 @@ export interface Notice {
 }
 
 /**
- * The kind of notice a title is (a number for each of NOTICE_OPENINGS, then REGARDING's; 0 when it is none), read from its
- * normalised form (its opening, or a closing word: NOTICE_CLOSING), and whether it is certainly a notice (OPENINGS_OF_RESEARCH_TOO), read from the title as given
+ * The kind of notice a title is (a number for each of NOTICE_OPENINGS, then REGARDING's, then DATASET's; 0 when it is none), read from its
+ * normalised form (its opening, or a closing word: NOTICE_CLOSING) or from its signs (DATASET, SIGNED_NOTICES), and whether it is certainly a notice (OPENINGS_OF_RESEARCH_TOO), read from the title as given
  * where the normalised one has lost its quotation marks. A notice never merges by title with a title of another
  * kind, the work it names included; two certain notices of one kind merge by title only as generic titles do
  * (weak-titles.ts): two comments on one paper by different authors are two comments.
@@ -252,7 +270,10 @@ export function titleNotice(title: string, normalized: string): Notice {
   if (opening === null) {
     if (REGARDING.test(title)) return { kind: REGARDING_KIND, certain: true };
     const closing = NOTICE_CLOSING.exec(normalized);
-    return closing === null ? { kind: 0, certain: false } : { kind: NOTICE_KIND_OF_OPENING.get(closing[1]!)!, certain: true };
+    if (closing !== null) return { kind: NOTICE_KIND_OF_OPENING.get(closing[1]!)!, certain: true };
+    if (DATASET.test(title)) return { kind: DATASET_KIND, certain: true };
+    for (const [signs, opening] of SIGNED_NOTICES) if (signs.test(title)) return { kind: NOTICE_KIND_OF_OPENING.get(opening)!, certain: true };
+    return { kind: 0, certain: false };
   }
   const kind = NOTICE_KIND_OF_OPENING.get(opening[0])!;
   if (!OPENINGS_OF_RESEARCH_TOO.has(opening[0])) return { kind, certain: true };

@@ -17,8 +17,14 @@ import { closedSessionAnswer, type SessionClosing } from './session-closing.js';
  * so a tool call in flight still delivers its result.
  */
 export class PendingRequests {
-  /** Each request waiting, with the id of the HTTP request that carried it (for the error answer of a session closing). */
-  private readonly pending = new Map<RequestId, string | undefined>();
+  /**
+   * Each request waiting, with the id of the HTTP request that carried it (for the error answer of a session closing),
+   * by JSON-RPC id: a list, since a client may reuse the id of a call still running. The SDK runs both calls, and each
+   * answer settles one of them; keyed by id alone, the first answer would settle both, and a shutdown would not wait
+   * for the second.
+   */
+  private readonly pending = new Map<RequestId, Array<string | undefined>>();
+  private count = 0;
   private waiters: Array<() => void> = [];
 
   /** Call before the server connects: the SDK chains the onmessage it finds, so ours sees every message first. */
@@ -36,12 +42,12 @@ export class PendingRequests {
   }
 
   get size(): number {
-    return this.pending.size;
+    return this.count;
   }
 
   /** Resolves once no request is waiting for its answer (at once if none is). */
   async answered(): Promise<void> {
-    if (this.pending.size === 0) return;
+    if (this.count === 0) return;
     await new Promise<void>((resolve) => this.waiters.push(resolve));
   }
 
@@ -51,20 +57,26 @@ export class PendingRequests {
    * (the stream is gone already: its client left) has nobody to tell.
    */
   answerAll(closing: SessionClosing): Promise<void> {
-    if (this.pending.size === 0) return Promise.resolve();
-    const sends = [...this.pending].map(([id, requestId]) => this.transport.send(closedSessionAnswer(id, closing, requestId)).catch(() => undefined));
+    if (this.count === 0) return Promise.resolve();
+    const sends = [...this.pending].flatMap(([id, requestIds]) =>
+      requestIds.map((requestId) => this.transport.send(closedSessionAnswer(id, closing, requestId)).catch(() => undefined)),
+    );
     return Promise.all(sends).then(() => undefined);
   }
 
   /** The session is gone: nothing still pending will be answered, so nobody should wait for it. */
   clear(): void {
     this.pending.clear();
+    this.count = 0;
     this.wake();
   }
 
   private received(message: JSONRPCMessage, authInfo: AuthInfo | undefined): void {
     if (isJSONRPCRequest(message)) {
-      this.pending.set(message.id, callingRequestId(authInfo));
+      const requestIds = this.pending.get(message.id);
+      if (requestIds === undefined) this.pending.set(message.id, [callingRequestId(authInfo)]);
+      else requestIds.push(callingRequestId(authInfo));
+      this.count += 1;
       return;
     }
     // A cancelled request is never answered (the SDK drops its result).
@@ -72,8 +84,14 @@ export class PendingRequests {
     if (cancelled.success && cancelled.data.params.requestId !== undefined) this.settle(cancelled.data.params.requestId);
   }
 
+  /** One request of this id answered (or cancelled). An answer does not say which of two calls with one id it ends: the first received is taken. */
   private settle(id: RequestId): void {
-    if (this.pending.delete(id) && this.pending.size === 0) this.wake();
+    const requestIds = this.pending.get(id);
+    if (requestIds === undefined) return;
+    requestIds.shift();
+    if (requestIds.length === 0) this.pending.delete(id);
+    this.count -= 1;
+    if (this.count === 0) this.wake();
   }
 
   private wake(): void {

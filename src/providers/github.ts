@@ -98,7 +98,8 @@ export class GithubProvider extends Provider {
   override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
     const perPage = numberParameter(page.request, 'per_page', MAX_PER_PAGE);
     const pageNumber = numberParameter(page.request, 'page', 1);
-    if (page.items.length < perPage || (pageNumber + 1) * perPage > MAX_DEPTH) return undefined;
+    // The items listed, not those read: private repositories and unreadable items are skipped from a page that was full.
+    if (listedItems(page.response) < perPage || (pageNumber + 1) * perPage > MAX_DEPTH) return undefined;
     return withParameters(page.request, { page: String(pageNumber + 1) });
   }
 
@@ -116,8 +117,8 @@ function searchScope(scope: string | undefined): Scope {
 }
 
 /**
- * A private repository, or code in one: what only the operator's token may read, never handed to callers. (A
- * page that loses one ends the paging early: GitHub counts it in per_page.)
+ * A private repository, or code in one: what only the operator's token may read, never handed to callers. GitHub
+ * counts it in per_page, so whether a page was full is judged by what it listed (listedItems).
  */
 function isPrivate(item: unknown): boolean {
   return isRecord(item) && (item.private === true || (isRecord(item.repository) && item.repository.private === true));
@@ -170,4 +171,10 @@ function codeItem(item: Record<string, unknown>, repository: Record<string, unkn
     snippet: fragments.length > 0 ? fragments.join(' … ') : undefined,
     extra,
   });
+}
+
+/** How many items a search page listed, private ones and unreadable ones included (parseResponse found `items` a list). */
+function listedItems(response: UpstreamResponse): number {
+  const items = parseJsonObject(response).items;
+  return Array.isArray(items) ? items.length : 0;
 }

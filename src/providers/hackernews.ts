@@ -101,8 +101,11 @@ export class HackerNewsProvider extends Provider {
   override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
     const hitsPerPage = numberParameter(page.request, 'hitsPerPage', MAX_HITS);
     const next = numberParameter(page.request, 'page', 0) + 1;
-    const pages = numberOrUndefined(parseJsonObject(page.response).nbPages) ?? Number.POSITIVE_INFINITY;
-    if (page.items.length < hitsPerPage || next >= pages || (next + 1) * hitsPerPage > MAX_DEPTH) return undefined;
+    const body = parseJsonObject(page.response);
+    const pages = numberOrUndefined(body.nbPages) ?? Number.POSITIVE_INFINITY;
+    // The hits listed, not those read: a hit skipped as unreadable does not make a full page look like the last.
+    const listed = Array.isArray(body.hits) ? body.hits.length : 0;
+    if (listed < hitsPerPage || next >= pages || (next + 1) * hitsPerPage > MAX_DEPTH) return undefined;
     return withParameters(page.request, { page: String(next) });
   }
 

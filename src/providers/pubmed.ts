@@ -100,7 +100,7 @@ export class PubmedProvider extends Provider {
   override nextPageRequest(query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
     const retstart = numberParameter(page.request, 'retstart', 0);
     const retmax = numberParameter(page.request, 'retmax', MAX_RESULTS);
-    if (page.items.length < retmax) return undefined;
+    if (fetchedIds(page) < retmax) return undefined;
     const next = Math.min(query.limit - page.collected, MAX_RESULTS, MAX_DEPTH - (retstart + retmax));
     return next > 0 ? withParameters(page.request, { retstart: String(retstart + retmax), retmax: String(next) }) : undefined;
   }
@@ -380,4 +380,13 @@ function stringYear(value: string | undefined): string | undefined {
 
 function node(value: unknown): XmlNode {
   return isRecord(value) ? value : {};
+}
+
+/**
+ * How many PMIDs esearch listed for a page: the ids its efetch asked for, not the records read, since efetch leaves
+ * out a record it no longer has and a record without PMID or DOI is skipped, and a page so cut would look like the last.
+ */
+function fetchedIds(page: PageRead): number {
+  const ids = page.response.url === undefined ? null : new URL(page.response.url).searchParams.get('id');
+  return ids === null ? page.items.length : ids.split(',').length;
 }

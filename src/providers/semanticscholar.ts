@@ -78,8 +78,10 @@ export class SemanticScholarProvider extends Provider {
    * asking only for what the search still wants, within the relevance search's first 1,000.
    */
   override nextPageRequest(query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
-    const next = numberOrUndefined(parseJsonObject(page.response).next);
-    if (next === undefined || page.items.length < numberParameter(page.request, 'limit', MAX_LIMIT)) return undefined;
+    const body = parseJsonObject(page.response);
+    const next = numberOrUndefined(body.next);
+    // The papers listed, not those read: one skipped (no id, no url) does not make a full page look like the last.
+    if (next === undefined || asArray(body.data).length < numberParameter(page.request, 'limit', MAX_LIMIT)) return undefined;
     const limit = Math.min(query.limit - page.collected, MAX_LIMIT, MAX_DEPTH - next);
     return limit > 0 ? this.searchRequest(query, next, limit) : undefined;
   }

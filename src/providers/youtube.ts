@@ -86,7 +86,8 @@ export class YoutubeProvider extends Provider {
   /** search.list's next page is named by the `nextPageToken` of the last; the last page has none. */
   override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
     const token = text(parseJsonObject(page.response).nextPageToken);
-    if (!token || page.items.length < numberParameter(page.request, 'maxResults', MAX_RESULTS)) return undefined;
+    // The entries listed, not those read: one skipped as unreadable does not make a full page look like the last.
+    if (!token || listItems(page.response).length < numberParameter(page.request, 'maxResults', MAX_RESULTS)) return undefined;
     return withParameters(page.request, { pageToken: token });
   }
 

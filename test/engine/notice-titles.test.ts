@@ -142,3 +142,36 @@ describe('a research title that opens like a notice ("Correction of…", "Respon
     expect(mergedSources([response('Ann Lee'), response('Bo Chen')])).toEqual([['p0'], ['p1']]);
   });
 });
+
+describe('a dataset or a notice known by its signs ("Data from: …", "… [Retraction]") is not the paper it names', () => {
+  it.each([
+    // Dryad's and other repositories' name for a paper's dataset, and the label some give it after the title.
+    `Data from: ${WORK}`,
+    `${WORK} (dataset)`,
+    `${WORK} (Data Set)`,
+    `Response: ${WORK}`,
+    `${WORK}: a reply`,
+    `${WORK} [Retraction]`,
+  ])('keeps "%s" apart from the work, with the same authors and year', (title) => {
+    const work: ProviderItem = { title: WORK, url: 'https://papers.example/work', year: 2021, authors: ['Ann Lee'] };
+    const other: ProviderItem = { title, url: 'https://papers.example/other', year: 2021, authors: ['Ann Lee'] };
+    expect(mergedSources([work, other])).toEqual([['p0'], ['p1']]);
+  });
+
+  it('still merges one dataset found twice (one author in common)', () => {
+    const dataset = (title: string, url: string): ProviderItem => ({ title, url, year: 2021, authors: ['Ann Lee'] });
+    expect(mergedSources([dataset(`Data from: ${WORK}`, 'https://datadryad.example/a'), dataset(`Data from: ${WORK.toUpperCase()}`, 'https://data.example/b')])).toEqual([['p0', 'p1']]);
+  });
+
+  it.each([
+    ['Data from the Framingham heart study on blood pressure in ageing adults', 'Data From the Framingham Heart Study on Blood Pressure in Ageing Adults.'],
+    ['Eyelid retraction in thyroid eye disease treated with botulinum toxin injections', 'Eyelid Retraction in Thyroid Eye Disease Treated With Botulinum Toxin Injections'],
+    ['Response of maize yield to nitrogen fertiliser under conservation tillage', 'Response of Maize Yield to Nitrogen Fertiliser Under Conservation Tillage'],
+  ])('still merges the research title "%s" found twice without authors or venue', (title, otherSpelling) => {
+    const items: ProviderItem[] = [
+      { title, url: 'https://papers.example/one', year: 2020 },
+      { title: otherSpelling, url: 'https://papers.example/other', year: 2020 },
+    ];
+    expect(mergedSources(items)).toEqual([['p0', 'p1']]);
+  });
+});

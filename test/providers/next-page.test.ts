@@ -7,7 +7,7 @@ import { CrossrefProvider } from '../../src/providers/crossref.js';
 import { GithubProvider } from '../../src/providers/github.js';
 import { HackerNewsProvider } from '../../src/providers/hackernews.js';
 import { OpenAlexProvider } from '../../src/providers/openalex.js';
-import { MORE_NOT_READ, numberParameter, type PageRead, type Provider, type UpstreamRequest } from '../../src/providers/provider.js';
+import { MORE_NOT_READ, numberParameter, type PageRead, type Provider, type UpstreamRequest, type UpstreamResponse } from '../../src/providers/provider.js';
 import { PubmedProvider } from '../../src/providers/pubmed.js';
 import { SearxngProvider } from '../../src/providers/searxng.js';
 import { SemanticScholarProvider } from '../../src/providers/semanticscholar.js';
@@ -123,13 +123,13 @@ describe('Semantic Scholar: offset from `next`, limit up to 100, within the firs
   it('asks from `next` for what the search still wants', () => {
     const request = first(s2, 'papers', 151);
     expect(parameters(request)).toMatchObject({ offset: '0', limit: '100' });
-    const next = s2.nextPageRequest!(makeQuery('paging', 'papers', 151), pageRead(request, { offset: 0, next: 100, data: [] }, 100));
+    const next = s2.nextPageRequest!(makeQuery('paging', 'papers', 151), pageRead(request, { offset: 0, next: 100, data: items(100) }, 100));
     expect(parameters(next)).toEqual({ ...parameters(request), offset: '100', limit: '51' });
   });
 
   it('keeps the open-access flag on later pages', () => {
     const query = makeQuery('paging', 'papers', 151, { open_access: true });
-    const next = s2.nextPageRequest!(query, pageRead(s2.buildRequest(query), { next: 100 }, 100));
+    const next = s2.nextPageRequest!(query, pageRead(s2.buildRequest(query), { next: 100, data: items(100) }, 100));
     expect(requestOf(next).url).toMatch(/&openAccessPdf$/);
   });
 
@@ -137,10 +137,10 @@ describe('Semantic Scholar: offset from `next`, limit up to 100, within the firs
     const query = makeQuery('paging', 'papers', 501);
     const request = first(s2, 'papers', 501);
     expect(s2.nextPageRequest!(query, pageRead(request, { offset: 0 }, 100))).toBeUndefined();
-    expect(s2.nextPageRequest!(query, pageRead(request, { next: 60 }, 60))).toBeUndefined();
+    expect(s2.nextPageRequest!(query, pageRead(request, { next: 60, data: items(60) }, 60))).toBeUndefined();
     const deep = makeQuery('paging', 'papers', 2000);
-    expect(parameters(s2.nextPageRequest!(deep, pageRead(request, { next: 950 }, 100, 950)))).toMatchObject({ offset: '950', limit: '50' });
-    expect(s2.nextPageRequest!(deep, pageRead(request, { next: 1000 }, 100, 1000))).toBeUndefined();
+    expect(parameters(s2.nextPageRequest!(deep, pageRead(request, { next: 950, data: items(100) }, 100, 950)))).toMatchObject({ offset: '950', limit: '50' });
+    expect(s2.nextPageRequest!(deep, pageRead(request, { next: 1000, data: items(100) }, 100, 1000))).toBeUndefined();
   });
 });
 
@@ -151,15 +151,15 @@ describe('GitHub: page from 1, per_page up to 100, within the first 1,000', () =
   it('asks for the next page of the same size', () => {
     const request = first(github, 'code', 201);
     expect(parameters(request)).toMatchObject({ per_page: '100', page: '1' });
-    const next = github.nextPageRequest!(query, pageRead(request, {}, 100));
+    const next = github.nextPageRequest!(query, pageRead(request, { items: items(100) }, 100));
     expect(parameters(next)).toEqual({ ...parameters(request), page: '2' });
   });
 
   it('stops after a short page, and where the next page would pass the first 1,000', () => {
     const request = first(github, 'code', 201);
-    expect(github.nextPageRequest!(query, pageRead(request, {}, 99))).toBeUndefined();
+    expect(github.nextPageRequest!(query, pageRead(request, { items: items(99) }, 99))).toBeUndefined();
     const tenth = { ...request, url: request.url.replace('page=1', 'page=10') };
-    expect(github.nextPageRequest!(makeQuery('paging', 'code', 2000), pageRead(tenth, {}, 100, 1000))).toBeUndefined();
+    expect(github.nextPageRequest!(makeQuery('paging', 'code', 2000), pageRead(tenth, { items: items(100) }, 100, 1000))).toBeUndefined();
   });
 });
 
@@ -170,14 +170,14 @@ describe('YouTube: pageToken from nextPageToken, maxResults up to 50', () => {
   it('asks for the page the token names, with the same maxResults', () => {
     const request = first(youtube, 'video', 101);
     expect(parameters(request)).toMatchObject({ maxResults: '50' });
-    const next = youtube.nextPageRequest!(query, pageRead(request, { nextPageToken: 'CDIQAA', items: [] }, 50));
+    const next = youtube.nextPageRequest!(query, pageRead(request, { nextPageToken: 'CDIQAA', items: items(50) }, 50));
     expect(parameters(next)).toEqual({ ...parameters(request), pageToken: 'CDIQAA' });
   });
 
   it('stops without a token, and after a short page', () => {
     const request = first(youtube, 'video', 101);
-    expect(youtube.nextPageRequest!(query, pageRead(request, { items: [] }, 50))).toBeUndefined();
-    expect(youtube.nextPageRequest!(query, pageRead(request, { nextPageToken: 'CDIQAA' }, 30))).toBeUndefined();
+    expect(youtube.nextPageRequest!(query, pageRead(request, { items: items(50) }, 50))).toBeUndefined();
+    expect(youtube.nextPageRequest!(query, pageRead(request, { nextPageToken: 'CDIQAA', items: items(30) }, 30))).toBeUndefined();
   });
 });
 
@@ -258,15 +258,15 @@ describe('HN Search: page from 0, hitsPerPage up to 100, within nbPages and the 
 
   it('asks for the next page of the same size', () => {
     const request = first(hackernews, 'web', 151);
-    expect(parameters(hackernews.nextPageRequest!(query, pageRead(request, { nbPages: 5, hits: [] }, 100)))).toEqual({ ...parameters(request), page: '1' });
+    expect(parameters(hackernews.nextPageRequest!(query, pageRead(request, { nbPages: 5, hits: items(100) }, 100)))).toEqual({ ...parameters(request), page: '1' });
   });
 
   it('stops after a short page, on the last of nbPages, and at the first 1,000 hits', () => {
     const request = first(hackernews, 'web', 151);
-    expect(hackernews.nextPageRequest!(query, pageRead(request, { nbPages: 5 }, 80))).toBeUndefined();
-    expect(hackernews.nextPageRequest!(query, pageRead(request, { nbPages: 1 }, 100))).toBeUndefined();
+    expect(hackernews.nextPageRequest!(query, pageRead(request, { nbPages: 5, hits: items(80) }, 80))).toBeUndefined();
+    expect(hackernews.nextPageRequest!(query, pageRead(request, { nbPages: 1, hits: items(100) }, 100))).toBeUndefined();
     const tenth = { ...request, url: `${request.url}&page=9` };
-    expect(hackernews.nextPageRequest!(makeQuery('paging', 'web', 2000), pageRead(tenth, { nbPages: 50 }, 100, 1000))).toBeUndefined();
+    expect(hackernews.nextPageRequest!(makeQuery('paging', 'web', 2000), pageRead(tenth, { nbPages: 50, hits: items(100) }, 100, 1000))).toBeUndefined();
   });
 });
 
@@ -304,5 +304,61 @@ describe('reading a page parameter', () => {
       expect(searxng.nextPageRequest!(ordinary, pageRead(searxngFirst, {}, 10))).toBe(MORE_NOT_READ);
     });
     expect(parsed).toBe(0);
+  });
+});
+
+/** The next request an adapter asks for after the page `body` is, read as parseResponse reads it. */
+function afterParsedPage(provider: Provider, query: ReturnType<typeof makeQuery>, request: UpstreamRequest, page: UpstreamResponse): UpstreamRequest | typeof MORE_NOT_READ | undefined {
+  const outcome = provider.parseResponse(page, query);
+  if (!('items' in outcome)) throw new Error('expected items, not a follow-up');
+  return provider.nextPageRequest!(query, { request, response: page, items: outcome.items, collected: outcome.items.length });
+}
+
+describe('a full page with an entry skipped when read is not taken for the last: paging counts what the upstream listed', () => {
+  /** `count` entries, the first of them `skipped` (one the adapter does not make a result), the rest made by `entry`. */
+  const listed = (count: number, skipped: unknown, entry: (index: number) => unknown): unknown[] => [skipped, ...Array.from({ length: count - 1 }, (_, index) => entry(index))];
+
+  it('Semantic Scholar: 100 papers listed, one without an id or a url', () => {
+    const s2 = makeProvider(SemanticScholarProvider);
+    const query = makeQuery('paging', 'papers', 151);
+    const data = listed(100, { title: 'no id, no url' }, (index) => ({ paperId: `p${index}`, title: `Paper ${index}` }));
+    expect(parameters(afterParsedPage(s2, query, s2.buildRequest(query), response(JSON.stringify({ offset: 0, next: 100, data }))))).toMatchObject({ offset: '100' });
+  });
+
+  it('GitHub: 100 repositories listed, one private', () => {
+    const github = makeProvider(GithubProvider);
+    const query = makeQuery('paging', 'code', 201);
+    const repository = (index: number) => ({ full_name: `owner/repo-${index}`, html_url: `https://github.com/owner/repo-${index}`, private: false });
+    const body = { total_count: 5000, items: listed(100, { ...repository(999), private: true }, repository) };
+    expect(parameters(afterParsedPage(github, query, github.buildRequest(query), response(JSON.stringify(body))))).toMatchObject({ page: '2' });
+  });
+
+  it('Hacker News: 100 hits listed, one a null', () => {
+    const hackernews = makeProvider(HackerNewsProvider);
+    const query = makeQuery('paging', 'web', 151);
+    const hits = listed(100, null, (index) => ({ objectID: String(index), title: `Story ${index}`, url: `https://news.example/${index}` }));
+    expect(parameters(afterParsedPage(hackernews, query, hackernews.buildRequest(query), response(JSON.stringify({ nbPages: 5, hits }))))).toMatchObject({ page: '1' });
+  });
+
+  it('YouTube: 50 results listed, one a null', () => {
+    const youtube = makeProvider(YoutubeProvider, KEYS);
+    const query = makeQuery('paging', 'video', 101);
+    const entries = listed(50, null, (index) => ({ id: { kind: 'youtube#video', videoId: `video${String(index).padStart(6, '0')}` }, snippet: { title: `Video ${index}` } }));
+    const body = { nextPageToken: 'CDIQAA', items: entries };
+    expect(parameters(afterParsedPage(youtube, query, youtube.buildRequest(query), response(JSON.stringify(body))))).toMatchObject({ pageToken: 'CDIQAA' });
+  });
+
+  it('PubMed: efetch asked for the 200 PMIDs esearch listed and gave back fewer records', () => {
+    const pubmed = makeProvider(PubmedProvider);
+    const query = makeQuery('paging', 'papers', 301);
+    const request = pubmed.buildRequest(query);
+    const pmids = Array.from({ length: 200 }, (_, index) => String(10_000_000 + index));
+    const articles = pmids
+      .slice(1)
+      .map((pmid) => `<PubmedArticle><MedlineCitation><PMID>${pmid}</PMID><Article><ArticleTitle>Article ${pmid}</ArticleTitle></Article></MedlineCitation></PubmedArticle>`)
+      .join('');
+    const efetch = { ...response(`<?xml version="1.0"?><PubmedArticleSet>${articles}</PubmedArticleSet>`), url: `https://eutils.example/entrez/eutils/efetch.fcgi?db=pubmed&id=${pmids.join(',')}` };
+    // 199 records read: the search still wants 301 - 199.
+    expect(parameters(afterParsedPage(pubmed, query, request, efetch))).toMatchObject({ retstart: '200', retmax: '102' });
   });
 });

@@ -215,6 +215,26 @@ describe.skipIf(!browserTestsRun())('the search page: a link followed before the
     await page.close();
   });
 
+  it("runs a link's search with Explain scores turned on before the key is given: the switch is in the address, not a change to keep", async () => {
+    const page = await chromium.context.newPage();
+    const problems = await watchForProblems(page);
+    const streams = streamsOf(page);
+    const link = '?q=rank&kind=papers&providers=arxiv';
+    await openWithoutKey(page, link);
+    await page.getByRole('switch', { name: 'Explain scores' }).check();
+    expect(addressOf(page)).toBe(`${link}&explain=true`);
+
+    // The key runs the link's search, explained, instead of keeping the form and asking for a Search press.
+    expect(await giveKey(page)).not.toBe('The API key was accepted. The form keeps your changes: press Search to search them.');
+    await page.locator('#status[data-kind="done"]').waitFor();
+    expect(streams).toEqual(['/v1/search/papers/stream?q=rank&providers=arxiv&explain=true']);
+    expect(await page.evaluate('document.getElementById("results").classList.contains("explaining")')).toBe(true);
+    expect(await page.getByRole('switch', { name: 'Explain scores' }).isChecked()).toBe(true);
+    expect(addressOf(page)).toBe(`${link}&explain=true`);
+    expect(problems.filter((problem) => !problem.includes('401'))).toEqual([]);
+    await page.close();
+  });
+
   it('shows the form of the address Back returns to while the key is still asked for', async () => {
     const page = await chromium.context.newPage();
     const problems = await watchForProblems(page);
