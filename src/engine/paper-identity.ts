@@ -238,7 +238,8 @@ const QUOTE_AFTER_OPENING = /^[^\p{L}\p{N}]*[\p{L}\p{N}]+(?: to)?[\s:]*["“”�
  * in it. The data and the paper are two works. Read from the title as given: normalised, "Data from the Framingham
  * study …" opens with the same words, and is research.
  */
-const DATASET = /^[^\p{L}\p{N}]*data from\s*:|\(\s*data\s?set\s*\)[\s.]*$/iu;
+const DATA_FROM = /^[^\p{L}\p{N}]*data from\s*:/iu;
+const DATASET_CLOSING = /\(\s*data\s?set\s*\)[\s.]*$/i;
 /** The last kind: a dataset, which no opening or closing word names. */
 const DATASET_KIND = NOTICE_OPENINGS.length + 2;
 /**
@@ -246,11 +247,11 @@ const DATASET_KIND = NOTICE_OPENINGS.length + 2;
  * to …" opens with the same word), "…: a reply" and "… [Retraction]" ("Eyelid retraction in …" ends with the same
  * word). Each is of the kind of the opening that names it.
  */
-const SIGNED_NOTICES: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^[^\p{L}\p{N}]*response\s*:/iu, 'response to'],
-  [/:\s*a reply[\s.]*$/i, 'reply'],
-  [/\[\s*retraction\s*\][\s.]*$/i, 'retraction'],
-];
+const RESPONSE = /^[^\p{L}\p{N}]*response\s*:/iu;
+const A_REPLY = /:\s*a reply[\s.]*$/i;
+const RETRACTION_CLOSING = /\[\s*retraction\s*\][\s.]*$/i;
+/** What every one of those signs holds: a title without any (most) is read by none of them. */
+const SIGN = /[:([]/;
 
 /** A title's notice kind (0: none), and whether it is plainly a notice about another work (a comment, an erratum). */
 export interface Notice {
@@ -260,7 +261,7 @@ export interface Notice {
 
 /**
  * The kind of notice a title is (a number for each of NOTICE_OPENINGS, then REGARDING's, then DATASET's; 0 when it is none), read from its
- * normalised form (its opening, or a closing word: NOTICE_CLOSING) or from its signs (DATASET, SIGNED_NOTICES), and whether it is certainly a notice (OPENINGS_OF_RESEARCH_TOO), read from the title as given
+ * normalised form (its opening, or a closing word: NOTICE_CLOSING) or from its signs (signedNoticeKind), and whether it is certainly a notice (OPENINGS_OF_RESEARCH_TOO), read from the title as given
  * where the normalised one has lost its quotation marks. A notice never merges by title with a title of another
  * kind, the work it names included; two certain notices of one kind merge by title only as generic titles do
  * (weak-titles.ts): two comments on one paper by different authors are two comments.
@@ -271,13 +272,29 @@ export function titleNotice(title: string, normalized: string): Notice {
     if (REGARDING.test(title)) return { kind: REGARDING_KIND, certain: true };
     const closing = NOTICE_CLOSING.exec(normalized);
     if (closing !== null) return { kind: NOTICE_KIND_OF_OPENING.get(closing[1]!)!, certain: true };
-    if (DATASET.test(title)) return { kind: DATASET_KIND, certain: true };
-    for (const [signs, opening] of SIGNED_NOTICES) if (signs.test(title)) return { kind: NOTICE_KIND_OF_OPENING.get(opening)!, certain: true };
-    return { kind: 0, certain: false };
+    const kind = signedNoticeKind(title);
+    return { kind, certain: kind !== 0 };
   }
   const kind = NOTICE_KIND_OF_OPENING.get(opening[0])!;
   if (!OPENINGS_OF_RESEARCH_TOO.has(opening[0])) return { kind, certain: true };
   return { kind, certain: NOTICE_FOLLOW_UP.test(normalized) || QUOTE_AFTER_OPENING.test(title) };
+}
+
+/**
+ * The kind of a notice known by its signs (DATA_FROM, DATASET_CLOSING, RESPONSE, A_REPLY, RETRACTION_CLOSING); 0 for
+ * none. Each sign holds a `:`, a `(` or a `[` (SIGN): a title with none of them (most) is not read by any pattern, each
+ * of which is tried for every title a merge compares.
+ */
+function signedNoticeKind(title: string): number {
+  if (!SIGN.test(title)) return 0;
+  if (title.includes(':')) {
+    if (DATA_FROM.test(title)) return DATASET_KIND;
+    if (RESPONSE.test(title)) return NOTICE_KIND_OF_OPENING.get('response to')!;
+    if (A_REPLY.test(title)) return NOTICE_KIND_OF_OPENING.get('reply')!;
+  }
+  if (title.includes('(') && DATASET_CLOSING.test(title)) return DATASET_KIND;
+  if (title.includes('[') && RETRACTION_CLOSING.test(title)) return NOTICE_KIND_OF_OPENING.get('retraction')!;
+  return 0;
 }
 
 /**
