@@ -54,6 +54,8 @@ export interface GatherOptions {
   startedAt?: number;
   /** Aborts every provider at once (the client went away). */
   signal?: CallerSignal;
+  /** Who asked, for the outbound rate limits' share per caller (PipelineLimits.caller). */
+  caller?: string | undefined;
   /** What to ask each provider instead of a search: a paper lookup by identifier (reported as task `lookup`). */
   task?: (provider: Provider, transport: UpstreamTransport, signal: AbortSignal) => Promise<ProviderItem[]>;
   /**
@@ -83,7 +85,7 @@ export function gatherResults(
   const task = searchTask(query, options.task);
   // Providers with the same timeout share one timer and abort signal; what they leave running stops when all are done.
   const deadlines = new CallDeadlines(options.signal, dependencies.stopping, options.startedAt);
-  const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines };
+  const limits = { timeoutMs: options.timeoutMs, signal: options.signal, deadlines, caller: options.caller };
   let pending: Promise<PipelineResult<TaskValue>>[];
   try {
     pending = providers.map((provider) => runPipeline(provider, task, limits, dependencies));

@@ -38,7 +38,7 @@ export function outboundSlots(providers: readonly Provider[], limiter: OutboundR
     const bucket = plan.buckets.get(provider.name);
     if (!bucket) continue;
     const { name } = provider;
-    slots.set(name, (deadline, signal) => limiter.acquire(bucket.key, bucket.limit, deadline, signal, name));
+    slots.set(name, (deadline, signal, caller) => limiter.acquire(bucket.key, bucket.limit, deadline, signal, name, caller));
     waits.set(name, (waitMs) => limiter.hold(bucket.key, waitMs));
   }
   return { slotFor: (provider) => slots.get(provider.name), waitFor: (provider) => waits.get(provider.name) };

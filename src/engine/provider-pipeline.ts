@@ -71,10 +71,18 @@ export interface PipelineLimits {
    * `signal`); whoever passes them finishes them when every call is over. Without it, each call has its own.
    */
   deadlines?: CallDeadlines;
+  /**
+   * Who asked (domain/client-key.ts): under an outbound rate limit each caller may hold only a share of the calls
+   * waiting for the provider's slots. Unset: the call is not counted per caller.
+   */
+  caller?: string | undefined;
 }
 
-/** Waits for one outbound request slot before `deadline` (performance.now() time), or throws OutboundRateLimited. */
-export type TakeSlot = (deadline: number, signal: AbortSignal) => Promise<void>;
+/**
+ * Waits for one outbound request slot before `deadline` (performance.now() time), or throws OutboundRateLimited,
+ * also when `caller` already has its share of the calls waiting for the provider's slots (rate-limit/caller-shares.ts).
+ */
+export type TakeSlot = (deadline: number, signal: AbortSignal, caller?: string) => Promise<void>;
 
 export interface PipelineDependencies {
   transportFor(provider: Provider): UpstreamTransport;
@@ -213,6 +221,8 @@ class AdmittedCall<T> {
   private ranAt: number | undefined;
   /** The work's transport, which knows how long its later requests waited here for their slots. */
   private transport: CallTransport | undefined;
+  /** Who asked, for the outbound limit's share per caller (PipelineLimits.caller). */
+  private readonly caller: string | undefined;
 
   constructor(
     private readonly provider: Provider,
@@ -224,15 +234,16 @@ class AdmittedCall<T> {
   ) {
     const timeoutMs = Math.min(provider.config.timeoutMs, limits.timeoutMs ?? Number.POSITIVE_INFINITY);
     this.callerShortened = timeoutMs < provider.config.timeoutMs;
+    this.caller = limits.caller;
     this.shared = limits.deadlines?.for(timeoutMs);
     this.call = this.shared ?? new CallDeadline(timeoutMs, limits.signal, { stopping: dependencies.stopping });
   }
 
   run(): Promise<PipelineResult<T>> {
-    const { provider, dependencies, call } = this;
+    const { provider, dependencies, call, caller } = this;
     // A provider with no outbound limit has no slot to wait for: no limiter call and no race on its way out.
     const slot = dependencies.rateLimitFor?.(provider);
-    const takeSlot = slot ? (slotSignal: AbortSignal) => slot(call.at, slotSignal) : undefined;
+    const takeSlot = slot ? (slotSignal: AbortSignal) => slot(call.at, slotSignal, caller) : undefined;
     let work: Promise<T>;
     try {
       work = this.start(takeSlot);

@@ -45,6 +45,12 @@ export interface SearchRequest {
   /** The caller's request-scoped logger, so provider lines carry its request id. */
   logger?: Logger;
   /**
+   * Who asks, as the per-client rate limit counts callers (domain/client-key.ts): under an outbound rate limit each
+   * caller may hold only a share of the calls waiting for a provider's slots (rate-limit/caller-shares.ts). A search
+   * that joins an identical one in flight asks no provider itself: that fan-out's calls count for its first caller.
+   */
+  caller?: string | undefined;
+  /**
    * Told of each provider's answer as it finishes, in finish order, for every provider asked (streaming,
    * MCP progress); a cached answer reports none. A request with an observer joins an identical one in flight
    * (under the rule every caller joins by): when that one has an observer too, it is told at once every answer that
@@ -382,7 +388,7 @@ export class SearchService {
     const gathering = gatherResults(
       providers,
       query,
-      { timeoutMs: request.timeoutMs, startedAt: started, signal, onAnswer: tell && ((answer) => tell({ answer, kept: listed })), offerTo },
+      { timeoutMs: request.timeoutMs, startedAt: started, signal, caller: request.caller, onAnswer: tell && ((answer) => tell({ answer, kept: listed })), offerTo },
       this.runtime.dependencies(request.logger),
     );
     // Counted as started once its providers are asked: the requests need not wait for the bookkeeping.

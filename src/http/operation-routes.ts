@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { OperationContext, Operation } from '../operations/operation.js';
+import { clientKey } from '../domain/client-key.js';
 import { arrivalOf } from './request-arrival.js';
 import { clientGoneSignal } from './request-signal.js';
 import { operationErrorResponses } from './operation-errors.js';
@@ -33,7 +34,13 @@ export function registerOperationRoutes(app: FastifyInstance, operations: readon
         },
       },
       async (request, reply) =>
-        operation.run(request.body as never, { ...context, signal: clientGoneSignal(reply), logger: request.log, receivedAt: arrivalOf(reply) }),
+        operation.run(request.body as never, {
+          ...context,
+          signal: clientGoneSignal(reply),
+          logger: request.log,
+          receivedAt: arrivalOf(reply),
+          caller: clientKey(request.apiKeyId, request.ip),
+        }),
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientKey } from '../domain/client-key.js';
 import type { SearchService } from '../engine/search-service.js';
 import { searchResponseOutput } from '../operations/output-schemas.js';
 import { filtersOf } from '../operations/search-operations.js';
@@ -51,7 +52,10 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
   };
   for (const { kind, path, summary, operationId } of ROUTE_KINDS) {
     const handle = async (input: SearchRouteInput, request: FastifyRequest, reply: FastifyReply) =>
-      planRouteSearch(search, kind, input).run({ logger: request.log, receivedAt: arrivalOf(reply) }, lazyClientGoneSignal(reply));
+      planRouteSearch(search, kind, input).run(
+        { logger: request.log, receivedAt: arrivalOf(reply), caller: clientKey(request.apiKeyId, request.ip) },
+        lazyClientGoneSignal(reply),
+      );
     app.get(
       path,
       { schema: { operationId, tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystrings[kind], 'query'), response: responses } },

@@ -1,6 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import { clientKey } from '../domain/client-key.js';
 
 /**
  * What a tool call knows of the HTTP request that carried it. The SDK's transports hand a handler the request's
@@ -11,20 +12,24 @@ import type { IncomingMessage } from 'node:http';
  * each search would pay.
  */
 export function carryCaller(request: FastifyRequest, receivedAt: number): void {
-  const auth: AuthInfo = { token: '', clientId: request.apiKeyId ?? 'anonymous', scopes: [], extra: { requestId: request.id, receivedAt } };
+  const caller = clientKey(request.apiKeyId, request.ip);
+  const auth: AuthInfo = { token: '', clientId: request.apiKeyId ?? 'anonymous', scopes: [], extra: { requestId: request.id, receivedAt, caller } };
   (request.raw as IncomingMessage & { auth?: AuthInfo }).auth = auth;
 }
 
 /**
  * What a tool call's handler knows of the HTTP request that carried it, from its `extra.authInfo`: the request's id,
- * and when it arrived (performance.now() time), from which the call's searches count their timeout_ms as REST's do.
+ * and when it arrived (performance.now() time), from which the call's searches count their timeout_ms as REST's do,
+ * and who asked (clientKey), for the outbound rate limits' share per caller.
  */
-export function callingRequest(authInfo: AuthInfo | undefined): { requestId?: string; receivedAt?: number } {
+export function callingRequest(authInfo: AuthInfo | undefined): { requestId?: string; receivedAt?: number; caller?: string } {
   const requestId = authInfo?.extra?.requestId;
   const receivedAt = authInfo?.extra?.receivedAt;
+  const caller = authInfo?.extra?.caller;
   return {
     ...(typeof requestId === 'string' ? { requestId } : {}),
     ...(typeof receivedAt === 'number' ? { receivedAt } : {}),
+    ...(typeof caller === 'string' ? { caller } : {}),
   };
 }
 

@@ -46,7 +46,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const parameters = toolArguments(args, binding.definition.name);
     if ('problem' in parameters) return errorResult(parameters.problem);
     const started = performance.now();
-    const { requestId, receivedAt } = callingRequest(extra.authInfo);
+    const { requestId, receivedAt, caller } = callingRequest(extra.authInfo);
     // The JSON-RPC id is the client's, any string up to the body limit, and a child's bindings go on every line of
     // the call (its tool call line, each provider's outcome line): cut as other caller-chosen values are.
     const mcpRequestId = typeof extra.requestId === 'string' ? shownValue(extra.requestId) : extra.requestId;
@@ -59,6 +59,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       signal: extra.signal,
       logger,
       ...(receivedAt === undefined ? {} : { receivedAt }),
+      ...(caller === undefined ? {} : { caller }),
       ...(notifier ? { progress: notifier.progress } : {}),
     };
     const { result, operation } = await callTool(binding, parameters.params, context);

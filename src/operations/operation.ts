@@ -19,6 +19,8 @@ export interface OperationContext {
    * count their deadlines from it, so a wait before the operation ran (the rate limiter on a slow Redis) is included.
    */
   receivedAt?: number;
+  /** Who asks, as the per-client rate limit counts callers (domain/client-key.ts): searches pass it on (SearchRequest.caller). */
+  caller?: string;
   /**
    * How the caller's surface describes an operation, where list_operations lists them: MCP's tool description, with
    * the rule of when its tool call fails (mcp/tools.ts toolDescription), so that the list reads as the tools an agent

@@ -43,7 +43,7 @@ export async function runSearch(
   const { progress } = context;
   progress?.asking(plan.selected.length);
   const response = await plan.run(
-    { logger: context.logger, receivedAt: context.receivedAt, onProviderAnswer: progress ? (answer) => progress.finished(answer.outcome) : undefined },
+    { logger: context.logger, receivedAt: context.receivedAt, caller: context.caller, onProviderAnswer: progress ? (answer) => progress.finished(answer.outcome) : undefined },
     context.signal,
   );
   if (progress && response.cached) for (const outcome of response.providers) progress.finished(outcome);

@@ -27,8 +27,8 @@ export interface SearchPlan {
   /** The providers asked (how many: the progress count), in the order their answers are fused (ties between results break by it). */
   readonly selected: readonly Provider[];
   run(
-    /** `receivedAt`: when the caller's request arrived (SearchRequest.receivedAt). */
-    observers: { logger?: Logger; onProviderAnswer?: SearchRequest['onProviderAnswer']; receivedAt?: number | undefined },
+    /** `receivedAt`: when the caller's request arrived (SearchRequest.receivedAt); `caller`: who asks (SearchRequest.caller). */
+    observers: { logger?: Logger; onProviderAnswer?: SearchRequest['onProviderAnswer']; receivedAt?: number | undefined; caller?: string | undefined },
     /** Or a function making it, when a cached answer should not pay for one (SearchService.search). */
     signal: CallerSignal | (() => CallerSignal),
   ): Promise<RoutedSearchResponse>;
@@ -68,7 +68,12 @@ class PlannedSearch implements SearchPlan {
 
   /** Not async: a search in flight holds no frame of its own here, and one without routing has no step after the service's. */
   run(
-    { logger, onProviderAnswer, receivedAt }: { logger?: Logger; onProviderAnswer?: SearchRequest['onProviderAnswer']; receivedAt?: number | undefined },
+    {
+      logger,
+      onProviderAnswer,
+      receivedAt,
+      caller,
+    }: { logger?: Logger; onProviderAnswer?: SearchRequest['onProviderAnswer']; receivedAt?: number | undefined; caller?: string | undefined },
     signal: CallerSignal | (() => CallerSignal),
   ): Promise<RoutedSearchResponse> {
     const { kind, parameters, providers, selected, routing } = this;
@@ -86,6 +91,7 @@ class PlannedSearch implements SearchPlan {
         filters: parameters.filters,
         logger,
         onProviderAnswer,
+        caller,
       },
       signal,
     );

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import { FedsearchError } from '../domain/errors.js';
 import type { RateLimit } from './rate-limit-setting.js';
 import { createRedisBuckets, type SharedBuckets } from './redis-token-bucket.js';
+import { CallerShares } from './caller-shares.js';
 import { TokenBucket, type Reservation } from './token-bucket.js';
 
 /**
@@ -14,13 +15,17 @@ export class OutboundRateLimited extends FedsearchError {
     readonly provider: string,
     readonly limit: RateLimit,
     retryAfterMs: number,
-    upstreamAskedToWait = false,
+    /** Refused for an upstream's Retry-After, not for want of a slot: every caller is refused alike. */
+    readonly upstreamAskedToWait = false,
+    callerShareTaken = false,
   ) {
     super(
       'PROVIDER_RATE_LIMITED',
       upstreamAskedToWait
         ? 'the upstream asked to wait (Retry-After, heard by a replica sharing this Redis): no request until then'
-        : `outbound rate limit ${limit.text} (${limit.variable}): no request slot before the deadline`,
+        : callerShareTaken
+          ? `outbound rate limit ${limit.text} (${limit.variable}): this caller already has its share of the requests waiting for a slot`
+          : `outbound rate limit ${limit.text} (${limit.variable}): no request slot before the deadline`,
       { retryAfterMs },
     );
   }
@@ -33,8 +38,12 @@ export interface OutboundRateLimiter {
    * a slot that starts before `deadline` (in `now()` time, performance.now() by default); throws OutboundRateLimited
    * at once when the next free slot lies past it, and rejects when `signal` aborts the wait. No limit: resolves at
    * once. `provider` names the instance asking, for metrics (the key by default): a bucket's key is no label.
+   * `caller` is the client key of the search asking (domain/client-key.ts): while another caller contends for this
+   * bucket, a caller that already has its share of the calls waiting for it (CallerShares) is refused at once, so that
+   * it cannot take every slot before the deadlines of all; a lone caller is never held to a share. Without `caller`
+   * (work no client asked for) the call is not counted per caller.
    */
-  acquire(key: string, limit: RateLimit | undefined, deadline: number, signal?: AbortSignal, provider?: string): Promise<void>;
+  acquire(key: string, limit: RateLimit | undefined, deadline: number, signal?: AbortSignal, provider?: string, caller?: string): Promise<void>;
   /**
    * The upstream behind bucket `key` answered with Retry-After: with Redis, every replica's acquire() for it refuses
    * until the wait is over (SharedBuckets.hold). Without Redis it does nothing: the breaker holds this replica.
@@ -82,6 +91,7 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
   const shared =
     options.shared ?? (options.redisUrl ? createRedisBuckets({ url: options.redisUrl, logger: options.logger, keyPrefix: options.redisKeyPrefix, longestHoldMs: options.longestHoldMs }) : undefined);
   const local = new Map<string, TokenBucket>();
+  const shares = new CallerShares();
 
   const reserveLocally = (key: string, limit: RateLimit, maxWaitMs: number): Reservation => {
     let bucket = local.get(key);
@@ -92,22 +102,61 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
     return bucket.reserve(now(), maxWaitMs);
   };
 
+  /** Reserves the next slot and says how long until it starts, or throws OutboundRateLimited. */
+  const reserve = async (key: string, limit: RateLimit, deadline: number, provider: string): Promise<number> => {
+    const fromRedis = await shared?.reserve(key, limit, deadline - now());
+    // Measured again once Redis has answered or been given up on: a stalled Redis takes its command timeout off
+    // the deadline, and a slot that starts past it would only hold the call until its deadline ended it as a timeout.
+    const maxWaitMs = deadline - now();
+    const reservation = refusedPastDeadline(fromRedis ?? reserveLocally(key, limit, maxWaitMs), maxWaitMs);
+    if (!reservation.granted) {
+      options.onRefused?.(provider);
+      throw new OutboundRateLimited(provider, limit, reservation.retryAfterMs, reservation.upstreamAskedToWait === true);
+    }
+    return reservation.waitMs;
+  };
+
+  const waitFor = async (waitMs: number, provider: string, signal: AbortSignal | undefined): Promise<void> => {
+    if (waitMs <= 0) return;
+    options.onWait?.(provider, waitMs);
+    await sleep(waitMs, signal);
+  };
+
   return {
-    async acquire(key, limit, deadline, signal, provider = key) {
+    async acquire(key, limit, deadline, signal, provider = key, caller) {
       if (!limit) return;
       signal?.throwIfAborted();
-      const fromRedis = await shared?.reserve(key, limit, deadline - now());
-      // Measured again once Redis has answered or been given up on: a stalled Redis takes its command timeout off
-      // the deadline, and a slot that starts past it would only hold the call until its deadline ended it as a timeout.
-      const maxWaitMs = deadline - now();
-      const reservation = refusedPastDeadline(fromRedis ?? reserveLocally(key, limit, maxWaitMs), maxWaitMs);
-      if (!reservation.granted) {
+      if (caller === undefined) return waitFor(await reserve(key, limit, deadline, provider), provider, signal);
+      // Asked before a slot is reserved: a caller past its share (held to it only while another caller contends for
+      // the bucket) would only wait, so it takes none.
+      const overShare = shares.pastShare(key, caller, limit, deadline - now(), now());
+      if (overShare !== undefined) {
         options.onRefused?.(provider);
-        throw new OutboundRateLimited(provider, limit, reservation.retryAfterMs, reservation.upstreamAskedToWait === true);
+        shares.refused(key, caller, now(), deadline - now());
+        throw new OutboundRateLimited(provider, limit, overShare, false, true);
       }
-      if (reservation.waitMs <= 0) return;
-      options.onWait?.(provider, reservation.waitMs);
-      await sleep(reservation.waitMs, signal);
+      // Counted from now, until its deadline at the latest: its own calls asking at the same time (while Redis
+      // answers) see it, or a burst would all pass the check above before any of them waited.
+      let leavesAt = deadline;
+      const waits = shares.add(key, caller, leavesAt);
+      try {
+        let waitMs: number;
+        try {
+          waitMs = await reserve(key, limit, deadline, provider);
+        } catch (error) {
+          // Refused for want of a slot: the other callers are held to their shares for a deadline's length, so that
+          // this caller's next calls find room. An upstream's Retry-After refuses every caller alike: no contention.
+          if (error instanceof OutboundRateLimited && !error.upstreamAskedToWait) shares.refused(key, caller, now(), deadline - now());
+          throw error;
+        }
+        if (waitMs <= 0) return;
+        const slotAt = now() + waitMs;
+        waits.retime(leavesAt, slotAt);
+        leavesAt = slotAt;
+        await waitFor(waitMs, provider, signal);
+      } finally {
+        shares.release(waits, leavesAt, now());
+      }
     },
     hold(key, waitMs) {
       // Never awaited by the call that heard it: its failure is its answer, and Redis's reply adds nothing to it.

@@ -1,0 +1,128 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createOutboundRateLimiter, OutboundRateLimited } from '../../src/rate-limit/outbound-limiter.js';
+import { parseRateLimit } from '../../src/rate-limit/rate-limit-setting.js';
+import type { Reservation } from '../../src/rate-limit/token-bucket.js';
+
+const quiet: FastifyBaseLogger = pino({ level: 'silent' });
+const onePerSecond = parseRateLimit('1/s', 'BRAVE_RATE_LIMIT')!;
+const BUCKET = 'brave@api.search.brave.com';
+
+interface Wait {
+  ms: number;
+  end(): void;
+}
+
+/** A limiter on a clock the test moves, whose waits last until the test ends them (or their signal aborts them). */
+function heldWaitsLimiter() {
+  const clock = { at: 0 };
+  const waits: Wait[] = [];
+  const limiter = createOutboundRateLimiter({
+    logger: quiet,
+    now: () => clock.at,
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        waits.push({ ms, end: resolve });
+        signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+      }),
+  });
+  const acquire = (caller: string | undefined, deadline: number, signal?: AbortSignal) =>
+    limiter.acquire(BUCKET, onePerSecond, deadline, signal, 'brave', caller);
+  return { clock, waits, acquire };
+}
+
+/** Settles what can settle now: the limiter's continuations run before the test looks. */
+const settled = <T>(promise: Promise<T>) => promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+
+describe('outbound slots shared between callers', () => {
+  it('gives a lone caller every slot that starts before its deadline, as without the share', async () => {
+    const { waits, acquire } = heldWaitsLimiter();
+    // At 1/s a 5 s deadline holds the slot free at once and the four starting 1, 2, 3 and 4 s later.
+    const calls = Array.from({ length: 5 }, () => acquire('key:a', 5000));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waits.map((wait) => wait.ms)).toEqual([1000, 2000, 3000, 4000]);
+    // The sixth would start at 5 s, at its deadline: refused by the bucket, not by a share.
+    await expect(acquire('key:a', 5000)).rejects.toThrow(/no request slot before the deadline/);
+    for (const wait of waits) wait.end();
+    await Promise.all(calls);
+  });
+
+  it('holds a caller to half the slots once another is refused, so that the other finds room next time', async () => {
+    const { clock, waits, acquire } = heldWaitsLimiter();
+    const ofA = Array.from({ length: 5 }, () => acquire('key:a', 5000));
+    await new Promise((resolve) => setImmediate(resolve));
+    // B asks when A has taken every slot before B's deadline: refused, and contention begins.
+    await expect(acquire('key:b', 5000)).rejects.toThrow(/no request slot before the deadline/);
+    // A has four calls waiting, past half of the slots before its deadline (two): refused at once, without a slot.
+    const pastShare = await settled(acquire('key:a', 5000));
+    expect(pastShare.ok).toBe(false);
+    const refusal = (pastShare as { error: unknown }).error as OutboundRateLimited;
+    expect(refusal).toBeInstanceOf(OutboundRateLimited);
+    expect(refusal.message).toMatch(/1\/s \(BRAVE_RATE_LIMIT\): this caller already has its share/);
+    // Its first waiting call leaves at 1 s, freeing a place.
+    expect(refusal).toMatchObject({ code: 'PROVIDER_RATE_LIMITED', retryAfterMs: 1000 });
+    // Two seconds on, A's first two waits are over; two remain (slots at 3 and 4 s), its share of a 5 s deadline.
+    clock.at = 2000;
+    waits[0]!.end();
+    waits[1]!.end();
+    await Promise.all(ofA.slice(0, 3));
+    await expect(acquire('key:a', 7000)).rejects.toThrow(/this caller already has its share/);
+    // B's next call takes the slot at 5 s, which A would otherwise have taken.
+    const ofB = acquire('key:b', 7000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waits.map((wait) => wait.ms)).toEqual([1000, 2000, 3000, 4000, 3000]);
+    for (const wait of waits) wait.end();
+    await Promise.all([...ofA, ofB]);
+  });
+
+  it('stops holding a caller to its share a deadline after the other caller was refused', async () => {
+    const { clock, waits, acquire } = heldWaitsLimiter();
+    const ofA = Array.from({ length: 5 }, () => acquire('key:a', 5000));
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(acquire('key:b', 5000)).rejects.toBeInstanceOf(OutboundRateLimited);
+    await expect(acquire('key:a', 5000)).rejects.toThrow(/this caller already has its share/);
+    // 5 s on, B's refusal no longer counts. A's last call still waits (its wait not yet ended): with a 3 s deadline A's
+    // share would be one call waiting, but A is alone again and takes the slot free at once, then the next.
+    clock.at = 5000;
+    for (const wait of waits.slice(0, 3)) wait.end();
+    await acquire('key:a', 8000);
+    const next = acquire('key:a', 8000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waits.map((wait) => wait.ms)).toEqual([1000, 2000, 3000, 4000, 1000]);
+    for (const wait of waits) wait.end();
+    await Promise.all([...ofA, next]);
+  });
+
+  it('counts no share for work no caller asked for: it waits as before, first come, first served', async () => {
+    const { waits, acquire } = heldWaitsLimiter();
+    const calls = Array.from({ length: 4 }, () => acquire(undefined, 4000));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waits.map((wait) => wait.ms)).toEqual([1000, 2000, 3000]);
+    for (const wait of waits) wait.end();
+    await Promise.all(calls);
+  });
+
+  it('counts a call from the moment it asks, so a burst cannot all pass while Redis answers', async () => {
+    const answers: Array<(reservation: Reservation) => void> = [];
+    const limiter = createOutboundRateLimiter({
+      logger: quiet,
+      now: () => 0,
+      sleep: async () => undefined,
+      shared: {
+        reserve: () => new Promise((resolve) => answers.push(resolve)),
+        hold: async () => undefined,
+        close: async () => undefined,
+      },
+    });
+    // B asks first and waits for Redis: it contends. A 2 s deadline at 1/s: A has one place (half of two slots).
+    const ofB = limiter.acquire(BUCKET, onePerSecond, 2000, undefined, 'brave', 'key:b');
+    const first = limiter.acquire(BUCKET, onePerSecond, 2000, undefined, 'brave', 'key:a');
+    const second = settled(limiter.acquire(BUCKET, onePerSecond, 2000, undefined, 'brave', 'key:a'));
+    const result = await second;
+    expect(result.ok).toBe(false);
+    expect(answers).toHaveLength(2);
+    for (const answer of answers) answer({ granted: true, waitMs: 0 });
+    await Promise.all([ofB, first]);
+  });
+});
