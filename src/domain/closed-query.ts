@@ -200,8 +200,9 @@ const EXCLUDED_GROUP_BEFORE = /(?<![^\s(])(?:NOT\s+|-)$/;
  * excluded terms read it outside a group: moved before the group, the NOT took the other words with it (`NOT (mice
  * asthma)`: YouTube was sent `-mice -asthma`, PubMed nothing at all; `(NOT mice OR rats)` excluded rats, where `NOT mice
  * OR rats` kept it). The whole group too where its term cannot be written as a `-` term (excluded-terms.ts MINUS,
- * TERM_START): a number (`-40` is one), an operator word, a group whose first term is no word or phrase or that holds a
- * formula (`-(x+1)`), or one whose `(` is glued to a word before it (`f(-x)`: a formula).
+ * TERM_START): a number (`-40` is one), an operator word, a group whose first term is no word or phrase (nor a `-`,
+ * a NOT or a group before one: `(NOT (-aa) bb)` is `(-(-aa) bb)`, bb still to find) or that holds a formula
+ * (`-(x+1)`), or one whose `(` is glued to a word before it (`f(-x)`: a formula).
  */
 function groupOpeningNot(text: string, open: number, termStart: number): 'group' | 'term' {
   if (open > 0 && !/[\s(]/.test(text[open - 1]!)) return 'group';

@@ -104,8 +104,13 @@ function groupEdits(text: string, group: ExcludedGroup, close: number): Array<[n
   }
   left += text.slice(from, close);
   const wanted = group.moved.join(' ');
-  if (!TERM_CHARACTER.test(left.replace(OPERATOR_WORDS, ' '))) return [[group.start, close + 1, wanted]];
-  return [...group.removed.map(([start, end]): [number, number, string] => [start, end, '']), [close + 1, close + 1, ` ${wanted}`]];
+  // Spaced from a word glued to the group's `)` (`a NOT (NOT x)y`, `a -(b -x)y`): the term joined it (`a xy`).
+  const after = close + 1 < text.length && !/[\s)]/.test(text[close + 1]!) ? ' ' : '';
+  if (!TERM_CHARACTER.test(left.replace(OPERATOR_WORDS, ' '))) {
+    const before = group.start > 0 && !/[\s(]/.test(text[group.start - 1]!) ? ' ' : '';
+    return [[group.start, close + 1, `${before}${wanted}${after}`]];
+  }
+  return [...group.removed.map(([start, end]): [number, number, string] => [start, end, '']), [close + 1, close + 1, ` ${wanted}${after}`]];
 }
 
 /** The text with each edit (in order, none overlapping) made. */

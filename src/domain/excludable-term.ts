@@ -1,7 +1,7 @@
 /**
  * Where a term that a `-` excludes ends, as the readers of excluded terms read one (excluded-terms.ts MINUS): a word
- * starting with a letter, a phrase, or a group whose first term is one and that holds no formula (`-(x+1)`). What
- * closing a text (closed-query.ts) may write as a `-` term, or read as one.
+ * starting with a letter, a phrase, or a group whose first term is one (or a `-` or NOT before one, or a group of one)
+ * and that holds no formula (`-(x+1)`). What closing a text (closed-query.ts) may write as a `-` term, or read as one.
  */
 
 /** A term: a phrase (closed, or running to the end), or a word. */
@@ -12,10 +12,15 @@ const OPERATOR_WORD = /^(?:AND|OR|NOT)$/;
 /** What follows inside a group, at its own level: spaces, a phrase, a parenthesis, or a word. */
 export const GROUP_TOKEN = /\s+|"[^"]*"?|[()]|[^\s()"]+/y;
 /**
- * A group's content that a `-` before it excludes: its first term a word (no operator) or a phrase, and no formula's
- * characters in it. Its start is tested first, before the group's end is looked for (`NOT (NOT (NOT (…` looks for none).
+ * A group's content that a `-` before it excludes: its first term a word (no operator) or a phrase, or a `-` or NOT
+ * before one, or a group that starts so, excluded or not (`-(-mice)`, `-((mice))`, `-(-(mice))`, `-(NOT (mice))`), and
+ * no formula's characters in it. Closing leaves none of the `-` or NOT inside such a group for excluded-terms.ts MINUS
+ * to read: it writes a NOT that opens a group as a `-` term, or cancels it with the `-` before the group, and moves a
+ * term excluded twice out of its group, to be asked for (double-negation.ts). Read as no term, `NOT (-(-x))` asked for
+ * x, excluded three times, and `aa (NOT (-aa) bb)` had its NOT moved before the whole group, which excluded bb. Its
+ * start is tested first, before the group's end is looked for (`NOT (NOT (NOT (…` looks for none).
  */
-const EXCLUDABLE_GROUP_START = /\s*(?!(?:AND|OR|NOT)(?![^\s)]))["\p{L}]/uy;
+const EXCLUDABLE_GROUP_START = /\s*(?:(?:-|NOT\s+)?\(\s*)*(?:-|NOT\s+(?!(?:AND|OR|NOT)(?![^\s)]))|(?!(?:AND|OR|NOT)(?![^\s)])))["\p{L}]/uy;
 const FORMULA_CHARACTER = /[+=<>^]/;
 
 /** Where a word or phrase (from `start`) that a `-` excludes ends; -1 for a number or an operator word. */

@@ -82,6 +82,9 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
     expect(closedQuery('asthma NOT (NOT children)')).toBe('asthma children');
     // Excluded three times, a term is excluded.
     expect(closedQuery('asthma NOT (mice OR NOT (rats OR NOT dogs))')).toBe('asthma NOT (mice) (rats OR NOT dogs)');
+    // A word glued to the group's `)` stays a word of its own: the term moved out was written against it (`a rustgo`).
+    expect(closedQuery('a NOT (NOT rust)go')).toBe('a rust go');
+    expect(closedQuery('asthma -(mice -children)adults').match(/\w+/g)).toEqual(['asthma', 'mice', 'children', 'adults']);
     // A NOT after words inside an excluded group's phrase is a word; a `-` before a number excludes nothing.
     expect(closedQuery('asthma NOT (mice OR "NOT rats")')).toBe('asthma NOT (mice OR "NOT rats")');
     expect(closedQuery('asthma NOT (mice OR -40)')).toBe('asthma NOT (mice OR -40)');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_GROUP_DEPTH, closedQuery } from '../../src/domain/closed-query.js';
-import { closedTextExcludedTerms } from '../../src/domain/excluded-terms.js';
+import { closedTextExcludedTerms, excludedTerms, minusSyntax } from '../../src/domain/excluded-terms.js';
 
 /**
  * A term inside excluded groups (`a NOT (NOT (NOT x))`), as every reader of excluded terms is given it once the text is
@@ -9,8 +9,11 @@ import { closedTextExcludedTerms } from '../../src/domain/excluded-terms.js';
  * find (`a NOT (b AND NOT c)`), neither excluded nor asked for, as no search without OR can ask for NOT b OR c.
  */
 
-/** What opens a group around the term: an excluded group, a group opened by a NOT, or a group alone. */
-const OPENERS = ['NOT (', '(NOT ', '('] as const;
+/**
+ * What opens a group around the term: a group excluded by a NOT or a `-`, a group opened by a NOT, or a group alone. A
+ * `-(` after another opener is a `-` before a group that starts with a `-` term or a group (`-(-(mice))`, `-((-mice))`).
+ */
+const OPENERS = ['NOT (', '(NOT ', '(', '-('] as const;
 
 /** How the readers take `mice`: excluded, or a word to find (in the rest). */
 function miceRead(text: string): { excluded: boolean; wanted: boolean } {
@@ -29,15 +32,49 @@ describe('a term excluded more than once', () => {
         (openers, term) => {
           const groups = openers.length + (term.includes('(') ? 1 : 0);
           // Past MAX_GROUP_DEPTH groups lose their parentheses; a NOT just before a `-` term goes with it (closed-query.ts).
-          fc.pre(groups <= MAX_GROUP_DEPTH && !(term.startsWith('-') && openers.at(-1) === '(NOT '));
-          const negations = openers.filter((opener) => opener.includes('NOT')).length + (term.startsWith('-') ? 1 : 0);
           const text = `asthma ${openers.join('')}${term}${')'.repeat(openers.length)}`;
+          fc.pre(groups <= MAX_GROUP_DEPTH && !text.includes('NOT -'));
+          const negations = [...text.matchAll(/NOT |-/g)].length;
           const odd = negations % 2 === 1;
           expect({ text, ...miceRead(text) }).toEqual({ text, excluded: odd, wanted: !odd });
         },
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('excludes its term alone where a NOT opening a group of more is before groups excluded or not, and counts every NOT and `-`', () => {
+    // `aa (NOT (-aa) bb)`: a NOT before a group that opens with a `-` term, a group or a NOT was moved before the whole
+    // group, which excluded bb too, a word to find.
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...OPENERS), { maxLength: MAX_GROUP_DEPTH - 2 }),
+        fc.constantFrom('mice', '(mice)', '-(mice)', '-mice'),
+        (openers, term) => {
+          const text = `asthma (NOT (${openers.join('')}${term}${')'.repeat(openers.length)}) rats)`;
+          // NOTs side by side are read as one operator (closed-query.ts oneOperator), not counted each.
+          fc.pre(openers.length + 2 + (term.includes('(') ? 1 : 0) <= MAX_GROUP_DEPTH && !/NOT -|NOT NOT/.test(text));
+          const odd = [...text.matchAll(/NOT |-/g)].length % 2 === 1;
+          const read = closedTextExcludedTerms(text);
+          expect({ text, ...miceRead(text) }).toEqual({ text, excluded: odd, wanted: !odd });
+          expect({ text, rats: read.excluded.includes('rats'), wanted: read.rest.includes('rats') }).toEqual({ text, rats: false, wanted: true });
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(closedQuery('aa (NOT (-aa) bb)')).toBe('aa (aa bb)');
+    const grouped = closedTextExcludedTerms('aa (NOT ((x)) bb)');
+    expect({ excluded: grouped.excluded, words: grouped.rest.match(/\w+/g) }).toEqual({ excluded: ['x'], words: ['aa', 'bb'] });
+  });
+
+  it('reads a `-` before a group that opens with a `-` term or group as excluding it, however deep', () => {
+    // Read as no exclusion, each asked for x, negated an odd number of times.
+    for (const text of ['a -(-(-(x)))', 'a -(-(-x))', 'a NOT (-(-x))']) expect(closedTextExcludedTerms(text), text).toEqual({ rest: 'a', excluded: ['x'] });
+    // Negated twice, it is asked for (before, `-((-mice))` excluded mice and left `a -`, a dash joining nothing).
+    expect(closedTextExcludedTerms('a -((-mice))')).toEqual({ rest: 'a mice', excluded: [] });
+    expect(closedTextExcludedTerms('a -(-x y)')).toEqual({ rest: 'a x', excluded: ['y'] });
+    // A `-` before a number is still no exclusion: neither is a `-` before a group that opens with one.
+    expect(closedTextExcludedTerms('a -(-40 x)').excluded).toEqual([]);
   });
 
   it('counts the NOTs around a number or a formula too, which a `-` cannot exclude', () => {
@@ -73,8 +110,9 @@ describe('a term excluded more than once', () => {
     // with a group of its own was read as no exclusion, and mice, excluded three times, was asked for.
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...OPENERS), { minLength: 1, maxLength: MAX_GROUP_DEPTH - 1 }), fc.boolean(), (openers, more) => {
-        const negations = 1 + openers.filter((opener) => opener.includes('NOT')).length;
         const text = `asthma -(${openers.join('')}mice${')'.repeat(openers.length + 1)}${more ? ' rats' : ''}`;
+        fc.pre(!text.includes('NOT -'));
+        const negations = [...text.matchAll(/NOT |-/g)].length;
         const odd = negations % 2 === 1;
         expect({ text, ...miceRead(text) }).toEqual({ text, excluded: odd, wanted: !odd });
       }),
@@ -86,5 +124,32 @@ describe('a term excluded more than once', () => {
     // A number or a formula in such a group is still no term a `-` excludes.
     expect(closedTextExcludedTerms('asthma -((40))').excluded).toEqual([]);
     expect(closedTextExcludedTerms('asthma -((x+1))').excluded).toEqual([]);
+  });
+
+  /**
+   * The readers of a `-` before a group look past `-(`, `(` and `NOT (` for its first term: a hostile text of them, at
+   * the 500 characters a query may have, must be read in milliseconds by each, as a pattern that backtracked on them would
+   * not be. A second is room enough for a busy machine; no case can hang, as each reader is timed on its own.
+   */
+  it('reads 500 characters of `-(`, `((`, `NOT (` runs in time that does not grow past milliseconds', () => {
+    const readers: Array<(text: string) => unknown> = [
+      closedQuery,
+      closedTextExcludedTerms,
+      (text) => excludedTerms(text),
+      (text) => excludedTerms(text, { qualifiers: 'kept' }),
+      (text) => excludedTerms(text, { not: 'kept', upperCaseNot: 'operator' }),
+      minusSyntax,
+    ];
+    const units = ['-(', '-(-', '(NOT (-', '-((', '-( ', '(NOT -(', 'NOT (-(', '-("', '-(NOT ', '((-', '-(-x ', 'a (NOT (-a) ', '-(-(-(x) '];
+    for (const unit of units) {
+      for (const tail of ['x', '', '+1', ')']) {
+        const text = unit.repeat(Math.ceil(500 / unit.length)).slice(0, 500 - tail.length) + tail;
+        for (const read of readers) {
+          const started = performance.now();
+          read(text);
+          expect(performance.now() - started, `${unit} ${tail}`).toBeLessThan(1000);
+        }
+      }
+    }
   });
 });

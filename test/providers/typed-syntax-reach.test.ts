@@ -290,4 +290,24 @@ describe('a NOT before alternatives, in a group or not, and a term excluded insi
       expect([excluded(query, 'rats'), asked(query, 'rats')], `${provider.name}: ${query}`).toEqual([false, true]);
     },
   );
+
+  it.each(excludes.map(([provider, excluded, asked]) => ({ name: provider.name, provider, excluded, asked })))(
+    '$name excludes a term inside a `-` group that opens with a `-` term or group by how often it is negated',
+    ({ provider, excluded, asked }) => {
+      // A `-(` whose first term started with a `-` was read as no exclusion: x, negated three times, was asked for.
+      for (const text of ['asthma -(-(-(mice)))', 'asthma -(-(-mice))', 'asthma NOT (-(-mice))', 'asthma (NOT ((mice)) rats)']) {
+        const query = sent(provider, text);
+        expect([excluded(query, 'mice'), asked(query, 'mice')], `${provider.name}: ${text} → ${query}`).toEqual([true, false]);
+      }
+      for (const text of ['asthma -((-mice))', 'asthma -(-mice)', 'asthma (NOT (-mice) rats)', 'asthma (NOT (NOT mice) rats)']) {
+        const query = sent(provider, text);
+        expect([excluded(query, 'mice'), asked(query, 'mice')], `${provider.name}: ${text} → ${query}`).toEqual([false, true]);
+      }
+      // A group-opening NOT excludes its term alone: moved before the whole group, it excluded rats, a word to find.
+      for (const text of ['asthma (NOT (-mice) rats)', 'asthma (NOT ((mice)) rats)', 'asthma (NOT (NOT mice) rats)']) {
+        const query = sent(provider, text);
+        expect([excluded(query, 'rats'), asked(query, 'rats')], `${provider.name}: ${text} → ${query}`).toEqual([false, true]);
+      }
+    },
+  );
 });
