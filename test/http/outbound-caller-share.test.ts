@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BRAVE_PATH, recordBraveArrivals } from '../support/arrivals.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { BRAVE_PATH, startBraveAtOnePerSecond } from '../support/arrivals.js';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { request, type RunningService } from '../support/service.js';
 
 const KEY_A = 'caller-a-key-0123456789';
 const KEY_B = 'caller-b-key-0123456789';
@@ -52,15 +52,7 @@ describe('outbound slots under BRAVE_RATE_LIMIT=1/s, shared between callers only
   let arrivals: number[];
 
   const start = async () => {
-    upstream = await startFakeUpstream();
-    arrivals = recordBraveArrivals(upstream);
-    service = await startService({
-      ...providerEnv(upstream.origin),
-      BRAVE_API_KEY: 'k-123456',
-      BRAVE_RATE_LIMIT: '1/s',
-      API_KEYS: `${KEY_A},${KEY_B}`,
-      LOG_LEVEL: 'silent',
-    });
+    ({ upstream, service, arrivals } = await startBraveAtOnePerSecond([KEY_A, KEY_B]));
     return service;
   };
   afterEach(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordBraveArrivals } from '../support/arrivals.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { providerEnv, startService, type RunningService } from '../support/service.js';
+import { startBraveAtOnePerSecond } from '../support/arrivals.js';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import type { RunningService } from '../support/service.js';
 import { callTool, connect, type Connected } from './mcp-client.js';
 
 const KEY_A = 'mcp-caller-a-0123456789';
@@ -20,15 +20,7 @@ describe('MCP searches under an outbound rate limit (BRAVE_RATE_LIMIT=1/s) share
   let arrivals: number[];
 
   beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    arrivals = recordBraveArrivals(upstream);
-    service = await startService({
-      ...providerEnv(upstream.origin),
-      BRAVE_API_KEY: 'k-123456',
-      BRAVE_RATE_LIMIT: '1/s',
-      API_KEYS: `${KEY_A},${KEY_B}`,
-      LOG_LEVEL: 'silent',
-    });
+    ({ upstream, service, arrivals } = await startBraveAtOnePerSecond([KEY_A, KEY_B]));
     callerA = await connect(service.origin, 'streamable', { headers: { authorization: `Bearer ${KEY_A}` } });
     callerB = await connect(service.origin, 'streamable', { headers: { authorization: `Bearer ${KEY_B}` } });
   });

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import type { FakeUpstream } from './fake-upstream.js';
+import { startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
+import { providerEnv, startService, type RunningService } from './service.js';
 
 export const BRAVE_PATH = '/brave/res/v1/web/search';
 
@@ -16,6 +17,23 @@ export function recordBraveArrivals(upstream: FakeUpstream): number[] {
     },
   });
   return arrivals;
+}
+
+/**
+ * A service whose Brave, on a fake upstream that records when each request arrived, is held to one request a second
+ * (BRAVE_RATE_LIMIT=1/s), with `apiKeys` its callers' keys: where outbound slots are shared between callers.
+ */
+export async function startBraveAtOnePerSecond(apiKeys: readonly string[]): Promise<{ upstream: FakeUpstream; service: RunningService; arrivals: number[] }> {
+  const upstream = await startFakeUpstream();
+  const arrivals = recordBraveArrivals(upstream);
+  const service = await startService({
+    ...providerEnv(upstream.origin),
+    BRAVE_API_KEY: 'k-123456',
+    BRAVE_RATE_LIMIT: '1/s',
+    API_KEYS: apiKeys.join(','),
+    LOG_LEVEL: 'silent',
+  });
+  return { upstream, service, arrivals };
 }
 
 /** The most arrivals inside any window of `windowMs` (from one arrival, up to but not including windowMs later). */
