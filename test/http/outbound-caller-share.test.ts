@@ -87,8 +87,12 @@ describe('outbound slots under BRAVE_RATE_LIMIT=1/s, shared between callers only
     expect(next.status).toBe('ok');
     const fromA = [...(await first.outcomes), ...(await second.outcomes)];
     expect(fromA.filter((outcome) => outcome.status === 'rate_limited').some((outcome) => /this caller already has its share/.test(outcome.message ?? ''))).toBe(true);
-    // Every search answered ok reached the upstream, and nothing else did.
+    // Every search answered ok reached the upstream; besides them, only one given a slot just before its deadline and
+    // answered `timeout` (a busy machine: CI saw six requests for five ok), never one refused.
     const okCount = fromA.filter((outcome) => outcome.status === 'ok').length + 1;
-    expect(upstream!.requestsTo(BRAVE_PATH)).toHaveLength(okCount);
+    const timedOut = fromA.filter((outcome) => outcome.status === 'timeout').length;
+    const sent = upstream!.requestsTo(BRAVE_PATH).length;
+    expect(sent).toBeGreaterThanOrEqual(okCount);
+    expect(sent).toBeLessThanOrEqual(okCount + timedOut);
   });
 });
