@@ -1,4 +1,4 @@
-import { excludableEnd } from './excludable-term.js';
+import { OPERATOR_WORDS, TERM_PATTERN, TOKEN_PATTERN, excludableEnd } from './excludable-term.js';
 
 /**
  * A term excluded inside an excluded group (`a NOT (b OR NOT c)`, `a -(b OR -c)`, `a NOT (NOT c)`) is excluded twice:
@@ -13,10 +13,9 @@ import { excludableEnd } from './excludable-term.js';
 /** Whether a text may hold an excluded group: the one test most texts get. */
 const MAY_HOLD_EXCLUDED_GROUP = /(?:NOT\s+|-)\(/;
 /** Spaces, a phrase, a parenthesis, or a word (its own instance: its lastIndex is this reader's alone). */
-const TOKEN = /\s+|"[^"]*"?|[()]|[^\s()"]+/y;
+const TOKEN = new RegExp(TOKEN_PATTERN, 'y');
 /** A term after a NOT: a phrase, or a word. */
-const TERM = /"[^"]*"?|[^\s()"]+/y;
-const OPERATOR_WORDS = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/g;
+const TERM = new RegExp(TERM_PATTERN, 'y');
 const TERM_CHARACTER = /[^\s()]/;
 
 /** The outermost excluded group open: where its NOT or `-` starts, where its `(` is, and what is moved out of it. */

@@ -4,13 +4,21 @@
  * and that holds no formula (`-(x+1)`). What closing a text (closed-query.ts) may write as a `-` term, or read as one.
  */
 
-/** A term: a phrase (closed, or running to the end), or a word. */
-const TERM = /"[^"]*"?|[^\s()"]+/y;
+/**
+ * A term: a phrase (closed, or running to the end), or a word. A pattern, shared: double-negation.ts reads terms and
+ * tokens with instances of its own, whose lastIndex its loop keeps while it calls into this file.
+ */
+export const TERM_PATTERN = String.raw`"[^"]*"?|[^\s()"]+`;
+const TERM = new RegExp(TERM_PATTERN, 'y');
 /** What a `-` excludes before: a letter or a phrase, not a number (`-40`). */
 const EXCLUDABLE_START = /^["\p{L}]/u;
-const OPERATOR_WORD = /^(?:AND|OR|NOT)$/;
-/** What follows inside a group, at its own level: spaces, a phrase, a parenthesis, or a word. */
-export const GROUP_TOKEN = /\s+|"[^"]*"?|[()]|[^\s()"]+/y;
+/** A word that is an operator when upper case. */
+export const OPERATOR_WORD = /^(?:AND|OR|NOT)$/;
+/** What follows inside a group, at its own level: spaces, a phrase, a parenthesis, or a word (shared as TERM_PATTERN is). */
+export const TOKEN_PATTERN = String.raw`\s+|"[^"]*"?|[()]|[^\s()"]+`;
+const GROUP_TOKEN = new RegExp(TOKEN_PATTERN, 'y');
+/** An upper-case AND, OR or NOT standing as an operator (not inside a word); for replace() only, which resets lastIndex. */
+export const OPERATOR_WORDS = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/g;
 /**
  * A group's content that a `-` before it excludes: its first term a word (no operator) or a phrase, or a `-` or NOT
  * before one, or a group that starts so, excluded or not (`-(-mice)`, `-((mice))`, `-(-(mice))`, `-(NOT (mice))`), and

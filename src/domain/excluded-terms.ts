@@ -1,4 +1,5 @@
 import { MAX_GROUP_DEPTH, closedQuery } from './closed-query.js';
+import { OPERATOR_WORD, OPERATOR_WORDS } from './excludable-term.js';
 
 /**
  * Terms a caller excluded, as web search writes them: `-word`, `-"a phrase"` or `-(a OR b)` where a term starts. A `-`
@@ -107,13 +108,11 @@ const LEADING_NOT_TERM = new RegExp(String.raw`^NOT\s+(?:\((${GROUP_CONTENT})(?:
 
 /** The words and phrases of a NOT group, without its operators, parentheses (or a `-` typed inside it): each is excluded. */
 const GROUP_TERM = /"([^"]*)"?|[^\s"()]+/g;
-const OPERATOR_WORD = /^(?:AND|OR|NOT)$/;
 
 const LOWER_CASE_LETTER = /\p{Ll}/u;
 const UPPER_CASE_LETTER = /\p{Lu}/u;
 /** A NOT that starts the text, before a word or a group. */
 const LEADING_NOT = /^\s*NOT(?![^\s(])/;
-const OPERATOR_WORDS = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/g;
 /**
  * A NOT written as a word (outside a phrase), to be sent in lower case where it is no operator; NOTs side by side as one
  * (`NOT NOT FOUND` is `not FOUND`), as closedQuery reads them as one operator for every other provider.
