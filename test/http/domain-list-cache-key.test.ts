@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { BRAVE_SEARCH_PATH as BRAVE, providerEnv, request, startService, type RunningService } from '../support/service.js';
 
-const BRAVE = '/brave/res/v1/web/search';
 
 type Answer = { cached: boolean; results: Array<{ url: string }> };
 

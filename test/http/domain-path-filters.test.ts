@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { BRAVE_SEARCH_PATH as BRAVE, TAVILY_SEARCH_PATH as TAVILY, BRAVE_AND_TAVILY_KEYS, providerEnv, request, startService, type RunningService } from '../support/service.js';
 
-const BRAVE = '/brave/res/v1/web/search';
-const TAVILY = '/tavily/search';
 
 type Answer = { results: Array<{ url: string }>; providers: Array<{ provider: string; status: string; count?: number }> };
 
@@ -35,8 +33,7 @@ describe('domain filters with a path, applied by the engine where the provider c
     });
     service = await startService({
       ...providerEnv(upstream.origin),
-      BRAVE_API_KEY: 'brave-key-0123456789',
-      TAVILY_API_KEY: 'tvly-key-0123456789',
+      ...BRAVE_AND_TAVILY_KEYS,
       LOG_LEVEL: 'silent',
     });
   });

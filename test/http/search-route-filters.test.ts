@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { SseReader } from '../support/sse-reader.js';
-import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { BRAVE_SEARCH_PATH as BRAVE, providerEnv, request, startService, type RunningService } from '../support/service.js';
 
-const BRAVE = '/brave/res/v1/web/search';
 const ARXIV = '/arxiv/api/query';
 
 type Outcome = { provider: string; status: string; message?: string };

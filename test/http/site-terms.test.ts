@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { BRAVE_SEARCH_PATH as BRAVE, TAVILY_SEARCH_PATH as TAVILY, BRAVE_AND_TAVILY_KEYS, providerEnv, request, startService, type RunningService } from '../support/service.js';
 
-const BRAVE = '/brave/res/v1/web/search';
-const TAVILY = '/tavily/search';
 const HACKERNEWS = '/hackernews/api/v1/search';
 
 type Answer = { results: Array<{ url: string }>; providers: Array<{ provider: string; status: string }> };
@@ -35,8 +33,7 @@ describe('site: terms typed in a web search', () => {
     });
     service = await startService({
       ...providerEnv(upstream.origin),
-      BRAVE_API_KEY: 'brave-key-0123456789',
-      TAVILY_API_KEY: 'tvly-key-0123456789',
+      ...BRAVE_AND_TAVILY_KEYS,
       CACHE_TTL_SECONDS: '0',
       LOG_LEVEL: 'silent',
     });

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { BRAVE_SEARCH_PATH as BRAVE, TAVILY_SEARCH_PATH as TAVILY, BRAVE_AND_TAVILY_KEYS, providerEnv, request, startService, type RunningService } from '../support/service.js';
 
-const BRAVE = '/brave/res/v1/web/search';
-const TAVILY = '/tavily/search';
 
 type Answer = { cached: boolean; results: Array<{ url: string }> };
 
@@ -33,8 +31,7 @@ describe('a domain entry whose www. is followed by a top-level domain alone', ()
     });
     service = await startService({
       ...providerEnv(upstream.origin),
-      BRAVE_API_KEY: 'brave-key-0123456789',
-      TAVILY_API_KEY: 'tvly-key-0123456789',
+      ...BRAVE_AND_TAVILY_KEYS,
       CACHE_TTL_SECONDS: '300',
       LOG_LEVEL: 'silent',
     });

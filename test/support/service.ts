@@ -19,6 +19,12 @@ const sharedAgent = new Agent({ keepAliveTimeout: 1000 });
  * Points every HTTP provider at `<origin>/<name>` of a fake upstream, so nothing leaves the machine:
  * an unrouted provider gets the fake server's 404 and reports an error. Outbound rate limits are off.
  */
+/** Where Brave's and Tavily's fakes answer a web search on a fake upstream: providerEnv's base URL and each API's path. */
+export const BRAVE_SEARCH_PATH = '/brave/res/v1/web/search';
+export const TAVILY_SEARCH_PATH = '/tavily/search';
+/** Keys for Brave and Tavily, which are asked only with one: the tests whose fakes answer for both. */
+export const BRAVE_AND_TAVILY_KEYS: Readonly<Record<string, string>> = { BRAVE_API_KEY: 'brave-key-0123456789', TAVILY_API_KEY: 'tvly-key-0123456789' };
+
 export function providerEnv(origin: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const ProviderType of PROVIDER_CLASSES) {
