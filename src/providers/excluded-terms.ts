@@ -1,6 +1,7 @@
 import { NO_WORD_TO_SEARCH, closedQuery } from '../domain/closed-query.js';
 import { invalidQuery } from '../domain/errors.js';
 import { closedTextExcludedTerms, excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms } from '../domain/excluded-terms.js';
+import { withoutGroups } from './query-groups.js';
 
 /**
  * How each API is sent a text's excluded terms (`-word`, `-"a phrase"`, `NOT word`, `NOT (a OR b)`, `-(a OR b)`),
@@ -35,12 +36,16 @@ function orWrittenAs(text: string, written: string): string {
 /**
  * The text for an API whose only operator is `-` (YouTube, Hacker News): read closed first (closedQuery), as the boolean
  * APIs' is, so that a NOT that opens a group excludes (`surfing (NOT kitesurfing)` is `surfing -kitesurfing`; inside
- * the group it was a word to find) and an operator that joins nothing is left out; then written with `-` (minusSyntax)
- * and its ORs written `or` (orWrittenAs). Empty for a text with no word.
+ * the group it was a word to find) and an operator that joins nothing is left out; then written with `-` (minusSyntax),
+ * without the parentheses of each group that reads the same without them (query-groups.ts), and its ORs written `or`
+ * (orWrittenAs). Neither API documents parentheses: Algolia reads none (sent `asthma (-mice rats)`, whether `(-mice`
+ * excluded was Algolia's guess), and YouTube reads `|` before the space (`(a OR b) c` is `a|b c`); a group YouTube
+ * cannot be sent without them (`(a b) OR c`) is left as typed. Empty for a text with no word.
  */
-export function minusQuery(typed: string, or: string): string {
+export function minusQuery(typed: string, or: '|' | ' '): string {
   const closed = closedQuery(typed);
-  return closed === '' ? '' : orWrittenAs(minusSyntax(closed), or);
+  if (closed === '') return '';
+  return orWrittenAs(withoutGroups(minusSyntax(closed), or === '|' ? 'or-first' : 'and-only').text, or);
 }
 
 /** Why an API that cannot exclude (its excluded terms are left out) is not asked a text with nothing else. */

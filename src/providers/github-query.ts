@@ -1,4 +1,5 @@
 import { closedBooleanText, mustBeQuoted } from './excluded-terms.js';
+import { withoutGroups } from './query-groups.js';
 
 /**
  * GitHub's search API refuses a query "longer than 256 characters (not including operators or qualifiers)" or
@@ -36,14 +37,31 @@ const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
  * An unclosed phrase or group is closed, and an operator that joins nothing left out (closedQuery), so that nothing
  * typed reaches the qualifier the adapter puts before the text (`rust NOT` is `rust`, not the NOT of `is:public`).
  * Empty for a text with no word at all (`(`, `AND "`), which GitHub refuses (422: "only logical operators … without
- * any search terms").
+ * any search terms"). A group is sent without its parentheses where the text reads the same without them (GITHUB_READING).
  */
 export function githubSearchText(text: string): string | undefined {
   // What the terms leave is closed again, as for PubMed: `a AND NOT -b` is `a NOT b`, not `a AND NOT b`.
   const terms = closedBooleanText(text, QUALIFIERS_KEPT);
-  if (typeof terms === 'string') return terms;
+  if (typeof terms === 'string') return withoutGroups(terms, GITHUB_READING).text;
   if (terms.rest === '') return undefined;
-  return [terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
+  const sent = [terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
+  return withoutGroups(sent, GITHUB_READING).text;
+}
+
+/**
+ * GitHub's search answers a parenthesised group with 422 (`(Foo OR Bar) -path:vendor language:go`, tried on the live
+ * legacy /search/code by github/github-mcp-server#2513), and documents none for any search; nothing shows its
+ * repository search takes them either. githubSearchText leaves them out where the text reads the same without them
+ * (query-groups.ts); and as GitHub documents no order between AND and OR, a group that they would leave to it
+ * (`(a OR b) c`, `a OR (b c)`, `(a OR b) NOT c`) keeps them, and the query is not sent (githubQueryProblem).
+ */
+const GITHUB_READING = 'unordered';
+
+/** Why GitHub is not sent a text (as githubSearchText writes it) for its parentheses; undefined when it holds none. */
+function groupProblem(text: string): string | undefined {
+  const group = withoutGroups(text, GITHUB_READING).kept[0];
+  if (group === undefined) return undefined;
+  return `accepts no parentheses (its search API answers a group with 422), and without them ${group} would mean something else beside the rest of the query, as GitHub documents no order between AND and OR: search for each alternative on its own`;
 }
 
 /** The AND, OR and NOT operators of a text, not counting those inside a quoted phrase (words searched for). */
@@ -57,7 +75,10 @@ function operatorsIn(text: string): number {
  */
 export function githubQueryProblem(text: string): string | undefined {
   // Nearly every query is this short: the work below is for the few that are not, or hold an operator.
+  // A group keeps its parentheses only beside an operator (githubSearchText): such a text holds one.
   if (text.length <= MAX_SEARCH_TEXT && !MAY_HOLD_OPERATOR.test(text)) return undefined;
+  const grouped = groupProblem(text);
+  if (grouped !== undefined) return grouped;
   const operators = operatorsIn(text);
   if (operators > MAX_OPERATORS) {
     return `accepts at most ${MAX_OPERATORS} AND, OR or NOT operators in a query; this one has ${operators} (each excluded term, -word or NOT word, is sent after a NOT of its own)`;

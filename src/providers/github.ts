@@ -46,7 +46,8 @@ export class GithubProvider extends Provider {
 
   /**
    * A text with no word at all (`(`, `AND "`) is skipped: GitHub refuses one of operators alone with 422; so is one of
-   * excluded terms alone (`-python`), which NOT has nothing to leave out of, and one GitHub would refuse.
+   * excluded terms alone (`-python`), which NOT has nothing to leave out of, and one GitHub would refuse (past its
+   * operators or length, or with a group it would need parentheses for: githubQueryProblem).
    */
   override queryProblem(text: string): string | undefined {
     const sent = githubSearchText(text);

@@ -37,7 +37,8 @@ const QUERY_BYTES_HINT = 'an accented letter takes two, a CJK character three, a
  * them as words. So is an OR, wherever it is (`rust OR` too): Algolia has no OR, and requires every word of a query,
  * so `rust OR go` asked for stories holding all three; without it, for stories holding both words (Algolia's
  * `optionalWords`, which could make them alternatives, is no parameter HN Search documents). The text is read closed
- * first, as YouTube's is (minusQuery): `rust (NOT crab)` is `rust -crab`. Empty for a text with no word.
+ * first, as YouTube's is (minusQuery): `rust (NOT crab)` is `rust -crab`; and sent without group parentheses, which
+ * Algolia does not read (`(rust OR zig) wasm` is `rust zig wasm`). Empty for a text with no word.
  */
 function algoliaQuery(typed: string): string {
   return minusQuery(typed, ' ');

@@ -40,7 +40,8 @@ const SAFE_SEARCH = { off: 'none', moderate: 'moderate', strict: 'strict' } as c
  * excluded term an alternative to a wanted one (`-fishing OR boating` is `-fishing boating`). An OR with nothing on
  * one side (`boating OR`) is left out; excluded terms between two alternatives go after the text, their ORs one `|`
  * between those (`boating OR -fishing OR sailing` is `boating|sailing -fishing`). The text is read closed first, as
- * the boolean APIs' is (minusQuery). Empty for a text with no word.
+ * the boolean APIs' is (minusQuery), and a group sent without its parentheses where `|`, read before the space, keeps
+ * its meaning (`(boating OR sailing) hawaii` is `boating|sailing hawaii`). Empty for a text with no word.
  */
 function searchTerms(typed: string): string {
   return minusQuery(typed, '|');

@@ -158,7 +158,7 @@ describe('github adapter', () => {
     expect(await qSent('rust AND')).toBe('is:public rust');
     expect(await qSent('rust "async')).toBe('is:public rust "async"');
     expect(await qSent('rust "')).toBe('is:public rust');
-    expect(await qSent('rust (async OR tokio')).toBe('is:public rust (async OR tokio)');
+    expect(await qSent('rust (async tokio')).toBe('is:public rust async tokio');
     expect(await qSent('OR rust) tokio')).toBe('is:public rust tokio');
     // A NOT typed first still excludes, after the qualifier; one that starts a text written in capitals is a word still,
     // and one that ends it joins nothing.
@@ -171,7 +171,48 @@ describe('github adapter', () => {
     // Unquoted, `NOT f(x` was a NOT before an unbalanced group.
     expect(await qSent('http client -"f(x"')).toBe('is:public http client NOT "f(x"');
     expect(await qSent('NOT ("f(x" OR ruby) http client')).toBe('is:public http client NOT "f(x" NOT ruby');
-    expect(await qSent('rust (async OR) tokio')).toBe('is:public rust (async) tokio');
+    expect(await qSent('rust (async OR) tokio')).toBe('is:public rust async tokio');
+  });
+
+  it('sends a group without the parentheses GitHub answers 422 to, where the query reads the same without them', async () => {
+    // Sent as typed, each was a parenthesised group: GitHub's search refused it (422), and the caller lost its answer.
+    // Leftover parentheses, a group of one term, or of AND-ed terms among AND-ed ones.
+    expect(await qSent('asthma ( rats) NOT mice')).toBe('is:public asthma rats NOT mice');
+    expect(await qSent('asthma ( -mice rats)')).toBe('is:public asthma rats NOT mice');
+    expect(await qSent('http (client server) rust')).toBe('is:public http client server rust');
+    expect(await qSent('(http NOT client) rust')).toBe('is:public http NOT client rust');
+    expect(await qSent('((tokio)) runtime')).toBe('is:public tokio runtime');
+    // A group that is the whole query, or of alternatives among alternatives; a phrase keeps its parentheses, a word.
+    expect(await qSent('(rust OR go)')).toBe('is:public rust OR go');
+    expect(await qSent('(rust OR go) OR zig')).toBe('is:public rust OR go OR zig');
+    expect(await qSent('("f(x)" OR lambda)')).toBe('is:public "f(x)" OR lambda');
+    upstream.json('GET /github/search/code', { total_count: 0, incomplete_results: false, items: [] });
+    const provider = makeProvider(GithubProvider, { GITHUB_TOKEN: 'ghp_test1234', GITHUB_BASE_URL: `${upstream.origin}/github` });
+    await runProvider(provider, makeQuery('(useEffect cleanup) language:ts', 'code', 5, { scope: 'code' }));
+    expect(upstream.requestsTo('/github/search/code').at(-1)!.url.searchParams.get('q')).toBe('useEffect cleanup language:ts');
+    for (const text of ['asthma ( rats) NOT mice', '(rust OR go)', '(useEffect cleanup) language:ts']) {
+      expect(provider.queryProblem!(text), text).toBeUndefined();
+    }
+  });
+
+  it('skips a query whose group GitHub would read otherwise without its parentheses, naming it, and sends no request', async () => {
+    // GitHub documents no order between AND and OR: `a OR b c` may be `a OR (b c)`, and `a OR b NOT c` may keep c in a.
+    const provider = makeProvider(GithubProvider, { GITHUB_BASE_URL: `${upstream.origin}/github` });
+    const before = upstream.requests.length;
+    const problem = (group: string): string =>
+      `accepts no parentheses (its search API answers a group with 422), and without them ${group} would mean something else beside the rest of the query, as GitHub documents no order between AND and OR: search for each alternative on its own`;
+    for (const [text, group] of [
+      ['(Foo OR Bar) -path:vendor language:go', '(Foo OR Bar)'],
+      ['(rust OR go) web', '(rust OR go)'],
+      ['web (rust OR go', '(rust OR go)'],
+      ['(rust OR go) -tutorial', '(rust OR go)'],
+      ['zig OR (rust async)', '(rust async)'],
+      // The innermost group is named: the outer one could go only once it had.
+      ['((rust OR go) web) OR zig', '(rust OR go)'],
+    ] as const) {
+      expect(provider.queryProblem!(text), text).toBe(problem(group));
+    }
+    expect(upstream.requests.length).toBe(before);
   });
 
   it('sends -(a OR b) as NOT (a OR b) is sent, and AND NOT as the NOT GitHub documents between words', async () => {

@@ -107,6 +107,18 @@ describe('hackernews adapter', () => {
     expect(await querySent('rust -(crab OR "borrow checker")')).toBe('rust -crab -"borrow checker"');
   });
 
+  it('sends no group parentheses, which Algolia does not read, keeping every word and excluded term', async () => {
+    // Sent as typed, `(-mice` left it to Algolia, which reads no parentheses, whether a `-` after one excludes.
+    expect(await querySent('asthma (-mice rats)')).toBe('asthma -mice rats');
+    expect(await querySent('asthma ( rats) NOT mice')).toBe('asthma rats -mice');
+    // Every word is required, an OR's too (read as AND): a group changes nothing.
+    expect(await querySent('(rust OR zig) wasm')).toBe('rust zig wasm');
+    expect(await querySent('(rust wasm) OR zig')).toBe('rust wasm zig');
+    expect(await querySent('rust (-crab OR zig)')).toBe('rust -crab zig');
+    // A formula's parentheses are part of its word.
+    expect(await querySent('solve f(x)')).toBe('solve f(x)');
+  });
+
   it('sends the NOT of a query written in capitals as typed, a word', async () => {
     // Not `-INVENTED HERE`: the words searched for excluded.
     expect(await querySent('NOT INVENTED HERE')).toBe('NOT INVENTED HERE');

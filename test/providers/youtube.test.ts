@@ -125,6 +125,21 @@ describe('youtube adapter', () => {
     expect(await qSent('"wave pool" OR surfing OR')).toBe('"wave pool"|surfing');
   });
 
+  it('sends a group without the parentheses search.list does not document, where its | (read before the space) keeps the meaning', async () => {
+    // Sent as typed, `( -mice` and `(surfing|sailing)` were parentheses YouTube documents no reading of.
+    expect(await qSent('asthma ( -mice rats)')).toBe('asthma -mice rats');
+    expect(await qSent('asthma ( rats) NOT mice')).toBe('asthma rats -mice');
+    // Its own example's shape: `boating|sailing -fishing` excludes fishing from both.
+    expect(await qSent('(surfing OR sailing) hawaii')).toBe('surfing|sailing hawaii');
+    expect(await qSent('(surfing OR sailing) -fishing')).toBe('surfing|sailing -fishing');
+    expect(await qSent('hawaii (surfing OR sailing) OR diving')).toBe('hawaii surfing|sailing|diving');
+    expect(await qSent('hawaii (big wave OR reef)')).toBe('hawaii big wave|reef');
+    // AND-ed words as an alternative cannot be written without them (`surfing hawaii|sailing` is surfing with either).
+    expect(await qSent('(surfing hawaii) OR sailing')).toBe('(surfing hawaii)|sailing');
+    // A formula's parentheses are part of its word.
+    expect(await qSent('solve f(x) -(x+1)')).toBe('solve f(x) -(x+1)');
+  });
+
   it('sends the NOT of a query written in capitals as typed, a word, not the - that would exclude the words searched for', async () => {
     // Not `-INVENTED HERE`, nor `-FOUND`: nothing left to search for.
     expect(await qSent('NOT INVENTED HERE')).toBe('NOT INVENTED HERE');
