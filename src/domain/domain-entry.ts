@@ -1,5 +1,14 @@
+/**
+ * A top-level domain: letters, or an internationalised one in its ASCII form (`xn--p1ai` is .рф, `xn--fiqs8s` .中国),
+ * whose digits and hyphens refused every site under it as "not a domain name".
+ */
+const TOP_LEVEL_DOMAIN = String.raw`(?:[a-zA-Z]{2,63}|[xX][nN]--[a-zA-Z0-9-]{0,57}[a-zA-Z0-9])`;
+
 /** An include_domains / exclude_domains entry: a host, or a host and a path under it (`docs.example.com/guide`). */
-export const DOMAIN_ENTRY = /^(?=.{1,253}$)([a-zA-Z0-9-]+\.)+[a-zA-Z]{2,63}(\/[^\s?#]*)?$/;
+export const DOMAIN_ENTRY = new RegExp(String.raw`^(?=.{1,253}$)([a-zA-Z0-9-]+\.)+${TOP_LEVEL_DOMAIN}(\/[^\s?#]*)?$`);
+
+/** A domain name alone (company_research's domain): at most 253 characters and 63 a label, as DNS allows. */
+export const DOMAIN_NAME = new RegExp(String.raw`^(?=.{1,253}$)([a-zA-Z0-9-]{1,63}\.)+${TOP_LEVEL_DOMAIN}$`);
 
 /** `Docs.Example.com/Guide` as `docs.example.com/Guide`: a host has no letter case, a path does. */
 export function lowerCaseHost(entry: string): string {

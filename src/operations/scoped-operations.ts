@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DOMAIN_NAME } from '../domain/domain-entry.js';
 import type { SearchKind } from '../domain/result.js';
 import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type Operation } from './operation.js';
@@ -120,7 +121,7 @@ const companyInput = z.strictObject({
     .toLowerCase()
     // At most 253 characters and 63 a label, as DNS allows: the domain goes to paid APIs and into the cache key.
     // Capitals pass (already lowercased here) because the pattern is also the one tools/list advertises for the input.
-    .regex(/^(?=.{1,253}$)([a-zA-Z0-9-]{1,63}\.)+[a-zA-Z]{2,63}$/, 'not a domain name; allowed: a domain such as example.com (at most 253 characters)')
+    .regex(DOMAIN_NAME, 'not a domain name; allowed: a domain such as example.com (at most 253 characters)')
     .optional()
     .describe("The company's own domain, to include what it says about itself."),
   max_results: searchParams.max_results,

@@ -94,7 +94,8 @@ export class CrossrefProvider extends Provider {
     const rows = numberParameter(page.request, 'rows', MAX_ROWS);
     const offset = numberParameter(page.request, 'offset', 0) + rows;
     const next = Math.min(query.limit - page.collected, MAX_ROWS, MAX_OFFSET - offset);
-    if (page.items.length < rows || next <= 0) return undefined;
+    // The works listed, not those read: one skipped (a null) does not make a full page look like the last.
+    if (listedWorks(page.response) < rows || next <= 0) return undefined;
     return withParameters(page.request, { offset: String(offset), rows: String(next) });
   }
 
@@ -130,6 +131,12 @@ export class CrossrefProvider extends Provider {
     // Crossref answers an unknown DOI with a short plain-text line ("Resource not found."), not with JSON.
     return describeJsonError(response, ERROR_BODIES) ?? describePlainTextError(response);
   }
+}
+
+/** How many works a search page listed, unreadable ones included (parseResponse found `message.items` a list). */
+function listedWorks(response: UpstreamResponse): number {
+  const message = parseJsonObject(response).message;
+  return isRecord(message) && Array.isArray(message.items) ? message.items.length : 0;
 }
 
 function toItem(work: Record<string, unknown>): ProviderItem | undefined {

@@ -115,7 +115,8 @@ export class OpenAlexProvider extends Provider {
   override nextPageRequest(_query: SearchQuery, page: PageRead): UpstreamRequest | undefined {
     const perPage = numberParameter(page.request, 'per_page', MAX_PER_PAGE);
     const pageNumber = numberParameter(page.request, 'page', 1);
-    if (page.items.length < perPage || (pageNumber + 1) * perPage > MAX_DEPTH) return undefined;
+    // The works listed, not those read: one skipped (a null) does not make a full page look like the last.
+    if (listedWorks(page.response) < perPage || (pageNumber + 1) * perPage > MAX_DEPTH) return undefined;
     return withParameters(page.request, { page: String(pageNumber + 1) });
   }
 
@@ -182,6 +183,12 @@ function withoutWildcards(text: string): string {
 /** An external id in OpenAlex's short form, percent-encoded part by part with the DOI's slashes kept. */
 function prefixed(prefix: string, id: string | undefined): string | undefined {
   return id === undefined ? undefined : `${prefix}:${encodePathSegments(id)}`;
+}
+
+/** How many works a search page listed, unreadable ones included (parseResponse found `results` a list). */
+function listedWorks(response: UpstreamResponse): number {
+  const results = parseJsonObject(response).results;
+  return Array.isArray(results) ? results.length : 0;
 }
 
 function toItem(work: Record<string, unknown>): ProviderItem | undefined {

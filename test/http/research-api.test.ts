@@ -241,6 +241,13 @@ describe('research operations over loopback providers', () => {
     expect(await refusal('find the  bell')).toContain('holds the control character U+0007');
   });
 
+  it('company_research takes a domain under an internationalised top-level domain, in its ASCII form', async () => {
+    const response = await call(service, 'company_research', { company: 'Example', domain: 'xn--e1afmkfd.xn--p1ai' });
+    expect(response.status).toBe(200);
+    const sections = ((await response.json()) as { sections: Array<{ title: string }> }).sections;
+    expect(sections.map((section) => section.title)).toContain('From xn--e1afmkfd.xn--p1ai');
+  });
+
   it('company_research refuses a domain longer than DNS allows before any provider hears of it', async () => {
     const response = await call(service, 'company_research', { company: 'Example', domain: `${'a'.repeat(250)}.example.com` });
     expect(response.status).toBe(400);

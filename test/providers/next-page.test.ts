@@ -223,15 +223,15 @@ describe('Crossref: offset, rows up to 100 (fedsearch\'s own page), within the f
 
   it('asks from past this page for what the search still wants', () => {
     const request = first(crossref, 'papers', 151);
-    const next = crossref.nextPageRequest!(query, pageRead(request, {}, 100));
+    const next = crossref.nextPageRequest!(query, pageRead(request, { message: { items: items(100) } }, 100));
     expect(parameters(next)).toEqual({ ...parameters(request), offset: '100', rows: '51' });
   });
 
   it('stops after a short page, and at offset 10,000', () => {
     const request = first(crossref, 'papers', 151);
-    expect(crossref.nextPageRequest!(query, pageRead(request, {}, 99))).toBeUndefined();
+    expect(crossref.nextPageRequest!(query, pageRead(request, { message: { items: items(99) } }, 99))).toBeUndefined();
     const last = { ...request, url: `${request.url}&offset=9900` };
-    expect(crossref.nextPageRequest!(makeQuery('paging', 'papers', 20_000), pageRead(last, {}, 100, 10_000))).toBeUndefined();
+    expect(crossref.nextPageRequest!(makeQuery('paging', 'papers', 20_000), pageRead(last, { message: { items: items(100) } }, 100, 10_000))).toBeUndefined();
   });
 });
 
@@ -241,14 +241,14 @@ describe('OpenAlex: page from 1, per_page up to 200, within the first 10,000', (
 
   it('asks for the next page of the same size', () => {
     const request = first(openalex, 'papers', 301);
-    expect(parameters(openalex.nextPageRequest!(query, pageRead(request, {}, 200)))).toEqual({ ...parameters(request), page: '2' });
+    expect(parameters(openalex.nextPageRequest!(query, pageRead(request, { results: items(200) }, 200)))).toEqual({ ...parameters(request), page: '2' });
   });
 
   it('stops after a short page, and where the next page would pass the first 10,000', () => {
     const request = first(openalex, 'papers', 301);
-    expect(openalex.nextPageRequest!(query, pageRead(request, {}, 150))).toBeUndefined();
+    expect(openalex.nextPageRequest!(query, pageRead(request, { results: items(150) }, 150))).toBeUndefined();
     const fiftieth = { ...request, url: `${request.url}&page=50` };
-    expect(openalex.nextPageRequest!(makeQuery('paging', 'papers', 20_000), pageRead(fiftieth, {}, 200, 10_000))).toBeUndefined();
+    expect(openalex.nextPageRequest!(makeQuery('paging', 'papers', 20_000), pageRead(fiftieth, { results: items(200) }, 200, 10_000))).toBeUndefined();
   });
 });
 
@@ -346,6 +346,23 @@ describe('a full page with an entry skipped when read is not taken for the last:
     const entries = listed(50, null, (index) => ({ id: { kind: 'youtube#video', videoId: `video${String(index).padStart(6, '0')}` }, snippet: { title: `Video ${index}` } }));
     const body = { nextPageToken: 'CDIQAA', items: entries };
     expect(parameters(afterParsedPage(youtube, query, youtube.buildRequest(query), response(JSON.stringify(body))))).toMatchObject({ pageToken: 'CDIQAA' });
+  });
+
+  it('Crossref: 100 works listed, one a null', () => {
+    const crossref = makeProvider(CrossrefProvider);
+    const query = makeQuery('paging', 'papers', 151);
+    const works = listed(100, null, (index) => ({ DOI: `10.1234/work.${index}`, title: [`Work ${index}`] }));
+    const body = { status: 'ok', 'message-type': 'work-list', message: { 'total-results': 5000, items: works } };
+    // 99 works read: the search still wants 151 - 99.
+    expect(parameters(afterParsedPage(crossref, query, crossref.buildRequest(query), response(JSON.stringify(body))))).toMatchObject({ offset: '100', rows: '52' });
+  });
+
+  it('OpenAlex: 200 works listed, one a null', () => {
+    const openalex = makeProvider(OpenAlexProvider);
+    const query = makeQuery('paging', 'papers', 301);
+    const works = listed(200, null, (index) => ({ id: `https://openalex.org/W${1000 + index}`, display_name: `Work ${index}` }));
+    const body = { meta: { count: 5000, page: 1, per_page: 200 }, results: works };
+    expect(parameters(afterParsedPage(openalex, query, openalex.buildRequest(query), response(JSON.stringify(body))))).toMatchObject({ page: '2' });
   });
 
   it('PubMed: efetch asked for the 200 PMIDs esearch listed and gave back fewer records', () => {
