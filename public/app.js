@@ -210,6 +210,9 @@ function showInAddressBar(state) {
   if (url !== `${location.pathname}${location.search}`) history.pushState(null, '', url);
 }
 
+/** How many times start() was called: one that is no longer the latest when its list is in leaves the page to the latest. */
+let startsSoFar = 0;
+
 /**
  * Shows the search the address bar holds. `reloadProviders: false` (Back and Forward) keeps the provider list
  * already loaded: asking for it again on each step cost a request against the rate limit, and a refused one left
@@ -217,6 +220,7 @@ function showInAddressBar(state) {
  * since the address filled them in keep what the user typed, and nothing is searched until Search is pressed.
  */
 async function start({ reloadProviders = true, keepEdits = false } = {}) {
+  const started = ++startsSoFar;
   // The address bar moved (back, forward, a new key): the search shown so far no longer belongs to it.
   search.cancel();
   let listProblem;
@@ -227,6 +231,9 @@ async function start({ reloadProviders = true, keepEdits = false } = {}) {
           return false;
         })
       : true;
+  // Another start (Search pressed while the list loaded, Back) waited for the same list: the address is the latest's
+  // to show, and both searching it sent the search twice.
+  if (started !== startsSoFar) return;
   const state = stateFromUrl();
   const keep = keepEdits && fields.edited;
   // The link's fields show while the key is asked for too, so that a Search before it is the link's, checked as it

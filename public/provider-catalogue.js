@@ -11,14 +11,32 @@ export class ProviderCatalogue {
     this.key = key;
     /** As GET /v1/providers lists them: empty until the list is loaded (the key not yet given, or refused). */
     this.providers = [];
+    /** The list on its way, `{ authorization, answer }`, until it is in or failed. */
+    this.loading = undefined;
   }
 
   /**
    * Asks the service for the list. Returns true once it is in (and the key form gone), false when the key is asked
    * for instead; a list that could not be loaded throws an error whose message says so in the page's words.
+   * Asked again while it is on its way with the same key (Search pressed before it is in), the request on its way
+   * answers both: a second one cost a request against the rate limit.
    */
-  async load() {
+  load() {
     const sent = this.key.headers();
+    const { authorization } = sent;
+    if (this.loading === undefined || this.loading.authorization !== authorization) {
+      const loading = { authorization, answer: this.requestList(sent) };
+      this.loading = loading;
+      const done = () => {
+        if (this.loading === loading) this.loading = undefined;
+      };
+      loading.answer.then(done, done);
+    }
+    return this.loading.answer;
+  }
+
+  /** One GET of the list with the headers `sent`: load()'s answer. */
+  async requestList(sent) {
     const response = await fetch('/v1/providers', { headers: sent }).catch((error) => {
       // The browser's own words ("Failed to fetch") alone did not say what failed, nor what to do.
       throw new Error(`The provider list could not be loaded (${error.message}). Check the connection and reload the page.`);

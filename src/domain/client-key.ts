@@ -8,6 +8,22 @@ export function clientKey(apiKeyId: string | undefined, address: string): string
   return apiKeyId ? `key:${apiKeyId}` : `ip:${addressGroup(address)}`;
 }
 
+/** A request as clientKeyOf reads it (Fastify's satisfies it): its API key id, its address, and its key once worked out. */
+export interface CallerRequest {
+  readonly apiKeyId?: string;
+  readonly ip: string;
+  clientKey?: string;
+}
+
+/**
+ * The request's clientKey, worked out once and kept on it: the per-client rate limiter's keyGenerator asks, and so
+ * does the route that passes the caller on to its search (an IPv6 address is parsed each time). Asked only after
+ * access control, whose hook comes before the limiter's and sets the key id the answer depends on.
+ */
+export function clientKeyOf(request: CallerRequest): string {
+  return (request.clientKey ??= clientKey(request.apiKeyId, request.ip));
+}
+
 /** The leading 16-bit groups of an IPv6 address that name one subscriber's network (a /64). */
 const SUBSCRIBER_GROUPS = 4;
 

@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** A short, non-reversible id of the caller's API key: for rate limits and logs, never the key. */
     apiKeyId?: string;
+    /** Who the request counts as, once asked for (domain/client-key.ts's clientKeyOf). */
+    clientKey?: string;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { OperationContext, Operation } from '../operations/operation.js';
-import { clientKey } from '../domain/client-key.js';
+import { clientKeyOf } from '../domain/client-key.js';
 import { arrivalOf } from './request-arrival.js';
 import { clientGoneSignal } from './request-signal.js';
 import { operationErrorResponses } from './operation-errors.js';
@@ -39,7 +39,7 @@ export function registerOperationRoutes(app: FastifyInstance, operations: readon
           signal: clientGoneSignal(reply),
           logger: request.log,
           receivedAt: arrivalOf(reply),
-          caller: clientKey(request.apiKeyId, request.ip),
+          caller: clientKeyOf(request),
         }),
     );
   }

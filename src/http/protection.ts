@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequire } from 'node:module';
 import type { AppConfig } from '../config.js';
 import { listFromEnv } from '../config/env-values.js';
-import { clientKey } from '../domain/client-key.js';
+import { clientKeyOf } from '../domain/client-key.js';
 import { FedsearchError } from '../domain/errors.js';
 import { retryAfterWords } from '../domain/retry-advice.js';
 import { isOpenPath, markRefused, wasRefused } from './access-control.js';
@@ -70,7 +70,7 @@ export async function registerProtection(
   await app.register(fastifyRateLimit, {
     max: config.RATE_LIMIT_MAX,
     timeWindow: config.RATE_LIMIT_WINDOW_MS,
-    keyGenerator: (request) => clientKey(request.apiKeyId, request.ip),
+    keyGenerator: (request) => clientKeyOf(request),
     // An open path is not counted, unless its request was refused for its key (/metrics guarded by the API keys).
     allowList: (request) => isOpenPath(request.url) && !wasRefused(request),
     ...(redis ? { store: failFastRedisStore(redis, `${config.REDIS_KEY_PREFIX}${CLIENT_LIMIT_KEYS}`), skipOnError: true } : {}),

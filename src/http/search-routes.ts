@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { clientKey } from '../domain/client-key.js';
+import { clientKeyOf } from '../domain/client-key.js';
 import type { SearchService } from '../engine/search-service.js';
 import { searchResponseOutput } from '../operations/output-schemas.js';
 import { filtersOf } from '../operations/search-operations.js';
@@ -53,7 +53,7 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
   for (const { kind, path, summary, operationId } of ROUTE_KINDS) {
     const handle = async (input: SearchRouteInput, request: FastifyRequest, reply: FastifyReply) =>
       planRouteSearch(search, kind, input).run(
-        { logger: request.log, receivedAt: arrivalOf(reply), caller: clientKey(request.apiKeyId, request.ip) },
+        { logger: request.log, receivedAt: arrivalOf(reply), caller: clientKeyOf(request) },
         lazyClientGoneSignal(reply),
       );
     app.get(

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import type { AppConfig } from '../config.js';
-import { clientKey } from '../domain/client-key.js';
+import { clientKeyOf } from '../domain/client-key.js';
 import { FedsearchError } from '../domain/errors.js';
 import type { SearchResult } from '../domain/result.js';
 import type { ProviderAnswer } from '../engine/gather.js';
@@ -111,7 +111,7 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
     write(sseEvent('results', { results, done: answers.length, total }));
   };
   try {
-    const answer = await plan.run({ logger: request.log, onProviderAnswer, receivedAt, caller: clientKey(request.apiKeyId, request.ip) }, signal);
+    const answer = await plan.run({ logger: request.log, onProviderAnswer, receivedAt, caller: clientKeyOf(request) }, signal);
     write(sseEvent('done', answer, STREAM_END_ID));
   } catch (error) {
     if (!signal.aborted) {

@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { clientKey } from '../domain/client-key.js';
+import { clientKeyOf } from '../domain/client-key.js';
 
 /**
  * What a tool call knows of the HTTP request that carried it. The SDK's transports hand a handler the request's
@@ -12,7 +12,7 @@ import { clientKey } from '../domain/client-key.js';
  * each search would pay.
  */
 export function carryCaller(request: FastifyRequest, receivedAt: number): void {
-  const caller = clientKey(request.apiKeyId, request.ip);
+  const caller = clientKeyOf(request);
   const auth: AuthInfo = { token: '', clientId: request.apiKeyId ?? 'anonymous', scopes: [], extra: { requestId: request.id, receivedAt, caller } };
   (request.raw as IncomingMessage & { auth?: AuthInfo }).auth = auth;
 }

@@ -19,9 +19,10 @@ import { closedSessionAnswer, type SessionClosing } from './session-closing.js';
 export class PendingRequests {
   /**
    * Each request waiting, with the id of the HTTP request that carried it (for the error answer of a session closing),
-   * by JSON-RPC id: a list, since a client may reuse the id of a call still running. The SDK runs both calls, and each
-   * answer settles one of them; keyed by id alone, the first answer would settle both, and a shutdown would not wait
-   * for the second.
+   * by JSON-RPC id: a list, since a client may reuse the id of a call still running. The routes refuse such a request
+   * (reused-request-id.ts), but a Streamable HTTP one checked while the first is still on its way to the transport
+   * gets through; the SDK then runs both calls, and each answer settles one of them. Keyed by id alone, the first
+   * answer would settle both, and a shutdown would not wait for the second.
    */
   private readonly pending = new Map<RequestId, Array<string | undefined>>();
   private count = 0;
@@ -43,6 +44,11 @@ export class PendingRequests {
 
   get size(): number {
     return this.count;
+  }
+
+  /** Whether a request with this id was received and is still waiting for its answer. */
+  has(id: RequestId): boolean {
+    return this.pending.has(id);
   }
 
   /** Resolves once no request is waiting for its answer (at once if none is). */

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { clientKey } from '../domain/client-key.js';
+import { clientKeyOf } from '../domain/client-key.js';
 import { retryAfterWords } from '../domain/retry-advice.js';
 import { IdleSessions, type EvictableSession } from './idle-sessions.js';
 import { sendMcpRefusal } from './replies.js';
@@ -11,7 +11,7 @@ export interface SessionOwner {
 }
 
 export function ownerOf(request: FastifyRequest): SessionOwner {
-  return { apiKeyId: request.apiKeyId, client: clientKey(request.apiKeyId, request.ip) };
+  return { apiKeyId: request.apiKeyId, client: clientKeyOf(request) };
 }
 
 /**
@@ -21,7 +21,7 @@ export function ownerOf(request: FastifyRequest): SessionOwner {
  * whoever holds it. Without keys both key ids were undefined, and any caller could drive any session.
  */
 export function belongsTo(session: { owner: SessionOwner | undefined }, request: FastifyRequest): boolean {
-  return session.owner !== undefined && session.owner.client === clientKey(request.apiKeyId, request.ip);
+  return session.owner !== undefined && session.owner.client === clientKeyOf(request);
 }
 
 export interface SessionLimitSettings {

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { IdleSessions } from './idle-sessions.js';
@@ -74,6 +75,11 @@ export class McpSession<Transport extends SdkTransport> {
   /** Requests received and not answered yet (tool calls in flight, mostly). */
   get pendingRequests(): number {
     return this.pending.size;
+  }
+
+  /** Whether a request of this session with this JSON-RPC id is still waiting for its answer. */
+  isPending(id: RequestId): boolean {
+    return this.pending.has(id);
   }
 
   /** Shutdown: lets the requests in flight deliver their answers, then closes. */

@@ -2,6 +2,7 @@ import { shownValue } from '../domain/shown-value.js';
 import type { FastifyInstance } from 'fastify';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { handOver, SESSION_NOT_FOUND, sendMcpRefusal } from './replies.js';
+import { reusedRequestIdRefusal } from './reused-request-id.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { McpSession, sessionLogTag, type SessionStore } from './session-store.js';
@@ -67,6 +68,8 @@ export function registerSseRoutes(app: FastifyInstance, sessions: SessionStore<S
     }
     const invalid = invalidMessageRefusal(request.body, false);
     if (invalid) return sendMcpRefusal(request, reply, invalid);
+    const reused = reusedRequestIdRefusal(request.body, (id) => session.isPending(id));
+    if (reused) return sendMcpRefusal(request, reply, reused);
     return handOver(reply, (response) => {
       session.track(response);
       return session.transport.handlePostMessage(request.raw, response, request.body);

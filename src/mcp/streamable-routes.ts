@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { cancelledRequestIds, releaseStream } from './cancelled-streams.js';
 import { handOver, SESSION_NOT_FOUND, sendMcpRefusal } from './replies.js';
+import { reusedRequestIdRefusal } from './reused-request-id.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { ENDED_BY_DELETE } from './session-closing.js';
@@ -151,6 +152,8 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
     const initializes = request.method === 'POST' && initializesCheaply(request.body);
     const precondition = streamablePreconditionRefusal(request, () => initializes) ?? (initializes ? initializeRefusal(request.body, true) : undefined);
     if (precondition) return sendMcpRefusal(request, reply, precondition);
+    const reused = request.method === 'POST' ? reusedRequestIdRefusal(request.body, (id) => session.isPending(id)) : undefined;
+    if (reused) return sendMcpRefusal(request, reply, reused);
     if (request.method === 'GET') {
       if (streaming.has(session)) return sendMcpRefusal(request, reply, SECOND_STREAM_REFUSAL);
       streaming.add(session);
