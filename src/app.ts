@@ -134,7 +134,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const mcpRoutes = MCP_ROUTES;
   // What the service-wide hooks refuse there (a Host, a missing key, a method) is answered in JSON-RPC too: MCP clients parse no other body.
   const refusalShapes = new Map(mcpRoutes.map((path) => [path, sendMcpRefusal]));
-  registerErrorHandler(app);
+  registerErrorHandler(app, countRefused);
   registerNotFoundHandler(app, refusalShapes, countRefused);
   // A request whose body came too late (or malformed) is answered, logged and counted by answerClientErrors, which
   // closes its connection: not a client that left.

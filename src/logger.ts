@@ -26,8 +26,10 @@ export const REDACTED_PATHS = [
 ];
 
 // `#` starts a query string too: Fastify's router ends the path at the first `?` or `#` and parses what follows
-// as parameters (`/v1/search/web#api_key=…&q=…` is searched as q), so a key written after a `#` was logged as it was.
-const QUERY_PARAMETER = /([?&#])([^=&#]*)=[^&]*/g;
+// as parameters (`/v1/search/web#api_key=…&q=…` is searched as q), so a key written after a `#` was logged as it was;
+// and after another parameter (`?q=x#api_key=…`) a `#` ends that one's value here, as a `;` does (`?q=x;api_key=…`,
+// read as `&` by many a client and site): either kept the key inside the value before it, logged whole.
+const QUERY_PARAMETER = /([?&#;])([^=&#;]*)=[^&#;]*/g;
 
 /**
  * A request's URL as its log line writes it: the values of its parameters with a secret's name redacted, and, when a
@@ -81,14 +83,15 @@ function messageSerializer(secrets: readonly string[]): (message: unknown) => un
 }
 
 /**
- * The request line of a request Node's parser refused (http/client-error.ts) as a request's URL is written: its
- * target's secret parameters and every configured key redacted, and only then cut short (its length is the caller's
- * choice), so that the cut cannot leave the start of a key that whole-key redaction would have found.
+ * The request line of a request Node's parser refused (http/client-error.ts) as a request's URL is written: every
+ * configured key and its target's secret parameters redacted (the keys first, as for a URL), and only then cut short
+ * (its length is the caller's choice), so that the cut cannot leave the start of a key that whole-key redaction would
+ * have found.
  */
 function requestLineSerializer(secrets: readonly string[]): (line: unknown) => unknown {
   return (line) =>
     typeof line === 'string'
-      ? shownValue(redactSecrets(line.replace(/^(\S+ )(\S+)/, (_line, method: string, target: string) => `${method}${redactUrl(target)}`), secrets))
+      ? shownValue(redactSecrets(line, secrets).replace(/^(\S+ )(\S+)/, (_line, method: string, target: string) => `${method}${redactUrl(target)}`))
       : line;
 }
 
@@ -169,8 +172,9 @@ export function loggerOptions(
       serializers: {
         req: (request: FastifyRequest) => ({
           method: request.method,
-          // By value too: a key under a name not listed above, or in the path, is still one of ours.
-          url: redactSecrets(redactUrl(request.url), secrets),
+          // By value too, first: a key under a name not listed above, or in the path, is still one of ours, and one
+          // holding a `;` or `#` would be cut in two by the parameters' redaction, its end no longer found whole.
+          url: redactUrl(redactSecrets(request.url, secrets)),
           remoteAddress: request.socket?.remoteAddress,
         }),
         err: errorSerializer(secrets),

@@ -13,19 +13,28 @@ const SECRET_PARAMETERS: ReadonlySet<string> = new Set(['key', 'auth', 'authoriz
  * The endings of a credential's name: each site names its own (`api_token`, `auth_token`, GitLab's `private_token`,
  * Brave's `X-Subscription-Token`, `access_key`, Azure's `subscription-key`, `app_secret`, `oauth_signature`, a
  * bearer token passed as `jwt` or `auth_jwt`, as Mercure's hubs, Metabase's embeds and many a signed link take it),
- * and a list of whole names let every one it lacked into the log. An ending, not a part: `tokens` and
+ * and a list of whole names let every one it lacked into the log; a session's id is one too, as a URL carries it
+ * (Java's `;jsessionid=`, PHP's `PHPSESSID`, ASP.NET's `ASP.NET_SessionId`). An ending, not a part: `tokens` and
  * `signature_version` are no credentials.
  */
-const SECRET_ENDING = /(?:token|secret|password|passwd|signature|credential|jwt|apikey|accesskey|secretkey|privatekey|subscriptionkey)$/;
+const SECRET_ENDING = /(?:token|secret|password|passwd|signature|credential|jwt|apikey|accesskey|secretkey|privatekey|subscriptionkey|sessionid|sessid)$/;
 
-/** Whether `name` is a secret's, read as the query parser reads it: `api%5Fkey` and `%6Bey` are `api_key` and `key`. */
+/** How many times a name's escapes are decoded: once as written, again for a URL that sits in another's query. */
+const NAME_DECODINGS = 2;
+
+/**
+ * Whether `name` is a secret's, read as the query parser reads it: `api%5Fkey` and `%6Bey` are `api_key` and `key`.
+ * A URL inside another's query is encoded once more, its names' escapes with it (`%3Fapi%255Fkey%3D…` is the nested
+ * URL's `api%5Fkey`, its site's `api_key`): a name is decoded until it has no escape left, twice at most.
+ */
 export function isSecretParameter(name: string): boolean {
   let decoded = name;
-  if (name.includes('%') || name.includes('+')) {
+  for (let decodings = 0; decodings < NAME_DECODINGS && (decoded.includes('%') || decoded.includes('+')); decodings += 1) {
     try {
-      decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      decoded = decodeURIComponent(decoded.replace(/\+/g, ' '));
     } catch {
       // A malformed escape: the parser keeps such a name as it is, and so is it read here.
+      break;
     }
   }
   const normalised = decoded.toLowerCase().replace(/[-_]/g, '');
@@ -35,11 +44,12 @@ export function isSecretParameter(name: string): boolean {
 /**
  * A parameter of a URL written in text (`?name=value`, `&name=value`): its value ends where the next parameter
  * starts, or at a blank or a quote (the end of the URL in a message). A `?` ends it too, so that the query of a URL
- * given unencoded as another's value (`?url=https://files.example/a.pdf?sig=…`) is read as parameters of its own.
+ * given unencoded as another's value (`?url=https://files.example/a.pdf?sig=…`) is read as parameters of its own;
+ * and a `;`, which many a site reads as `&` (`?a=1;token=…`), or as the start of a path's parameters (`;jsessionid=…`).
  */
-const PLAIN_PARAMETER = /([?&#])((?:[^=&#?\s"'%]|%[0-9A-F]{2})+)=([^&#?\s"']*)/gi;
+const PLAIN_PARAMETER = /([?&#;])((?:[^=&#?;\s"'%]|%[0-9A-F]{2})+)=([^&#?;\s"']*)/gi;
 /** The same, percent-encoded once, as a URL sits in another URL's query (`?url=https%3A…%3Fsig%3D…%26v%3D3`). */
-const ENCODED_PARAMETER = /(%3F|%26|%23)((?:[^=&#?\s"'%]|%(?!3D|26|3F|23)[0-9A-F]{2})+)(%3D)((?:[^&#?\s"'%]|%(?!26|23|3F)[0-9A-F]{2})*)/gi;
+const ENCODED_PARAMETER = /(%3F|%26|%23|%3B)((?:[^=&#?;\s"'%]|%(?!3D|26|3F|23|3B)[0-9A-F]{2})+)(%3D)((?:[^&#?;\s"'%]|%(?!26|23|3F|3B)[0-9A-F]{2})*)/gi;
 /** Punctuation a message puts right after a URL (`could not fetch https://…?sig=…: refused`): not part of the value. */
 const TRAILING_PUNCTUATION = /[:.,;)]+$/;
 

@@ -10,8 +10,30 @@ import { answeredPastTheApp } from './client-error.js';
  * any other 5xx message is hidden behind a generic sentence and logged with the request id instead. Every
  * error answer carries that request id (as does the x-request-id header), so a caller has something to quote.
  */
-export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | FedsearchError | Error, request, reply) => sendErrorAnswer(request, reply, errorAnswer(error, request)));
+export function registerErrorHandler(app: FastifyInstance, countUnrouted?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>): void {
+  app.setErrorHandler((error: FastifyError | FedsearchError | Error, request, reply) =>
+    countUnrouted && request.is404 ? answerCounted(error, request, reply, countUnrouted) : sendErrorAnswer(request, reply, errorAnswer(error, request)),
+  );
+}
+
+/**
+ * A request no route serves can fail before the not-found handler counts it against its caller's rate limit: its
+ * query's escape malformed, its body not JSON or past BODY_LIMIT_BYTES, each a 400 or 413 that went uncounted at any
+ * rate (http/not-found-handler.ts). Counted here first, once (the count skips a request it already counted, such as
+ * the not-found handler's own 429), and answered 429 past the limit.
+ */
+async function answerCounted(
+  error: FastifyError | FedsearchError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  countUnrouted: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
+): Promise<FastifyReply> {
+  try {
+    await countUnrouted(request, reply);
+  } catch (refusal) {
+    return sendErrorAnswer(request, reply, errorAnswer(refusal instanceof Error ? refusal : new Error(String(refusal)), request));
+  }
+  return sendErrorAnswer(request, reply, errorAnswer(error, request));
 }
 
 /** Sends an error's answer in the envelope, with its details and its wait (Retry-After and retry_after_ms) when it has them. */

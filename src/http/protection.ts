@@ -61,9 +61,11 @@ export async function registerProtection(
     };
     // An OPTIONS that is no preflight (no Origin or no Access-Control-Request-Method) got the plugin's own
     // text/plain 400 "Invalid Preflight Request"; without CORS for it, it is answered as any method a route does
-    // not take (http/error-handler.ts): a 405 listing the path's methods, or a 404, in the error envelope.
+    // not take (http/error-handler.ts): a 405 listing the path's methods, or a 404, in the error envelope. So is a
+    // preflight for a request no route would serve: the plugin's OPTIONS route answered every path 204, uncounted by
+    // the rate limit (its route comes before the limiter's hook), each logged as long as its URL.
     await app.register(fastifyCors, {
-      delegator: (request, callback) => callback(null, request.method !== 'OPTIONS' || isPreflight(request) ? corsOptions : { origin: false }),
+      delegator: (request, callback) => callback(null, request.method !== 'OPTIONS' || isServedPreflight(app, request) ? corsOptions : { origin: false }),
     });
   }
 
@@ -90,9 +92,11 @@ export async function registerProtection(
 
   // The limiter's count with the global settings, taken even when its hook already let the request pass (an open
   // path such as /metrics, whose token is checked later): one more for the address, answered 429 past RATE_LIMIT_MAX.
-  // The request is marked refused first, so that the allow list, which spares open paths, counts it.
+  // The request is marked refused first, so that the allow list, which spares open paths, counts it. A request is
+  // counted once: one no route serves may come here from the not-found handler, then from the error handler with its 429.
   const count = app.createRateLimit();
   return async (request, reply) => {
+    if (wasRefused(request)) return;
     markRefused(request);
     const counted = await count(request);
     if (counted.isAllowed || !counted.isExceeded) return;
@@ -111,8 +115,12 @@ export async function registerProtection(
   }
 }
 
-function isPreflight(request: FastifyRequest): boolean {
-  return request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
+/** A preflight (an Origin and the method to come) for a request a route serves: that method at that path. */
+function isServedPreflight(app: FastifyInstance, request: FastifyRequest): boolean {
+  const method = request.headers['access-control-request-method'];
+  if (request.headers.origin === undefined || method === undefined) return false;
+  const queryStart = request.url.indexOf('?');
+  return app.findRoute({ method, url: queryStart < 0 ? request.url : request.url.slice(0, queryStart) }) !== null;
 }
 
 /** Per-client counter keys after the service's REDIS_KEY_PREFIX. */

@@ -18,6 +18,7 @@ export class CallerWaits {
    * Undefined while this caller may wait for another slot before a deadline `maxWaitMs` away; otherwise how long
    * until its first waiting call leaves, freeing a place. Its share is half the slots that fit before the deadline
    * (at least one): the other half stays for the other callers, whose calls would otherwise come after all of its.
+   * CallerShares passes the shorter of its own deadline and the other callers' (see BucketCallers.refused).
    */
   pastShare(limit: RateLimit, maxWaitMs: number, now: number): number | undefined {
     if (this.leaving.length === 0) return undefined;
@@ -44,29 +45,39 @@ export class CallerWaits {
   }
 }
 
+/** A caller's refusal: until when it counts as contention, and the deadline's length it was refused within. */
+interface Refusal {
+  until: number;
+  maxWaitMs: number;
+}
+
 /** Who is using one bucket: the callers with calls waiting, and those refused a slot lately. */
 class BucketCallers {
   readonly waiting = new Map<string, CallerWaits>();
-  /** Caller → until when its refusal counts as contention (its deadline's length after it was refused). */
-  readonly refusedUntil = new Map<string, number>();
+  /**
+   * Caller → its refusal, which counts as contention for its deadline's length after it. That length bounds the
+   * others' shares too: held to half the slots before a deadline of its own (30 s at 1/s: fifteen calls waiting), a
+   * caller kept a queue longer than another's whole deadline (5 s), whose every call found no slot before it, and was
+   * refused for as long as the first kept its share full.
+   */
+  readonly refused = new Map<string, Refusal>();
 
   /**
-   * Whether a caller other than `caller` contends for this bucket: has a call waiting, or was refused for want of a
-   * slot within its deadline's length. Forgets refusals that no longer count.
+   * Undefined when no caller other than `caller` contends for this bucket; else the shortest deadline (ms) of those
+   * refused for want of a slot lately, Infinity when they only have calls waiting. Forgets refusals that no longer count.
    */
-  contendedBesides(caller: string, now: number): boolean {
-    const { waiting, refusedUntil } = this;
-    if (waiting.size > 1 || (waiting.size === 1 && !waiting.has(caller))) return true;
-    let contended = false;
-    for (const [other, until] of refusedUntil) {
-      if (until <= now) refusedUntil.delete(other);
-      else if (other !== caller) contended = true;
+  contendingWaitBesides(caller: string, now: number): number | undefined {
+    const { waiting, refused } = this;
+    let shortest = waiting.size > 1 || (waiting.size === 1 && !waiting.has(caller)) ? Infinity : undefined;
+    for (const [other, refusal] of refused) {
+      if (refusal.until <= now) refused.delete(other);
+      else if (other !== caller) shortest = Math.min(shortest ?? Infinity, refusal.maxWaitMs);
     }
-    return contended;
+    return shortest;
   }
 
   get unused(): boolean {
-    return this.waiting.size === 0 && this.refusedUntil.size === 0;
+    return this.waiting.size === 0 && this.refused.size === 0;
   }
 }
 
@@ -86,8 +97,10 @@ export class CallerShares {
   pastShare(bucket: string, caller: string, limit: RateLimit, maxWaitMs: number, now: number): number | undefined {
     const callers = this.buckets.get(bucket);
     const waits = callers?.waiting.get(caller);
-    if (!callers || !waits || !callers.contendedBesides(caller, now)) return undefined;
-    return waits.pastShare(limit, maxWaitMs, now);
+    if (!callers || !waits) return undefined;
+    const othersWaitMs = callers.contendingWaitBesides(caller, now);
+    if (othersWaitMs === undefined) return undefined;
+    return waits.pastShare(limit, Math.min(maxWaitMs, othersWaitMs), now);
   }
 
   /** A call of this caller waits for its slot until `leavesAt` at the latest: release() it once the wait is over, however it ends. */
@@ -108,7 +121,12 @@ export class CallerShares {
    */
   refused(bucket: string, caller: string, now: number, maxWaitMs: number): void {
     const callers = this.callersOf(bucket);
-    callers.refusedUntil.set(caller, Math.max(callers.refusedUntil.get(caller) ?? 0, now + maxWaitMs));
+    const earlier = callers.refused.get(caller);
+    const counts = earlier !== undefined && earlier.until > now;
+    callers.refused.set(caller, {
+      until: Math.max(counts ? earlier.until : 0, now + maxWaitMs),
+      maxWaitMs: counts ? Math.min(earlier.maxWaitMs, maxWaitMs) : maxWaitMs,
+    });
   }
 
   /** One waiting call has left (its slot came, or its caller went away): a caller with none left is forgotten. */
@@ -118,7 +136,7 @@ export class CallerShares {
     if (callers?.waiting.get(waits.caller) !== waits) return;
     callers.waiting.delete(waits.caller);
     // Prunes the refusals that no longer count, so that a bucket nobody uses any more is forgotten.
-    callers.contendedBesides(waits.caller, now);
+    callers.contendingWaitBesides(waits.caller, now);
     if (callers.unused) this.buckets.delete(waits.bucket);
   }
 

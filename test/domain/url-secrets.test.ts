@@ -31,6 +31,16 @@ describe('hideUrlSecrets', () => {
       'could not fetch https://hub.example/.well-known/mercure?topic=news&jwt=[redacted]&auth_jwt=[redacted]: refused',
     ],
     ['a user name and password as well', 'https://ann:pw@h.example/?sig=s1', 'https://[redacted]@h.example/?sig=[redacted]'],
+    [
+      "parameters after a `;` (read as `&` by many a site), and a path's session id",
+      'could not fetch https://h.example/app;jsessionid=J1?x=1;token=t1&PHPSESSID=p1&ASP.NET_SessionId=a1&page=2: refused',
+      'could not fetch https://h.example/app;jsessionid=[redacted]?x=1;token=[redacted]&PHPSESSID=[redacted]&ASP.NET_SessionId=[redacted]&page=2: refused',
+    ],
+    [
+      "a `;` inside another URL's query, and a name percent-encoded there once more (api%255Fkey is the nested URL's api%5Fkey)",
+      '/v1/papers/download?url=https%3A%2F%2Fh.example%2Fr.pdf%3Fx%3D1%3Btoken%3Dt1%26api%255Fkey%3Dk1%26v%3D2',
+      '/v1/papers/download?url=https%3A%2F%2Fh.example%2Fr.pdf%3Fx%3D1%3Btoken%3D[redacted]%26api%255Fkey%3D[redacted]%26v%3D2',
+    ],
   ])('%s', (_case, text, hidden) => {
     expect(hideUrlSecrets(text)).toBe(hidden);
   });
@@ -39,6 +49,7 @@ describe('hideUrlSecrets', () => {
     ['a search', '/v1/search/web?q=signed+urls&providers=brave'],
     ['parameters whose names only contain a secret\'s', 'https://h.example/?keyword=k&tokens=2&signature_version=4'],
     ['an empty secret parameter', 'https://h.example/?token=&q=x'],
+    ['a `;` in a value before no secret', 'https://h.example/?q=a;b=c&session=2'],
     ['text with no URL', 'the page answered HTTP 404'],
   ])('leaves %s as it is', (_case, text) => {
     expect(hideUrlSecrets(text)).toBe(text);

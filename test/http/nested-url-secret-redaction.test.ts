@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../support/closed-port.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
@@ -19,6 +20,9 @@ const SECRETS = {
   accessKey: 'akey-0c41e9b7d2',
   subscriptionKey: 'azsub-3b9f61c8e4',
   appSecret: 'appsec-6e0d2a91',
+  javaSession: 'JSESS-4f0a9c21e7',
+  phpSession: 'phpsess-9c2e71b0',
+  apiKey: 'apikey-51d0e8a3c7',
 } as const;
 
 /** Every way a secret can sit in a log line: as written, or percent-encoded once or twice inside another URL. */
@@ -145,5 +149,61 @@ describe("a caller's credentials for another site, inside a URL it asks fedsearc
     const rejected = lines.find((line) => line.msg === 'request rejected');
     expect(rejected?.message).toContain('r.pdf?token=[redacted]');
     expectNoSecretIn(service.logs);
+  });
+
+  it("fetch_url failing: the log line redacts a session id and credentials after a `;` (a path's ;jsessionid=, a query's ;token=)", async () => {
+    const asked = `http://127.0.0.1:${nobody}/app/report;jsessionid=${SECRETS.javaSession}?x=1;token=${SECRETS.token}&PHPSESSID=${SECRETS.phpSession}&page=2`;
+    const response = await callOperation(service, 'fetch_url', { url: asked });
+    expect(response.status).toBe(502);
+    const lines = await loggedLines(response.headers.get('x-request-id'));
+    expect(lines.find((line) => line.msg === 'request failed')?.err?.message).toContain('/app/report;jsessionid=[redacted]?x=1;token=[redacted]&PHPSESSID=[redacted]&page=2');
+    expectNoSecretIn(service.logs);
+  });
+
+  it("GET /v1/papers/download?url= redacts a nested URL's parameter whose name is itself percent-encoded (api%5Fkey, sent as api%255Fkey)", async () => {
+    const nested = `http://127.0.0.1:${nobody}/paper.pdf?api%5Fkey=${SECRETS.apiKey}&v=3`;
+    const response = await request(service.origin, `/v1/papers/download?url=${encodeURIComponent(nested)}`);
+    expect(response.status).toBe(502);
+    const lines = await loggedLines(response.headers.get('x-request-id'));
+    expect(lines.find((line) => line.req?.url !== undefined)?.req?.url).toBe(
+      `/v1/papers/download?url=${encodeURIComponent(`http://127.0.0.1:${nobody}/paper.pdf?`)}api%255Fkey%3D[redacted]%26v%3D3`,
+    );
+    expectNoSecretIn(service.logs);
+  });
+
+  it('a request URL with a credential after a `#` or a `;` that follows another parameter: its line redacts it', async () => {
+    for (const target of [`/nowhere?q=rust#api_key=${SECRETS.apiKey}`, `/nowhere?q=rust;access_token=${SECRETS.accessToken}`]) {
+      // Sent as written: a fetch() would drop what follows the `#`.
+      const id = await new Promise<string | undefined>((resolve, reject) => {
+        const { hostname, port } = new URL(service.origin);
+        get({ hostname, port, path: target }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.headers['x-request-id'] as string | undefined));
+        }).on('error', reject);
+      });
+      const lines = await loggedLines(id ?? null);
+      expect(lines.find((line) => line.req?.url !== undefined)?.req?.url).toMatch(/^\/nowhere\?q=rust[#;](api_key|access_token)=\[redacted\]$/);
+    }
+    expectNoSecretIn(service.logs);
+  });
+});
+
+describe('a configured API key that holds a `;`, sent in a request URL', () => {
+  const key = 'fs-key;b7e20c94d1a85f36';
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ API_KEYS: key });
+  });
+  afterAll(async () => {
+    await service.stop();
+  });
+
+  it('is redacted whole from the line: the parameters\' redaction, which ends a value at a `;`, does not cut it in two first', async () => {
+    const response = await request(service.origin, `/v1/providers?api_key=${key}`, { headers: { 'x-api-key': key } });
+    const id = response.headers.get('x-request-id');
+    await expect.poll(() => service.logs.some((line) => line.includes(`"reqId":"${id}"`) && line.includes('"req"'))).toBe(true);
+    const line = service.logs.find((logged) => logged.includes(`"reqId":"${id}"`) && logged.includes('"req"'));
+    expect(line).toContain('/v1/providers?api_key=[redacted]');
+    expect(line).not.toContain(key.slice(key.indexOf(';') + 1));
   });
 });

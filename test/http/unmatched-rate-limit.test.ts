@@ -66,4 +66,45 @@ describe('the per-client rate limit and paths no route serves', () => {
     expect((await withKey(SECOND_KEY, '/nowhere-4')).status).toBe(404);
     expect((await withKey(SECOND_KEY, '/v1/providers')).status).toBe(200);
   });
+
+  it('counts a request no route serves that is refused before the not-found handler: a malformed escape in its query, a body not JSON or too large', async () => {
+    const service = await startService({ LOCAL_WEIGHT: '1', RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', BODY_LIMIT_BYTES: '2048', LOG_LEVEL: 'silent' });
+    services.push(service);
+    const json = { 'content-type': 'application/json' };
+    const statuses = [
+      (await request(service.origin, `/nowhere?q=${'a'.repeat(8000)}%E0%A4%A`)).status,
+      (await request(service.origin, '/nowhere', { method: 'POST', headers: json, body: '{"q": ' })).status,
+      (await request(service.origin, '/nowhere', { method: 'POST', headers: json, body: JSON.stringify({ q: 'x'.repeat(4096) }) })).status,
+    ];
+    expect(statuses).toEqual([400, 400, 413]);
+    const limited = await request(service.origin, '/v1/providers');
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).code).toBe('RATE_LIMITED');
+  });
+
+  it('counts each such request once, and a served route\'s refused body once (by the limiter\'s own hook)', async () => {
+    const service = await startService({ LOCAL_WEIGHT: '1', RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000', LOG_LEVEL: 'silent' });
+    services.push(service);
+    const badJson = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' };
+    expect((await request(service.origin, '/nowhere', badJson)).status).toBe(400);
+    expect((await request(service.origin, '/v1/ops/fetch_url', badJson)).status).toBe(400);
+    const limited = await request(service.origin, '/nowhere', badJson);
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).code).toBe('RATE_LIMITED');
+  });
+
+  it('counts a CORS preflight for a path no route serves, and no preflight for a route', async () => {
+    const service = await startService({ LOCAL_WEIGHT: '1', CORS_ORIGINS: 'https://app.example', RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000', LOG_LEVEL: 'silent' });
+    services.push(service);
+    const preflight = (path: string) =>
+      request(service.origin, path, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
+    // A browser's preflights before its requests to a route are not its requests: they cost it none of its budget.
+    for (let sent = 0; sent < 3; sent += 1) expect((await preflight('/v1/search/web?q=rust')).status).toBe(204);
+    const unserved = await preflight(`/nowhere-${'a'.repeat(8000)}`);
+    expect(unserved.status).toBe(404);
+    expect(unserved.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight('/nowhere-else')).status).toBe(404);
+    expect((await preflight('/nowhere-again')).status).toBe(429);
+    expect((await request(service.origin, '/v1/providers')).status).toBe(429);
+  });
 });

@@ -94,6 +94,49 @@ describe('outbound slots shared between callers', () => {
     await Promise.all([...ofA, next]);
   });
 
+  it("holds a caller with a long deadline to half the slots before the deadline of the caller it kept refused", async () => {
+    // Waits end as the test's clock passes them, as they would in time.
+    const clock = { at: 0 };
+    let pending: Array<{ due: number; end(): void }> = [];
+    const limiter = createOutboundRateLimiter({
+      logger: quiet,
+      now: () => clock.at,
+      sleep: (ms) => new Promise<void>((resolve) => void pending.push({ due: clock.at + ms, end: resolve })),
+    });
+    /** Whether the call was given a slot before its deadline (at once, or to wait for), rather than refused. */
+    const given = async (caller: string, deadlineMs: number): Promise<boolean> => {
+      let refused = false;
+      const call = limiter.acquire(BUCKET, onePerSecond, clock.at + deadlineMs, undefined, 'brave', caller).catch((error: unknown) => {
+        if (!(error instanceof OutboundRateLimited)) throw error;
+        refused = true;
+      });
+      calls.push(call);
+      await new Promise((resolve) => setImmediate(resolve));
+      return !refused;
+    };
+    const calls: Array<Promise<void>> = [];
+    const givenTo = { a: 0, b: 0 };
+    // Each second, A asks with the longest deadline a search may have (30 s) and B with the default (5 s): together
+    // twice what the provider takes (1/s). Counted once A's queue from the first seconds has had time to drain.
+    for (let second = 0; second < 90; second += 1) {
+      const ofA = await given('key:a', 30_000);
+      const ofB = await given('key:b', 5000);
+      if (second >= 45) {
+        givenTo.a += Number(ofA);
+        givenTo.b += Number(ofB);
+      }
+      clock.at += 1000;
+      const due = pending.filter((wait) => wait.due <= clock.at);
+      pending = pending.filter((wait) => wait.due > clock.at);
+      for (const wait of due) wait.end();
+    }
+    // The provider's 45 slots of those seconds, shared: B was refused every one while A kept fifteen calls waiting.
+    expect(givenTo.b).toBeGreaterThanOrEqual(15);
+    expect(givenTo.a).toBeGreaterThanOrEqual(15);
+    for (const wait of pending) wait.end();
+    await Promise.all(calls);
+  });
+
   it('counts no share for work no caller asked for: it waits as before, first come, first served', async () => {
     const { waits, acquire } = heldWaitsLimiter();
     const calls = Array.from({ length: 4 }, () => acquire(undefined, 4000));
