@@ -1,5 +1,5 @@
 import { withDoubleNegationsWanted } from './double-negation.js';
-import { excludableEnd } from './excludable-term.js';
+import { excludableEnd, excludableGroupEnd } from './excludable-term.js';
 
 /**
  * A query as a boolean API (PubMed, OpenAlex, GitHub) can be sent it whole: an unclosed phrase or group closed, a `)`
@@ -72,12 +72,17 @@ const DANGLING_IN_GROUP = new RegExp(
     // after an operator: a run of operators is read once from its first, not again from each of the others (`(NOT NOT
     // NOT … x` read from each of its 120 NOTs, on each pass of the loop below, took 30 ms).
     String.raw`(?<!\s|(?<![^\s(])(?:AND|OR|NOT))\s*(?:(?<![^\s(])(?:AND|OR|NOT)\s*)+(?=\))`,
+    // Before a word a `-` cannot exclude (a number: `-40` is one; `.NET`, `#tag`) with more in the group after it
+    // (`a (NOT 40 bb)`): the NOT and its word are moved before the group (`a NOT 40 (bb)`), where every reader
+    // excludes the word alone. Moved alone, the NOT took the group whole, bb too, a word to find. The word is captured.
+    String.raw`(?:(?<![^\s(])NOT\s+|(?<![^\s(])-)?\(\s*NOT\s+(-?[^\s()"\p{L}-][^\s()"]*)\s+(?=[^\s)])`,
     // Not a NOT before a `-` term (`(NOT -mice asthma)`), which goes with it (excluded-terms.ts): moved, it would take
-    // the whole group, asthma too. Before a number (`-40`) it is moved, as before a word. Matched with the NOT or `-`
-    // that excludes its group, if any: moved before the group, it would stand beside that one (see below).
+    // the whole group, asthma too. Before a number alone in its group (`(NOT -40)`) it is moved, as before a word.
+    // Matched with the NOT or `-` that excludes its group, if any: moved before the group, it would stand beside that
+    // one (see below).
     String.raw`(?:(?<![^\s(])NOT\s+|(?<![^\s(])-)?\(\s*NOT\s+(?=[^\s)-]|-\d)`,
   ].join('|'),
-  'g',
+  'gu',
 );
 
 /**
@@ -138,29 +143,19 @@ export function closedQuery(text: string): string {
   if (phraseStart >= 0) closed = closed.slice(phraseStart + 1).trim() === '' ? closed.slice(0, phraseStart) : `${closed}"`;
   // Again while something is left out: what a group of operators alone leaves may end its own group (`(a (OR))`).
   for (let again = closed.includes('('); again; ) {
-    again = false;
-    closed = closed.replace(DANGLING_IN_GROUP, (match: string, offset: number, whole: string) => {
-      if (match.startsWith('"')) return match;
-      leftOut = again = true;
-      // A group of operators alone, or empty, leaves a space; an operator goes with the spaces between it and its `(`
-      // or `)`; a NOT that opens a group goes before it.
-      const open = match.indexOf('(');
-      if (open < 0) return '';
-      if (match.endsWith(')')) return ' ';
-      const excluding = match.slice(0, open);
-      if (groupOpeningNot(whole, offset + open, offset + match.length) === 'term') return `${excluding}(-`;
-      // Moved before a group that is excluded itself (`a NOT (NOT (NOT x))`), the NOT stood beside the one excluding it,
-      // and the two were read as one (oneOperator): an odd number of NOTs became even, and x, excluded, was asked for.
-      // Two NOTs take each other out: `a NOT (NOT (…))` asks for (…), as NOT of NOT does.
-      return excluding === '' ? ' NOT (' : ' (';
-    });
+    // Operators side by side first, as outside a group (`NOT NOT x` is `NOT x`): read after the NOT that opens a group,
+    // `(NOT NOT (mice) rats)` had its first NOT moved before the group as one whose term is no word (the second NOT),
+    // and its second then excluded (mice) inside the excluded group, twice: mice was asked for, and rats excluded.
+    const single = withOperatorRunsAsOne(closed);
+    const read = withGroupsRead(single);
+    again = read !== single;
+    if (again || single !== closed) leftOut = true;
+    closed = read;
   }
-  // After the groups: one of operators alone, left out, may leave operators side by side (`a OR (AND) AND b`).
-  closed = closed.replace(OPERATOR_RUN_OR_PHRASE, (match) => {
-    if (match.startsWith('"')) return match;
-    leftOut = true;
-    return oneOperator(match.split(OPERATOR_SEPARATOR));
-  });
+  // After the groups too: one of operators alone, left out, may leave operators side by side (`a OR (AND) AND b`).
+  const single = withOperatorRunsAsOne(closed);
+  if (single !== closed) leftOut = true;
+  closed = single;
   // (A text that ends in a closed phrase ends in no operator.)
   for (let end = DANGLING_END.exec(closed); end !== null; end = DANGLING_END.exec(closed)) {
     if (end[0].startsWith('(')) open -= 1;
@@ -172,6 +167,50 @@ export function closedQuery(text: string): string {
   const wanted = withDoubleNegationsWanted(closed);
   if (wanted !== undefined) return closedQuery(wanted);
   return NO_WORD.test(closed) ? '' : closed;
+}
+
+/** A NOT or a `-` that excludes a group just after it (the `(` at lastIndex), as DANGLING_IN_GROUP matches one. */
+const EXCLUDING_JUST_BEFORE = /(?<=(?<![^\s(])(?:NOT\s+|-))/y;
+
+/** The text with what DANGLING_IN_GROUP matches read once, left to right (groupPartWritten). */
+function withGroupsRead(text: string): string {
+  // Where the last match that was rewritten ends.
+  let rewrittenEnd = -1;
+  return text.replace(DANGLING_IN_GROUP, (match: string, word: string | undefined, offset: number, whole: string) => {
+    const written = groupPartWritten(match, word, offset, whole, rewrittenEnd);
+    if (written !== match) rewrittenEnd = offset + match.length;
+    return written;
+  });
+}
+
+/**
+ * What a match of DANGLING_IN_GROUP (from `offset`; `word`, a word a `-` cannot exclude after a NOT that opens a group)
+ * is written as: a group of operators alone, or empty, leaves a space; an operator goes with the spaces between it and
+ * its `(` or `)`; a NOT that opens a group goes before it, or excludes its term alone (groupOpeningNot, notOfWordMoved).
+ * Left as it is, for the next reading, where the NOT or `-` that excludes its group was rewritten with the match before.
+ */
+function groupPartWritten(match: string, word: string | undefined, offset: number, whole: string, rewrittenEnd: number): string {
+  if (match.startsWith('"')) return match;
+  const open = match.indexOf('(');
+  if (open < 0) return '';
+  if (match.endsWith(')')) return ' ';
+  const excluding = match.slice(0, open);
+  // The NOT or `-` that excludes this group was read with the group before it, as its NOT's term (`(NOT (NOT 40) cc)`
+  // is `(-(NOT 40) cc)`): read as it is now written, on the next reading. Read as not excluded, the NOT was moved
+  // beside the `-` (`(- NOT (40) cc)`).
+  EXCLUDING_JUST_BEFORE.lastIndex = offset;
+  if (excluding === '' && offset === rewrittenEnd && EXCLUDING_JUST_BEFORE.test(whole)) return match;
+  if (word !== undefined) return notOfWordKept(whole, offset + open, excluding) ? match : notOfWordMoved(whole, offset + open, excluding, word);
+  if (groupOpeningNot(whole, offset, offset + open, offset + match.length) === 'term') return `${excluding}(-`;
+  // Moved before a group that is excluded itself (`a NOT (NOT (NOT x))`), the NOT stood beside the one excluding it,
+  // and the two were read as one (oneOperator): an odd number of NOTs became even, and x, excluded, was asked for.
+  // Two NOTs take each other out: `a NOT (NOT (…))` asks for (…), as NOT of NOT does.
+  return excluding === '' ? ' NOT (' : ' (';
+}
+
+/** The text with each run of operators side by side (outside phrases) written as the one it is read as (oneOperator). */
+function withOperatorRunsAsOne(text: string): string {
+  return text.replace(OPERATOR_RUN_OR_PHRASE, (match) => (match.startsWith('"') ? match : oneOperator(match.split(OPERATOR_SEPARATOR))));
 }
 
 /**
@@ -193,19 +232,23 @@ const MORE_IN_GROUP = /\s*[^\s)]/y;
 const EXCLUDED_GROUP_BEFORE = /(?<![^\s(])(?:NOT\s+|-)$/;
 
 /**
- * What a NOT that opens a group (`(NOT …`, from `open`, the `(`, its term from `termStart`) excludes: the whole group
- * where the term is alone in it (`(NOT mice)`), and otherwise its term alone, which is sent as a `-` term
+ * What a NOT that opens a group (`(NOT …`, from `open`, the `(`, its term from `termStart`; the NOT or `-` that
+ * excludes the group, if any, from `start`) excludes: the whole group where the term is alone in it (`(NOT mice)`),
+ * and otherwise its term alone, which is sent as a `-` term
  * (`(NOT mice asthma)` is `(-mice asthma)`, `(NOT mice OR rats)` is `(-mice OR rats)`). NOT binds to the one term after
  * it, as Google, Bing, PubMed and Lucene read it (`NOT mice OR rats` is `(NOT mice) OR rats`), and as the readers of
  * excluded terms read it outside a group: moved before the group, the NOT took the other words with it (`NOT (mice
  * asthma)`: YouTube was sent `-mice -asthma`, PubMed nothing at all; `(NOT mice OR rats)` excluded rats, where `NOT mice
  * OR rats` kept it). The whole group too where its term cannot be written as a `-` term (excluded-terms.ts MINUS,
- * TERM_START): a number (`-40` is one), an operator word, a group whose first term is no word or phrase (nor a `-`,
+ * TERM_START): a number (`-40` is one) alone in the group (one with more after it goes out of the group with its NOT:
+ * notOfWordMoved), an operator word, a group whose first term is no word or phrase (nor a `-`,
  * a NOT or a group before one: `(NOT (-aa) bb)` is `(-(-aa) bb)`, bb still to find) or that holds a formula
  * (`-(x+1)`), or one whose `(` is glued to a word before it (`f(-x)`: a formula).
  */
-function groupOpeningNot(text: string, open: number, termStart: number): 'group' | 'term' {
-  if (open > 0 && !/[\s(]/.test(text[open - 1]!)) return 'group';
+function groupOpeningNot(text: string, start: number, open: number, termStart: number): 'group' | 'term' {
+  // Glued to a word, not to the `-` that excludes the group (from `start`): that one starts a term (`-(NOT mice rats)`,
+  // read as a formula's, had the two cancel, and rats, excluded once, was asked for).
+  if (start === open && open > 0 && !/[\s(]/.test(text[open - 1]!)) return 'group';
   const termEnd = excludableEnd(text, termStart);
   if (termEnd < 0) return 'group';
   // In an excluded group (`a NOT (NOT c)`) the term is excluded twice, which asks for it (double-negation.ts): moved
@@ -213,6 +256,29 @@ function groupOpeningNot(text: string, open: number, termStart: number): 'group'
   if (EXCLUDED_GROUP_BEFORE.test(text.slice(0, open))) return 'term';
   MORE_IN_GROUP.lastIndex = termEnd;
   return MORE_IN_GROUP.test(text) ? 'term' : 'group';
+}
+
+/**
+ * Whether a NOT that opens a group before a word a `-` cannot exclude (`NOT (NOT 40 bb)`, DANGLING_IN_GROUP's word) is
+ * left where it is: in a group excluded itself, the word is excluded twice, which asks for it, and double-negation.ts
+ * moves it after the group as a term to find (`NOT (bb) 40`), as it moves a word (`NOT (NOT mice bb)` is `NOT (bb)
+ * mice`). Not where a `-` before the group is read as no exclusion (`-(NOT 40 x+1)`: a formula): notOfWordMoved.
+ */
+function notOfWordKept(text: string, open: number, excluding: string): boolean {
+  return excluding.startsWith('NOT') || (excluding === '-' && excludableGroupEnd(text, open) >= 0);
+}
+
+/**
+ * What a NOT that opens a group before a word a `-` cannot exclude (a number: `-40` is one) is written as, with its
+ * word, when it is not kept (notOfWordKept): before the group, where NOT excludes the word alone, as it does outside a
+ * group (`a (NOT 40 bb)` is `a NOT 40 (bb)`, bb still to find). Moved alone, the NOT excluded the group whole. As
+ * before where the group's `(` is glued to a word (`f(NOT 40 x)`: a formula), and where a `-` that no reader takes for
+ * an exclusion stands before it (the two taken out, as two NOTs are: `-(NOT 40 x+1)` is `(40 x+1)`).
+ */
+function notOfWordMoved(text: string, open: number, excluding: string, word: string): string {
+  if (excluding !== '') return ` (${word} `;
+  if (open > 0 && !/[\s(]/.test(text[open - 1]!)) return ` NOT (${word} `;
+  return ` NOT ${word} (`;
 }
 
 /** Why no API is asked a text with no word at all (closedQuery's ''). */

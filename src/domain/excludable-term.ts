@@ -21,14 +21,16 @@ const GROUP_TOKEN = new RegExp(TOKEN_PATTERN, 'y');
 export const OPERATOR_WORDS = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/g;
 /**
  * A group's content that a `-` before it excludes: its first term a word (no operator) or a phrase, or a `-` or NOT
- * before one, or a group that starts so, excluded or not (`-(-mice)`, `-((mice))`, `-(-(mice))`, `-(NOT (mice))`), and
+ * before one, or a NOT before a word a `-` cannot exclude (`-(NOT 40 bb)`, as excluded-terms.ts MINUS reads it too),
+ * or a group that starts so, excluded or not (`-(-mice)`, `-((mice))`, `-(-(mice))`, `-(NOT (mice))`), and
  * no formula's characters in it. Closing leaves none of the `-` or NOT inside such a group for excluded-terms.ts MINUS
  * to read: it writes a NOT that opens a group as a `-` term, or cancels it with the `-` before the group, and moves a
  * term excluded twice out of its group, to be asked for (double-negation.ts). Read as no term, `NOT (-(-x))` asked for
  * x, excluded three times, and `aa (NOT (-aa) bb)` had its NOT moved before the whole group, which excluded bb. Its
  * start is tested first, before the group's end is looked for (`NOT (NOT (NOT (…` looks for none).
  */
-const EXCLUDABLE_GROUP_START = /\s*(?:(?:-|NOT\s+)?\(\s*)*(?:-|NOT\s+(?!(?:AND|OR|NOT)(?![^\s)]))|(?!(?:AND|OR|NOT)(?![^\s)])))["\p{L}]/uy;
+const EXCLUDABLE_GROUP_START =
+  /\s*(?:(?:-|NOT\s+)?\(\s*)*(?:(?:-|NOT\s+(?!(?:AND|OR|NOT)(?![^\s)]))|(?!(?:AND|OR|NOT)(?![^\s)])))["\p{L}]|NOT\s+-?[^\s()"\p{L}-])/uy;
 const FORMULA_CHARACTER = /[+=<>^]/;
 
 /** Where a word or phrase (from `start`) that a `-` excludes ends; -1 for a number or an operator word. */

@@ -163,7 +163,41 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
   it('leaves a NOT before a -word in its group, where it goes with the -word', () => {
     // Moved before the group, the NOT of `NOT -mice` took the group whole, rats too.
     expect(closedQuery('asthma ( NOT -mice rats)')).toBe('asthma ( NOT -mice rats)');
-    expect(closedQuery('asthma (NOT -40 rats)')).toBe('asthma NOT (-40 rats)');
+  });
+
+  it('moves a NOT that opens a group before a number out of the group with its number, leaving the rest to find', () => {
+    // `-40` is a number, no `-` term: the NOT alone was moved before the group, and excluded rats too.
+    expect(closedQuery('asthma (NOT -40 rats)')).toBe('asthma NOT -40 (rats)');
+    expect(closedQuery('asthma (NOT 40 rats)')).toBe('asthma NOT 40 (rats)');
+    expect(closedQuery('asthma (NOT 40 OR rats)')).toBe('asthma NOT 40 (rats)');
+    expect(closedQuery('(NOT .NET rust)')).toBe('NOT .NET (rust)');
+    // Alone in its group, the number is the group, as a word is (`asthma NOT (mice)`).
+    expect(closedQuery('asthma (NOT 40)')).toBe('asthma NOT (40)');
+    // In a group excluded itself, it is excluded twice, and asked for as a word is (`a NOT (NOT mice rats)`).
+    for (const excluded of ['asthma NOT (NOT 40 rats)', 'asthma -(NOT 40 rats)']) {
+      expect(closedQuery(excluded), excluded).toMatch(/^asthma (?:NOT |-)\( ?rats\) 40$/);
+      expect(closedQuery(excluded), excluded).toBe(closedQuery(excluded.replace('40', 'mice')).replace('mice', '40'));
+    }
+    // A NOT after a `(` glued to a word (a formula's) is read as before.
+    expect(closedQuery('f(NOT 40 x)')).toBe('f NOT (40 x)');
+  });
+
+  it('reads a run of NOTs that opens a group as the one NOT it is outside a group, before its one term', () => {
+    // `NOT NOT x` is `NOT x` (as below); after a `(` the first NOT was moved before the group as one with no term, and
+    // the second excluded its term inside that excluded group: (mice) was asked for, and rats excluded.
+    for (const [typed, closed] of [
+      ['(NOT NOT (mice) rats)', '(-(mice) rats)'],
+      ['(NOT NOT mice rats)', '(-mice rats)'],
+      ['a (NOT NOT (mice) rats)', 'a (-(mice) rats)'],
+      ['(NOT NOT NOT (mice) rats)', '(-(mice) rats)'],
+      ['a (NOT NOT 40 rats)', 'a NOT 40 (rats)'],
+    ]) {
+      expect(closedQuery(typed!), typed).toBe(closed);
+      // As the same text with one NOT.
+      expect(closedQuery(typed!), typed).toBe(closedQuery(typed!.replace(/NOT (?:NOT )+/, 'NOT ')));
+    }
+    // A `-` before a group that opens with a `-` term is two exclusions, nested, not side by side: they cancel.
+    expect(closedQuery('a (-(-mice) rats)')).toBe('a (mice rats)');
   });
 
   /**

@@ -15,6 +15,11 @@ import { closedTextExcludedTerms, excludedTerms, minusSyntax } from '../../src/d
  */
 const OPENERS = ['NOT (', '(NOT ', '(', '-('] as const;
 
+/** The text with each run of NOTs side by side written as one NOT, the one operator every reader reads it as. */
+function oneNotPerRun(text: string): string {
+  return text.replace(/NOT (?:NOT )+/g, 'NOT ');
+}
+
 /** How the readers take `mice`: excluded, or a word to find (in the rest). */
 function miceRead(text: string): { excluded: boolean; wanted: boolean } {
   const read = closedTextExcludedTerms(text);
@@ -34,7 +39,8 @@ describe('a term excluded more than once', () => {
           // Past MAX_GROUP_DEPTH groups lose their parentheses; a NOT just before a `-` term goes with it (closed-query.ts).
           const text = `asthma ${openers.join('')}${term}${')'.repeat(openers.length)}`;
           fc.pre(groups <= MAX_GROUP_DEPTH && !text.includes('NOT -'));
-          const negations = [...text.matchAll(/NOT |-/g)].length;
+          // NOTs side by side (`(NOT ` then `NOT (`) are one operator (closed-query.ts oneOperator), as outside a group.
+          const negations = [...oneNotPerRun(text).matchAll(/NOT |-/g)].length;
           const odd = negations % 2 === 1;
           expect({ text, ...miceRead(text) }).toEqual({ text, excluded: odd, wanted: !odd });
         },
@@ -65,6 +71,40 @@ describe('a term excluded more than once', () => {
     expect(closedQuery('aa (NOT (-aa) bb)')).toBe('aa (aa bb)');
     const grouped = closedTextExcludedTerms('aa (NOT ((x)) bb)');
     expect({ excluded: grouped.excluded, words: grouped.rest.match(/\w+/g) }).toEqual({ excluded: ['x'], words: ['aa', 'bb'] });
+  });
+
+  it('reads a run of NOTs that opens a group of more as the one NOT it is, excluding or asking for its term alone', () => {
+    // `(NOT NOT (mice) rats)`: the run was read as one operator with no term (moved before the group, excluding it) and
+    // as two NOTs (the second excluding (mice) inside that excluded group): mice was asked for and rats excluded.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.constantFrom(...OPENERS), { maxLength: MAX_GROUP_DEPTH - 2 }),
+        fc.constantFrom('mice', '(mice)', '-(mice)'),
+        fc.constantFrom('', 'asthma '),
+        (nots, openers, term, before) => {
+          const text = `${before}(${'NOT '.repeat(nots)}${openers.join('')}${term}${')'.repeat(openers.length)} rats)`;
+          fc.pre(openers.length + 1 + (term.includes('(') ? 1 : 0) <= MAX_GROUP_DEPTH && !text.includes('NOT -'));
+          const odd = [...oneNotPerRun(text).matchAll(/NOT |-/g)].length % 2 === 1;
+          const read = closedTextExcludedTerms(text);
+          expect({ text, ...miceRead(text) }).toEqual({ text, excluded: odd, wanted: !odd });
+          expect({ text, rats: read.excluded.includes('rats'), wanted: read.rest.includes('rats') }).toEqual({ text, rats: false, wanted: true });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('excludes a number that a NOT opening a group of more binds to, not the rest of the group', () => {
+    // `-40` is a number, so the NOT could not be written as a `-` term: it was moved before the group, and bb excluded.
+    for (const text of ['a (NOT 40 bb)', 'a (NOT NOT 40 bb)', 'a (NOT 40 OR bb)', '(NOT 40 bb) a']) {
+      const read = closedTextExcludedTerms(text);
+      expect({ text, excluded: read.excluded, words: read.rest.match(/\w+/g) }).toEqual({ text, excluded: ['40'], words: ['a', 'bb'].sort((x, y) => text.indexOf(x) - text.indexOf(y)) });
+    }
+    // Excluded twice (in a group excluded itself), it is asked for, and the rest excluded, as a word is.
+    for (const text of ['a NOT (NOT 40 bb)', 'a -(NOT 40 bb)']) expect(closedTextExcludedTerms(text), text).toEqual({ rest: 'a 40', excluded: ['bb'] });
+    // So is a word after a `-` before the group (read as a formula's `f(NOT x)`, the two cancelled, and bb was asked for).
+    for (const text of ['a NOT (NOT mice bb)', 'a -(NOT mice bb)']) expect(closedTextExcludedTerms(text), text).toEqual({ rest: 'a mice', excluded: ['bb'] });
   });
 
   it('reads a `-` before a group that opens with a `-` term or group as excluding it, however deep', () => {
@@ -112,7 +152,7 @@ describe('a term excluded more than once', () => {
       fc.property(fc.array(fc.constantFrom(...OPENERS), { minLength: 1, maxLength: MAX_GROUP_DEPTH - 1 }), fc.boolean(), (openers, more) => {
         const text = `asthma -(${openers.join('')}mice${')'.repeat(openers.length + 1)}${more ? ' rats' : ''}`;
         fc.pre(!text.includes('NOT -'));
-        const negations = [...text.matchAll(/NOT |-/g)].length;
+        const negations = [...oneNotPerRun(text).matchAll(/NOT |-/g)].length;
         const odd = negations % 2 === 1;
         expect({ text, ...miceRead(text) }).toEqual({ text, excluded: odd, wanted: !odd });
       }),
