@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { clientKeyOf } from '../domain/client-key.js';
 import { FedsearchError } from '../domain/errors.js';
 import type { OperationContext } from '../operations/operation.js';
 import { downloadPaper } from '../operations/paper-download.js';
@@ -46,7 +47,12 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
     async (request, reply) => {
       refuseFetchLoop(request.headers['user-agent']);
       const input = request.query as z.output<typeof downloadQuery>;
-      const { document, tried } = await downloadPaper(input, { ...context, signal: clientGoneSignal(reply), logger: request.log });
+      const { document, tried } = await downloadPaper(input, {
+        ...context,
+        signal: clientGoneSignal(reply),
+        logger: request.log,
+        caller: clientKeyOf(request),
+      });
       if (document.kind !== 'pdf') {
         throw new FedsearchError(
           'FETCH_UNSUPPORTED_TYPE',

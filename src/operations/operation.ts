@@ -19,7 +19,10 @@ export interface OperationContext {
    * count their deadlines from it, so a wait before the operation ran (the rate limiter on a slow Redis) is included.
    */
   receivedAt?: number;
-  /** Who asks, as the per-client rate limit counts callers (domain/client-key.ts): searches pass it on (SearchRequest.caller). */
+  /**
+   * Who asks, as the per-client rate limit counts callers (domain/client-key.ts): searches pass it on
+   * (SearchRequest.caller), and so do lookups and single-provider calls (callOptions).
+   */
   caller?: string;
   /**
    * How the caller's surface describes an operation, where list_operations lists them: MCP's tool description, with
@@ -43,9 +46,12 @@ export interface OperationContext {
   resolveHost?: HostResolver;
 }
 
-/** A provider call made for an operation: under the caller's deadline and signal, logged on its logger. */
+/**
+ * A provider call made for an operation: under the caller's deadline and signal, logged on its logger, and counted for
+ * its caller under an outbound rate limit as its searches are (a lookup by identifier, a video's details, a scrape).
+ */
 export function callOptions(context: OperationContext, timeoutMs: number | undefined): CallOptions {
-  return { timeoutMs, signal: context.signal, logger: context.logger };
+  return { timeoutMs, signal: context.signal, logger: context.logger, caller: context.caller };
 }
 
 /** What a search tells a caller that shows progress; one operation may run several searches. */

@@ -2,12 +2,59 @@ import type { RateLimit } from './rate-limit-setting.js';
 import { bucketShape, wholeMs } from './token-bucket.js';
 
 /**
- * The calls of one caller waiting for slots of one bucket, by the time each leaves. A bucket hands out slots first
- * come, first served, so without a share one caller's burst reserved every slot up to the deadline, and every
- * other caller of the replica was refused (`rate_limited`) for as long as that caller kept sending.
+ * One call waiting for a slot of one bucket. While it holds a slot that starts later and its caller has more than its
+ * share waiting, the slot may be given up to another caller refused one (CallerShares.handOver): its wait then ends
+ * early, and it asks for a slot again.
+ */
+export class WaitingCall {
+  /** When it leaves: its deadline while it asks for a slot, then its slot's start. */
+  leavesAt: number;
+  /** Its slot went to another caller (it asks again; refused, it is refused as past its share). */
+  handedOver = false;
+  /** Ends the wait for the slot it holds; unset while it asks for one (Redis answering). */
+  private endWait: (() => void) | undefined;
+
+  constructor(
+    /** Its caller's calls waiting for the bucket, this one among them. */
+    readonly waits: CallerWaits,
+    readonly deadline: number,
+  ) {
+    this.leavesAt = deadline;
+  }
+
+  /** It holds the slot starting at `slotAt`, and waits for it until then or until `endWait` is called. */
+  holds(slotAt: number, endWait: () => void): void {
+    this.leavesAt = slotAt;
+    this.endWait = endWait;
+  }
+
+  /** Whether it holds a slot starting after `now` and before `before`. */
+  holdsSlotBetween(now: number, before: number): boolean {
+    return this.endWait !== undefined && this.leavesAt > now && this.leavesAt < before;
+  }
+
+  /** Gives its slot up: its wait ends, and it asks again, until its deadline at the latest. */
+  handOver(): void {
+    const endWait = this.endWait;
+    this.endWait = undefined;
+    this.handedOver = true;
+    this.leavesAt = this.deadline;
+    endWait?.();
+  }
+}
+
+/** A caller's share while another contends: half the slots that fit in `maxWaitMs`, at least one. */
+function shareOf(limit: RateLimit, maxWaitMs: number): number {
+  return Math.max(1, Math.floor(maxWaitMs / bucketShape(limit).msPerRequest / 2));
+}
+
+/**
+ * The calls of one caller waiting for slots of one bucket. A bucket hands out slots first come, first served, so
+ * without a share one caller's burst reserved every slot up to the deadline, and every other caller of the replica
+ * was refused (`rate_limited`) for as long as that caller kept sending.
  */
 export class CallerWaits {
-  private readonly leaving: number[] = [];
+  readonly calls: WaitingCall[] = [];
 
   constructor(
     readonly bucket: string,
@@ -21,27 +68,17 @@ export class CallerWaits {
    * CallerShares passes the shorter of its own deadline and the other callers' (see BucketCallers.refused).
    */
   pastShare(limit: RateLimit, maxWaitMs: number, now: number): number | undefined {
-    if (this.leaving.length === 0) return undefined;
-    const share = Math.max(1, Math.floor(maxWaitMs / bucketShape(limit).msPerRequest / 2));
-    if (this.leaving.length < share) return undefined;
-    return Math.max(1, wholeMs(Math.min(...this.leaving) - now));
-  }
-
-  add(leavesAt: number): void {
-    this.leaving.push(leavesAt);
-  }
-
-  /** A waiting call now knows when it leaves (its slot's start), no longer only its deadline. */
-  retime(from: number, to: number): void {
-    const at = this.leaving.indexOf(from);
-    if (at >= 0) this.leaving[at] = to;
+    const { calls } = this;
+    if (calls.length === 0 || calls.length < shareOf(limit, maxWaitMs)) return undefined;
+    const first = calls.reduce((soonest, call) => Math.min(soonest, call.leavesAt), Number.POSITIVE_INFINITY);
+    return Math.max(1, wholeMs(first - now));
   }
 
   /** Takes one waiting call off; whether none is left. */
-  remove(leavesAt: number): boolean {
-    const at = this.leaving.indexOf(leavesAt);
-    if (at >= 0) this.leaving.splice(at, 1);
-    return this.leaving.length === 0;
+  remove(call: WaitingCall): boolean {
+    const at = this.calls.indexOf(call);
+    if (at >= 0) this.calls.splice(at, 1);
+    return this.calls.length === 0;
   }
 }
 
@@ -103,16 +140,43 @@ export class CallerShares {
     return waits.pastShare(limit, Math.min(maxWaitMs, othersWaitMs), now);
   }
 
-  /** A call of this caller waits for its slot until `leavesAt` at the latest: release() it once the wait is over, however it ends. */
-  add(bucket: string, caller: string, leavesAt: number): CallerWaits {
+  /** A call of this caller waits for its slot until `deadline` at the latest: release() it once the wait is over, however it ends. */
+  add(bucket: string, caller: string, deadline: number): WaitingCall {
     const callers = this.callersOf(bucket);
     let waits = callers.waiting.get(caller);
     if (!waits) {
       waits = new CallerWaits(bucket, caller);
       callers.waiting.set(caller, waits);
     }
-    waits.add(leavesAt);
-    return waits;
+    const call = new WaitingCall(waits, deadline);
+    waits.calls.push(call);
+    return call;
+  }
+
+  /**
+   * `caller` was refused for want of a slot before its deadline, `maxWaitMs` away. A newcomer's first search meets
+   * this when a lone caller had taken every slot up to its own, longer, deadline (nobody contended as it took them).
+   * A caller with more than its share waiting (half the slots before that deadline) keeps the slots of its first
+   * calls to leave, its share; the earliest of its other slots that starts before the deadline is given up to this
+   * caller, and the call that held it asks for a slot again. The earliest, not the latest: the newcomer's request
+   * still has its upstream's answer to wait for before its deadline. Returns the slot's start; undefined when no such
+   * slot is held. A lone caller's calls are never handed over: no other caller is refused.
+   */
+  handOver(bucket: string, caller: string, limit: RateLimit, maxWaitMs: number, now: number): number | undefined {
+    const callers = this.buckets.get(bucket);
+    if (!callers) return undefined;
+    const share = shareOf(limit, maxWaitMs);
+    let earliest: WaitingCall | undefined;
+    for (const [other, waits] of callers.waiting) {
+      if (other === caller || waits.calls.length <= share) continue;
+      const pastItsShare = [...waits.calls].sort((first, second) => first.leavesAt - second.leavesAt).slice(share);
+      const given = pastItsShare.find((call) => call.holdsSlotBetween(now, now + maxWaitMs));
+      if (given && (!earliest || given.leavesAt < earliest.leavesAt)) earliest = given;
+    }
+    if (!earliest) return undefined;
+    const slotAt = earliest.leavesAt;
+    earliest.handOver();
+    return slotAt;
   }
 
   /**
@@ -130,8 +194,9 @@ export class CallerShares {
   }
 
   /** One waiting call has left (its slot came, or its caller went away): a caller with none left is forgotten. */
-  release(waits: CallerWaits, leavesAt: number, now: number): void {
-    if (!waits.remove(leavesAt)) return;
+  release(call: WaitingCall, now: number): void {
+    const { waits } = call;
+    if (!waits.remove(call)) return;
     const callers = this.buckets.get(waits.bucket);
     if (callers?.waiting.get(waits.caller) !== waits) return;
     callers.waiting.delete(waits.caller);

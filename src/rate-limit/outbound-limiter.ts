@@ -3,7 +3,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import { FedsearchError } from '../domain/errors.js';
 import type { RateLimit } from './rate-limit-setting.js';
 import { createRedisBuckets, type SharedBuckets } from './redis-token-bucket.js';
-import { CallerShares } from './caller-shares.js';
+import { CallerShares, type WaitingCall } from './caller-shares.js';
 import { TokenBucket, type Reservation } from './token-bucket.js';
 
 /**
@@ -40,8 +40,10 @@ export interface OutboundRateLimiter {
    * once. `provider` names the instance asking, for metrics (the key by default): a bucket's key is no label.
    * `caller` is the client key of the search asking (domain/client-key.ts): while another caller contends for this
    * bucket, a caller that already has its share of the calls waiting for it (CallerShares) is refused at once, so that
-   * it cannot take every slot before the deadlines of all; a lone caller is never held to a share. Without `caller`
-   * (work no client asked for) the call is not counted per caller.
+   * it cannot take every slot before the deadlines of all; a lone caller is never held to a share. A call refused for
+   * want of a slot takes instead one that another caller, with more than its share waiting, took ahead (a newcomer
+   * after a lone caller's burst): that caller's call asks again (CallerShares.handOver). Without `caller` (work no
+   * client asked for) the call is not counted per caller.
    */
   acquire(key: string, limit: RateLimit | undefined, deadline: number, signal?: AbortSignal, provider?: string, caller?: string): Promise<void>;
   /**
@@ -102,18 +104,18 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
     return bucket.reserve(now(), maxWaitMs);
   };
 
-  /** Reserves the next slot and says how long until it starts, or throws OutboundRateLimited. */
-  const reserve = async (key: string, limit: RateLimit, deadline: number, provider: string): Promise<number> => {
+  /** Reserves the next slot before the deadline: how long until it starts, or why there is none. */
+  const reserve = async (key: string, limit: RateLimit, deadline: number): Promise<Reservation> => {
     const fromRedis = await shared?.reserve(key, limit, deadline - now());
     // Measured again once Redis has answered or been given up on: a stalled Redis takes its command timeout off
     // the deadline, and a slot that starts past it would only hold the call until its deadline ended it as a timeout.
     const maxWaitMs = deadline - now();
-    const reservation = refusedPastDeadline(fromRedis ?? reserveLocally(key, limit, maxWaitMs), maxWaitMs);
-    if (!reservation.granted) {
-      options.onRefused?.(provider);
-      throw new OutboundRateLimited(provider, limit, reservation.retryAfterMs, reservation.upstreamAskedToWait === true);
-    }
-    return reservation.waitMs;
+    return refusedPastDeadline(fromRedis ?? reserveLocally(key, limit, maxWaitMs), maxWaitMs);
+  };
+
+  const refuse = (provider: string, limit: RateLimit, retryAfterMs: number, upstreamAskedToWait: boolean, callerShareTaken: boolean): never => {
+    options.onRefused?.(provider);
+    throw new OutboundRateLimited(provider, limit, retryAfterMs, upstreamAskedToWait, callerShareTaken);
   };
 
   const waitFor = async (waitMs: number, provider: string, signal: AbortSignal | undefined): Promise<void> => {
@@ -122,41 +124,67 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
     await sleep(waitMs, signal);
   };
 
+  /**
+   * Waits for the slot starting `waitMs` from now that `call` holds; false when the slot was given up to another
+   * caller before it came (CallerShares.handOver), and the call must ask again.
+   */
+  const waitHolding = async (call: WaitingCall, waitMs: number, provider: string, signal: AbortSignal | undefined): Promise<boolean> => {
+    const handedOver = new AbortController();
+    call.holds(now() + waitMs, () => handedOver.abort());
+    try {
+      await waitFor(waitMs, provider, signal ? AbortSignal.any([signal, handedOver.signal]) : handedOver.signal);
+    } catch (error) {
+      if (!handedOver.signal.aborted || signal?.aborted) throw error;
+    }
+    // This slot's, not an earlier one's: a call handed over once and given a later slot goes when that one comes.
+    return !handedOver.signal.aborted;
+  };
+
+  /** acquire() for a call some caller asked for: its share, and a slot handed over to it when it found none. */
+  const acquireFor = async (caller: string, key: string, limit: RateLimit, deadline: number, signal: AbortSignal | undefined, provider: string): Promise<void> => {
+    // Asked before a slot is reserved: a caller past its share (held to it only while another caller contends for
+    // the bucket) would only wait, so it takes none.
+    const overShare = shares.pastShare(key, caller, limit, deadline - now(), now());
+    if (overShare !== undefined) {
+      shares.refused(key, caller, now(), deadline - now());
+      return refuse(provider, limit, overShare, false, true);
+    }
+    // Counted from now, until its deadline at the latest: its own calls asking at the same time (while Redis
+    // answers) see it, or a burst would all pass the check above before any of them waited.
+    const call = shares.add(key, caller, deadline);
+    try {
+      for (;;) {
+        const reservation = await reserve(key, limit, deadline);
+        let waitMs: number;
+        if (reservation.granted) waitMs = reservation.waitMs;
+        else {
+          // An upstream's Retry-After refuses every caller alike: no contention, and no slot to hand over.
+          if (reservation.upstreamAskedToWait) return refuse(provider, limit, reservation.retryAfterMs, true, false);
+          // Refused for want of a slot: a slot a caller holds past its share goes to this call instead. Without one,
+          // the other callers are held to their shares for a deadline's length, so that this caller's next calls
+          // find room. A call whose own slot was handed over is refused as past its share.
+          const handed = call.handedOver ? undefined : shares.handOver(key, caller, limit, deadline - now(), now());
+          if (handed === undefined) {
+            shares.refused(key, caller, now(), deadline - now());
+            return refuse(provider, limit, reservation.retryAfterMs, false, call.handedOver);
+          }
+          waitMs = handed - now();
+        }
+        if (waitMs <= 0 || (await waitHolding(call, waitMs, provider, signal))) return;
+      }
+    } finally {
+      shares.release(call, now());
+    }
+  };
+
   return {
     async acquire(key, limit, deadline, signal, provider = key, caller) {
       if (!limit) return;
       signal?.throwIfAborted();
-      if (caller === undefined) return waitFor(await reserve(key, limit, deadline, provider), provider, signal);
-      // Asked before a slot is reserved: a caller past its share (held to it only while another caller contends for
-      // the bucket) would only wait, so it takes none.
-      const overShare = shares.pastShare(key, caller, limit, deadline - now(), now());
-      if (overShare !== undefined) {
-        options.onRefused?.(provider);
-        shares.refused(key, caller, now(), deadline - now());
-        throw new OutboundRateLimited(provider, limit, overShare, false, true);
-      }
-      // Counted from now, until its deadline at the latest: its own calls asking at the same time (while Redis
-      // answers) see it, or a burst would all pass the check above before any of them waited.
-      let leavesAt = deadline;
-      const waits = shares.add(key, caller, leavesAt);
-      try {
-        let waitMs: number;
-        try {
-          waitMs = await reserve(key, limit, deadline, provider);
-        } catch (error) {
-          // Refused for want of a slot: the other callers are held to their shares for a deadline's length, so that
-          // this caller's next calls find room. An upstream's Retry-After refuses every caller alike: no contention.
-          if (error instanceof OutboundRateLimited && !error.upstreamAskedToWait) shares.refused(key, caller, now(), deadline - now());
-          throw error;
-        }
-        if (waitMs <= 0) return;
-        const slotAt = now() + waitMs;
-        waits.retime(leavesAt, slotAt);
-        leavesAt = slotAt;
-        await waitFor(waitMs, provider, signal);
-      } finally {
-        shares.release(waits, leavesAt, now());
-      }
+      if (caller !== undefined) return acquireFor(caller, key, limit, deadline, signal, provider);
+      const reservation = await reserve(key, limit, deadline);
+      if (!reservation.granted) return refuse(provider, limit, reservation.retryAfterMs, reservation.upstreamAskedToWait === true, false);
+      return waitFor(reservation.waitMs, provider, signal);
     },
     hold(key, waitMs) {
       // Never awaited by the call that heard it: its failure is its answer, and Redis's reply adds nothing to it.

@@ -51,11 +51,11 @@ describe('MCP searches under an outbound rate limit (BRAVE_RATE_LIMIT=1/s) share
     return { refused, outcomes };
   };
 
-  it('leaves the second key room once it was refused, while the first keeps bursting', async () => {
+  it("gives the second key's first search a slot the first held past its share, and room while the first keeps bursting", async () => {
     const first = burst(callerA, 'mcp first burst', 10);
     await first.refused;
-    // B finds no slot before its 3 s deadline: contention begins.
-    expect((await braveOf(callerB, 'mcp caller b first', 3000)).status).toBe('rate_limited');
+    // B finds no slot of its own before its 3 s deadline: A holds more than its share of them, and gives one up.
+    expect((await braveOf(callerB, 'mcp caller b first', 3000)).status).toBe('ok');
     // A's first waiting search is sent (a slot has passed); then A bursts again.
     const sentBefore = arrivals.length;
     const giveUpAt = performance.now() + 3000;

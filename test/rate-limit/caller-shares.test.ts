@@ -48,48 +48,84 @@ describe('outbound slots shared between callers', () => {
     await Promise.all(calls);
   });
 
-  it('holds a caller to half the slots once another is refused, so that the other finds room next time', async () => {
+  it('gives a newcomer refused for want of a slot the first slot before its deadline past the share of a caller over it', async () => {
     const { clock, waits, acquire } = heldWaitsLimiter();
-    const ofA = Array.from({ length: 5 }, () => acquire('key:a', 5000));
+    const ofA = Array.from({ length: 5 }, () => settled(acquire('key:a', 5000)));
     await new Promise((resolve) => setImmediate(resolve));
-    // B asks when A has taken every slot before B's deadline: refused, and contention begins.
-    await expect(acquire('key:b', 5000)).rejects.toThrow(/no request slot before the deadline/);
-    // A has four calls waiting, past half of the slots before its deadline (two): refused at once, without a slot.
-    const pastShare = await settled(acquire('key:a', 5000));
-    expect(pastShare.ok).toBe(false);
-    const refusal = (pastShare as { error: unknown }).error as OutboundRateLimited;
-    expect(refusal).toBeInstanceOf(OutboundRateLimited);
-    expect(refusal.message).toMatch(/1\/s \(BRAVE_RATE_LIMIT\): this caller already has its share/);
-    // Its first waiting call leaves at 1 s, freeing a place.
-    expect(refusal).toMatchObject({ code: 'PROVIDER_RATE_LIMITED', retryAfterMs: 1000 });
-    // Two seconds on, A's first two waits are over; two remain (slots at 3 and 4 s), its share of a 5 s deadline.
-    clock.at = 2000;
-    waits[0]!.end();
-    waits[1]!.end();
-    await Promise.all(ofA.slice(0, 3));
-    await expect(acquire('key:a', 7000)).rejects.toThrow(/this caller already has its share/);
-    // B's next call takes the slot at 5 s, which A would otherwise have taken.
-    const ofB = acquire('key:b', 7000);
+    // A alone took the slot free at once and those 1, 2, 3 and 4 s later: four calls waiting, past half of the five
+    // slots before B's deadline (two). B finds none of its own before its 5 s deadline: A keeps its first two waiting
+    // calls' slots, and B takes the next, at 3 s.
+    const ofB = acquire('key:b', 5000);
     await new Promise((resolve) => setImmediate(resolve));
     expect(waits.map((wait) => wait.ms)).toEqual([1000, 2000, 3000, 4000, 3000]);
+    // A's call that held it asks again, finds no slot before its deadline, and is refused as past its share.
+    const handedOver = await ofA[3]!;
+    expect(handedOver.ok).toBe(false);
+    const refusal = (handedOver as { error: unknown }).error as OutboundRateLimited;
+    expect(refusal).toBeInstanceOf(OutboundRateLimited);
+    expect(refusal.message).toMatch(/1\/s \(BRAVE_RATE_LIMIT\): this caller already has its share/);
+    expect(refusal).toMatchObject({ code: 'PROVIDER_RATE_LIMITED', retryAfterMs: 5000 });
+    // B waiting, A is held to its share: with three calls waiting its next is refused at once, without a slot, until
+    // its first waiting call leaves at 1 s.
+    await expect(acquire('key:a', 5000)).rejects.toMatchObject({ retryAfterMs: 1000, message: expect.stringMatching(/this caller already has its share/) });
+    clock.at = 4000;
+    for (const wait of waits) wait.end();
+    await ofB;
+    const kept = await Promise.all([ofA[0]!, ofA[1]!, ofA[2]!, ofA[4]!]);
+    expect(kept.every((outcome) => outcome.ok)).toBe(true);
+  });
+
+  it('queues the call whose slot was handed over after the slots taken, when one still starts before its deadline', async () => {
+    const { waits, acquire } = heldWaitsLimiter();
+    // A, alone, with a 10 s deadline: the slot free at once and those at 1, 2 and 3 s.
+    const ofA = Array.from({ length: 4 }, () => acquire('key:a', 10_000));
+    await new Promise((resolve) => setImmediate(resolve));
+    // B's 3 s deadline ends before the next free slot (4 s). Its share is one slot waiting: A keeps the one at 1 s, and
+    // B takes the one at 2 s; A's call that held it takes the next free slot, at 4 s, well before its deadline.
+    const ofB = acquire('key:b', 3000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waits.map((wait) => wait.ms)).toEqual([1000, 2000, 3000, 2000, 4000]);
     for (const wait of waits) wait.end();
     await Promise.all([...ofA, ofB]);
+  });
+
+  it('hands over no slot of a caller within its share, nor of a caller whose slots all start past the deadline', async () => {
+    const withinShare = heldWaitsLimiter();
+    // A 2 s deadline at 1/s: A takes the slot free at once and the one at 1 s; one call waiting, its share (half of two).
+    const ofA = Array.from({ length: 2 }, () => withinShare.acquire('key:a', 2000));
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(withinShare.acquire('key:b', 2000)).rejects.toThrow(/no request slot before the deadline/);
+    expect(withinShare.waits.map((wait) => wait.ms)).toEqual([1000]);
+    for (const wait of withinShare.waits) wait.end();
+    await Promise.all(ofA);
+
+    // Apart from B's refusal, which holds the others to half the slots before its own deadline (see the last test).
+    const pastDeadline = heldWaitsLimiter();
+    // C, alone, with a 7 s deadline takes the slot free at once and those at 1, 2 and 3 s: three waiting, past its
+    // share of a 1 s deadline (one), but D's 1 s deadline ends before any of C's slots past that share starts.
+    const ofC = Array.from({ length: 4 }, () => pastDeadline.acquire('key:c', 7000));
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(pastDeadline.acquire('key:d', 1000)).rejects.toThrow(/no request slot before the deadline/);
+    expect(pastDeadline.waits.map((wait) => wait.ms)).toEqual([1000, 2000, 3000]);
+    for (const wait of pastDeadline.waits) wait.end();
+    await Promise.all(ofC);
   });
 
   it('stops holding a caller to its share a deadline after the other caller was refused', async () => {
     const { clock, waits, acquire } = heldWaitsLimiter();
     const ofA = Array.from({ length: 5 }, () => acquire('key:a', 5000));
     await new Promise((resolve) => setImmediate(resolve));
-    await expect(acquire('key:b', 5000)).rejects.toBeInstanceOf(OutboundRateLimited);
+    // B's 1 s deadline ends before A's first waiting slot starts: nothing to hand over, B is refused.
+    await expect(acquire('key:b', 1000)).rejects.toBeInstanceOf(OutboundRateLimited);
     await expect(acquire('key:a', 5000)).rejects.toThrow(/this caller already has its share/);
-    // 5 s on, B's refusal no longer counts. A's last call still waits (its wait not yet ended): with a 3 s deadline A's
-    // share would be one call waiting, but A is alone again and takes the slot free at once, then the next.
-    clock.at = 5000;
-    for (const wait of waits.slice(0, 3)) wait.end();
-    await acquire('key:a', 8000);
-    const next = acquire('key:a', 8000);
+    // 1 s on, B's refusal no longer counts. A still has three calls waiting, past its share of a deadline 4.5 s away
+    // (two), but A is alone again: it takes the next slot, at 5 s, 4 s away.
+    clock.at = 1000;
+    waits[0]!.end();
+    await ofA[1];
+    const next = acquire('key:a', 5500);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(waits.map((wait) => wait.ms)).toEqual([1000, 2000, 3000, 4000, 1000]);
+    expect(waits.map((wait) => wait.ms)).toEqual([1000, 2000, 3000, 4000, 4000]);
     for (const wait of waits) wait.end();
     await Promise.all([...ofA, next]);
   });
