@@ -28,8 +28,10 @@ export const REDACTED_PATHS = [
 // `#` starts a query string too: Fastify's router ends the path at the first `?` or `#` and parses what follows
 // as parameters (`/v1/search/web#api_key=…&q=…` is searched as q), so a key written after a `#` was logged as it was;
 // and after another parameter (`?q=x#api_key=…`) a `#` ends that one's value here, as a `;` does (`?q=x;api_key=…`,
-// read as `&` by many a client and site): either kept the key inside the value before it, logged whole.
-const QUERY_PARAMETER = /([?&#;])([^=&#;]*)=[^&#;]*/g;
+// read as `&` by many a client and site): either kept the key inside the value before it, logged whole. A `?` ends a
+// name or value too: after a path's parameter (`/x;v=1?api_key=…`) it starts the query, whose first parameter a value
+// running on to the next `&` took in, its key logged as part of `v`'s value.
+const QUERY_PARAMETER = /([?&#;])([^=&#;?]*)=[^&#;?]*/g;
 
 /**
  * A request's URL as its log line writes it: the values of its parameters with a secret's name redacted, and, when a

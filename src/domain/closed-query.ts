@@ -174,11 +174,11 @@ const EXCLUDING_JUST_BEFORE = /(?<=(?<![^\s(])(?:NOT\s+|-))/y;
 
 /** The text with what DANGLING_IN_GROUP matches read once, left to right (groupPartWritten). */
 function withGroupsRead(text: string): string {
-  // Where the last match that was rewritten ends.
-  let rewrittenEnd = -1;
+  // Where the match before ends, rewritten or left for the next reading.
+  let previousEnd = -1;
   return text.replace(DANGLING_IN_GROUP, (match: string, word: string | undefined, offset: number, whole: string) => {
-    const written = groupPartWritten(match, word, offset, whole, rewrittenEnd);
-    if (written !== match) rewrittenEnd = offset + match.length;
+    const written = groupPartWritten(match, word, offset, whole, previousEnd);
+    previousEnd = offset + match.length;
     return written;
   });
 }
@@ -187,9 +187,10 @@ function withGroupsRead(text: string): string {
  * What a match of DANGLING_IN_GROUP (from `offset`; `word`, a word a `-` cannot exclude after a NOT that opens a group)
  * is written as: a group of operators alone, or empty, leaves a space; an operator goes with the spaces between it and
  * its `(` or `)`; a NOT that opens a group goes before it, or excludes its term alone (groupOpeningNot, notOfWordMoved).
- * Left as it is, for the next reading, where the NOT or `-` that excludes its group was rewritten with the match before.
+ * Left as it is, for the next reading, where the NOT or `-` that excludes its group was read with the match before,
+ * whether that one was rewritten or left for the next reading too.
  */
-function groupPartWritten(match: string, word: string | undefined, offset: number, whole: string, rewrittenEnd: number): string {
+function groupPartWritten(match: string, word: string | undefined, offset: number, whole: string, previousEnd: number): string {
   if (match.startsWith('"')) return match;
   const open = match.indexOf('(');
   if (open < 0) return '';
@@ -197,9 +198,11 @@ function groupPartWritten(match: string, word: string | undefined, offset: numbe
   const excluding = match.slice(0, open);
   // The NOT or `-` that excludes this group was read with the group before it, as its NOT's term (`(NOT (NOT 40) cc)`
   // is `(-(NOT 40) cc)`): read as it is now written, on the next reading. Read as not excluded, the NOT was moved
-  // beside the `-` (`(- NOT (40) cc)`).
+  // beside the `-` (`(- NOT (40) cc)`). So where the match before was left as it is (`(NOT (NOT (NOT 40 bb)))`, its
+  // NOT's term a group that opens with a NOT): moved out with its number, this NOT stood beside that one, the two were
+  // read as one, and 40, excluded three times, was asked for.
   EXCLUDING_JUST_BEFORE.lastIndex = offset;
-  if (excluding === '' && offset === rewrittenEnd && EXCLUDING_JUST_BEFORE.test(whole)) return match;
+  if (excluding === '' && offset === previousEnd && EXCLUDING_JUST_BEFORE.test(whole)) return match;
   if (word !== undefined) return notOfWordKept(whole, offset + open, excluding) ? match : notOfWordMoved(whole, offset + open, excluding, word);
   if (groupOpeningNot(whole, offset, offset + open, offset + match.length) === 'term') return `${excluding}(-`;
   // Moved before a group that is excluded itself (`a NOT (NOT (NOT x))`), the NOT stood beside the one excluding it,

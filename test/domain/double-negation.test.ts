@@ -107,6 +107,30 @@ describe('a term excluded more than once', () => {
     for (const text of ['a NOT (NOT mice bb)', 'a -(NOT mice bb)']) expect(closedTextExcludedTerms(text), text).toEqual({ rest: 'a mice', excluded: ['bb'] });
   });
 
+  it('excludes or asks for a number a NOT opening a group of more binds to by every NOT and `-` around it, however the groups are written', () => {
+    // `a (NOT (NOT (NOT 40 bb)))`: the innermost NOT, moved out of its group with its number, stood beside the NOT that
+    // excludes that group, left for the next reading; the two were read as one, and 40, excluded three times, was asked for.
+    const sequences: string[][] = [[]];
+    for (const sequence of sequences) if (sequence.length < MAX_GROUP_DEPTH - 1) for (const opener of OPENERS) sequences.push([...sequence, opener]);
+    for (const term of ['40', '.NET']) {
+      for (const openers of sequences) {
+        const text = `asthma ${openers.join('')}(NOT ${term} bb)${')'.repeat(openers.length)}`;
+        if (text.includes('NOT -')) continue;
+        // The NOTs and `-`s around the group, each run of NOTs one; the term has one more, its own NOT.
+        const around = [...oneNotPerRun(text.replace(`NOT ${term}`, '')).matchAll(/NOT |-/g)].length;
+        const read = closedTextExcludedTerms(text);
+        const words = read.rest.split(/[\s()]+/);
+        expect({ text, term: read.excluded.includes(term), bb: read.excluded.includes('bb'), termWanted: words.includes(term), bbWanted: words.includes('bb') }).toEqual({
+          text,
+          term: around % 2 === 0,
+          bb: around % 2 === 1,
+          termWanted: around % 2 === 1,
+          bbWanted: around % 2 === 0,
+        });
+      }
+    }
+  });
+
   it('reads a `-` before a group that opens with a `-` term or group as excluding it, however deep', () => {
     // Read as no exclusion, each asked for x, negated an odd number of times.
     for (const text of ['a -(-(-(x)))', 'a -(-(-x))', 'a NOT (-(-x))']) expect(closedTextExcludedTerms(text), text).toEqual({ rest: 'a', excluded: ['x'] });

@@ -186,6 +186,19 @@ describe("a caller's credentials for another site, inside a URL it asks fedsearc
     }
     expectNoSecretIn(service.logs);
   });
+  it("a request URL with a path's parameter before its query: the query's first credential is redacted, its search kept", async () => {
+    // Read from the `;` to the next `&`, `v`'s value took in `?api_key=…`, logged whole; `;jsessionid=`'s took `?q=rust`.
+    const cases = [
+      [`/nowhere;v=1?api_key=${SECRETS.apiKey}&q=rust`, '/nowhere;v=1?api_key=[redacted]&q=rust'],
+      [`/nowhere;jsessionid=${SECRETS.javaSession}?q=rust`, '/nowhere;jsessionid=[redacted]?q=rust'],
+    ] as const;
+    for (const [target, logged] of cases) {
+      const id = (await request(service.origin, target)).headers.get('x-request-id');
+      const lines = await loggedLines(id);
+      expect(lines.find((line) => line.req?.url !== undefined)?.req?.url).toBe(logged);
+    }
+    expectNoSecretIn(service.logs);
+  });
 });
 
 describe('a configured API key that holds a `;`, sent in a request URL', () => {
