@@ -57,6 +57,14 @@ const MAY_NEED_CLOSING = new RegExp(
 const DANGLING_END = /(?:(?<![^\s(])(?:AND|OR|NOT)|\()\s*$/;
 const ENDS_IN_SPACE_OR_GROUP = /[\s(]$/;
 const LEADING_OPERATORS = /^\s*(?:(?:AND|OR)(?:\s+|$))+/;
+
+/** A group (its phrases closed) with groups of its own `depth - 1` levels deep: what a closed text holds in a group. */
+function termGroup(depth: number): string {
+  let group = String.raw`\((?:"[^"]*"|[^()"])*\)`;
+  for (let level = 1; level < depth; level += 1) group = String.raw`\((?:"[^"]*"|[^()"]|${group})*\)`;
+  return group;
+}
+
 /**
  * What joins nothing inside a group (read once the phrases are closed): a group of operators alone (`(OR)`) or of
  * nothing (`rust NOT ()` is `rust`, not a NOT before an empty group), an AND or OR just after a `(`, an operator just
@@ -75,7 +83,8 @@ const DANGLING_IN_GROUP = new RegExp(
     // Before a word a `-` cannot exclude (a number: `-40` is one; `.NET`, `#tag`) with more in the group after it
     // (`a (NOT 40 bb)`): the NOT and its word are moved before the group (`a NOT 40 (bb)`), where every reader
     // excludes the word alone. Moved alone, the NOT took the group whole, bb too, a word to find. The word is captured.
-    String.raw`(?:(?<![^\s(])NOT\s+|(?<![^\s(])-)?\(\s*NOT\s+(-?[^\s()"\p{L}-][^\s()"]*)\s+(?=[^\s)])`,
+    // A group is such a word too where a `-` cannot exclude it (`a (NOT (40) bb)`, `(NOT (x+1) bb)`: groupPartWritten).
+    String.raw`(?:(?<![^\s(])NOT\s+|(?<![^\s(])-)?\(\s*NOT\s+(-?[^\s()"\p{L}-][^\s()"]*|${termGroup(MAX_GROUP_DEPTH - 1)})\s+(?=[^\s)])`,
     // Not a NOT before a `-` term (`(NOT -mice asthma)`), which goes with it (excluded-terms.ts): moved, it would take
     // the whole group, asthma too. Before a number alone in its group (`(NOT -40)`) it is moved, as before a word.
     // Matched with the NOT or `-` that excludes its group, if any: moved before the group, it would stand beside that
@@ -203,12 +212,22 @@ function groupPartWritten(match: string, word: string | undefined, offset: numbe
   // read as one, and 40, excluded three times, was asked for.
   EXCLUDING_JUST_BEFORE.lastIndex = offset;
   if (excluding === '' && offset === previousEnd && EXCLUDING_JUST_BEFORE.test(whole)) return match;
-  if (word !== undefined) return notOfWordKept(whole, offset + open, excluding) ? match : notOfWordMoved(whole, offset + open, excluding, word);
-  if (groupOpeningNot(whole, offset, offset + open, offset + match.length) === 'term') return `${excluding}(-`;
+  if (word !== undefined && !excludableGroupTerm(whole, offset, match, word)) {
+    return notOfWordKept(whole, offset + open, excluding) ? match : notOfWordMoved(whole, offset + open, excluding, word);
+  }
+  // The NOT's term, a group a `-` excludes, was matched with it: it follows what the NOT is written as, unchanged.
+  const termStart = word === undefined ? offset + match.length : offset + match.trimEnd().length - word.length;
+  const term = match.slice(termStart - offset);
+  if (groupOpeningNot(whole, offset, offset + open, termStart) === 'term') return `${excluding}(-${term}`;
   // Moved before a group that is excluded itself (`a NOT (NOT (NOT x))`), the NOT stood beside the one excluding it,
   // and the two were read as one (oneOperator): an odd number of NOTs became even, and x, excluded, was asked for.
   // Two NOTs take each other out: `a NOT (NOT (…))` asks for (…), as NOT of NOT does.
-  return excluding === '' ? ' NOT (' : ' (';
+  return `${excluding === '' ? ' NOT (' : ' ('}${term}`;
+}
+
+/** Whether DANGLING_IN_GROUP's word (matched from `offset`) is a group that a `-` excludes, read as any other term is. */
+function excludableGroupTerm(whole: string, offset: number, match: string, word: string): boolean {
+  return word.startsWith('(') && excludableGroupEnd(whole, offset + match.trimEnd().length - word.length) >= 0;
 }
 
 /** The text with each run of operators side by side (outside phrases) written as the one it is read as (oneOperator). */

@@ -35,14 +35,17 @@ const TERM_START = String.raw`(?:(?<!\S)|(?<=(?:^|[\s(])\())`;
  * it, as with a `-` term): web search's other way to exclude, `asthma NOT rats`. Upper case only: a lower-case "not"
  * is a word of the sentence ("why does X not work"); and one that starts a text written in capitals, a word too
  * (notIsOperator).
- * A NOT before a `-` (`NOT -rats`: a `-` term) is left.
+ * A NOT before a `-` term (`NOT -rats`) is left: the `-` excludes. One before a `-` that no reader takes for an
+ * exclusion (`NOT -40`: a number) excludes that word (NOT_TERM_AFTER); left, no reader read it, and APIs without NOT
+ * were sent the word NOT, and arXiv asked for 40.
  */
-const NOT_PREFIX = String.raw`(?:(?:AND|OR)\s+)?NOT\s+(?=[^\s)-])`;
+const NOT_TERM_AFTER = String.raw`(?=[^\s)-]|-[^\s"\p{L}()-])`;
+const NOT_PREFIX = String.raw`(?:(?:AND|OR)\s+)?NOT\s+${NOT_TERM_AFTER}`;
 /**
  * `AND NOT` or `OR NOT`: an exclusion even for an API that reads NOT (PubMed, OpenAlex, GitHub), where NOT is binary
  * and documented between words (`asthma NOT mice`), never after another operator; sent `(asthma) NOT mice`.
  */
-const OPERATOR_NOT_PREFIX = String.raw`(?:AND|OR)\s+NOT\s+(?=[^\s)-])`;
+const OPERATOR_NOT_PREFIX = String.raw`(?:AND|OR)\s+NOT\s+${NOT_TERM_AFTER}`;
 /**
  * One part of a group's text: a phrase (closed, or unclosed to the end of the text), whose parentheses are characters
  * of it (`NOT ("f(x" OR y)`), or any character but a parenthesis or a quote.
@@ -105,6 +108,9 @@ const LEADING_OPERATOR = /^(?:AND|OR)(?:\s+|$)/;
  * quote is the rest (`NOT "a b"c` excludes `a b`, not `a` with the rest `b"c`, a quote left open).
  */
 const LEADING_NOT_TERM = new RegExp(String.raw`^NOT\s+(?:\((${GROUP_CONTENT})(?:\)|$)|"([^"]*)(?:"|$)|([^\s()"]+))(?:\s+|$|(?<="))`);
+
+/** A word of a group that starts with a `-` no reader takes for an exclusion: a number's (`-40`). */
+const MINUS_NUMBER = /^-[^"\p{L}-]/u;
 
 /** The words and phrases of a NOT group, without its operators, parentheses (or a `-` typed inside it): each is excluded. */
 const GROUP_TERM = /"([^"]*)"?|[^\s"()]+/g;
@@ -226,13 +232,22 @@ export function minusSyntax(text: string): string {
   if (!MAY_NEED_MINUS_SYNTAX.test(text)) return text;
   const pattern = text.includes('NOT') && notIsOperator(text) ? MINUS_SYNTAX : MINUS_SYNTAX_NOT_A_WORD;
   const written: string[] = [];
+  let leftOut = false;
   const rewritten = text.replace(pattern, (term: string, ...captures: unknown[]) => {
     if (term.startsWith('"')) return term;
     const { group, phrase, word } = captures.at(-1) as Partial<Record<'group' | 'phrase' | 'word', string>>;
     // An OR before or after stays, for now, beside the term's mark: what it joins is read below, once every term is.
     const orBefore = STARTS_WITH_OR.test(term) ? 'OR ' : '';
     if (group === undefined && phrase === undefined && word === undefined) return orBefore; // An operator.
-    written.push(group !== undefined ? groupTerms(group).map(minusTerm).join(' ') : phrase !== undefined ? `-"${phrase}"` : `-${word}`);
+    // A NOT's word that a `-` cannot exclude (`NOT -40`, `NOT (-40)`: `--40` is no exclusion, `-40` a number to find)
+    // is left out, with its NOT, as an API without `-` leaves out every excluded term. Its ORs go with it, as a written
+    // term's do, but one OR stays between two alternatives (`a OR NOT -40 OR c` is `a OR c`).
+    const minusTerms = group !== undefined ? groupTerms(group, 'minus numbers left out').map(minusTerm).join(' ') : phrase !== undefined ? `-"${phrase}"` : `-${word}`;
+    if (minusTerms === '' || word?.startsWith('-') === true) {
+      leftOut = true;
+      return orBefore !== '' && ENDS_WITH_OR.test(term) ? ' OR ' : ' ';
+    }
+    written.push(minusTerms);
     return ` ${orBefore}\u0001${written.length - 1}\u0002${ENDS_WITH_OR.test(term) ? ' OR' : ''} `;
   });
   const moved: string[] = [];
@@ -246,8 +261,9 @@ export function minusSyntax(text: string): string {
           moved.push(...terms);
           return ' OR ';
         });
-  // A text of operators alone (`AND`) is sent as typed: an empty query would find everything.
-  return [placed, ...moved].join(' ').replace(/\s+/g, ' ').trim() || text;
+  // A text of operators alone (`AND`) is sent as typed: an empty query would find everything. One of terms left out
+  // alone is empty: it has nothing to search for (its providers skip it).
+  return [placed, ...moved].join(' ').replace(/\s+/g, ' ').trim() || (leftOut ? '' : text);
 }
 
 /** A group's term with its `-`: a phrase again where it holds a space (groupTerms keeps no quotes). */
@@ -265,10 +281,12 @@ export function notAsWord(text: string): string {
  * grouping can be sent of it. A group of alternatives (its usual form) means just that; one whose words are ANDed
  * (`NOT (a b)`) is read the same way, excluding more than typed, as no `-word` syntax can say "not both".
  */
-function groupTerms(group: string): string[] {
+function groupTerms(group: string, minusNumbers?: 'minus numbers left out'): string[] {
   const terms: string[] = [];
   for (const [token, phrase] of group.matchAll(GROUP_TERM)) {
     if (phrase === undefined && OPERATOR_WORD.test(token)) continue;
+    // For minusSyntax: a `-` before a number is part of it (`-40`), which no `-` can exclude, as NOT_TERM_AFTER reads it.
+    if (phrase === undefined && minusNumbers !== undefined && MINUS_NUMBER.test(token)) continue;
     addTerm(terms, phrase ?? token.replace(/^-+/, ''));
   }
   return terms;

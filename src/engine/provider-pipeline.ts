@@ -184,7 +184,7 @@ function refuse(provider: Provider, task: ProviderTask<unknown>): ProviderOutcom
   const sent = task.queryTextFor ? task.queryTextFor(provider) : task.queryText;
   // A text with no word at all (`(`, `AND "`, `-`) is no search for any provider: each would be asked for punctuation,
   // answer with anything, or refuse it (GitHub, 422).
-  const refused = queryTooLong(sent, provider.settings) ?? noWordProblem(sent) ?? provider.queryProblem?.(sent);
+  const refused = queryTooLong(sent, provider.settings) ?? noWordProblem(sent) ?? provider.queryProblem?.(sent, filters);
   if (refused) return notAsked(provider, 'skipped', refused);
   return undefined;
 }

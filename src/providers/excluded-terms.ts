@@ -48,6 +48,16 @@ export function minusQuery(typed: string, or: '|' | ' '): string {
   return orWrittenAs(withoutGroups(minusSyntax(closed), or === '|' ? 'or-first' : 'and-only').text, or);
 }
 
+/**
+ * Why an API whose only exclusion is `-` (YouTube, Hacker News) is not asked a text whose every word is one it cannot
+ * exclude (`NOT -40`: `--40` is no exclusion, and `-40` a number to find), which minusQuery leaves out; undefined for
+ * every other text (one `includes` for nearly all: such a word comes after a NOT).
+ */
+export function minusQueryProblem(text: string, or: '|' | ' ', api: string): string | undefined {
+  if (!text.includes('NOT') || closedQuery(text) === '' || minusQuery(text, or) !== '') return undefined;
+  return `the query has no words ${api} can search for, and its excluded ones ${api} cannot exclude (a number after NOT: -40 is a number to it, not an exclusion): they are left out`;
+}
+
 /** Why an API that cannot exclude (its excluded terms are left out) is not asked a text with nothing else. */
 export function nothingLeftToSearch(api: string): string {
   return `the query has no words ${api} can search for (it cannot exclude words: -word terms are left out)`;

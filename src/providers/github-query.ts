@@ -97,3 +97,19 @@ function searchTextLength(text: string): number {
   for (const word of words) characters += [...word].length;
   return characters;
 }
+
+/** An upper-case OR outside phrases (phrases are left out first, as operatorsIn leaves them). */
+const OR_OPERATOR = /(?<=^|\s)OR(?=\s|$)/;
+
+/**
+ * Why GitHub's code search (`/search/code`, the legacy code search syntax) is not sent this text (as githubSearchText
+ * writes it): an OR, which that search does not read. GitHub staff answered community discussion #125409 ("Code search
+ * OR condition not working as expected") that the search API still uses the old code search syntax, "which doesn't
+ * support Boolean operators", and its documentation ("Searching code (legacy)") names none; sent, `rust OR zig` is no
+ * alternative (the question's OR found fewer files than either word alone). Undefined for every other text (one test).
+ * Its NOT is sent still: GitHub documents none for this search either, but the legacy syntax negates single terms.
+ */
+export function githubCodeQueryProblem(sent: string): string | undefined {
+  if (!OR_OPERATOR.test(sent.replace(PHRASE, ' '))) return undefined;
+  return 'code search reads no OR (GitHub\'s search API uses the legacy code search syntax, without boolean operators): search for each alternative on its own';
+}

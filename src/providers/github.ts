@@ -3,7 +3,7 @@ import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { ONLY_EXCLUDED_TERMS, booleanQueryProblem } from './excluded-terms.js';
-import { githubQueryProblem, githubSearchText } from './github-query.js';
+import { githubCodeQueryProblem, githubQueryProblem, githubSearchText } from './github-query.js';
 import { answerItems, asArray, compact, extraFields, httpUrl, isRecord, isoDate, itemsOf, numberOrUndefined, parseJsonObject, plainText } from './parse-helpers.js';
 import {
   Provider,
@@ -47,11 +47,13 @@ export class GithubProvider extends Provider {
   /**
    * A text with no word at all (`(`, `AND "`) is skipped: GitHub refuses one of operators alone with 422; so is one of
    * excluded terms alone (`-python`), which NOT has nothing to leave out of, and one GitHub would refuse (past its
-   * operators or length, or with a group it would need parentheses for: githubQueryProblem).
+   * operators or length, or with a group it would need parentheses for: githubQueryProblem), or, in code search, with
+   * an OR it does not read (githubCodeQueryProblem).
    */
-  override queryProblem(text: string): string | undefined {
+  override queryProblem(text: string, filters?: SearchFilters): string | undefined {
     const sent = githubSearchText(text);
-    return sent === undefined || sent === '' ? booleanQueryProblem(sent) : githubQueryProblem(sent);
+    if (sent === undefined || sent === '') return booleanQueryProblem(sent);
+    return githubQueryProblem(sent) ?? (filters?.scope === 'code' ? githubCodeQueryProblem(sent) : undefined);
   }
 
   /** GitHub's code search takes no request without a token: such a search is not_configured, no slot or request spent on it. */
@@ -71,6 +73,8 @@ export class GithubProvider extends Provider {
     const text = githubSearchText(query.text);
     const problem = booleanQueryProblem(text);
     if (problem !== undefined || text === undefined) throw invalidQuery(problem ?? ONLY_EXCLUDED_TERMS);
+    const codeProblem = scope === 'code' ? githubCodeQueryProblem(text) : undefined;
+    if (codeProblem !== undefined) throw invalidQuery(codeProblem);
     url.searchParams.set('q', scope === 'repositories' ? `is:public ${text}` : text);
     url.searchParams.set('per_page', String(Math.min(query.limit, MAX_PER_PAGE)));
     url.searchParams.set('page', '1');

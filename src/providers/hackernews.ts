@@ -3,7 +3,7 @@ import type { SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
-import { NO_WORD_TO_SEARCH, minusQuery } from './excluded-terms.js';
+import { NO_WORD_TO_SEARCH, minusQuery, minusQueryProblem } from './excluded-terms.js';
 import { answerItems, compact, extraFields, httpUrl, isoDate, itemsOf, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
@@ -64,9 +64,12 @@ export class HackerNewsProvider extends Provider {
 
   /**
    * Algolia counts its query in UTF-8 bytes, not characters: 171 characters of Japanese, or 256 of Cyrillic, reach its
-   * limit, where fedsearch takes 500 characters. Such a query is skipped with the reason, not sent to come back 400.
+   * limit, where fedsearch takes 500 characters. Such a query is skipped with the reason, not sent to come back 400;
+   * so is one of excluded terms Algolia cannot exclude alone (`NOT -40`), which left out leave nothing to search.
    */
   override queryProblem(text: string): string | undefined {
+    const unexcludable = minusQueryProblem(text, ' ', 'Hacker News');
+    if (unexcludable !== undefined) return unexcludable;
     // A UTF-16 unit is at most three bytes in UTF-8 (a surrogate pair, two units, is four): nearly every query stops here.
     if (text.length * 3 <= MAX_QUERY_BYTES) return undefined;
     const bytes = Buffer.byteLength(algoliaQuery(text), 'utf8');

@@ -326,9 +326,10 @@ export abstract class Provider {
   /**
    * Why the API would refuse this search text by a rule of its own that maxQueryLength and maxQueryWords cannot
    * state (GitHub counts neither qualifiers nor operators, and takes at most five AND, OR or NOT); undefined when it
-   * would take it. A search it finds a problem in is not sent: the provider reports `skipped` with the reason.
+   * would take it. A search it finds a problem in is not sent: the provider reports `skipped` with the reason. The
+   * search's filters, for an API whose syntax depends on one (GitHub's code search reads no OR; its repository search does).
    */
-  queryProblem?(text: string): string | undefined;
+  queryProblem?(text: string, filters?: SearchFilters): string | undefined;
 
   /**
    * Settings this search needs that are not set, beyond those every call needs (missingSettings): GitHub's code search

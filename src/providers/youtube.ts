@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import type { VideoDetailsInput } from './capabilities.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage, jsonErrorBody } from './error-envelope.js';
-import { NO_WORD_TO_SEARCH, minusQuery } from './excluded-terms.js';
+import { NO_WORD_TO_SEARCH, minusQuery, minusQueryProblem } from './excluded-terms.js';
 import { answerItems, asArray, compact, extraFields, isRecord, isoDate, itemsOf, numberOrUndefined, parseJsonObject, plainText, text } from './parse-helpers.js';
 import {
   Provider,
@@ -62,6 +62,11 @@ export class YoutubeProvider extends Provider {
     filters: ['time_range', 'language', 'safesearch'],
   };
   readonly settings = YoutubeProvider.settings;
+
+  /** A text of excluded terms YouTube cannot exclude alone (`NOT -40`) is skipped: left out, nothing is left to search. */
+  override queryProblem(text: string): string | undefined {
+    return minusQueryProblem(text, '|', 'YouTube');
+  }
 
   override buildRequest(query: SearchQuery, now = Date.now()): UpstreamRequest {
     const terms = searchTerms(query.text);

@@ -113,7 +113,8 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
   });
 
   it('gives balanced syntax with every word kept and no operator joining nothing, once and for all', () => {
-    const token = fc.constantFrom('rust', 'go', 'AND', 'OR', 'NOT', '(', ')', '"', ' ', '-');
+    // Numbers and a formula's `+` too: a NOT before one that opens a group goes out of the group with it.
+    const token = fc.constantFrom('rust', 'go', 'AND', 'OR', 'NOT', '(', ')', '"', ' ', '-', '40', '+');
     /**
      * The text outside its phrases, each closed phrase one letter (glued to what it is glued to: `OR"a"` is a word to
      * every reader here, not an operator), or undefined when a quote is left open.
@@ -123,7 +124,7 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
       return outside.includes('"') ? undefined : outside;
     };
     // In any order: a term excluded twice is moved after its group, to be asked for (double-negation.ts).
-    const words = (text: string): string => (text.match(/[a-z]+/g) ?? []).sort().join(' ');
+    const words = (text: string): string => (text.match(/[a-z]+|\d+/g) ?? []).sort().join(' ');
     fc.assert(
       fc.property(
         fc.array(token, { minLength: 1, maxLength: 12 }).map((tokens) => tokens.join('')),
@@ -180,6 +181,15 @@ describe('closed query: what a boolean API is sent of unbalanced or dangling syn
     }
     // A NOT after a `(` glued to a word (a formula's) is read as before.
     expect(closedQuery('f(NOT 40 x)')).toBe('f NOT (40 x)');
+    // So does a group that no `-` excludes (numbers, a formula), nested too: moved alone, the NOT excluded bb.
+    expect(closedQuery('a (NOT (40) bb)')).toBe('a NOT (40) (bb)');
+    expect(closedQuery('a (NOT (x+1) bb)')).toBe('a NOT (x+1) (bb)');
+    expect(closedQuery('a (NOT ((40)) bb)')).toBe('a NOT ((40)) (bb)');
+    expect(closedQuery('a (NOT (40 OR 41) OR bb)')).toBe('a NOT (40 OR 41) (bb)');
+    // A group a `-` excludes is written as a `-` term in place, as before.
+    expect(closedQuery('a (NOT (mice) bb)')).toBe('a (-(mice) bb)');
+    // In a group excluded itself, the group is excluded twice, and asked for, as the number is.
+    expect(closedQuery('a NOT (NOT (40) bb)')).toBe('a NOT ( bb) (40)');
   });
 
   it('reads a run of NOTs that opens a group as the one NOT it is outside a group, before its one term', () => {

@@ -60,6 +60,26 @@ describe('excluded terms: NOT before a group, and NOT in a text written in capit
     expect(excludedTerms('compilers -(c++ OR g++)')).toEqual({ rest: 'compilers', excluded: ['c++', 'g++'] });
   });
 
+  it('reads NOT before a `-` that excludes nothing (`NOT -40`, a number) as the exclusion of that word, for every reader', () => {
+    // NOT_PREFIX stopped before every `-`: no reader read `NOT -40`, and the word NOT was sent to find.
+    expect(excludedTerms('asthma NOT -40')).toEqual({ rest: 'asthma', excluded: ['-40'] });
+    expect(excludedTerms('asthma AND NOT -40', { not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['-40'] });
+    // Kept where NOT is the API's own operator, after words, as `asthma NOT 40` is.
+    expect(excludedTerms('asthma NOT -40', { not: 'kept' })).toBeUndefined();
+    // `--40` is no exclusion, `-40` a number to find: the API whose only operator is `-` is sent neither, nor NOT.
+    expect(minusSyntax('asthma NOT -40')).toBe('asthma');
+    expect(minusSyntax('asthma NOT -40 rats')).toBe('asthma rats');
+    expect(minusSyntax('a OR NOT -40 OR c')).toBe('a OR c');
+    expect(minusSyntax('NOT -40')).toBe('');
+    // In a NOT group too (`--40` again), where the group's other terms are written `-` each.
+    expect(minusSyntax('asthma NOT (-40)')).toBe('asthma');
+    expect(minusSyntax('asthma NOT (-40 OR mice)')).toBe('asthma -mice');
+    // A NOT before a `-` term is still left to the `-`, and a `-40` typed alone is a number to find, as before.
+    expect(excludedTerms('asthma NOT -rats')).toEqual({ rest: 'asthma', excluded: ['rats'] });
+    expect(minusSyntax('asthma NOT -rats')).toBe('asthma -rats');
+    expect(excludedTerms('asthma -40')).toBeUndefined();
+  });
+
   it('excludes the term of an AND NOT even for an API that reads NOT, whose NOT joins two terms', () => {
     expect(excludedTerms('asthma AND NOT mice', { not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['mice'] });
     expect(excludedTerms('asthma AND NOT mice', { qualifiers: 'kept', not: 'kept' })).toEqual({ rest: 'asthma', excluded: ['mice'] });
