@@ -20,6 +20,7 @@ describe('a PDF fetched while every reader thread is busy and the queue is full'
   let upstream: FakeUpstream;
   let service: RunningService;
   let inHand: Promise<unknown>[] = [];
+  const slowReadsNoLongerNeeded = new AbortController();
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
@@ -27,11 +28,17 @@ describe('a PDF fetched while every reader thread is busy and the queue is full'
     service = await startService({ FETCH_ALLOW_PRIVATE: 'true' });
     const slow = slowPdf();
     inHand = [
-      ...Array.from({ length: PDF_READERS }, () => extractPdfText(slow, { maxChars: 1_000_000, timeMs: 8_000 }).catch((error: unknown) => error)),
+      ...Array.from({ length: PDF_READERS }, () =>
+        extractPdfText(slow, { maxChars: 1_000_000, timeMs: 8_000, signal: slowReadsNoLongerNeeded.signal }).catch((error: unknown) => error),
+      ),
       ...Array.from({ length: PDF_QUEUE_LENGTH }, () => extractPdfText(minimalPdf({ lines: ['queued'] }), { maxChars: 1_000_000, timeMs: 60_000 })),
     ];
   });
   afterAll(async () => {
+    // The slow reads were only there to keep the threads busy while the tests ran: stopped now, as a caller that went
+    // away stops its read, rather than waited out (their time and the page grace, about ten seconds). The threads are
+    // the next file's, so the reads are still awaited: every one of them has let go of its thread.
+    slowReadsNoLongerNeeded.abort();
     await Promise.allSettled(inHand);
     await service.stop();
     await upstream.stop();

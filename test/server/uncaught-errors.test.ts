@@ -19,7 +19,10 @@ function logLines(output: string): LogLine[] {
     .map((line) => JSON.parse(line) as LogLine);
 }
 
-describe('an error nothing caught', () => {
+// Concurrent: each test is a server process of its own (no port, file or variable shared) that asserts on its output
+// and exit code alone, never on time, and most of its time is that process loading its modules: one after the other,
+// the second core stood idle while the worker waited.
+describe.concurrent('an error nothing caught', () => {
   it.each([
     { failWith: 'exception', origin: 'uncaughtException', message: 'uncaught exception; exiting' },
     { failWith: 'rejection', origin: 'unhandledRejection', message: 'unhandled promise rejection; exiting' },

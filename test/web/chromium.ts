@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { chromium, type BrowserContext, type BrowserContextOptions, type LaunchOptions } from 'playwright-core';
 
 /** Debian's chromium package (apt-get install chromium); no browser is downloaded. CHROMIUM_PATH overrides it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,14 +22,15 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
-/** Headless Chromium with a fresh profile and nothing that phones home; `javaScriptEnabled: false` is a browser with scripts off. */
-export async function launchChromium({ javaScriptEnabled = true }: { javaScriptEnabled?: boolean } = {}): Promise<LaunchedBrowser> {
+function expectChromiumInstalled(): void {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`no Chromium at ${CHROMIUM_PATH}: CI must install it (.ci/run: apt-get install chromium)`);
   }
-  const profile = mkdtempSync(path.join(tmpdir(), 'fedsearch-chromium-'));
-  // Playwright takes the profile folder as an argument of its own rather than --user-data-dir.
-  const context = await chromium.launchPersistentContext(profile, {
+}
+
+/** Headless, on a fixed viewport, with nothing that phones home. */
+function chromiumOptions(javaScriptEnabled: boolean): LaunchOptions & BrowserContextOptions {
+  return {
     executablePath: CHROMIUM_PATH,
     headless: true,
     viewport: { width: 1100, height: 900 },
@@ -45,7 +45,15 @@ export async function launchChromium({ javaScriptEnabled = true }: { javaScriptE
       '--disable-component-update',
       '--disable-sync',
     ],
-  });
+  };
+}
+
+/** Headless Chromium with a fresh profile and nothing that phones home; `javaScriptEnabled: false` is a browser with scripts off. */
+export async function launchChromium({ javaScriptEnabled = true }: { javaScriptEnabled?: boolean } = {}): Promise<LaunchedBrowser> {
+  expectChromiumInstalled();
+  const profile = mkdtempSync(path.join(tmpdir(), 'fedsearch-chromium-'));
+  // Playwright takes the profile folder as an argument of its own rather than --user-data-dir.
+  const context = await chromium.launchPersistentContext(profile, chromiumOptions(javaScriptEnabled));
   return {
     context,
     close: async () => {
@@ -55,27 +63,68 @@ export async function launchChromium({ javaScriptEnabled = true }: { javaScriptE
   };
 }
 
+/** The one Chromium of this test process, launched by the first sharedChromium() call (none if no browser test runs). */
+let sharedContext: Promise<BrowserContext> | undefined;
+
 /**
- * One Chromium for every describe block of a test file, launched before the file's first hook and closed after its
- * last: a launch and close cost one to three seconds, paid once per block when each launched its own. The blocks share
- * its profile (a context of their own, from a browser launched without one, made every page about half a second
- * slower to load, more than the launches saved); each test opens a page of its own, and each block starts a service of
- * its own, on a port of its own: another origin, so nothing its pages keep in storage or the HTTP cache reaches another
- * block's (the service sets no cookie, the one thing a port does not separate). A block's close() closes the pages it
- * left open, their connections with them, before it stops its service. Call it at a file's top level.
+ * A handle on one Chromium shared by every browser test file this process runs (the suite runs its files in one
+ * process, vitest.config.ts's isolate: false), launched on first use: a launch and close cost one to four seconds
+ * on a loaded 2-core machine, paid by each of two dozen files when each launched its own.
+ *
+ * What a file leaves behind cannot reach the next one. Each file (and each describe block) starts a service of its
+ * own, on a port of its own: another origin, so what its pages keep in storage or the HTTP cache is not another
+ * block's (the page keeps only the API key, in sessionStorage, which is a tab's alone and goes with it; the service
+ * sets no cookie, the one thing a port does not separate). close() closes the pages opened since the handle was
+ * taken, their connections with them, and withdraws the permissions granted meanwhile. A test that changes the
+ * whole context (a clock of its own, scripts turned off) launches a browser of its own with launchChromium().
+ * (A context of each file's own, from a browser launched without one, made every page about half a second slower
+ * to load, more than the launches saved.)
  */
-export function chromiumForThisFile(): () => Promise<LaunchedBrowser> {
-  let launched: LaunchedBrowser | undefined;
-  beforeAll(async () => {
-    if (browserTestsRun()) launched = await launchChromium();
-  });
-  afterAll(async () => {
-    await launched?.close();
-  });
-  return async () => {
-    if (launched === undefined) throw new Error('no Chromium launched: chromiumForThisFile() belongs at the top level of a test file');
-    const { context } = launched;
-    const before = new Set(context.pages());
-    return { context, close: async () => void (await Promise.all(context.pages().filter((page) => !before.has(page)).map((page) => page.close()))) };
+export async function sharedChromium(): Promise<LaunchedBrowser> {
+  if (sharedContext === undefined) {
+    expectChromiumInstalled();
+    const launching = chromium.launchPersistentContext(sharedProfile(), {
+      ...chromiumOptions(true),
+      // Vitest ends its worker with SIGTERM once the files are run, and SIGKILL half a second later: Playwright's own
+      // handler would close the browser gracefully in that time, or not. Without it the worker ends at once, and
+      // Chromium with it (its pipe to Playwright closes); the next launch removes the profile left behind.
+      handleSIGTERM: false,
+    });
+    sharedContext = launching;
+    // A browser that crashed or was closed is launched afresh for the next file, rather than failing every file after.
+    launching.then((context) => context.once('close', () => (sharedContext = undefined)), () => (sharedContext = undefined));
+  }
+  const context = await sharedContext;
+  const before = new Set(context.pages());
+  return {
+    context,
+    close: async () => {
+      await Promise.all(context.pages().filter((page) => !before.has(page)).map((page) => page.close()));
+      await context.clearPermissions();
+    },
   };
+}
+
+const SHARED_PROFILE = /^fedsearch-chromium-shared-(\d+)-/;
+
+/**
+ * A fresh profile folder named after this process, once those of test processes that are gone are removed: the
+ * worker is ended by a signal, with no chance to remove its own (a run leaves one behind, until the next).
+ */
+function sharedProfile(): string {
+  for (const name of readdirSync(tmpdir())) {
+    const owner = SHARED_PROFILE.exec(name)?.[1];
+    if (owner !== undefined && !processRuns(Number(owner))) rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
+  }
+  return mkdtempSync(path.join(tmpdir(), `fedsearch-chromium-shared-${process.pid}-`));
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

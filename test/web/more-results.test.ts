@@ -3,7 +3,7 @@ import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, chromiumForThisFile, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 /** How many results the fake SearXNG holds on each of its pages (pageno 1, 2, …), by query. */
@@ -42,9 +42,6 @@ const resultTitles = (page: Page): Promise<string[]> => page.locator('#results .
 /** The status line once the page number `number` is on the page. */
 const pageShown = (page: Page, number: number) => page.locator('#status[data-kind="done"]', { hasText: `page ${number},` }).waitFor();
 
-/** One Chromium for the describe blocks below, each with a service (an origin) of its own; a page per test. */
-const fileChromium = chromiumForThisFile();
-
 describe.skipIf(!browserTestsRun())('the search page: more results', () => {
   let upstream: FakeUpstream;
   let service: RunningService;
@@ -55,7 +52,7 @@ describe.skipIf(!browserTestsRun())('the search page: more results', () => {
     upstream.on('/searxng/search', { kind: 'handler', handle: pagedSearxng });
     // No answer is kept: every page asks SearXNG again, as a page the cache no longer holds does.
     service = await startService({ ...providerEnv(upstream.origin), CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'warn' });
-    chromium = await fileChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();
@@ -324,7 +321,7 @@ describe.skipIf(!browserTestsRun())('the search page: more results behind API ke
     upstream = await startFakeUpstream();
     upstream.on('/searxng/search', { kind: 'handler', handle: pagedSearxng });
     service = await startService({ ...providerEnv(upstream.origin), API_KEYS: key, LOG_LEVEL: 'warn' });
-    chromium = await fileChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();
@@ -374,7 +371,7 @@ describe.skipIf(!browserTestsRun())('the search page: more results of providers=
     });
     // One failure suspends a provider: auto then chooses without it.
     service = await startService({ ...providerEnv(upstream.origin), BREAKER_FAILURES: '1', LOG_LEVEL: 'warn' });
-    chromium = await fileChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

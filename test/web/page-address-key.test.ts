@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { addressOf, isolated, streamsOf } from './page-links.js';
 import { watchForProblems } from './page-problems.js';
 
@@ -29,7 +29,7 @@ describe.skipIf(!browserTestsRun())('the search page: a link followed before the
     upstream = await startFakeUpstream();
     upstream.on('/arxiv/api/query', { kind: 'respond', headers: { 'content-type': 'application/atom+xml' }, body: fixture('arxiv/search.xml') });
     service = await startService({ ...providerEnv(upstream.origin), API_KEYS: key, LOG_LEVEL: 'warn' });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

@@ -4,7 +4,7 @@ import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { addressOf, isolated, settled, streamsOf } from './page-links.js';
 import { watchForProblems } from './page-problems.js';
 
@@ -33,7 +33,7 @@ describe.skipIf(!browserTestsRun())("the search page: a link's deadline, kind an
     upstream.json('/brave/res/v1/web/search', fixture('brave/web-search.json'));
     upstream.on('/arxiv/api/query', { kind: 'respond', headers: { 'content-type': 'application/atom+xml' }, body: fixture('arxiv/search.xml') });
     service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-address-key-0123456789', LOG_LEVEL: 'warn' });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

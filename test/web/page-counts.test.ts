@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 /** Hacker News's answer: one hit, so every count the page writes is one. */
@@ -16,7 +16,7 @@ describe.skipIf(!browserTestsRun())('the search page counts in words', () => {
     upstream = await startFakeUpstream();
     upstream.json('/hackernews/api/v1/search', JSON.stringify(ONE_HIT));
     service = await startService({ ...providerEnv(upstream.origin), CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'warn' });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

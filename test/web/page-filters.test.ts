@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 import { accessibleTextOf } from './accessibility-tree.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { addressOf, isolated, settled, streamsOf } from './page-links.js';
 import { watchForProblems } from './page-problems.js';
 
@@ -42,7 +42,7 @@ describe.skipIf(!browserTestsRun())('the search page: filters', () => {
       },
     });
     service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-filters-key-0123456789', LOG_LEVEL: 'warn' });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

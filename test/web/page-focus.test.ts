@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, chromiumForThisFile, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { contrast } from './contrast.js';
 import { watchForProblems } from './page-problems.js';
 
@@ -19,9 +19,6 @@ const focusRing = (page: Page): Promise<{ style: string; ring: string; backgroun
   page.evaluate(
     "({ style: getComputedStyle(document.activeElement).outlineStyle, ring: getComputedStyle(document.activeElement).outlineColor, background: getComputedStyle(document.body).backgroundColor })",
   );
-
-/** One Chromium for the describe blocks below, each with a service (an origin) of its own; a page per test. */
-const fileChromium = chromiumForThisFile();
 
 describe.skipIf(!browserTestsRun())('the search page keeps keyboard focus', () => {
   let upstream: FakeUpstream;
@@ -42,7 +39,7 @@ describe.skipIf(!browserTestsRun())('the search page keeps keyboard focus', () =
       },
     });
     service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-focus-key-0123456789', EXA_API_KEY: 'exa-focus-key-0123456789', LOG_LEVEL: 'warn' });
-    chromium = await fileChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     for (const response of heldExa) response.destroy();
@@ -119,7 +116,7 @@ describe.skipIf(!browserTestsRun())('the search page keeps keyboard focus behind
 
   beforeAll(async () => {
     service = await startService({ API_KEYS: key, LOG_LEVEL: 'warn' });
-    chromium = await fileChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

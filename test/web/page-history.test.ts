@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 describe.skipIf(!browserTestsRun())('the search page going back under the rate limit', () => {
@@ -10,7 +10,7 @@ describe.skipIf(!browserTestsRun())('the search page going back under the rate l
   beforeAll(async () => {
     // Four requests a minute: the provider list and three searches.
     service = await startService({ RATE_LIMIT_MAX: '4', LOG_LEVEL: 'warn' });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

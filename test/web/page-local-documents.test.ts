@@ -5,7 +5,7 @@ import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, chromiumForThisFile, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 /** A document of the embedded index, markup and all: the view must show it as the text it is. */
@@ -72,9 +72,6 @@ async function readingEnded(page: Page): Promise<string> {
   return (await viewStatus(page).textContent()) ?? '';
 }
 
-/** One Chromium for the describe blocks below, each with a service (an origin) of its own; a page per test. */
-const fileChromium = chromiumForThisFile();
-
 describe.skipIf(!browserTestsRun())('the search page opens documents of the embedded index', () => {
   let folder: string;
   let upstream: FakeUpstream;
@@ -87,7 +84,7 @@ describe.skipIf(!browserTestsRun())('the search page opens documents of the embe
     // Exa never answers: a search asking it goes on streaming until its deadline.
     upstream.on('/exa/search', { kind: 'hang' });
     service = await startService({ ...providerEnv(upstream.origin), EXA_API_KEY: 'exa-local-page-key-0123456789', LOCAL_INDEX_DIR: folder, LOG_LEVEL: 'warn' });
-    chromium = await fileChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();
@@ -247,7 +244,7 @@ describe.skipIf(!browserTestsRun())('the search page opens documents of the embe
   beforeAll(async () => {
     folder = indexFolder();
     service = await startService({ API_KEYS: key, LOCAL_INDEX_DIR: folder, LOG_LEVEL: 'warn' });
-    chromium = await fileChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

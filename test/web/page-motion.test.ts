@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
@@ -47,7 +47,7 @@ describe.skipIf(!browserTestsRun())('the search page and motion', () => {
       CACHE_TTL_SECONDS: '0',
       LOG_LEVEL: 'warn',
     });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
 import { accessibleTextOf } from './accessibility-tree.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 interface CatalogueEntry {
@@ -27,7 +27,7 @@ describe.skipIf(!browserTestsRun())("the search page says what each provider sea
     // Brave configured, Tavily (among others) not: one chip of each sort.
     service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-about-key-0123456789', LOG_LEVEL: 'warn' });
     catalogue = ((await (await request(service.origin, '/v1/providers')).json()) as { providers: CatalogueEntry[] }).providers;
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

@@ -1,11 +1,9 @@
 import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, chromiumForThisFile } from './chromium.js';
+import { browserTestsRun, sharedChromium } from './chromium.js';
 import { streamsOf } from './page-links.js';
 import { watchForProblems } from './page-problems.js';
-
-const openChromium = chromiumForThisFile();
 
 describe.skipIf(!browserTestsRun())('the search page while its provider list is loading', () => {
   let service: RunningService;
@@ -18,7 +16,7 @@ describe.skipIf(!browserTestsRun())('the search page while its provider list is 
   });
 
   it('asks for the list once when Search is pressed before it is in, and then runs the search typed, once', async () => {
-    const { context, close } = await openChromium();
+    const { context, close } = await sharedChromium();
     const page = await context.newPage();
     const problems = await watchForProblems(page);
     const streams = streamsOf(page);

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_QUERY_LENGTH } from '../../src/domain/query-text.js';
 import { startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 /** A query of `length` characters of words, no space at either end: the service takes 1–500 (src/domain/query-text.ts). */
@@ -23,7 +23,7 @@ describe.skipIf(!browserTestsRun())('the search page and the longest query the s
 
   beforeAll(async () => {
     service = await startService({ LOG_LEVEL: 'warn' });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
     await chromium.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.origin });
   });
   afterAll(async () => {

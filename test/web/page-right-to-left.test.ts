@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 const HEBREW_TITLE = 'שאלה: מה זה חיפוש מאוחד?';
@@ -30,7 +30,7 @@ describe.skipIf(!browserTestsRun())('the search page lays out right-to-left resu
       data: [{ paperId: 'p1', title: 'البحث الموحد', authors: [{ name: ARABIC_AUTHOR }], year: 2021, url: 'https://papers.example/p1', abstract: 'Fusing lists.' }],
     });
     service = await startService({ ...providerEnv(upstream.origin), LOG_LEVEL: 'warn' });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
@@ -48,7 +48,7 @@ describe.skipIf(!browserTestsRun())('the search page when a second search replac
       },
     });
     service = await startService({ ...providerEnv(upstream.origin), EXA_API_KEY: 'exa-second-key-0123456789', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'warn' });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     for (const response of held) response.destroy();

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, request, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 const BRAVE = '/brave/res/v1/web/search';
@@ -53,7 +53,7 @@ describe.skipIf(!browserTestsRun())('the search page in two tabs running the sam
       CACHE_TTL_SECONDS: '0',
       LOG_LEVEL: 'warn',
     });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterEach(async () => {
     for (const page of pages.splice(0)) if (!page.isClosed()) await page.close();

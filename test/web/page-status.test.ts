@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 /** The status line once the search says it is over, for better or worse. */
@@ -17,7 +17,7 @@ describe.skipIf(!browserTestsRun())('the search page status line', () => {
     upstream.on('/wikipedia/w/api.php', { kind: 'respond', status: 503, body: 'maintenance' });
     upstream.on('/searxng/search', { kind: 'respond', status: 500, body: 'broken' });
     service = await startService({ ...providerEnv(upstream.origin), LOG_LEVEL: 'warn' });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
 import { accessibleTextOf } from './accessibility-tree.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { contrast } from './contrast.js';
 import { watchForProblems } from './page-problems.js';
 
@@ -66,7 +66,7 @@ describe.skipIf(!browserTestsRun())('the search page keeps shown results in plac
       CACHE_TTL_SECONDS: '0',
       LOG_LEVEL: 'warn',
     });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     for (const response of heldExa) response.destroy();

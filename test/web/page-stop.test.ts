@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
-import { browserTestsRun, launchChromium, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, launchChromium, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 const fixture = (name: string): string => readFileSync(path.resolve('test/fixtures', name), 'utf8');
@@ -69,7 +69,7 @@ describe.skipIf(!browserTestsRun())('the search page stops a search on Escape', 
     // Exa never answers: the search would wait for it until its deadline, 30 s away.
     upstream.on('/exa/search', { kind: 'hang' });
     service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-stop-key-0123456789', EXA_API_KEY: 'exa-stop-key-0123456789', LOG_LEVEL: 'warn' });
-    chromium = await launchChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();

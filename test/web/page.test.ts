@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
 import { accessibleTextOf } from './accessibility-tree.js';
-import { browserTestsRun, chromiumForThisFile, type LaunchedBrowser } from './chromium.js';
+import { browserTestsRun, sharedChromium, type LaunchedBrowser } from './chromium.js';
 import { watchForProblems } from './page-problems.js';
 
 const SCREENSHOT_DIR = path.resolve('test-results', 'web');
@@ -24,9 +24,6 @@ function waterfallRows(page: Page): Promise<Row[]> {
     })),
   );
 }
-
-/** One Chromium for the describe blocks below, each with a service (an origin) of its own; a page per test. */
-const fileChromium = chromiumForThisFile();
 
 describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
   let upstream: FakeUpstream;
@@ -49,7 +46,7 @@ describe.skipIf(!browserTestsRun())('the search page in Chromium', () => {
       results: [{ title: 'A long link', url: 'https://long.example/page', content: `see https://long.example/${'segment'.repeat(40)} for the rest` }],
     });
     service = await startService({ ...providerEnv(upstream.origin), ...KEYS, LOG_LEVEL: 'warn' });
-    chromium = await fileChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();
@@ -244,7 +241,7 @@ describe.skipIf(!browserTestsRun())('the search page behind API keys', () => {
 
   beforeAll(async () => {
     service = await startService({ API_KEYS: key, LOG_LEVEL: 'warn' });
-    chromium = await fileChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();
@@ -348,7 +345,7 @@ describe.skipIf(!browserTestsRun())('the search page under the rate limit', () =
   beforeAll(async () => {
     // Two requests a minute: the page's provider list and one search.
     service = await startService({ RATE_LIMIT_MAX: '2', LOG_LEVEL: 'warn' });
-    chromium = await fileChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();
@@ -380,7 +377,7 @@ describe.skipIf(!browserTestsRun())('the search page when our own outbound limit
     upstream.json('/brave/res/v1/web/search', fixture('brave/web-search.json'));
     // One Brave request an hour: the second search finds no slot before its deadline.
     service = await startService({ ...providerEnv(upstream.origin), ...KEYS, BRAVE_RATE_LIMIT: '1/h', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'warn' });
-    chromium = await fileChromium();
+    chromium = await sharedChromium();
   });
   afterAll(async () => {
     await chromium?.close();
