@@ -32,7 +32,7 @@ import { useZodValidation } from './http/zod-schemas.js';
 import { secretValues } from './engine/redact.js';
 import { logAbortedRequests, loggerOptions, writeRequestLine } from './logger.js';
 import { mcpSessionCounts, registerMcp } from './mcp/register.js';
-import { mcpRawRefusalBody, sendMcpRefusal } from './mcp/replies.js';
+import { mcpErrorHandler, mcpRawRefusalBody, sendMcpRefusal } from './mcp/replies.js';
 import { MESSAGES_PATH, SSE_PATH } from './mcp/sse-transport-routes.js';
 import { MCP_PATH } from './mcp/streamable-routes.js';
 import { createMetrics, registerMetricsRoute } from './observability/metrics.js';
@@ -134,7 +134,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const mcpRoutes = MCP_ROUTES;
   // What the service-wide hooks refuse there (a Host, a missing key, a method) is answered in JSON-RPC too: MCP clients parse no other body.
   const refusalShapes = new Map(mcpRoutes.map((path) => [path, sendMcpRefusal]));
-  registerErrorHandler(app, countRefused);
+  // A request no route serves there whose body cannot be read is answered by the app's error handler: in JSON-RPC too.
+  const answerInJsonRpc = mcpErrorHandler(errorAnswer);
+  registerErrorHandler(app, countRefused, new Map(mcpRoutes.map((path) => [path, answerInJsonRpc])));
   registerNotFoundHandler(app, refusalShapes, countRefused);
   // A request whose body came too late (or malformed) is answered, logged and counted by answerClientErrors, which
   // closes its connection: not a client that left.

@@ -1,19 +1,64 @@
+import { domainToASCII } from 'node:url';
+
 /**
  * A top-level domain: letters, or an internationalised one in its ASCII form (`xn--p1ai` is .рф, `xn--fiqs8s` .中国),
  * whose digits and hyphens refused every site under it as "not a domain name".
  */
 const TOP_LEVEL_DOMAIN = String.raw`(?:[a-zA-Z]{2,63}|[xX][nN]--[a-zA-Z0-9-]{0,57}[a-zA-Z0-9])`;
 
-/** An include_domains / exclude_domains entry: a host, or a host and a path under it (`docs.example.com/guide`). */
+/**
+ * An include_domains / exclude_domains entry as the service keeps it (asciiEntry): a host in its ASCII form, or a host
+ * and a path under it (`docs.example.com/guide`).
+ */
 export const DOMAIN_ENTRY = new RegExp(String.raw`^(?=.{1,253}$)([a-zA-Z0-9-]+\.)+${TOP_LEVEL_DOMAIN}(\/[^\s?#]*)?$`);
 
-/** A domain name alone (company_research's domain): at most 253 characters and 63 a label, as DNS allows. */
+/** A domain name alone (company_research's domain), in its ASCII form: at most 253 characters and 63 a label, as DNS allows. */
 export const DOMAIN_NAME = new RegExp(String.raw`^(?=.{1,253}$)([a-zA-Z0-9-]{1,63}\.)+${TOP_LEVEL_DOMAIN}$`);
 
-/** `Docs.Example.com/Guide` as `docs.example.com/Guide`: a host has no letter case, a path does. */
-export function lowerCaseHost(entry: string): string {
+/**
+ * What a caller may type where DOMAIN_ENTRY and DOMAIN_NAME are kept: labels that may hold any letter beyond ASCII
+ * (`bücher.de`, `пример.рф`), the dots UTS #46 reads as dots (`例子。中国`), and a dot ending a fully qualified name
+ * (`docs.rs.`). The patterns tools/list and OpenAPI advertise for the input as sent, where a client would otherwise
+ * refuse a name the service takes. Wider than what the service keeps: asciiEntry and asciiDomainName check the ASCII
+ * form, lengths included (a name's Unicode form is shorter than its ASCII one, so no bound on the typed form holds).
+ */
+const TYPED_LABEL_CHARACTER = String.raw`(?:[a-zA-Z0-9-]|[^\x00-\x7F])`;
+const TYPED_DOT = String.raw`[.\u3002\uFF0E\uFF61]`;
+/** An ASCII top-level domain as kept, or one with a letter beyond ASCII (`рф`), whose ASCII form is checked after. */
+const TYPED_TOP_LEVEL_DOMAIN = String.raw`(?:${TOP_LEVEL_DOMAIN}|[a-zA-Z0-9-]*[^\x00-\x7F]${TYPED_LABEL_CHARACTER}*)`;
+const TYPED_HOST = String.raw`(${TYPED_LABEL_CHARACTER}+${TYPED_DOT})+${TYPED_TOP_LEVEL_DOMAIN}${TYPED_DOT}?`;
+export const TYPED_DOMAIN_ENTRY = new RegExp(String.raw`^${TYPED_HOST}(\/[^\s?#]*)?$`);
+export const TYPED_DOMAIN_NAME = new RegExp(String.raw`^${TYPED_HOST}$`);
+
+/** A letter beyond ASCII: a host so written is read in its ASCII form by the URL standard's rules (domainToASCII). */
+const BEYOND_ASCII = /[^\x00-\x7F]/;
+
+/**
+ * `Bücher.de/Guide` as `xn--bcher-kva.de/Guide`, `Docs.rs./guide` as `docs.rs/guide`: the host in the one spelling
+ * the filter, the cache key and every provider get (its ASCII form, in small letters, without the dot of a fully
+ * qualified name); a result's link, read by the URL parser, has its host in that form whichever it was written in.
+ * A path keeps its case. '' for a value that is no DOMAIN_ENTRY so written: refused as not a domain name.
+ */
+export function asciiEntry(entry: string): string {
   const slash = entry.indexOf('/');
-  return slash < 0 ? entry.toLowerCase() : entry.slice(0, slash).toLowerCase() + entry.slice(slash);
+  const host = asciiHost(slash < 0 ? entry : entry.slice(0, slash));
+  const ascii = slash < 0 ? host : host + entry.slice(slash);
+  return DOMAIN_ENTRY.test(ascii) ? ascii : '';
+}
+
+/** A domain name (no path) as asciiEntry writes a host; '' for a value that is no DOMAIN_NAME so written. */
+export function asciiDomainName(name: string): string {
+  const ascii = asciiHost(name);
+  return DOMAIN_NAME.test(ascii) ? ascii : '';
+}
+
+/**
+ * '' for a host with no ASCII form (domainToASCII's answer to one UTS #46 refuses: a space, bad punycode), or that is
+ * more than a host: domainToASCII reads its value as a URL's, so `bücher.de?x=1` came back as the host alone.
+ */
+function asciiHost(host: string): string {
+  const ascii = !BEYOND_ASCII.test(host) ? host.toLowerCase() : TYPED_DOMAIN_NAME.test(host) ? domainToASCII(host) : '';
+  return ascii.endsWith('.') ? ascii.slice(0, -1) : ascii;
 }
 
 /**

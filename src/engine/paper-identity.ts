@@ -228,9 +228,13 @@ const OPENINGS_OF_RESEARCH_TOO: ReadonlySet<string> = new Set([
 ]);
 /**
  * Notices that name their kind after the title instead of before it, as Cambridge journals do ("… – CORRIGENDUM",
- * "… – ERRATUM", "… – ADDENDUM"): only words no research title ends with, each of the kind of the same opening.
+ * "… – ERRATUM", "… – ADDENDUM"), each of the kind of the same opening. A research title can end with the word too
+ * ("On the evolution of printing errata"), as part of its last phrase: the notice sets it apart, which is read from the
+ * title as given (CLOSING_SET_APART), normalised titles having lost their dashes and colons.
  */
 const NOTICE_CLOSING = / (erratum|errata|corrigendum|corrigenda|addendum|addenda)$/;
+/** The closing word after a dash (spaced, as a hyphen joining words is not), an en or em dash, a colon, or in brackets. */
+const CLOSING_SET_APART = /(?:\s[-\u2010-\u2015]|[:\u2013\u2014(\[])\s*(?:erratum|errata|corrigendum|corrigenda|addendum|addenda)\s*[)\]]?[\s.]*$/i;
 const NOTICE_FOLLOW_UP = /^(?:correction to|response to (?:the )?(?:comments?|commentary|letter|reply))(?= |$)/;
 const QUOTE_AFTER_OPENING = /^[^\p{L}\p{N}]*[\p{L}\p{N}]+(?: to)?[\s:]*["“”„«‘’']/iu;
 /**
@@ -271,7 +275,7 @@ export function titleNotice(title: string, normalized: string): Notice {
   if (opening === null) {
     if (REGARDING.test(title)) return { kind: REGARDING_KIND, certain: true };
     const closing = NOTICE_CLOSING.exec(normalized);
-    if (closing !== null) return { kind: NOTICE_KIND_OF_OPENING.get(closing[1]!)!, certain: true };
+    if (closing !== null && CLOSING_SET_APART.test(title)) return { kind: NOTICE_KIND_OF_OPENING.get(closing[1]!)!, certain: true };
     const kind = signedNoticeKind(title);
     return { kind, certain: kind !== 0 };
   }

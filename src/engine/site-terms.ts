@@ -1,4 +1,4 @@
-import { DOMAIN_ENTRY, lowerCaseHost } from '../domain/domain-entry.js';
+import { asciiEntry } from '../domain/domain-entry.js';
 import { singleSpaced } from '../domain/query-text.js';
 import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { Provider } from '../providers/provider.js';
@@ -190,8 +190,11 @@ export function siteSearchFor(provider: Provider, searches: SiteSearches): Searc
   return provider.settings.siteOperator === true ? searches.asTyped : searches.withoutTerms;
 }
 
-/** `docs.rs`, `https://Docs.rs/tokio/` as the entry `docs.rs/tokio`; undefined for a value that names no domain. */
+/**
+ * `docs.rs`, `https://Docs.rs/tokio/` as the entry `docs.rs/tokio`, and `bücher.de` as `xn--bcher-kva.de`, as the
+ * include_domains parameter reads it (asciiEntry); undefined for a value that names no domain.
+ */
 function entryOf(value: string): string | undefined {
-  const entry = value.replace(SCHEME, '').replace(/\/+$/, '');
-  return DOMAIN_ENTRY.test(entry) ? lowerCaseHost(entry) : undefined;
+  const entry = asciiEntry(value.replace(SCHEME, '').replace(/\/+$/, ''));
+  return entry === '' ? undefined : entry;
 }

@@ -10,11 +10,27 @@ import { answeredPastTheApp } from './client-error.js';
  * any other 5xx message is hidden behind a generic sentence and logged with the request id instead. Every
  * error answer carries that request id (as does the x-request-id header), so a caller has something to quote.
  */
-export function registerErrorHandler(app: FastifyInstance, countUnrouted?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>): void {
+export function registerErrorHandler(
+  app: FastifyInstance,
+  countUnrouted?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
+  unroutedShapes?: UnroutedErrorShapes,
+): void {
   app.setErrorHandler((error: FastifyError | FedsearchError | Error, request, reply) =>
-    countUnrouted && request.is404 ? answerCounted(error, request, reply, countUnrouted) : sendErrorAnswer(request, reply, errorAnswer(error, request)),
+    countUnrouted && request.is404
+      ? answerCounted(error, request, reply, countUnrouted, unroutedShapes?.get(request.url.split('?', 1)[0] ?? ''))
+      : sendErrorAnswer(request, reply, errorAnswer(error, request)),
   );
 }
+
+/** How a path whose clients read errors in a shape of their own (MCP: JSON-RPC) answers an error of its own. */
+export type UnroutedErrorShape = (error: Error, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+
+/**
+ * By path (`/mcp`): a request no route serves there (PUT /mcp) fails before the not-found handler when its body cannot
+ * be read, and is answered here, not by the routes' own error handler: on such a path in that path's shape, as its
+ * 405 is (http/not-found-handler.ts), since its clients parse no other body.
+ */
+export type UnroutedErrorShapes = ReadonlyMap<string, UnroutedErrorShape>;
 
 /**
  * A request no route serves can fail before the not-found handler counts it against its caller's rate limit: its
@@ -27,13 +43,18 @@ async function answerCounted(
   request: FastifyRequest,
   reply: FastifyReply,
   countUnrouted: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
+  shape: UnroutedErrorShape | undefined,
 ): Promise<FastifyReply> {
   try {
     await countUnrouted(request, reply);
   } catch (refusal) {
-    return sendErrorAnswer(request, reply, errorAnswer(refusal instanceof Error ? refusal : new Error(String(refusal)), request));
+    return answer(refusal instanceof Error ? refusal : new Error(String(refusal)), request, reply, shape);
   }
-  return sendErrorAnswer(request, reply, errorAnswer(error, request));
+  return answer(error, request, reply, shape);
+}
+
+function answer(error: Error, request: FastifyRequest, reply: FastifyReply, shape: UnroutedErrorShape | undefined): FastifyReply {
+  return shape ? shape(error, request, reply) : sendErrorAnswer(request, reply, errorAnswer(error, request));
 }
 
 /** Sends an error's answer in the envelope, with its details and its wait (Retry-After and retry_after_ms) when it has them. */

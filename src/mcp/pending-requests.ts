@@ -20,9 +20,9 @@ export class PendingRequests {
   /**
    * Each request waiting, with the id of the HTTP request that carried it (for the error answer of a session closing),
    * by JSON-RPC id: a list, since a client may reuse the id of a call still running. The routes refuse such a request
-   * (reused-request-id.ts), but a Streamable HTTP one checked while the first is still on its way to the transport
-   * gets through; the SDK then runs both calls, and each answer settles one of them. Keyed by id alone, the first
-   * answer would settle both, and a shutdown would not wait for the second.
+   * (reused-request-id.ts; Streamable HTTP holds a POST's id from its check on: streamable-routes.ts), but should one
+   * get through, the SDK runs both calls, and each answer settles one of them. Keyed by id alone, the first answer
+   * would settle both, and a shutdown would not wait for the second.
    */
   private readonly pending = new Map<RequestId, Array<string | undefined>>();
   private count = 0;

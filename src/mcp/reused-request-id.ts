@@ -6,7 +6,7 @@ import type { McpRefusal } from './replies.js';
  * The id of the JSON-RPC request a POST carries (one at most: the routes refuse a batch of requests), read by field:
  * a request is the one message with both a method and an id, and each POST of a session comes here.
  */
-function requestIdOf(body: unknown): RequestId | undefined {
+export function requestIdOf(body: unknown): RequestId | undefined {
   for (const message of Array.isArray(body) ? body : [body]) {
     if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) continue;
     const { id } = message;

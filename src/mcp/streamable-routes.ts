@@ -1,12 +1,12 @@
 import { shownValue } from '../domain/shown-value.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { cancelledRequestIds, releaseStream } from './cancelled-streams.js';
-import { handOver, SESSION_NOT_FOUND, sendMcpRefusal } from './replies.js';
-import { reusedRequestIdRefusal } from './reused-request-id.js';
+import { handOver, SESSION_NOT_FOUND, sendMcpRefusal, type McpRefusal } from './replies.js';
+import { requestIdOf, reusedRequestIdRefusal } from './reused-request-id.js';
 import type { TransportRouteOptions } from './route-options.js';
 import { belongsTo, ownerOf, sendSessionRefusal } from './session-limits.js';
 import { ENDED_BY_DELETE } from './session-closing.js';
@@ -147,12 +147,38 @@ function registerStatefulRoutes(app: FastifyInstance, sessions: SessionStore<Str
   /** GET streams open, one a session at most (the transport's rule, checked here to refuse in our shape). */
   const streaming = new WeakSet<StreamableSession>();
 
+  /**
+   * The JSON-RPC ids of each session's POSTs that passed the reused-id check and whose response is still open. The
+   * session counts a request as pending only once the transport reads it, after an await (the SDK converts the
+   * request first): a second POST with the same id arriving meanwhile passed the check. Held from the check on, in the
+   * same tick, until the POST's response closes: its call answered or cancelled (which ends its stream), or refused.
+   */
+  const checkedIds = new WeakMap<StreamableSession, Set<RequestId>>();
+
+  const heldIdsOf = (session: StreamableSession): Set<RequestId> => {
+    let held = checkedIds.get(session);
+    if (held === undefined) checkedIds.set(session, (held = new Set()));
+    return held;
+  };
+
+  /** A POST's refusal for reusing an id in use; else its id is held until its response closes. */
+  const checkRequestId = (session: StreamableSession, request: FastifyRequest, reply: FastifyReply): McpRefusal | undefined => {
+    const held = heldIdsOf(session);
+    const reused = reusedRequestIdRefusal(request.body, (id) => held.has(id) || session.isPending(id));
+    if (reused) return reused;
+    const id = requestIdOf(request.body);
+    if (id === undefined) return undefined;
+    held.add(id);
+    reply.raw.once('close', () => held.delete(id));
+    return undefined;
+  };
+
   /** Serves a request the transport would take: the refusals it would write itself go in ours (transport-preconditions.ts). */
   const serveChecked = (session: StreamableSession, request: FastifyRequest, reply: FastifyReply): Promise<void> | FastifyReply => {
     const initializes = request.method === 'POST' && initializesCheaply(request.body);
     const precondition = streamablePreconditionRefusal(request, () => initializes) ?? (initializes ? initializeRefusal(request.body, true) : undefined);
     if (precondition) return sendMcpRefusal(request, reply, precondition);
-    const reused = request.method === 'POST' ? reusedRequestIdRefusal(request.body, (id) => session.isPending(id)) : undefined;
+    const reused = request.method === 'POST' ? checkRequestId(session, request, reply) : undefined;
     if (reused) return sendMcpRefusal(request, reply, reused);
     if (request.method === 'GET') {
       if (streaming.has(session)) return sendMcpRefusal(request, reply, SECOND_STREAM_REFUSAL);

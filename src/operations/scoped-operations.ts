@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DOMAIN_NAME } from '../domain/domain-entry.js';
+import { asciiDomainName, TYPED_DOMAIN_NAME } from '../domain/domain-entry.js';
 import type { SearchKind } from '../domain/result.js';
 import type { SearchResponse } from '../engine/search-service.js';
 import { defineOperation, type Operation } from './operation.js';
@@ -118,10 +118,11 @@ const companyInput = z.strictObject({
   domain: z
     .string()
     .trim()
-    .toLowerCase()
-    // At most 253 characters and 63 a label, as DNS allows: the domain goes to paid APIs and into the cache key.
-    // Capitals pass (already lowercased here) because the pattern is also the one tools/list advertises for the input.
-    .regex(DOMAIN_NAME, 'not a domain name; allowed: a domain such as example.com (at most 253 characters)')
+    // At most 253 characters and 63 a label, as DNS allows: the domain goes to paid APIs and into the cache key. In its
+    // ASCII form (bücher.de as xn--bcher-kva.de), as include_domains keeps a host; '' (refused) for no domain name.
+    .overwrite(asciiDomainName)
+    // Capitals and Unicode pass (read by now) because the pattern is also the one tools/list advertises for the input.
+    .regex(TYPED_DOMAIN_NAME, 'not a domain name; allowed: a domain such as example.com (at most 253 characters)')
     .optional()
     .describe("The company's own domain, to include what it says about itself."),
   max_results: searchParams.max_results,

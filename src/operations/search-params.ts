@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DOMAIN_ENTRY, lowerCaseHost } from '../domain/domain-entry.js';
+import { asciiEntry, TYPED_DOMAIN_ENTRY } from '../domain/domain-entry.js';
 import { searchText } from '../domain/query-text.js';
 import { MAX_LIMIT, MAX_PAGE } from '../domain/query.js';
 import { TIME_RANGES } from '../domain/time-range.js';
@@ -30,15 +30,20 @@ export const searchParams = {
     .describe(`Which page of results (1–${MAX_PAGE}, default 1); the answer's has_more says whether the next page holds any.`),
 };
 
-/** A host, or a host and a path under it (`docs.example.com/guide`): the engine's post-filter reads both forms. */
+/**
+ * A host, or a host and a path under it (`docs.example.com/guide`): the engine's post-filter reads both forms. A host
+ * typed in Unicode (`bücher.de`) is kept in its ASCII form (asciiEntry), as every provider and the cache key get it.
+ */
 const domain = z
   .string()
   .trim()
-  .overwrite(lowerCaseHost)
+  // '' for a value that names no domain, which the pattern then refuses.
+  .overwrite(asciiEntry)
   // A query or fragment is not part of what the filter compares (a host and a path), so it is refused, not ignored.
-  // Capitals are admitted although the host is lowercased by now: the pattern is also what tools/list and OpenAPI
-  // advertise for the input as sent, where a client would otherwise refuse Docs.Example.com before sending it.
-  .regex(DOMAIN_ENTRY, 'not a domain name; allowed: a domain such as example.com, with or without a path (docs.example.com/guide)');
+  // Capitals and Unicode are admitted although the host is in small ASCII letters by now: the pattern is also what
+  // tools/list and OpenAPI advertise for the input as sent, where a client would otherwise refuse Docs.Example.com or
+  // bücher.de before sending it.
+  .regex(TYPED_DOMAIN_ENTRY, 'not a domain name; allowed: a domain such as example.com, with or without a path (docs.example.com/guide)');
 
 /**
  * `pt-br`, `PT-BR`, `EN` and `ZH-HANS` as `pt-BR`, `en` and `zh-Hans`, as language tags write a language, a region

@@ -121,7 +121,7 @@ describe('two notices of one kind about one work merge by title only with more i
   });
 });
 
-describe('a research title that opens like a notice ("Correction of…", "Response to…", "Letter recognition…", "Re-evaluation…") is still one work', () => {
+describe('a research title that opens or ends like a notice ("Correction of…", "Response to…", "Letter recognition…", "Re-evaluation…", "… printing errata") is still one work', () => {
   it.each([
     ['Response to drought stress in wheat cultivars under field conditions', 'Response to Drought Stress in Wheat Cultivars Under Field Conditions.'],
     ['Correction of adolescent idiopathic scoliosis with posterior instrumentation', 'Correction of Adolescent Idiopathic Scoliosis With Posterior Instrumentation'],
@@ -129,6 +129,9 @@ describe('a research title that opens like a notice ("Correction of…", "Respon
     ['Discussion on the stability of slopes reinforced with anchored piles in soft clay', 'Discussion on the Stability of Slopes Reinforced With Anchored Piles in Soft Clay'],
     ['Correspondence analysis of species abundance in alpine meadow plant communities', 'Correspondence Analysis of Species Abundance in Alpine Meadow Plant Communities'],
     ['Re-evaluation of the diagnostic criteria for gestational diabetes in pregnant women', 'Reevaluation of the diagnostic criteria for gestational diabetes in pregnant women'],
+    // Ending with a word a notice names itself with after the title, but as part of its last phrase, not set apart.
+    ['On the evolution of printing errata in early modern European books and their errata', 'On the Evolution of Printing Errata in Early Modern European Books and Their Errata.'],
+    ['A catalogue of medieval manuscript marginalia, glosses and scribal addenda', 'A Catalogue of Medieval Manuscript Marginalia, Glosses and Scribal Addenda'],
   ])('merges "%s" found twice without authors or venue', (title, otherSpelling) => {
     const items: ProviderItem[] = [
       { title, url: 'https://papers.example/one', year: 2020 },

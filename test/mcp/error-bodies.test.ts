@@ -87,3 +87,36 @@ describe('a method the MCP routes do not take, past the rate limit', () => {
     expect(JSON.parse(rest.body)).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED', retry_after_ms: expect.any(Number) });
   });
 });
+
+describe('a method the MCP routes do not take, with a body that is not JSON', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_MS: '60000' });
+  });
+  afterAll(() => service.stop());
+
+  // Its body is read before any route or the not-found handler is found, so the app's error handler answers it (and
+  // counts it against the rate limit first): on the MCP paths in JSON-RPC, as its 405 would be, not REST's envelope.
+  it('is answered with a JSON-RPC parse error on /mcp, then its 429 in JSON-RPC too; REST keeps its envelope', async () => {
+    const unreadable = { method: 'PUT', headers: MCP_POST_HEADERS, body: '{"jsonrpc": "2.0", "method":' };
+    const first = await rawRequest(service.origin, '/mcp', unreadable);
+    expect(first.status).toBe(400);
+    expect(first.headers['content-type']).toMatch(/^application\/json/);
+    const parseError = jsonRpcError(first.body);
+    expect(parseError.code).toBe(-32700);
+    expect(parseError.message).toBe('the body is not valid JSON');
+    expect(parseError.data).toEqual({ code: 'QUERY_INVALID', request_id: first.headers['x-request-id'] });
+
+    const limited = await rawRequest(service.origin, '/sse', unreadable);
+    expect(limited.status).toBe(429);
+    const refusal = jsonRpcError(limited.body);
+    expect(refusal.code).toBe(-32000);
+    expect(refusal.message).toMatch(/rate limit exceeded/);
+    expect(refusal.data).toMatchObject({ code: 'RATE_LIMITED', request_id: limited.headers['x-request-id'] });
+    expect(Math.ceil((refusal.data?.retry_after_ms as number) / 1000)).toBe(Number(limited.headers['retry-after']));
+
+    const rest = await rawRequest(service.origin, '/no-such-path', unreadable);
+    expect(rest.status).toBe(429);
+    expect(JSON.parse(rest.body)).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED', retry_after_ms: expect.any(Number) });
+  });
+});

@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PendingRequests } from '../../src/mcp/pending-requests.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { describeWithRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { providerEnv, startService, type RunningService } from '../support/service.js';
 import { braveBody, INITIALIZE_MESSAGE, MCP_POST_HEADERS, rawRequest } from './mcp-client.js';
 
@@ -180,6 +181,64 @@ describe.each(['streamable', 'sse'] as const)('a %s session whose client reuses 
       expect(resultText(againAnswers.answers.at(-1))).toContain(`https://later.example/${encodeURIComponent(againQuery)}`);
     } finally {
       await session.close();
+    }
+  });
+});
+
+// The rate limit's count in Redis is awaited before the route: two POSTs whose counts come back in one reply from Redis
+// reach the route in one turn of the event loop, where the transport reads the first one's message only after an
+// await (the SDK converts the request first). Checked in between, the second found no call of that id running, and ran.
+describeWithRedis('two Streamable HTTP POSTs of one session, with one id, sent at once', () => {
+  // Whether two counts come back in one reply is up to timing: tried often enough that one pair at least does.
+  const PAIRS = 20;
+  let redis: RedisServer;
+  let upstream: FakeUpstream;
+  let service: RunningService;
+  const held: ServerResponse[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    upstream = await startFakeUpstream();
+    // Every search held until the test releases it: each call still running when its twin is checked.
+    upstream.on(BRAVE_PATH, { kind: 'handler', handle: (_request, response) => void held.push(response) });
+    service = await startService({
+      ...providerEnv(upstream.origin),
+      REDIS_URL: redis.url,
+      BRAVE_API_KEY: 'brave-reused-id-key-0123456789',
+      CACHE_TTL_SECONDS: '0',
+      LOG_LEVEL: 'warn',
+    });
+  });
+  afterAll(async () => {
+    for (const response of held) response.destroy();
+    await service?.stop();
+    await upstream?.stop();
+    await redis?.stop();
+  });
+
+  it('runs one call of each pair and refuses the other with -32600', async () => {
+    const initialized = await rawRequest(service.origin, '/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: INITIALIZE_MESSAGE });
+    expect(initialized.status).toBe(200);
+    const headers = { ...MCP_POST_HEADERS, ...PROTOCOL_HEADERS, 'mcp-session-id': initialized.headers['mcp-session-id'] as string };
+    const post = (body: string): Promise<Response> => fetch(`${service.origin}/mcp`, { method: 'POST', headers, body });
+    try {
+      for (let pair = 0; pair < PAIRS; pair += 1) {
+        const id = 100 + pair;
+        const responses = await Promise.all(['first', 'second'].map((which) => post(searchCall(id, `${which} of pair ${pair}`))));
+        expect(responses.map((response) => response.status).sort(), `pair ${pair}`).toEqual([200, 400]);
+        const refused = (await responses.find((response) => response.status === 400)!.json()) as { id: unknown; error: { code: number } };
+        expect(refused.error.code).toBe(-32600);
+        expect(refused.id).toBeNull();
+        // The call that ran answers on its own stream once its search is released; the refused one searched nothing.
+        const answers = new StreamMessages(responses.find((response) => response.status === 200)!.body!);
+        await expect.poll(() => held.length).toBe(1);
+        held.shift()!.end(braveBody(`https://pair.example/${pair}`));
+        await expect.poll(() => answers.answers.map((answer) => answer.id)).toEqual([id]);
+        expect(resultText(answers.answers[0])).toContain(`https://pair.example/${pair}`);
+      }
+      expect(upstream.requestsTo(BRAVE_PATH)).toHaveLength(PAIRS);
+    } finally {
+      await fetch(`${service.origin}/mcp`, { method: 'DELETE', headers });
     }
   });
 });
