@@ -29,9 +29,16 @@ export const REDACTED_PATHS = [
 // as parameters (`/v1/search/web#api_key=…&q=…` is searched as q), so a key written after a `#` was logged as it was;
 // and after another parameter (`?q=x#api_key=…`) a `#` ends that one's value here, as a `;` does (`?q=x;api_key=…`,
 // read as `&` by many a client and site): either kept the key inside the value before it, logged whole. A `?` ends a
-// name or value too: after a path's parameter (`/x;v=1?api_key=…`) it starts the query, whose first parameter a value
-// running on to the next `&` took in, its key logged as part of `v`'s value.
-const QUERY_PARAMETER = /([?&#;])([^=&#;?]*)=[^&#;?]*/g;
+// name too. A value it ends only in the path: after a path's parameter (`/x;v=1?api_key=…`) it starts the query,
+// whose first parameter a value running on to the next `&` took in, its key logged as part of `v`'s value; inside the
+// query a `?` is a value's own character (`?api_key=ab?cd` is read as `ab?cd`), and ending the value there logged
+// what followed it (`?cd`) as it was. So the path (up to its first `?` or `#`) and the query are redacted apart.
+const QUERY_PARAMETER = /([?&#;])([^=&#;?]*)=[^&#;]*/g;
+const QUERY_START = /[?#]/;
+
+function redactParameters(part: string): string {
+  return part.replace(QUERY_PARAMETER, (pair, separator: string, name: string) => (isSecretParameter(name) ? `${separator}${name}=[redacted]` : pair));
+}
 
 /**
  * A request's URL as its log line writes it: the values of its parameters with a secret's name redacted, and, when a
@@ -39,7 +46,8 @@ const QUERY_PARAMETER = /([?&#;])([^=&#;?]*)=[^&#;?]*/g;
  */
 export function redactUrl(url: string): string {
   if (!url.includes('=')) return url;
-  const redacted = url.replace(QUERY_PARAMETER, (pair, separator: string, name: string) => (isSecretParameter(name) ? `${separator}${name}=[redacted]` : pair));
+  const queryAt = url.search(QUERY_START);
+  const redacted = queryAt < 0 ? redactParameters(url) : redactParameters(url.slice(0, queryAt)) + redactParameters(url.slice(queryAt));
   return holdsNestedUrl(redacted) ? hideUrlSecrets(redacted) : hideUrlUserinfo(redacted);
 }
 

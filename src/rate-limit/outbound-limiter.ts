@@ -128,11 +128,11 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
    * Waits for the slot starting `waitMs` from now that `call` holds; false when the slot was given up to another
    * caller before it came (CallerShares.handOver), and the call must ask again.
    */
-  const waitHolding = async (call: WaitingCall, waitMs: number, provider: string, signal: AbortSignal | undefined): Promise<boolean> => {
+  const waitHolding = async (call: WaitingCall, waitMs: number, signal: AbortSignal | undefined): Promise<boolean> => {
     const handedOver = new AbortController();
     call.holds(now() + waitMs, () => handedOver.abort());
     try {
-      await waitFor(waitMs, provider, signal ? AbortSignal.any([signal, handedOver.signal]) : handedOver.signal);
+      await sleep(waitMs, signal ? AbortSignal.any([signal, handedOver.signal]) : handedOver.signal);
     } catch (error) {
       if (!handedOver.signal.aborted || signal?.aborted) throw error;
     }
@@ -152,6 +152,7 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
     // Counted from now, until its deadline at the latest: its own calls asking at the same time (while Redis
     // answers) see it, or a burst would all pass the check above before any of them waited.
     const call = shares.add(key, caller, deadline);
+    let waitingSince: number | undefined;
     try {
       for (;;) {
         const reservation = await reserve(key, limit, deadline);
@@ -170,9 +171,14 @@ export function createOutboundRateLimiter(options: OutboundLimiterOptions): Outb
           }
           waitMs = handed - now();
         }
-        if (waitMs <= 0 || (await waitHolding(call, waitMs, provider, signal))) return;
+        if (waitMs <= 0) return;
+        waitingSince ??= now();
+        if (await waitHolding(call, waitMs, signal)) return;
       }
     } finally {
+      // Counted once, for the time it waited, when its wait is over: a call whose slot was handed over waits again
+      // (or is refused), and counting each wait as it began counted one request twice, with a wait it never made.
+      if (waitingSince !== undefined) options.onWait?.(provider, now() - waitingSince);
       shares.release(call, now());
     }
   };

@@ -18,8 +18,11 @@ interface Wait {
 function heldWaitsLimiter() {
   const clock = { at: 0 };
   const waits: Wait[] = [];
+  /** What the metrics are told (onWait): one entry per request that waited, with how long. */
+  const waited: number[] = [];
   const limiter = createOutboundRateLimiter({
     logger: quiet,
+    onWait: (_provider, ms) => void waited.push(ms),
     now: () => clock.at,
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
@@ -29,7 +32,7 @@ function heldWaitsLimiter() {
   });
   const acquire = (caller: string | undefined, deadline: number, signal?: AbortSignal) =>
     limiter.acquire(BUCKET, onePerSecond, deadline, signal, 'brave', caller);
-  return { clock, waits, acquire };
+  return { clock, waits, waited, acquire };
 }
 
 /** Settles what can settle now: the limiter's continuations run before the test looks. */
@@ -87,6 +90,24 @@ describe('outbound slots shared between callers', () => {
     expect(waits.map((wait) => wait.ms)).toEqual([1000, 2000, 3000, 2000, 4000]);
     for (const wait of waits) wait.end();
     await Promise.all([...ofA, ofB]);
+  });
+
+  it('counts each request that waited once in the metrics, with the time it waited, its slot handed over or not', async () => {
+    const { clock, waits, waited, acquire } = heldWaitsLimiter();
+    // As above: A's calls hold the slots at 0, 1, 2 and 3 s; B takes the one at 2 s and A's call that held it the
+    // one at 4 s. Four requests waited: A's for 1, 3 and 4 s (the last from 0 s, through its hand-over), B's for 2 s.
+    const ofA = Array.from({ length: 4 }, () => acquire('key:a', 10_000));
+    await new Promise((resolve) => setImmediate(resolve));
+    const ofB = acquire('key:b', 3000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waits).toHaveLength(5);
+    for (const second of [1, 2, 3, 4]) {
+      clock.at = second * 1000;
+      for (const wait of waits.filter((held) => held.ms === clock.at)) wait.end();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all([...ofA, ofB]);
+    expect([...waited].sort((first, second) => first - second)).toEqual([1000, 2000, 3000, 4000]);
   });
 
   it('hands over no slot of a caller within its share, nor of a caller whose slots all start past the deadline', async () => {

@@ -45,6 +45,22 @@ export function mostInAnyWindow(arrivals: number[], windowMs: number): number {
   }, 0);
 }
 
+/**
+ * That each request had a slot of its own under a limit of one request per `msPerSlot`, whose bucket nobody had used
+ * before `since`: slots start `msPerSlot` apart, from `since` at the earliest, and a request leaves at its slot's start
+ * or later, so the k-th request to arrive came no earlier than the k-th slot could start. Two requests sent in one slot
+ * (one handed over, and still used by the call that held it) arrive before their slots; a request sent late (a busy
+ * machine) does not, where a window between arrivals (no two within half a slot) failed when one went half a slot late.
+ */
+export function expectSlotEach(arrivals: readonly number[], since: number, msPerSlot: number): void {
+  const sorted = [...arrivals].sort((a, b) => a - b);
+  // A few ms before its slot is still its slot: a timer may fire as early as libuv's loop clock lets it.
+  const beforeTheirSlot = sorted
+    .map((at, index) => ({ request: index + 1, afterSinceMs: Math.round(at - since), slotStartsMs: index * msPerSlot }))
+    .filter(({ afterSinceMs, slotStartsMs }) => afterSinceMs < slotStartsMs - 5);
+  expect(beforeTheirSlot).toEqual([]);
+}
+
 interface Outcome {
   status: string;
   retry_after_ms?: number;
