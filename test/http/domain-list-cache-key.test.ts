@@ -1,37 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { BRAVE_SEARCH_PATH as BRAVE, providerEnv, request, startService, type RunningService } from '../support/service.js';
-
+import { describe, expect, it } from 'vitest';
+import { BRAVE_SEARCH_PATH as BRAVE, request } from '../support/service.js';
+import { useWebResultsService } from '../support/web-results-service.js';
 
 type Answer = { cached: boolean; results: Array<{ url: string }> };
 
 describe('domain lists that name the same domains are one search to the cache', () => {
-  let upstream: FakeUpstream;
-  let service: RunningService;
-
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    upstream.json(BRAVE, {
-      web: {
-        results: [
-          { title: 'A', url: 'https://a.example.com/page', description: 'kept' },
-          { title: 'B', url: 'https://b.example.org/page', description: 'kept' },
-          { title: 'C', url: 'https://c.example.net/page', description: 'dropped' },
-        ],
-      },
-    });
-    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-key-0123456789', CACHE_TTL_SECONDS: '300', LOG_LEVEL: 'silent' });
+  const service = useWebResultsService({
+    brave: [
+      { title: 'A', url: 'https://a.example.com/page', description: 'kept' },
+      { title: 'B', url: 'https://b.example.org/page', description: 'kept' },
+      { title: 'C', url: 'https://c.example.net/page', description: 'dropped' },
+    ],
+    env: { CACHE_TTL_SECONDS: '300' },
   });
-  afterAll(async () => {
-    await service.stop();
-    await upstream.stop();
-  });
-
-  const search = async (query: string): Promise<Answer> => {
-    const response = await request(service.origin, `/v1/search/web?q=same+domains&providers=brave&${query}`);
-    expect(response.status).toBe(200);
-    return (await response.json()) as Answer;
-  };
+  const { upstream } = service;
+  const search = (query: string): Promise<Answer> => service.search<Answer>(`q=same+domains&providers=brave&${query}`);
 
   it('serves include_domains in another order, repeated or in other letter case from the cache, with the same results', async () => {
     const first = await search('include_domains=a.example.com,b.example.org');

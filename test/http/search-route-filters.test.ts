@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { describe, expect, it } from 'vitest';
 import { SseReader } from '../support/sse-reader.js';
-import { BRAVE_SEARCH_PATH as BRAVE, providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { BRAVE_SEARCH_PATH as BRAVE, request } from '../support/service.js';
+import { useWebResultsService } from '../support/web-results-service.js';
 
 const ARXIV = '/arxiv/api/query';
 
@@ -17,27 +17,15 @@ function comparable(answer: Answer): { urls: string[]; providers: Array<Omit<Out
 }
 
 describe('the search routes take the operations\' filters', () => {
-  let upstream: FakeUpstream;
-  let service: RunningService;
-
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    upstream.json(BRAVE, {
-      web: {
-        results: [
-          { title: 'Wanted', url: 'https://example.org/a', description: 'on the domain' },
-          { title: 'Elsewhere', url: 'https://other.net/b', description: 'another domain' },
-          { title: 'Sub', url: 'https://docs.example.org/c', description: 'a subdomain' },
-          { title: 'Lookalike', url: 'https://notexample.org/d', description: 'only ends the same' },
-        ],
-      },
-    });
-    service = await startService({ ...providerEnv(upstream.origin), BRAVE_API_KEY: 'brave-key-0123456789', LOG_LEVEL: 'silent' });
+  const service = useWebResultsService({
+    brave: [
+      { title: 'Wanted', url: 'https://example.org/a', description: 'on the domain' },
+      { title: 'Elsewhere', url: 'https://other.net/b', description: 'another domain' },
+      { title: 'Sub', url: 'https://docs.example.org/c', description: 'a subdomain' },
+      { title: 'Lookalike', url: 'https://notexample.org/d', description: 'only ends the same' },
+    ],
   });
-  afterAll(async () => {
-    await service.stop();
-    await upstream.stop();
-  });
+  const { upstream } = service;
 
   const json = (path: string, body?: unknown) =>
     request(service.origin, path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,53 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { BRAVE_SEARCH_PATH as BRAVE, TAVILY_SEARCH_PATH as TAVILY, BRAVE_AND_TAVILY_KEYS, providerEnv, request, startService, type RunningService } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { BRAVE_SEARCH_PATH as BRAVE, TAVILY_SEARCH_PATH as TAVILY, request } from '../support/service.js';
+import { useWebResultsService } from '../support/web-results-service.js';
 
 const HACKERNEWS = '/hackernews/api/v1/search';
 
 type Answer = { results: Array<{ url: string }>; providers: Array<{ provider: string; status: string }> };
 
 describe('site: terms typed in a web search', () => {
-  let upstream: FakeUpstream;
-  let service: RunningService;
-
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    upstream.json(BRAVE, {
-      web: {
-        results: [
-          { title: 'Brave on docs.rs', url: 'https://docs.rs/tokio/latest/tokio/runtime/', description: 'the site asked for' },
-          { title: 'Brave elsewhere', url: 'https://blog.example.org/tokio-runtime', description: 'a site not asked for' },
-        ],
-      },
-    });
-    upstream.json(TAVILY, {
-      results: [{ title: 'Tavily on docs.rs', url: 'https://docs.rs/tokio/latest/tokio/runtime/struct.Runtime.html', content: 'Runtime' }],
-    });
-    upstream.json(HACKERNEWS, {
-      hits: [
-        { objectID: '101', title: 'HN on reddit', url: 'https://www.reddit.com/r/rust/tokio', created_at: '2024-01-01T00:00:00Z' },
-        { objectID: '102', title: 'HN on docs.rs', url: 'https://docs.rs/tokio/latest/tokio/task/', created_at: '2024-01-02T00:00:00Z' },
-        { objectID: '103', title: 'HN elsewhere', url: 'https://news.example.net/tokio', created_at: '2024-01-03T00:00:00Z' },
-      ],
-      nbPages: 1,
-    });
-    service = await startService({
-      ...providerEnv(upstream.origin),
-      ...BRAVE_AND_TAVILY_KEYS,
-      CACHE_TTL_SECONDS: '0',
-      LOG_LEVEL: 'silent',
-    });
+  const service = useWebResultsService({
+    brave: [
+      { title: 'Brave on docs.rs', url: 'https://docs.rs/tokio/latest/tokio/runtime/', description: 'the site asked for' },
+      { title: 'Brave elsewhere', url: 'https://blog.example.org/tokio-runtime', description: 'a site not asked for' },
+    ],
+    tavily: [{ title: 'Tavily on docs.rs', url: 'https://docs.rs/tokio/latest/tokio/runtime/struct.Runtime.html', content: 'Runtime' }],
+    env: { CACHE_TTL_SECONDS: '0' },
   });
-  afterAll(async () => {
-    await service.stop();
-    await upstream.stop();
+  const { upstream } = service;
+  upstream.json(HACKERNEWS, {
+    hits: [
+      { objectID: '101', title: 'HN on reddit', url: 'https://www.reddit.com/r/rust/tokio', created_at: '2024-01-01T00:00:00Z' },
+      { objectID: '102', title: 'HN on docs.rs', url: 'https://docs.rs/tokio/latest/tokio/task/', created_at: '2024-01-02T00:00:00Z' },
+      { objectID: '103', title: 'HN elsewhere', url: 'https://news.example.net/tokio', created_at: '2024-01-03T00:00:00Z' },
+    ],
+    nbPages: 1,
   });
 
-  const search = async (query: string, extra = ''): Promise<Answer> => {
-    const response = await request(service.origin, `/v1/search/web?q=${encodeURIComponent(query)}&providers=brave,tavily,hackernews${extra}`);
-    expect(response.status).toBe(200);
-    return (await response.json()) as Answer;
-  };
+  const search = (query: string, extra = ''): Promise<Answer> => service.search<Answer>(`q=${encodeURIComponent(query)}&providers=brave,tavily,hackernews${extra}`);
 
   it('sends Tavily the domains as include_domains / exclude_domains and the words alone, and keeps only those sites', async () => {
     const answer = await search('tokio runtime site:docs.rs -site:reddit.com');

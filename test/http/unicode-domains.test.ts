@@ -1,15 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import {
-  BRAVE_SEARCH_PATH as BRAVE,
-  TAVILY_SEARCH_PATH as TAVILY,
-  BRAVE_AND_TAVILY_KEYS,
-  callOperation,
-  providerEnv,
-  request,
-  startService,
-  type RunningService,
-} from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { BRAVE_SEARCH_PATH as BRAVE, TAVILY_SEARCH_PATH as TAVILY, callOperation, request } from '../support/service.js';
+import { useWebResultsService } from '../support/web-results-service.js';
 
 type Answer = { cached: boolean; results: Array<{ url: string }> };
 
@@ -22,35 +13,19 @@ const ASCII_HOST = 'xn--bcher-kva.de';
  * is sent must use that one spelling, and a result's link matches whichever form it writes its host in.
  */
 describe('domain entries typed in Unicode, or ending in a dot', () => {
-  let upstream: FakeUpstream;
-  let service: RunningService;
-
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    upstream.json(BRAVE, {
-      web: {
-        results: [
-          { title: 'Written in Unicode', url: 'https://bücher.de/unicode', description: 'the site, its host as typed' },
-          { title: 'Written in ASCII', url: `https://${ASCII_HOST}/ascii`, description: 'the site, its host as sent' },
-          { title: 'Docs', url: 'https://docs.rs/tokio', description: 'another site' },
-          { title: 'Elsewhere', url: 'https://example.com/page', description: 'another site' },
-        ],
-      },
-    });
-    upstream.json(TAVILY, { results: [{ title: 'Tavily', url: `https://${ASCII_HOST}/tavily`, content: 'the site' }] });
-    service = await startService({ ...providerEnv(upstream.origin), ...BRAVE_AND_TAVILY_KEYS, CACHE_TTL_SECONDS: '300', LOG_LEVEL: 'silent' });
+  const service = useWebResultsService({
+    brave: [
+      { title: 'Written in Unicode', url: 'https://bücher.de/unicode', description: 'the site, its host as typed' },
+      { title: 'Written in ASCII', url: `https://${ASCII_HOST}/ascii`, description: 'the site, its host as sent' },
+      { title: 'Docs', url: 'https://docs.rs/tokio', description: 'another site' },
+      { title: 'Elsewhere', url: 'https://example.com/page', description: 'another site' },
+    ],
+    tavily: [{ title: 'Tavily', url: `https://${ASCII_HOST}/tavily`, content: 'the site' }],
+    env: { CACHE_TTL_SECONDS: '300' },
   });
-  afterAll(async () => {
-    await service.stop();
-    await upstream.stop();
-  });
-
-  const search = async (query: string): Promise<Answer> => {
-    const response = await request(service.origin, `/v1/search/web?${query}`);
-    expect(response.status, query).toBe(200);
-    return (await response.json()) as Answer;
-  };
-  const urls = async (query: string): Promise<string[]> => (await search(query)).results.map((result) => result.url).sort();
+  const { upstream } = service;
+  const search = (query: string): Promise<Answer> => service.search<Answer>(query);
+  const urls = async (query: string): Promise<string[]> => (await service.urls(query)).sort();
   const onTheSite = [`https://${ASCII_HOST}/ascii`, `https://${ASCII_HOST}/unicode`];
 
   it('include_domains=bücher.de keeps that site, its links written either way', async () => {

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { BRAVE_SEARCH_PATH as BRAVE, TAVILY_SEARCH_PATH as TAVILY, BRAVE_AND_TAVILY_KEYS, providerEnv, request, startService, type RunningService } from '../support/service.js';
-
+import { describe, expect, it } from 'vitest';
+import { TAVILY_SEARCH_PATH as TAVILY, request } from '../support/service.js';
+import { useWebResultsService } from '../support/web-results-service.js';
 
 type Answer = { cached: boolean; results: Array<{ url: string }> };
 
@@ -10,42 +9,19 @@ type Answer = { cached: boolean; results: Array<{ url: string }> };
  * and what Tavily is sent must all read it as the one host, and a bare top-level domain is refused as no site.
  */
 describe('a domain entry whose www. is followed by a top-level domain alone', () => {
-  let upstream: FakeUpstream;
-  let service: RunningService;
-
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    upstream.json(BRAVE, {
-      web: {
-        results: [
-          { title: 'The site', url: 'https://www.com/page', description: 'on www.com' },
-          { title: 'Another site', url: 'https://example.com/page', description: 'some other .com site' },
-        ],
-      },
-    });
-    upstream.json(TAVILY, {
-      results: [
-        { title: 'Tavily site', url: 'https://www.com/other', content: 'on www.com' },
-        { title: 'Tavily other', url: 'https://example.com/other', content: 'some other .com site' },
-      ],
-    });
-    service = await startService({
-      ...providerEnv(upstream.origin),
-      ...BRAVE_AND_TAVILY_KEYS,
-      CACHE_TTL_SECONDS: '300',
-      LOG_LEVEL: 'silent',
-    });
+  const service = useWebResultsService({
+    brave: [
+      { title: 'The site', url: 'https://www.com/page', description: 'on www.com' },
+      { title: 'Another site', url: 'https://example.com/page', description: 'some other .com site' },
+    ],
+    tavily: [
+      { title: 'Tavily site', url: 'https://www.com/other', content: 'on www.com' },
+      { title: 'Tavily other', url: 'https://example.com/other', content: 'some other .com site' },
+    ],
+    env: { CACHE_TTL_SECONDS: '300' },
   });
-  afterAll(async () => {
-    await service.stop();
-    await upstream.stop();
-  });
-
-  const search = async (query: string): Promise<Answer> => {
-    const response = await request(service.origin, `/v1/search/web?${query}`);
-    expect(response.status).toBe(200);
-    return (await response.json()) as Answer;
-  };
+  const { upstream } = service;
+  const search = (query: string): Promise<Answer> => service.search<Answer>(query);
   const urls = (answer: Answer): string[] => answer.results.map((result) => result.url);
 
   it('include_domains=www.com keeps that host only, not every .com site', async () => {

@@ -23,7 +23,7 @@ const sharedAgent = new Agent({ keepAliveTimeout: 1000 });
 export const BRAVE_SEARCH_PATH = '/brave/res/v1/web/search';
 export const TAVILY_SEARCH_PATH = '/tavily/search';
 /** Keys for Brave and Tavily, which are asked only with one: the tests whose fakes answer for both. */
-export const BRAVE_AND_TAVILY_KEYS: Readonly<Record<string, string>> = { BRAVE_API_KEY: 'brave-key-0123456789', TAVILY_API_KEY: 'tvly-key-0123456789' };
+export const BRAVE_AND_TAVILY_KEYS: Readonly<{ BRAVE_API_KEY: string; TAVILY_API_KEY: string }> = { BRAVE_API_KEY: 'brave-key-0123456789', TAVILY_API_KEY: 'tvly-key-0123456789' };
 
 export function providerEnv(origin: string): Record<string, string> {
   const env: Record<string, string> = {};
@@ -73,7 +73,7 @@ export function request(origin: string, path: string, init: RequestInit = {}): P
 }
 
 /** POST /v1/ops/<operation> with a JSON body, as REST clients call an operation. */
-export function callOperation(service: RunningService, operation: string, body: unknown): Promise<JsonResponse> {
+export function callOperation(service: Pick<RunningService, 'origin'>, operation: string, body: unknown): Promise<JsonResponse> {
   return request(service.origin, `/v1/ops/${operation}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
