@@ -8,9 +8,11 @@ const TOP_LEVEL_DOMAIN = String.raw`(?:[a-zA-Z]{2,63}|[xX][nN]--[a-zA-Z0-9-]{0,5
 
 /**
  * An include_domains / exclude_domains entry as the service keeps it (asciiEntry): a host in its ASCII form, or a host
- * and a path under it (`docs.example.com/guide`).
+ * and a path under it (`docs.example.com/guide`). A label of at most 63 characters, as DNS allows: no site has a longer
+ * one, and a Unicode label short as typed can be longer in its ASCII form (`ä` × 60 is 66 characters so written), which
+ * Tavily and Exa would be sent.
  */
-export const DOMAIN_ENTRY = new RegExp(String.raw`^(?=.{1,253}$)([a-zA-Z0-9-]+\.)+${TOP_LEVEL_DOMAIN}(\/[^\s?#]*)?$`);
+export const DOMAIN_ENTRY = new RegExp(String.raw`^(?=.{1,253}$)([a-zA-Z0-9-]{1,63}\.)+${TOP_LEVEL_DOMAIN}(\/[^\s?#]*)?$`);
 
 /** A domain name alone (company_research's domain), in its ASCII form: at most 253 characters and 63 a label, as DNS allows. */
 export const DOMAIN_NAME = new RegExp(String.raw`^(?=.{1,253}$)([a-zA-Z0-9-]{1,63}\.)+${TOP_LEVEL_DOMAIN}$`);

@@ -76,6 +76,9 @@ describe('a notice whose opening names what it is stays apart from the work it n
     `${WORK} – CORRIGENDUM`,
     `${WORK} - Erratum`,
     `${WORK}: Addendum`,
+    // Its dash as plain text and TeX write one: two hyphens, or three.
+    `${WORK} -- Erratum`,
+    `${WORK} --- CORRIGENDUM`,
   ])('keeps "%s" apart from the work, neither carrying an identifier', (title) => {
     const work: ProviderItem = { title: WORK, url: 'https://papers.example/work', year: 2021, authors: ['Ann Lee'] };
     // The same authors and venue as the work, as a retraction notice often has: still two results.

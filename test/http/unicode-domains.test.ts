@@ -70,7 +70,12 @@ describe('domain entries typed in Unicode, or ending in a dot', () => {
   });
 
   it('still refuses what names no domain, in Unicode too, saying what is allowed', async () => {
-    for (const entry of ['bü cher.de', 'docs.rs..', '.de', 'bücher.de?x=1']) {
+    // A label past DNS's 63 characters: in ASCII, or in its ASCII form only (60 letters ä, as typed, are 66 so written).
+    const longLabels = [`${'a'.repeat(64)}.example.com/guide`, `${'ä'.repeat(60)}.de`];
+    // 63 are allowed: 'a' × 63, and 'ä' × 50, 56 characters in ASCII.
+    await search(`q=long+labels&providers=brave&include_domains=${'a'.repeat(63)}.example.com/guide`);
+    await search(`q=long+labels&providers=brave&include_domains=${encodeURIComponent(`${'ä'.repeat(50)}.de`)}`);
+    for (const entry of ['bü cher.de', 'docs.rs..', '.de', 'bücher.de?x=1', ...longLabels]) {
       const response = await request(service.origin, `/v1/search/web?q=bad&providers=brave&include_domains=${encodeURIComponent(entry)}`);
       expect(response.status, entry).toBe(400);
       expect(((await response.json()) as { message: string }).message, entry).toContain('include_domains.0: not a domain name; allowed:');
