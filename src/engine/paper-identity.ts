@@ -233,8 +233,11 @@ const OPENINGS_OF_RESEARCH_TOO: ReadonlySet<string> = new Set([
  * title as given (CLOSING_SET_APART), normalised titles having lost their dashes and colons.
  */
 const NOTICE_CLOSING = / (erratum|errata|corrigendum|corrigenda|addendum|addenda)$/;
-/** The closing word after a dash (spaced, as a hyphen joining words is not), an en or em dash, a colon, or in brackets. */
-const CLOSING_SET_APART = /(?:\s[-\u2010-\u2015]|[:\u2013\u2014(\[])\s*(?:erratum|errata|corrigendum|corrigenda|addendum|addenda)\s*[)\]]?[\s.]*$/i;
+/**
+ * The closing word after a dash (spaced, as a hyphen joining words is not), an en or em dash, a colon, or in brackets.
+ * A dash is also written as two hyphens or more (`--`, `---`: plain text's and TeX's dashes, in titles taken from them).
+ */
+const CLOSING_SET_APART = /(?:\s[-\u2010-\u2015]|-{2}|[:\u2013\u2014(\[])\s*(?:erratum|errata|corrigendum|corrigenda|addendum|addenda)\s*[)\]]?[\s.]*$/i;
 const NOTICE_FOLLOW_UP = /^(?:correction to|response to (?:the )?(?:comments?|commentary|letter|reply))(?= |$)/;
 const QUOTE_AFTER_OPENING = /^[^\p{L}\p{N}]*[\p{L}\p{N}]+(?: to)?[\s:]*["“”„«‘’']/iu;
 /**
