@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { boundedText } from '../domain/cut-text.js';
 import { FedsearchError } from '../domain/errors.js';
+import { hideUrlUserinfo } from '../domain/url-userinfo.js';
 import { decodedBody, MAX_CODINGS, type DecodeErrors } from '../transport/content-coding.js';
 import { createPinnedAgent, type ResolvedAddress } from '../transport/dispatchers.js';
 import { networkCause } from '../transport/network-errors.js';
@@ -100,6 +101,15 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
 const SHOWN_TARGET_CHARS = 300;
 
 /**
+ * A redirect's target as an error names it: without its user name and password, hidden before the cut (a cut first
+ * could drop the `@` that marks them and show a password's start). The fetcher refuses such a target unsent, and its
+ * credentials, someone else's for that site, are no more the caller's to read than a provider's link's are.
+ */
+function shownTarget(target: string): string {
+  return boundedText(hideUrlUserinfo(target), SHOWN_TARGET_CHARS);
+}
+
+/**
  * checkFetchTarget for one hop. A hop a redirect led to fails as such: "refused: 10.0.0.1 is a private address"
  * (or "could not resolve intranet.test") alone, for the public URL the caller asked for, read as if the caller
  * had named that address.
@@ -110,7 +120,7 @@ async function checkedHop(next: string | URL, policy: TargetPolicy, redirects: r
   } catch (error) {
     const from = redirects.at(-1);
     if (from === undefined || !(error instanceof FedsearchError)) throw error;
-    const redirected = `${from} redirected to ${boundedText(String(next), SHOWN_TARGET_CHARS)}`;
+    const redirected = `${from} redirected to ${shownTarget(String(next))}`;
     // A name that does not resolve here is named as where the redirect led, too.
     const why = error.code === 'FETCH_FORBIDDEN' ? `refused, ${error.message.replace(/^refused: /, '')}` : error.message;
     throw new FedsearchError(error.code, `${redirected}: ${why}`, { cause: error, details: error.details });
@@ -121,7 +131,7 @@ function redirectTarget(location: string, from: URL): URL {
   try {
     return new URL(location, from);
   } catch {
-    throw new FedsearchError('FETCH_FAILED', `${from.href} redirected to an invalid URL: ${location.slice(0, 200)}`);
+    throw new FedsearchError('FETCH_FAILED', `${from.href} redirected to an invalid URL: ${shownTarget(location)}`);
   }
 }
 

@@ -6,6 +6,15 @@ import { callOperation, request, startService, type RunningService } from '../su
 
 /** A password for someone else's site, written into a URL the caller asks us to read. */
 const PASSWORD = 'url-pw-7c41d9e02b86f35a-a-long-one-that-runs-past-a-quote';
+/** One longer than the part of a redirect's target an error shows: cut before it is hidden, its start would show. */
+const LONG_PASSWORD = `${PASSWORD}-${'p'.repeat(400)}`;
+
+/** Where the loopback site's redirects lead: each to a URL with a user name and password, which the fetcher refuses. */
+const REDIRECTS: Record<string, (port: number) => string> = {
+  '/to-credentials': (port) => `http://alice:${PASSWORD}@127.0.0.1:${port}/paper.pdf`,
+  '/to-long-credentials': (port) => `http://alice:${LONG_PASSWORD}@127.0.0.1:${port}/paper.pdf`,
+  '/to-invalid-credentials': () => `http://alice:${PASSWORD}@exa mple.com/paper.pdf`,
+};
 
 interface Line {
   reqId?: string;
@@ -26,6 +35,9 @@ describe('credentials written into a URL to read', () => {
   beforeAll(async () => {
     await site.start();
     site.serve('/paper.pdf', 'application/pdf', minimalPdf({ lines: ['reached'] }));
+    for (const [path, target] of Object.entries(REDIRECTS)) {
+      site.on(path, (_request, response) => response.writeHead(302, { location: target(site.port) }).end());
+    }
     // Private addresses allowed: the credentials are the only reason left to refuse the loopback site.
     service = await startService({ FETCH_ALLOW_PRIVATE: 'true' });
   });
@@ -56,6 +68,30 @@ describe('credentials written into a URL to read', () => {
     await expect.poll(completed).toHaveLength(1);
     expect(completed()[0]!.req?.url).toContain('[redacted]');
     expectNoPassword([body, ...service.logs]);
+  });
+
+  /** The three ways a caller names a URL to read, each answering with the body of its refusal. */
+  const readers: Array<[string, (url: string) => Promise<Response>]> = [
+    ['fetch_url', (url) => callOperation(service, 'fetch_url', { url })],
+    ['paper_read', (url) => callOperation(service, 'paper_read', { url })],
+    ['GET /v1/papers/download', (url) => request(service.origin, `/v1/papers/download?url=${encodeURIComponent(url)}`)],
+  ];
+
+  describe.each(readers)('%s of a page that redirects to a URL with a user name and password', (_reader, read) => {
+    it.each([
+      ['/to-credentials', 400, 'FETCH_FORBIDDEN', (port: number) => `redirected to http://[redacted]@127.0.0.1:${port}/paper.pdf: refused, URLs with a user name or password are not fetched`],
+      ['/to-long-credentials', 400, 'FETCH_FORBIDDEN', (port: number) => `redirected to http://[redacted]@127.0.0.1:${port}/paper.pdf: refused, URLs with a user name or password are not fetched`],
+      ['/to-invalid-credentials', 502, 'FETCH_FAILED', () => 'redirected to an invalid URL: http://[redacted]@exa mple.com/paper.pdf'],
+    ])('%s: refused unsent, the target named without them', async (path, status, code, named) => {
+      const response = await read(`${site.origin}${path}`);
+      const body = await response.text();
+      expect(response.status).toBe(status);
+      const answer = JSON.parse(body) as { code: string; message: string };
+      expect(answer.code).toBe(code);
+      expect(answer.message).toBe(`${site.origin}${path} ${named(site.port)}`);
+      expect(site.requestedPaths).not.toContain('/paper.pdf');
+      for (const prefix of prefixesOf(LONG_PASSWORD)) expect(body).not.toContain(prefix);
+    });
   });
 
   it.each(['fetch_url', 'paper_read'])('%s of a URL that does not parse names it without its password, in the answer and the log', async (operation) => {
