@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { FedsearchError } from '../domain/errors.js';
 import type { ResolvedAddress } from '../transport/dispatchers.js';
 import { forbiddenAddressReason, literalAddress } from './address-policy.js';
+import { callerLookups } from './lookup-slots.js';
 import type { Nat64Prefix } from './nat64-prefixes.js';
 
 /** Resolves a DNS name to every address it has; the default is the system resolver (dns.lookup, all). */
@@ -15,7 +16,10 @@ export interface TargetPolicy {
   allowPrivateHosts?: readonly string[];
   /** The network's NAT64 prefixes (FETCH_NAT64_PREFIXES): an address under one is judged by the IPv4 address inside. */
   nat64Prefixes?: readonly Nat64Prefix[];
-  /** Replaces the system resolver, e.g. in tests; every address it returns is checked like any other. */
+  /**
+   * Replaces the system resolver, e.g. in tests; every address it returns is checked like any other, and it waits
+   * for a slot of callerLookups like the system resolver would.
+   */
   lookup?: HostResolver;
   signal?: AbortSignal;
 }
@@ -73,9 +77,12 @@ async function resolveAllowedAddresses(url: URL, policy: TargetPolicy): Promise<
     return [{ address: literal, family: isIP(literal) }];
   }
   const signal = policy.signal;
+  const resolve = policy.lookup ?? resolveWithSystem;
   let addresses: ResolvedAddress[];
   try {
-    addresses = await untilAborted((policy.lookup ?? resolveWithSystem)(host), signal);
+    // A name waits for a lookup slot (see lookup-slots.ts): a DNS zone that never answers must not hold up the
+    // providers' own lookups. A fetch aborted or out of time while waiting starts no lookup.
+    addresses = await callerLookups.run(() => resolve(host), signal);
   } catch (error) {
     if (signal?.aborted) throw error;
     const code = (error as { code?: unknown }).code;
@@ -93,20 +100,4 @@ async function resolveAllowedAddresses(url: URL, policy: TargetPolicy): Promise<
 
 async function resolveWithSystem(hostname: string): Promise<ResolvedAddress[]> {
   return dnsLookup(hostname, { all: true, verbatim: true });
-}
-
-/** DNS lookups cannot be cancelled; this stops waiting for one when the fetch is aborted. */
-async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  signal.throwIfAborted();
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([promise, aborted]);
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
 }

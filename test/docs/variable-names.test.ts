@@ -26,6 +26,8 @@ const readElsewhere: Record<string, string> = {
   PUBLISH_ADDRESS: 'docker-compose.yml',
   PUBLISH_PORT: 'docker-compose.yml',
   NODE_OPTIONS: 'Dockerfile',
+  // libuv's, read by Node itself; the service derives how many caller lookups may run at once from it.
+  UV_THREADPOOL_SIZE: 'src/fetch/lookup-slots.ts',
   CHROMIUM_PATH: 'test/web/chromium.ts',
   REDIS_SERVER_BIN: 'test/support/redis-server.ts',
   SHARED_FIXTURES_DIR: 'test/support/shared-fixtures.ts',

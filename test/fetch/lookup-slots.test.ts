@@ -1,0 +1,172 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FedsearchError } from '../../src/domain/errors.js';
+import { checkFetchTarget, type HostResolver } from '../../src/fetch/fetch-target.js';
+import { CALLER_LOOKUP_SLOTS, callerLookupSlots } from '../../src/fetch/lookup-slots.js';
+import { safeFetch } from '../../src/fetch/safe-fetch.js';
+
+/**
+ * A resolver like a DNS zone that never answers: each lookup it is asked for hangs until the test answers it.
+ * `started` lists the names in the order their lookups began.
+ */
+class HeldResolver {
+  readonly started: string[] = [];
+  readonly #answers = new Map<string, () => void>();
+  readonly #watchers: Array<{ count: number; reached: () => void }> = [];
+  #answerAtOnce = false;
+
+  readonly lookup: HostResolver = (hostname) => {
+    this.started.push(hostname);
+    for (const watcher of this.#watchers.filter((entry) => entry.count <= this.started.length)) {
+      this.#watchers.splice(this.#watchers.indexOf(watcher), 1);
+      watcher.reached();
+    }
+    return new Promise((resolve) => {
+      const answer = () => resolve([{ address: '93.184.216.34', family: 4 }]);
+      if (this.#answerAtOnce) answer();
+      else this.#answers.set(hostname, answer);
+    });
+  };
+
+  /** Settles once `count` lookups have begun in all. */
+  untilStarted(count: number): Promise<void> {
+    if (this.started.length >= count) return Promise.resolve();
+    return new Promise((reached) => this.#watchers.push({ count, reached }));
+  }
+
+  answer(hostname: string): void {
+    const answer = this.#answers.get(hostname);
+    if (!answer) throw new Error(`no lookup of ${hostname} is waiting`);
+    this.#answers.delete(hostname);
+    answer();
+  }
+
+  /** Answers every lookup hanging and any still to come, so no slot stays held for the next test (they are process-wide). */
+  answerAll(): void {
+    this.#answerAtOnce = true;
+    for (const hostname of [...this.#answers.keys()]) this.answer(hostname);
+  }
+}
+
+/** Settles once a check that was queued or running has been given up; it must fail, never pass. */
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the check to fail');
+    },
+    (reason: unknown) => reason,
+  );
+}
+
+const names = (count: number, prefix: string) => Array.from({ length: count }, (_, index) => `${prefix}${index}.test`);
+
+let held: HeldResolver;
+const pending: Promise<unknown>[] = [];
+
+afterEach(async () => {
+  held.answerAll();
+  await Promise.allSettled(pending.splice(0));
+});
+
+function check(hostname: string, signal?: AbortSignal): Promise<unknown> {
+  const promise = checkFetchTarget(`http://${hostname}/`, { lookup: held.lookup, signal });
+  pending.push(promise);
+  // Failures are asserted where a test expects them; one settling before that is not an unhandled rejection.
+  promise.catch(() => undefined);
+  return promise;
+}
+
+describe('lookups of the hosts callers name: a few at a time, process-wide', () => {
+  it('starts only as many lookups as there are slots; the others wait and start as one ends', async () => {
+    held = new HeldResolver();
+    const hosts = names(CALLER_LOOKUP_SLOTS + 2, 'queued');
+    const checks = hosts.map((hostname) => check(hostname));
+    await held.untilStarted(CALLER_LOOKUP_SLOTS);
+    // A literal needs no lookup, so no slot: it is checked while every slot is taken, and proves a turn has passed.
+    await checkFetchTarget('http://93.184.216.35/', { lookup: held.lookup });
+    expect(held.started).toEqual(hosts.slice(0, CALLER_LOOKUP_SLOTS));
+
+    held.answer(hosts[0]!);
+    await expect(checks[0]).resolves.toMatchObject({ addresses: [{ address: '93.184.216.34', family: 4 }] });
+    await held.untilStarted(CALLER_LOOKUP_SLOTS + 1);
+    expect(held.started).toEqual(hosts.slice(0, CALLER_LOOKUP_SLOTS + 1));
+  });
+
+  it('a check aborted while it waits for a slot leaves the queue and starts no lookup', async () => {
+    held = new HeldResolver();
+    const busy = names(CALLER_LOOKUP_SLOTS, 'busy');
+    for (const hostname of busy) check(hostname);
+    await held.untilStarted(CALLER_LOOKUP_SLOTS);
+    const abandoned = new AbortController();
+    const abandonedCheck = check('abandoned.test', abandoned.signal);
+    const after = check('after.test');
+    abandoned.abort(new Error('the caller went away'));
+    expect(await failure(abandonedCheck)).toMatchObject({ message: 'the caller went away' });
+
+    held.answer(busy[0]!);
+    await held.untilStarted(CALLER_LOOKUP_SLOTS + 1);
+    // The slot went to the check queued behind the abandoned one, which never asked DNS.
+    expect(held.started).toEqual([...busy, 'after.test']);
+    held.answer('after.test');
+    await expect(after).resolves.toMatchObject({ url: new URL('http://after.test/') });
+  });
+
+  it('a check aborted after it was given a slot but before its lookup began starts none and gives the slot on', async () => {
+    held = new HeldResolver();
+    const controllers = names(CALLER_LOOKUP_SLOTS, 'given-up').map((hostname) => {
+      const controller = new AbortController();
+      check(hostname, controller.signal);
+      return controller;
+    });
+    for (const controller of controllers) controller.abort(new Error('gave up at once'));
+    const after = check('after.test');
+    held.answerAll();
+    await expect(after).resolves.toMatchObject({ url: new URL('http://after.test/') });
+    expect(held.started).toEqual(['after.test']);
+  });
+
+  it('a lookup keeps its slot until it ends, even when its fetch was aborted: its thread is still busy', async () => {
+    held = new HeldResolver();
+    const busy = names(CALLER_LOOKUP_SLOTS, 'abandoned');
+    const controllers = busy.map(() => new AbortController());
+    const checks = busy.map((hostname, index) => check(hostname, controllers[index]!.signal));
+    await held.untilStarted(CALLER_LOOKUP_SLOTS);
+    for (const controller of controllers) controller.abort(new Error('gave up'));
+    for (const abandoned of checks) expect(await failure(abandoned)).toMatchObject({ message: 'gave up' });
+
+    const waiting = check('waiting.test');
+    await checkFetchTarget('http://93.184.216.35/', { lookup: held.lookup });
+    expect(held.started).toEqual(busy);
+    held.answer(busy[0]!);
+    await held.untilStarted(CALLER_LOOKUP_SLOTS + 1);
+    expect(held.started).toEqual([...busy, 'waiting.test']);
+    held.answer('waiting.test');
+    await expect(waiting).resolves.toMatchObject({ url: new URL('http://waiting.test/') });
+  });
+
+  it('a fetch that runs out of time waiting for a slot ends as any fetch out of time: FETCH_TIMEOUT', async () => {
+    held = new HeldResolver();
+    for (const hostname of names(CALLER_LOOKUP_SLOTS, 'slow')) check(hostname);
+    await held.untilStarted(CALLER_LOOKUP_SLOTS);
+    const fetch = safeFetch('http://late.test/', { lookup: held.lookup, timeoutMs: 200 });
+    const error = await failure(fetch);
+    expect(error).toBeInstanceOf(FedsearchError);
+    expect(error).toMatchObject({ code: 'FETCH_TIMEOUT', message: 'fetching http://late.test/ took longer than 200 ms' });
+    expect(held.started).not.toContain('late.test');
+  });
+});
+
+describe('how many slots: one fewer than the lookups libuv runs at once ((threads + 1) / 2), at least one', () => {
+  it.each([
+    [undefined, 1],
+    ['4', 1],
+    ['5', 2],
+    ['8', 3],
+    ['16', 7],
+    ['1', 1],
+    ['0', 1],
+    ['abc', 1],
+    ['5000', 511],
+  ])('UV_THREADPOOL_SIZE=%s: %i', (setting, slots) => {
+    expect(callerLookupSlots(setting)).toBe(slots);
+  });
+});
