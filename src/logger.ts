@@ -41,13 +41,33 @@ function redactParameters(part: string): string {
 }
 
 /**
+ * The query's parameters, a secret's value redacted up to the next `&`: the parser reads only `&` as a parameter's end
+ * (`?token=ab;cd` and `?token=ab#cd` are read as `ab;cd`, `ab#cd`), and ending a secret's value at the `;` or `#`, as
+ * another's is ended to find a key after it, logged the rest of the credential (`;cd`) as it was.
+ */
+function redactQueryParameters(query: string): string {
+  let redacted = '';
+  let copiedTo = 0;
+  for (const match of query.matchAll(QUERY_PARAMETER)) {
+    const [, separator = '', name = ''] = match;
+    // A match inside a value already redacted is part of that value.
+    if (match.index < copiedTo || !isSecretParameter(name)) continue;
+    const valueStart = match.index + separator.length + name.length + 1;
+    const nextParameter = query.indexOf('&', valueStart);
+    redacted += `${query.slice(copiedTo, valueStart)}[redacted]`;
+    copiedTo = nextParameter < 0 ? query.length : nextParameter;
+  }
+  return copiedTo === 0 ? query : redacted + query.slice(copiedTo);
+}
+
+/**
  * A request's URL as its log line writes it: the values of its parameters with a secret's name redacted, and, when a
  * parameter holds a URL (GET /v1/papers/download?url=…), that URL's user name, password and secret parameters too.
  */
 export function redactUrl(url: string): string {
   if (!url.includes('=')) return url;
   const queryAt = url.search(QUERY_START);
-  const redacted = queryAt < 0 ? redactParameters(url) : redactParameters(url.slice(0, queryAt)) + redactParameters(url.slice(queryAt));
+  const redacted = queryAt < 0 ? redactParameters(url) : redactParameters(url.slice(0, queryAt)) + redactQueryParameters(url.slice(queryAt));
   return holdsNestedUrl(redacted) ? hideUrlSecrets(redacted) : hideUrlUserinfo(redacted);
 }
 

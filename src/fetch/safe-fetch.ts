@@ -88,7 +88,7 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
     }
   } catch (error) {
     if (timeout.signal.aborted && !options.signal?.aborted) {
-      throw new FedsearchError('FETCH_TIMEOUT', `fetching ${String(next)} took longer than ${timeoutMs} ms`, { cause: error });
+      throw new FedsearchError('FETCH_TIMEOUT', `fetching ${shownTarget(String(next))} took longer than ${timeoutMs} ms`, { cause: error });
     }
     if (options.signal?.aborted) throw options.signal.reason ?? error;
     throw error;

@@ -173,14 +173,7 @@ describe("a caller's credentials for another site, inside a URL it asks fedsearc
 
   it('a request URL with a credential after a `#` or a `;` that follows another parameter: its line redacts it', async () => {
     for (const target of [`/nowhere?q=rust#api_key=${SECRETS.apiKey}`, `/nowhere?q=rust;access_token=${SECRETS.accessToken}`]) {
-      // Sent as written: a fetch() would drop what follows the `#`.
-      const id = await new Promise<string | undefined>((resolve, reject) => {
-        const { hostname, port } = new URL(service.origin);
-        get({ hostname, port, path: target }, (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.headers['x-request-id'] as string | undefined));
-        }).on('error', reject);
-      });
+      const id = await requestAsWritten(service.origin, target);
       const lines = await loggedLines(id ?? null);
       expect(lines.find((line) => line.req?.url !== undefined)?.req?.url).toMatch(/^\/nowhere\?q=rust[#;](api_key|access_token)=\[redacted\]$/);
     }
@@ -203,7 +196,35 @@ describe("a caller's credentials for another site, inside a URL it asks fedsearc
     }
     expectNoSecretIn(service.logs);
   });
+
+  it('a credential whose value holds a `;` or a `#` is redacted whole: the parser ends a value only at `&`', async () => {
+    // Fastify reads `token` as `ab;tok-…` and `ab#apikey-…`; ending the value at the `;` or `#`, as another parameter's
+    // is ended to find a key after it, logged the credential's end.
+    const cases = [
+      [`/nowhere?q=rust&token=ab;${SECRETS.token}`, '/nowhere?q=rust&token=[redacted]'],
+      [`/nowhere?api_key=ab#${SECRETS.apiKey}&q=rust`, '/nowhere?api_key=[redacted]&q=rust'],
+      [`/nowhere?q=rust;access_token=ab;${SECRETS.accessToken}&page=2`, '/nowhere?q=rust;access_token=[redacted]&page=2'],
+      // A search's own value keeps what it holds.
+      ['/nowhere?q=a;b#c?d&page=2', '/nowhere?q=a;b#c?d&page=2'],
+    ] as const;
+    for (const [target, logged] of cases) {
+      const lines = await loggedLines((await requestAsWritten(service.origin, target)) ?? null);
+      expect(lines.find((line) => line.req?.url !== undefined)?.req?.url).toBe(logged);
+    }
+    expectNoSecretIn(service.logs);
+  });
 });
+
+/** Sends `path` as written and resolves with the answer's request id: a fetch() would drop what follows a `#`. */
+function requestAsWritten(origin: string, path: string): Promise<string | undefined> {
+  return new Promise<string | undefined>((resolve, reject) => {
+    const { hostname, port } = new URL(origin);
+    get({ hostname, port, path }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.headers['x-request-id'] as string | undefined));
+    }).on('error', reject);
+  });
+}
 
 describe('a configured API key that holds a `;`, sent in a request URL', () => {
   const key = 'fs-key;b7e20c94d1a85f36';
