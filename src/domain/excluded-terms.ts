@@ -71,8 +71,17 @@ const PHRASE = '"[^"]*"?';
  * are excluded each), and words or phrases after `-` or `AND NOT`; a `-qualifier:value` is no excluded term, as GitHub
  * reads qualifiers with their `-`. Without the NOT parts for a text whose NOT is a word.
  */
-const GITHUB_EXCLUDED_TERM = String.raw`${TERM_START}(?:(?:(?:AND|OR)\s+)?(?:NOT\s+(?:${MINUS})?|${MINUS})(?=\()${GROUP}|(?:(?:(?:AND|OR|NOT)\s+)?-|${OPERATOR_NOT_PREFIX})(?:"(?<phrase>[^"]*)"?|(?<word>\p{L}[^\s()":]*)(?![^\s()"])))`;
-const GITHUB_MINUS_TERM = String.raw`${TERM_START}(?:(?:(?:AND|OR|NOT)\s+)?${MINUS}(?=\()${GROUP}|(?:(?:AND|OR|NOT)\s+)?-(?:"(?<phrase>[^"]*)"?|(?<word>\p{L}[^\s()":]*)(?![^\s()"])))`;
+/**
+ * An excluded word for GitHub: after a `-`, one that starts with a letter (`-40` is a number); after `AND NOT` or
+ * `OR NOT`, any (`asthma AND NOT 40`, `OR NOT -40`: NOT_TERM_AFTER passed them), as the pair is no syntax GitHub
+ * documents and left in place it was sent as typed. With a group glued to it (`-f(x)`), the whole formula: read to its
+ * `(`, the `(x)` left in the rest was sent as x to find, and only `f` excluded.
+ */
+const GITHUB_WORD = String.raw`(?<word>(?:(?<=-)\p{L}|(?<!-)[^\s()":])[^\s()":]*(?:\([^()"]*\)[^\s()":]*)?)(?![^\s()"])`;
+/** OPERATOR_NOT_PREFIX, and before a formula's `-(` too (`AND NOT -(2024)`), which GITHUB_WORD reads whole. */
+const GITHUB_OPERATOR_NOT_PREFIX = String.raw`(?:AND|OR)\s+NOT\s+(?=[^\s)-]|-[^\s"\p{L}-])`;
+const GITHUB_EXCLUDED_TERM = String.raw`${TERM_START}(?:(?:(?:AND|OR)\s+)?(?:NOT\s+(?:${MINUS})?|${MINUS})(?=\()${GROUP}|(?:(?:(?:AND|OR|NOT)\s+)?-|${GITHUB_OPERATOR_NOT_PREFIX})(?:"(?<phrase>[^"]*)"?|${GITHUB_WORD}))`;
+const GITHUB_MINUS_TERM = String.raw`${TERM_START}(?:(?:(?:AND|OR|NOT)\s+)?${MINUS}(?=\()${GROUP}|(?:(?:AND|OR|NOT)\s+)?-(?:"(?<phrase>[^"]*)"?|${GITHUB_WORD}))`;
 
 const EXCLUDED_TERM_OR_PHRASE = new RegExp(String.raw`${TERM_START}(?:${MINUS_PREFIX}|${NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
 /** `-` terms alone: for a text whose NOT is a word. */
@@ -105,9 +114,10 @@ const LEADING_OPERATOR = /^(?:AND|OR)(?:\s+|$)/;
 /**
  * A NOT first in the text (typed so, or left so by the excluded terms before it), and the group, phrase or word after
  * it. A phrase is closed or runs to the end of the text (as EXCLUDED_VALUE reads one), and what follows its closing
- * quote is the rest (`NOT "a b"c` excludes `a b`, not `a` with the rest `b"c`, a quote left open).
+ * quote is the rest (`NOT "a b"c` excludes `a b`, not `a` with the rest `b"c`, a quote left open). A word with a group
+ * glued to it (`NOT f(x)`) is one formula: read to its `(`, the NOT was left first, with nothing before it.
  */
-const LEADING_NOT_TERM = new RegExp(String.raw`^NOT\s+(?:\((${GROUP_CONTENT})(?:\)|$)|"([^"]*)(?:"|$)|([^\s()"]+))(?:\s+|$|(?<="))`);
+const LEADING_NOT_TERM = new RegExp(String.raw`^NOT\s+(?:\((${GROUP_CONTENT})(?:\)|$)|"([^"]*)(?:"|$)|([^\s()"]+(?:\([^()"]*\)[^\s()"]*)?))(?:\s+|$|(?<="))`);
 
 /** A word of a group that starts with a `-` no reader takes for an exclusion: a number's (`-40`). */
 const MINUS_NUMBER = /^-[^"\p{L}-]/u;

@@ -1,5 +1,5 @@
 import { closedBooleanText, mustBeQuoted } from './excluded-terms.js';
-import { withoutGroups } from './query-groups.js';
+import { type FormulaWriter, withoutGroups } from './query-groups.js';
 
 /**
  * GitHub's search API refuses a query "longer than 256 characters (not including operators or qualifiers)" or
@@ -42,11 +42,26 @@ const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
 export function githubSearchText(text: string): string | undefined {
   // What the terms leave is closed again, as for PubMed: `a AND NOT -b` is `a NOT b`, not `a AND NOT b`.
   const terms = closedBooleanText(text, QUALIFIERS_KEPT);
-  if (typeof terms === 'string') return withoutGroups(terms, GITHUB_READING).text;
+  if (typeof terms === 'string') return withoutGroups(terms, GITHUB_READING, formulaAsPhrase).text;
   if (terms.rest === '') return undefined;
   const sent = [terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
-  return withoutGroups(sent, GITHUB_READING).text;
+  return withoutGroups(sent, GITHUB_READING, formulaAsPhrase).text;
 }
+
+/** An upper-case operator word inside a formula (`-(2024 OR 2025)`): a group of alternatives, not a formula's text. */
+const OPERATOR_IN_FORMULA = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/;
+
+/**
+ * A formula (`f(x)`, `sin(-x)`, `-(x+1)`: a group glued to what is before it) as GitHub is sent it: a quoted phrase,
+ * where its parentheses are characters of the phrase, not a group GitHub would answer with 422 (the parenthesis is
+ * punctuation its search drops: "Searching code (legacy)" lists `( )` among the symbols it ignores, so the phrase asks
+ * for the formula's words in order). As typed, so that githubQueryProblem skips the query, where a phrase would not
+ * read as typed: one holding a quote (`"x"(a OR b)`), which cannot be quoted again, or an operator (`-(2024 OR
+ * 2025)`), which GitHub would search for as a word inside the phrase; written `NOT 2024 NOT 2025` it would exclude
+ * nothing either, as GitHub's NOT "does not work for numerals or dates" ("Understanding the search syntax").
+ */
+const formulaAsPhrase: FormulaWriter = (formula) =>
+  formula.includes('"') || OPERATOR_IN_FORMULA.test(formula) ? formula : `"${formula}"`;
 
 /**
  * GitHub's search answers a parenthesised group with 422 (`(Foo OR Bar) -path:vendor language:go`, tried on the live
@@ -59,9 +74,18 @@ const GITHUB_READING = 'unordered';
 
 /** Why GitHub is not sent a text (as githubSearchText writes it) for its parentheses; undefined when it holds none. */
 function groupProblem(text: string): string | undefined {
-  const group = withoutGroups(text, GITHUB_READING).kept[0];
-  if (group === undefined) return undefined;
-  return `accepts no parentheses (its search API answers a group with 422), and without them ${group} would mean something else beside the rest of the query, as GitHub documents no order between AND and OR: search for each alternative on its own`;
+  const formulas: string[] = [];
+  const group = withoutGroups(text, GITHUB_READING, (formula) => {
+    formulas.push(formula);
+    return formula;
+  }).kept[0];
+  if (group !== undefined) {
+    return `accepts no parentheses (its search API answers a group with 422), and without them ${group} would mean something else beside the rest of the query, as GitHub documents no order between AND and OR: search for each alternative on its own`;
+  }
+  // githubSearchText quoted every other formula: one left outside a phrase is one it could not.
+  const formula = formulas.find((written) => written.replace(PHRASE, '').includes('('));
+  if (formula === undefined) return undefined;
+  return `accepts no parentheses (its search API answers a group with 422), and ${formula} cannot be sent without them: quoted as a phrase, as other formulas are, its quotes or its AND, OR or NOT would no longer be read (and GitHub's NOT does not exclude numbers): search without it, or for each alternative on its own`;
 }
 
 /** The AND, OR and NOT operators of a text, not counting those inside a quoted phrase (words searched for). */
@@ -75,8 +99,9 @@ function operatorsIn(text: string): number {
  */
 export function githubQueryProblem(text: string): string | undefined {
   // Nearly every query is this short: the work below is for the few that are not, or hold an operator.
-  // A group keeps its parentheses only beside an operator (githubSearchText): such a text holds one.
-  if (text.length <= MAX_SEARCH_TEXT && !MAY_HOLD_OPERATOR.test(text)) return undefined;
+  // A group keeps its parentheses only beside an operator (githubSearchText): such a text holds one; a formula left
+  // unquoted (a quote in it) may hold none, and is one with a `(`.
+  if (text.length <= MAX_SEARCH_TEXT && !MAY_HOLD_OPERATOR.test(text) && !text.includes('(')) return undefined;
   const grouped = groupProblem(text);
   if (grouped !== undefined) return grouped;
   const operators = operatorsIn(text);

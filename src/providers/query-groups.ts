@@ -5,7 +5,8 @@
  * documents none. What a group holds is kept in place, word for word; only its parentheses go.
  *
  * A `(` glued to what comes before it (`f(x)`, `sin(-x)`, `-(x+1)`, `-(2024)`) is no group but part of a word, a
- * formula as excluded-terms.ts reads one: it is left as typed, to its `)`.
+ * formula as excluded-terms.ts reads one: it is left as typed, to its `)`, or written as the caller's FormulaWriter
+ * says (GitHub's: a phrase, as it reads no parenthesis at all outside one).
  */
 
 /** How an API joins terms with OR and with a space (AND), which decides where a group's parentheses can go. */
@@ -39,23 +40,36 @@ const SPACE = /\s/;
  * The text with the parentheses of each group it can do without; as given when it holds none (nearly every text: one
  * `includes`), or when every group it holds must keep its parentheses.
  */
-export function withoutGroups(text: string, reading: GroupReading): Ungrouped {
+export function withoutGroups(text: string, reading: GroupReading, writeFormula?: FormulaWriter): Ungrouped {
   if (!text.includes('(')) return { text, kept: [] };
   const kept: string[] = [];
-  const state = { dropped: false };
+  const state = { dropped: false, writeFormula };
   const items = levelItems(readGroups(text).items, reading, kept, state);
   return { text: state.dropped ? items.join(' ') : text, kept };
+}
+
+/**
+ * How an API that reads no parenthesis even inside a word (GitHub) has a formula (`f(x)`) written: as it returns it, the
+ * text rewritten where that differs from the formula.
+ */
+export type FormulaWriter = (formula: string) => string;
+
+interface LevelState {
+  dropped: boolean;
+  writeFormula: FormulaWriter | undefined;
 }
 
 /**
  * A level's items written out, each group with its parentheses left out where the level reads the same without them
  * (its items spliced in), or written `(…)` (and added to `kept`) where not.
  */
-function levelItems(items: readonly Item[], reading: GroupReading, kept: string[], state: { dropped: boolean }): string[] {
+function levelItems(items: readonly Item[], reading: GroupReading, kept: string[], state: LevelState): string[] {
   const written: string[] = [];
   items.forEach((item, index) => {
     if (typeof item === 'string') {
-      written.push(item);
+      const formula = state.writeFormula !== undefined && isFormula(item) ? state.writeFormula(item) : item;
+      if (formula !== item) state.dropped = true;
+      written.push(formula);
       return;
     }
     const inner = levelItems(item.items, reading, kept, state);
@@ -138,6 +152,11 @@ function joinAfter(items: readonly Item[], index: number): Join | undefined {
 /** The operators between two terms as one join: an OR among them makes alternatives, a NOT an exclusion, else AND. */
 function joinOf(operators: readonly string[]): Join {
   return operators.includes('OR') ? 'OR' : operators.includes('NOT') ? 'NOT' : 'AND';
+}
+
+/** Whether a term of a level (readGroups) is a formula: one holding a `(` outside its phrases, glued to what is before it. */
+function isFormula(term: string): boolean {
+  return term.includes('(') && term.replace(/"[^"]*"?/g, '').includes('(');
 }
 
 /** The text's levels: words, phrases and formulas, operators, and groups within groups. */

@@ -59,4 +59,31 @@ describe('a query holding parentheses, asked of GitHub', () => {
     expect(outcome.message).toMatch(/^accepts no parentheses .*\(rank OR fusion\) would mean something else/);
     expect(upstream.requestsTo(GITHUB)).toHaveLength(before);
   });
+
+  it("gets GitHub's results for a formula, a group glued to a word, sent as a phrase", async () => {
+    // Sent as typed (`solver f(x)`, `-(x+1)`, `NOT f` with `(x)` to find), each was GitHub's 422, not its answer.
+    for (const [query, q] of [
+      ['solver f(x)', 'is:public solver "f(x)"'],
+      ['solver -(x+1)', 'is:public solver "-(x+1)"'],
+      ['solver -f(x)', 'is:public solver NOT "f(x)"'],
+    ] as const) {
+      expect(await githubSearch(query), query).toMatchObject({ provider: 'github', status: 'ok', count: 2 });
+      expect(sent(), query).toBe(q);
+    }
+  });
+
+  it('reports GitHub skipped, naming the formula, for one a phrase would not read as typed, and sends it nothing', async () => {
+    const before = upstream.requestsTo(GITHUB).length;
+    const outcome = await githubSearch('rank -(2024 OR 2025)');
+    expect(outcome).toMatchObject({ provider: 'github', status: 'skipped' });
+    expect(outcome.message).toMatch(/^accepts no parentheses .*-\(2024 OR 2025\) cannot be sent without them/);
+    expect(upstream.requestsTo(GITHUB)).toHaveLength(before);
+  });
+
+  it('sends an AND NOT or OR NOT before a number as one NOT after the words', async () => {
+    expect(await githubSearch('rank AND NOT 40')).toMatchObject({ provider: 'github', status: 'ok', count: 2 });
+    expect(sent()).toBe('is:public rank NOT 40');
+    expect(await githubSearch('rank OR NOT -40 OR fusion')).toMatchObject({ provider: 'github', status: 'ok', count: 2 });
+    expect(sent()).toBe('is:public rank OR fusion NOT -40');
+  });
 });

@@ -106,6 +106,13 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
     }
   });
 
+  it('excludes a formula after a NOT that starts the query whole, as it does a word', () => {
+    // Read up to its `(`, the NOT was left first, with nothing before it: `NOT f(x) asthma` was sent as typed.
+    expect(pubmedTerm('NOT f(x) asthma')).toBe('(asthma) NOT "f(x)"');
+    expect(githubQuery('NOT f(x) asthma')).toBe('asthma NOT "f(x)"');
+    expect(githubQuery('-mice NOT f(x) asthma')).toBe('asthma NOT mice NOT "f(x)"');
+  });
+
   it('leaves out an empty group, and an operator it leaves with nothing after it', () => {
     expect(pubmedTerm('rust NOT ()')).toBe('rust');
     expect(openalexSearch('HIV AND ( ) AIDS')).toBe('HIV AND AIDS');
@@ -178,6 +185,22 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
         }
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  // Numbers and formulas beside the operators: `AND NOT 40`, `OR NOT -40`, `f(x)`, `-(2024 OR 2025)`, `"x"(a OR b)`.
+  const numberOrFormula = fc.constantFrom('40', '-40', 'f(x)', '-f(x)', 'sin(-x)', '-(x+1)', '-(2024)', '-(2024 OR 2025)', '"x"(a OR b)');
+  const githubText = words(fc.oneof(word, numberOrFormula, numberOrFormula), operator);
+
+  it('sends GitHub no parenthesis outside a phrase and no two operators side by side, numbers and formulas among the words', () => {
+    fc.assert(
+      fc.property(githubText, (typed) => {
+        const sent = githubQuery(typed);
+        if (sent.startsWith('the query has') || sent.startsWith('accepts')) return;
+        expect(sent.replace(/"[^"]*"/g, ' '), `${typed} → ${sent}`).not.toMatch(/[()]/);
+        expect(syntaxProblem(sent), `${typed} → ${sent}`).toBeUndefined();
+      }),
+      { numRuns: 2000 },
     );
   });
 });

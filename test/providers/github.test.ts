@@ -220,16 +220,49 @@ describe('github adapter', () => {
     // Not `asthma AND NOT mice`: GitHub documents NOT between words (`hello NOT world`), never after another operator.
     expect(await qSent('http client AND NOT python')).toBe('is:public http client NOT python');
     expect(await qSent('http client OR NOT (python OR ruby)')).toBe('is:public http client NOT python NOT ruby');
-    // A -qualifier stays GitHub's own syntax; a - before a number or a group of them excludes nothing.
-    expect(await qSent('http -language:go -(2024)')).toBe('is:public http -language:go -(2024)');
+    // A -qualifier stays GitHub's own syntax; a - before a number or a group of them excludes nothing, and the group,
+    // glued to its -, is sent as a phrase, as a formula is.
+    expect(await qSent('http -language:go -(2024)')).toBe('is:public http -language:go "-(2024)"');
   });
 
-  it('sends a NOT that opens a group as the NOT GitHub documents between words, and a - before a formula as typed', async () => {
+  it('sends an AND NOT or OR NOT before a number as one NOT after the words, no two operators side by side', async () => {
+    // Sent as typed, GitHub was sent `AND NOT` and `OR NOT`, pairs it documents nowhere (`hello NOT world`).
+    expect(await qSent('asthma AND NOT 40')).toBe('is:public asthma NOT 40');
+    expect(await qSent('asthma AND NOT 40 inhaler')).toBe('is:public asthma inhaler NOT 40');
+    // The alternatives stay alternatives; the excluded number goes after them, as an excluded -word does.
+    expect(await qSent('a OR NOT -40 OR b')).toBe('is:public a OR b NOT -40');
+    expect(await qSent('http AND NOT -40')).toBe('is:public http NOT -40');
+  });
+
+  it('excludes a formula after - or AND NOT whole, as a phrase, not its name alone', async () => {
+    // Read up to its `(`, only `f` was excluded and `(x)` became x to find: `is:public solver x NOT f`.
+    expect(await qSent('solver -f(x)')).toBe('is:public solver NOT "f(x)"');
+    expect(await qSent('solver AND NOT f(x)')).toBe('is:public solver NOT "f(x)"');
+  });
+
+  it('sends a formula, a group glued to a word, as a phrase: no parenthesis reaches GitHub outside quotes', async () => {
+    expect(await qSent('f(x) solver')).toBe('is:public "f(x)" solver');
+    expect(await qSent('sin(-x) OR cos(x)')).toBe('is:public "sin(-x)" OR "cos(x)"');
+    expect(await qSent('solver NOT f(x, y)')).toBe('is:public solver NOT "f(x, y)"');
+  });
+
+  it('skips a formula that a phrase would not read as typed, naming it, and sends no request', async () => {
+    const provider = makeProvider(GithubProvider, { GITHUB_BASE_URL: `${upstream.origin}/github` });
+    const before = upstream.requests.length;
+    for (const formula of ['-(2024 OR 2025)', '"x"(a OR b)', '"x"(a b)']) {
+      expect(provider.queryProblem!(`solver ${formula}`), formula).toBe(
+        `accepts no parentheses (its search API answers a group with 422), and ${formula} cannot be sent without them: quoted as a phrase, as other formulas are, its quotes or its AND, OR or NOT would no longer be read (and GitHub's NOT does not exclude numbers): search without it, or for each alternative on its own`,
+      );
+    }
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('sends a NOT that opens a group as the NOT GitHub documents between words, and a - before a formula in its phrase', async () => {
     // Sent as typed, `(NOT python)` was a NOT with nothing before it, inside parentheses GitHub does not have.
     expect(await qSent('http client (NOT python)')).toBe('is:public http client NOT python');
     expect(await qSent('(NOT (python OR ruby)) http client')).toBe('is:public http client NOT python NOT ruby');
     // Not `NOT x+1`: a formula's minus.
-    expect(await qSent('solver -(x+1)')).toBe('is:public solver -(x+1)');
+    expect(await qSent('solver -(x+1)')).toBe('is:public solver "-(x+1)"');
   });
 
   it('skips a query of operators, quotes or parentheses alone, which GitHub refuses with 422, and sends no request', async () => {
