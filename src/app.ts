@@ -4,6 +4,7 @@ import type { AppConfig } from './config.js';
 import { listFromEnv } from './config/env-values.js';
 import type { SearchService } from './engine/search-service.js';
 import type { HostResolver } from './fetch/fetch-target.js';
+import { callerLookups } from './fetch/lookup-slots.js';
 import { createReadCache } from './fetch/read-cache.js';
 import { createUpstreamAgent } from './transport/dispatchers.js';
 import { closeStalledResponses } from './transport/stalled-responses.js';
@@ -122,7 +123,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     metrics,
     answerCacheCommandTimeoutMs: options.redisCommandTimeoutMs?.answerCache,
   });
-  metrics.watch({ circuitStates: () => search.circuitStates(), mcpSessions: () => mcpSessionCounts(app) });
+  metrics.watch({
+    circuitStates: () => search.circuitStates(),
+    mcpSessions: () => mcpSessionCounts(app),
+    fetchLookups: () => callerLookups.counts(),
+  });
   const readiness: Readiness = { ready: false };
   app.decorate('searchService', search);
   app.decorate('readiness', readiness);

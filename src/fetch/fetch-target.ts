@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { FedsearchError } from '../domain/errors.js';
 import type { ResolvedAddress } from '../transport/dispatchers.js';
 import { forbiddenAddressReason, literalAddress } from './address-policy.js';
-import { callerLookups } from './lookup-slots.js';
+import { callerLookups, type SlotWait } from './lookup-slots.js';
 import type { Nat64Prefix } from './nat64-prefixes.js';
 
 /** Resolves a DNS name to every address it has; the default is the system resolver (dns.lookup, all). */
@@ -22,6 +22,8 @@ export interface TargetPolicy {
    */
   lookup?: HostResolver;
   signal?: AbortSignal;
+  /** Set while this fetch waits for a lookup slot (see lookup-slots.ts), so its timeout can say so. */
+  lookupWait?: SlotWait;
 }
 
 /** A URL that passed the policy, with the addresses its host had when it was checked. */
@@ -82,7 +84,7 @@ async function resolveAllowedAddresses(url: URL, policy: TargetPolicy): Promise<
   try {
     // A name waits for a lookup slot (see lookup-slots.ts): a DNS zone that never answers must not hold up the
     // providers' own lookups. A fetch aborted or out of time while waiting starts no lookup.
-    addresses = await callerLookups.run(() => resolve(host), signal);
+    addresses = await callerLookups.run(() => resolve(host), signal, policy.lookupWait);
   } catch (error) {
     if (signal?.aborted) throw error;
     const code = (error as { code?: unknown }).code;

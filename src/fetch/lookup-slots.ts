@@ -26,39 +26,73 @@ export function callerLookupSlots(threadPoolSize: string | undefined): number {
 }
 
 /**
+ * One fetch's place in the queue for a slot: `queuedAt` (performance.now()) is set while it waits and cleared once it
+ * is given one, so a fetch that runs out of time can tell its caller it was waiting for other fetches' lookups, not
+ * for the site.
+ */
+export interface SlotWait {
+  queuedAt?: number;
+}
+
+/** How the slots are used right now, and since the process started; read by /metrics when scraped. */
+export interface LookupSlotCounts {
+  /** Callers queued for a slot. */
+  waiting: number;
+  /** Lookups holding a slot (and a thread of libuv's pool) until the resolver answers, their fetch waiting or not. */
+  running: number;
+  /** Fetches that ran out of time while queued for a slot (counted by the fetcher, which knows why it ended). */
+  timedOutWaiting: number;
+}
+
+/**
  * A fixed number of slots for lookups that cannot be cancelled. A slot is given back when the lookup itself ends,
  * never when its caller stops waiting: the thread stays busy until then. A caller waits for a slot under its own
  * signal, and one aborted while waiting leaves the queue without a lookup being started for it.
  */
 export class LookupSlots {
   #free: number;
+  #running = 0;
+  #timedOutWaiting = 0;
   readonly #waiting: Array<() => void> = [];
 
   constructor(size: number) {
     this.#free = size;
   }
 
-  async run<T>(lookup: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    await this.#acquire(signal);
+  /** `wait`, when given, shows whether this caller is queued (see SlotWait). */
+  async run<T>(lookup: () => Promise<T>, signal: AbortSignal | undefined, wait?: SlotWait): Promise<T> {
+    await this.#acquire(signal, wait);
     if (signal?.aborted) {
       // Aborted between being handed the slot and running: the slot goes on unused.
       this.#release();
       throw signal.reason;
     }
+    this.#running += 1;
     const pending = new Promise<T>((resolve) => resolve(lookup()));
-    pending.then(this.#release, this.#release);
+    pending.then(this.#lookupEnded, this.#lookupEnded);
     return untilAborted(pending, signal);
   }
 
-  #acquire(signal: AbortSignal | undefined): Promise<void> {
+  counts(): LookupSlotCounts {
+    return { waiting: this.#waiting.length, running: this.#running, timedOutWaiting: this.#timedOutWaiting };
+  }
+
+  /** A fetch ran out of time while queued here (its caller got FETCH_TIMEOUT saying so). */
+  recordTimedOutWaiting(): void {
+    this.#timedOutWaiting += 1;
+  }
+
+  #acquire(signal: AbortSignal | undefined, wait: SlotWait | undefined): Promise<void> {
     signal?.throwIfAborted();
     if (this.#free > 0) {
       this.#free -= 1;
       return Promise.resolve();
     }
+    if (wait) wait.queuedAt = performance.now();
     return new Promise<void>((resolve, reject) => {
       const granted = (): void => {
         signal?.removeEventListener('abort', onAbort);
+        if (wait) wait.queuedAt = undefined;
         resolve();
       };
       const onAbort = (): void => {
@@ -69,6 +103,11 @@ export class LookupSlots {
       this.#waiting.push(granted);
     });
   }
+
+  readonly #lookupEnded = (): void => {
+    this.#running -= 1;
+    this.#release();
+  };
 
   /** Hands the slot straight to the longest waiting caller, or frees it. */
   readonly #release = (): void => {

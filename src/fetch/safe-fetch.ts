@@ -7,6 +7,7 @@ import { createPinnedAgent, type ResolvedAddress } from '../transport/dispatcher
 import { networkCause } from '../transport/network-errors.js';
 import { discardBody, readBodyCapped } from '../transport/read-body.js';
 import { checkFetchTarget, type CheckedTarget, type HostResolver, type TargetPolicy } from './fetch-target.js';
+import { callerLookups, type SlotWait } from './lookup-slots.js';
 import type { Nat64Prefix } from './nat64-prefixes.js';
 import { ALLOWED_CONTENT_TYPES, kindOfMediaType, parseContentType, sniffKind, textBodyMismatch, type DocumentKind } from './content-type.js';
 import { USER_AGENT } from '../version.js';
@@ -65,12 +66,14 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
   const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
   const settings: HopSettings = { maxBytes: options.maxBytes ?? DEFAULT_FETCH_MAX_BYTES };
+  const lookupWait: SlotWait = {};
   const policy: TargetPolicy = {
     allowPrivate: options.allowPrivate,
     allowPrivateHosts: options.allowPrivateHosts,
     nat64Prefixes: options.nat64Prefixes,
     lookup: options.lookup,
     signal,
+    lookupWait,
   };
   let next: string | URL = input;
   const redirects: string[] = [];
@@ -88,7 +91,17 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
     }
   } catch (error) {
     if (timeout.signal.aborted && !options.signal?.aborted) {
-      throw new FedsearchError('FETCH_TIMEOUT', `fetching ${shownTarget(String(next))} took longer than ${timeoutMs} ms`, { cause: error });
+      const target = shownTarget(String(next));
+      const queuedAt = lookupWait.queuedAt;
+      if (queuedAt === undefined) throw new FedsearchError('FETCH_TIMEOUT', `fetching ${target} took longer than ${timeoutMs} ms`, { cause: error });
+      // Out of time in the queue, not at the site: other fetches' lookups held every slot (lookup-slots.ts).
+      callerLookups.recordTimedOutWaiting();
+      const waitedMs = Math.round(performance.now() - queuedAt);
+      throw new FedsearchError(
+        'FETCH_TIMEOUT',
+        `fetching ${target} took longer than ${timeoutMs} ms (waiting ${waitedMs} ms for a DNS lookup slot: other fetches' lookups were still running)`,
+        { cause: error },
+      );
     }
     if (options.signal?.aborted) throw options.signal.reason ?? error;
     throw error;

@@ -34,6 +34,11 @@ export interface MetricSources {
   circuitStates(): Array<{ provider: string; host?: string; state: CircuitState }>;
   /** Open MCP sessions per transport. */
   mcpSessions(): Record<string, number>;
+  /**
+   * The process-wide slots for lookups of hosts callers name (fetch_url, paper_read, downloads): callers queued for
+   * one, lookups holding one, and fetches that ran out of time queued (a total since the process started).
+   */
+  fetchLookups?(): { waiting: number; running: number; timedOutWaiting: number };
 }
 
 /** One answered HTTP request: `route` is the route's pattern (`/v1/ops/web_search`, `/docs/*`), never the raw URL. */
@@ -219,6 +224,31 @@ export function createMetrics(): Metrics {
     collect() {
       if (!sources) return;
       for (const [transport, count] of Object.entries(sources.mcpSessions())) mcpSessions.set({ transport }, count);
+    },
+  });
+  const fetchLookups: Gauge<'state'> = new Gauge({
+    name: 'fedsearch_fetch_dns_lookups',
+    help: 'DNS lookups of hosts callers name (fetch_url, paper_read, downloads, their redirects) by state: waiting (for one of the few process-wide slots) or running (holding a slot and a thread of Node\'s pool until the resolver answers, even when its fetch gave up).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const counts = sources?.fetchLookups?.();
+      if (!counts) return;
+      fetchLookups.set({ state: 'waiting' }, counts.waiting);
+      fetchLookups.set({ state: 'running' }, counts.running);
+    },
+  });
+  // The slots, and so this total, are the process's: the counter catches up with it when scraped.
+  let lookupTimeoutsCounted = 0;
+  const fetchLookupTimeouts: Counter = new Counter({
+    name: 'fedsearch_fetch_dns_slot_timeouts_total',
+    help: 'Fetches that ran out of time (FETCH_TIMEOUT) while waiting for a DNS lookup slot: other fetches\' lookups held every slot.',
+    registers: [registry],
+    collect() {
+      const total = sources?.fetchLookups?.().timedOutWaiting;
+      if (total === undefined || total <= lookupTimeoutsCounted) return;
+      fetchLookupTimeouts.inc(total - lookupTimeoutsCounted);
+      lookupTimeoutsCounted = total;
     },
   });
   const mcpSessionsEvicted = new Counter({

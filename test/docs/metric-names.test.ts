@@ -20,7 +20,11 @@ describe('README.md metric names', () => {
   it('names every label of those metrics (queries select and group by them)', async () => {
     const metrics = createMetrics();
     // One series of every metric, so each shows its labels.
-    metrics.watch({ circuitStates: () => [{ provider: 'brave', state: 'closed' }], mcpSessions: () => ({ streamable: 1 }) });
+    metrics.watch({
+      circuitStates: () => [{ provider: 'brave', state: 'closed' }],
+      mcpSessions: () => ({ streamable: 1 }),
+      fetchLookups: () => ({ waiting: 1, running: 1, timedOutWaiting: 1 }),
+    });
     const provider = new TestProvider('brave', 'http://127.0.0.1:9');
     const failed: ProviderAnswer = { provider, items: [], outcome: { provider: 'brave', status: 'error', count: 0, latency_ms: 5, code: 'PROVIDER_HTTP' } };
     metrics.recordProviderAnswer(failed);
@@ -36,7 +40,7 @@ describe('README.md metric names', () => {
     for (const [, labelText] of rendered.matchAll(/^fedsearch_\w+\{([^}]*)\}/gm)) {
       for (const [, name] of labelText!.matchAll(/(\w+)="/g)) if (name !== 'le') labels.add(name!);
     }
-    expect([...labels]).toEqual(expect.arrayContaining(['route', 'provider', 'operation', 'transport']));
+    expect([...labels]).toEqual(expect.arrayContaining(['route', 'provider', 'operation', 'transport', 'state']));
     const text = readme();
     expect([...labels].filter((name) => !text.includes(`\`${name}\``) && !text.includes(`${name}=`))).toEqual([]);
   });

@@ -1,51 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FedsearchError } from '../../src/domain/errors.js';
-import { checkFetchTarget, type HostResolver } from '../../src/fetch/fetch-target.js';
-import { CALLER_LOOKUP_SLOTS, callerLookupSlots } from '../../src/fetch/lookup-slots.js';
+import { checkFetchTarget } from '../../src/fetch/fetch-target.js';
+import { CALLER_LOOKUP_SLOTS, callerLookups, callerLookupSlots } from '../../src/fetch/lookup-slots.js';
 import { safeFetch } from '../../src/fetch/safe-fetch.js';
-
-/**
- * A resolver like a DNS zone that never answers: each lookup it is asked for hangs until the test answers it.
- * `started` lists the names in the order their lookups began.
- */
-class HeldResolver {
-  readonly started: string[] = [];
-  readonly #answers = new Map<string, () => void>();
-  readonly #watchers: Array<{ count: number; reached: () => void }> = [];
-  #answerAtOnce = false;
-
-  readonly lookup: HostResolver = (hostname) => {
-    this.started.push(hostname);
-    for (const watcher of this.#watchers.filter((entry) => entry.count <= this.started.length)) {
-      this.#watchers.splice(this.#watchers.indexOf(watcher), 1);
-      watcher.reached();
-    }
-    return new Promise((resolve) => {
-      const answer = () => resolve([{ address: '93.184.216.34', family: 4 }]);
-      if (this.#answerAtOnce) answer();
-      else this.#answers.set(hostname, answer);
-    });
-  };
-
-  /** Settles once `count` lookups have begun in all. */
-  untilStarted(count: number): Promise<void> {
-    if (this.started.length >= count) return Promise.resolve();
-    return new Promise((reached) => this.#watchers.push({ count, reached }));
-  }
-
-  answer(hostname: string): void {
-    const answer = this.#answers.get(hostname);
-    if (!answer) throw new Error(`no lookup of ${hostname} is waiting`);
-    this.#answers.delete(hostname);
-    answer();
-  }
-
-  /** Answers every lookup hanging and any still to come, so no slot stays held for the next test (they are process-wide). */
-  answerAll(): void {
-    this.#answerAtOnce = true;
-    for (const hostname of [...this.#answers.keys()]) this.answer(hostname);
-  }
-}
+import { HeldResolver } from '../support/held-resolver.js';
 
 /** Settles once a check that was queued or running has been given up; it must fail, never pass. */
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -143,15 +101,55 @@ describe('lookups of the hosts callers name: a few at a time, process-wide', () 
     await expect(waiting).resolves.toMatchObject({ url: new URL('http://waiting.test/') });
   });
 
-  it('a fetch that runs out of time waiting for a slot ends as any fetch out of time: FETCH_TIMEOUT', async () => {
+  it('a fetch that runs out of time waiting for a slot ends with FETCH_TIMEOUT saying it was the queue, not the site', async () => {
     held = new HeldResolver();
-    for (const hostname of names(CALLER_LOOKUP_SLOTS, 'slow')) check(hostname);
+    const busy = names(CALLER_LOOKUP_SLOTS, 'slow');
+    for (const hostname of busy) check(hostname);
     await held.untilStarted(CALLER_LOOKUP_SLOTS);
+    const before = callerLookups.counts().timedOutWaiting;
     const fetch = safeFetch('http://late.test/', { lookup: held.lookup, timeoutMs: 200 });
     const error = await failure(fetch);
     expect(error).toBeInstanceOf(FedsearchError);
-    expect(error).toMatchObject({ code: 'FETCH_TIMEOUT', message: 'fetching http://late.test/ took longer than 200 ms' });
+    expect(error).toMatchObject({ code: 'FETCH_TIMEOUT' });
+    const message = (error as FedsearchError).message;
+    const said = /^fetching http:\/\/late\.test\/ took longer than 200 ms \(waiting (\d+) ms for a DNS lookup slot: other fetches' lookups were still running\)$/.exec(message);
+    expect(said, message).not.toBeNull();
+    // It queued at once and waited out its whole time (a timer may fire a millisecond early, never much).
+    expect(Number(said![1])).toBeGreaterThanOrEqual(190);
+    // The hosts whose lookups held the slots are other callers': none of them is named.
+    for (const hostname of busy) expect(message).not.toContain(hostname);
     expect(held.started).not.toContain('late.test');
+    expect(callerLookups.counts().timedOutWaiting).toBe(before + 1);
+  });
+
+  it('a fetch that waited, was given a slot and ran out of time in its own lookup is not said to have waited for one', async () => {
+    held = new HeldResolver();
+    const busy = names(CALLER_LOOKUP_SLOTS, 'before-turn');
+    for (const hostname of busy) check(hostname);
+    await held.untilStarted(CALLER_LOOKUP_SLOTS);
+    const before = callerLookups.counts().timedOutWaiting;
+    const fetch = safeFetch('http://own-slow.test/', { lookup: held.lookup, timeoutMs: 300 });
+    pending.push(fetch.catch(() => undefined));
+    held.answer(busy[0]!);
+    await held.untilStarted(CALLER_LOOKUP_SLOTS + 1);
+    expect(held.started.at(-1)).toBe('own-slow.test');
+    const error = await failure(fetch);
+    expect(error).toMatchObject({ code: 'FETCH_TIMEOUT', message: 'fetching http://own-slow.test/ took longer than 300 ms' });
+    expect(callerLookups.counts().timedOutWaiting).toBe(before);
+  });
+
+  it('counts the callers waiting and the lookups running, and neither once every lookup has ended', async () => {
+    held = new HeldResolver();
+    const busy = names(CALLER_LOOKUP_SLOTS, 'counted');
+    for (const hostname of busy) check(hostname);
+    await held.untilStarted(CALLER_LOOKUP_SLOTS);
+    const queued = [check('queued-a.test'), check('queued-b.test')];
+    expect(callerLookups.counts()).toMatchObject({ waiting: 2, running: CALLER_LOOKUP_SLOTS });
+
+    held.answerAll();
+    await Promise.all(queued);
+    await Promise.allSettled(pending);
+    expect(callerLookups.counts()).toMatchObject({ waiting: 0, running: 0 });
   });
 });
 
