@@ -230,14 +230,28 @@ const OPENINGS_OF_RESEARCH_TOO: ReadonlySet<string> = new Set([
  * Notices that name their kind after the title instead of before it, as Cambridge journals do ("… – CORRIGENDUM",
  * "… – ERRATUM", "… – ADDENDUM"), each of the kind of the same opening. A research title can end with the word too
  * ("On the evolution of printing errata"), as part of its last phrase: the notice sets it apart, which is read from the
- * title as given (CLOSING_SET_APART), normalised titles having lost their dashes and colons.
+ * title as given (closingSetApart), normalised titles having lost their dashes and colons.
  */
 const NOTICE_CLOSING = / (erratum|errata|corrigendum|corrigenda|addendum|addenda)$/;
 /**
  * The closing word after a dash (spaced, as a hyphen joining words is not), an en or em dash, a colon, or in brackets.
- * A dash is also written as two hyphens or more (`--`, `---`: plain text's and TeX's dashes, in titles taken from them).
+ * A dash is also written as two hyphens or more (`--`, `---`: plain text's and TeX's dashes, in titles taken from them)
+ * or as a minus sign (U+2212, typeset titles), and a colon as a full-width one (U+FF1A, titles set in CJK fonts).
  */
-const CLOSING_SET_APART = /(?:\s[-\u2010-\u2015]|-{2}|[:\u2013\u2014(\[])\s*(?:erratum|errata|corrigendum|corrigenda|addendum|addenda)\s*[)\]]?[\s.]*$/i;
+const CLOSING_SET_APART = /(?:\s[-\u2010-\u2015\u2212]|-{2}|[:\uFF1A\u2013\u2014(\[])\s*(?:erratum|errata|corrigendum|corrigenda|addendum|addenda)\s*[)\]]?[\s.]*$/i;
+/**
+ * The closing word as a sentence of its own ("… in mice. Erratum"), capitalised as a sentence opens. The full stop of
+ * an abbreviation ends no sentence: "… misprints vs. errata" is a research title.
+ */
+const CLOSING_SENTENCE = /(?<!(?:^|[^\p{L}])(?:[Vv]s|[Cc]f|[Vv]iz|[Ee]tc|al|[Ee]\.g|[Ii]\.e))\.\s+(?:Errat(?:um|a)|Corrigend(?:um|a)|Addend(?:um|a)|ERRAT(?:UM|A)|CORRIGEND(?:UM|A)|ADDEND(?:UM|A))[\s.]*$/u;
+/**
+ * The closing word in capitals after a title that is not ("… in mice ERRATUM", the dash lost): the capitals set it
+ * apart. A title all in capitals sets nothing apart so ("… OF PRINTING ERRATA" is research), nor does one in title case.
+ * The title before the word is looked at apart (LOWER_CASE_LETTER): one pattern reading both would backtrack over the
+ * whole title from each of its lower-case letters where the closing fails to match (a hostile title ending `ERRATUM )`).
+ */
+const CLOSING_IN_CAPITALS = /\s(?:ERRATUM|ERRATA|CORRIGENDUM|CORRIGENDA|ADDENDUM|ADDENDA)[\s.]*$/;
+const LOWER_CASE_LETTER = /\p{Ll}/u;
 const NOTICE_FOLLOW_UP = /^(?:correction to|response to (?:the )?(?:comments?|commentary|letter|reply))(?= |$)/;
 const QUOTE_AFTER_OPENING = /^[^\p{L}\p{N}]*[\p{L}\p{N}]+(?: to)?[\s:]*["“”„«‘’']/iu;
 /**
@@ -278,13 +292,20 @@ export function titleNotice(title: string, normalized: string): Notice {
   if (opening === null) {
     if (REGARDING.test(title)) return { kind: REGARDING_KIND, certain: true };
     const closing = NOTICE_CLOSING.exec(normalized);
-    if (closing !== null && CLOSING_SET_APART.test(title)) return { kind: NOTICE_KIND_OF_OPENING.get(closing[1]!)!, certain: true };
+    if (closing !== null && closingSetApart(title)) return { kind: NOTICE_KIND_OF_OPENING.get(closing[1]!)!, certain: true };
     const kind = signedNoticeKind(title);
     return { kind, certain: kind !== 0 };
   }
   const kind = NOTICE_KIND_OF_OPENING.get(opening[0])!;
   if (!OPENINGS_OF_RESEARCH_TOO.has(opening[0])) return { kind, certain: true };
   return { kind, certain: NOTICE_FOLLOW_UP.test(normalized) || QUOTE_AFTER_OPENING.test(title) };
+}
+
+/** Whether a title's closing notice word (NOTICE_CLOSING) is set apart from the title, as a notice's is. */
+function closingSetApart(title: string): boolean {
+  if (CLOSING_SET_APART.test(title) || CLOSING_SENTENCE.test(title)) return true;
+  const capitals = CLOSING_IN_CAPITALS.exec(title);
+  return capitals !== null && LOWER_CASE_LETTER.test(title.slice(0, capitals.index));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderItem } from '../../src/domain/result.js';
 import { groupResults, type RankedItem } from '../../src/engine/merge.js';
+import { normalizeTitle, titleNotice } from '../../src/engine/paper-identity.js';
 import { rankResults } from '../../src/engine/rank.js';
 
 function entry(provider: string, item: ProviderItem): RankedItem {
@@ -179,5 +180,39 @@ describe('a dataset or a notice known by its signs ("Data from: …", "… [Retr
       { title: otherSpelling, url: 'https://papers.example/other', year: 2020 },
     ];
     expect(mergedSources(items)).toEqual([['p0', 'p1']]);
+  });
+});
+
+describe('a notice naming its kind after the title, however the title is set apart from it, is read as that notice', () => {
+  /** A title's notice reading, as paper grouping reads it. */
+  const noticeOf = (title: string) => titleNotice(title, normalizeTitle(title));
+
+  // Compared with the notice that opens with the same word: a closing word is of the kind of the same opening. Read
+  // directly, as a merge with the work keeps some of these apart for other reasons even unread.
+  it.each([
+    [`${WORK}：Erratum`, `Erratum: ${WORK}`],
+    [`${WORK} ： Corrigendum`, `Corrigendum: ${WORK}`],
+    [`${WORK} − Erratum`, `Erratum: ${WORK}`],
+    [`${WORK} − ADDENDUM.`, `Addendum: ${WORK}`],
+    [`${WORK}. Erratum`, `Erratum: ${WORK}`],
+    [`${WORK}. CORRIGENDUM.`, `Corrigendum: ${WORK}`],
+    [`${WORK} ERRATUM`, `Erratum: ${WORK}`],
+    [`${WORK} CORRIGENDA`, `Corrigenda: ${WORK}`],
+  ])('reads "%s" as certainly a notice of the kind of "%s"', (title, opened) => {
+    expect(noticeOf(opened)).toMatchObject({ certain: true });
+    expect(noticeOf(title)).toEqual({ kind: noticeOf(opened).kind, certain: true });
+  });
+
+  it.each([
+    // The full stop of an abbreviation ends no sentence; a comma ends a list's last item; a minus sign joining words
+    // is no dash; a title all in capitals, or in title case, does not set its last word apart.
+    'A comparison of printing misprints vs. errata',
+    'Tables of misprints cf. Errata',
+    'Medieval manuscript marginalia, glosses, addenda',
+    'Medieval manuscript glosses−addenda',
+    'ON THE EVOLUTION OF PRINTING ERRATA',
+    'On the Evolution of Printing Errata',
+  ])('reads the research title "%s" as no notice', (title) => {
+    expect(noticeOf(title)).toEqual({ kind: 0, certain: false });
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GithubProvider } from '../../src/providers/github.js';
+import { githubSearchText } from '../../src/providers/github-query.js';
 import { OpenAlexProvider } from '../../src/providers/openalex.js';
 import { PubmedProvider } from '../../src/providers/pubmed.js';
 import { makeProvider, makeQuery } from '../support/run-provider.js';
@@ -25,6 +26,14 @@ function githubRepositoryQuery(text: string): string {
 
 function githubQuery(text: string): string {
   return githubRepositoryQuery(text).replace(/^is:public /, '');
+}
+
+/**
+ * What GitHub reads of a text: the text it would be sent (githubSearchText, which is what githubQueryProblem weighs, a
+ * query it skips included), and its reason to skip the query, if it does.
+ */
+function githubReading(text: string): { text: string | undefined; problem: string | undefined } {
+  return { text: githubSearchText(text), problem: github.queryProblem!(text) };
 }
 
 describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
@@ -175,14 +184,25 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
   it('is balanced for PubMed, OpenAlex and GitHub, joins nothing to nothing, and never sends an excluded word as one to find', () => {
     fc.assert(
       fc.property(text, (typed) => {
-        for (const [name, sent] of [
-          ['pubmed', pubmedTerm(typed)],
-          ['openalex', openalexSearch(typed)],
-          ['github', githubQuery(typed)],
+        for (const [name, provider, sent] of [
+          ['pubmed', pubmed, pubmedTerm],
+          ['openalex', openalex, openalexSearch],
         ] as const) {
-          if (sent.startsWith('the query has') || sent.startsWith('accepts at most')) continue;
-          expect(syntaxProblem(sent), `${name}: ${typed} → ${sent}`).toBeUndefined();
+          // A query skipped is sent nothing: its reason is no query text.
+          const problem = provider.queryProblem!(typed);
+          if (problem !== undefined) {
+            expect(problem, `${name}: ${typed} is skipped`).toMatch(/\p{L}/u);
+            continue;
+          }
+          const query = sent(typed);
+          expect(syntaxProblem(query), `${name}: ${typed} → ${query}`).toBeUndefined();
         }
+        // GitHub's text is read as written for it (githubSearchText) whether or not the query is skipped, as
+        // githubQueryProblem weighs that text; its reasons to skip are no query text. One with nothing to send is skipped.
+        const reading = githubReading(typed);
+        if (reading.problem !== undefined || !reading.text) expect(reading.problem, `github: ${typed} is skipped`).toMatch(/\p{L}/u);
+        if (reading.text) expect(syntaxProblem(reading.text), `github: ${typed} → ${reading.text}`).toBeUndefined();
+        if (reading.problem === undefined) expect(githubQuery(typed), `github: ${typed}`).toBe(reading.text);
       }),
       { numRuns: 3000 },
     );
@@ -195,8 +215,9 @@ describe('the boolean text PubMed, OpenAlex and GitHub are sent', () => {
   it('sends GitHub no parenthesis outside a phrase and no two operators side by side, numbers and formulas among the words', () => {
     fc.assert(
       fc.property(githubText, (typed) => {
+        // A query GitHub skips is sent nothing (its parentheses are why, and its reason says so): no q to read.
+        if (github.queryProblem!(typed) !== undefined) return;
         const sent = githubQuery(typed);
-        if (sent.startsWith('the query has') || sent.startsWith('accepts')) return;
         expect(sent.replace(/"[^"]*"/g, ' '), `${typed} → ${sent}`).not.toMatch(/[()]/);
         expect(syntaxProblem(sent), `${typed} → ${sent}`).toBeUndefined();
       }),
