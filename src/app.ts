@@ -123,6 +123,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     metrics,
     answerCacheCommandTimeoutMs: options.redisCommandTimeoutMs?.answerCache,
   });
+  // One process's lookups of fetched hosts share libuv's threads, as many as its UV_THREADPOOL_SIZE lets them.
+  callerLookups.resize(config.fetch.callerLookupSlots);
   metrics.watch({
     circuitStates: () => search.circuitStates(),
     mcpSessions: () => mcpSessionCounts(app),

@@ -183,7 +183,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const providerDefaults = { timeoutMs: values.DEFAULT_TIMEOUT_MS };
   return deepFreeze({
     ...serviceSettings,
-    fetch: fetchSettingsFrom(values),
+    // UV_THREADPOOL_SIZE is libuv's, read by Node itself at start-up, not validated here: the fetch lookups' share of
+    // its threads follows it as libuv reads it (fetch/lookup-slots.ts).
+    fetch: fetchSettingsFrom(values, env.UV_THREADPOOL_SIZE),
     mcp: mcpSettingsFrom(values),
     apiKeys: [...(listedKeys ?? []), ...(fileKeys ?? [])],
     unreadVariables: unreadVariables(present, new Set([...READ_VARIABLES, ...(providersFile.variables ?? [])])),

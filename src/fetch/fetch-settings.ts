@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config.js';
 import { booleanFlag, wholeNumber } from '../config/env-values.js';
+import { callerLookupSlots } from './lookup-slots.js';
 import { nat64PrefixesVariable, type Nat64Prefix } from './nat64-prefixes.js';
 import { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS, type SafeFetchOptions } from './safe-fetch.js';
 
@@ -27,6 +28,8 @@ export type FetchSettings = Required<Pick<SafeFetchOptions, 'allowPrivate' | 'ma
   nat64Prefixes: readonly Nat64Prefix[];
   /** READ_TIMEOUT_MS: the deadline of a whole read without the caller's timeout_ms (readDeadline). */
   readTimeoutMs: number;
+  /** How many lookups of caller-named hosts may run at once, from libuv's UV_THREADPOOL_SIZE (lookup-slots.ts). */
+  callerLookupSlots: number;
 };
 
 /** The `fetch` section built from validated values. */
@@ -36,13 +39,14 @@ export function fetchSettingsFrom(values: {
   FETCH_MAX_BYTES: number;
   FETCH_TIMEOUT_MS: number;
   READ_TIMEOUT_MS: number;
-}): FetchSettings {
+}, threadPoolSize?: string): FetchSettings {
   return {
     allowPrivate: values.FETCH_ALLOW_PRIVATE,
     nat64Prefixes: values.FETCH_NAT64_PREFIXES,
     maxBytes: values.FETCH_MAX_BYTES,
     timeoutMs: values.FETCH_TIMEOUT_MS,
     readTimeoutMs: values.READ_TIMEOUT_MS,
+    callerLookupSlots: callerLookupSlots(threadPoolSize),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * How many lookups of hosts a caller named (fetch_url, paper_read, /v1/papers/download, and every redirect they
+ * By default (UV_THREADPOOL_SIZE unset: FetchSettings.callerLookupSlots sets it), how many lookups of hosts a caller named (fetch_url, paper_read, /v1/papers/download, and every redirect they
  * follow) may be in flight at once, process-wide.
  *
  * Why: dns.lookup is getaddrinfo(3) run on libuv's thread pool, and it holds its thread until the system resolver
@@ -15,7 +15,7 @@
  * nsswitch.conf, so a deployment that names hosts there would resolve them differently for fetches than for
  * everything else on the machine; a cap keeps the system resolver's answers and only bounds what it can hold up.
  */
-export const CALLER_LOOKUP_SLOTS = callerLookupSlots(process.env.UV_THREADPOOL_SIZE);
+export const DEFAULT_CALLER_LOOKUP_SLOTS = callerLookupSlots(undefined);
 
 /** libuv's own reading of UV_THREADPOOL_SIZE (atoi; 0 means 1; at most 1024), then one fewer than its slow-I/O share. */
 export function callerLookupSlots(threadPoolSize: string | undefined): number {
@@ -50,13 +50,34 @@ export interface LookupSlotCounts {
  * signal, and one aborted while waiting leaves the queue without a lookup being started for it.
  */
 export class LookupSlots {
+  #size: number;
   #free: number;
   #running = 0;
   #timedOutWaiting = 0;
   readonly #waiting: Array<() => void> = [];
 
   constructor(size: number) {
+    this.#size = size;
     this.#free = size;
+  }
+
+  /** How many lookups may run at once. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /**
+   * Sets how many lookups may run at once: the app does so from its configuration (FetchSettings.callerLookupSlots,
+   * libuv's UV_THREADPOOL_SIZE) as it is built. A slot taken stays taken until its lookup ends; one added goes to the
+   * longest waiting caller.
+   */
+  resize(size: number): void {
+    this.#free += size - this.#size;
+    this.#size = size;
+    while (this.#free > 0 && this.#waiting.length > 0) {
+      this.#free -= 1;
+      this.#waiting.shift()!();
+    }
   }
 
   /** `wait`, when given, shows whether this caller is queued (see SlotWait). */
@@ -117,8 +138,8 @@ export class LookupSlots {
   };
 }
 
-/** The slots of every lookup of a caller-named host in this process. */
-export const callerLookups = new LookupSlots(CALLER_LOOKUP_SLOTS);
+/** The slots of every lookup of a caller-named host in this process (sized by the app: resize). */
+export const callerLookups = new LookupSlots(DEFAULT_CALLER_LOOKUP_SLOTS);
 
 /** DNS lookups cannot be cancelled; this stops waiting for one when the fetch is aborted. */
 async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

@@ -31,7 +31,7 @@ describe('loadConfig with no variables', () => {
   it('starts from the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ PORT: 8080, HOST: '0.0.0.0', DEFAULT_TIMEOUT_MS: 5000, BREAKER_COOLDOWN_MS: 30_000, BREAKER_MAX_COOLDOWN_MS: 600_000 });
-    expect(config.fetch).toEqual({ allowPrivate: false, nat64Prefixes: [], maxBytes: 10 * 1024 * 1024, timeoutMs: 20_000, readTimeoutMs: 45_000 });
+    expect(config.fetch).toEqual({ allowPrivate: false, nat64Prefixes: [], maxBytes: 10 * 1024 * 1024, timeoutMs: 20_000, readTimeoutMs: 45_000, callerLookupSlots: 1 });
     expect(config.mcp).toEqual({ stateless: false, tools: 'compact', allowedHosts: [], allowedOrigins: [], heartbeatMs: 20_000, sessionIdleMs: 900_000 });
     expect(config.apiKeys).toEqual([]);
     expect(config.REDIS_KEY_PREFIX).toBe('fedsearch:');
@@ -78,6 +78,13 @@ describe('loadConfig with no variables', () => {
     expect(Object.isFrozen(config.providers.brave!.credentials)).toBe(true);
   });
 
+  it("sizes the fetch lookups' slots from libuv's UV_THREADPOOL_SIZE, as libuv reads it", () => {
+    // libuv gives slow work (dns.lookup) half its threads, rounded up; caller lookups get one fewer, at least one.
+    expect(loadConfig({}).fetch.callerLookupSlots).toBe(1);
+    expect(loadConfig({ UV_THREADPOOL_SIZE: '8' }).fetch.callerLookupSlots).toBe(3);
+    expect(loadConfig({ UV_THREADPOOL_SIZE: '64' }).fetch.callerLookupSlots).toBe(31);
+  });
+
   it('treats an empty variable as unset, as compose files write it', () => {
     expect(loadConfig({ API_KEYS: '', FETCH_MAX_BYTES: '', BRAVE_WEIGHT: '' })).toMatchObject({ apiKeys: [], fetch: { maxBytes: 10 * 1024 * 1024 } });
   });
@@ -95,7 +102,7 @@ describe('loadConfig with valid values', () => {
       HOST: '::1',
       REDIS_URL: 'rediss://cache.example:6380',
     });
-    expect(config.fetch).toEqual({ allowPrivate: true, nat64Prefixes: [], maxBytes: 2048, timeoutMs: 500, readTimeoutMs: 45_000 });
+    expect(config.fetch).toEqual({ allowPrivate: true, nat64Prefixes: [], maxBytes: 2048, timeoutMs: 500, readTimeoutMs: 45_000, callerLookupSlots: 1 });
     expect(config.mcp).toMatchObject({ tools: 'split', heartbeatMs: 50, allowedHosts: ['a.example', 'b.example'] });
     expect(readMcpSettings(config, { sessionIdleMs: 300 })).toMatchObject({ heartbeatMs: 50, sessionIdleMs: 300 });
     expect(config).toMatchObject({ HOST: '::1', REDIS_URL: 'rediss://cache.example:6380' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFetchTarget } from '../../src/fetch/fetch-target.js';
-import { CALLER_LOOKUP_SLOTS } from '../../src/fetch/lookup-slots.js';
+import { callerLookups } from '../../src/fetch/lookup-slots.js';
 import { HeldResolver } from '../support/held-resolver.js';
 import { callOperation, request, startService, type RunningService } from '../support/service.js';
 
@@ -31,9 +31,9 @@ describe('the DNS lookup queue of fetched hosts', () => {
 
   it('shows lookups running and waiting and counts fetches out of time in the queue; the caller is told it was the queue', async () => {
     const timeoutsBefore = sample(await metrics(), 'fedsearch_fetch_dns_slot_timeouts_total') ?? 0;
-    const busy = Array.from({ length: CALLER_LOOKUP_SLOTS }, (_, index) => `busy${index}.dead-zone.test`);
+    const busy = Array.from({ length: callerLookups.size }, (_, index) => `busy${index}.dead-zone.test`);
     const busyCalls = busy.map((hostname) => callOperation(service, 'fetch_url', { url: `http://${hostname}/`, engine: 'direct' }));
-    await held.untilStarted(CALLER_LOOKUP_SLOTS);
+    await held.untilStarted(callerLookups.size);
 
     const late = await callOperation(service, 'fetch_url', { url: 'http://late.test/page', engine: 'direct' });
     const text = await late.text();
@@ -47,7 +47,7 @@ describe('the DNS lookup queue of fetched hosts', () => {
     for (const call of await Promise.all(busyCalls)) expect(call.status).toBe(504);
     const queued = checkFetchTarget('http://queued.test/', { lookup: held.lookup });
     const during = await metrics();
-    expect(sample(during, 'fedsearch_fetch_dns_lookups{state="running"}')).toBe(CALLER_LOOKUP_SLOTS);
+    expect(sample(during, 'fedsearch_fetch_dns_lookups{state="running"}')).toBe(callerLookups.size);
     expect(sample(during, 'fedsearch_fetch_dns_lookups{state="waiting"}')).toBe(1);
     expect(sample(during, 'fedsearch_fetch_dns_slot_timeouts_total')).toBe(timeoutsBefore + 1);
 
