@@ -236,13 +236,14 @@ describe('safeFetch with private addresses allowed (FETCH_ALLOW_PRIVATE=true)', 
 
 describe('the fetch settings', () => {
   it('reads FETCH_ALLOW_PRIVATE, FETCH_MAX_BYTES and FETCH_TIMEOUT_MS, refusing private by default', () => {
-    expect(loadConfig({}).fetch).toEqual({ allowPrivate: false, nat64Prefixes: [], maxBytes: 10 * 1024 * 1024, timeoutMs: 20_000, readTimeoutMs: 45_000 });
+    expect(loadConfig({}).fetch).toEqual({ allowPrivate: false, nat64Prefixes: [], maxBytes: 10 * 1024 * 1024, timeoutMs: 20_000, readTimeoutMs: 45_000, callerLookupSlots: 1 });
     expect(loadConfig({ FETCH_ALLOW_PRIVATE: 'true', FETCH_MAX_BYTES: '2048', FETCH_TIMEOUT_MS: '500' }).fetch).toEqual({
       allowPrivate: true,
       nat64Prefixes: [],
       maxBytes: 2048,
       timeoutMs: 500,
       readTimeoutMs: 45_000,
+      callerLookupSlots: 1,
     });
     expect(() => loadConfig({ FETCH_ALLOW_PRIVATE: 'maybe' })).toThrow(/FETCH_ALLOW_PRIVATE/);
   });
