@@ -29,6 +29,7 @@ import { registerRequestParsing } from './http/request-parsing.js';
 import { registerSearchRoutes } from './http/search-routes.js';
 import { registerStreamRoutes } from './http/stream-routes.js';
 import { registerWebPage } from './http/web-routes.js';
+import { pathOf } from './http/url-path.js';
 import { useZodValidation } from './http/zod-schemas.js';
 import { secretValues } from './engine/redact.js';
 import { logAbortedRequests, loggerOptions, writeRequestLine } from './logger.js';
@@ -219,8 +220,7 @@ const MCP_ROUTES = [MCP_PATH, SSE_PATH, MESSAGES_PATH];
  * app's own refusals there are, since MCP clients parse no other body. Matched by path, as Fastify routes them.
  */
 function rawBodyShapes(target: string | undefined): typeof mcpRawRefusalBody | undefined {
-  const path = target?.split('?', 1)[0] ?? '';
-  return MCP_ROUTES.includes(path) ? mcpRawRefusalBody : undefined;
+  return MCP_ROUTES.includes(pathOf(target ?? '')) ? mcpRawRefusalBody : undefined;
 }
 
 function shuttingDown(): FedsearchError {

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendRefusal, type RefusalShapes } from './refusal.js';
+import { pathOf } from './url-path.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,8 +18,7 @@ declare module 'fastify' {
  * itself and sends it with every API call).
  */
 export function isOpenPath(url: string): boolean {
-  const queryStart = url.indexOf('?');
-  const path = queryStart < 0 ? url : url.slice(0, queryStart);
+  const path = pathOf(url);
   return (
     path === '/healthz' ||
     path === '/readyz' ||

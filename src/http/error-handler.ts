@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { FedsearchError } from '../domain/errors.js';
 import { retryAfterSeconds } from '../domain/retry-advice.js';
 import { answeredPastTheApp } from './client-error.js';
+import { pathOf } from './url-path.js';
 
 /**
  * Maps every error to one JSON shape. Client errors keep their message (it says what was wrong and what is
@@ -17,7 +18,7 @@ export function registerErrorHandler(
 ): void {
   app.setErrorHandler((error: FastifyError | FedsearchError | Error, request, reply) =>
     countUnrouted && request.is404
-      ? answerCounted(error, request, reply, countUnrouted, unroutedShapes?.get(request.url.split('?', 1)[0] ?? ''))
+      ? answerCounted(error, request, reply, countUnrouted, unroutedShapes?.get(pathOf(request.url)))
       : sendErrorAnswer(request, reply, errorAnswer(error, request)),
   );
 }

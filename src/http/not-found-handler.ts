@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { shownValue } from '../domain/shown-value.js';
 import { errorAnswer, errorEnvelope } from './error-handler.js';
 import { sendRefusal, type RefusalShapes } from './refusal.js';
+import { pathOf } from './url-path.js';
 
 /**
  * Answers a request no route matched: 405 with Allow for a known path asked with another method, else 404. Register
@@ -19,7 +20,7 @@ export function registerNotFoundHandler(
 ): void {
   const methodsByPath = collectMethodsByPath(app);
   app.setNotFoundHandler(async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
+    const path = pathOf(request.url);
     try {
       await countRequest?.(request, reply);
     } catch (error) {

@@ -11,6 +11,7 @@ import { retryAfterWords } from '../domain/retry-advice.js';
 import { isOpenPath, markRefused, wasRefused } from './access-control.js';
 import type { FailFastClient } from '../transport/redis-connection.js';
 import { API_HELMET_OPTIONS, sendSecurityHeaders } from './security-headers.js';
+import { pathOf } from './url-path.js';
 
 /**
  * The search page's CSP (http/web-routes.ts): its own scripts, styles and API calls only; no inline code, no
@@ -119,8 +120,7 @@ export async function registerProtection(
 function isServedPreflight(app: FastifyInstance, request: FastifyRequest): boolean {
   const method = request.headers['access-control-request-method'];
   if (request.headers.origin === undefined || method === undefined) return false;
-  const queryStart = request.url.indexOf('?');
-  return app.findRoute({ method, url: queryStart < 0 ? request.url : request.url.slice(0, queryStart) }) !== null;
+  return app.findRoute({ method, url: pathOf(request.url) }) !== null;
 }
 
 /** Per-client counter keys after the service's REDIS_KEY_PREFIX. */

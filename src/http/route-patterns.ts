@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { UNMATCHED_ROUTE } from '../observability/request-observation.js';
+import { pathOf } from './url-path.js';
 
 /** A route's pattern with its parameters put in: `/docs/*` with `{ '*': 'index.html' }` is `/docs/index.html`. */
 function spelled(pattern: string, params: Record<string, string | undefined>): string {
@@ -29,7 +30,7 @@ export function routePatterns(app: FastifyInstance): (method: string, target: st
     let path: string;
     try {
       // The parameters come decoded; a path whose escapes do not decode has no route to name.
-      path = decodeURIComponent(target.split('?', 1)[0] ?? '');
+      path = decodeURIComponent(pathOf(target));
     } catch {
       return UNMATCHED_ROUTE;
     }
