@@ -12,10 +12,10 @@ const TOP_LEVEL_DOMAIN = String.raw`(?:[a-zA-Z]{2,63}|[xX][nN]--[a-zA-Z0-9-]{0,5
  * one, and a Unicode label short as typed can be longer in its ASCII form (`ä` × 60 is 66 characters so written), which
  * Tavily and Exa would be sent.
  */
-export const DOMAIN_ENTRY = new RegExp(String.raw`^(?=.{1,253}$)([a-zA-Z0-9-]{1,63}\.)+${TOP_LEVEL_DOMAIN}(\/[^\s?#]*)?$`);
+const DOMAIN_ENTRY = new RegExp(String.raw`^(?=.{1,253}$)([a-zA-Z0-9-]{1,63}\.)+${TOP_LEVEL_DOMAIN}(\/[^\s?#]*)?$`);
 
 /** A domain name alone (company_research's domain), in its ASCII form: at most 253 characters and 63 a label, as DNS allows. */
-export const DOMAIN_NAME = new RegExp(String.raw`^(?=.{1,253}$)([a-zA-Z0-9-]{1,63}\.)+${TOP_LEVEL_DOMAIN}$`);
+const DOMAIN_NAME = new RegExp(String.raw`^(?=.{1,253}$)([a-zA-Z0-9-]{1,63}\.)+${TOP_LEVEL_DOMAIN}$`);
 
 /**
  * What a caller may type where DOMAIN_ENTRY and DOMAIN_NAME are kept: labels that may hold any letter beyond ASCII

@@ -15,7 +15,7 @@
  * nsswitch.conf, so a deployment that names hosts there would resolve them differently for fetches than for
  * everything else on the machine; a cap keeps the system resolver's answers and only bounds what it can hold up.
  */
-export const DEFAULT_CALLER_LOOKUP_SLOTS = callerLookupSlots(undefined);
+const DEFAULT_CALLER_LOOKUP_SLOTS = callerLookupSlots(undefined);
 
 /** libuv's own reading of UV_THREADPOOL_SIZE (atoi; 0 means 1; at most 1024), then one fewer than its slow-I/O share. */
 export function callerLookupSlots(threadPoolSize: string | undefined): number {

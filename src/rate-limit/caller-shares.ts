@@ -53,7 +53,7 @@ function shareOf(limit: RateLimit, maxWaitMs: number): number {
  * without a share one caller's burst reserved every slot up to the deadline, and every other caller of the replica
  * was refused (`rate_limited`) for as long as that caller kept sending.
  */
-export class CallerWaits {
+class CallerWaits {
   readonly calls: WaitingCall[] = [];
 
   constructor(
