@@ -44,7 +44,11 @@ function orWrittenAs(text: string, written: string): string {
  */
 export function minusQuery(typed: string, or: '|' | ' '): string {
   const closed = closedQuery(typed);
-  if (closed === '') return '';
+  return closed === '' ? '' : minusWritten(closed, or);
+}
+
+/** A closed text (closedQuery, not empty) as minusQuery writes it. */
+function minusWritten(closed: string, or: '|' | ' '): string {
   return orWrittenAs(withoutGroups(minusSyntax(closed), or === '|' ? 'or-first' : 'and-only').text, or);
 }
 
@@ -54,7 +58,10 @@ export function minusQuery(typed: string, or: '|' | ' '): string {
  * every other text (one `includes` for nearly all: such a word comes after a NOT).
  */
 export function minusQueryProblem(text: string, or: '|' | ' ', api: string): string | undefined {
-  if (!text.includes('NOT') || closedQuery(text) === '' || minusQuery(text, or) !== '') return undefined;
+  if (!text.includes('NOT')) return undefined;
+  // Read closed once: a text with no word at all is skipped for that (noWordProblem), not here.
+  const closed = closedQuery(text);
+  if (closed === '' || minusWritten(closed, or) !== '') return undefined;
   return `the query has no words ${api} can search for, and its excluded ones ${api} cannot exclude (a number after NOT: -40 is a number to it, not an exclusion): they are left out`;
 }
 
