@@ -1,4 +1,4 @@
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 
 /**
  * A top-level domain: letters, or an internationalised one in its ASCII form (`xn--p1ai` is .рф, `xn--fiqs8s` .中国),
@@ -29,8 +29,15 @@ const TYPED_DOT = String.raw`[.\u3002\uFF0E\uFF61]`;
 /** An ASCII top-level domain as kept, or one with a letter beyond ASCII (`рф`), whose ASCII form is checked after. */
 const TYPED_TOP_LEVEL_DOMAIN = String.raw`(?:${TOP_LEVEL_DOMAIN}|[a-zA-Z0-9-]*[^\x00-\x7F]${TYPED_LABEL_CHARACTER}*)`;
 const TYPED_HOST = String.raw`(${TYPED_LABEL_CHARACTER}+${TYPED_DOT})+${TYPED_TOP_LEVEL_DOMAIN}${TYPED_DOT}?`;
-export const TYPED_DOMAIN_ENTRY = new RegExp(String.raw`^${TYPED_HOST}(\/[^\s?#]*)?$`);
-export const TYPED_DOMAIN_NAME = new RegExp(String.raw`^${TYPED_HOST}$`);
+/**
+ * The white space the fields trim before reading a name (` docs.rs `, a list typed by hand): the advertised patterns
+ * admit it, where a client would otherwise refuse what the service takes. The service's own check
+ * reads the value trimmed, so the service refuses nothing more or less for it.
+ */
+export const TYPED_DOMAIN_ENTRY = new RegExp(String.raw`^\s*${TYPED_HOST}(\/[^\s?#]*)?\s*$`);
+export const TYPED_DOMAIN_NAME = new RegExp(String.raw`^\s*${TYPED_HOST}\s*$`);
+/** A host as typed, nothing around it: what asciiHost gives domainToASCII, which reads a URL's host from more. */
+const TYPED_HOST_ALONE = new RegExp(String.raw`^${TYPED_HOST}$`);
 
 /** A letter beyond ASCII: a host so written is read in its ASCII form by the URL standard's rules (domainToASCII). */
 const BEYOND_ASCII = /[^\x00-\x7F]/;
@@ -56,11 +63,25 @@ export function asciiDomainName(name: string): string {
 
 /**
  * '' for a host with no ASCII form (domainToASCII's answer to one UTS #46 refuses: a space, bad punycode), or that is
- * more than a host: domainToASCII reads its value as a URL's, so `bücher.de?x=1` came back as the host alone.
+ * more than a host: domainToASCII reads its value as a URL's, so `bücher.de?x=1` came back as the host alone. An ASCII
+ * host is taken as typed, so its punycode labels are checked here (wellFormedPunycode), where only the rare host
+ * holding `xn--` pays for it.
  */
 function asciiHost(host: string): string {
-  const ascii = !BEYOND_ASCII.test(host) ? host.toLowerCase() : TYPED_DOMAIN_NAME.test(host) ? domainToASCII(host) : '';
-  return ascii.endsWith('.') ? ascii.slice(0, -1) : ascii;
+  const ascii = !BEYOND_ASCII.test(host) ? host.toLowerCase() : TYPED_HOST_ALONE.test(host) ? domainToASCII(host) : '';
+  const name = ascii.endsWith('.') ? ascii.slice(0, -1) : ascii;
+  return name.includes('xn--') && !name.split('.').every(wellFormedPunycode) ? '' : name;
+}
+
+/**
+ * Whether a label is not punycode, or is punycode that names a label beyond ASCII and is how that label is written:
+ * `xn--zz` and `xn--` decode to nothing, `xn--a-` to `a` (an ASCII label written as punycode, which UTS #46 refuses
+ * and the URL parser takes), and a label decoding to one written otherwise is no name a site is registered under.
+ */
+function wellFormedPunycode(label: string): boolean {
+  if (!label.startsWith('xn--')) return true;
+  const unicode = domainToUnicode(label);
+  return BEYOND_ASCII.test(unicode) && domainToASCII(unicode) === label;
 }
 
 /**

@@ -19,8 +19,11 @@ const SECRET_PARAMETERS: ReadonlySet<string> = new Set(['key', 'auth', 'authoriz
  */
 const SECRET_ENDING = /(?:token|secret|password|passwd|signature|credential|jwt|apikey|accesskey|secretkey|privatekey|subscriptionkey|sessionid|sessid)$/;
 
-/** How many times a name's escapes are decoded: once as written, again for a URL that sits in another's query. */
-const NAME_DECODINGS = 2;
+/**
+ * How many times a name's escapes are decoded: once as written, again for a URL that sits in another's query, and
+ * once more for one encoded twice there (DOUBLY_ENCODED_PARAMETER).
+ */
+const NAME_DECODINGS = 3;
 
 /**
  * Whether `name` is a secret's, read as the query parser reads it: `api%5Fkey` and `%6Bey` are `api_key` and `key`.
@@ -50,6 +53,18 @@ export function isSecretParameter(name: string): boolean {
 const PLAIN_PARAMETER = /([?&#;])((?:[^=&#?;\s"'%]|%[0-9A-F]{2})+)=([^&#?;\s"']*)/gi;
 /** The same, percent-encoded once, as a URL sits in another URL's query (`?url=https%3A…%3Fsig%3D…%26v%3D3`). */
 const ENCODED_PARAMETER = /(%3F|%26|%23|%3B)((?:[^=&#?;\s"'%]|%(?!3D|26|3F|23|3B)[0-9A-F]{2})+)(%3D)((?:[^&#?;\s"'%]|%(?!26|23|3F|3B)[0-9A-F]{2})*)/gi;
+/**
+ * The same, percent-encoded twice (each `%` once more as `%25`), as a URL sits in a URL in another's query
+ * (`?next=https%253A%252F%252Fh%252F%253Fapi_key%253DK`, a redirect's target carrying a login's return address).
+ */
+const DOUBLY_ENCODED_PARAMETER =
+  /(%253F|%2526|%2523|%253B)((?:[^=&#?;\s"'%]|%25(?!3D|26|3F|23|3B)[0-9A-F]{2}|%(?!25)[0-9A-F]{2})+)(%253D)((?:[^&#?;\s"'%]|%25(?!26|23|3F|3B)[0-9A-F]{2}|%(?!25)[0-9A-F]{2})*)/gi;
+/**
+ * A key and a string value quoted as JSON (or a language's literal) writes them, as an error quoting an upstream's
+ * request or answer does: `{"api_key":"abc"}`, `"token": "abc"`, `'access_token': 'x'`, and `{\"api_key\":\"abc\"}`
+ * for JSON quoted in a JSON string. The value is read to its own closing quote, escaped quotes inside it included.
+ */
+const QUOTED_PAIR = /(\\?["'])([^"'\\\s:{},[\]]{1,100})\1(\s*:\s*)(\\?["'])((?:\\.|[^\\\n]){0,4096}?)\4/g;
 /** Punctuation a message puts right after a URL (`could not fetch https://…?sig=…: refused`): not part of the value. */
 const TRAILING_PUNCTUATION = /[:.,;)]+$/;
 
@@ -67,7 +82,18 @@ export function hideUrlSecrets(text: string): string {
   if (hidden.includes('%3D') || hidden.includes('%3d')) {
     hidden = hidden.replace(ENCODED_PARAMETER, (pair, separator: string, name: string, equals: string, value: string) => hiddenPair(pair, separator, name, equals, value));
   }
+  // Rarer still, one encoded twice: only text with an escaped `%` (`%25`) is searched for its `=` (`%253D`).
+  if (hidden.includes('%25') && (hidden.includes('%253D') || hidden.includes('%253d'))) {
+    hidden = hidden.replace(DOUBLY_ENCODED_PARAMETER, (pair, separator: string, name: string, equals: string, value: string) => hiddenPair(pair, separator, name, equals, value));
+  }
+  // Only a quoted key is followed by a quote and then a colon: most text has no quote and pays one search for each.
+  if ((hidden.includes('"') || hidden.includes("'")) && hidden.includes(':')) hidden = hidden.replace(QUOTED_PAIR, hiddenQuotedPair);
   return hideUrlUserinfo(hidden);
+}
+
+function hiddenQuotedPair(pair: string, keyQuote: string, name: string, colon: string, valueQuote: string, value: string): string {
+  if (value === '' || !isSecretParameter(name)) return pair;
+  return `${keyQuote}${name}${keyQuote}${colon}${valueQuote}${REDACTED}${valueQuote}`;
 }
 
 function hiddenPair(pair: string, separator: string, name: string, equals: string, value: string): string {
@@ -77,9 +103,11 @@ function hiddenPair(pair: string, separator: string, name: string, equals: strin
 }
 
 /**
- * Whether a request's URL holds another URL in its query (`?url=https%3A%2F%2F…` or `?url=https://…`), whose own
+ * Whether a request's URL holds another URL in its query (`?url=https%3A%2F%2F…`, `?url=https://…`, or encoded twice:
+ * `?next=https%253A%252F%252F…`), whose own
  * parameters the request's log line reads too: every request's URL is logged, and most hold none.
  */
 export function holdsNestedUrl(url: string): boolean {
-  return url.includes('://') || /%3A%2F%2F/i.test(url);
+  // `%253A%252F%252F` holds no `%3A%2F%2F`: a URL encoded twice is looked for as well.
+  return url.includes('://') || /%(?:25)?3A%(?:25)?2F%(?:25)?2F/i.test(url);
 }

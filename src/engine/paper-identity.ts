@@ -236,9 +236,10 @@ const NOTICE_CLOSING = / (erratum|errata|corrigendum|corrigenda|addendum|addenda
 /**
  * The closing word after a dash (spaced, as a hyphen joining words is not), an en or em dash, a colon, or in brackets.
  * A dash is also written as two hyphens or more (`--`, `---`: plain text's and TeX's dashes, in titles taken from them)
- * or as a minus sign (U+2212, typeset titles), and a colon as a full-width one (U+FF1A, titles set in CJK fonts).
+ * or as a spaced minus sign (U+2212, typeset titles; unspaced, it may be a hyphen typeset as one: "glosses−addenda"),
+ * and a colon and brackets as their full-width forms (U+FF1A `：`, `（）`, `［］`, and the lenticular `【】`: titles set in CJK fonts).
  */
-const CLOSING_SET_APART = /(?:\s[-\u2010-\u2015\u2212]|-{2}|[:\uFF1A\u2013\u2014(\[])\s*(?:erratum|errata|corrigendum|corrigenda|addendum|addenda)\s*[)\]]?[\s.]*$/i;
+const CLOSING_SET_APART = /(?:\s[-\u2010-\u2015\u2212]|-{2}|[:\uFF1A\u2013\u2014(\[\uFF08\uFF3B\u3010])\s*(?:erratum|errata|corrigendum|corrigenda|addendum|addenda)\s*[)\]\uFF09\uFF3D\u3011]?[\s.]*$/i;
 /**
  * The closing word as a sentence of its own ("… in mice. Erratum"), capitalised as a sentence opens. The full stop of
  * an abbreviation ends no sentence: "… misprints vs. errata" is a research title.

@@ -141,6 +141,18 @@ export class LookupSlots {
 /** The slots of every lookup of a caller-named host in this process (sized by the app: resize). */
 export const callerLookups = new LookupSlots(DEFAULT_CALLER_LOOKUP_SLOTS);
 
+/**
+ * What a fetch out of time adds to its FETCH_TIMEOUT message when it was queued for a slot of callerLookups, which it
+ * counts (fedsearch_fetch_dns_slot_timeouts_total): other fetches' lookups, not the site, took its time. '' when it
+ * was not queued. One wording and one count for every caller that checks a fetched host (the fetcher, Firecrawl's check).
+ */
+export function slotWaitNote(wait: SlotWait): string {
+  const queuedAt = wait.queuedAt;
+  if (queuedAt === undefined) return '';
+  callerLookups.recordTimedOutWaiting();
+  return ` (waiting ${Math.round(performance.now() - queuedAt)} ms for a DNS lookup slot: other fetches' lookups were still running)`;
+}
+
 /** DNS lookups cannot be cancelled; this stops waiting for one when the fetch is aborted. */
 async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;

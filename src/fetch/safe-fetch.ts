@@ -7,7 +7,7 @@ import { createPinnedAgent, type ResolvedAddress } from '../transport/dispatcher
 import { networkCause } from '../transport/network-errors.js';
 import { discardBody, readBodyCapped } from '../transport/read-body.js';
 import { checkFetchTarget, type CheckedTarget, type HostResolver, type TargetPolicy } from './fetch-target.js';
-import { callerLookups, type SlotWait } from './lookup-slots.js';
+import { slotWaitNote, type SlotWait } from './lookup-slots.js';
 import type { Nat64Prefix } from './nat64-prefixes.js';
 import { ALLOWED_CONTENT_TYPES, kindOfMediaType, parseContentType, sniffKind, textBodyMismatch, type DocumentKind } from './content-type.js';
 import { USER_AGENT } from '../version.js';
@@ -92,16 +92,8 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
   } catch (error) {
     if (timeout.signal.aborted && !options.signal?.aborted) {
       const target = shownTarget(String(next));
-      const queuedAt = lookupWait.queuedAt;
-      if (queuedAt === undefined) throw new FedsearchError('FETCH_TIMEOUT', `fetching ${target} took longer than ${timeoutMs} ms`, { cause: error });
-      // Out of time in the queue, not at the site: other fetches' lookups held every slot (lookup-slots.ts).
-      callerLookups.recordTimedOutWaiting();
-      const waitedMs = Math.round(performance.now() - queuedAt);
-      throw new FedsearchError(
-        'FETCH_TIMEOUT',
-        `fetching ${target} took longer than ${timeoutMs} ms (waiting ${waitedMs} ms for a DNS lookup slot: other fetches' lookups were still running)`,
-        { cause: error },
-      );
+      // Out of time in the queue, when it was, not at the site: other fetches' lookups held every slot (lookup-slots.ts).
+      throw new FedsearchError('FETCH_TIMEOUT', `fetching ${target} took longer than ${timeoutMs} ms${slotWaitNote(lookupWait)}`, { cause: error });
     }
     if (options.signal?.aborted) throw options.signal.reason ?? error;
     throw error;

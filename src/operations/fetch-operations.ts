@@ -4,6 +4,7 @@ import { DOCUMENT_BOUNDS } from '../fetch/document-bounds.js';
 import { extractDocument, pageText } from '../fetch/extract.js';
 import { readDeadline, readFetchSettings, timeLeft, type FetchSettings, type ReadDeadline } from '../fetch/fetch-settings.js';
 import { checkFetchTarget } from '../fetch/fetch-target.js';
+import { slotWaitNote, type SlotWait } from '../fetch/lookup-slots.js';
 import { readWithin, type WholeRead } from '../fetch/read-cache.js';
 import { safeFetch } from '../fetch/safe-fetch.js';
 import { fetchInput, MAX_LINKS, type FetchedPage, type FetchInput } from './fetched-page.js';
@@ -106,17 +107,20 @@ async function checkedForFirecrawl(input: FetchInput, context: OperationContext)
   const settings = readFetchSettings(context.config);
   const timeoutMs = fetchTimeoutMs(settings, input);
   const deadline = AbortSignal.timeout(timeoutMs);
+  const lookupWait: SlotWait = {};
   try {
     const target = await checkFetchTarget(input.url, {
       allowPrivate: settings.allowPrivate,
       nat64Prefixes: settings.nat64Prefixes,
       lookup: context.resolveHost,
       signal: AbortSignal.any([context.signal, deadline]),
+      lookupWait,
     });
     return target.url.href;
   } catch (error) {
     if (deadline.aborted && !context.signal.aborted) {
-      throw new FedsearchError('FETCH_TIMEOUT', `resolving the host of ${input.url} took longer than ${timeoutMs} ms`, { cause: error });
+      // Out of time in the queue for a lookup slot, when it was, as a direct fetch says (lookup-slots.ts).
+      throw new FedsearchError('FETCH_TIMEOUT', `resolving the host of ${input.url} took longer than ${timeoutMs} ms${slotWaitNote(lookupWait)}`, { cause: error });
     }
     throw error;
   }

@@ -41,6 +41,21 @@ describe('hideUrlSecrets', () => {
       '/v1/papers/download?url=https%3A%2F%2Fh.example%2Fr.pdf%3Fx%3D1%3Btoken%3Dt1%26api%255Fkey%3Dk1%26v%3D2',
       '/v1/papers/download?url=https%3A%2F%2Fh.example%2Fr.pdf%3Fx%3D1%3Btoken%3D[redacted]%26api%255Fkey%3D[redacted]%26v%3D2',
     ],
+    [
+      "a URL in a URL in another's query: percent-encoded twice, a name's escape once more (api%25255Fkey is its api%5Fkey)",
+      '/login?next=https%253A%252F%252Fh.example%252F%253Fapi_key%253DK1%2526v%253D2%253Bsig%253ds2%2526api%25255Fkey%253Dk3: refused',
+      '/login?next=https%253A%252F%252Fh.example%252F%253Fapi_key%253D[redacted]%2526v%253D2%253Bsig%253d[redacted]%2526api%25255Fkey%253D[redacted]: refused',
+    ],
+    [
+      'secret-named values of JSON quoted in a message, other values kept',
+      'upstream answered 400: {"api_key":"abc1","q":"x","token": "t2", "page": 2}',
+      'upstream answered 400: {"api_key":"[redacted]","q":"x","token": "[redacted]", "page": 2}',
+    ],
+    [
+      "a literal's single quotes, and JSON quoted inside a JSON string",
+      "sent {'access_token': 'x1', 'page': '2'} and {\\\"client_secret\\\":\\\"s3\\\",\\\"q\\\":\\\"y\\\"}",
+      "sent {'access_token': '[redacted]', 'page': '2'} and {\\\"client_secret\\\":\\\"[redacted]\\\",\\\"q\\\":\\\"y\\\"}",
+    ],
   ])('%s', (_case, text, hidden) => {
     expect(hideUrlSecrets(text)).toBe(hidden);
   });
@@ -51,6 +66,7 @@ describe('hideUrlSecrets', () => {
     ['an empty secret parameter', 'https://h.example/?token=&q=x'],
     ['a `;` in a value before no secret', 'https://h.example/?q=a;b=c&session=2'],
     ['text with no URL', 'the page answered HTTP 404'],
+    ['quoted values under names no credential has, and an empty secret', 'answered {"title": "token: abc", "keywords": "x", "key": ""}: the provider\'s answer'],
   ])('leaves %s as it is', (_case, text) => {
     expect(hideUrlSecrets(text)).toBe(text);
   });
@@ -60,6 +76,7 @@ describe('holdsNestedUrl', () => {
   it('finds a URL in a query, encoded or not, and nothing in a plain search', () => {
     expect(holdsNestedUrl('/v1/papers/download?url=https%3A%2F%2Fh.example%2Fa.pdf')).toBe(true);
     expect(holdsNestedUrl('/v1/papers/download?url=https://h.example/a.pdf')).toBe(true);
+    expect(holdsNestedUrl('/login?next=https%253A%252F%252Fh.example%252F%253Fapi_key%253DK')).toBe(true);
     expect(holdsNestedUrl('/v1/search/web?q=token%3Dabc')).toBe(false);
   });
 });

@@ -198,6 +198,11 @@ describe('a notice naming its kind after the title, however the title is set apa
     [`${WORK}. CORRIGENDUM.`, `Corrigendum: ${WORK}`],
     [`${WORK} ERRATUM`, `Erratum: ${WORK}`],
     [`${WORK} CORRIGENDA`, `Corrigenda: ${WORK}`],
+    // Brackets in their full-width forms, as titles set in CJK fonts write them.
+    [`${WORK} （Erratum）`, `Erratum: ${WORK}`],
+    [`${WORK}（Corrigendum）.`, `Corrigendum: ${WORK}`],
+    [`${WORK}【Erratum】`, `Erratum: ${WORK}`],
+    [`${WORK} ［ADDENDUM］`, `Addendum: ${WORK}`],
   ])('reads "%s" as certainly a notice of the kind of "%s"', (title, opened) => {
     expect(noticeOf(opened)).toMatchObject({ certain: true });
     expect(noticeOf(title)).toEqual({ kind: noticeOf(opened).kind, certain: true });
@@ -210,6 +215,7 @@ describe('a notice naming its kind after the title, however the title is set apa
     'Tables of misprints cf. Errata',
     'Medieval manuscript marginalia, glosses, addenda',
     'Medieval manuscript glosses−addenda',
+    'Medieval manuscript glosses−Addenda',
     'ON THE EVOLUTION OF PRINTING ERRATA',
     'On the Evolution of Printing Errata',
   ])('reads the research title "%s" as no notice', (title) => {

@@ -171,6 +171,17 @@ describe("a caller's credentials for another site, inside a URL it asks fedsearc
     expectNoSecretIn(service.logs);
   });
 
+  it("GET /v1/papers/download?url= redacts the credential of a URL in the nested URL's query, there encoded twice", async () => {
+    const nested = `http://127.0.0.1:${nobody}/login?next=${encodeURIComponent(`https://h.example/?api_key=${SECRETS.apiKey}&v=3`)}`;
+    const response = await request(service.origin, `/v1/papers/download?url=${encodeURIComponent(nested)}`);
+    expect(response.status).toBe(502);
+    const lines = await loggedLines(response.headers.get('x-request-id'));
+    expect(lines.find((line) => line.req?.url !== undefined)?.req?.url).toBe(
+      `/v1/papers/download?url=${encodeURIComponent(`http://127.0.0.1:${nobody}/login?next=`)}https%253A%252F%252Fh.example%252F%253Fapi_key%253D[redacted]%2526v%253D3`,
+    );
+    expectNoSecretIn(service.logs);
+  });
+
   it('a request URL with a credential after a `#` or a `;` that follows another parameter: its line redacts it', async () => {
     for (const target of [`/nowhere?q=rust#api_key=${SECRETS.apiKey}`, `/nowhere?q=rust;access_token=${SECRETS.accessToken}`]) {
       const id = await requestAsWritten(service.origin, target);

@@ -36,4 +36,15 @@ describe('domain entries under an internationalised top-level domain (xn--…)',
       expect(((await response.json()) as { message: string }).message).toContain('include_domains.0: not a domain name');
     }
   });
+
+  it('refuses a label that is not punycode of any name (xn--zz, xn--), or that is punycode of an ASCII one (xn--a- is a)', async () => {
+    for (const entry of ['xn--zz.com', 'xn--.com', 'xn--a-.com', 'docs.xn--zz.example/guide', 'XN--ZZ.COM']) {
+      for (const parameter of ['include_domains', 'exclude_domains']) {
+        const response = await request(service.origin, `/v1/search/web?q=bad&providers=brave&${parameter}=${entry}`);
+        expect(response.status, `${parameter}=${entry}`).toBe(400);
+        const { message } = (await response.json()) as { message: string };
+        expect(message).toContain(`${parameter}.0: not a domain name; allowed: a domain such as example.com`);
+      }
+    }
+  });
 });

@@ -89,7 +89,8 @@ describe('domain entries typed in Unicode, or ending in a dot', () => {
 
   // tools/list (MCP_TOOLS=split) gives each operation's input in the JSON Schema the OpenAPI document is built from.
   it('advertises patterns that admit these names in the OpenAPI document, for the routes and the operations', async () => {
-    const typed = ['bücher.de', 'Bücher.DE', 'docs.rs.', '例子.中国', '例子。中国', ASCII_HOST];
+    // With the white space around them that the fields trim and take.
+    const typed = ['bücher.de', 'Bücher.DE', 'docs.rs.', '例子.中国', '例子。中国', ASCII_HOST, ' docs.rs ', '\tbücher.de\n'];
     type Schema = { pattern?: string; items?: Schema; properties?: Record<string, Schema> };
     const document = (await (await request(service.origin, '/openapi.json')).json()) as {
       paths: Record<string, Record<string, { parameters?: Array<{ name: string; schema: Schema }>; requestBody?: { content: Record<string, { schema: Schema }> } }>>;

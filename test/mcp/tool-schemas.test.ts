@@ -60,12 +60,36 @@ describe('MCP tool schemas, as an agent reads them', () => {
     ]);
   });
 
+  it('admits in the schema the white space around a domain that the tools trim and take', async () => {
+    const webArguments = { query: 'provider', providers: ['brave'], include_domains: [' brave.example ', '\tBrave.Example/one\n'] };
+    expect(ajv.validate(schemaOf('web_search'), webArguments), ajv.errorsText()).toBe(true);
+    const web = await callTool(connected.client, 'web_search', webArguments);
+    expect(web.isError, textOf(web)).toBeFalsy();
+    expect((web.structuredContent as { results: Array<{ url: string }> }).results.map((result) => result.url)).toContain('https://brave.example/one');
+    const companyArguments = { company: 'Brave', domain: '  Brave.Example ', max_results: 2 };
+    expect(ajv.validate(schemaOf('company_research'), companyArguments), ajv.errorsText()).toBe(true);
+    const company = await callTool(connected.client, 'company_research', companyArguments);
+    expect(company.isError, textOf(company)).toBeFalsy();
+    expect(textOf(company)).toContain('From brave.example');
+  });
+
   it("admits company_research's domain in any letter case in the schema, as the tool does", async () => {
     const companyArguments = { company: 'Brave', domain: 'Brave.Example', max_results: 2 };
     expect(ajv.validate(schemaOf('company_research'), companyArguments), ajv.errorsText()).toBe(true);
     const company = await callTool(connected.client, 'company_research', companyArguments);
     expect(company.isError).toBeFalsy();
     expect(textOf(company)).toContain('From brave.example');
+  });
+
+  it('refuses a domain whose xn-- label is not punycode of a name beyond ASCII, as it refuses any name that is no domain', async () => {
+    for (const entry of ['xn--zz.com', 'xn--.com', 'xn--a-.com']) {
+      const web = await callTool(connected.client, 'web_search', { query: 'provider', providers: ['brave'], include_domains: [entry] });
+      expect(web.isError, entry).toBe(true);
+      expect(textOf(web)).toContain('not a domain name; allowed: a domain such as example.com');
+      const company = await callTool(connected.client, 'company_research', { company: 'Brave', domain: entry, max_results: 2 });
+      expect(company.isError, entry).toBe(true);
+      expect(textOf(company)).toContain('not a domain name');
+    }
   });
 
   it("states paper_read's rule (exactly one of id and url) where a model reads it, without a oneOf that function calling refuses", async () => {
