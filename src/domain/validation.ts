@@ -18,9 +18,25 @@ interface Bounds {
   maximum?: number;
 }
 
+/** `what` for an input read from a query string (the routes' `querystring` schemas). */
+export const QUERY_STRING = 'query';
+
+/**
+ * A parameter of one value repeated in a query string (`limit=5&limit=6`) arrives as the list of its texts, which a
+ * field of one value refuses as no number (or no string, or no choice): `["5","6"] is not a number` sent the caller
+ * looking at a value rather than at the parameter written twice. Lists are read from repeats, so never come here.
+ */
+function repeatedParameter(issue: z.core.$ZodIssue, value: unknown, what: string): value is unknown[] {
+  return what === QUERY_STRING && issue.path.length === 1 && Array.isArray(value) && (issue.code === 'invalid_type' || issue.code === 'invalid_value');
+}
+
 function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType, input: unknown, what: string): FieldProblem {
   const field = issue.path.length > 0 ? issue.path.join('.') : what;
   const value = valueAt(input, issue.path);
+  if (repeatedParameter(issue, value, what)) {
+    const allowed = issue.code === 'invalid_value' ? `one of ${issue.values.map((entry) => JSON.stringify(entry)).join(', ')}` : expectedValue(issue as z.core.$ZodIssueInvalidType, schema);
+    return { field, message: `given ${value.length} times (${shown(value)}); allowed: once, ${allowed}` };
+  }
   switch (issue.code) {
     case 'unrecognized_keys': {
       const allowed = allowedFields(schema).join(', ') || 'none';
@@ -34,8 +50,7 @@ function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType, input: unknow
       return { field, message: `${outOfBounds(issue, value)}; allowed: ${range(issue.origin, bounds)}` };
     }
     case 'invalid_type': {
-      // "true or false" reads right in a JSON body and in a query string alike.
-      const expected = issue.expected === 'boolean' ? 'true or false' : `${article(typeName(issue.expected))} ${typeName(issue.expected)}${boundsNote(schema, issue.path)}`;
+      const expected = expectedValue(issue, schema);
       return { field, message: `${value === undefined ? 'missing' : `${shown(value)} is not ${article(typeName(issue.expected))} ${typeName(issue.expected)}`}; allowed: ${expected}` };
     }
     case 'invalid_value':
@@ -51,6 +66,13 @@ function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType, input: unknow
     default:
       return { field, message: issue.message };
   }
+}
+
+/** What a field of the wrong type takes: "a number (1–50)", "a string (1–500 characters)". */
+function expectedValue(issue: z.core.$ZodIssueInvalidType, schema: z.ZodType): string {
+  // "true or false" reads right in a JSON body and in a query string alike.
+  if (issue.expected === 'boolean') return 'true or false';
+  return `${article(typeName(issue.expected))} ${typeName(issue.expected)}${boundsNote(schema, issue.path)}`;
 }
 
 function outOfBounds(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, value: unknown): string {

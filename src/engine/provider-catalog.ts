@@ -1,6 +1,6 @@
 import { FedsearchError, invalidQuery } from '../domain/errors.js';
 import { shownValue } from '../domain/shown-value.js';
-import type { SearchFilters } from '../domain/query.js';
+import { AUTO_SELECTION, type SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
 import type { Provider } from '../providers/provider.js';
 import { ProviderHealth, type BreakerOptions, type HealthSnapshot } from './provider-health.js';
@@ -129,8 +129,7 @@ export class ProviderCatalog {
       const name = entry.trim().toLowerCase();
       if (name === '') continue;
       const provider = this.byName.get(name);
-      // The name is the caller's, as long as a URL may hold: the answer and its log line quote its start.
-      if (!provider) throw invalidQuery(`providers: unknown provider "${shownValue(name)}"; allowed for ${kind}: ${this.allowedNames(kind)}`);
+      if (!provider) throw invalidQuery(this.unknownNameProblem(kind, name));
       if (selected.includes(provider)) continue;
       if (provider.kind !== kind) {
         throw invalidQuery(`providers: "${name}" serves ${provider.kind}, not ${kind}; allowed for ${kind}: ${this.allowedNames(kind)}`);
@@ -143,6 +142,18 @@ export class ProviderCatalog {
     if (selected.length === 0) throw invalidQuery(`providers: name at least one provider; allowed for ${kind}: ${this.allowedNames(kind)}`);
     if (selected.length > 1) selected.sort((a, b) => this.position.get(a)! - this.position.get(b)!);
     return selected;
+  }
+
+  /**
+   * "auto" named beside providers (or twice) reaches here as a name: it is known, but only alone, which planSearch
+   * routes before any name is looked up. Saying "unknown provider" would send the caller looking for a typo.
+   */
+  private unknownNameProblem(kind: SearchKind, name: string): string {
+    if (name === AUTO_SELECTION) {
+      return `providers: "${AUTO_SELECTION}" chooses the providers itself, so it stands alone; allowed: "${AUTO_SELECTION}" by itself, or names of ${kind} providers: ${this.allowedNames(kind)}`;
+    }
+    // The name is the caller's, as long as a URL may hold: the answer and its log line quote its start.
+    return `providers: unknown provider "${shownValue(name)}"; allowed for ${kind}: ${this.allowedNames(kind)}`;
   }
 
   /** Named only in an error: not worked out for every search. */

@@ -151,9 +151,9 @@ function clientMessage(error: Error, request: FastifyRequest): string {
     const limit = request.routeOptions.bodyLimit;
     return `body: larger than ${limit} bytes; allowed: at most ${limit} bytes (BODY_LIMIT_BYTES)`;
   }
-  if (fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
-    return 'the body is not valid JSON';
-  }
-  if (fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'the body is empty; send a JSON object';
+  // "<field>: <what is wrong>; <what is allowed>" as every other 400 reads (README: API). The parser's own words are
+  // left out: they quote the body's text, which may hold a key.
+  if (fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) return 'body: not valid JSON; allowed: a JSON object';
+  if (fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'body: empty; allowed: a JSON object ({} when no parameter is needed)';
   return error.message;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { clientKeyOf } from '../domain/client-key.js';
 import { FedsearchError } from '../domain/errors.js';
+import { QUERY_STRING } from '../domain/validation.js';
 import type { OperationContext } from '../operations/operation.js';
 import { downloadPaper } from '../operations/paper-download.js';
 import { checkIdOrUrl } from '../operations/paper-operations.js';
@@ -27,7 +28,7 @@ export function registerPaperRoutes(app: FastifyInstance, context: Omit<Operatio
         operationId: 'download_paper',
         tags: ['operations'],
         summary: "Download a paper's PDF by identifier (each open-access link its sources gave, then arXiv) or by URL",
-        querystring: documented(downloadQuery, 'query'),
+        querystring: documented(downloadQuery, QUERY_STRING),
         // The PDF's media type for the 200 alone: `produces` set it for every answer, the JSON errors too.
         response: {
           200: {

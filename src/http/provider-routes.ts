@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { QUERY_STRING } from '../domain/validation.js';
 import type { SearchService } from '../engine/search-service.js';
 import { providerListOutput } from '../operations/output-schemas.js';
 import { documentedResponse, errorResponses } from './response-schemas.js';
@@ -16,7 +17,7 @@ export function registerProviderRoutes(app: FastifyInstance, search: SearchServi
         operationId: 'get_providers',
         tags: ['providers'],
         summary: 'Every provider instance: its definition, kind, configured or not (and which variable is missing), weight, timeout, circuit state and recent health',
-        querystring: documented(providerListQuery, 'query'),
+        querystring: documented(providerListQuery, QUERY_STRING),
         response: {
           200: documentedResponse(providerListOutput, 'Every provider instance, configured or not, with its definition, circuit state and recent health.'),
           // 500: a fault of the service's own, as any route may meet; 503: shed under pressure (http/protection.ts) like every route but /healthz.

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientKeyOf } from '../domain/client-key.js';
+import { QUERY_STRING } from '../domain/validation.js';
 import type { SearchService } from '../engine/search-service.js';
 import { searchResponseOutput } from '../operations/output-schemas.js';
 import { filtersOf } from '../operations/search-operations.js';
@@ -58,7 +59,7 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
       );
     app.get(
       path,
-      { schema: { operationId, tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystrings[kind], 'query'), response: responses } },
+      { schema: { operationId, tags: ['search'], summary, description: DESCRIPTION, querystring: documented(searchQuerystrings[kind], QUERY_STRING), response: responses } },
       async (request, reply) => handle(request.query as SearchRouteInput, request, reply),
     );
     app.post(

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config.js';
 import { clientKeyOf } from '../domain/client-key.js';
 import { FedsearchError } from '../domain/errors.js';
 import type { SearchResult } from '../domain/result.js';
+import { QUERY_STRING } from '../domain/validation.js';
 import type { ProviderAnswer } from '../engine/gather.js';
 import type { SearchService } from '../engine/search-service.js';
 import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
@@ -146,7 +147,7 @@ export function registerStreamRoutes(app: FastifyInstance, search: SearchService
           tags: ['search'],
           summary: `Search ${kind === 'web' ? 'the web' : 'scholarly papers'} across providers, streamed as each provider answers (SSE)`,
           description: DESCRIPTION,
-          querystring: documented(searchQuerystrings[kind], 'query'),
+          querystring: documented(searchQuerystrings[kind], QUERY_STRING),
           // Refused before any event as the search routes are (400, no key, a Host not admitted, rate limit, load shed).
           response: { 200: eventStream, 204: reconnectedAfterEnd, ...errorResponses(400, 401, 403, 429, 500, 503) },
         },

@@ -144,6 +144,11 @@ describe('search API', () => {
     ['/v1/search/web?q=a&providers=google', 'unknown provider "google"; allowed for web: local, brave'],
     ['/v1/search/web?q=a&providers=arxiv', '"arxiv" serves papers, not web'],
     ['/v1/search/papers?q=a&providers=brave', '"brave" serves web, not papers'],
+    // A parameter of one value written twice is said to be that, not a list that is "not a number".
+    ['/v1/search/web?q=a&limit=5&limit=6', 'limit: given 2 times (["5","6"]); allowed: once, a number (1–50)'],
+    ['/v1/search/web?q=a&q=b', 'q: given 2 times (["a","b"]); allowed: once, a string (1–500 characters)'],
+    ['/v1/search/web?q=a&time_range=day&time_range=week', 'time_range: given 2 times (["day","week"]); allowed: once, one of "day", "week", "month", "year"'],
+    ['/v1/search/papers?q=a&open_access=true&open_access=1', 'open_access: given 2 times (["true","1"]); allowed: once, true or false'],
   ])('GET %s is a 400 that says what is wrong', async (path, expected) => {
     const response = await get(path);
     expect(response.status).toBe(400);
@@ -154,13 +159,16 @@ describe('search API', () => {
 
   it.each([
     [{ q: 'a', limit: '5' }, 'limit: "5" is not a number; allowed: a number (1–50)'],
+    // A list in a JSON body is what was sent, not a parameter repeated.
+    [{ q: 'a', limit: ['5', '6'] }, 'limit: ["5","6"] is not a number; allowed: a number (1–50)'],
     [{ q: 'a', extra: true }, 'extra: not a known field; allowed: q, providers, limit, timeout_ms, page, explain, time_range, language, include_domains, exclude_domains, safesearch'],
     [{ limit: 5 }, 'q: missing; allowed: a string (1–500 characters)'],
     [
       { q: 'a', providers: 5 },
       'providers: matches none of the accepted forms; allowed: a list of 1–20 provider names (see /v1/providers), a comma-separated string of them, or "auto"',
     ],
-    ['{"q": "a",', 'the body is not valid JSON'],
+    ['{"q": "a",', 'body: not valid JSON; allowed: a JSON object'],
+    ['', 'body: empty; allowed: a JSON object'],
   ])('POST %j is a 400 that says what is wrong', async (body, expected) => {
     const response = await post('/v1/search/web', body);
     expect(response.status).toBe(400);

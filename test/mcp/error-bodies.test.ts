@@ -24,7 +24,7 @@ describe('requests the MCP routes refuse before the transport reads them', () =>
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       const error = jsonRpcError(response.body);
       expect(error.code).toBe(-32700);
-      expect(error.message).toBe('the body is not valid JSON');
+      expect(error.message).toBe('body: not valid JSON; allowed: a JSON object');
       expect(error.data).toEqual({ code: 'QUERY_INVALID', request_id: response.headers['x-request-id'] });
     }
   });
@@ -104,7 +104,7 @@ describe('a method the MCP routes do not take, with a body that is not JSON', ()
     expect(first.headers['content-type']).toMatch(/^application\/json/);
     const parseError = jsonRpcError(first.body);
     expect(parseError.code).toBe(-32700);
-    expect(parseError.message).toBe('the body is not valid JSON');
+    expect(parseError.message).toBe('body: not valid JSON; allowed: a JSON object');
     expect(parseError.data).toEqual({ code: 'QUERY_INVALID', request_id: first.headers['x-request-id'] });
 
     const limited = await rawRequest(service.origin, '/sse', unreadable);
