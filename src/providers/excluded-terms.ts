@@ -1,7 +1,8 @@
 import { NO_WORD_TO_SEARCH, closedQuery } from '../domain/closed-query.js';
 import { invalidQuery } from '../domain/errors.js';
 import { closedTextExcludedTerms, excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms } from '../domain/excluded-terms.js';
-import { withoutGroups } from './query-groups.js';
+import { formulasAsPhrases } from './minus-phrases.js';
+import { type Ungrouped, withoutGroups } from './query-groups.js';
 
 /**
  * How each API is sent a text's excluded terms (`-word`, `-"a phrase"`, `NOT word`, `NOT (a OR b)`, `-(a OR b)`),
@@ -36,32 +37,45 @@ function orWrittenAs(text: string, written: string): string {
 /**
  * The text for an API whose only operator is `-` (YouTube, Hacker News): read closed first (closedQuery), as the boolean
  * APIs' is, so that a NOT that opens a group excludes (`surfing (NOT kitesurfing)` is `surfing -kitesurfing`; inside
- * the group it was a word to find) and an operator that joins nothing is left out; then written with `-` (minusSyntax),
- * without the parentheses of each group that reads the same without them (query-groups.ts), and its ORs written `or`
+ * the group it was a word to find) and an operator that joins nothing is left out; its excluded formulas and its minus
+ * numbers written as phrases (minus-phrases.ts: `-"f(x)"`, `"-40"`); then written with `-` (minusSyntax), without the
+ * parentheses of each group that reads the same without them (query-groups.ts), and its ORs written `or`
  * (orWrittenAs). Neither API documents parentheses: Algolia reads none (sent `asthma (-mice rats)`, whether `(-mice`
  * excluded was Algolia's guess), and YouTube reads `|` before the space (`(a OR b) c` is `a|b c`); a group YouTube
- * cannot be sent without them (`(a b) OR c`) is left as typed. Empty for a text with no word.
+ * cannot be sent without them (`(a b) OR c`) is left as typed, and minusQueryProblem skips YouTube for it. Empty for a
+ * text with no word.
  */
 export function minusQuery(typed: string, or: '|' | ' '): string {
   const closed = closedQuery(typed);
-  return closed === '' ? '' : minusWritten(closed, or);
+  return closed === '' ? '' : minusWritten(closed, or).text;
 }
 
-/** A closed text (closedQuery, not empty) as minusQuery writes it. */
-function minusWritten(closed: string, or: '|' | ' '): string {
-  return orWrittenAs(withoutGroups(minusSyntax(closed), or === '|' ? 'or-first' : 'and-only').text, or);
+/** A closed text (closedQuery, not empty) as minusQuery writes it, and the groups that kept their parentheses. */
+function minusWritten(closed: string, or: '|' | ' '): Ungrouped {
+  const phrased = formulasAsPhrases(closed, closed.includes('NOT') && notIsOperator(closed));
+  const ungrouped = withoutGroups(minusSyntax(phrased), or === '|' ? 'or-first' : 'and-only');
+  return { text: orWrittenAs(ungrouped.text, or), kept: ungrouped.kept };
 }
 
 /**
- * Why an API whose only exclusion is `-` (YouTube, Hacker News) is not asked a text whose every word is one it cannot
- * exclude (`NOT -40`: `--40` is no exclusion, and `-40` a number to find), which minusQuery leaves out; undefined for
- * every other text (one `includes` for nearly all: such a word comes after a NOT).
+ * Why an API whose only exclusion is `-` (YouTube, Hacker News) is not asked a text: one whose every word is one it
+ * cannot exclude (`NOT -40`: `--40` is no exclusion, and `-40` a number to find), which minusQuery leaves out; or one
+ * with a group only parentheses can say (`(a b) OR c`), which YouTube does not read: its `|` binds before the space, so
+ * `a b|c` is a AND (b OR c). Undefined for every other text (one or two `includes` for nearly all: such a word comes
+ * after a NOT, and such a group opens with a `(`).
  */
 export function minusQueryProblem(text: string, or: '|' | ' ', api: string): string | undefined {
-  if (!text.includes('NOT')) return undefined;
+  const mayHoldNot = text.includes('NOT');
+  // Only YouTube's reading keeps a group's parentheses (Algolia's, every term required, never needs them).
+  if (!mayHoldNot && (or === ' ' || !text.includes('('))) return undefined;
   // Read closed once: a text with no word at all is skipped for that (noWordProblem), not here.
   const closed = closedQuery(text);
-  if (closed === '' || minusWritten(closed, or) !== '') return undefined;
+  if (closed === '') return undefined;
+  const written = minusWritten(closed, or);
+  if (written.kept.length > 0) {
+    return `reads no parentheses, and its OR (|) binds before the space (a b|c is a AND (b OR c)), so ${written.kept.join(', ')} would mean something else without them: search for each alternative on its own`;
+  }
+  if (!mayHoldNot || written.text !== '') return undefined;
   return `the query has no words ${api} can search for, and its excluded ones ${api} cannot exclude (a number after NOT: -40 is a number to it, not an exclusion): they are left out`;
 }
 

@@ -1,3 +1,4 @@
+import { notIsOperator } from '../domain/excluded-terms.js';
 import { closedBooleanText, mustBeQuoted } from './excluded-terms.js';
 import { type FormulaWriter, withoutGroups } from './query-groups.js';
 
@@ -41,11 +42,33 @@ const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
  */
 export function githubSearchText(text: string): string | undefined {
   // What the terms leave is closed again, as for PubMed: `a AND NOT -b` is `a NOT b`, not `a AND NOT b`.
-  const terms = closedBooleanText(text, QUALIFIERS_KEPT);
+  const terms = closedBooleanText(negatedQualifiersWithMinus(text), QUALIFIERS_KEPT);
   if (typeof terms === 'string') return withoutGroups(terms, GITHUB_READING, formulaAsPhrase).text;
   if (terms.rest === '') return undefined;
   const sent = [terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
   return withoutGroups(sent, GITHUB_READING, formulaAsPhrase).text;
+}
+
+/**
+ * A NOT (or AND NOT) before a qualifier, outside phrases: URLs (`https://…`) are words, not qualifiers, and an OR NOT
+ * (an alternative of everything but the qualifier) has no `-` form.
+ * Matched with the phrases, which are left as they are.
+ */
+const NOT_BEFORE_QUALIFIER = /"[^"]*"?|(?<![^\s(])(?<!(?:^|[\s(])OR\s+)(?:AND\s+)?NOT\s+(?=-?[A-Za-z][\w-]*:(?!\/\/))/g;
+
+/**
+ * The text with each `NOT qualifier:value` and `AND NOT qualifier:value` written `-qualifier:value`: GitHub documents
+ * its NOT for words (`hello NOT world`) and the `-` for qualifiers ("Understanding the search syntax": `-language:go`),
+ * so `x AND NOT language:go` reads as `x -language:go`, as typed with the `-`; sent as typed, GitHub's reading of a NOT
+ * before a qualifier was its own. A `NOT -language:go` (excluded twice) is left as typed. The text itself where NOT is
+ * no operator (notIsOperator) or absent (nearly every text: one `includes`).
+ */
+function negatedQualifiersWithMinus(text: string): string {
+  if (!text.includes('NOT') || !notIsOperator(text)) return text;
+  return text.replace(NOT_BEFORE_QUALIFIER, (match: string, offset: number) => {
+    if (match.startsWith('"')) return match;
+    return text[offset + match.length] === '-' ? match : '-';
+  });
 }
 
 /** An upper-case operator word inside a formula (`-(2024 OR 2025)`): a group of alternatives, not a formula's text. */

@@ -200,7 +200,7 @@ function readGroups(text: string): Group {
 }
 
 /** Where a formula's group (from its `(`) ends: past its `)`, phrases inside it passed over, or at the end of the text. */
-function formulaEnd(text: string, start: number): number {
+export function formulaEnd(text: string, start: number): number {
   let depth = 0;
   for (let index = start; index < text.length; index += 1) {
     const character = text[index];
