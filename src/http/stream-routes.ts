@@ -3,10 +3,10 @@ import { PassThrough } from 'node:stream';
 import type { AppConfig } from '../config.js';
 import { clientKeyOf } from '../domain/client-key.js';
 import { FedsearchError } from '../domain/errors.js';
-import type { SearchResult } from '../domain/result.js';
 import { QUERY_STRING } from '../domain/validation.js';
 import type { ProviderAnswer } from '../engine/gather.js';
-import type { SearchService } from '../engine/search-service.js';
+import type { SearchRequest, SearchService } from '../engine/search-service.js';
+import type { SearchPlan } from '../operations/search-plan.js';
 import { endConnectionAfterShutdown } from '../transport/closing-connection.js';
 import { errorEnvelope, logFailure } from './error-handler.js';
 import { arrivalOf } from './request-arrival.js';
@@ -73,34 +73,68 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
   const input = request.query as SearchRouteInput;
   // Validation that needs the provider list throws here, so a bad request is a 400 before any event.
   const plan = planRouteSearch(search, kind, input);
-  const total = plan.selected.length;
   const receivedAt = arrivalOf(reply);
   const signal = clientGoneSignal(reply);
-  const events = new PassThrough();
-  // The headers go out now, promising keep-alive; a shutdown that begins meanwhile must not wait on this socket.
-  endConnectionAfterShutdown(reply.raw, reply.server.server);
-  const write = (chunk: string): void => {
-    // Nothing more to say once the stream ended or the client went away (Fastify destroys it then).
-    if (!events.writableEnded && !events.destroyed) events.write(chunk);
-  };
-  void reply
-    .header('content-type', 'text/event-stream; charset=utf-8')
-    // no-transform: proxies must not compress or rewrite it; X-Accel-Buffering: nginx (CapRover) passes each event at once.
-    .header('cache-control', 'no-cache, no-transform')
-    .header('x-accel-buffering', 'no')
-    .send(events);
-  write(': fedsearch search stream\n\n');
-  const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
+  const stream = new EventStream(reply);
+  const heartbeat = setInterval(() => stream.write(': heartbeat\n\n'), heartbeatMs);
+  const onProviderAnswer = providerEventWriter(stream, search, kind, plan.selected, input);
+  try {
+    const answer = await plan.run({ logger: request.log, onProviderAnswer, receivedAt, caller: clientKeyOf(request) }, signal);
+    stream.write(sseEvent('done', answer, STREAM_END_ID));
+  } catch (error) {
+    if (!signal.aborted) stream.write(failureEvent(request, error));
+  } finally {
+    clearInterval(heartbeat);
+    stream.end();
+  }
+}
 
-  // Fused in the order the providers were asked, as the finished search fuses them, not in finish order: ties
-  // between results (and which provider's fields a merged result shows) break by it, so the last `results`
-  // event is the answer `done` gives.
-  const slots = new Array<ProviderAnswer | undefined>(plan.selected.length);
+/** The reply's body, sent as an event stream from the start: its headers go out, then a first comment. */
+class EventStream {
+  private readonly events = new PassThrough();
+
+  constructor(reply: FastifyReply) {
+    // The headers go out now, promising keep-alive; a shutdown that begins meanwhile must not wait on this socket.
+    endConnectionAfterShutdown(reply.raw, reply.server.server);
+    void reply
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      // no-transform: proxies must not compress or rewrite it; X-Accel-Buffering: nginx (CapRover) passes each event at once.
+      .header('cache-control', 'no-cache, no-transform')
+      .header('x-accel-buffering', 'no')
+      .send(this.events);
+    this.write(': fedsearch search stream\n\n');
+  }
+
+  write(chunk: string): void {
+    // Nothing more to say once the stream ended or the client went away (Fastify destroys it then).
+    if (!this.events.writableEnded && !this.events.destroyed) this.events.write(chunk);
+  }
+
+  end(): void {
+    this.events.end();
+  }
+}
+
+/**
+ * What writes each provider's `provider` event, and a `results` event whenever the results fused so far changed.
+ * Fused in the order the providers were asked, as the finished search fuses them, not in finish order: ties between
+ * results (and which provider's fields a merged result shows) break by it, so the last `results` event is the answer
+ * `done` gives.
+ */
+function providerEventWriter(
+  stream: EventStream,
+  search: SearchService,
+  kind: SearchRouteKind,
+  selected: SearchPlan['selected'],
+  input: SearchRouteInput,
+): NonNullable<SearchRequest['onProviderAnswer']> {
+  const total = selected.length;
+  const slots = new Array<ProviderAnswer | undefined>(total);
   let shownResults = JSON.stringify([]);
-  const onProviderAnswer = (answer: ProviderAnswer, kept: readonly SearchResult[], moreAtOnce: boolean): void => {
-    const slot = plan.selected.indexOf(answer.provider);
+  return (answer, kept, moreAtOnce) => {
+    const slot = selected.indexOf(answer.provider);
     slots[slot < 0 ? slots.length : slot] = answer;
-    write(sseEvent('provider', answer.outcome));
+    stream.write(sseEvent('provider', answer.outcome));
     // A stream that joined an identical one in flight is told the answers it missed in one go: results fused
     // before the last of them would be replaced at once, so it gets each provider event, then the latest results.
     if (moreAtOnce) return;
@@ -109,26 +143,19 @@ async function streamSearch({ search, heartbeatMs }: StreamContext, kind: Search
     const serialised = JSON.stringify(results);
     if (serialised === shownResults) return;
     shownResults = serialised;
-    write(sseEvent('results', { results, done: answers.length, total }));
+    stream.write(sseEvent('results', { results, done: answers.length, total }));
   };
-  try {
-    const answer = await plan.run({ logger: request.log, onProviderAnswer, receivedAt, caller: clientKeyOf(request) }, signal);
-    write(sseEvent('done', answer, STREAM_END_ID));
-  } catch (error) {
-    if (!signal.aborted) {
-      // Headers are gone: the failure becomes the stream's last event, shaped and hidden as the error handler would.
-      const known = error instanceof FedsearchError && error.code !== 'INTERNAL';
-      const status = known ? error.httpStatus : 500;
-      const code = known ? error.code : 'INTERNAL';
-      logFailure(request.log, error instanceof Error ? error : new Error(String(error)), status, code, 'search stream failed');
-      // The error handler's envelope, request id included: an EventSource cannot read the x-request-id header.
-      const message = known ? error.message : `internal error; quote request id ${request.id} when reporting it`;
-      write(sseEvent('error', errorEnvelope(request, status, code, message), STREAM_END_ID));
-    }
-  } finally {
-    clearInterval(heartbeat);
-    events.end();
-  }
+}
+
+/** A failure after the headers went: the stream's last event, shaped and hidden as the error handler would. */
+function failureEvent(request: FastifyRequest, error: unknown): string {
+  const known = error instanceof FedsearchError && error.code !== 'INTERNAL';
+  const status = known ? error.httpStatus : 500;
+  const code = known ? error.code : 'INTERNAL';
+  logFailure(request.log, error instanceof Error ? error : new Error(String(error)), status, code, 'search stream failed');
+  // The error handler's envelope, request id included: an EventSource cannot read the x-request-id header.
+  const message = known ? error.message : `internal error; quote request id ${request.id} when reporting it`;
+  return sseEvent('error', errorEnvelope(request, status, code, message), STREAM_END_ID);
 }
 
 /** `GET /v1/search/{kind}/stream`: the search routes' answer as Server-Sent Events, provider by provider. */

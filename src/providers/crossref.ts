@@ -13,6 +13,7 @@ import {
   httpUrl,
   isRecord,
   itemsOf,
+  listedCount,
   numberOrUndefined,
   parseJsonObject,
   snippetOf,
@@ -136,7 +137,7 @@ export class CrossrefProvider extends Provider {
 /** How many works a search page listed, unreadable ones included (parseResponse found `message.items` a list). */
 function listedWorks(response: UpstreamResponse): number {
   const message = parseJsonObject(response).message;
-  return isRecord(message) && Array.isArray(message.items) ? message.items.length : 0;
+  return isRecord(message) ? listedCount(message.items) : 0;
 }
 
 function toItem(work: Record<string, unknown>): ProviderItem | undefined {

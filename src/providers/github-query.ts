@@ -1,5 +1,5 @@
 import { notIsOperator } from '../domain/excluded-terms.js';
-import { closedBooleanText, mustBeQuoted } from './excluded-terms.js';
+import { booleanQueryProblem, closedBooleanText, mustBeQuoted } from './excluded-terms.js';
 import { type FormulaWriter, withoutGroups } from './query-groups.js';
 
 /**
@@ -41,12 +41,56 @@ const MAY_HOLD_OPERATOR = /\b(?:AND|OR|NOT)\b/;
  * any search terms"). A group is sent without its parentheses where the text reads the same without them (GITHUB_READING).
  */
 export function githubSearchText(text: string): string | undefined {
+  return writtenForGithub(text)?.text;
+}
+
+/**
+ * What GitHub is sent for a search text, worked out once for both the check before a search (Provider.queryProblem)
+ * and its request (Provider.buildRequest): the text grouping wrote, and why GitHub would refuse it, in any scope.
+ */
+export interface GithubSearchText {
+  /** As githubSearchText writes it: undefined or empty when there is nothing to send (booleanQueryProblem). */
+  readonly sent: string | undefined;
+  /** Why GitHub is not sent it: nothing to send, or a rule of its own (githubQueryProblem); undefined when it is. */
+  readonly problem: string | undefined;
+}
+
+export function githubSearch(text: string): GithubSearchText {
+  const written = writtenForGithub(text);
+  if (written === undefined || written.text === '') return { sent: written?.text, problem: booleanQueryProblem(written?.text) };
+  return { sent: written.text, problem: githubQueryProblem(written) };
+}
+
+/** The text GitHub is sent, and what grouping it left that GitHub cannot be sent (groupProblem reads them). */
+interface WrittenText {
+  text: string;
+  /** Groups that had to keep their parentheses (query-groups.ts). */
+  kept: readonly string[];
+  /** Formulas formulaAsPhrase left as typed, not quoted. */
+  unquoted: readonly string[];
+}
+
+/** githubSearchText's work, with what its one pass of grouping left; undefined for a text of excluded terms alone. */
+function writtenForGithub(text: string): WrittenText | undefined {
   // What the terms leave is closed again, as for PubMed: `a AND NOT -b` is `a NOT b`, not `a AND NOT b`.
   const terms = closedBooleanText(negatedQualifiersWithMinus(text), QUALIFIERS_KEPT);
-  if (typeof terms === 'string') return withoutGroups(terms, GITHUB_READING, formulaAsPhrase).text;
+  if (typeof terms === 'string') return withoutGithubGroups(terms);
   if (terms.rest === '') return undefined;
-  const sent = [terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' ');
-  return withoutGroups(sent, GITHUB_READING, formulaAsPhrase).text;
+  return withoutGithubGroups([terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' '));
+}
+
+const NOTHING_LEFT: readonly string[] = Object.freeze([]);
+
+function withoutGithubGroups(text: string): WrittenText {
+  // Nearly every text holds no parenthesis: withoutGroups gives it back as it is, with nothing kept.
+  if (!text.includes('(')) return { text, kept: NOTHING_LEFT, unquoted: NOTHING_LEFT };
+  const unquoted: string[] = [];
+  const { text: written, kept } = withoutGroups(text, GITHUB_READING, (formula) => {
+    const phrase = formulaAsPhrase(formula);
+    if (phrase === formula) unquoted.push(formula);
+    return phrase;
+  });
+  return { text: written, kept, unquoted };
 }
 
 /**
@@ -96,17 +140,13 @@ const formulaAsPhrase: FormulaWriter = (formula) =>
 const GITHUB_READING = 'unordered';
 
 /** Why GitHub is not sent a text (as githubSearchText writes it) for its parentheses; undefined when it holds none. */
-function groupProblem(text: string): string | undefined {
-  const formulas: string[] = [];
-  const group = withoutGroups(text, GITHUB_READING, (formula) => {
-    formulas.push(formula);
-    return formula;
-  }).kept[0];
+function groupProblem({ kept, unquoted }: WrittenText): string | undefined {
+  const group = kept[0];
   if (group !== undefined) {
     return `accepts no parentheses (its search API answers a group with 422), and without them ${group} would mean something else beside the rest of the query, as GitHub documents no order between AND and OR: search for each alternative on its own`;
   }
   // githubSearchText quoted every other formula: one left outside a phrase is one it could not.
-  const formula = formulas.find((written) => written.replace(PHRASE, '').includes('('));
+  const formula = unquoted.find((written) => written.replace(PHRASE, '').includes('('));
   if (formula === undefined) return undefined;
   return `accepts no parentheses (its search API answers a group with 422), and ${formula} cannot be sent without them: quoted as a phrase, as other formulas are, its quotes or its AND, OR or NOT would no longer be read (and GitHub's NOT does not exclude numbers): search without it, or for each alternative on its own`;
 }
@@ -120,12 +160,13 @@ function operatorsIn(text: string): number {
  * Why GitHub would refuse this query text (as sent: githubSearchText); undefined when it would take it. Operators past
  * its five refuse the whole text: leaving out the NOTs past them would return what the caller excluded.
  */
-export function githubQueryProblem(text: string): string | undefined {
+function githubQueryProblem(written: WrittenText): string | undefined {
+  const { text } = written;
   // Nearly every query is this short: the work below is for the few that are not, or hold an operator.
   // A group keeps its parentheses only beside an operator (githubSearchText): such a text holds one; a formula left
   // unquoted (a quote in it) may hold none, and is one with a `(`.
   if (text.length <= MAX_SEARCH_TEXT && !MAY_HOLD_OPERATOR.test(text) && !text.includes('(')) return undefined;
-  const grouped = groupProblem(text);
+  const grouped = groupProblem(written);
   if (grouped !== undefined) return grouped;
   const operators = operatorsIn(text);
   if (operators > MAX_OPERATORS) {

@@ -3,8 +3,8 @@ import type { SearchFilters, SearchQuery } from '../domain/query.js';
 import type { ProviderItem } from '../domain/result.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { ONLY_EXCLUDED_TERMS, booleanQueryProblem } from './excluded-terms.js';
-import { githubCodeQueryProblem, githubQueryProblem, githubSearchText } from './github-query.js';
-import { answerItems, asArray, compact, extraFields, httpUrl, isRecord, isoDate, itemsOf, numberOrUndefined, parseJsonObject, plainText } from './parse-helpers.js';
+import { githubCodeQueryProblem, githubSearch, type GithubSearchText } from './github-query.js';
+import { answerItems, asArray, compact, extraFields, httpUrl, isRecord, isoDate, itemsOf, listedCount, numberOrUndefined, parseJsonObject, plainText } from './parse-helpers.js';
 import {
   Provider,
   numberParameter,
@@ -51,9 +51,24 @@ export class GithubProvider extends Provider {
    * an OR it does not read (githubCodeQueryProblem).
    */
   override queryProblem(text: string, filters?: SearchFilters): string | undefined {
-    const sent = githubSearchText(text);
-    if (sent === undefined || sent === '') return booleanQueryProblem(sent);
-    return githubQueryProblem(sent) ?? (filters?.scope === 'code' ? githubCodeQueryProblem(sent) : undefined);
+    const { sent, problem } = this.searchTextFor(text);
+    if (problem !== undefined || sent === undefined) return problem;
+    return filters?.scope === 'code' ? githubCodeQueryProblem(sent) : undefined;
+  }
+
+  /** The last text worked out (githubSearch): a search's request is built from the text its check has just read. */
+  private lastSearchText: { text: string; search: GithubSearchText } | undefined;
+
+  /**
+   * githubSearch of this text, worked out once for a search's check and its request. One text is remembered: another
+   * search in between (one waiting for a rate-limit slot) only means its text is worked out again, never a wrong one.
+   */
+  private searchTextFor(text: string): GithubSearchText {
+    const last = this.lastSearchText;
+    if (last !== undefined && last.text === text) return last.search;
+    const search = githubSearch(text);
+    this.lastSearchText = { text, search };
+    return search;
   }
 
   /** GitHub's code search takes no request without a token: such a search is not_configured, no slot or request spent on it. */
@@ -70,7 +85,7 @@ export class GithubProvider extends Provider {
     // answer cache) would be given them. Code search takes no such qualifier; its results are filtered below. The
     // qualifier goes first, where nothing typed can reach it: after the text, `rust NOT` negated it and `rust "async`
     // took it into the phrase (githubSearchText also closes both, and leaves out an AND or OR that would join it).
-    const text = githubSearchText(query.text);
+    const text = this.searchTextFor(query.text).sent;
     const problem = booleanQueryProblem(text);
     if (problem !== undefined || text === undefined) throw invalidQuery(problem ?? ONLY_EXCLUDED_TERMS);
     const codeProblem = scope === 'code' ? githubCodeQueryProblem(text) : undefined;
@@ -180,6 +195,5 @@ function codeItem(item: Record<string, unknown>, repository: Record<string, unkn
 
 /** How many items a search page listed, private ones and unreadable ones included (parseResponse found `items` a list). */
 function listedItems(response: UpstreamResponse): number {
-  const items = parseJsonObject(response).items;
-  return Array.isArray(items) ? items.length : 0;
+  return listedCount(parseJsonObject(response).items);
 }

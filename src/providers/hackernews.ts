@@ -4,7 +4,7 @@ import type { ProviderItem } from '../domain/result.js';
 import { timeRangeStart } from '../domain/time-range.js';
 import { ERROR_ENVELOPES, describeJsonError, errorEnvelopeMessage } from './error-envelope.js';
 import { NO_WORD_TO_SEARCH, minusQuery, minusQueryProblem } from './excluded-terms.js';
-import { answerItems, compact, extraFields, httpUrl, isoDate, itemsOf, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
+import { answerItems, compact, extraFields, httpUrl, isoDate, itemsOf, listedCount, numberOrUndefined, parseJsonObject, text } from './parse-helpers.js';
 import {
   Provider,
   numberParameter,
@@ -108,7 +108,7 @@ export class HackerNewsProvider extends Provider {
     const body = parseJsonObject(page.response);
     const pages = numberOrUndefined(body.nbPages) ?? Number.POSITIVE_INFINITY;
     // The hits listed, not those read: a hit skipped as unreadable does not make a full page look like the last.
-    const listed = Array.isArray(body.hits) ? body.hits.length : 0;
+    const listed = listedCount(body.hits);
     if (listed < hitsPerPage || next >= pages || (next + 1) * hitsPerPage > MAX_DEPTH) return undefined;
     return withParameters(page.request, { page: String(next) });
   }

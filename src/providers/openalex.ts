@@ -15,6 +15,7 @@ import {
   isRecord,
   itemsOf,
   isoDate,
+  listedCount,
   numberOrUndefined,
   parseJsonObject,
   snippetOf,
@@ -187,8 +188,7 @@ function prefixed(prefix: string, id: string | undefined): string | undefined {
 
 /** How many works a search page listed, unreadable ones included (parseResponse found `results` a list). */
 function listedWorks(response: UpstreamResponse): number {
-  const results = parseJsonObject(response).results;
-  return Array.isArray(results) ? results.length : 0;
+  return listedCount(parseJsonObject(response).results);
 }
 
 function toItem(work: Record<string, unknown>): ProviderItem | undefined {

@@ -106,6 +106,14 @@ export function asArray<T = unknown>(value: unknown): T[] {
   return (Array.isArray(value) ? value : [value]) as T[];
 }
 
+/**
+ * How many entries a page's list holds, unreadable ones included: 0 when it is no list. Not asArray's length, which
+ * counts a lone object as one: a JSON API's missing or mangled list listed nothing, and a full page is judged by it.
+ */
+export function listedCount(list: unknown): number {
+  return Array.isArray(list) ? list.length : 0;
+}
+
 /** The text of an XML node that may be a string or `{ '#text': … }` with attributes. */
 export function xmlText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;

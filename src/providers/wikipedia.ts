@@ -124,9 +124,9 @@ export class WikipediaProvider extends Provider {
    * the editions of wikipedia-language.ts are named, so their breakers are a fixed few.
    */
   override upstreamHost(filters: SearchFilters): string | undefined {
-    if (filters.language === undefined || this.edition === undefined || this.credential(LANGUAGE_SETTING) !== undefined) return undefined;
-    const code = wikipediaEditionCode(filters.language);
-    return code === undefined || code === this.edition ? undefined : `${code}.wikipedia.org`;
+    // wikiFor names a wiki besides the site only for another Wikipedia edition (wikipediaEditionOrigin).
+    const wiki = this.wikiFor(filters.language);
+    return wiki === undefined || wiki === this.site ? undefined : new URL(wiki).host;
   }
 
   override buildRequest(query: SearchQuery): UpstreamRequest {

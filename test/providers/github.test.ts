@@ -304,6 +304,19 @@ describe('github adapter', () => {
     expect(upstream.requestsTo('/github/search/repositories').at(-1)!.url.searchParams.get('q')).toBe('is:public a AND b OR c NOT d NOT e NOT f');
   });
 
+  it("builds each search's request from its own text when another search was checked in between", () => {
+    // The text a check works out is remembered for the request; a search waiting for a rate-limit slot meanwhile
+    // has another checked before its request is built.
+    const provider = makeProvider(GithubProvider);
+    const sentFor = (text: string) => new URL(provider.buildRequest(makeQuery(text, 'code', 5)).url).searchParams.get('q');
+    expect(provider.queryProblem!('rust -python')).toBeUndefined();
+    expect(provider.queryProblem!('zig OR (a OR b)')).toBeUndefined();
+    expect(sentFor('rust -python')).toBe('is:public rust NOT python');
+    expect(sentFor('zig OR (a OR b)')).toBe('is:public zig OR a OR b');
+    expect(provider.queryProblem!('(a OR b) c')).toMatch(/^accepts no parentheses/);
+    expect(sentFor('f(x) -y')).toBe('is:public "f(x)" NOT y');
+  });
+
   it('refuses code search without a token, and unknown scopes', () => {
     const provider = makeProvider(GithubProvider);
     expect(provider.missingSettings()).toEqual([]);

@@ -3,6 +3,7 @@ import {
   answerItems,
   itemsOf,
   jsonObjectEnd,
+  listedCount,
   encodePathSegments,
   extraFields,
   htmlToText,
@@ -166,5 +167,15 @@ describe('answerItems', () => {
   it('answers an empty list with no items, and a list none of whose entries could be read with a parse error', () => {
     expect(answerItems(0, [])).toEqual([]);
     expect(() => answerItems(2, itemsOf([null, {}], toItem))).toThrow(expect.objectContaining({ code: 'PROVIDER_PARSE', message: expect.stringContaining('none of the 2 listed results') }));
+  });
+});
+
+describe('listedCount', () => {
+  it('counts every entry of a list, unreadable ones too, and nothing for what is no list (a lone object included)', () => {
+    expect(listedCount([null, {}, 'x'])).toBe(3);
+    expect(listedCount([])).toBe(0);
+    expect(listedCount({ url: 'https://a.example/' })).toBe(0);
+    expect(listedCount(undefined)).toBe(0);
+    expect(listedCount('abc')).toBe(0);
   });
 });
