@@ -64,7 +64,13 @@ const GROUP_CONTENT = nestedGroupContent(MAX_GROUP_DEPTH);
  * unclosed phrase does.
  */
 const GROUP = String.raw`\((?<group>${GROUP_CONTENT})(?:\)(?![^\s)])|$)`;
-const EXCLUDED_VALUE = String.raw`(?:${GROUP}|"(?<phrase>[^"]*)"?|(?<word>[^\s()"]+))`;
+/**
+ * A word with the groups glued to it (`f(x)`, `f(g(x))`, `sin(-x)`: a formula, as query-groups.ts reads one), whole:
+ * read to its first `(`, `x -f(x)` excluded f alone and left `(x)`, x to find. No quote inside (a phrase could not
+ * hold the formula); nested as deep as closedQuery leaves a text.
+ */
+const FORMULA_WORD = String.raw`[^\s()"]+(?:${formulaGroup(MAX_GROUP_DEPTH)}[^\s()"]*)*`;
+const EXCLUDED_VALUE = String.raw`(?:${GROUP}|"(?<phrase>[^"]*)"?|(?<word>${FORMULA_WORD}))`;
 const PHRASE = '"[^"]*"?';
 /**
  * GitHub's exclusions: groups after NOT or `-` (`NOT (a OR b)`, `-(a OR b)`: GitHub has no parentheses, so their words
@@ -86,8 +92,16 @@ const GITHUB_MINUS_TERM = String.raw`${TERM_START}(?:(?:(?:AND|OR|NOT)\s+)?${MIN
 const EXCLUDED_TERM_OR_PHRASE = new RegExp(String.raw`${TERM_START}(?:${MINUS_PREFIX}|${NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
 /** `-` terms alone: for a text whose NOT is a word. */
 const MINUS_TERM_OR_PHRASE = new RegExp(String.raw`${TERM_START}${MINUS_PREFIX}${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
-/** For an API that reads NOT itself (PubMed, OpenAlex): `-` terms, and NOTs after another operator. */
-const MINUS_OR_OPERATOR_NOT_TERM_OR_PHRASE = new RegExp(String.raw`${TERM_START}(?:${MINUS_PREFIX}|${OPERATOR_NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
+/**
+ * A NOT before a formula (`x NOT f(x)`), which these APIs would read as `NOT f` and `(x)`, a group to find: excluded as a
+ * term, sent quoted (`(x) NOT "f(x)"`, mustBeQuoted).
+ */
+const FORMULA_NOT_PREFIX = String.raw`NOT\s+(?=[^\s()"-][^\s()"]*\()`;
+/** For an API that reads NOT itself (PubMed, OpenAlex): `-` terms, NOTs after another operator, and NOTs before a formula. */
+const MINUS_OR_OPERATOR_NOT_TERM_OR_PHRASE = new RegExp(
+  String.raw`${TERM_START}(?:${MINUS_PREFIX}|${OPERATOR_NOT_PREFIX}|${FORMULA_NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`,
+  'gu',
+);
 const GITHUB_EXCLUDED_TERM_OR_PHRASE = new RegExp(`${GITHUB_EXCLUDED_TERM}|${PHRASE}`, 'gu');
 const GITHUB_MINUS_TERM_OR_PHRASE = new RegExp(`${GITHUB_MINUS_TERM}|${PHRASE}`, 'gu');
 
@@ -117,13 +131,16 @@ const LEADING_OPERATOR = /^(?:AND|OR)(?:\s+|$)/;
  * quote is the rest (`NOT "a b"c` excludes `a b`, not `a` with the rest `b"c`, a quote left open). A word with a group
  * glued to it (`NOT f(x)`) is one formula: read to its `(`, the NOT was left first, with nothing before it.
  */
-const LEADING_NOT_TERM = new RegExp(String.raw`^NOT\s+(?:\((${GROUP_CONTENT})(?:\)|$)|"([^"]*)(?:"|$)|([^\s()"]+(?:\([^()"]*\)[^\s()"]*)?))(?:\s+|$|(?<="))`);
+const LEADING_NOT_TERM = new RegExp(String.raw`^NOT\s+(?:\((${GROUP_CONTENT})(?:\)|$)|"([^"]*)(?:"|$)|(${FORMULA_WORD}))(?:\s+|$|(?<="))`);
 
 /** A word of a group that starts with a `-` no reader takes for an exclusion: a number's (`-40`). */
 const MINUS_NUMBER = /^-[^"\p{L}-]/u;
 
-/** The words and phrases of a NOT group, without its operators, parentheses (or a `-` typed inside it): each is excluded. */
-const GROUP_TERM = /"([^"]*)"?|[^\s"()]+/g;
+/**
+ * The words and phrases of a NOT group, without its operators, parentheses (or a `-` typed inside it): each is excluded.
+ * A formula among them (`NOT (b OR f(x))`) is one term, as outside a group.
+ */
+const GROUP_TERM = new RegExp(String.raw`"([^"]*)"?|${FORMULA_WORD}`, 'gu');
 
 const LOWER_CASE_LETTER = /\p{Ll}/u;
 const UPPER_CASE_LETTER = /\p{Lu}/u;
@@ -134,6 +151,13 @@ const LEADING_NOT = /^\s*NOT(?![^\s(])/;
  * (`NOT NOT FOUND` is `not FOUND`), as closedQuery reads them as one operator for every other provider.
  */
 const NOT_OR_PHRASE = /"[^"]*"?|(?<![^\s(])NOT(?:\s+NOT)*(?![^\s)])/g;
+
+/** A formula's group (`(x)`, `(g(x))`), with groups of its own `depth - 1` levels deep, and no quote. */
+function formulaGroup(depth: number): string {
+  let group = String.raw`\([^()"]*\)`;
+  for (let level = 1; level < depth; level += 1) group = String.raw`\((?:[^()"]|${group})*\)`;
+  return group;
+}
 
 /** The content of a group with groups of its own `depth - 1` levels deep: GROUP_PARTs and closed groups. */
 function nestedGroupContent(depth: number): string {
@@ -276,9 +300,16 @@ export function minusSyntax(text: string): string {
   return [placed, ...moved].join(' ').replace(/\s+/g, ' ').trim() || (leftOut ? '' : text);
 }
 
-/** A group's term with its `-`: a phrase again where it holds a space (groupTerms keeps no quotes). */
+/** A space, a parenthesis, or a formula's character (a `+` before a letter or digit: `x+1`, not `c++`; `=`, `<`, `>`, `^`). */
+const MUST_BE_PHRASE = /[\s()=<>^]|\+(?=[\p{L}\p{N}])/u;
+
+/**
+ * A group's term with its `-`: a phrase again where it holds a space (groupTerms keeps no quotes), and a formula as one
+ * (`-(b OR f(x))` is `-b -"f(x)"`, `NOT (x+1)` is `-"x+1"`), as minus-phrases.ts writes one outside a group: written
+ * bare, `-f(x)` excluded f alone, and `-x+1` was no term either API documents.
+ */
 function minusTerm(term: string): string {
-  return /\s/.test(term) ? `-"${term}"` : `-${term}`;
+  return MUST_BE_PHRASE.test(term) ? `-"${term}"` : `-${term}`;
 }
 
 /** The text with each NOT outside a phrase in lower case: for a boolean API, where it is a word (notIsOperator). */

@@ -127,7 +127,8 @@ describe('excluded terms: NOT before a group, and NOT in a text written in capit
     expect(excludedTerms('NOT ("f(x" OR rats) asthma')).toEqual({ rest: 'asthma', excluded: ['f(x', 'rats'] });
     expect(excludedTerms('asthma NOT ("f(x" OR rats) mice')).toEqual({ rest: 'asthma mice', excluded: ['f(x', 'rats'] });
     expect(excludedTerms('asthma -("case (report" OR rats) mice', { not: 'kept' })).toEqual({ rest: 'asthma mice', excluded: ['case (report', 'rats'] });
-    expect(minusSyntax('NOT ("f(x" OR rats) asthma')).toBe('-f(x -rats asthma');
+    // A phrase again, as typed: bare, `-f(x` sent YouTube and Hacker News a parenthesis outside quotes.
+    expect(minusSyntax('NOT ("f(x" OR rats) asthma')).toBe('-"f(x" -rats asthma');
   });
 
   it('excludes the whole phrase after a NOT that starts the text, whatever follows its closing quote', () => {
