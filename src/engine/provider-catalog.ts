@@ -1,4 +1,5 @@
 import { FedsearchError, invalidQuery } from '../domain/errors.js';
+import type { FieldProblem } from '../domain/validation.js';
 import { shownValue } from '../domain/shown-value.js';
 import { AUTO_SELECTION, type SearchFilters } from '../domain/query.js';
 import type { SearchKind } from '../domain/result.js';
@@ -21,6 +22,15 @@ export interface ProviderDescription {
   health: HealthSnapshot;
   /** By host, the breakers of other hosts its searches have reached (Provider.upstreamHost); absent when none. */
   host_health?: Record<string, HealthSnapshot>;
+}
+
+/**
+ * A refusal of the `providers` field, in the shape of a refused field's (QUERY_INVALID with `details` naming it, as
+ * schema validation answers), so a client reads one shape for every bad field. Built only when a request is refused.
+ */
+function providersProblem(problem: string): FedsearchError {
+  const details: FieldProblem[] = [{ field: 'providers', message: problem }];
+  return invalidQuery(`providers: ${problem}`, details);
 }
 
 /** The providers the engine was built with, by name, each with its breaker and recent health. */
@@ -129,17 +139,17 @@ export class ProviderCatalog {
       const name = entry.trim().toLowerCase();
       if (name === '') continue;
       const provider = this.byName.get(name);
-      if (!provider) throw invalidQuery(this.unknownNameProblem(kind, name));
+      if (!provider) throw providersProblem(this.unknownNameProblem(kind, name));
       if (selected.includes(provider)) continue;
       if (provider.kind !== kind) {
-        throw invalidQuery(`providers: "${name}" serves ${provider.kind}, not ${kind}; allowed for ${kind}: ${this.allowedNames(kind)}`);
+        throw providersProblem(`"${name}" serves ${provider.kind}, not ${kind}; allowed for ${kind}: ${this.allowedNames(kind)}`);
       }
       if (!searches(provider)) {
-        throw invalidQuery(`providers: "${name}" does not search (${provider.settings.description}); allowed for ${kind}: ${this.allowedNames(kind)}`);
+        throw providersProblem(`"${name}" does not search (${provider.settings.description}); allowed for ${kind}: ${this.allowedNames(kind)}`);
       }
       selected.push(provider);
     }
-    if (selected.length === 0) throw invalidQuery(`providers: name at least one provider; allowed for ${kind}: ${this.allowedNames(kind)}`);
+    if (selected.length === 0) throw providersProblem(`name at least one provider; allowed for ${kind}: ${this.allowedNames(kind)}`);
     if (selected.length > 1) selected.sort((a, b) => this.position.get(a)! - this.position.get(b)!);
     return selected;
   }
@@ -150,10 +160,10 @@ export class ProviderCatalog {
    */
   private unknownNameProblem(kind: SearchKind, name: string): string {
     if (name === AUTO_SELECTION) {
-      return `providers: "${AUTO_SELECTION}" chooses the providers itself, so it stands alone; allowed: "${AUTO_SELECTION}" by itself, or names of ${kind} providers: ${this.allowedNames(kind)}`;
+      return `"${AUTO_SELECTION}" chooses the providers itself, so it stands alone; allowed: "${AUTO_SELECTION}" by itself, or names of ${kind} providers: ${this.allowedNames(kind)}`;
     }
     // The name is the caller's, as long as a URL may hold: the answer and its log line quote its start.
-    return `providers: unknown provider "${shownValue(name)}"; allowed for ${kind}: ${this.allowedNames(kind)}`;
+    return `unknown provider "${shownValue(name)}"; allowed for ${kind}: ${this.allowedNames(kind)}`;
   }
 
   /** Named only in an error: not worked out for every search. */

@@ -26,6 +26,12 @@ export interface TargetPolicy {
   lookupWait?: SlotWait;
 }
 
+/**
+ * What a refusal for an address says is allowed, after its reason ("refused: 10.0.0.1 is a private address; allowed: …"):
+ * a caller learns what would pass, and an operator which setting lifts the rule.
+ */
+export const ALLOWED_ADDRESSES = 'allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)';
+
 /** A URL that passed the policy, with the addresses its host had when it was checked. */
 export interface CheckedTarget {
   url: URL;
@@ -56,10 +62,11 @@ function parseTarget(input: string): URL {
 
 function checkScheme(url: URL): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FedsearchError('FETCH_FORBIDDEN', `refused: only http and https URLs are fetched, not ${url.protocol}`);
+    throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${url.protocol} URLs are not fetched; allowed: http and https URLs`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new FedsearchError('FETCH_FORBIDDEN', 'refused: URLs with a user name or password are not fetched');
+    // Never the URL itself: its user info is the password this refuses to send.
+    throw new FedsearchError('FETCH_FORBIDDEN', 'refused: URLs with a user name or password are not fetched; allowed: http and https URLs without them');
   }
 }
 
@@ -75,7 +82,7 @@ async function resolveAllowedAddresses(url: URL, policy: TargetPolicy): Promise<
   const literal = literalAddress(host);
   if (literal !== undefined) {
     const reason = exempt ? undefined : forbiddenAddressReason(literal, policy.nat64Prefixes);
-    if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${literal} is ${reason}`);
+    if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${literal} is ${reason}; ${ALLOWED_ADDRESSES}`);
     return [{ address: literal, family: isIP(literal) }];
   }
   const signal = policy.signal;
@@ -95,7 +102,7 @@ async function resolveAllowedAddresses(url: URL, policy: TargetPolicy): Promise<
   for (const { address } of addresses) {
     const reason = exempt ? undefined : forbiddenAddressReason(address, policy.nat64Prefixes);
     // The kind of address, not the address: a caller must not learn what this network's internal names resolve to.
-    if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${host} resolves to ${reason}`);
+    if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${host} resolves to ${reason}; ${ALLOWED_ADDRESSES}`);
   }
   return addresses;
 }

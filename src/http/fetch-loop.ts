@@ -14,6 +14,6 @@ export function refuseFetchLoop(userAgent: string | undefined): void {
   if (userAgent !== USER_AGENT) return;
   throw new FedsearchError(
     'FETCH_FORBIDDEN',
-    'refused: this download was asked by a fedsearch page fetch (a redirect to /v1/papers/download), which would let a page make fedsearch fetch from itself without end; ask for the file itself, not for a download of it',
+    'refused: this download was asked by a fedsearch page fetch (a redirect to /v1/papers/download), which would let a page make fedsearch fetch from itself without end; allowed: the file itself, asked for directly, not a download of it',
   );
 }

@@ -3,7 +3,7 @@ import { FedsearchError } from '../domain/errors.js';
 import { DOCUMENT_BOUNDS } from '../fetch/document-bounds.js';
 import { extractDocument, pageText } from '../fetch/extract.js';
 import { readDeadline, readFetchSettings, timeLeft, type FetchSettings, type ReadDeadline } from '../fetch/fetch-settings.js';
-import { checkFetchTarget } from '../fetch/fetch-target.js';
+import { ALLOWED_ADDRESSES, checkFetchTarget } from '../fetch/fetch-target.js';
 import { slotWaitNote, type SlotWait } from '../fetch/lookup-slots.js';
 import { readWithin, type WholeRead } from '../fetch/read-cache.js';
 import { safeFetch } from '../fetch/safe-fetch.js';
@@ -126,6 +126,9 @@ async function checkedForFirecrawl(input: FetchInput, context: OperationContext)
   }
 }
 
+/** What a scrape whose landing cannot be checked would have needed, and the engine that needs nothing of Firecrawl. */
+const CHECKABLE_SCRAPE = 'allowed: a scrape whose answer names a valid http(s) address it landed on (metadata.url), or engine "direct", which reads the page here';
+
 /**
  * Where Firecrawl says the page it scraped was (`metadata.url`, after redirects) must pass the same rules: it follows
  * redirects itself, so a public URL that redirects to 169.254.169.254 or an intranet name passed the first check and
@@ -143,14 +146,14 @@ async function refuseForbiddenLanding(landing: string | undefined, checkedUrl: s
   if (landing === undefined) {
     throw new FedsearchError(
       'FETCH_FORBIDDEN',
-      `refused: Firecrawl did not say where it landed after following redirects from ${checkedUrl} (its answer has no http(s) metadata.url), so what it read cannot be checked against the address rules; engine "direct" reads the page here`,
+      `refused: Firecrawl did not say where it landed after following redirects from ${checkedUrl} (its answer has no http(s) metadata.url), so what it read cannot be checked against the address rules; ${CHECKABLE_SCRAPE}`,
     );
   }
   let landed: URL;
   try {
     landed = new URL(landing);
   } catch {
-    throw new FedsearchError('FETCH_FORBIDDEN', 'refused: Firecrawl named no valid address for the page it scraped');
+    throw new FedsearchError('FETCH_FORBIDDEN', `refused: Firecrawl named no valid address for the page it scraped; ${CHECKABLE_SCRAPE}`);
   }
   try {
     await checkedForFirecrawl({ ...input, url: landed.href }, context);
@@ -160,7 +163,9 @@ async function refuseForbiddenLanding(landing: string | undefined, checkedUrl: s
       landed.hostname === new URL(checkedUrl).hostname
         ? `${landed.hostname} no longer passes the address rules after Firecrawl read ${checkedUrl}`
         : `Firecrawl was redirected from ${checkedUrl} to an address not fetched here`;
-    throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${how} (${error.message})`, { cause: error });
+    // The check's own refusal says what is allowed; a landing that does not resolve here gets the address rule's.
+    const why = error.code === 'FETCH_FORBIDDEN' ? error.message.replace(/^refused: /, '') : `${error.message}; ${ALLOWED_ADDRESSES}`;
+    throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${how}: ${why}`, { cause: error });
   }
 }
 

@@ -32,7 +32,7 @@ describe('checkFetchTarget, the gate in front of every fetch engine', () => {
     const lookup = resolver({ 'mixed.test': ['93.184.216.34', '169.254.169.254'] });
     const error = await refusal(checkFetchTarget('http://mixed.test/', { lookup }));
     expect(error.code).toBe('FETCH_FORBIDDEN');
-    expect(error.message).toBe('refused: mixed.test resolves to a cloud metadata address');
+    expect(error.message).toBe('refused: mixed.test resolves to a cloud metadata address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)');
   });
 
   it('refuses a name that does not resolve: what it would reach cannot be checked', async () => {
@@ -46,7 +46,29 @@ describe('checkFetchTarget, the gate in front of every fetch engine', () => {
       throw new Error('DNS must not be asked for a literal');
     };
     const error = await refusal(checkFetchTarget('http://0x7f.1:6379/', { lookup }));
-    expect(error.message).toBe('refused: 127.0.0.1 is a loopback address');
+    expect(error.message).toBe('refused: 127.0.0.1 is a loopback address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)');
+  });
+
+  // The house form of a refusal: what is wrong, then what would pass, so a caller need not guess the rule.
+  it.each([
+    ['a scheme other than http(s)', 'ftp://files.test/paper.pdf', 'refused: ftp: URLs are not fetched; allowed: http and https URLs'],
+    ['a user name and password', 'http://alice:Hunter2Secret@public.test/', 'refused: URLs with a user name or password are not fetched; allowed: http and https URLs without them'],
+    [
+      'a private literal address',
+      'http://10.0.0.7/',
+      'refused: 10.0.0.7 is a private address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)',
+    ],
+    [
+      'a name resolving to loopback',
+      'http://intranet.test/',
+      'refused: intranet.test resolves to a loopback address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)',
+    ],
+  ])('refuses %s saying what is allowed, never repeating user info', async (_label, url, message) => {
+    const lookup = resolver({ 'public.test': ['93.184.216.34'], 'intranet.test': ['127.0.0.1'] });
+    const error = await refusal(checkFetchTarget(url, { lookup }));
+    expect(error.code).toBe('FETCH_FORBIDDEN');
+    expect(error.message).toBe(message);
+    expect(error.message).not.toMatch(/alice|Hunter2/);
   });
 
   it('lets everything through with allowPrivate (FETCH_ALLOW_PRIVATE), but still only http(s)', async () => {

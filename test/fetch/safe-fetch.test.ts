@@ -68,16 +68,16 @@ function fakeResolver(records: Record<string, string[]>): HostResolver & { calls
 
 describe('safeFetch with the default policy', () => {
   it.each([
-    ['loopback IPv4', () => `${site.origin}/ok`, /^refused: 127\.0\.0\.1 is a loopback address$/],
-    ['loopback IPv6', () => `http://[::1]:${site.port}/ok`, /^refused: ::1 is a loopback address$/],
-    ['a private address', () => 'http://10.0.0.1/', /^refused: 10\.0\.0\.1 is a private address$/],
-    ['the metadata address', () => 'http://169.254.169.254/latest/meta-data/', /^refused: 169\.254\.169\.254 is a cloud metadata address$/],
-    ['a decimal spelling', () => `http://2130706433:${site.port}/ok`, /^refused: 127\.0\.0\.1 is a loopback address$/],
-    ['a short spelling', () => `http://127.1:${site.port}/ok`, /^refused: 127\.0\.0\.1 is a loopback address$/],
-    ['a hex spelling', () => `http://0x7f.0.0.1:${site.port}/ok`, /^refused: 127\.0\.0\.1 is a loopback address$/],
-    ['IPv4-mapped IPv6, dotted', () => `http://[::ffff:127.0.0.1]:${site.port}/ok`, /loopback address \(IPv4 127\.0\.0\.1 inside/],
-    ['IPv4-mapped IPv6, hex', () => `http://[::ffff:7f00:1]:${site.port}/ok`, /loopback address \(IPv4 127\.0\.0\.1 inside/],
-    ['a name resolving to loopback', () => `http://localhost:${site.port}/ok`, /^refused: localhost resolves to a loopback address$/],
+    ['loopback IPv4', () => `${site.origin}/ok`, /^refused: 127\.0\.0\.1 is a loopback address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
+    ['loopback IPv6', () => `http://[::1]:${site.port}/ok`, /^refused: ::1 is a loopback address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
+    ['a private address', () => 'http://10.0.0.1/', /^refused: 10\.0\.0\.1 is a private address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
+    ['the metadata address', () => 'http://169.254.169.254/latest/meta-data/', /^refused: 169\.254\.169\.254 is a cloud metadata address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
+    ['a decimal spelling', () => `http://2130706433:${site.port}/ok`, /^refused: 127\.0\.0\.1 is a loopback address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
+    ['a short spelling', () => `http://127.1:${site.port}/ok`, /^refused: 127\.0\.0\.1 is a loopback address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
+    ['a hex spelling', () => `http://0x7f.0.0.1:${site.port}/ok`, /^refused: 127\.0\.0\.1 is a loopback address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
+    ['IPv4-mapped IPv6, dotted', () => `http://[::ffff:127.0.0.1]:${site.port}/ok`, /loopback address \(IPv4 127\.0\.0\.1 inside an IPv6 address\); allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
+    ['IPv4-mapped IPv6, hex', () => `http://[::ffff:7f00:1]:${site.port}/ok`, /loopback address \(IPv4 127\.0\.0\.1 inside an IPv6 address\); allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
+    ['a name resolving to loopback', () => `http://localhost:${site.port}/ok`, /^refused: localhost resolves to a loopback address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
   ])('refuses %s with a 400 naming the reason, before connecting', async (_label, url, message) => {
     const before = site.requestedPaths.length;
     const error = await expectFailure(safeFetch(url()), 'FETCH_FORBIDDEN', message);
@@ -90,26 +90,26 @@ describe('safeFetch with the default policy', () => {
     await expectFailure(
       safeFetch('http://example.test/', { lookup }),
       'FETCH_FORBIDDEN',
-      /^refused: example\.test resolves to a private address$/,
+      /^refused: example\.test resolves to a private address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/,
     );
     expect(lookup.calls).toEqual(['example.test']);
   });
 
   it('refuses a name when any one of its addresses is forbidden', async () => {
     const lookup = fakeResolver({ 'mixed.test': ['93.184.216.34', 'fd00:ec2::254'] });
-    await expectFailure(safeFetch('https://mixed.test/', { lookup }), 'FETCH_FORBIDDEN', /^refused: mixed\.test resolves to a cloud metadata address$/);
+    await expectFailure(safeFetch('https://mixed.test/', { lookup }), 'FETCH_FORBIDDEN', /^refused: mixed\.test resolves to a cloud metadata address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/);
   });
 
   it.each(['file:///etc/passwd', 'ftp://example.com/file.txt', 'data:text/plain,hello', 'gopher://example.com/', 'javascript:alert(1)'])(
     'refuses the non-http URL %s',
     async (url) => {
-      const error = await expectFailure(safeFetch(url), 'FETCH_FORBIDDEN', /^refused: only http and https URLs are fetched, not [a-z]+:$/);
+      const error = await expectFailure(safeFetch(url), 'FETCH_FORBIDDEN', /^refused: [a-z]+: URLs are not fetched; allowed: http and https URLs$/);
       expect(error.message).toContain(new URL(url).protocol);
     },
   );
 
   it('refuses credentials in the URL and says a malformed URL is invalid', async () => {
-    await expectFailure(safeFetch('http://user:secret@example.com/'), 'FETCH_FORBIDDEN', /user name or password/);
+    await expectFailure(safeFetch('http://user:secret@example.com/'), 'FETCH_FORBIDDEN', /^refused: URLs with a user name or password are not fetched; allowed: http and https URLs without them$/);
     await expectFailure(safeFetch('not a url'), 'QUERY_INVALID', /not a valid absolute URL/);
   });
 
@@ -134,11 +134,11 @@ describe('redirects under the default policy', () => {
   // The refusal names the URL asked for and where it redirected: "refused: 10.0.0.1 is a private address" alone
   // read as if the caller had asked for 10.0.0.1.
   it.each([
-    ['/to-private', 'http://10.0.0.1/secret', '10.0.0.1 is a private address'],
-    ['/to-metadata', 'http://169.254.169.254/latest/meta-data/', '169.254.169.254 is a cloud metadata address'],
-    ['/to-loopback', 'http://127.0.0.1:PORT/ok', '127.0.0.1 is a loopback address'],
-    ['/to-localhost', 'http://localhost:PORT/ok', 'localhost resolves to a loopback address'],
-    ['/to-mapped', 'http://[::ffff:7f00:1]:PORT/ok', '::ffff:7f00:1 is a loopback address (IPv4 127.0.0.1 inside an IPv6 address)'],
+    ['/to-private', 'http://10.0.0.1/secret', '10.0.0.1 is a private address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)'],
+    ['/to-metadata', 'http://169.254.169.254/latest/meta-data/', '169.254.169.254 is a cloud metadata address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)'],
+    ['/to-loopback', 'http://127.0.0.1:PORT/ok', '127.0.0.1 is a loopback address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)'],
+    ['/to-localhost', 'http://localhost:PORT/ok', 'localhost resolves to a loopback address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)'],
+    ['/to-mapped', 'http://[::ffff:7f00:1]:PORT/ok', '::ffff:7f00:1 is a loopback address (IPv4 127.0.0.1 inside an IPv6 address); allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)'],
   ])('re-checks the hop after %s and refuses it as a redirect to %s', async (path, target, reason) => {
     const before = site.requestedPaths.filter((requested) => requested === '/ok').length;
     const error = await failure(publicSite(path));
@@ -150,7 +150,7 @@ describe('redirects under the default policy', () => {
   it('refuses a redirect to a non-http scheme', async () => {
     const error = await failure(publicSite('/to-file'));
     expect(error.code).toBe('FETCH_FORBIDDEN');
-    expect(error.message).toBe(`http://public.test:${site.port}/to-file redirected to file:///etc/passwd: refused, only http and https URLs are fetched, not file:`);
+    expect(error.message).toBe(`http://public.test:${site.port}/to-file redirected to file:///etc/passwd: refused, file: URLs are not fetched; allowed: http and https URLs`);
   });
 
   it('names a redirect to a name that does not resolve as where the redirect led', async () => {
@@ -162,7 +162,7 @@ describe('redirects under the default policy', () => {
   });
 
   it('keeps the first hop\'s refusal as it was: no redirect was followed', async () => {
-    await expectFailure(safeFetch('http://10.0.0.1/secret', { lookup }), 'FETCH_FORBIDDEN', /^refused: 10\.0\.0\.1 is a private address$/);
+    await expectFailure(safeFetch('http://10.0.0.1/secret', { lookup }), 'FETCH_FORBIDDEN', /^refused: 10\.0\.0\.1 is a private address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/);
   });
 });
 

@@ -120,9 +120,9 @@ describe('fetch_url refuses what Firecrawl read after a redirect to a forbidden 
   let upstream: FakeUpstream;
   let service: RunningService;
   const landings: Array<[string, string, RegExp]> = [
-    ['/metadata', 'http://169.254.169.254/latest/meta-data/iam/security-credentials/role', /169\.254\.169\.254 is a cloud metadata address/],
-    ['/loopback', 'http://[::ffff:7f00:1]:6379/', /loopback/],
-    ['/intranet', 'http://intranet.invalid/admin', /could not resolve intranet\.invalid/],
+    ['/metadata', 'http://169.254.169.254/latest/meta-data/iam/security-credentials/role', /: 169\.254\.169\.254 is a cloud metadata address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
+    ['/loopback', 'http://[::ffff:7f00:1]:6379/', /: ::ffff:7f00:1 is a loopback address \(IPv4 127\.0\.0\.1 inside an IPv6 address\); allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
+    ['/intranet', 'http://intranet.invalid/admin', /: could not resolve intranet\.invalid: .*; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/],
   ];
 
   beforeAll(async () => {
@@ -163,7 +163,7 @@ describe('fetch_url refuses what Firecrawl read after a redirect to a forbidden 
     expect(text).not.toContain('INTERNAL-SECRET-TOKEN');
     expect(response.status).toBe(400);
     expect(JSON.parse(text)).toMatchObject({ code: 'FETCH_FORBIDDEN' });
-    expect(JSON.parse(text).message).toMatch(/did not say where it landed .*no http\(s\) metadata\.url/);
+    expect(JSON.parse(text).message).toMatch(/did not say where it landed .*no http\(s\) metadata\.url.*; allowed: a scrape whose answer names a valid http\(s\) address it landed on \(metadata\.url\), or engine "direct", which reads the page here$/);
   });
 
   it('still serves a scrape that landed on another public address', async () => {
@@ -213,7 +213,7 @@ describe('fetch_url re-checks the host Firecrawl read, against DNS rebinding', (
     expect(response.status).toBe(400);
     const body = JSON.parse(text);
     expect(body.code).toBe('FETCH_FORBIDDEN');
-    expect(body.message).toMatch(/rebind\.test no longer passes the address rules .*resolves to a private address/);
+    expect(body.message).toMatch(/rebind\.test no longer passes the address rules after Firecrawl read http:\/\/rebind\.test\/admin: rebind\.test resolves to a private address; allowed: public addresses \(FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only\)$/);
   });
 
   it('serves a scrape of a name that still resolves to the public address it had', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minimalPdf } from '../fetch/minimal-pdf.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { USER_AGENT } from '../../src/version.js';
 import { callOperation, request, startService, type RunningService } from '../support/service.js';
 
 /**
@@ -42,6 +43,16 @@ describe('a redirect chain through GET /v1/papers/download', () => {
     expect(body.message).toContain('answered HTTP 400');
     // The caller's fetch of /loop/0 alone: the download it redirected to was refused before it fetched /loop/1.
     expect(upstream.requests.map((asked) => asked.path)).toEqual(['/loop/0']);
+  });
+
+  it('tells a fedsearch page fetch why its download is refused and what is allowed instead', async () => {
+    const response = await request(service.origin, `/v1/papers/download?url=${encodeURIComponent(`${upstream.origin}/files/paper.pdf`)}`, {
+      headers: { 'user-agent': USER_AGENT },
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { code?: string; message?: string };
+    expect(body.code).toBe('FETCH_FORBIDDEN');
+    expect(body.message).toMatch(/^refused: this download was asked by a fedsearch page fetch .*; allowed: the file itself, asked for directly, not a download of it$/);
   });
 
   it('still serves a download asked by any other client', async () => {

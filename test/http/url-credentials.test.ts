@@ -60,7 +60,7 @@ describe('credentials written into a URL to read', () => {
     const response = await request(service.origin, `/v1/papers/download?url=${written(url)}`);
     const body = await response.text();
     expect(response.status).toBe(400);
-    expect(JSON.parse(body)).toMatchObject({ code: 'FETCH_FORBIDDEN', message: 'refused: URLs with a user name or password are not fetched' });
+    expect(JSON.parse(body)).toMatchObject({ code: 'FETCH_FORBIDDEN', message: 'refused: URLs with a user name or password are not fetched; allowed: http and https URLs without them' });
     expect(site.requestedPaths).not.toContain('/paper.pdf');
 
     const id = response.headers.get('x-request-id');
@@ -79,8 +79,8 @@ describe('credentials written into a URL to read', () => {
 
   describe.each(readers)('%s of a page that redirects to a URL with a user name and password', (_reader, read) => {
     it.each([
-      ['/to-credentials', 400, 'FETCH_FORBIDDEN', (port: number) => `redirected to http://[redacted]@127.0.0.1:${port}/paper.pdf: refused, URLs with a user name or password are not fetched`],
-      ['/to-long-credentials', 400, 'FETCH_FORBIDDEN', (port: number) => `redirected to http://[redacted]@127.0.0.1:${port}/paper.pdf: refused, URLs with a user name or password are not fetched`],
+      ['/to-credentials', 400, 'FETCH_FORBIDDEN', (port: number) => `redirected to http://[redacted]@127.0.0.1:${port}/paper.pdf: refused, URLs with a user name or password are not fetched; allowed: http and https URLs without them`],
+      ['/to-long-credentials', 400, 'FETCH_FORBIDDEN', (port: number) => `redirected to http://[redacted]@127.0.0.1:${port}/paper.pdf: refused, URLs with a user name or password are not fetched; allowed: http and https URLs without them`],
       ['/to-invalid-credentials', 502, 'FETCH_FAILED', () => 'redirected to an invalid URL: http://[redacted]@exa mple.com/paper.pdf'],
     ])('%s: refused unsent, the target named without them', async (path, status, code, named) => {
       const response = await read(`${site.origin}${path}`);
