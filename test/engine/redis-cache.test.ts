@@ -403,8 +403,9 @@ describeWithRedis('Redis answer cache', () => {
 
   it('answers from the local cache when Redis is slow, without waiting past the command timeout', async () => {
     const { cache, lines } = await openConnected({ keyPrefix: 'slow:' });
-    // Every client but this one is stalled for 3 s: commands from the cache hang until their timeout.
-    await raw.call('CLIENT', 'PAUSE', '3000', 'ALL');
+    // Redis stopped (SIGSTOP), its connections open: commands from the cache hang until their timeout. Not CLIENT
+    // PAUSE: its UNPAUSE waits out the pause like any other command, so every run of this test lasted the whole pause.
+    server.stall();
     try {
       const first: number[] = [];
       const later: number[] = [];
@@ -412,7 +413,7 @@ describeWithRedis('Redis answer cache', () => {
       await timed(later, () => cache.set('slow-write', answer('https://slow.example/')));
       expect(await timed(later, () => cache.get('slow-write'))).toEqual(answer('https://slow.example/'));
       for (let index = 0; index < 20; index += 1) expect(await timed(later, () => cache.get(`slow-${index}`))).toBeUndefined();
-      // The first command pays the command timeout (so Redis was indeed paused); the rest skip Redis while it is,
+      // The first command pays the command timeout (so Redis was indeed stalled); the rest skip Redis while it is,
       // each too quick to have waited for a timeout of its own.
       expect(first[0]).toBeGreaterThanOrEqual(WAITED_MS);
       expect(later).toHaveLength(22);
@@ -420,7 +421,7 @@ describeWithRedis('Redis answer cache', () => {
       expect(lines.filter((line) => line.level === WARN)).toHaveLength(1);
       expect(lines.find((line) => line.level === WARN)).toMatchObject({ reason: expect.stringMatching(/timed out/i) });
     } finally {
-      await raw.call('CLIENT', 'UNPAUSE');
+      server.resume();
     }
   });
 
