@@ -28,7 +28,7 @@ const NAME_DECODINGS = 3;
 /**
  * Whether `name` is a secret's, read as the query parser reads it: `api%5Fkey` and `%6Bey` are `api_key` and `key`.
  * A URL inside another's query is encoded once more, its names' escapes with it (`%3Fapi%255Fkey%3D…` is the nested
- * URL's `api%5Fkey`, its site's `api_key`): a name is decoded until it has no escape left, twice at most.
+ * URL's `api%5Fkey`, its site's `api_key`): a name is decoded until it has no escape left, NAME_DECODINGS times at most.
  */
 export function isSecretParameter(name: string): boolean {
   let decoded = name;
@@ -56,9 +56,11 @@ const ENCODED_PARAMETER = /(%3F|%26|%23|%3B)((?:[^=&#?;\s"'%]|%(?!3D|26|3F|23|3B
 /**
  * The same, percent-encoded twice (each `%` once more as `%25`), as a URL sits in a URL in another's query
  * (`?next=https%253A%252F%252Fh%252F%253Fapi_key%253DK`, a redirect's target carrying a login's return address).
+ * A separator encoded once (`%26`, `%3F`…) is the middle URL's, so it ends the pair too: `…%253DK%26lang%3Den` hid
+ * the middle URL's `lang=en` with the key.
  */
 const DOUBLY_ENCODED_PARAMETER =
-  /(%253F|%2526|%2523|%253B)((?:[^=&#?;\s"'%]|%25(?!3D|26|3F|23|3B)[0-9A-F]{2}|%(?!25)[0-9A-F]{2})+)(%253D)((?:[^&#?;\s"'%]|%25(?!26|23|3F|3B)[0-9A-F]{2}|%(?!25)[0-9A-F]{2})*)/gi;
+  /(%253F|%2526|%2523|%253B)((?:[^=&#?;\s"'%]|%25(?!3D|26|3F|23|3B)[0-9A-F]{2}|%(?!25|3D|26|3F|23|3B)[0-9A-F]{2})+)(%253D)((?:[^&#?;\s"'%]|%25(?!26|23|3F|3B)[0-9A-F]{2}|%(?!25|26|3F|23|3B)[0-9A-F]{2})*)/gi;
 /**
  * A key and a string value quoted as JSON (or a language's literal) writes them, as an error quoting an upstream's
  * request or answer does: `{"api_key":"abc"}`, `"token": "abc"`, `'access_token': 'x'`, and `{\"api_key\":\"abc\"}`

@@ -1,6 +1,6 @@
 import { notIsOperator } from '../domain/excluded-terms.js';
 import { booleanQueryProblem, closedBooleanText, mustBeQuoted } from './excluded-terms.js';
-import { type FormulaWriter, withoutGroups } from './query-groups.js';
+import { type FormulaWriter, OPERATOR_IN_FORMULA, withoutGroups } from './query-groups.js';
 
 /**
  * GitHub's search API refuses a query "longer than 256 characters (not including operators or qualifiers)" or
@@ -94,11 +94,15 @@ function withoutGithubGroups(text: string): WrittenText {
 }
 
 /**
- * A NOT (or AND NOT) before a qualifier, outside phrases: URLs (`https://…`) are words, not qualifiers, and an OR NOT
- * (an alternative of everything but the qualifier) has no `-` form.
+ * A NOT (or AND NOT) before a qualifier, outside phrases: URLs (`https://…`) are words, not qualifiers, and so is a
+ * word whose colon no value follows (`std::vector`, `TODO:`): GitHub documents its `-` for qualifiers only, so such a
+ * word written `-std::vector` was no longer excluded. A run of them (`NOT NOT`, `NOT AND NOT`) is matched whole, from
+ * its first word, as the closed reading takes it for one NOT: its last NOT alone written `-` left the one before it
+ * (`NOT -language:go`, Go excluded twice). An OR NOT (an alternative of everything but the qualifier) has no `-` form.
  * Matched with the phrases, which are left as they are.
  */
-const NOT_BEFORE_QUALIFIER = /"[^"]*"?|(?<![^\s(])(?<!(?:^|[\s(])OR\s+)(?:AND\s+)?NOT\s+(?=-?[A-Za-z][\w-]*:(?!\/\/))/g;
+const NOT_BEFORE_QUALIFIER =
+  /"[^"]*"?|(?<![^\s(])(?<!(?:^|[\s(])(?:AND|OR|NOT)\s+)(?:(?:AND|NOT)\s+)*NOT\s+(?=-?[A-Za-z][\w-]*:(?![\s:]|$|\/\/))/g;
 
 /**
  * The text with each `NOT qualifier:value` and `AND NOT qualifier:value` written `-qualifier:value`: GitHub documents
@@ -114,9 +118,6 @@ function negatedQualifiersWithMinus(text: string): string {
     return text[offset + match.length] === '-' ? match : '-';
   });
 }
-
-/** An upper-case operator word inside a formula (`-(2024 OR 2025)`): a group of alternatives, not a formula's text. */
-const OPERATOR_IN_FORMULA = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/;
 
 /**
  * A formula (`f(x)`, `sin(-x)`, `-(x+1)`: a group glued to what is before it) as GitHub is sent it: a quoted phrase,

@@ -1,5 +1,5 @@
 import { excludableGroupEnd } from '../domain/excludable-term.js';
-import { formulaEnd } from './query-groups.js';
+import { OPERATOR_IN_FORMULA, formulaEnd } from './query-groups.js';
 
 /**
  * A closed text's formulas and minus numbers as phrases, for an API whose only operator is `-` (YouTube, Hacker News),
@@ -11,8 +11,8 @@ import { formulaEnd } from './query-groups.js';
  *   prohibit operator), so `aa -40` asked for no 40, as `aa NOT 40` does; inside quotes Algolia documents the `-` as
  *   no operator, and neither reads parentheses outside one.
  * A `NOT -40` is left as typed: minusSyntax leaves it out, as no `-` can exclude a minus number; so is an excluded
- * group (`NOT (…)`, `-(a OR b)`), whole, for minusSyntax to write. A formula holding a quote cannot be quoted and is
- * left as typed. The text itself when it holds no `-` or `(` (nearly every text).
+ * group (`NOT (…)`, `-(a OR b)`), whole, for minusSyntax to write. A formula holding a quote or an operator word
+ * (`-(2024 OR 2025)`) cannot be quoted and is left as typed. The text itself when it holds no `-` or `(` (nearly every text).
  */
 export function formulasAsPhrases(text: string, notRead: boolean): string {
   if (!text.includes('-') && !text.includes('(')) return text;
@@ -64,7 +64,7 @@ function termAt(text: string, start: number, notRead: boolean): [string, number]
     const word = text.slice(start + 1, end);
     if (word === '') return ['-', end];
     if (/^\p{L}/u.test(word)) return [isFormula(word) ? `-"${word}"` : `-${word}`, end];
-    return [word.includes('"') ? `-${word}` : `"-${word}"`, end];
+    return [quotable(word) ? `"-${word}"` : `-${word}`, end];
   }
   const end = wordEnd(text, start);
   return [text.slice(start, end), end];
@@ -82,7 +82,15 @@ function wordEnd(text: string, start: number): number {
   return index;
 }
 
-/** A word holding a `(` (glued to what is before it: a formula), and no quote a phrase could not hold. */
+/** A word holding a `(` (glued to what is before it: a formula) that a phrase can hold (quotable). */
 function isFormula(word: string): boolean {
-  return word.includes('(') && !word.includes('"');
+  return word.includes('(') && quotable(word);
+}
+
+/**
+ * Whether a word reads the same quoted: not when it holds a quote, which would end the phrase, nor an operator word
+ * (`-(2024 OR 2025)`, `f(a OR b)`), a group of alternatives whose OR, inside quotes, would be a word of the phrase to find.
+ */
+function quotable(word: string): boolean {
+  return !word.includes('"') && !OPERATOR_IN_FORMULA.test(word);
 }

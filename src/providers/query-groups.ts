@@ -54,6 +54,12 @@ export function withoutGroups(text: string, reading: GroupReading, writeFormula?
  */
 export type FormulaWriter = (formula: string) => string;
 
+/**
+ * An upper-case operator word inside a formula (`-(2024 OR 2025)`): a group of alternatives, not a formula's text. A
+ * writer that quotes formulas as phrases leaves such a one as typed: inside quotes its OR would be a word to find.
+ */
+export const OPERATOR_IN_FORMULA = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/;
+
 interface LevelState {
   dropped: boolean;
   writeFormula: FormulaWriter | undefined;

@@ -47,6 +47,12 @@ describe('hideUrlSecrets', () => {
       '/login?next=https%253A%252F%252Fh.example%252F%253Fapi_key%253D[redacted]%2526v%253D2%253Bsig%253d[redacted]%2526api%25255Fkey%253D[redacted]: refused',
     ],
     [
+      // The separators encoded once are the middle URL's: its own parameters after the nested key are no part of it.
+      'a URL encoded twice inside one encoded once: the middle URL\'s next parameters kept',
+      '/v1/fetch?url=https%3A%2F%2Flogin.example%2F%3Freturn%3Dhttps%253A%252F%252Fh.example%252F%253Fapi_key%253DK1%26lang%3Den%3Bpage%3D2',
+      '/v1/fetch?url=https%3A%2F%2Flogin.example%2F%3Freturn%3Dhttps%253A%252F%252Fh.example%252F%253Fapi_key%253D[redacted]%26lang%3Den%3Bpage%3D2',
+    ],
+    [
       'secret-named values of JSON quoted in a message, other values kept',
       'upstream answered 400: {"api_key":"abc1","q":"x","token": "t2", "page": 2}',
       'upstream answered 400: {"api_key":"[redacted]","q":"x","token": "[redacted]", "page": 2}',

@@ -56,6 +56,16 @@ describe('a minus number and an excluded formula, as YouTube and Hacker News are
     });
   }
 
+  it('quotes no formula or minus group holding an operator word, whose OR a phrase would search for as a word', () => {
+    // `-(2024 OR 2025)` is a group of alternatives (as GitHub's writer reads it, leaving it as typed); quoted whole,
+    // YouTube and Algolia were asked for the words `2024 OR 2025` in a row, a phrase no title holds.
+    for (const [provider, parameter] of MINUS_ONLY) {
+      for (const typed of ['x -(2024 OR 2025)', 'x -(-40 OR y)', 'x -f(a OR b)', 'x NOT f(a AND b)']) {
+        expect(sent(provider, parameter, typed), `${provider.name}: ${typed}`).not.toContain('"');
+      }
+    }
+  });
+
   it('tells aa NOT 40 (40 excluded) and aa -40 (the number -40 to find) apart', () => {
     for (const [provider, parameter] of MINUS_ONLY) expect(sent(provider, parameter, 'aa -40')).not.toBe(sent(provider, parameter, 'aa NOT 40'));
   });
@@ -104,6 +114,25 @@ describe('a negated qualifier, as GitHub is sent it', () => {
   it('sends a NOT or AND NOT before a qualifier as the - GitHub documents for qualifiers', () => {
     for (const [typed, expected] of table) {
       expect({ typed, problem: github.queryProblem!(typed) }).toEqual({ typed, problem: undefined });
+      expect({ typed, sent: sent(github, 'q', typed).replace(/^is:public /, '') }).toEqual({ typed, sent: expected });
+    }
+  });
+
+  it('reads a run of NOTs before a qualifier as the one NOT the closed text holds, not as an exclusion of an exclusion', () => {
+    // Its last NOT alone written `-`, `x NOT NOT language:go` became `x NOT -language:go`: Go excluded twice,
+    // where the closed reading (and every other search) excludes it once.
+    for (const typed of ['x NOT NOT language:go', 'x NOT AND NOT language:go', 'x AND NOT NOT language:go']) {
+      expect({ typed, sent: sent(github, 'q', typed).replace(/^is:public /, '') }).toEqual({ typed, sent: 'x -language:go' });
+    }
+    expect(sent(github, 'q', 'x OR NOT NOT language:go')).toBe('is:public x OR NOT language:go');
+  });
+
+  it('keeps the NOT before a word with a colon but no qualifier value (std::vector, TODO:), which no - excludes', () => {
+    // GitHub documents `-` for qualifiers only: `-std::vector` would be searched for, not left out.
+    for (const [typed, expected] of [
+      ['x NOT std::vector', 'x NOT std::vector'],
+      ['bug NOT TODO: fix', 'bug NOT TODO: fix'],
+    ] as const) {
       expect({ typed, sent: sent(github, 'q', typed).replace(/^is:public /, '') }).toEqual({ typed, sent: expected });
     }
   });
