@@ -31,7 +31,12 @@ export const OPERATOR_WORDS = /(?<![^\s(])(?:AND|OR|NOT)(?![^\s)])/g;
  */
 const EXCLUDABLE_GROUP_START =
   /\s*(?:(?:-|NOT\s+)?\(\s*)*(?:(?:-|NOT\s+(?!(?:AND|OR|NOT)(?![^\s)]))|(?!(?:AND|OR|NOT)(?![^\s)])))["\p{L}]|NOT\s+-?[^\s()"\p{L}-])/uy;
-const FORMULA_CHARACTER = /[+=<>^]/;
+/**
+ * A formula's character, outside a phrase: `=`, `<`, `>`, `^`, or a `+` between letters or digits (`x+1`), as
+ * excluded-terms.ts MINUS reads one; `c++` and `c++11` are words (`-(c++ OR java)` excludes). Any `+` read as one had
+ * YouTube and Hacker News sent `"-(c++ OR java)"`, a phrase to find, where every other reader excluded both.
+ */
+const FORMULA_CHARACTER = /[=<>^]|(?<=[\p{L}\p{N}])\+(?=[\p{L}\p{N}])/u;
 
 /** Where a word or phrase (from `start`) that a `-` excludes ends; -1 for a number or an operator word. */
 export function excludableTermEnd(text: string, start: number): number {
@@ -45,14 +50,16 @@ export function excludableGroupEnd(text: string, start: number): number {
   EXCLUDABLE_GROUP_START.lastIndex = start + 1;
   if (!EXCLUDABLE_GROUP_START.test(text)) return -1;
   let depth = 0;
+  let formula = false;
   GROUP_TOKEN.lastIndex = start;
   for (let token = GROUP_TOKEN.exec(text); token !== null; token = GROUP_TOKEN.exec(text)) {
     const value = token[0];
     if (value === '(') depth += 1;
     else if (value === ')') depth -= 1;
-    if (depth === 0) return FORMULA_CHARACTER.test(text.slice(start, GROUP_TOKEN.lastIndex)) ? -1 : GROUP_TOKEN.lastIndex;
+    else if (!formula && !value.startsWith('"')) formula = FORMULA_CHARACTER.test(value);
+    if (depth === 0) return formula ? -1 : GROUP_TOKEN.lastIndex;
   }
-  return FORMULA_CHARACTER.test(text.slice(start)) ? -1 : text.length;
+  return formula ? -1 : text.length;
 }
 
 /** Where an excludable term starting at `start` (a word, a phrase, or a group) ends; -1 for none. */

@@ -19,10 +19,10 @@ import { OPERATOR_WORD, OPERATOR_WORDS } from './excludable-term.js';
  * as `NOT (mice OR rats)` is), in a group of its own or not (`-((mice) OR rats)`): closing writes `-(-(NOT mice))`, mice
  * excluded three times, as `-( (mice))` (the inner `-` and NOT cancel), which, read as no exclusion, asked for mice.
  * Not before a digit or a group of them: `-(40)` is a number; nor before a group holding, outside its phrases and up
- * to its first `)`, a `=`, `<`, `>`, `^` or a `+` before a letter or digit: `-(x+1)`, `-(a^2)` are formulas, not terms
- * (`-(c++ OR java)` still excludes).
+ * to its first `)`, a `=`, `<`, `>`, `^` or a `+` between letters or digits: `-(x+1)`, `-(a^2)` are formulas, not terms
+ * (`-(c++ OR java)` and `-(c++11 OR java)` still exclude: a language's name, whose `+` follows a `+`).
  */
-const MINUS = String.raw`-(?=["\p{L}]|\(\s*(?:\(\s*)*(?=["\p{L}])(?:"[^"]*"?|[^)"+=<>^]|\+(?![\p{L}\p{N}]))*(?:\)|$))`;
+const MINUS = String.raw`-(?=["\p{L}]|\(\s*(?:\(\s*)*(?=["\p{L}])(?:"[^"]*"?|[^)"+=<>^]|\+(?!(?<=[\p{L}\p{N}]\+)[\p{L}\p{N}]))*(?:\)|$))`;
 const MINUS_PREFIX = String.raw`(?:(?:AND|OR|NOT)\s+)?${MINUS}`;
 /**
  * Where an excluded term starts: first in the text, after a space, or first in a group (`asthma (-mice OR rats)`),
@@ -69,7 +69,8 @@ const GROUP = String.raw`\((?<group>${GROUP_CONTENT})(?:\)(?![^\s)])|$)`;
  * read to its first `(`, `x -f(x)` excluded f alone and left `(x)`, x to find. No quote inside (a phrase could not
  * hold the formula); nested as deep as closedQuery leaves a text.
  */
-const FORMULA_WORD = String.raw`[^\s()"]+(?:${formulaGroup(MAX_GROUP_DEPTH)}[^\s()"]*)*`;
+const FORMULA_GROUP = formulaGroup(MAX_GROUP_DEPTH);
+const FORMULA_WORD = String.raw`[^\s()"]+(?:${FORMULA_GROUP}[^\s()"]*)*`;
 const EXCLUDED_VALUE = String.raw`(?:${GROUP}|"(?<phrase>[^"]*)"?|(?<word>${FORMULA_WORD}))`;
 const PHRASE = '"[^"]*"?';
 /**
@@ -80,10 +81,11 @@ const PHRASE = '"[^"]*"?';
 /**
  * An excluded word for GitHub: after a `-`, one that starts with a letter (`-40` is a number); after `AND NOT` or
  * `OR NOT`, any (`asthma AND NOT 40`, `OR NOT -40`: NOT_TERM_AFTER passed them), as the pair is no syntax GitHub
- * documents and left in place it was sent as typed. With a group glued to it (`-f(x)`), the whole formula: read to its
- * `(`, the `(x)` left in the rest was sent as x to find, and only `f` excluded.
+ * documents and left in place it was sent as typed. With groups glued to it (`-f(x)`, `-f(g(x))`, `-f(x)(y)`), the whole
+ * formula, as FORMULA_WORD reads one: read to its `(`, the `(x)` left in the rest was sent as x to find, and only `f`
+ * excluded; read to one flat group, `-f(g(x))` was sent `"g(x)" NOT f`.
  */
-const GITHUB_WORD = String.raw`(?<word>(?:(?<=-)\p{L}|(?<!-)[^\s()":])[^\s()":]*(?:\([^()"]*\)[^\s()":]*)?)(?![^\s()"])`;
+const GITHUB_WORD = String.raw`(?<word>(?:(?<=-)\p{L}|(?<!-)[^\s()":])[^\s()":]*(?:${FORMULA_GROUP}[^\s()":]*)*)(?![^\s()"])`;
 /** OPERATOR_NOT_PREFIX, and before a formula's `-(` too (`AND NOT -(2024)`), which GITHUB_WORD reads whole. */
 const GITHUB_OPERATOR_NOT_PREFIX = String.raw`(?:AND|OR)\s+NOT\s+(?=[^\s)-]|-[^\s"\p{L}-])`;
 const GITHUB_EXCLUDED_TERM = String.raw`${TERM_START}(?:(?:(?:AND|OR)\s+)?(?:NOT\s+(?:${MINUS})?|${MINUS})(?=\()${GROUP}|(?:(?:(?:AND|OR|NOT)\s+)?-|${GITHUB_OPERATOR_NOT_PREFIX})(?:"(?<phrase>[^"]*)"?|${GITHUB_WORD}))`;
@@ -94,9 +96,11 @@ const EXCLUDED_TERM_OR_PHRASE = new RegExp(String.raw`${TERM_START}(?:${MINUS_PR
 const MINUS_TERM_OR_PHRASE = new RegExp(String.raw`${TERM_START}${MINUS_PREFIX}${EXCLUDED_VALUE}|${PHRASE}`, 'gu');
 /**
  * A NOT before a formula (`x NOT f(x)`), which these APIs would read as `NOT f` and `(x)`, a group to find: excluded as a
- * term, sent quoted (`(x) NOT "f(x)"`, mustBeQuoted).
+ * term, sent quoted (`(x) NOT "f(x)"`, mustBeQuoted). Only before a formula FORMULA_WORD reads whole, to where the term
+ * ends: one with a quote inside (`NOT f(x"y)`) is left as typed, where taking it for one excluded `f`, and the rest a
+ * group to find, read it wrong.
  */
-const FORMULA_NOT_PREFIX = String.raw`NOT\s+(?=[^\s()"-][^\s()"]*\()`;
+const FORMULA_NOT_PREFIX = String.raw`NOT\s+(?=[^\s()"-][^\s()"]*(?:${FORMULA_GROUP}[^\s()"]*)+(?![^\s)]))`;
 /** For an API that reads NOT itself (PubMed, OpenAlex): `-` terms, NOTs after another operator, and NOTs before a formula. */
 const MINUS_OR_OPERATOR_NOT_TERM_OR_PHRASE = new RegExp(
   String.raw`${TERM_START}(?:${MINUS_PREFIX}|${OPERATOR_NOT_PREFIX}|${FORMULA_NOT_PREFIX})${EXCLUDED_VALUE}|${PHRASE}`,
@@ -300,8 +304,8 @@ export function minusSyntax(text: string): string {
   return [placed, ...moved].join(' ').replace(/\s+/g, ' ').trim() || (leftOut ? '' : text);
 }
 
-/** A space, a parenthesis, or a formula's character (a `+` before a letter or digit: `x+1`, not `c++`; `=`, `<`, `>`, `^`). */
-const MUST_BE_PHRASE = /[\s()=<>^]|\+(?=[\p{L}\p{N}])/u;
+/** A space, a parenthesis, or a formula's character (a `+` between letters or digits: `x+1`, not `c++` or `c++11`; `=`, `<`, `>`, `^`). */
+const MUST_BE_PHRASE = /[\s()=<>^]|(?<=[\p{L}\p{N}])\+(?=[\p{L}\p{N}])/u;
 
 /**
  * A group's term with its `-`: a phrase again where it holds a space (groupTerms keeps no quotes), and a formula as one

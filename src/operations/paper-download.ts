@@ -191,8 +191,23 @@ function locationNamed(failure: LocationFailure): FedsearchError {
   });
 }
 
+/** How a refusal's last clause starts: what is allowed (fetch-target.ts's ALLOWED_ADDRESSES and the other refusals'). */
+const ALLOWED_CLAUSE = '; allowed: ';
+
+/**
+ * Each location's reason, then what is allowed, once for each clause the refusals among them gave: every link of a
+ * paper on a private address said the same "allowed: public addresses (…)" once per location, a list hard to read.
+ */
 function reasonsOf(failures: LocationFailure[]): string {
-  return failures.map(reasonOf).join('; ');
+  const allowed = new Set<string>();
+  const reasons = failures.map((failure) => {
+    const reason = reasonOf(failure);
+    const clause = failure.error.code === 'FETCH_FORBIDDEN' ? reason.lastIndexOf(ALLOWED_CLAUSE) : -1;
+    if (clause < 0) return reason;
+    allowed.add(reason.slice(clause + '; '.length));
+    return reason.slice(0, clause);
+  });
+  return [...reasons, ...allowed].join('; ');
 }
 
 function reasonOf({ location, error }: LocationFailure): string {

@@ -39,8 +39,10 @@ describe('paper_read keeps the address policy', () => {
     expect(body.code).toBe('FETCH_FORBIDDEN');
     // arXiv's own PDF, tried after the refused link (a provider's link is not final), is on the same loopback address.
     expect(body.message).toBe(
-      `none of the 2 PDF locations known for arXiv:2401.00099v1 could be read: ${upstream.origin}/files/paper.pdf: refused: 127.0.0.1 is a loopback address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only); ` +
-        `${upstream.origin}/arxiv/pdf/2401.00099: refused: 127.0.0.1 is a loopback address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)`,
+      `none of the 2 PDF locations known for arXiv:2401.00099v1 could be read: ${upstream.origin}/files/paper.pdf: refused: 127.0.0.1 is a loopback address; ` +
+        `${upstream.origin}/arxiv/pdf/2401.00099: refused: 127.0.0.1 is a loopback address; ` +
+        // What is allowed, said once for the two refusals, not once for each.
+        'allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)',
     );
     expect(upstream.requestsTo('/arxiv/api/query').length).toBeGreaterThan(0);
     expect(upstream.requestsTo('/files/paper.pdf')).toEqual([]);

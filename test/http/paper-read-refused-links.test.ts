@@ -91,7 +91,9 @@ describe('paper_read past a PDF link the fetcher refuses', () => {
     expect(body.code).toBe('FETCH_FAILED');
     expect(body.message).toBe(
       `none of the 2 PDF locations known for 10.5555/refused.gone could be read: ${upstream.origin}/publisher/poisoned.pdf: ` +
-        `refused: URLs with a user name or password are not fetched; allowed: http and https URLs without them; ${upstream.origin}/repository/gone.pdf answered HTTP 410`,
+        `refused: URLs with a user name or password are not fetched; ${upstream.origin}/repository/gone.pdf answered HTTP 410; ` +
+        // What the refusal allows, after the list: between its reasons, it read as the next location's.
+        'allowed: http and https URLs without them',
     );
     // The link's user name and password are no one's to read: the location is named without them.
     expect(body.message).not.toContain('secret');
@@ -121,8 +123,9 @@ describe('paper_read when every PDF link is on a private address', () => {
     const body = await response.json();
     expect(body.code).toBe('FETCH_FORBIDDEN');
     expect(body.message).toBe(
-      `none of the 2 PDF locations known for 10.5555/refused.private could be read: ${upstream.origin}/publisher/private.pdf: refused: 127.0.0.1 is a loopback address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only); ` +
-        `${upstream.origin}/repository/copy.pdf: refused: 127.0.0.1 is a loopback address; allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)`,
+      `none of the 2 PDF locations known for 10.5555/refused.private could be read: ${upstream.origin}/publisher/private.pdf: refused: 127.0.0.1 is a loopback address; ` +
+        `${upstream.origin}/repository/copy.pdf: refused: 127.0.0.1 is a loopback address; ` +
+        'allowed: public addresses (FETCH_ALLOW_PRIVATE=true admits the others: tests and private deployments only)',
     );
     expect(upstream.requests.filter((request) => request.path.startsWith('/publisher/') || request.path.startsWith('/repository/'))).toEqual([]);
   });

@@ -49,6 +49,14 @@ describe('a minus number and an excluded formula, as YouTube and Hacker News are
     ['x -mice NOT rats', 'x -mice -rats'],
     ['x -(mice OR rats)', 'x -mice -rats'],
     ['x NOT -40', 'x'],
+    // A `+` that is no formula's (none before a letter or digit): an excluded group of words, as every other reader
+    // reads it, not the phrase `"-(c++ OR java)"` to find.
+    ['compilers -(c++ OR java)', 'compilers -c++ -java'],
+    ['x -(g++ OR clang) y', 'x -g++ -clang y'],
+    // Nor is a `+` after a `+`: `c++11` is a language's name, `x+1` a formula.
+    ['x -(c++11 OR java)', 'x -c++11 -java'],
+    // A `+` inside a phrase of the group is the phrase's: the group is excluded.
+    ['x -("a+b" OR c)', 'x -"a+b" -c'],
   ];
   for (const [provider, parameter] of MINUS_ONLY) {
     it(`${provider.name}: sends each as the table says`, () => {
@@ -60,7 +68,7 @@ describe('a minus number and an excluded formula, as YouTube and Hacker News are
     // `-(2024 OR 2025)` is a group of alternatives (as GitHub's writer reads it, leaving it as typed); quoted whole,
     // YouTube and Algolia were asked for the words `2024 OR 2025` in a row, a phrase no title holds.
     for (const [provider, parameter] of MINUS_ONLY) {
-      for (const typed of ['x -(2024 OR 2025)', 'x -(-40 OR y)', 'x -f(a OR b)', 'x NOT f(a AND b)']) {
+      for (const typed of ['x -(2024 OR 2025)', 'x -(-40 OR y)', 'x -f(a OR b)', 'x NOT f(a AND b)', 'x -(c++11 OR x+1)']) {
         expect(sent(provider, parameter, typed), `${provider.name}: ${typed}`).not.toContain('"');
       }
     }

@@ -134,6 +134,34 @@ describe('an excluded formula, as each provider is sent it', () => {
         github: 'is:public x NOT "f(x)"',
       },
     ],
+    [
+      // Nested, or two groups side by side, after a `-` or an AND NOT: GitHub too reads the formula to its last `)`,
+      // not to one flat group (`"g(x)" NOT f`).
+      'x -f(g(x))',
+      {
+        arxiv: 'all:x ANDNOT all:"f g x"',
+        pubmed: '(x) NOT "f(g(x))"',
+        openalex: '(x) NOT "f(g(x))"',
+        semanticscholar: 'x',
+        crossref: 'x',
+        youtube: 'x -"f(g(x))"',
+        hackernews: 'x -"f(g(x))"',
+        github: 'is:public x NOT "f(g(x))"',
+      },
+    ],
+    [
+      'x AND NOT f(x)(y)',
+      {
+        arxiv: 'all:x ANDNOT all:"f x y"',
+        pubmed: '(x) NOT "f(x)(y)"',
+        openalex: '(x) NOT "f(x)(y)"',
+        semanticscholar: 'x',
+        crossref: 'x',
+        youtube: 'x -"f(x)(y)"',
+        hackernews: 'x -"f(x)(y)"',
+        github: 'is:public x NOT "f(x)(y)"',
+      },
+    ],
   ];
   for (const [typed, expected] of table) {
     it(`sends ${typed} with the formula excluded whole`, () => {
@@ -149,6 +177,35 @@ describe('an excluded formula, as each provider is sent it', () => {
     // A word of symbols that is no formula keeps its bare form.
     expect(sentBy(hackernews, 'query', 'web', 'compilers NOT (c++ OR java)')).toBe('compilers -c++ -java');
   });
+});
+
+describe("a language's name with a + in an excluded group", () => {
+  // `+` between letters or digits makes a formula (`-(x+1)` is asked for); after another `+` it is a name's.
+  it.each([
+    ['x -(c++11 OR java)', { arxiv: 'all:x ANDNOT (all:"c 11" OR all:java)', pubmed: '(x) NOT (c++11 OR java)', youtube: 'x -c++11 -java' }],
+    ['x -(C++20)', { arxiv: 'all:x ANDNOT all:"C 20"', pubmed: '(x) NOT C++20', youtube: 'x -C++20' }],
+    ['x -(x+1)', { arxiv: 'all:x AND all:"x 1"', pubmed: 'x -(x+1)', youtube: 'x "-(x+1)"' }],
+  ])('sends %s with the group excluded unless it is a formula', (typed, expected) => {
+    expect({
+      arxiv: sentBy(arxiv, 'search_query', 'papers', typed),
+      pubmed: sentBy(pubmed, 'term', 'papers', typed),
+      youtube: sentBy(youtube, 'q', 'video', typed),
+    }).toEqual(expected);
+  });
+});
+
+describe('a NOT before a word with a quote inside its parentheses, for the APIs that read NOT themselves', () => {
+  // No formula FORMULA_WORD reads whole: taken for a NOT before one, it excluded `f` alone and sent the rest,
+  // `(x"y)")`, as a group to find. PubMed and OpenAlex read the NOT as typed, as before formulas were read.
+  for (const [typed, sent] of [
+    ['asthma NOT f(x"y)', 'asthma NOT f(x"y)")'],
+    ['asthma NOT f(x "y") z', 'asthma NOT f(x "y") z'],
+  ] as const) {
+    it(`sends ${typed} as typed (closed)`, () => {
+      expect(sentBy(pubmed, 'term', 'papers', typed)).toBe(sent);
+      expect(sentBy(openalex, 'search', 'papers', typed)).toBe(sent);
+    });
+  }
 });
 
 describe('a query of excluded formulas alone', () => {
@@ -176,7 +233,7 @@ describe('a query of excluded formulas alone', () => {
 
 describe('hostile runs of formulas in excluded places', () => {
   it('reads a 500-character run in time in proportion to its length, for every provider', () => {
-    for (const run of [' -f(g(', ' NOT f(g(h(', ' -(b OR f(', ' x -f(x)', ' NOT (f(g(x)) OR', ' (NOT (x+1) ', ' -f(((((']) {
+    for (const run of [' -f(g(', ' NOT f(g(h(', ' -(b OR f(', ' x -f(x)', ' NOT (f(g(x)) OR', ' (NOT (x+1) ', ' -f(((((', ' NOT f(x"y)', ' AND NOT f(g(x))(', ' NOT f(x)(y)(z']) {
       const text = `word ${run.repeat(500)}`.slice(0, 500);
       const started = performance.now();
       for (const [provider, parameter, kind] of PROVIDERS) {
