@@ -68,11 +68,39 @@ function describeIssue(issue: z.core.$ZodIssue, schema: z.ZodType, input: unknow
   }
 }
 
-/** What a field of the wrong type takes: "a number (1–50)", "a string (1–500 characters)". */
+/** What a field of the wrong type takes: "a number (1–50)", "a string (1–500 characters)", "an http(s) URL". */
 function expectedValue(issue: z.core.$ZodIssueInvalidType, schema: z.ZodType): string {
   // "true or false" reads right in a JSON body and in a query string alike.
   if (issue.expected === 'boolean') return 'true or false';
-  return `${article(typeName(issue.expected))} ${typeName(issue.expected)}${boundsNote(schema, issue.path)}`;
+  const format = issue.expected === 'string' ? formatAllowed(schema, issue.path) : undefined;
+  return `${format ?? `${article(typeName(issue.expected))} ${typeName(issue.expected)}`}${boundsNote(schema, issue.path)}`;
+}
+
+/**
+ * What a string field's format or pattern allows, as its own refusal of a bad value says it (describeIssue's
+ * invalid_format): "an http(s) URL", or the "allowed: …" of the pattern's message. Read from the schema only
+ * here, on the error path, so a valid request pays nothing for it.
+ */
+function formatAllowed(schema: z.ZodType, path: PropertyKey[]): string | undefined {
+  for (const check of unwrap(schemaAt(schema, path))?._zod.def.checks ?? []) {
+    const def = check._zod.def as { check: string; format?: string; error?: (issue: never) => unknown };
+    if (def.check !== 'string_format' || def.format === undefined) continue;
+    if (def.format === 'url') return 'an http(s) URL';
+    const custom = customMessage(def.error);
+    const message = typeof custom === 'string' ? custom : (custom as { message?: unknown } | undefined)?.message;
+    const allowed = typeof message === 'string' ? message.split('; allowed: ')[1] : undefined;
+    return allowed ?? `${article(def.format)} ${def.format}`;
+  }
+  return undefined;
+}
+
+/** A check's own error message, when it gives one without reading the issue: there is no issue to give it here. */
+function customMessage(error: ((issue: never) => unknown) | undefined): unknown {
+  try {
+    return error?.({} as never);
+  } catch {
+    return undefined;
+  }
 }
 
 function outOfBounds(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, value: unknown): string {

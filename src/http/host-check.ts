@@ -55,7 +55,9 @@ export function parseHostEntry(raw: string): ParsedHostEntry {
   if (port !== undefined && !isPort(port)) return { problem: `"${raw}" has no valid port (1 to 65535)` };
   if (bracketEnd > 0 && bracketEnd === host.length && isIPv6(host.slice(1, -1))) return { entry: { name: host, withSubdomains: false, port } };
   const withSubdomains = host.startsWith('.');
+  // `fedsearch.example.com.` is the same name written fully qualified (trailingDotEnd): one trailing dot is dropped.
   const name = withSubdomains ? host.slice(1) : host;
+  if (name.length > 1 && name.endsWith('.') && isHostName(name.slice(0, -1))) return { entry: { name: name.slice(0, -1), withSubdomains, port } };
   if (isHostName(name) || (!withSubdomains && isIPv4(name))) return { entry: { name, withSubdomains, port } };
   return { problem: `"${raw}" is not a host name` };
 }
@@ -82,7 +84,9 @@ export const allowedHostsVariable = z.string().transform((raw, context): string[
  * they are refused at start-up instead, pointing at ALLOWED_HOSTS, which has those forms.
  */
 export const allowedMcpHostsVariable = z.string().superRefine((raw, context) => {
-  const wrong = listFromEnv(raw).filter((entry) => parseHostEntry(entry).entry?.withSubdomains !== false);
+  // A trailing dot too, as before ALLOWED_HOSTS took one: the MCP check compares Host as written, where
+  // `mcp.example.com.` would admit only a Host with the dot.
+  const wrong = listFromEnv(raw).filter((entry) => parseHostEntry(entry).entry?.withSubdomains !== false || /\.(:\d*)?$/.test(entry.trim()));
   if (wrong.length > 0) {
     context.addIssue({
       code: 'custom',
@@ -171,13 +175,23 @@ function isIPv6Literal(host: string, end: number): boolean {
   return colons >= 2;
 }
 
+/**
+ * Where a name ends without its one trailing dot: `localhost.` and `fedsearch.example.com.` are the same names written
+ * fully qualified (RFC 1034 3.1), which a browser sends as typed. No rebinding is opened by it: whoever controls a
+ * name with the dot controls it without, and `localhost.` is as reserved as `localhost` (RFC 6761 6.3).
+ */
+function trailingDotEnd(host: string, end: number): number {
+  return end > 1 && host.charCodeAt(end - 1) === CHAR_DOT ? end - 1 : end;
+}
+
 /** `localhost` and `*.localhost` always mean this machine (RFC 6761); browsers never ask DNS for them. */
 function isLocalhost(host: string, end: number): boolean {
   return regionIs(host, 0, end, 'localhost') || (end > '.localhost'.length && regionIs(host, end - '.localhost'.length, end, '.localhost'));
 }
 
-function matchesEntry(host: string, end: number, entry: HostEntry): boolean {
-  if (entry.port !== undefined && !regionIs(host, end + 1, host.length, entry.port)) return false;
+/** `end`: where the name ends (without its trailing dot); `portStart`: where its `:port` begins (or the end). */
+function matchesEntry(host: string, end: number, portStart: number, entry: HostEntry): boolean {
+  if (entry.port !== undefined && !regionIs(host, portStart + 1, host.length, entry.port)) return false;
   if (regionIs(host, 0, end, entry.name)) return true;
   // `.example.com` admits `a.example.com`: the name must end in the entry with a dot before it (not `evilexample.com`).
   const dot = end - entry.name.length - 1;
@@ -199,8 +213,10 @@ export function createHostRule(allowedHosts: readonly string[] | undefined, keys
     if (host === undefined) return false;
     const end = nameEnd(host);
     if (end < 0) return false;
-    if (isIPv4Literal(host, end) || isIPv6Literal(host, end) || isLocalhost(host, end)) return true;
-    for (const entry of entries) if (matchesEntry(host, end, entry)) return true;
+    if (isIPv4Literal(host, end) || isIPv6Literal(host, end)) return true;
+    const name = trailingDotEnd(host, end);
+    if (isLocalhost(host, name)) return true;
+    for (const entry of entries) if (matchesEntry(host, name, end, entry)) return true;
     return false;
   };
 }

@@ -1,14 +1,23 @@
 import { z } from 'zod';
 import { asciiEntry, TYPED_DOMAIN_ENTRY } from '../domain/domain-entry.js';
 import { searchText } from '../domain/query-text.js';
-import { MAX_LIMIT, MAX_PAGE } from '../domain/query.js';
+import { AUTO_SELECTION, MAX_LIMIT, MAX_PAGE } from '../domain/query.js';
 import { TIME_RANGES } from '../domain/time-range.js';
+
+/**
+ * "auto" as REST reads it (search-plan.ts asksForAuto): `AUTO` and ` auto ` too. The pattern spells out both letter
+ * cases rather than carrying an `i` flag, which JSON Schema has no place for: tools/list and OpenAPI advertise it.
+ */
+const autoSelection = z
+  .string()
+  .regex(/^\s*[Aa][Uu][Tt][Oo]\s*$/)
+  .transform((): typeof AUTO_SELECTION => AUTO_SELECTION);
 
 /** Parameter names models already know; shared by every search-shaped operation. */
 export const searchParams = {
   query: searchText('What to search for (1–500 characters).'),
   providers: z
-    .union([z.array(z.string().trim().min(1)).min(1).max(20), z.literal('auto')], {
+    .union([z.array(z.string().trim().min(1)).min(1).max(20), autoSelection], {
       error: 'matches none of the accepted forms; allowed: a list of 1–20 provider names (see list_providers) or "auto"',
     })
     .optional()

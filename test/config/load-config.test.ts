@@ -250,6 +250,8 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
       { MCP_ALLOWED_HOSTS: 'mcp.example.com, https://mcp.example.com, .example.com, *' },
       'MCP_ALLOWED_HOSTS: "https://mcp.example.com", ".example.com", "*" are not host[:port] as a Host header carries it',
     ],
+    // ALLOWED_HOSTS takes a trailing dot (the same name); MCP_ALLOWED_HOSTS, compared as written, still does not.
+    [{ MCP_ALLOWED_HOSTS: 'mcp.example.com., mcp.example.org.:8443' }, 'MCP_ALLOWED_HOSTS: "mcp.example.com.", "mcp.example.org.:8443" are not host[:port]'],
     [{ CORS_ORIGINS: 'https://app.example.com/app' }, 'CORS_ORIGINS: "https://app.example.com/app" is not an origin'],
     [{ PRESSURE_MAX_HEAP_BYTES: '512' }, 'PRESSURE_MAX_HEAP_BYTES: expected 0 (off) or a number of bytes ≥ 1048576 (1 MiB; 512 MiB is 536870912)'],
   ])('%j', (env, expected) => {

@@ -128,6 +128,18 @@ describe('Host check of a service without API keys or ALLOWED_HOSTS', () => {
     expect(mcp.status).toBe(200);
   });
 
+  // `localhost.` is localhost written fully qualified, as a browser sends it when the address bar says so.
+  it('admits localhost names with a trailing dot, and no other name with one', async () => {
+    for (const host of [`localhost.:${port}`, 'LOCALHOST.', 'app.localhost.']) {
+      const response = await webSearch(service, host);
+      expect({ host, status: response.status }).toEqual({ host, status: 200 });
+    }
+    for (const host of [`localhost..:${port}`, 'attacker.example.', `localhost.attacker.example.:${port}`, '.localhost.']) {
+      const response = await webSearch(service, host);
+      expect({ host, status: response.status }).toEqual({ host, status: 403 });
+    }
+  });
+
   it('refuses an HTTP/1.0 request without a Host header', async () => {
     const response = await sendWithoutHost(service, '/v1/providers');
     expect(response.status).toBe(403);
@@ -159,6 +171,15 @@ describe('ALLOWED_HOSTS', () => {
     expect(await statusFor('search.example.org:PORT')).toEqual({ host: 'search.example.org:PORT', status: 200 });
     expect(await statusFor('evilexample.org')).toEqual({ host: 'evilexample.org', status: 403 });
     expect(await statusFor('example.org.attacker.example')).toEqual({ host: 'example.org.attacker.example', status: 403 });
+  });
+
+  it('admits a listed name written with a trailing dot, on the entry\'s port', async () => {
+    expect(await statusFor('fedsearch.example.com.:PORT')).toEqual({ host: 'fedsearch.example.com.:PORT', status: 200 });
+    expect(await statusFor('search.example.org.')).toEqual({ host: 'search.example.org.', status: 200 });
+    expect(await statusFor('api.example.net.:8443')).toEqual({ host: 'api.example.net.:8443', status: 200 });
+    expect(await statusFor('api.example.net.:9443')).toEqual({ host: 'api.example.net.:9443', status: 403 });
+    expect(await statusFor('fedsearch.example.com..')).toEqual({ host: 'fedsearch.example.com..', status: 403 });
+    expect(await statusFor('evilexample.org.')).toEqual({ host: 'evilexample.org.', status: 403 });
   });
 
   it.each(['www.fedsearch.example.com', 'api.example.net:9443', 'attacker.example:PORT'])(

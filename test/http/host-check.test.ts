@@ -13,6 +13,9 @@ describe('ALLOWED_HOSTS entries', () => {
     ['my_service:8080', { name: 'my_service', withSubdomains: false, port: '8080' }],
     ['10.0.0.5:8080', { name: '10.0.0.5', withSubdomains: false, port: '8080' }],
     ['[fd00::5]:8080', { name: '[fd00::5]', withSubdomains: false, port: '8080' }],
+    // Fully qualified: the same name.
+    ['fedsearch.example.com.', { name: 'fedsearch.example.com', withSubdomains: false, port: undefined }],
+    ['.example.com.:443', { name: 'example.com', withSubdomains: true, port: '443' }],
   ])('%s is %j', (raw, entry) => {
     expect(parseHostEntry(raw)).toEqual({ entry });
   });
@@ -30,6 +33,8 @@ describe('ALLOWED_HOSTS entries', () => {
     ['-bad.example.com', '"-bad.example.com" is not a host name'],
     ['a..example.com', '"a..example.com" is not a host name'],
     ['.', '"." is not a host name'],
+    ['..', '".." is not a host name'],
+    ['fedsearch.example.com..', '"fedsearch.example.com.." is not a host name'],
     ['999.1.1.1', '"999.1.1.1" is not a host name'],
   ])('%s is refused: %s', (raw, problem) => {
     expect(parseHostEntry(raw)).toEqual({ problem });
@@ -67,6 +72,9 @@ describe('host rule', () => {
     'localhost:8080',
     'app.localhost',
     'a.b.localhost:5173',
+    'localhost.',
+    'LOCALHOST.:3000',
+    'a.b.localhost.:5173',
     '[::1]',
     '[::1]:8080',
     '[FD00::AB:1]:443',
@@ -83,6 +91,12 @@ describe('host rule', () => {
     'localhost.attacker.example',
     'localhostx',
     '.localhost',
+    '.localhost.',
+    'localhost..',
+    'localhost.:',
+    '.',
+    'attacker.example.',
+    'localhost.attacker.example.',
     '127.0.0.1.nip.io',
     '127.0.0.1.attacker.example:8080',
     '256.0.0.1',

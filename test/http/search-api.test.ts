@@ -149,6 +149,12 @@ describe('search API', () => {
     ['/v1/search/web?q=a&q=b', 'q: given 2 times (["a","b"]); allowed: once, a string (1–500 characters)'],
     ['/v1/search/web?q=a&time_range=day&time_range=week', 'time_range: given 2 times (["day","week"]); allowed: once, one of "day", "week", "month", "year"'],
     ['/v1/search/papers?q=a&open_access=true&open_access=1', 'open_access: given 2 times (["true","1"]); allowed: once, true or false'],
+    // What is allowed once is what a bad single value is told (the field's format or pattern), not "a string".
+    ['/v1/search/web?q=a&language=en&language=de', 'language: given 2 times (["en","de"]); allowed: once, a code such as en or pt-BR'],
+    [
+      '/v1/papers/download?url=https://a.example/x.pdf&url=https://b.example/y.pdf',
+      'url: given 2 times (["https://a.example/x.pdf","https://b.example/y.pdf"]); allowed: once, an http(s) URL',
+    ],
   ])('GET %s is a 400 that says what is wrong', async (path, expected) => {
     const response = await get(path);
     expect(response.status).toBe(400);
