@@ -18,11 +18,14 @@ import { OPERATOR_WORD, OPERATOR_WORDS } from './excludable-term.js';
  * A `-` that excludes: before a letter, a phrase, or a group whose first term starts with one (`-(mice OR rats)`, read
  * as `NOT (mice OR rats)` is), in a group of its own or not (`-((mice) OR rats)`): closing writes `-(-(NOT mice))`, mice
  * excluded three times, as `-( (mice))` (the inner `-` and NOT cancel), which, read as no exclusion, asked for mice.
- * Not before a digit or a group of them: `-(40)` is a number; nor before a group holding, outside its phrases and up
- * to its first `)`, a `=`, `<`, `>`, `^` or a `+` between letters or digits: `-(x+1)`, `-(a^2)` are formulas, not terms
- * (`-(c++ OR java)` and `-(c++11 OR java)` still exclude: a language's name, whose `+` follows a `+`).
+ * Not before a digit or a group of them: `-(40)` is a number; nor before a group holding, outside its phrases and in
+ * the groups nested in it too, a `=`, `<`, `>`, `^` or a `+` between letters or digits: `-(x+1)`, `-(a^2)`,
+ * `-(a (b) x+1)` are formulas, not terms (`-(c++ OR java)` and `-(c++11 OR java)` still exclude: a language's name,
+ * whose `+` follows a `+`), as excludable-term.ts reads them. Read only up to its first `)`, `-(a (b) x+1)` was
+ * excluded here and sent to YouTube and Hacker News as a phrase to find, and `-(a -(b OR c) y+1)` excluded the words
+ * `b OR c` as a phrase (closing, which reads the group whole, left the `-(b OR c)` inside it).
  */
-const MINUS = String.raw`-(?=["\p{L}]|\(\s*(?:\(\s*)*(?=["\p{L}])(?:"[^"]*"?|[^)"+=<>^]|\+(?!(?<=[\p{L}\p{N}]\+)[\p{L}\p{N}]))*(?:\)|$))`;
+const MINUS = String.raw`-(?=["\p{L}]|\((?=\s*(?:\(\s*)*["\p{L}])${formulaFreeContent(MAX_GROUP_DEPTH)}(?:\)|$))`;
 const MINUS_PREFIX = String.raw`(?:(?:AND|OR|NOT)\s+)?${MINUS}`;
 /**
  * Where an excluded term starts: first in the text, after a space, or first in a group (`asthma (-mice OR rats)`),
@@ -155,6 +158,18 @@ const LEADING_NOT = /^\s*NOT(?![^\s(])/;
  * (`NOT NOT FOUND` is `not FOUND`), as closedQuery reads them as one operator for every other provider.
  */
 const NOT_OR_PHRASE = /"[^"]*"?|(?<![^\s(])NOT(?:\s+NOT)*(?![^\s)])/g;
+
+/**
+ * What a group that a `-` excludes holds (MINUS), groups of its own among it (`depth` levels in all, each closed or
+ * running to the end of the text): phrases, and no formula's character outside them, a `+` only where no letter or
+ * digit is on both sides of it (`c++`, `c++11`, not `x+1`).
+ */
+function formulaFreeContent(depth: number): string {
+  const part = String.raw`"[^"]*"?|[^()"+=<>^]|\+(?!(?<=[\p{L}\p{N}]\+)[\p{L}\p{N}])`;
+  let content = `(?:${part})*`;
+  for (let level = 1; level < depth; level += 1) content = String.raw`(?:${part}|\(${content}(?:\)|$))*`;
+  return content;
+}
 
 /** A formula's group (`(x)`, `(g(x))`), with groups of its own `depth - 1` levels deep, and no quote. */
 function formulaGroup(depth: number): string {

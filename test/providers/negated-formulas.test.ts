@@ -194,6 +194,25 @@ describe("a language's name with a + in an excluded group", () => {
   });
 });
 
+describe('a formula after a group nested in a minus group', () => {
+  // The whole group is read for a formula, its nested groups too, by every reader: read to its first `)`, `-(a (b) x+1)`
+  // was excluded for arXiv, PubMed, OpenAlex and GitHub and sent to YouTube and Hacker News as a phrase to find.
+  it.each([
+    ['x -(a (b) x+1)', { arxiv: 'all:x AND all:a AND all:b AND all:"x 1"', pubmed: 'x -(a (b) x+1)', github: 'is:public x "-(a (b) x+1)"', youtube: 'x "-(a (b) x+1)"' }],
+    ['x -((a) c^2) y', { arxiv: 'all:x AND all:a AND all:"c 2" AND all:y', pubmed: 'x -((a) c^2) y', github: 'is:public x "-((a) c^2)" y', youtube: 'x "-((a) c^2)" y' }],
+    // Read to its first `)`, the group was excluded with `(b OR c)` in it as one term: arXiv excluded the phrase
+    // "b OR c", PubMed and GitHub `"(b OR c)"`. The group is a formula, sent as typed, and b and c are excluded.
+    ['x -(a -(b OR c) y+1)', { arxiv: '(all:x AND all:a AND all:"y 1") ANDNOT (all:b OR all:c)', pubmed: '(x -(a y+1)) NOT (b OR c)', github: 'is:public x "-(a y+1)" NOT b NOT c', youtube: 'x -(a -b -c y+1)' }],
+  ])('reads %s alike for every provider', (typed, expected) => {
+    expect({
+      arxiv: sentBy(arxiv, 'search_query', 'papers', typed),
+      pubmed: sentBy(pubmed, 'term', 'papers', typed),
+      github: sentBy(github, 'q', 'code', typed),
+      youtube: sentBy(youtube, 'q', 'video', typed),
+    }).toEqual(expected);
+  });
+});
+
 describe('a NOT before a word with a quote inside its parentheses, for the APIs that read NOT themselves', () => {
   // No formula FORMULA_WORD reads whole: taken for a NOT before one, it excluded `f` alone and sent the rest,
   // `(x"y)")`, as a group to find. PubMed and OpenAlex read the NOT as typed, as before formulas were read.
