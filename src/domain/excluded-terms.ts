@@ -14,6 +14,16 @@ import { OPERATOR_WORD, OPERATOR_WORDS } from './excludable-term.js';
  * A NOT that they leave first is excluded with its term (LEADING_NOT_TERM): `-mice NOT rats` excludes both, where
  * `NOT rats` left as the words would have PubMed and OpenAlex sent `(NOT rats) NOT mice`, a NOT with nothing before it.
  */
+/** A formula's group (`(x)`, `(g(x))`), nested as deep as closedQuery leaves a text, and no quote (formulaGroup). */
+const FORMULA_GROUP = formulaGroup(MAX_GROUP_DEPTH);
+/**
+ * A word after a `-` that excludes it: one starting with a letter, read to its end, formulas glued to it (`f(x)`)
+ * included. Not one glued to a `(` no formula's group reads (one with a quote inside, `-f("x")`): read to that `(`, `f`
+ * alone was excluded and `("x")` a group to find; left as typed, as a `NOT` before such a formula is (FORMULA_NOT_PREFIX).
+ * (Each step past the word is tried again when the next fails, and each sees the same `(` ahead: no shorter reading
+ * of the word passes.)
+ */
+const MINUS_WORD = String.raw`\p{L}[^\s()"]*(?:${FORMULA_GROUP}[^\s()"]*)*(?![^\s()"]*\()`;
 /**
  * A `-` that excludes: before a letter, a phrase, or a group whose first term starts with one (`-(mice OR rats)`, read
  * as `NOT (mice OR rats)` is), in a group of its own or not (`-((mice) OR rats)`): closing writes `-(-(NOT mice))`, mice
@@ -25,7 +35,7 @@ import { OPERATOR_WORD, OPERATOR_WORDS } from './excludable-term.js';
  * excluded here and sent to YouTube and Hacker News as a phrase to find, and `-(a -(b OR c) y+1)` excluded the words
  * `b OR c` as a phrase (closing, which reads the group whole, left the `-(b OR c)` inside it).
  */
-const MINUS = String.raw`-(?=["\p{L}]|\((?=\s*(?:\(\s*)*["\p{L}])${formulaFreeContent(MAX_GROUP_DEPTH)}(?:\)|$))`;
+const MINUS = String.raw`-(?="|${MINUS_WORD}|\((?=\s*(?:\(\s*)*["\p{L}])${formulaFreeContent(MAX_GROUP_DEPTH)}(?:\)|$))`;
 const MINUS_PREFIX = String.raw`(?:(?:AND|OR|NOT)\s+)?${MINUS}`;
 /**
  * Where an excluded term starts: first in the text, after a space, or first in a group (`asthma (-mice OR rats)`),
@@ -70,9 +80,8 @@ const GROUP = String.raw`\((?<group>${GROUP_CONTENT})(?:\)(?![^\s)])|$)`;
 /**
  * A word with the groups glued to it (`f(x)`, `f(g(x))`, `sin(-x)`: a formula, as query-groups.ts reads one), whole:
  * read to its first `(`, `x -f(x)` excluded f alone and left `(x)`, x to find. No quote inside (a phrase could not
- * hold the formula); nested as deep as closedQuery leaves a text.
+ * hold the formula); nested as deep as closedQuery leaves a text (FORMULA_GROUP).
  */
-const FORMULA_GROUP = formulaGroup(MAX_GROUP_DEPTH);
 const FORMULA_WORD = String.raw`[^\s()"]+(?:${FORMULA_GROUP}[^\s()"]*)*`;
 const EXCLUDED_VALUE = String.raw`(?:${GROUP}|"(?<phrase>[^"]*)"?|(?<word>${FORMULA_WORD}))`;
 const PHRASE = '"[^"]*"?';
@@ -88,7 +97,7 @@ const PHRASE = '"[^"]*"?';
  * formula, as FORMULA_WORD reads one: read to its `(`, the `(x)` left in the rest was sent as x to find, and only `f`
  * excluded; read to one flat group, `-f(g(x))` was sent `"g(x)" NOT f`.
  */
-const GITHUB_WORD = String.raw`(?<word>(?:(?<=-)\p{L}|(?<!-)[^\s()":])[^\s()":]*(?:${FORMULA_GROUP}[^\s()":]*)*)(?![^\s()"])`;
+const GITHUB_WORD = String.raw`(?<word>(?:(?<=-)\p{L}|(?<!-)[^\s()":])[^\s()":]*(?:${FORMULA_GROUP}[^\s()":]*)*)(?![^\s()"]|\()`;
 /** OPERATOR_NOT_PREFIX, and before a formula's `-(` too (`AND NOT -(2024)`), which GITHUB_WORD reads whole. */
 const GITHUB_OPERATOR_NOT_PREFIX = String.raw`(?:AND|OR)\s+NOT\s+(?=[^\s)-]|-[^\s"\p{L}-])`;
 const GITHUB_EXCLUDED_TERM = String.raw`${TERM_START}(?:(?:(?:AND|OR)\s+)?(?:NOT\s+(?:${MINUS})?|${MINUS})(?=\()${GROUP}|(?:(?:(?:AND|OR|NOT)\s+)?-|${GITHUB_OPERATOR_NOT_PREFIX})(?:"(?<phrase>[^"]*)"?|${GITHUB_WORD}))`;
@@ -189,6 +198,12 @@ function nestedGroupContent(depth: number): string {
 export interface ExcludedTerms {
   rest: string;
   excluded: string[];
+  /**
+   * The excluded terms typed as phrases (`-"a+b"`, `-("a+b" OR c)`), when any (closedExcludedTerms, for the APIs that
+   * read quotes: PubMed, OpenAlex, GitHub): sent quoted again, as the rest's phrases are; bare, `a+b` was read as the
+   * API tokenizes it.
+   */
+  quoted?: string[];
 }
 
 /**
@@ -328,7 +343,16 @@ const MUST_BE_PHRASE = /[\s()=<>^]|(?<=[\p{L}\p{N}])\+(?=[\p{L}\p{N}])/u;
  * bare, `-f(x)` excluded f alone, and `-x+1` was no term either API documents.
  */
 function minusTerm(term: string): string {
-  return MUST_BE_PHRASE.test(term) ? `-"${term}"` : `-${term}`;
+  return mustBePhrase(term) ? `-"${term}"` : `-${term}`;
+}
+
+/**
+ * Whether an excluded group's term (without quotes) is sent as a phrase to an API with no parentheses (YouTube, Hacker
+ * News, GitHub): one with a space, a parenthesis or a formula's character (MUST_BE_PHRASE). Bare, `NOT (x+1)` was
+ * GitHub's `NOT x+1`, and `-x+1` no term any of them documents.
+ */
+export function mustBePhrase(term: string): boolean {
+  return MUST_BE_PHRASE.test(term);
 }
 
 /** The text with each NOT outside a phrase in lower case: for a boolean API, where it is a word (notIsOperator). */

@@ -2,7 +2,7 @@ import { NO_WORD_TO_SEARCH, closedQuery } from '../domain/closed-query.js';
 import { invalidQuery } from '../domain/errors.js';
 import { closedTextExcludedTerms, excludedTerms, minusSyntax, notAsWord, notIsOperator, type ExcludedTerms } from '../domain/excluded-terms.js';
 import { formulasAsPhrases } from './minus-phrases.js';
-import { type Ungrouped, withoutGroups } from './query-groups.js';
+import { OPERATOR_IN_FORMULA, type Ungrouped, formulaEnd, withoutGroups } from './query-groups.js';
 
 /**
  * How each API is sent a text's excluded terms (`-word`, `-"a phrase"`, `NOT word`, `NOT (a OR b)`, `-(a OR b)`),
@@ -50,24 +50,27 @@ export function minusQuery(typed: string, or: '|' | ' '): string {
   return closed === '' ? '' : minusWritten(closed, or).text;
 }
 
-/** A closed text (closedQuery, not empty) as minusQuery writes it, and the groups that kept their parentheses. */
-function minusWritten(closed: string, or: '|' | ' '): Ungrouped {
+/**
+ * A closed text (closedQuery, not empty) as minusQuery writes it, the groups that kept their parentheses, and the text
+ * before its ORs are written as the API's (`|`, a space): where a formula's OR is still one (unquotedFormula).
+ */
+function minusWritten(closed: string, or: '|' | ' '): Ungrouped & { withOperators: string } {
   const phrased = formulasAsPhrases(closed, closed.includes('NOT') && notIsOperator(closed));
   const ungrouped = withoutGroups(minusSyntax(phrased), or === '|' ? 'or-first' : 'and-only');
-  return { text: orWrittenAs(ungrouped.text, or), kept: ungrouped.kept };
+  return { text: orWrittenAs(ungrouped.text, or), kept: ungrouped.kept, withOperators: ungrouped.text };
 }
 
 /**
  * Why an API whose only exclusion is `-` (YouTube, Hacker News) is not asked a text: one whose every word is one it
  * cannot exclude (`NOT -40`: `--40` is no exclusion, and `-40` a number to find), which minusQuery leaves out; or one
  * with a group only parentheses can say (`(a b) OR c`), which YouTube does not read: its `|` binds before the space, so
- * `a b|c` is a AND (b OR c). Undefined for every other text (one or two `includes` for nearly all: such a word comes
- * after a NOT, and such a group opens with a `(`).
+ * `a b|c` is a AND (b OR c); or one with a formula no phrase can hold (`-(2024 OR 2025)`, `-f("x")`: unquotedFormula),
+ * which neither reads without parentheses. Undefined for every other text (one or two `includes` for nearly all: such
+ * a word comes after a NOT, and such a group or formula holds a `(`).
  */
 export function minusQueryProblem(text: string, or: '|' | ' ', api: string): string | undefined {
   const mayHoldNot = text.includes('NOT');
-  // Only YouTube's reading keeps a group's parentheses (Algolia's, every term required, never needs them).
-  if (!mayHoldNot && (or === ' ' || !text.includes('('))) return undefined;
+  if (!mayHoldNot && !text.includes('(')) return undefined;
   // Read closed once: a text with no word at all is skipped for that (noWordProblem), not here.
   const closed = closedQuery(text);
   if (closed === '') return undefined;
@@ -75,8 +78,36 @@ export function minusQueryProblem(text: string, or: '|' | ' ', api: string): str
   if (written.kept.length > 0) {
     return `reads no parentheses, and its OR (|) binds before the space (a b|c is a AND (b OR c)), so ${written.kept.join(', ')} would mean something else without them: search for each alternative on its own`;
   }
+  const formula = unquotedFormula(written.withOperators);
+  if (formula !== undefined) {
+    return `reads no parentheses, so a formula holding a quote or an AND, OR or NOT (here ${formula}) is no one term to it, and quoted as a phrase, as other formulas are, its quotes or operators would no longer be read: search without it, or for each alternative on its own`;
+  }
   if (!mayHoldNot || written.text !== '') return undefined;
   return `the query has no words ${api} can search for, and its excluded ones ${api} cannot exclude (a number after NOT: -40 is a number to it, not an exclusion): they are left out`;
+}
+
+/**
+ * The first formula minusWritten left as typed, parentheses and all (formulasAsPhrases quotes every other one): one
+ * holding a quote or an operator word (`-(2024 OR 2025)`, `-f("x")`), which neither YouTube nor Algolia would read as
+ * one term. Undefined when the text holds no `(` outside its phrases (every group's parentheses are gone by then).
+ */
+function unquotedFormula(written: string): string | undefined {
+  if (!written.includes('(')) return undefined;
+  for (let index = 0; index < written.length; index += 1) {
+    const character = written[index]!;
+    if (character === '"') {
+      const close = written.indexOf('"', index + 1);
+      if (close < 0) return undefined;
+      index = close;
+    } else if (character === '(') {
+      const end = formulaEnd(written, index);
+      const formula = written.slice(written.slice(0, index).search(/[^\s"]*$/), end);
+      // A formula a phrase could not hold; any other (`f(x) solver`, `e-mail(s)`) is a word to find, sent as typed.
+      if (formula.includes('"') || OPERATOR_IN_FORMULA.test(formula)) return formula;
+      index = end - 1;
+    }
+  }
+  return undefined;
 }
 
 /** Why an API that cannot exclude (its excluded terms are left out) is not asked a text with nothing else. */
@@ -151,7 +182,10 @@ export function closedExcludedTerms(typed: string, { qualifiers }: { qualifiers?
     rest = closedQuery(more.rest);
     more = mayHoldMore(rest) ? excludedTerms(rest, options) : undefined;
   }
-  return { rest, excluded };
+  // A term typed as a phrase is one the closed text holds in quotes (excludedTerms keeps no quotes): the closed text
+  // holds nearly every term as typed, and one whose phrase was trimmed (`-(" a+b" OR c)`) is sent bare, as before.
+  const quoted = excluded.filter((term) => typed.includes(`"${term}"`));
+  return quoted.length === 0 ? { rest, excluded } : { rest, excluded, quoted };
 }
 
 /** withBooleanExclusion's text for a request; one it would not send is refused (QUERY_INVALID) with booleanQueryProblem's reason. */
@@ -166,8 +200,9 @@ export function booleanQueryText(text: string): string {
  * The terms as a boolean query with NOT (PubMed, OpenAlex: upper-case operators, parentheses to group), in the form
  * OpenAlex documents: `(elmo AND "sesame street") NOT (cookie OR monster)`. The rest must hold a word.
  */
-function booleanExclusion({ rest, excluded }: ExcludedTerms): string {
-  const terms = excluded.map((term) => (mustBeQuoted(term) ? `"${term}"` : term));
+function booleanExclusion(read: ExcludedTerms): string {
+  const { rest, excluded } = read;
+  const terms = excluded.map((term) => (sentQuoted(read, term) ? `"${term}"` : term));
   return `(${rest}) NOT ${terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`}`;
 }
 
@@ -178,4 +213,9 @@ function booleanExclusion({ rest, excluded }: ExcludedTerms): string {
  */
 export function mustBeQuoted(term: string): boolean {
   return /[\s()]|^(?:AND|OR|NOT)$/.test(term);
+}
+
+/** Whether an excluded term is sent quoted: typed as a phrase (`-"a+b"`), or one that must be (mustBeQuoted). */
+export function sentQuoted(read: ExcludedTerms, term: string): boolean {
+  return mustBeQuoted(term) || (read.quoted?.includes(term) ?? false);
 }

@@ -1,5 +1,5 @@
-import { notIsOperator } from '../domain/excluded-terms.js';
-import { booleanQueryProblem, closedBooleanText, mustBeQuoted } from './excluded-terms.js';
+import { mustBePhrase, notIsOperator } from '../domain/excluded-terms.js';
+import { booleanQueryProblem, closedBooleanText, sentQuoted } from './excluded-terms.js';
 import { type FormulaWriter, OPERATOR_IN_FORMULA, withoutGroups } from './query-groups.js';
 
 /**
@@ -76,7 +76,7 @@ function writtenForGithub(text: string): WrittenText | undefined {
   const terms = closedBooleanText(negatedQualifiersWithMinus(text), QUALIFIERS_KEPT);
   if (typeof terms === 'string') return withoutGithubGroups(terms);
   if (terms.rest === '') return undefined;
-  return withoutGithubGroups([terms.rest, ...terms.excluded.map((term) => (mustBeQuoted(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' '));
+  return withoutGithubGroups([terms.rest, ...terms.excluded.map((term) => (sentQuoted(terms, term) || mustBePhrase(term) ? `NOT "${term}"` : `NOT ${term}`))].join(' '));
 }
 
 const NOTHING_LEFT: readonly string[] = Object.freeze([]);

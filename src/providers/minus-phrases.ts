@@ -12,7 +12,7 @@ import { OPERATOR_IN_FORMULA, formulaEnd } from './query-groups.js';
  *   no operator, and neither reads parentheses outside one.
  * A `NOT -40` is left as typed: minusSyntax leaves it out, as no `-` can exclude a minus number; so is an excluded
  * group (`NOT (…)`, `-(a OR b)`), whole, for minusSyntax to write. A formula holding a quote or an operator word
- * (`-(2024 OR 2025)`) cannot be quoted and is left as typed. The text itself when it holds no `-` or `(` (nearly every text).
+ * (`-(2024 OR 2025)`) cannot be quoted and is left as typed, for minusQueryProblem to skip the API for. The text itself when it holds no `-` or `(` (nearly every text).
  */
 export function formulasAsPhrases(text: string, notRead: boolean): string {
   if (!text.includes('-') && !text.includes('(')) return text;
