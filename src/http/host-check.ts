@@ -176,9 +176,9 @@ function isIPv6Literal(host: string, end: number): boolean {
 }
 
 /**
- * Where a name ends without its one trailing dot: `localhost.` and `fedsearch.example.com.` are the same names written
- * fully qualified (RFC 1034 3.1), which a browser sends as typed. No rebinding is opened by it: whoever controls a
- * name with the dot controls it without, and `localhost.` is as reserved as `localhost` (RFC 6761 6.3).
+ * Where a name ends without its one trailing dot: `fedsearch.example.com.` is the same name written fully qualified
+ * (RFC 1034 3.1), which a browser sends as typed. No rebinding is opened by it for a listed name: whoever controls the
+ * name with the dot controls it without. Not for `localhost.` (createHostRule), which browsers may send to DNS.
  */
 function trailingDotEnd(host: string, end: number): number {
   return end > 1 && host.charCodeAt(end - 1) === CHAR_DOT ? end - 1 : end;
@@ -214,8 +214,10 @@ export function createHostRule(allowedHosts: readonly string[] | undefined, keys
     const end = nameEnd(host);
     if (end < 0) return false;
     if (isIPv4Literal(host, end) || isIPv6Literal(host, end)) return true;
+    // `localhost` as written only: a browser that does not resolve `localhost.` itself asks DNS for it (glibc finds no
+    // trailing-dot name in /etc/hosts: `getent hosts localhost.` fails), where a hostile resolver can answer and rebind it.
+    if (isLocalhost(host, end)) return true;
     const name = trailingDotEnd(host, end);
-    if (isLocalhost(host, name)) return true;
     for (const entry of entries) if (matchesEntry(host, name, end, entry)) return true;
     return false;
   };
