@@ -15,6 +15,7 @@ import {
   readableFolder,
   redisKeyPrefix,
   redisUrl,
+  secretToken,
   text,
   wholeNumber,
 } from './config/env-values.js';
@@ -65,7 +66,7 @@ const serviceShape = {
   API_KEYS_FILE: apiKeyFile().optional(),
   /** A YAML file of named provider instances; read and checked in loadConfig, which has the environment for its ${VARIABLE}s. */
   PROVIDERS_FILE: text().optional(),
-  METRICS_TOKEN: text(8, { secret: true }).optional(),
+  METRICS_TOKEN: secretToken(8).optional(),
   RATE_LIMIT_MAX: wholeNumber(1).default(120),
   RATE_LIMIT_WINDOW_MS: wholeNumber(100).default(60_000),
   CORS_ORIGINS: allowedOriginsVariable.optional(),

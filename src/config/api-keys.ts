@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { listFromEnv } from './env-values.js';
+import { secretProblem } from './secret-text.js';
 
 /**
  * The API key sources. A source that is set but holds no key refuses start-up: read as "no keys", it would
@@ -16,11 +17,14 @@ import { listFromEnv } from './env-values.js';
 export const MIN_API_KEY_LENGTH = 16;
 const MAKE_ONE = 'e.g. `openssl rand -hex 16`';
 
-/** Why a key is refused, by its place (never its value: keys are secrets), or undefined when it is long enough. */
-function tooShort(key: string, place: string): string | undefined {
-  return key.length < MIN_API_KEY_LENGTH
-    ? `${place} has ${key.length} characters; a key needs at least ${MIN_API_KEY_LENGTH} (${MAKE_ONE})`
-    : undefined;
+/**
+ * Why a key is refused, by its place (never its value: keys are secrets), or undefined when it is one: long enough,
+ * and visible ASCII without quotes kept from the way it was set (a caller could never send it to match).
+ */
+function keyRefusal(key: string, place: string): string | undefined {
+  if (key.length < MIN_API_KEY_LENGTH) return `${place} has ${key.length} characters; a key needs at least ${MIN_API_KEY_LENGTH} (${MAKE_ONE})`;
+  const problem = secretProblem(key);
+  return problem === undefined ? undefined : `${place} ${problem}`;
 }
 
 /**
@@ -36,7 +40,7 @@ export function apiKeyList() {
       context.addIssue({ code: 'custom', message: 'expected a comma list of keys, got none (unset it to run without keys)' });
       return z.NEVER;
     }
-    const refusals = entries.flatMap((key, index) => (key === '' ? [] : (tooShort(key, `the key in entry ${index + 1} of ${entries.length}`) ?? [])));
+    const refusals = entries.flatMap((key, index) => (key === '' ? [] : (keyRefusal(key, `the key in entry ${index + 1} of ${entries.length}`) ?? [])));
     if (refusals.length > 0) {
       const empty = entries.length - keys.length;
       const counting = empty === 0 ? '' : ` (entries counted as written, the ${empty} empty one${empty === 1 ? '' : 's'} included; empty entries are ignored)`;
@@ -76,7 +80,7 @@ export function apiKeyFile() {
       context.addIssue({ code: 'custom', message: `expected one key a line, but ${file} holds none (unset it to run without keys)` });
       return z.NEVER;
     }
-    const refusals = keyed.flatMap((line) => tooShort(line.key, `the key on line ${line.number} of ${file}`) ?? []);
+    const refusals = keyed.flatMap((line) => keyRefusal(line.key, `the key on line ${line.number} of ${file}`) ?? []);
     if (refusals.length > 0) {
       context.addIssue({ code: 'custom', message: refusals.join('; ') });
       return z.NEVER;

@@ -2,6 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { secretProblem } from './secret-text.js';
 
 /**
  * Schemas for one environment variable each. Every refusal says what is allowed and what was given, so the
@@ -39,10 +40,18 @@ function range(min: number, max: number | undefined): string {
   return max === undefined ? `≥ ${min}` : `from ${min} to ${max}`;
 }
 
+/**
+ * A number as written in decimal (`1e3` too), or NaN. Number() alone also reads `0x10`, `0b11` and `0o17`, which in a
+ * port, a timeout or a size are slips (a value copied from code, or meant as digits), not numbers anyone means.
+ */
+function decimal(raw: string): number {
+  return /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i.test(raw) ? Number(raw) : Number.NaN;
+}
+
 /** A whole number within bounds; `1e3` is accepted as it always was. */
 export function wholeNumber(min: number, max?: number) {
   return envValue(`a whole number ${range(min, max)}`, (raw) => {
-    const value = raw.trim() === '' ? Number.NaN : Number(raw);
+    const value = decimal(raw);
     return Number.isSafeInteger(value) && value >= min && (max === undefined || value <= max) ? value : undefined;
   });
 }
@@ -52,7 +61,7 @@ const MEBIBYTE = 1024 * 1024;
 /** A size in bytes, 0 for off, else at least 1 MiB: a smaller one is a unit slip (512 meant as MiB). Defaults to 0. */
 export function byteLimit() {
   return envValue(`0 (off) or a number of bytes ≥ ${MEBIBYTE} (1 MiB; 512 MiB is ${512 * MEBIBYTE})`, (raw) => {
-    const value = raw.trim() === '' ? Number.NaN : Number(raw);
+    const value = decimal(raw);
     return Number.isSafeInteger(value) && (value === 0 || value >= MEBIBYTE) ? value : undefined;
   }).default(0);
 }
@@ -60,7 +69,7 @@ export function byteLimit() {
 /** Any finite number within bounds (weights, the RRF k). */
 export function decimalNumber(min: number, max?: number) {
   return envValue(`a number ${range(min, max)}`, (raw) => {
-    const value = raw.trim() === '' ? Number.NaN : Number(raw);
+    const value = decimal(raw);
     return Number.isFinite(value) && value >= min && (max === undefined || value <= max) ? value : undefined;
   });
 }
@@ -215,6 +224,16 @@ export function readableFolder() {
 /** Free text of at least `minLength` characters; secrets are never echoed back. */
 export function text(minLength = 1, options: Options = {}) {
   return envValue(`at least ${minLength} character${minLength === 1 ? '' : 's'}`, (raw) => (raw.length >= minLength ? raw : undefined), options);
+}
+
+/** A token of at least `minLength` characters that a client must send back (METRICS_TOKEN); never echoed back. */
+export function secretToken(minLength: number) {
+  return z.string().transform((raw, context) => {
+    const problem = raw.length < minLength ? `expected at least ${minLength} characters (value not shown)` : secretProblem(raw);
+    if (problem === undefined) return raw;
+    context.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  });
 }
 
 /**

@@ -5,6 +5,7 @@ import type { CredentialSetting, ProviderSettings } from '../providers/provider.
 import { builtInName, credentialKey, PROVIDER_TUNING, tuningKey, type Tuning } from '../providers/provider-config.js';
 import { reason as unreadable } from './api-keys.js';
 import { READABLE_FOLDER, readableFolderPath } from './env-values.js';
+import { secretProblem } from './secret-text.js';
 import { entryPairs, readCredential, valueNamed, type CredentialReading } from './yaml-credentials.js';
 
 /**
@@ -242,6 +243,11 @@ function readCredentials(
     credentials[credential.env] = value.text?.trim() || undefined;
     if (credential.required && !credentials[credential.env] && !value.problem) problems.push(`${key}: required for a ${settings.name} instance`);
     const given = credentials[credential.env];
+    const secretRefusal = credential.secret && given !== undefined ? secretProblem(given) : undefined;
+    if (secretRefusal) {
+      problems.push(`${key}: ${secretRefusal}`);
+      credentials[credential.env] = undefined;
+    }
     if (credential.folder && given !== undefined) {
       // Checked now, as LOCAL_INDEX_DIR is: a folder that is not there would otherwise fail the first search.
       const folder = readableFolderPath(given);

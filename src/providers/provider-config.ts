@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimalNumber, describeProblems, envValue, providerBaseUrl, wholeNumber } from '../config/env-values.js';
+import { secretProblem } from '../config/secret-text.js';
 import { defaultRate, parseRateLimit, RATE_LIMIT_FORMS, type RateLimit } from '../rate-limit/rate-limit-setting.js';
 import type { CredentialSetting, ProviderConfig, ProviderSettings } from './provider.js';
 
@@ -78,6 +79,15 @@ function tuningVariables(settings: ProviderSettings, field: keyof Tuning): strin
 
 // Credentials are free text; blank counts as unset, as an empty `KEY=` line in an .env file means.
 const credentialSchema = z.string().transform((raw) => raw.trim() || undefined);
+// A secret must also be one an API can take: no quotes kept from the way it was set, no invisible characters.
+const secretCredentialSchema = z.string().transform((raw, context) => {
+  const value = raw.trim();
+  if (value === '') return undefined;
+  const problem = secretProblem(value);
+  if (problem === undefined) return value;
+  context.addIssue({ code: 'custom', message: problem });
+  return z.NEVER;
+});
 const blankAsUnset = z.string().transform((raw) => (raw.trim() === '' ? undefined : raw));
 
 /** Every variable the given providers read, each with its schema: spread into the configuration schema. */
@@ -87,7 +97,8 @@ export function providerVariableShape(all: readonly ProviderSettings[]): Record<
     for (const credential of settings.credentials) {
       const { format } = credential;
       // A plain setting with a format (WIKIPEDIA_LANGUAGE) is blank-as-unset too; any other value must read.
-      shape[credential.env] = (format ? blankAsUnset.pipe(envValue(format.allowed, format.read).optional()) : credentialSchema).optional();
+      const free = credential.secret ? secretCredentialSchema : credentialSchema;
+      shape[credential.env] = (format ? blankAsUnset.pipe(envValue(format.allowed, format.read).optional()) : free).optional();
     }
     for (const field of Object.keys(PROVIDER_TUNING) as Array<keyof Tuning>) {
       for (const name of tuningVariables(settings, field)) shape[name] = PROVIDER_TUNING[field].schema.optional();

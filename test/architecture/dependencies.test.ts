@@ -27,7 +27,7 @@ const SOURCE_ROOT = fileURLToPath(new URL('../../src/', import.meta.url));
  */
 const LAYERS: ReadonlyArray<Readonly<Record<string, readonly string[]>>> = [
   { domain: ['domain/', 'version.ts'] },
-  { values: ['config/env-values.ts'], transport: ['transport/'] },
+  { values: ['config/env-values.ts', 'config/secret-text.ts'], transport: ['transport/'] },
   { 'rate-limit': ['rate-limit/'] },
   { providers: ['providers/'] },
   { engine: ['engine/'], fetch: ['fetch/'] },

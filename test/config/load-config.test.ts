@@ -108,6 +108,13 @@ describe('loadConfig with valid values', () => {
     expect(config).toMatchObject({ HOST: '::1', REDIS_URL: 'rediss://cache.example:6380' });
   });
 
+  it('reads numbers written in decimal, with an exponent, a sign or surrounding spaces', () => {
+    const config = loadConfig({ PORT: ' 8081 ', FETCH_MAX_BYTES: '1e4', CACHE_TTL_SECONDS: '+60', BRAVE_WEIGHT: '.5', EXA_WEIGHT: '2.', BRAVE_API_KEY: 'k', EXA_API_KEY: 'k' });
+    expect(config).toMatchObject({ PORT: 8081, CACHE_TTL_SECONDS: 60, fetch: { maxBytes: 10_000 } });
+    expect(config.providers.brave?.weight).toBe(0.5);
+    expect(config.providers.exa?.weight).toBe(2);
+  });
+
   it('reads a word from a list in any letter case, as the list spells it: LOG_LEVEL=INFO starts the service at info', () => {
     expect(loadConfig({ LOG_LEVEL: 'INFO' }).LOG_LEVEL).toBe('info');
     expect(loadConfig({ LOG_LEVEL: ' Debug ' }).LOG_LEVEL).toBe('debug');
@@ -193,6 +200,7 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
   const shortKeyFile = writeScratch('short-keys.txt', '# operators\nlong-enough-key-0123\ncafebabe # too short\n');
   const plainFile = writeScratch('not-a-folder.txt', 'hello');
   const missingFile = path.join(scratch, 'no-such-keys.txt');
+  const spacedKeyFile = writeScratch('spaced-keys.txt', 'long-enough-key-0123\nlong-key with-a-space-0123\n');
 
   it.each([
     // Issue 11 item 4: the fetch settings were read at first use, so these started and every fetch answered 500.
@@ -211,6 +219,11 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     [{ BRAVE_CONCURRENCY: '2.5' }, 'BRAVE_CONCURRENCY: expected a whole number from 1 to 256, got "2.5"'],
     [{ HACKER_NEWS_CONCURRENCY: '0' }, 'HACKER_NEWS_CONCURRENCY: expected a whole number from 1 to 256, got "0"'],
     [{ BRAVE_WEIGHT: 'abc' }, 'BRAVE_WEIGHT: expected a number from 0 to 100, got "abc"'],
+    // Number() reads these too; in a port, a size or a weight they are slips, not numbers anyone means.
+    [{ PORT: '0x1F90' }, 'PORT: expected a whole number from 0 to 65535, got "0x1F90"'],
+    [{ FETCH_MAX_BYTES: '0b10000000000' }, 'FETCH_MAX_BYTES: expected a whole number ≥ 1024, got "0b10000000000"'],
+    [{ BRAVE_WEIGHT: '0o7' }, 'BRAVE_WEIGHT: expected a number from 0 to 100, got "0o7"'],
+    [{ PRESSURE_MAX_RSS_BYTES: '0x40000000' }, 'PRESSURE_MAX_RSS_BYTES: expected 0 (off) or a number of bytes'],
     [{ ARXIV_TIMEOUT_MS: '50' }, 'ARXIV_TIMEOUT_MS: expected a whole number from 100 to 60000, got "50"'],
     [{ LOCAL_INDEX_DIR: path.join(scratch, 'no-such-folder') }, 'LOCAL_INDEX_DIR: expected an existing folder this process can read'],
     [{ LOCAL_INDEX_DIR: plainFile }, 'LOCAL_INDEX_DIR: expected an existing folder this process can read'],
@@ -232,6 +245,15 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     [{ API_KEYS_FILE: shortKeyFile }, `API_KEYS_FILE: the key on line 3 of ${shortKeyFile} has 8 characters; a key needs at least 16`],
     [{ API_KEYS_FILE: missingFile }, `API_KEYS_FILE: expected a readable file of keys, cannot read ${missingFile}: no such file`],
     [{ API_KEYS_FILE: scratch }, `API_KEYS_FILE: expected a readable file of keys, cannot read ${scratch}: it is a folder`],
+    // A secret as `docker run --env-file`, CapRover or Kubernetes pass it on, quotes kept, or pasted with an invisible
+    // character: sent as it was, every call to the provider failed with 401, reported only per search.
+    [{ BRAVE_API_KEY: '"BSAh3x9QZ0k4abCD12ef"' }, 'BRAVE_API_KEY: starts and ends with a quote ("): docker --env-file, CapRover and Kubernetes keep quotes'],
+    [{ TAVILY_API_KEY: 'tvly-0123\u00a0456789' }, 'TAVILY_API_KEY: holds a non-breaking space (U+00A0) at character 10'],
+    [{ GITHUB_TOKEN: '\u201cghp_0123456789abcdef\u201d' }, 'GITHUB_TOKEN: starts and ends with a quote (U+201C)'],
+    [{ PUBMED_API_KEY: 'abc def 0123456789' }, 'PUBMED_API_KEY: holds a space at character 4'],
+    [{ METRICS_TOKEN: "'metrics-token-0123'" }, "METRICS_TOKEN: starts and ends with a quote (')"],
+    [{ API_KEYS: 'long-enough-key-0123,"quoted-key-0123456"' }, 'API_KEYS: the key in entry 2 of 2 starts and ends with a quote (")'],
+    [{ API_KEYS_FILE: spacedKeyFile }, `API_KEYS_FILE: the key on line 2 of ${spacedKeyFile} holds a space at character 9`],
     // Item 13: values that failed later with a bare system error, or were accepted.
     [{ HOST: '999.1.1.1' }, 'HOST: expected an IPv4 address (0.0.0.0), an IPv6 address (::) or a host name, got "999.1.1.1"'],
     [
@@ -271,6 +293,16 @@ describe('loadConfig refuses a bad value, naming the variable and what is allowe
     expect(message).toContain('REDIS_URL: expected an absolute redis or rediss URL');
     expect(message).not.toContain('short');
     expect(message).not.toContain('hunter2-password');
+  });
+
+  it('never repeats a quoted or spaced secret it refuses, and accepts the same key written plainly', () => {
+    const message = refusal({ EXA_API_KEY: '"3f2504e0-4f89-11d3-9a0c-0305e82c3301"', API_KEYS: 'caller key 0123456789' });
+    expect(message).toContain('EXA_API_KEY: starts and ends with a quote');
+    expect(message).toContain('API_KEYS: the key in entry 1 of 1 holds a space at character 7');
+    expect(message).not.toMatch(/3f2504e0|0305e82c3301|caller|0123456789/);
+    const accepted = loadConfig({ EXA_API_KEY: ' 3f2504e0-4f89-11d3-9a0c-0305e82c3301 ', API_KEYS: 'caller-key-0123456789' });
+    expect(accepted.providers.exa?.credentials.EXA_API_KEY).toBe('3f2504e0-4f89-11d3-9a0c-0305e82c3301');
+    expect(accepted.apiKeys).toEqual(['caller-key-0123456789']);
   });
 
   it('never repeats a short API key it refuses', () => {

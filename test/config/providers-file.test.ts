@@ -305,6 +305,23 @@ describe('a bad PROVIDERS_FILE refuses start-up, naming the file, the entry and 
     expect(message).toContain(`PROVIDERS_FILE: ${file}: providers[1] "b" (line 4): base_url: required for a searxng instance`);
   });
 
+  // YAML drops quotes it reads, but not quotes inside quotes, nor a variable that holds them (set by docker
+  // --env-file or CapRover), nor an invisible character pasted with the key.
+  it.each([
+    ['    api_key: \'"sk-quoted-in-quotes-1234"\'\n', {}, 'api_key: starts and ends with a quote (")'],
+    ['    api_key: ${TEAM_BRAVE_KEY}\n', { TEAM_BRAVE_KEY: '"sk-quoted-by-env-file-1234"' }, 'api_key: starts and ends with a quote (")'],
+    ['    api_key: "sk-non\\u00a0breaking-1234"\n', {}, 'api_key: holds a non-breaking space (U+00A0) at character 7'],
+  ])('refuses a secret credential that an API cannot take: %j', (line, env, problem) => {
+    const { message, file } = refusal(`providers:\n  - name: brave-2\n    use: brave\n${line}`, env);
+    expect(message).toContain(`PROVIDERS_FILE: ${file}: providers[0] "brave-2" (line 2): ${problem}`);
+    expect(message).not.toMatch(/sk-|1234/);
+  });
+
+  it('keeps a plain setting that is no secret as it is written (an e-mail with a display name)', () => {
+    const file = writeProvidersFile('providers:\n  - name: pubmed-lab\n    use: pubmed\n    email: "Lab Team <lab@example.org>"\n');
+    expect(loadConfig({ PROVIDERS_FILE: file }).providers['pubmed-lab']!.credentials.PUBMED_EMAIL).toBe('Lab Team <lab@example.org>');
+  });
+
   it('never repeats a credential, not even from a line YAML cannot read', () => {
     const { message } = refusal('providers:\n  - name: brave-2\n    use: brave\n    api_key: "sk-very-secret-value\n');
     expect(message).toContain('not valid YAML');

@@ -108,6 +108,8 @@ describe.concurrent('server start-up', () => {
     [{ FETCH_MAX_BYTES: 'abc' }, 'FETCH_MAX_BYTES: expected a whole number'],
     [{ API_KEYS_FILE: '/nonexistent/keys.txt' }, 'API_KEYS_FILE: expected a readable file of keys, cannot read /nonexistent/keys.txt'],
     [{ HOST: '999.1.1.1' }, 'HOST: expected an IPv4 address'],
+    // As `docker run --env-file` passes `BRAVE_API_KEY="…"` on: the quotes are part of the value.
+    [{ BRAVE_API_KEY: '"BSAh3x9QZ0k4abCD12ef"' }, 'BRAVE_API_KEY: starts and ends with a quote'],
   ])('refuses %j, exiting non-zero with the variable named', async (env, expected) => {
     const { code, output } = await runServer(env);
     expect(code).not.toBe(0);
