@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
 import { nat64Target, type Nat64Prefix } from './nat64-prefixes.js';
+import { machineAddresses } from './own-addresses.js';
 
 /**
  * Which IP addresses an arbitrary-URL fetch may connect to. Deny by default: anything ipaddr.js does not
@@ -8,7 +9,8 @@ import { nat64Target, type Nat64Prefix } from './nat64-prefixes.js';
  * reserved, benchmarking, …) is refused, as is IPv6 outside the global unicast space 2000::/3, and the cloud
  * metadata endpoints, some of which sit in public space. IPv6 forms that carry an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4) are judged by the
  * IPv4 address inside, so ::ffff:127.0.0.1 is as loopback as 127.0.0.1; so are addresses under the network's
- * own NAT64 prefixes (FETCH_NAT64_PREFIXES, nat64-prefixes.ts), which otherwise look public.
+ * own NAT64 prefixes (FETCH_NAT64_PREFIXES, nat64-prefixes.ts), which otherwise look public. A public address is
+ * refused too when it is one of this machine's own (own-addresses.ts): a connection to it never leaves the machine.
  */
 
 const METADATA_ADDRESSES = new Set([
@@ -46,22 +48,33 @@ const IPV4_COMPATIBLE = ipaddr.IPv6.parse('::');
 
 /**
  * Why an address is forbidden, as a phrase that completes "10.0.0.1 is ___" and "a name resolves to ___"
- * (e.g. "a private address"), or undefined when it may be fetched.
+ * (e.g. "a private address"), or undefined when it may be fetched. `ownAddresses` are this machine's (read from its
+ * interfaces unless given: a caller checking several addresses at once reads them once).
  */
-export function forbiddenAddressReason(address: string, nat64Prefixes: readonly Nat64Prefix[] = []): string | undefined {
+export function forbiddenAddressReason(
+  address: string,
+  nat64Prefixes: readonly Nat64Prefix[] = [],
+  ownAddresses: ReadonlySet<string> = machineAddresses(),
+): string | undefined {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
   if (!ipaddr.isValid(bare)) return 'not a valid IP address';
   const parsed = ipaddr.parse(bare);
   const embedded = parsed.kind() === 'ipv6' ? (nat64Target(parsed as ipaddr.IPv6, nat64Prefixes) ?? embeddedIPv4(parsed as ipaddr.IPv6)) : undefined;
   if (embedded) {
-    const reason = ipv4Reason(embedded);
+    const reason = ipv4Reason(embedded) ?? ownReason(embedded.toString(), ownAddresses);
     return reason === undefined ? undefined : `${reason} (IPv4 ${embedded.toString()} inside an IPv6 address)`;
   }
-  return parsed.kind() === 'ipv4' ? ipv4Reason(parsed as ipaddr.IPv4) : ipv6Reason(parsed as ipaddr.IPv6);
+  if (parsed.kind() === 'ipv4') return ipv4Reason(parsed as ipaddr.IPv4) ?? ownReason(parsed.toString(), ownAddresses);
+  return ipv6Reason(parsed as ipaddr.IPv6) ?? ownReason((parsed as ipaddr.IPv6).toRFC5952String(), ownAddresses);
 }
 
 export function isForbiddenAddress(address: string, nat64Prefixes: readonly Nat64Prefix[] = []): boolean {
   return forbiddenAddressReason(address, nat64Prefixes) !== undefined;
+}
+
+/** `address` in the form own-addresses.ts lists them (IPv4 dotted, IPv6 compressed). */
+function ownReason(address: string, ownAddresses: ReadonlySet<string>): string | undefined {
+  return ownAddresses.has(address) ? 'an address of this machine' : undefined;
 }
 
 /** The IP address a URL hostname names literally ("[::1]" → "::1"), or undefined for a DNS name. */

@@ -4,6 +4,7 @@ import { FedsearchError } from '../domain/errors.js';
 import type { ResolvedAddress } from '../transport/dispatchers.js';
 import { forbiddenAddressReason, literalAddress } from './address-policy.js';
 import { callerLookups, type SlotWait } from './lookup-slots.js';
+import { machineAddresses } from './own-addresses.js';
 import type { Nat64Prefix } from './nat64-prefixes.js';
 
 /** Resolves a DNS name to every address it has; the default is the system resolver (dns.lookup, all). */
@@ -41,7 +42,8 @@ export interface CheckedTarget {
 /**
  * The one gate in front of every fetch engine: the direct fetcher calls it for each hop, and a URL is only
  * handed to Firecrawl (which fetches from wherever it runs, possibly this network) after it passed here.
- * Only http(s) without credentials; a literal address or every address a name resolves to must be public.
+ * Only http(s) without credentials; a literal address or every address a name resolves to must be public, and not
+ * one of this machine's own (own-addresses.ts).
  * A name that does not resolve here is refused too: what it would reach cannot be checked, so no engine
  * gets it. FETCH_ALLOW_PRIVATE (`allowPrivate`) is the only way around the address rules.
  */
@@ -99,8 +101,9 @@ async function resolveAllowedAddresses(url: URL, policy: TargetPolicy): Promise<
     throw new FedsearchError('FETCH_FAILED', `could not resolve ${host}: ${why}`, { cause: error });
   }
   if (addresses.length === 0) throw new FedsearchError('FETCH_FAILED', `could not resolve ${host}: no addresses`);
+  const ownAddresses = exempt ? new Set<string>() : machineAddresses();
   for (const { address } of addresses) {
-    const reason = exempt ? undefined : forbiddenAddressReason(address, policy.nat64Prefixes);
+    const reason = exempt ? undefined : forbiddenAddressReason(address, policy.nat64Prefixes, ownAddresses);
     // The kind of address, not the address: a caller must not learn what this network's internal names resolve to.
     if (reason) throw new FedsearchError('FETCH_FORBIDDEN', `refused: ${host} resolves to ${reason}; ${ALLOWED_ADDRESSES}`);
   }

@@ -90,3 +90,28 @@ describe('hostname spellings, as the WHATWG URL parser hands them to the policy'
     expect(literalAddress('127.0.0.1.nip.io')).toBeUndefined();
   });
 });
+
+/**
+ * A public address on one of this machine's interfaces passes every range rule, yet a connection to it never leaves
+ * the machine: it reaches what listens on all interfaces here. The policy is given the machine's addresses (the
+ * fetcher reads them at each check); here a made-up set, so the rule is seen apart from the machine running the test.
+ */
+describe('addresses of this machine', () => {
+  const own = new Set(['93.184.216.34', '2606:2800:220:1::1']);
+
+  it.each([
+    ['93.184.216.34', 'an address of this machine'],
+    ['2606:2800:220:1::1', 'an address of this machine'],
+    ['2606:2800:220:1:0:0:0:1', 'an address of this machine'],
+    ['::ffff:93.184.216.34', 'an address of this machine (IPv4 93.184.216.34 inside an IPv6 address)'],
+    ['64:ff9b::5db8:d822', 'an address of this machine (IPv4 93.184.216.34 inside an IPv6 address)'],
+    ['2002:5db8:d822::1', 'an address of this machine (IPv4 93.184.216.34 inside an IPv6 address)'],
+  ])('refuses %s, public but assigned here, as %s', (address, reason) => {
+    expect(forbiddenAddressReason(address, [], own)).toBe(reason);
+  });
+
+  it('still allows a public address of another machine, and names a range before ownership', () => {
+    expect(forbiddenAddressReason('93.184.216.35', [], own)).toBeUndefined();
+    expect(forbiddenAddressReason('127.0.0.1', [], new Set(['127.0.0.1']))).toBe('a loopback address');
+  });
+});
